@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * supervise: runs one iteration of a workload in a workload process of
+ * its own and brings back its result, whatever happens to it.
+ *
+ * The workload process is forked with its own process group, dies with
+ * schedlab (PR_SET_PDEATHSIG) and reports through shared memory. schedlab
+ * is a child subreaper, so workers orphaned by a dying workload process
+ * come back to it. When the workload process ends - normally, by failure,
+ * by timeout or because schedlab got SIGINT/SIGTERM/SIGHUP - the whole
+ * group is killed and reaped: nothing the workload started survives.
+ *
+ * SIGINT, SIGTERM and SIGHUP are blocked from the first call on and taken
+ * synchronously while a workload runs; a signal that arrives between runs
+ * interrupts the next one before it starts.
+ */
+#ifndef SCHEDLAB_SUPERVISE_H
+#define SCHEDLAB_SUPERVISE_H
+
+#include <stdatomic.h>
+
+#include "workload/workload.h"
+
+#define REASON_MAX 512
+
+/* Shared with the workload process and all its workers. */
+struct wl_ctx {
+	atomic_int failed;
+	char reason[REASON_MAX];
+	struct wl_result result;
+	long maxrss_kib;	/* of the workload process, at its end */
+};
+
+enum run_status {
+	RUN_OK,
+	RUN_FAILED,
+	RUN_TIMEOUT,
+	RUN_INTERRUPTED,
+};
+
+struct run_outcome {
+	enum run_status status;
+	char reason[REASON_MAX];	/* one line, when not RUN_OK */
+	struct wl_result result;
+	double wall_s;		/* the workload process, fork to exit */
+	double user_s, sys_s;	/* it and the workers it reaped */
+	long maxrss_kib;	/* of the workload process itself */
+	unsigned killed;	/* leftover processes killed and reaped */
+};
+
+/*
+ * Runs wl->run(cfg) in a supervised workload process; timeout_s 0 means
+ * none. Returns 0 with out filled (out->status says how it ended), or -1
+ * if the workload process could not even be started.
+ */
+int supervise_run(const struct workload *wl, const void *cfg,
+		  unsigned timeout_s, struct run_outcome *out);
+
+/* The exit code for a status: 0, 1 or 130. */
+int run_status_exit(enum run_status st);
+
+#endif

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedlab: scheduler benchmarks, repeated, explained, stored, compared.
+ * The command table: `schedlab CMD ...` runs cmd_CMD(argc, argv) with
+ * argv[0] = CMD.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "util.h"
+#include "version.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "bench", cmd_bench, "run one workload with its reference tool's flags and output" },
+	{ "list", cmd_list, "list workloads" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: schedlab [--version] [--help] COMMAND [ARGS]\n\n"
+		"Commands:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "  %-8s %s\n", "help", "show this, or a command's help: schedlab help COMMAND");
+	fprintf(f, "\nExamples:\n"
+		"  schedlab bench messaging -g 4 -l 1000      # hackbench -g 4 -l 1000\n"
+		"  schedlab bench messaging -T -p --format json\n"
+		"  schedlab bench pipe -l 100000              # perf bench sched pipe -l 100000\n"
+		"\nSee schedlab(1).\n");
+}
+
+static const struct command *find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("schedlab %s\n", SCHEDLAB_VERSION);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		if (argc > 2 && strcmp(argv[1], "help") == 0) {
+			char *sub[] = { argv[2], "--help", NULL };
+
+			c = find(argv[2]);
+			if (!c) {
+				error("help: unknown command '%s'", argv[2]);
+				return EXIT_USAGE;
+			}
+			return c->fn(2, sub);
+		}
+		usage(stdout);
+		return EXIT_OK;
+	}
+	c = find(argv[1]);
+	if (!c) {
+		error("unknown command '%s' (see 'schedlab --help')", argv[1]);
+		return EXIT_USAGE;
+	}
+	return c->fn(argc - 1, argv + 1);
+}

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Text formats that reproduce the reference tools' output lines: what a
+ * user pipes through the same scripts as hackbench's or perf bench's.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "report/render.h"
+#include "workload/messaging.h"
+#include "workload/pipe.h"
+
+void print_secs_ms(FILE *f, double secs)
+{
+	/* in integer nanoseconds, so truncation matches timeval arithmetic */
+	unsigned long long ns = (unsigned long long)llround(secs * 1e9);
+
+	fprintf(f, "%llu.%03llu", ns / 1000000000ull,
+		ns % 1000000000ull / 1000000ull);
+}
+
+static void hackbench_header(FILE *f, const void *cfgp)
+{
+	const struct messaging_cfg *c = cfgp;
+
+	fprintf(f, "Running in %s mode with %u groups using %u file descriptors each (== %u tasks)\n",
+		c->mode == MSG_THREAD ? "threaded" : "process", c->groups,
+		2 * c->fds, c->groups * 2 * c->fds);
+	fprintf(f, "Each sender will pass %u messages of %u bytes\n", c->loops,
+		c->datasize);
+}
+
+static void hackbench_result(FILE *f, const void *cfg,
+			     const struct wl_result *r)
+{
+	(void)cfg;
+	fputs("Time: ", f);
+	print_secs_ms(f, r->value[MSG_TIME]);
+	fputc('\n', f);
+}
+
+static void perf_messaging_header(FILE *f, const void *cfgp)
+{
+	const struct messaging_cfg *c = cfgp;
+	const char *what = c->mode == MSG_THREAD ? "threads" : "processes";
+
+	fprintf(f, "# Running 'sched/messaging' benchmark:\n");
+	fprintf(f, "# %u sender and receiver %s per group\n", c->fds, what);
+	fprintf(f, "# %u groups == %u %s run\n\n", c->groups,
+		c->groups * 2 * c->fds, what);
+}
+
+static void perf_total_time(FILE *f, double secs)
+{
+	fprintf(f, " %14s: ", "Total time");
+	print_secs_ms(f, secs);
+	fprintf(f, " [sec]\n");
+}
+
+static void perf_messaging_result(FILE *f, const void *cfg,
+				  const struct wl_result *r)
+{
+	(void)cfg;
+	perf_total_time(f, r->value[MSG_TIME]);
+}
+
+static void perf_pipe_header(FILE *f, const void *cfgp)
+{
+	const struct pipe_cfg *c = cfgp;
+
+	fprintf(f, "# Running 'sched/pipe' benchmark:\n");
+	/* not in perf's output: results of the two orderings differ ~2x */
+	fprintf(f, "# Loop ordering: %s (as perf %s)\n",
+		pipe_ordering_names[c->ordering],
+		c->ordering == PIPE_ONE_TOKEN ? "up to Linux 6.14" :
+						"since Linux 6.15");
+	fprintf(f, "# Executed %u pipe operations between two %s\n\n", c->loops,
+		c->mode == PIPE_THREAD ? "threads" : "processes");
+}
+
+static void perf_pipe_result(FILE *f, const void *cfg,
+			     const struct wl_result *r)
+{
+	(void)cfg;
+	perf_total_time(f, r->value[PIPE_TIME]);
+	fprintf(f, "\n %14lf usecs/op\n", r->value[PIPE_USECS_PER_OP]);
+	fprintf(f, " %14d ops/sec\n", (int)r->value[PIPE_OPS_PER_SEC]);
+}
+
+/* The first entry for a workload is its default format. */
+static const struct text_format formats[] = {
+	{ "messaging", "hackbench", "hackbench's three lines",
+	  hackbench_header, hackbench_result },
+	{ "messaging", "perf", "perf bench sched messaging's block",
+	  perf_messaging_header, perf_messaging_result },
+	{ "pipe", "perf", "perf bench sched pipe's block",
+	  perf_pipe_header, perf_pipe_result },
+};
+
+const struct text_format *text_format_find(const char *workload,
+					   const char *name)
+{
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (!strcmp(formats[i].workload, workload) &&
+		    (!name || !strcmp(formats[i].name, name)))
+			return &formats[i];
+	return NULL;
+}
+
+size_t text_formats(const char *workload, const struct text_format **out,
+		    size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (!strcmp(formats[i].workload, workload) && n < max)
+			out[n++] = &formats[i];
+	return n;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * render: results to text. Renderers never compute statistics and never
+ * run anything; they format what a workload measured.
+ *
+ * Text formats reproduce a reference tool's output line for line
+ * (hackbench, perf bench), so scripts that parse those keep working; a
+ * format has a header printed before the run and result lines after.
+ * JSON carries every measured value with its unit and direction.
+ */
+#ifndef SCHEDLAB_RENDER_H
+#define SCHEDLAB_RENDER_H
+
+#include <stdio.h>
+
+#include "harness/supervise.h"
+#include "workload/workload.h"
+
+struct text_format {
+	const char *workload;
+	const char *name;
+	const char *help;
+	void (*header)(FILE *f, const void *cfg);
+	void (*result)(FILE *f, const void *cfg, const struct wl_result *r);
+};
+
+/* The format called name for a workload (NULL: its default), or NULL. */
+const struct text_format *text_format_find(const char *workload,
+					   const char *name);
+/* A workload's text formats, the default first; returns how many. */
+size_t text_formats(const char *workload, const struct text_format **out,
+		    size_t max);
+
+/* "%lu.%03lu" of seconds, truncated to milliseconds as the references do. */
+void print_secs_ms(FILE *f, double secs);
+
+#define BENCH_SCHEMA "schedlab-bench/1"
+
+/* One JSON document for one bench run; see doc/json.md. */
+int render_json(FILE *f, const struct workload *wl, const void *cfg,
+		const struct run_outcome *out);
+
+#endif

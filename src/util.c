@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static void vreport(const char *prefix, const char *fmt, va_list ap,
+		    const char *suffix)
+{
+	char buf[1024];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	/* one write, so lines from several processes do not interleave */
+	fprintf(stderr, "schedlab: %s%s%s%s\n", prefix, buf,
+		suffix ? ": " : "", suffix ? suffix : "");
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap, NULL);
+	va_end(ap);
+	return -1;
+}
+
+int error_errno(const char *fmt, ...)
+{
+	const char *why = strerror(errno);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap, why);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap, NULL);
+	va_end(ap);
+}
+
+static void *oom(size_t n)
+{
+	fprintf(stderr, "schedlab: out of memory allocating %zu bytes\n", n);
+	exit(EXIT_RUN_FAILED);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	return p ? p : oom(n);
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	return p ? p : oom(n * size);
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	return p ? p : oom(strlen(s) + 1);
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * util: error reporting in the manner of git (functions say why once and
+ * return -1; only main() decides to exit), checked allocation, clocks and
+ * the process-wide exit codes.
+ */
+#ifndef SCHEDLAB_UTIL_H
+#define SCHEDLAB_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+/* Exit codes shared by every command (see doc/schedlab.1). */
+enum {
+	EXIT_OK = 0,
+	EXIT_RUN_FAILED = 1,
+	EXIT_USAGE = 2,
+	EXIT_SKIP = 125,
+	EXIT_INTERRUPTED = 130,
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Prints "schedlab: MSG" to stderr and returns -1. */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same with ": strerror(errno)" appended. */
+int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+char *xstrdup(const char *s);
+
+static inline uint64_t ts_ns(const struct timespec *ts)
+{
+	return (uint64_t)ts->tv_sec * 1000000000ull + (uint64_t)ts->tv_nsec;
+}
+
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts_ns(&ts);
+}
+
+#endif

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * messaging: hackbench's groups of senders spraying messages at
+ * receivers, with exactly its system calls: per message one write() per
+ * sender and one or more read()s per receiver, on blocking channels of
+ * the same type and default buffer sizes, in the same order. Worker
+ * creation is not timed; the run and the reaping are.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "harness/tasks.h"
+#include "workload/messaging.h"
+#include "workload/registry.h"
+#include "util.h"
+
+struct receiver {
+	int in_fds[2];		/* [0] read here; [1] the senders' end */
+	unsigned packets;	/* fds * loops */
+	const struct messaging_cfg *cfg;
+	const struct barrier *barrier;
+	struct wl_ctx *ctx;
+};
+
+struct sender {
+	const int *out_fds;	/* one per receiver of the group */
+	const struct messaging_cfg *cfg;
+	const struct barrier *barrier;
+	struct wl_ctx *ctx;
+};
+
+static int inet_pair(int fds[2])
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sin);
+	int lsn, cli = -1, srv = -1;
+
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	lsn = socket(AF_INET, SOCK_STREAM, 0);
+	if (lsn < 0)
+		return -1;
+	if (bind(lsn, (struct sockaddr *)&sin, len) ||
+	    getsockname(lsn, (struct sockaddr *)&sin, &len) ||
+	    listen(lsn, 1))
+		goto fail;
+	cli = socket(AF_INET, SOCK_STREAM, 0);
+	if (cli < 0 || connect(cli, (struct sockaddr *)&sin, len))
+		goto fail;
+	srv = accept(lsn, NULL, NULL);
+	if (srv < 0)
+		goto fail;
+	close(lsn);
+	fds[0] = srv;	/* the receiver reads the accepted end */
+	fds[1] = cli;
+	return 0;
+fail:
+	if (cli >= 0)
+		close(cli);
+	close(lsn);
+	return -1;
+}
+
+static int fdpair(int ipc, int fds[2], struct wl_ctx *ctx)
+{
+	static const char *const what[] = {
+		"socketpair(AF_UNIX, SOCK_STREAM)", "pipe", "TCP loopback pair",
+	};
+	int r;
+
+	if (ipc == MSG_PIPE)
+		r = pipe(fds);
+	else if (ipc == MSG_INET)
+		r = inet_pair(fds);
+	else
+		r = socketpair(AF_UNIX, SOCK_STREAM, 0, fds);
+	if (r && errno == EMFILE)
+		return wl_fail_errno(ctx, "%s (raise 'ulimit -n')", what[ipc]);
+	return r ? wl_fail_errno(ctx, "%s", what[ipc]) : 0;
+}
+
+static int sender_main(void *arg)
+{
+	const struct sender *s = arg;
+	size_t size = s->cfg->datasize;
+	char data[size];
+
+	if (barrier_worker(s->barrier, s->ctx))
+		return -1;
+	memset(data, '-', size);
+	for (unsigned i = 0; i < s->cfg->loops; i++) {
+		for (unsigned j = 0; j < s->cfg->fds; j++) {
+			size_t done = 0;
+
+			while (done < size) {
+				ssize_t r = write(s->out_fds[j], data + done,
+						  size - done);
+
+				if (r < 0)
+					return wl_fail_errno(s->ctx,
+						"sender: write");
+				done += (size_t)r;
+			}
+		}
+	}
+	return 0;
+}
+
+static int receiver_main(void *arg)
+{
+	const struct receiver *r = arg;
+	size_t size = r->cfg->datasize;
+	char data[size];
+
+	if (r->cfg->mode == MSG_PROCESS)
+		close(r->in_fds[1]);
+	if (barrier_worker(r->barrier, r->ctx))
+		return -1;
+	for (unsigned i = 0; i < r->packets; i++) {
+		size_t done = 0;
+
+		while (done < size) {
+			ssize_t n = read(r->in_fds[0], data + done,
+					 size - done);
+
+			if (n < 0)
+				return wl_fail_errno(r->ctx, "receiver: read");
+			if (n == 0)
+				return wl_fail(r->ctx,
+					"receiver: channel closed after %u of %u messages",
+					i, r->packets);
+			done += (size_t)n;
+		}
+	}
+	return 0;
+}
+
+static int messaging_run(const void *cfgp, struct wl_ctx *ctx,
+			 struct wl_result *res)
+{
+	const struct messaging_cfg *cfg = cfgp;
+	unsigned nfds = cfg->fds, ntasks = cfg->groups * 2 * nfds;
+	bool process = cfg->mode == MSG_PROCESS;
+	struct receiver *rcv;
+	struct sender *snd;
+	struct barrier b;
+	struct tasks t;
+	int *out_fds;
+	uint64_t start, stop;
+	double secs;
+
+	if (fdpair(cfg->ipc, b.ready, ctx) || fdpair(cfg->ipc, b.wake, ctx))
+		return -1;
+	if (tasks_init(&t, process ? TASK_PROCESS : TASK_THREAD, ntasks,
+		       2 * (size_t)cfg->datasize, ctx))
+		return -1;
+	rcv = xcalloc((size_t)cfg->groups * nfds, sizeof(*rcv));
+	snd = xcalloc(cfg->groups, sizeof(*snd));
+	out_fds = xcalloc((size_t)cfg->groups * nfds, sizeof(*out_fds));
+
+	for (unsigned g = 0; g < cfg->groups; g++) {
+		int *out = out_fds + (size_t)g * nfds;
+
+		for (unsigned i = 0; i < nfds; i++) {
+			struct receiver *r = &rcv[(size_t)g * nfds + i];
+
+			if (fdpair(cfg->ipc, r->in_fds, ctx))
+				return -1;
+			r->packets = nfds * cfg->loops;
+			r->cfg = cfg;
+			r->barrier = &b;
+			r->ctx = ctx;
+			if (tasks_spawn(&t, receiver_main, r))
+				return -1;
+			out[i] = r->in_fds[1];
+			if (process)
+				close(r->in_fds[0]);
+		}
+		snd[g] = (struct sender){ out, cfg, &b, ctx };
+		for (unsigned i = 0; i < nfds; i++)
+			if (tasks_spawn(&t, sender_main, &snd[g]))
+				return -1;
+		if (process)
+			for (unsigned i = 0; i < nfds; i++)
+				close(out[i]);
+	}
+	if (cfg->fifo) {
+		struct sched_param sp = { .sched_priority = 1 };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp))
+			return wl_fail_errno(ctx,
+				"--fifo: cannot make the main thread SCHED_FIFO (needs root or CAP_SYS_NICE)");
+	}
+
+	if (barrier_wait_ready(&b, ntasks, ctx))
+		return -1;
+	start = now_ns();
+	if (barrier_release(&b, ctx))
+		return -1;
+	if (tasks_reap(&t))
+		return -1;
+	stop = now_ns();
+
+	secs = (double)(stop - start) / 1e9;
+	wl_set(res, MSG_TIME, secs);
+	wl_set(res, MSG_RATE, (double)cfg->groups * nfds * nfds *
+		       cfg->loops / secs);
+	tasks_free(&t);
+	free(rcv);
+	free(snd);
+	free(out_fds);
+	return 0;
+}
+
+/*
+ * Descriptors the workload process holds at its peak, plus stdio and a
+ * margin: in thread mode every channel stays open in the one process
+ * (40 per group at -f 20); in process mode it never holds more than one
+ * group's channels.
+ */
+static unsigned long long fds_needed(const struct messaging_cfg *cfg)
+{
+	unsigned long long per_group = 2ull * cfg->fds;
+
+	if (cfg->mode == MSG_THREAD)
+		return per_group * cfg->groups + 4 + 16;
+	return per_group + 4 + 16;
+}
+
+static int messaging_prepare(const void *cfgp)
+{
+	const struct messaging_cfg *cfg = cfgp;
+	unsigned long long tasks = 2ull * cfg->fds * cfg->groups;
+	unsigned long long need = fds_needed(cfg);
+	struct rlimit rl;
+
+	if (tasks > 4000000)
+		return error("messaging: %llu tasks (groups x 2 x fds) is more than the 4000000 allowed",
+			     tasks), EXIT_USAGE;
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return error_errno("getrlimit(RLIMIT_NOFILE)"), EXIT_RUN_FAILED;
+	if (rl.rlim_cur >= need)
+		return 0;
+	/* Raise the soft limit as far as allowed; as root the hard one too. */
+	if (rl.rlim_max < need) {
+		struct rlimit up = { need, need };
+
+		if (!setrlimit(RLIMIT_NOFILE, &up))
+			return 0;
+	}
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		return error_errno("setrlimit(RLIMIT_NOFILE)"), EXIT_RUN_FAILED;
+	if (rl.rlim_cur >= need)
+		return 0;
+	error("messaging: needs %llu file descriptors (%s), but the limit is %llu: "
+	      "raise it with 'ulimit -Hn %llu; ulimit -n %llu' (as root) or nofile in "
+	      "/etc/security/limits.conf%s",
+	      need, cfg->mode == MSG_THREAD ?
+	      "thread mode keeps 2 x fds per group open in one process" :
+	      "2 x fds for one group",
+	      (unsigned long long)rl.rlim_max, need, need,
+	      cfg->mode == MSG_THREAD ? ", or use process mode" : "");
+	return EXIT_RUN_FAILED;
+}
+
+static const char *const ipc_names[] = { "socket", "pipe", "inet", NULL };
+static const char *const mode_names[] = { "process", "thread", NULL };
+
+#define O(f) offsetof(struct messaging_cfg, f)
+static const struct opt_def messaging_options[] = {
+	{ .name = "groups", .type = OPT_UINT, .offset = O(groups),
+	  .def = "10", .min = 1, .max = 100000, .arg = "NUM",
+	  .help = "groups of senders and receivers", .short_flag = 'g' },
+	{ .name = "fds", .type = OPT_UINT, .offset = O(fds), .def = "20",
+	  .min = 1, .max = 10000, .arg = "NUM",
+	  .help = "senders and receivers per group (each receiver has a channel)",
+	  .short_flag = 'f' },
+	{ .name = "loops", .type = OPT_UINT, .offset = O(loops),
+	  .def = "100", .min = 1, .max = 1000000000, .arg = "NUM",
+	  .help = "messages each sender sends to each receiver",
+	  .short_flag = 'l' },
+	{ .name = "datasize", .type = OPT_UINT, .offset = O(datasize),
+	  .def = "100", .min = 1, .max = 1048576, .arg = "BYTES",
+	  .help = "message size", .short_flag = 's' },
+	{ .name = "ipc", .type = OPT_ENUM, .offset = O(ipc), .def = "socket",
+	  .choices = ipc_names, .arg = "KIND",
+	  .help = "channel: AF_UNIX socketpair, pipe, or TCP over loopback" },
+	{ .name = "ipc", .set = "pipe", .short_flag = 'p', .long_flag = "pipe",
+	  .help = "send data via pipes" },
+	{ .name = "ipc", .set = "inet", .short_flag = 'i', .long_flag = "inet",
+	  .help = "send data via TCP over loopback" },
+	{ .name = "mode", .type = OPT_ENUM, .offset = O(mode), .def = "process",
+	  .choices = mode_names, .arg = "MODE",
+	  .help = "workers are forked processes or POSIX threads" },
+	{ .name = "mode", .set = "thread", .short_flag = 'T',
+	  .long_flag = "threads", .help = "use POSIX threads" },
+	{ .name = "mode", .set = "thread", .short_flag = 't',
+	  .long_flag = "thread", .help = "use POSIX threads (perf bench's -t)" },
+	{ .name = "mode", .set = "process", .short_flag = 'P',
+	  .long_flag = "process", .help = "use fork (default)" },
+	{ .name = "mode", .set = "process", .long_flag = "processes",
+	  .help = "use fork (default)" },
+	{ .name = "fifo", .type = OPT_BOOL, .offset = O(fifo), .def = "false",
+	  .short_flag = 'F',
+	  .help = "make the main thread SCHED_FIFO priority 1 after creating the workers" },
+	{ .name = NULL },
+};
+#undef O
+
+static const struct metric_def messaging_metrics[] = {
+	[MSG_TIME] = { "messaging.time", "s", BETTER_LOWER, true,
+		       "from releasing the workers to reaping the last one" },
+	[MSG_RATE] = { "messaging.msgs_per_sec", "msgs/s", BETTER_HIGHER, false,
+		       "messages (groups x fds x fds x loops) per second" },
+	{ .name = NULL },
+};
+
+const struct workload wl_messaging = {
+	.name = "messaging",
+	.summary = "groups of senders spraying messages at receivers (hackbench)",
+	.reference = "hackbench (rt-tests), perf bench sched messaging",
+	.cfg_size = sizeof(struct messaging_cfg),
+	.options = messaging_options,
+	.metrics = messaging_metrics,
+	.prepare = messaging_prepare,
+	.run = messaging_run,
+};

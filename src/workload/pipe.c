@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pipe: two workers pass a 4-byte token through two pipes, as perf bench
+ * sched pipe does. There is no start barrier: as in perf, the clock runs
+ * from before the workers are created until both have been reaped.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include "harness/tasks.h"
+#include "workload/pipe.h"
+#include "workload/registry.h"
+#include "util.h"
+
+struct pipe_worker {
+	int nr;			/* 0 reads first in the one-token ordering */
+	int rd, wr;
+	int peer_rd, peer_wr;	/* the other's ends, closed in process mode */
+	const struct pipe_cfg *cfg;
+	struct wl_ctx *ctx;
+};
+
+static int xfer(const struct pipe_worker *w, bool out, int *m)
+{
+	ssize_t r = out ? write(w->wr, m, sizeof(*m))
+			: read(w->rd, m, sizeof(*m));
+
+	if (r == (ssize_t)sizeof(*m))
+		return 0;
+	if (r < 0)
+		return wl_fail_errno(w->ctx, "worker %d: %s", w->nr,
+				     out ? "write" : "read");
+	return wl_fail(w->ctx, "worker %d: short %s (%zd bytes)", w->nr,
+		       out ? "write" : "read", r);
+}
+
+static int pipe_worker_main(void *arg)
+{
+	const struct pipe_worker *w = arg;
+	bool write_first = w->nr == 1 || w->cfg->ordering == PIPE_TWO_TOKENS;
+	int m = 0;
+
+	/*
+	 * perf keeps all four ends open in both processes; closing the
+	 * peer's lets either side see EOF when the other dies instead of
+	 * blocking forever. Nothing changes per op.
+	 */
+	if (w->peer_rd >= 0) {
+		close(w->peer_rd);
+		close(w->peer_wr);
+	}
+	for (unsigned i = 0; i < w->cfg->loops; i++) {
+		if (xfer(w, write_first, &m) || xfer(w, !write_first, &m))
+			return -1;
+	}
+	return 0;
+}
+
+static int pipe_run(const void *cfgp, struct wl_ctx *ctx,
+		    struct wl_result *res)
+{
+	const struct pipe_cfg *cfg = cfgp;
+	bool threaded = cfg->mode == PIPE_THREAD;
+	int p1[2], p2[2];
+	struct pipe_worker w[2];
+	struct tasks t;
+	uint64_t start, stop;
+	double usecs;
+
+	if (pipe(p1) || pipe(p2))
+		return wl_fail_errno(ctx, "pipe");
+	w[0] = (struct pipe_worker){ 0, p1[0], p2[1], -1, -1, cfg, ctx };
+	w[1] = (struct pipe_worker){ 1, p2[0], p1[1], -1, -1, cfg, ctx };
+	if (!threaded) {
+		w[0].peer_rd = w[1].rd;
+		w[0].peer_wr = w[1].wr;
+		w[1].peer_rd = w[0].rd;
+		w[1].peer_wr = w[0].wr;
+	}
+	if (tasks_init(&t, threaded ? TASK_THREAD : TASK_PROCESS, 2, 0, ctx))
+		return -1;
+
+	start = now_ns();
+	if (tasks_spawn(&t, pipe_worker_main, &w[0]))
+		return -1;
+	if (threaded) {
+		if (tasks_spawn(&t, pipe_worker_main, &w[1]))
+			return -1;
+	} else if (pipe_worker_main(&w[1])) {
+		return -1;	/* the supervisor kills worker 0 */
+	}
+	if (tasks_reap(&t))
+		return -1;
+	stop = now_ns();
+	tasks_free(&t);
+
+	usecs = (double)(stop - start) / 1e3;
+	wl_set(res, PIPE_TIME, usecs / 1e6);
+	wl_set(res, PIPE_USECS_PER_OP, usecs / cfg->loops);
+	wl_set(res, PIPE_OPS_PER_SEC, cfg->loops / (usecs / 1e6));
+	return 0;
+}
+
+static const char *const mode_names[] = { "process", "thread", NULL };
+const char *const pipe_ordering_names[] = { "one-token", "two-tokens", NULL };
+
+#define O(f) offsetof(struct pipe_cfg, f)
+static const struct opt_def pipe_options[] = {
+	{ .name = "loops", .type = OPT_UINT, .offset = O(loops),
+	  .def = "1000000", .min = 1, .max = 2000000000, .arg = "NUM",
+	  .help = "round trips of the token", .short_flag = 'l',
+	  .long_flag = "loop" },
+	{ .name = "mode", .type = OPT_ENUM, .offset = O(mode),
+	  .def = "process", .choices = mode_names, .arg = "MODE",
+	  .help = "the two workers are processes (fork) or threads" },
+	{ .name = "mode", .set = "thread", .short_flag = 'T',
+	  .long_flag = "threaded", .help = "use threads" },
+	{ .name = "ordering", .type = OPT_ENUM, .offset = O(ordering),
+	  .def = "one-token", .choices = pipe_ordering_names, .arg = "ORDER",
+	  .help = "one-token: one token ping-pongs, as perf up to Linux 6.14; "
+		  "two-tokens: both write then read, as perf since 6.15" },
+	{ .name = NULL },
+};
+#undef O
+
+static const struct metric_def pipe_metrics[] = {
+	[PIPE_TIME] = { "pipe.time", "s", BETTER_LOWER, false,
+			"from creating the workers to reaping them" },
+	[PIPE_USECS_PER_OP] = { "pipe.usecs_per_op", "us", BETTER_LOWER, true,
+				"microseconds per round trip" },
+	[PIPE_OPS_PER_SEC] = { "pipe.ops_per_sec", "ops/s", BETTER_HIGHER,
+			       false, "round trips per second" },
+	{ .name = NULL },
+};
+
+const struct workload wl_pipe = {
+	.name = "pipe",
+	.summary = "two tasks passing a token through a pair of pipes (perf bench sched pipe)",
+	.reference = "perf bench sched pipe",
+	.cfg_size = sizeof(struct pipe_cfg),
+	.options = pipe_options,
+	.metrics = pipe_metrics,
+	.run = pipe_run,
+};

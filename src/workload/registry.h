@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * registry: the table of workloads.
+ *
+ * To add a workload:
+ *  1. write src/workload/NAME.c: a config struct, an option table
+ *     (struct opt_def[], with the reference tool's flags as short_flag /
+ *     long_flag / set entries), a metric table (dotted names "NAME.x",
+ *     unit, direction, one headline), a run() that never prints and
+ *     reports failures with wl_fail(), and at the end
+ *     `const struct workload wl_NAME = { ... };`
+ *  2. add `extern const struct workload wl_NAME;` below and one line to
+ *     the table in registry.c.
+ *  3. if it mimics a tool's output, add a renderer to
+ *     src/report/reference.c; JSON works without one.
+ *  4. tests/integration/test_workloads.sh runs every registered workload
+ *     with tiny options and checks --help: add its tiny options there.
+ */
+#ifndef SCHEDLAB_REGISTRY_H
+#define SCHEDLAB_REGISTRY_H
+
+#include "workload/workload.h"
+
+extern const struct workload wl_messaging;
+extern const struct workload wl_pipe;
+
+/* NULL-terminated, in the order `schedlab list workloads` shows. */
+extern const struct workload *const workloads[];
+
+const struct workload *workload_find(const char *name);
+
+#endif

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The workload interface. Each workload is one file in src/workload/ that
+ * ends with one `const struct workload wl_NAME`: its name, a one-line
+ * summary, the option table that drives the command line, job files and
+ * --help, the metric table that gives every value it returns a unit and
+ * a direction, and run().
+ *
+ * run() executes in a workload process that the harness forks, puts in
+ * its own process group and watches (timeout, Ctrl-C, cleanup). It fills
+ * a wl_result and returns 0, or calls wl_fail() and returns -1. It never
+ * prints: renderers in src/report/ turn results into text.
+ */
+#ifndef SCHEDLAB_WORKLOAD_H
+#define SCHEDLAB_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "harness/options.h"
+
+enum better {
+	BETTER_LOWER,
+	BETTER_HIGHER,
+	BETTER_NONE,	/* explanatory: no direction */
+};
+
+struct metric_def {
+	const char *name;	/* dotted: "messaging.time" */
+	const char *unit;	/* "s", "us", "msgs/s" */
+	enum better better;
+	bool headline;		/* the number a comparison leads with */
+	const char *help;
+};
+
+#define WL_MAX_METRICS 32
+
+/* Values by index into the workload's metric table. */
+struct wl_result {
+	double value[WL_MAX_METRICS];
+	bool have[WL_MAX_METRICS];
+};
+
+static inline void wl_set(struct wl_result *r, int idx, double v)
+{
+	r->value[idx] = v;
+	r->have[idx] = true;
+}
+
+/* Owned by the harness: the memory shared with the workload process. */
+struct wl_ctx;
+
+/*
+ * Records why the run failed (the first reason wins, across processes
+ * and threads) and returns -1. Safe to call from any worker.
+ */
+int wl_fail(struct wl_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The same with ": strerror(errno)" appended. */
+int wl_fail_errno(struct wl_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+struct workload {
+	const char *name;
+	const char *summary;
+	const char *reference;	/* the tool(s) it reproduces */
+	size_t cfg_size;
+	const struct opt_def *options;
+	const struct metric_def *metrics;	/* ends with { .name = NULL } */
+	/*
+	 * Optional. Runs in the schedlab process before anything is
+	 * spawned: checks that need more than one option or the machine's
+	 * limits, and adjusts limits (e.g. RLIMIT_NOFILE). Returns 0, or an
+	 * exit code (EXIT_USAGE, EXIT_RUN_FAILED) after saying why.
+	 */
+	int (*prepare)(const void *cfg);
+	int (*run)(const void *cfg, struct wl_ctx *ctx, struct wl_result *res);
+};
+
+/* Index of a metric in wl->metrics, or -1. */
+int wl_metric_index(const struct workload *wl, const char *name);
+
+#endif

@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Installs the Debian packages schedlab needs for a purpose, if missing:
+#   tools/deps.sh build   compile schedlab
+#   tools/deps.sh test    compile and run the test suite
+#   tools/deps.sh bench   run bench/ scripts beside the reference tools
+# As root it runs apt-get; otherwise it prints the one apt-get line needed
+# and fails.
+set -eu
+
+build="gcc libc6-dev make pkg-config libjansson-dev"
+test="$build libcmocka-dev jq strace procps"
+bench="$test rt-tests linux-perf time"
+
+case "${1:-build}" in
+build) want=$build ;;
+test) want=$test ;;
+bench) want=$bench ;;
+*) echo "usage: tools/deps.sh build|test|bench" >&2; exit 2 ;;
+esac
+
+missing=
+for p in $want; do
+	case " $missing " in *" $p "*) continue ;; esac
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+		grep -q 'install ok installed'; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "schedlab needs these Debian packages; install them with:" >&2
+	echo "  sudo apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
