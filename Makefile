@@ -16,7 +16,7 @@ CC      ?= cc
 O       ?= build
 CFLAGS  ?= -O2 -g
 PKGS     = jansson
-VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+VERSION := 0.1$(shell git rev-parse --short HEAD 2>/dev/null | sed "s/^/-g/")
 
 ALL_CFLAGS = -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Isrc -pthread \
 	     -DSCHEDLAB_VERSION='"$(VERSION)"' \
