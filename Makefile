@@ -18,8 +18,7 @@ CFLAGS  ?= -O2 -g
 PKGS     = jansson
 VERSION := 0.1$(shell git rev-parse --short HEAD 2>/dev/null | sed "s/^/-g/")
 
-ALL_CFLAGS = -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Isrc -pthread \
-	     -DSCHEDLAB_VERSION='"$(VERSION)"' \
+ALL_CFLAGS = -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Isrc -I$(O)/gen -pthread \
 	     $(shell pkg-config --cflags $(PKGS)) $(CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS  = $(shell pkg-config --libs $(PKGS)) -lm
 LDFLAGS_ALL = -pthread $(LDFLAGS) $(EXTRA_CFLAGS)
@@ -30,7 +29,7 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 
-.PHONY: all check run asan install uninstall clean deps unit
+.PHONY: all check run asan install uninstall clean deps unit FORCE
 
 all: schedlab
 
@@ -44,7 +43,13 @@ $(O)/libschedlab.a: $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(O)/%.o: %.c
+# Rewritten only when the version changes, so what includes it rebuilds then.
+$(O)/gen/version.h: FORCE
+	@mkdir -p $(dir $@)
+	@echo '#define SCHEDLAB_VERSION "$(VERSION)"' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(O)/%.o: %.c | $(O)/gen/version.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 

@@ -20,6 +20,7 @@ struct command {
 static const struct command commands[] = {
 	{ "bench", cmd_bench, "run one workload with its reference tool's flags and output" },
 	{ "list", cmd_list, "list workloads" },
+	{ "env", cmd_env, "show the machine, kernel, topology and scheduler settings" },
 };
 
 static void usage(FILE *f)
@@ -44,7 +45,20 @@ static const struct command *find(const char *name)
 	return NULL;
 }
 
-int main(int argc, char **argv)
+/*
+ * What a command printed must have reached its destination: a full disk
+ * or a closed pipe is a failure, not a silent success.
+ */
+static int finish(int rc)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		error_errno("write to standard output");
+		return rc ? rc : EXIT_RUN_FAILED;
+	}
+	return rc;
+}
+
+static int dispatch(int argc, char **argv)
 {
 	const struct command *c;
 
@@ -77,4 +91,9 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	return c->fn(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	return finish(dispatch(argc, argv));
 }

@@ -13,19 +13,42 @@
 #include "harness/supervise.h"
 #include "util.h"
 
-static void vfail(struct wl_ctx *ctx, const char *fmt, va_list ap,
-		  const char *suffix)
+/*
+ * The message is formatted before the lock is taken, so the lock is held
+ * for a copy only. A worker killed while holding it (only a SIGKILL from
+ * outside can do that) would make the others give up after a bounded
+ * spin rather than hang: the run has failed either way.
+ */
+static void vfail(struct wl_ctx *ctx, enum fail_rank rank, const char *fmt,
+		  va_list ap, const char *suffix)
 {
-	int expected = 0;
+	char msg[REASON_MAX];
 	size_t n;
+	long spins = 0;
 
-	if (!atomic_compare_exchange_strong(&ctx->failed, &expected, 1))
-		return;		/* somebody said why first */
-	vsnprintf(ctx->reason, sizeof(ctx->reason), fmt, ap);
-	n = strlen(ctx->reason);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = strlen(msg);
 	if (suffix)
-		snprintf(ctx->reason + n, sizeof(ctx->reason) - n, ": %s",
-			 suffix);
+		snprintf(msg + n, sizeof(msg) - n, ": %s", suffix);
+	while (atomic_flag_test_and_set_explicit(&ctx->lock,
+						 memory_order_acquire))
+		if (++spins > 100000000)
+			return;
+	if ((int)rank > ctx->failed) {
+		memcpy(ctx->reason, msg, sizeof(msg));
+		ctx->failed = rank;
+	}
+	atomic_flag_clear_explicit(&ctx->lock, memory_order_release);
+}
+
+void wl_fail_rank(struct wl_ctx *ctx, enum fail_rank rank, const char *fmt,
+		  ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(ctx, rank, fmt, ap, NULL);
+	va_end(ap);
 }
 
 int wl_fail(struct wl_ctx *ctx, const char *fmt, ...)
@@ -33,18 +56,30 @@ int wl_fail(struct wl_ctx *ctx, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfail(ctx, fmt, ap, NULL);
+	vfail(ctx, FAIL_CAUSE, fmt, ap, NULL);
+	va_end(ap);
+	return -1;
+}
+
+int wl_fail_peer(struct wl_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(ctx, FAIL_CONSEQUENCE, fmt, ap, NULL);
 	va_end(ap);
 	return -1;
 }
 
 int wl_fail_errno(struct wl_ctx *ctx, const char *fmt, ...)
 {
-	const char *why = strerror(errno);
+	int err = errno;
+	enum fail_rank rank = err == EPIPE || err == ECONNRESET ?
+			      FAIL_CONSEQUENCE : FAIL_CAUSE;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfail(ctx, fmt, ap, why);
+	vfail(ctx, rank, fmt, ap, strerror(err));
 	va_end(ap);
 	return -1;
 }
@@ -119,6 +154,26 @@ static enum run_status wait_end(pid_t pid, const sigset_t *set,
 	}
 }
 
+/*
+ * SIGCHLD, and the stop signals that are not ignored: a blocked signal is
+ * queued even when ignored, and under nohup SIGHUP must not stop a run.
+ */
+static void stop_signals(sigset_t *set)
+{
+	static const int stop[] = { SIGINT, SIGTERM, SIGHUP };
+
+	sigemptyset(set);
+	sigaddset(set, SIGCHLD);
+	for (size_t i = 0; i < ARRAY_SIZE(stop); i++) {
+		struct sigaction sa;
+
+		if (sigaction(stop[i], NULL, &sa) == 0 &&
+		    sa.sa_handler == SIG_IGN)
+			continue;
+		sigaddset(set, stop[i]);
+	}
+}
+
 int supervise_run(const struct workload *wl, const void *cfg,
 		  unsigned timeout_s, struct run_outcome *out)
 {
@@ -136,11 +191,7 @@ int supervise_run(const struct workload *wl, const void *cfg,
 	if (ctx == MAP_FAILED)
 		return error_errno("mmap of the shared result area");
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
+	stop_signals(&set);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
 		warning("cannot become a child subreaper: %s", strerror(errno));
@@ -185,7 +236,7 @@ int supervise_run(const struct workload *wl, const void *cfg,
 	} else if (st == RUN_TIMEOUT) {
 		snprintf(out->reason, sizeof(out->reason),
 			 "timed out after %u s", timeout_s);
-	} else if (atomic_load(&ctx->failed)) {
+	} else if (ctx->failed && ctx->reason[0]) {
 		st = RUN_FAILED;
 		snprintf(out->reason, sizeof(out->reason), "%s", ctx->reason);
 	} else if (WIFSIGNALED(status)) {

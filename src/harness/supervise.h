@@ -10,9 +10,10 @@
  * by timeout or because schedlab got SIGINT/SIGTERM/SIGHUP - the whole
  * group is killed and reaped: nothing the workload started survives.
  *
- * SIGINT, SIGTERM and SIGHUP are blocked from the first call on and taken
- * synchronously while a workload runs; a signal that arrives between runs
- * interrupts the next one before it starts.
+ * SIGINT, SIGTERM and SIGHUP (those not ignored, so nohup still works)
+ * are blocked from the first call on and taken synchronously while a
+ * workload runs; a signal that arrives between runs interrupts the next
+ * one before it starts.
  */
 #ifndef SCHEDLAB_SUPERVISE_H
 #define SCHEDLAB_SUPERVISE_H
@@ -23,9 +24,16 @@
 
 #define REASON_MAX 512
 
+enum fail_rank {
+	FAIL_NONE,
+	FAIL_CONSEQUENCE,	/* a symptom of a peer's failure */
+	FAIL_CAUSE,
+};
+
 /* Shared with the workload process and all its workers. */
 struct wl_ctx {
-	atomic_int failed;
+	atomic_flag lock;	/* held while the reason is written */
+	int failed;		/* enum fail_rank of the reason */
 	char reason[REASON_MAX];
 	struct wl_result result;
 	long maxrss_kib;	/* of the workload process, at its end */
@@ -58,5 +66,9 @@ int supervise_run(const struct workload *wl, const void *cfg,
 
 /* The exit code for a status: 0, 1 or 130. */
 int run_status_exit(enum run_status st);
+
+/* Records a failure of the given rank; see wl_fail(). */
+void wl_fail_rank(struct wl_ctx *ctx, enum fail_rank rank, const char *fmt,
+		  ...) __attribute__((format(printf, 3, 4)));
 
 #endif

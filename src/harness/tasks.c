@@ -7,11 +7,18 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <stdint.h>
 #include <unistd.h>
 
+#include "harness/supervise.h"
 #include "harness/tasks.h"
-#include "workload/workload.h"
 #include "util.h"
+
+/* Written into the ready channel by the SIGCHLD handler; workers write '*'. */
+#define DEAD_BYTE 'X'
+
+/* The ready channel's write end while a barrier is up in process mode. */
+static volatile int sigchld_fd = -1;
 
 /* Room for a worker's own frames and libc's, beyond its declared needs. */
 #define STACK_BASE (64 * 1024)
@@ -80,15 +87,7 @@ int tasks_spawn(struct tasks *t, task_fn fn, void *arg)
 		/* no orphan may outlive the workload process */
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != t->self)
 			_exit(1);
-		if (fn(arg)) {
-			/*
-			 * As a failing thread takes its whole process down:
-			 * peers blocked on this worker would wait forever.
-			 */
-			kill(0, SIGKILL);
-			_exit(1);
-		}
-		_exit(0);
+		_exit(fn(arg) ? 1 : 0);
 	}
 	t->n++;
 	return 0;
@@ -102,18 +101,62 @@ static unsigned slot_of(const struct tasks *t, pid_t pid)
 	return t->n;
 }
 
+/* What a worker's end says about the run. */
+static void note_status(struct tasks *t, pid_t pid, int status)
+{
+	unsigned i = slot_of(t, pid) + 1;
+
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+
+		wl_fail_rank(t->ctx, sig == SIGPIPE ? FAIL_CONSEQUENCE : FAIL_CAUSE,
+			     "worker %u of %u (pid %d) was killed by signal %d (%s)",
+			     i, t->n, (int)pid, sig, strsignal(sig));
+	} else if (WIFEXITED(status) && WEXITSTATUS(status)) {
+		/* it said why itself; this only stands in if it could not */
+		wl_fail_rank(t->ctx, FAIL_CONSEQUENCE,
+			     "worker %u of %u (pid %d) exited with status %d",
+			     i, t->n, (int)pid, WEXITSTATUS(status));
+	}
+}
+
+void tasks_abort(struct tasks *t)
+{
+	uint64_t until = now_ns() + 100 * 1000000ull;
+	int status;
+
+	if (t->mode == TASK_THREAD)
+		_exit(1);
+	/*
+	 * A consequence (EPIPE, EOF) means a peer is dying: give it up to
+	 * 100 ms to end, so that the cause is what gets reported.
+	 */
+	for (;;) {
+		pid_t pid = waitpid(-1, &status, WNOHANG);
+
+		if (pid > 0) {
+			note_status(t, pid, status);
+			continue;
+		}
+		if (pid < 0 || t->ctx->failed == (int)FAIL_CAUSE || now_ns() > until)
+			break;
+		usleep(1000);
+	}
+	/* Our group holds exactly the workers and us. */
+	kill(0, SIGKILL);
+	_exit(1);
+}
+
 int tasks_reap(struct tasks *t)
 {
-	unsigned i;
 	int status;
 
 	if (t->mode == TASK_THREAD) {
-		for (i = 0; i < t->n; i++)
+		for (unsigned i = 0; i < t->n; i++)
 			pthread_join(t->slot[i].thread, NULL);
-		t->n = 0;
 		return 0;
 	}
-	for (i = 0; i < t->n; i++) {
+	for (unsigned i = 0; i < t->n; i++) {
 		pid_t pid = wait(&status);
 
 		if (pid < 0) {
@@ -121,25 +164,14 @@ int tasks_reap(struct tasks *t)
 				i--;
 				continue;
 			}
-			return wl_fail_errno(t->ctx, "wait for workers");
+			wl_fail_errno(t->ctx, "wait for workers");
+			tasks_abort(t);
 		}
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 			continue;
-		if (WIFSIGNALED(status))
-			wl_fail(t->ctx, "worker %u of %u (pid %d) was killed by signal %d (%s)",
-				slot_of(t, pid) + 1, t->n, (int)pid,
-				WTERMSIG(status), strsignal(WTERMSIG(status)));
-		else
-			wl_fail(t->ctx, "worker %u of %u (pid %d) failed",
-				slot_of(t, pid) + 1, t->n, (int)pid);
-		/*
-		 * The others may wait forever for data that will not come.
-		 * Our group holds exactly the workers and us: the supervisor
-		 * reaps them all and reports the reason recorded above.
-		 */
-		kill(0, SIGKILL);
+		note_status(t, pid, status);
+		tasks_abort(t);
 	}
-	t->n = 0;
 	return 0;
 }
 
@@ -164,30 +196,72 @@ int barrier_worker(const struct barrier *b, struct wl_ctx *ctx)
 	return 0;
 }
 
-int barrier_wait_ready(const struct barrier *b, unsigned n, struct wl_ctx *ctx)
+static void on_sigchld(int sig)
 {
+	int saved = errno;
+	char c = DEAD_BYTE;
+	ssize_t r;
+
+	(void)sig;
+	r = write(sigchld_fd, &c, 1);
+	(void)r;
+	errno = saved;
+}
+
+int tasks_use_barrier(struct tasks *t, const struct barrier *b)
+{
+	struct sigaction sa = { .sa_handler = on_sigchld,
+				.sa_flags = SA_RESTART | SA_NOCLDSTOP };
+
+	t->barrier = b;
+	if (t->mode == TASK_THREAD)
+		return 0;
+	sigchld_fd = b->ready[1];
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGCHLD, &sa, NULL))
+		return wl_fail_errno(t->ctx, "sigaction(SIGCHLD)");
+	return 0;
+}
+
+int tasks_wait_ready(struct tasks *t)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	char c;
 
-	for (unsigned i = 0; i < n; i++) {
-		ssize_t r = read(b->ready[0], &c, 1);
+	for (unsigned i = 0; i < t->n; i++) {
+		ssize_t r = read(t->barrier->ready[0], &c, 1);
 
-		if (r == 1)
+		if (r == 1 && c != DEAD_BYTE)
 			continue;
 		if (r < 0 && errno == EINTR) {
 			i--;
 			continue;
 		}
-		return r < 0 ? wl_fail_errno(ctx, "read of ready byte %u of %u", i + 1, n)
-			     : wl_fail(ctx, "ready channel closed after %u of %u workers", i, n);
+		if (r == 1)
+			wl_fail_rank(t->ctx, FAIL_CONSEQUENCE,
+				     "a worker ended before the start (%u of %u ready)",
+				     i, t->n);
+		else if (r < 0)
+			wl_fail_errno(t->ctx, "read of ready byte %u of %u",
+				      i + 1, t->n);
+		else
+			wl_fail(t->ctx, "ready channel closed after %u of %u workers",
+				i, t->n);
+		tasks_abort(t);
+	}
+	if (t->mode == TASK_PROCESS) {
+		sigemptyset(&dfl.sa_mask);
+		sigaction(SIGCHLD, &dfl, NULL);
+		sigchld_fd = -1;
 	}
 	return 0;
 }
 
-int barrier_release(const struct barrier *b, struct wl_ctx *ctx)
+int tasks_release(struct tasks *t)
 {
 	char c = '*';
 
-	if (write(b->wake[1], &c, 1) != 1)
-		return wl_fail_errno(ctx, "write of the start byte");
+	if (write(t->barrier->wake[1], &c, 1) != 1)
+		return wl_fail_errno(t->ctx, "write of the start byte");
 	return 0;
 }

@@ -5,12 +5,17 @@
  * and killed together when one of them fails.
  *
  * Runs inside the workload process (see supervise.h). A process worker
- * dies with the workload process (PR_SET_PDEATHSIG) and exits 0. A worker
- * that fails (its function returns non-zero after wl_fail()) takes the
- * whole run down at once - a process kills its group, a thread calls
- * _exit(1) - since its peers would otherwise wait for it forever. The
- * supervisor then reaps the group, and the reason recorded with wl_fail()
- * is what the user reads.
+ * dies with the workload process (PR_SET_PDEATHSIG) and exits 0, or 1
+ * when its function fails (after wl_fail()). The reaping loop sees a
+ * failed or killed worker, gathers the statuses of the others that have
+ * ended too (so that a killed receiver is reported, not its senders'
+ * EPIPE), and kills the group. A thread worker that fails takes the whole
+ * workload process down with _exit(1). Either way the supervisor reaps
+ * the rest, and the user reads the recorded reason.
+ *
+ * While the start barrier is up, a worker process that dies would leave
+ * the main side waiting for its ready byte forever: a SIGCHLD handler
+ * writes a marker byte into the ready channel instead, so the wait ends.
  */
 #ifndef SCHEDLAB_TASKS_H
 #define SCHEDLAB_TASKS_H
@@ -38,6 +43,8 @@ struct task_slot {
 	};
 };
 
+struct barrier;
+
 struct tasks {
 	enum task_mode mode;
 	unsigned n, cap;
@@ -45,6 +52,7 @@ struct tasks {
 	pthread_attr_t attr;
 	struct wl_ctx *ctx;
 	pid_t self;
+	const struct barrier *barrier;
 };
 
 /*
@@ -57,10 +65,17 @@ int tasks_init(struct tasks *t, enum task_mode mode, unsigned cap,
 /* Starts fn(arg) in a new worker. */
 int tasks_spawn(struct tasks *t, task_fn fn, void *arg);
 /*
- * Waits for every worker: -1 after wl_fail() if one failed, in which case
- * every other worker has been killed.
+ * Waits for every worker: returns 0, or does not return when one failed
+ * (the group, this process included, is killed after the reason is
+ * recorded).
  */
 int tasks_reap(struct tasks *t);
+/*
+ * The run cannot go on (the caller has recorded why): records what
+ * happened to workers that have ended and kills the group. Does not
+ * return in process mode; in thread mode it _exit()s.
+ */
+void tasks_abort(struct tasks *t) __attribute__((noreturn));
 void tasks_free(struct tasks *t);
 
 /*
@@ -74,8 +89,13 @@ struct barrier {
 	int wake[2];	/* [0] workers poll, [1] main writes */
 };
 
+/* Worker side: says ready, waits for the start. */
 int barrier_worker(const struct barrier *b, struct wl_ctx *ctx);
-int barrier_wait_ready(const struct barrier *b, unsigned n, struct wl_ctx *ctx);
-int barrier_release(const struct barrier *b, struct wl_ctx *ctx);
+/* Before spawning: the barrier these workers will wait at. */
+int tasks_use_barrier(struct tasks *t, const struct barrier *b);
+/* Main side: one ready byte per worker spawned. */
+int tasks_wait_ready(struct tasks *t);
+/* Main side: lets every worker go. */
+int tasks_release(struct tasks *t);
 
 #endif

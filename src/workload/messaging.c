@@ -24,7 +24,7 @@
 
 struct receiver {
 	int in_fds[2];		/* [0] read here; [1] the senders' end */
-	unsigned packets;	/* fds * loops */
+	uint64_t packets;	/* fds * loops */
 	const struct messaging_cfg *cfg;
 	const struct barrier *barrier;
 	struct wl_ctx *ctx;
@@ -123,7 +123,7 @@ static int receiver_main(void *arg)
 		close(r->in_fds[1]);
 	if (barrier_worker(r->barrier, r->ctx))
 		return -1;
-	for (unsigned i = 0; i < r->packets; i++) {
+	for (uint64_t i = 0; i < r->packets; i++) {
 		size_t done = 0;
 
 		while (done < size) {
@@ -133,9 +133,10 @@ static int receiver_main(void *arg)
 			if (n < 0)
 				return wl_fail_errno(r->ctx, "receiver: read");
 			if (n == 0)
-				return wl_fail(r->ctx,
-					"receiver: channel closed after %u of %u messages",
-					i, r->packets);
+				return wl_fail_peer(r->ctx,
+					"receiver: channel closed after %llu of %llu messages",
+					(unsigned long long)i,
+					(unsigned long long)r->packets);
 			done += (size_t)n;
 		}
 	}
@@ -159,7 +160,8 @@ static int messaging_run(const void *cfgp, struct wl_ctx *ctx,
 	if (fdpair(cfg->ipc, b.ready, ctx) || fdpair(cfg->ipc, b.wake, ctx))
 		return -1;
 	if (tasks_init(&t, process ? TASK_PROCESS : TASK_THREAD, ntasks,
-		       2 * (size_t)cfg->datasize, ctx))
+		       2 * (size_t)cfg->datasize, ctx) ||
+	    tasks_use_barrier(&t, &b))
 		return -1;
 	rcv = xcalloc((size_t)cfg->groups * nfds, sizeof(*rcv));
 	snd = xcalloc(cfg->groups, sizeof(*snd));
@@ -173,7 +175,7 @@ static int messaging_run(const void *cfgp, struct wl_ctx *ctx,
 
 			if (fdpair(cfg->ipc, r->in_fds, ctx))
 				return -1;
-			r->packets = nfds * cfg->loops;
+			r->packets = (uint64_t)nfds * cfg->loops;
 			r->cfg = cfg;
 			r->barrier = &b;
 			r->ctx = ctx;
@@ -199,10 +201,10 @@ static int messaging_run(const void *cfgp, struct wl_ctx *ctx,
 				"--fifo: cannot make the main thread SCHED_FIFO (needs root or CAP_SYS_NICE)");
 	}
 
-	if (barrier_wait_ready(&b, ntasks, ctx))
+	if (tasks_wait_ready(&t))
 		return -1;
 	start = now_ns();
-	if (barrier_release(&b, ctx))
+	if (tasks_release(&t))
 		return -1;
 	if (tasks_reap(&t))
 		return -1;
@@ -220,54 +222,78 @@ static int messaging_run(const void *cfgp, struct wl_ctx *ctx,
 }
 
 /*
- * Descriptors the workload process holds at its peak, plus stdio and a
- * margin: in thread mode every channel stays open in the one process
- * (40 per group at -f 20); in process mode it never holds more than one
- * group's channels.
+ * Descriptors the workload process holds at its peak, plus stdio, the
+ * barrier's four and a margin: in thread mode every channel stays open
+ * in the one process (40 per group at -f 20); in process mode it holds
+ * the senders' ends of one group's channels at most.
  */
 static unsigned long long fds_needed(const struct messaging_cfg *cfg)
 {
-	unsigned long long per_group = 2ull * cfg->fds;
-
 	if (cfg->mode == MSG_THREAD)
-		return per_group * cfg->groups + 4 + 16;
-	return per_group + 4 + 16;
+		return 2ull * cfg->fds * cfg->groups + 16;
+	return cfg->fds + 16ull;
+}
+
+static unsigned long long nr_open(void)
+{
+	unsigned long long v = 1048576;	/* the kernel's default */
+	FILE *f = fopen("/proc/sys/fs/nr_open", "r");
+
+	if (f) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = 1048576;
+		fclose(f);
+	}
+	return v;
 }
 
 static int messaging_prepare(const void *cfgp)
 {
 	const struct messaging_cfg *cfg = cfgp;
 	unsigned long long tasks = 2ull * cfg->fds * cfg->groups;
-	unsigned long long need = fds_needed(cfg);
+	unsigned long long need = fds_needed(cfg), max = nr_open();
+	const char *why = cfg->mode == MSG_THREAD ?
+		"thread mode keeps 2 x fds descriptors per group open in one process" :
+		"one group's channels";
 	struct rlimit rl;
 
-	if (tasks > 4000000)
-		return error("messaging: %llu tasks (groups x 2 x fds) is more than the 4000000 allowed",
-			     tasks), EXIT_USAGE;
-	if (getrlimit(RLIMIT_NOFILE, &rl))
-		return error_errno("getrlimit(RLIMIT_NOFILE)"), EXIT_RUN_FAILED;
+	if (tasks > 4000000) {
+		error("messaging: %llu tasks (groups x 2 x fds) is more than the 4000000 allowed",
+		      tasks);
+		return EXIT_USAGE;
+	}
+	if (getrlimit(RLIMIT_NOFILE, &rl)) {
+		error_errno("getrlimit(RLIMIT_NOFILE)");
+		return EXIT_RUN_FAILED;
+	}
 	if (rl.rlim_cur >= need)
 		return 0;
-	/* Raise the soft limit as far as allowed; as root the hard one too. */
-	if (rl.rlim_max < need) {
+	/* Raise the soft limit as far as allowed; when privileged, the hard one. */
+	if (rl.rlim_max < need && need <= max) {
 		struct rlimit up = { need, need };
 
 		if (!setrlimit(RLIMIT_NOFILE, &up))
 			return 0;
 	}
-	rl.rlim_cur = rl.rlim_max;
-	if (setrlimit(RLIMIT_NOFILE, &rl))
-		return error_errno("setrlimit(RLIMIT_NOFILE)"), EXIT_RUN_FAILED;
+	rl.rlim_cur = rl.rlim_max < need ? rl.rlim_max : need;
+	if (setrlimit(RLIMIT_NOFILE, &rl)) {
+		error_errno("setrlimit(RLIMIT_NOFILE)");
+		return EXIT_RUN_FAILED;
+	}
 	if (rl.rlim_cur >= need)
 		return 0;
-	error("messaging: needs %llu file descriptors (%s), but the limit is %llu: "
-	      "raise it with 'ulimit -Hn %llu; ulimit -n %llu' (as root) or nofile in "
-	      "/etc/security/limits.conf%s",
-	      need, cfg->mode == MSG_THREAD ?
-	      "thread mode keeps 2 x fds per group open in one process" :
-	      "2 x fds for one group",
-	      (unsigned long long)rl.rlim_max, need, need,
-	      cfg->mode == MSG_THREAD ? ", or use process mode" : "");
+	if (need > max)
+		error("messaging: needs %llu file descriptors (%s), more than the kernel allows "
+		      "one process (fs.nr_open = %llu): raise it as root with 'sysctl fs.nr_open=%llu', "
+		      "then 'ulimit -n %llu'%s",
+		      need, why, max, need, need,
+		      cfg->mode == MSG_THREAD ? ", or use process mode" : "");
+	else
+		error("messaging: needs %llu file descriptors (%s), but the hard limit is %llu: "
+		      "raise it with 'ulimit -Hn %llu' as root, or nofile in "
+		      "/etc/security/limits.conf%s",
+		      need, why, (unsigned long long)rl.rlim_max, need,
+		      cfg->mode == MSG_THREAD ? ", or use process mode" : "");
 	return EXIT_RUN_FAILED;
 }
 

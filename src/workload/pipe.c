@@ -5,6 +5,7 @@
  * from before the workers are created until both have been reaped.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <unistd.h>
 
@@ -31,6 +32,9 @@ static int xfer(const struct pipe_worker *w, bool out, int *m)
 	if (r < 0)
 		return wl_fail_errno(w->ctx, "worker %d: %s", w->nr,
 				     out ? "write" : "read");
+	if (r == 0)
+		return wl_fail_peer(w->ctx, "worker %d: the other worker is gone",
+				    w->nr);
 	return wl_fail(w->ctx, "worker %d: short %s (%zd bytes)", w->nr,
 		       out ? "write" : "read", r);
 }
@@ -80,6 +84,13 @@ static int pipe_run(const void *cfgp, struct wl_ctx *ctx,
 	}
 	if (tasks_init(&t, threaded ? TASK_THREAD : TASK_PROCESS, 2, 0, ctx))
 		return -1;
+	/*
+	 * Worker 1 is this process in process mode: if worker 0 dies, a
+	 * write must fail with EPIPE, so that the death is reported, rather
+	 * than kill us with SIGPIPE.
+	 */
+	if (!threaded)
+		signal(SIGPIPE, SIG_IGN);
 
 	start = now_ns();
 	if (tasks_spawn(&t, pipe_worker_main, &w[0]))
@@ -88,7 +99,7 @@ static int pipe_run(const void *cfgp, struct wl_ctx *ctx,
 		if (tasks_spawn(&t, pipe_worker_main, &w[1]))
 			return -1;
 	} else if (pipe_worker_main(&w[1])) {
-		return -1;	/* the supervisor kills worker 0 */
+		tasks_abort(&t);	/* reports what became of worker 0 */
 	}
 	if (tasks_reap(&t))
 		return -1;

@@ -51,13 +51,19 @@ static inline void wl_set(struct wl_result *r, int idx, double v)
 struct wl_ctx;
 
 /*
- * Records why the run failed (the first reason wins, across processes
- * and threads) and returns -1. Safe to call from any worker.
+ * Records why the run failed and returns -1. Safe to call from any
+ * worker, process or thread. The first reason wins, except that a cause
+ * beats a consequence: when a receiver is killed, its senders' EPIPE
+ * comes after; the user must read about the kill. wl_fail_errno() counts
+ * EPIPE and ECONNRESET as consequences; wl_fail_peer() is for other
+ * symptoms of a peer's death (EOF where data was due).
  */
 int wl_fail(struct wl_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The same with ": strerror(errno)" appended. */
 int wl_fail_errno(struct wl_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int wl_fail_peer(struct wl_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 struct workload {
