@@ -37,10 +37,183 @@ jval() {
 	jq -er "$2" <<<"$1" || fail "jq '$2' found nothing in: $1"
 }
 
+# Every process a test starts carries this tag in its environment, so a
+# test finds its own schedlab processes and never another's: other
+# schedlab runs (benchmarks, other test runs) may share the machine.
+export SCHEDLAB_TEST_TAG="sltest.$$.$RANDOM"
+
+# tagged_pids: live schedlab processes (not zombies) started by this test.
+tagged_pids() {
+	local f pid
+	for f in $(grep -lsxzF "SCHEDLAB_TEST_TAG=$SCHEDLAB_TEST_TAG" \
+		   /proc/[0-9]*/environ 2>/dev/null || true); do
+		pid=${f#/proc/}
+		pid=${pid%/environ}
+		[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = schedlab ] || continue
+		echo "$pid"
+	done
+}
+
+# wait_gone SECONDS: true once no process of this test's is left, false
+# if some still are after SECONDS.
+wait_gone() {
+	local deadline
+	deadline=$(awk -v n="$EPOCHREALTIME" -v s="$1" 'BEGIN { print n + s }')
+	while [ -n "$(tagged_pids)" ]; do
+		awk -v n="$EPOCHREALTIME" -v d="$deadline" 'BEGIN { exit !(n < d) }' ||
+			return 1
+		sleep 0.05
+	done
+}
+
 # No schedlab process (workload process or worker) may outlive a command.
 expect_no_leftovers() {
 	local left
-	sleep 0.2
-	left=$(pgrep -x schedlab || true)
+	wait_gone 0.2 && return 0
+	left=$(tagged_pids)
 	[ -z "$left" ] || fail "processes left behind: $(ps -o pid,ppid,stat,args -p "$(echo $left | tr ' ' ,)")"
+}
+
+# group_alive PGID: the live (not zombie) members of a process group.
+group_alive() {
+	local p
+	for p in $(pgrep -g "$1" || true); do
+		case $(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null) in
+		''|Z|X) ;;
+		*) echo "$p" ;;
+		esac
+	done
+}
+
+# expect_group_empty PGID: nothing of the process group survives.
+expect_group_empty() {
+	local left
+	[ -n "$1" ] || return 0		# never seen: tagged_pids still covers it
+	left=$(group_alive "$1")
+	[ -z "$left" ] || fail "process group $1 still has: $(ps -o pid,ppid,stat,args -p "$(echo $left | tr ' ' ,)")"
+}
+
+# start_sl ARGS...: starts schedlab in the background; $sl_pid is its pid.
+# finish_sl collects it. A non-interactive shell starts background
+# commands with SIGINT ignored; schedlab gets it at its default, as from
+# a terminal, and whatever $SL_SIGNALS (env(1) options) says.
+start_sl() {
+	sl_outf=$(mktemp)
+	sl_errf=$(mktemp)
+	sl_start=$EPOCHREALTIME
+	# shellcheck disable=SC2086
+	env --default-signal=INT,QUIT ${SL_SIGNALS:-} "$SCHEDLAB" "$@" \
+		>"$sl_outf" 2>"$sl_errf" &
+	sl_pid=$!
+}
+
+# finish_sl: waits for the schedlab of start_sl; sets $rc, $out, $err and
+# $secs (how long it ran, as seen from here).
+finish_sl() {
+	rc=0
+	wait "$sl_pid" || rc=$?
+	secs=$(awk -v a="$sl_start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
+	out=$(cat "$sl_outf")
+	err=$(cat "$sl_errf")
+	rm -f "$sl_outf" "$sl_errf"
+}
+
+# wait_workers N [thread|process [soft]]: waits (10 s at most) until the
+# workload process of the schedlab started by start_sl runs N workers: N
+# child processes, or with "thread" N threads besides its own. Sets
+# $wl_pid (empty if never seen) and, for processes, $workers (their pids,
+# oldest first). Fails the test if schedlab ends first, or with "soft"
+# returns 1.
+wait_workers() {
+	local n=$1 mode=${2:-process} soft=${3:-} count tries=0
+
+	while :; do
+		wl_pid=$(pgrep -o -P "$sl_pid" || true)
+		count=0
+		if [ -n "$wl_pid" ]; then
+			if [ "$mode" = thread ]; then
+				count=$(($(ls "/proc/$wl_pid/task" 2>/dev/null | wc -l) - 1))
+			else
+				workers=$(pgrep -P "$wl_pid" | sort -n || true)
+				count=$(wc -w <<<"$workers")
+			fi
+		fi
+		[ "$count" -ge "$n" ] && return 0
+		if ! kill -0 "$sl_pid" 2>/dev/null; then
+			[ -z "$soft" ] || return 1
+			fail "schedlab ended before $n workers ran: $(cat "$sl_errf")"
+		fi
+		tries=$((tries + 1))
+		[ $tries -lt 200 ] || fail "no $n workers after 10 s (saw $count)"
+		sleep 0.05
+	done
+}
+
+# wait_started: after wait_workers, waits (10 s at most) until a
+# process-mode messaging run is past its start barrier: the workload
+# process is reaping its workers.
+wait_started() {
+	local w tries=0
+
+	while :; do
+		w=$(cat "/proc/$wl_pid/wchan" 2>/dev/null || true)
+		case $w in
+		do_wait*|kernel_wait*) return 0 ;;
+		''|0) sleep 0.5; return 0 ;;	# no wchan here: give it time
+		esac
+		kill -0 "$sl_pid" 2>/dev/null ||
+			fail "schedlab ended before the run started: $(cat "$sl_errf")"
+		tries=$((tries + 1))
+		[ $tries -lt 200 ] || fail "the run did not start in 10 s (wchan $w)"
+		sleep 0.05
+	done
+}
+
+# nlines TEXT: how many lines TEXT has (0 for none).
+nlines() {
+	if [ -z "$1" ]; then
+		echo 0
+	else
+		wc -l <<<"$1"
+	fi
+}
+
+# approx WHAT EXPECTED ACTUAL [RELATIVE]: the two numbers agree within
+# RELATIVE (default 1e-6) of the expected one.
+approx() {
+	awk -v e="$2" -v a="$3" -v r="${4:-1e-6}" 'BEGIN {
+		d = e - a; if (d < 0) d = -d
+		m = e < 0 ? -e : e
+		exit !(d <= r * m + 1e-12) }' ||
+		fail "$1: expected about $2, got $3"
+}
+
+# strace_sl FILE SYSCALLS ARGS...: runs schedlab under strace -f, tracing
+# SYSCALLS (comma-separated) into FILE; sets $out $err $rc like run_sl.
+strace_sl() {
+	local file=$1 calls=$2 e
+	shift 2
+	e=$(mktemp)
+	set +e
+	out=$(strace -f -qq -s 256 -o "$file" -e trace="execve,$calls" \
+		"$SCHEDLAB" "$@" 2>"$e")
+	rc=$?
+	set -e
+	err=$(cat "$e")
+	rm -f "$e"
+}
+
+# ncalls FILE SYSCALL [PIDS]: calls of SYSCALL in an strace -f log (each
+# counted once, whether or not strace split it into unfinished and
+# resumed), by any process or only by the space-separated PIDS.
+ncalls() {
+	awk -v sc="$2" -v pids=" ${3:-} " '
+		$2 ~ "^" sc "\\(" && (pids == "  " || index(pids, " " $1 " ")) { n++ }
+		END { print n + 0 }' "$1"
+}
+
+# trace_pids FILE: every pid in an strace_sl log, in order of appearance;
+# the first is schedlab's own (its execve comes first).
+trace_pids() {
+	awk '$1 ~ /^[0-9]+$/ && !seen[$1]++ { print $1 }' "$1"
 }

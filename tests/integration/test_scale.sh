@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Limits: file descriptors, tasks, message sizes. schedlab raises what it
+# may, and otherwise says what a run needs before it starts anything.
+
+# hackbench -T -g 30 fails with EMFILE under 'ulimit -n 1024': 30 groups
+# of 40 channel ends in one process. schedlab raises the soft limit.
+test_fd_soft_limit_raised() {
+	local g=30 f=20 hard
+
+	hard=$(ulimit -H -n)
+	if [ "$hard" != unlimited ] && [ "$hard" -lt $((g * 2 * f + 100)) ]; then
+		echo "SKIP: hard fd limit $hard is too low for this test" >&2
+		return 0
+	fi
+	set +e
+	out=$(ulimit -S -n 1024 && "$SCHEDLAB" bench messaging -T -g $g -f $f -l 1 --format json 2>&1)
+	rc=$?
+	set -e
+	expect_eq "exit status (-T -g $g under ulimit -S -n 1024): $out" 0 "$rc"
+	expect_eq "groups" $g "$(jval "$out" .parameters.groups)"
+	expect_eq "status" ok "$(jval "$out" .status)"
+	# and in process mode, which never needs them all at once
+	set +e
+	out=$(ulimit -S -n 1024 && "$SCHEDLAB" bench messaging -g $g -f $f -l 1 --format json 2>&1)
+	rc=$?
+	set -e
+	expect_eq "exit status (process mode): $out" 0 "$rc"
+}
+
+# With the hard limit low too, the run either raises it (privileged) or
+# says what it needs and how to get it, before starting anything.
+test_fd_hard_limit_low() {
+	local g=30 f=20 tr e n
+
+	tr=$(mktemp)
+	e=$(mktemp)
+	set +e
+	out=$(ulimit -n 1024 && strace -f -qq -o "$tr" -e trace=clone,clone3,fork,vfork \
+		"$SCHEDLAB" bench messaging -T -g $g -f $f -l 1 --format json 2>"$e")
+	rc=$?
+	set -e
+	err=$(cat "$e")
+	rm -f "$e"
+	if [ "$rc" -eq 0 ]; then
+		expect_eq "status" ok "$(jval "$out" .status)"
+		rm -f "$tr"
+		return 0
+	fi
+	expect_eq "exit status" 1 "$rc"
+	expect_eq "stdout" "" "$out"
+	expect_eq "stderr lines" 1 "$(nlines "$err")"
+	expect_match "stderr" 'needs [0-9]+ file descriptors.*ulimit' "$err"
+	n=$(sed -E 's/.*needs ([0-9]+) file descriptors.*/\1/' <<<"$err")
+	[ "$n" -ge $((g * 2 * f)) ] || fail "says $n descriptors, but $g groups of $((2 * f)) need more"
+	expect_eq "processes created" 0 "$(grep -c . "$tr" || true)"
+	rm -f "$tr"
+}
+
+# 100000 groups of 20 in one process: 4,000,000 descriptors, more than
+# any limit can be raised to. It fails at once, saying how many it needs.
+test_fd_request_that_cannot_fit() {
+	local g=100000 f=20 tr n
+
+	tr=$(mktemp)
+	strace_sl "$tr" clone,clone3,fork,vfork bench messaging -T -g $g -f $f -l 1
+	expect_match "exit status" '^[12]$' "$rc"
+	expect_eq "stdout" "" "$out"
+	expect_eq "stderr lines" 1 "$(nlines "$err")"
+	expect_match "stderr" 'needs [0-9]+ file descriptors' "$err"
+	expect_match "stderr says how to raise the limit" 'ulimit|limits\.conf|nr_open' "$err"
+	n=$(sed -E 's/.*needs ([0-9]+) file descriptors.*/\1/' <<<"$err")
+	[ "$n" -ge $((g * 2 * f)) ] || fail "says $n descriptors, but it needs at least $((g * 2 * f))"
+	expect_eq "processes created" 0 \
+		"$(grep -cE '^[0-9]+ +(clone|clone3|fork|vfork)\(' "$tr" || true)"
+	rm -f "$tr"
+}
+
+# Above fs.nr_open no ulimit can help: the advice must name the sysctl
+# (or the way around it), not a 'ulimit -Hn' that will be refused.
+test_fd_advice_beyond_nr_open() {
+	local nr_open g f
+
+	nr_open=$(cat /proc/sys/fs/nr_open)
+	f=20
+	g=$((nr_open / (2 * f) + 1))
+	[ $((g * 2 * f)) -le 4000000 ] || { echo "SKIP: nr_open $nr_open too high" >&2; return 0; }
+	run_sl bench messaging -T -g $g -f $f -l 1
+	expect_match "exit status" '^[12]$' "$rc"
+	expect_match "stderr (needs > nr_open = $nr_open)" 'nr_open' "$err"
+}
+
+test_too_many_tasks() {
+	run_sl bench messaging -g 100000 -f 21 -l 1
+	expect_eq "exit status" 2 "$rc"
+	expect_eq "stdout" "" "$out"
+	expect_eq "stderr lines" 1 "$(nlines "$err")"
+	expect_match "stderr" '4200000 tasks.*4000000' "$err"
+}
+
+# hackbench keeps the message buffer on a PTHREAD_STACK_MIN stack and
+# crashes with -T -s 20000; schedlab sizes the stack.
+test_thread_mode_large_messages() {
+	run_sl bench messaging -T -s 20000 -g 1 -l 10 --format json
+	expect_eq "exit status: $err" 0 "$rc"
+	expect_eq "datasize" 20000 "$(jval "$out" .parameters.datasize)"
+	expect_eq "status" ok "$(jval "$out" .status)"
+	run_sl bench messaging -T -s 200000 -g 1 -f 4 -l 2 --format json
+	expect_eq "exit status -s 200000: $err" 0 "$rc"
+}
+
+# A larger run still ends clean: 30 groups of 20 (1200 processes).
+test_thirty_groups_process_mode() {
+	run_sl bench messaging -g 30 -l 2 --format json
+	expect_eq "exit status: $err" 0 "$rc"
+	expect_eq "leftovers killed" 0 "$(jval "$out" .process.leftover_killed)"
+	expect_no_leftovers
+}
+
+# Each receiver reads fds x loops messages: 5 x 858993460 is 2^32 + 4,
+# which must not wrap to 4 (the receivers would quit after 4 messages and
+# the senders die of SIGPIPE). Either the combination is refused up front
+# or the run really goes on until the timeout.
+test_messages_per_receiver_do_not_wrap() {
+	local f=5 l=858993460
+
+	run_sl bench messaging -g 1 -f $f -l $l --timeout 2 --format json
+	case $rc in
+	2)	expect_match "refusal" 'loops|fds' "$err" ;;
+	1)	expect_match "the run must go on until the timeout" 'timed out after 2 s$' "$err" ;;
+	*)	fail "exit status $rc: $err" ;;
+	esac
+	expect_no_leftovers
+}
