@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * summary: mmtests' summary statistics over one metric's samples. See
+ * summary.h for what each one means and its edge cases; this file keeps
+ * the arithmetic. The public functions validate and then call the
+ * unchecked helpers below, so summarize() validates and sorts once.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/summary.h"
+#include "util.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* An ascending copy; the caller frees it. x holds no NaN (checked). */
+static double *sorted_copy(const double *x, size_t n)
+{
+	double *a = xcalloc(n, sizeof(*a));
+
+	memcpy(a, x, n * sizeof(*a));
+	qsort(a, n, sizeof(*a), cmp_double);
+	return a;
+}
+
+static int pct_ok(double pct)
+{
+	return pct >= 0 && pct <= 100;	/* false for NaN too */
+}
+
+/*
+ * mmtests' count of "the best pct%": int(n * pct / 100), evaluated in
+ * the same order as its Perl so that e.g. 20 * 95 / 100 is exactly 19,
+ * then raised to 1 when it is 0.
+ */
+static size_t best_count(size_t n, double pct)
+{
+	size_t k = (size_t)((double)n * pct / 100.0);
+
+	if (k < 1)
+		k = 1;
+	return k > n ? n : k;
+}
+
+/* The i-th best (0: the best) of an ascending array. */
+static double nth_best(const double *asc, size_t n, enum better dir, size_t i)
+{
+	return dir == BETTER_HIGHER ? asc[n - 1 - i] : asc[i];
+}
+
+static double amean_of(const double *x, size_t n)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += x[i];
+	return sum / (double)n;
+}
+
+static int all_positive(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(x[i] > 0))
+			return 0;
+	return 1;
+}
+
+static double hmean_of(const double *x, size_t n)
+{
+	double sum = 0;
+
+	if (!all_positive(x, n))
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		sum += 1 / x[i];
+	return (double)n / sum;
+}
+
+static double stddev_of(const double *x, size_t n)
+{
+	double mean, sq = 0;
+
+	if (n < 2)
+		return 0;
+	mean = amean_of(x, n);
+	for (size_t i = 0; i < n; i++)
+		sq += (x[i] - mean) * (x[i] - mean);
+	return sqrt(sq / (double)(n - 1));
+}
+
+/* sqrt(sum((1/x - 1/H)^2) * H^4 / n), written as sd(1/x) * H^2. */
+static double stddev_hmean_of(const double *x, size_t n)
+{
+	double ybar = 0, sq = 0, h;
+
+	if (!all_positive(x, n))
+		return NAN;
+	if (n < 2)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		ybar += 1 / x[i];
+	ybar /= (double)n;
+	h = 1 / ybar;
+	for (size_t i = 0; i < n; i++)
+		sq += (1 / x[i] - ybar) * (1 / x[i] - ybar);
+	return sqrt(sq / (double)n) * h * h;
+}
+
+static double median_sorted(const double *a, size_t n)
+{
+	if (n % 2)
+		return a[n / 2];
+	return (a[n / 2 - 1] + a[n / 2]) / 2;
+}
+
+static double bamean_sorted(const double *a, size_t n, enum better dir,
+			    double pct)
+{
+	size_t k = best_count(n, pct);
+	double sum = 0;
+
+	for (size_t i = 0; i < k; i++)
+		sum += nth_best(a, n, dir, i);
+	return sum / (double)k;
+}
+
+static double percentile_sorted(const double *a, size_t n, double pct)
+{
+	double h = (double)(n - 1) * pct / 100.0;
+	size_t lo = (size_t)floor(h);
+
+	if (lo >= n - 1)
+		return a[n - 1];
+	return a[lo] + (h - (double)lo) * (a[lo + 1] - a[lo]);
+}
+
+const char *stats_why(const double *x, size_t n)
+{
+	if (n == 0)
+		return "no samples";
+	if (!x)
+		return "no sample array";
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(x[i]))
+			return "a sample is NaN";
+		if (isinf(x[i]))
+			return "a sample is infinite";
+	}
+	return NULL;
+}
+
+#define CHECK(x, n)				\
+	do {					\
+		if (stats_why(x, n))		\
+			return -1;		\
+	} while (0)
+
+int stats_min(const double *x, size_t n, double *out)
+{
+	double m;
+
+	CHECK(x, n);
+	m = x[0];
+	for (size_t i = 1; i < n; i++)
+		if (x[i] < m)
+			m = x[i];
+	*out = m;
+	return 0;
+}
+
+int stats_max(const double *x, size_t n, double *out)
+{
+	double m;
+
+	CHECK(x, n);
+	m = x[0];
+	for (size_t i = 1; i < n; i++)
+		if (x[i] > m)
+			m = x[i];
+	*out = m;
+	return 0;
+}
+
+int stats_amean(const double *x, size_t n, double *out)
+{
+	CHECK(x, n);
+	*out = amean_of(x, n);
+	return 0;
+}
+
+int stats_hmean(const double *x, size_t n, double *out)
+{
+	CHECK(x, n);
+	*out = hmean_of(x, n);
+	return 0;
+}
+
+int stats_gmean(const double *x, size_t n, double *out)
+{
+	double sum = 0;
+
+	CHECK(x, n);
+	if (!all_positive(x, n)) {
+		*out = NAN;
+		return 0;
+	}
+	/* logs, not a product: 100 samples of 1e9 would overflow */
+	for (size_t i = 0; i < n; i++)
+		sum += log(x[i]);
+	*out = exp(sum / (double)n);
+	return 0;
+}
+
+int stats_median(const double *x, size_t n, double *out)
+{
+	double *a;
+
+	CHECK(x, n);
+	a = sorted_copy(x, n);
+	*out = median_sorted(a, n);
+	free(a);
+	return 0;
+}
+
+int stats_stddev(const double *x, size_t n, double *out)
+{
+	CHECK(x, n);
+	*out = stddev_of(x, n);
+	return 0;
+}
+
+int stats_stddev_hmean(const double *x, size_t n, double *out)
+{
+	CHECK(x, n);
+	*out = stddev_hmean_of(x, n);
+	return 0;
+}
+
+double stats_cov(double sd, double mean)
+{
+	if (isnan(sd) || isnan(mean))
+		return NAN;
+	if (sd == 0)
+		return 0;
+	if (mean == 0)
+		return NAN;
+	return 100 * sd / mean;
+}
+
+int stats_coeffvar(const double *x, size_t n, enum better dir, double *out)
+{
+	CHECK(x, n);
+	if (dir == BETTER_HIGHER)
+		*out = stats_cov(stddev_hmean_of(x, n), hmean_of(x, n));
+	else
+		*out = stats_cov(stddev_of(x, n), amean_of(x, n));
+	return 0;
+}
+
+int stats_bamean(const double *x, size_t n, enum better dir, double pct,
+		 double *out)
+{
+	double *a;
+
+	CHECK(x, n);
+	if (!pct_ok(pct))
+		return -1;
+	a = sorted_copy(x, n);
+	*out = bamean_sorted(a, n, dir, pct);
+	free(a);
+	return 0;
+}
+
+int stats_pctile_best(const double *x, size_t n, enum better dir, double pct,
+		      double *out)
+{
+	double *a;
+
+	CHECK(x, n);
+	if (!pct_ok(pct))
+		return -1;
+	a = sorted_copy(x, n);
+	*out = nth_best(a, n, dir, best_count(n, pct) - 1);
+	free(a);
+	return 0;
+}
+
+int stats_percentile(const double *x, size_t n, double pct, double *out)
+{
+	double *a;
+
+	CHECK(x, n);
+	if (!pct_ok(pct))
+		return -1;
+	a = sorted_copy(x, n);
+	*out = percentile_sorted(a, n, pct);
+	free(a);
+	return 0;
+}
+
+int summarize(const double *x, size_t n, enum better dir, struct summary *s)
+{
+	double *a;
+
+	CHECK(x, n);
+	a = sorted_copy(x, n);
+	s->n = n;
+	s->min = a[0];
+	s->max = a[n - 1];
+	s->hmean = dir == BETTER_HIGHER;
+	if (s->hmean) {
+		s->mean = hmean_of(a, n);
+		s->stddev = stddev_hmean_of(a, n);
+	} else {
+		s->mean = amean_of(a, n);
+		s->stddev = stddev_of(a, n);
+	}
+	s->coeffvar = stats_cov(s->stddev, s->mean);
+	s->bamean95 = bamean_sorted(a, n, dir, 95);
+	s->median = median_sorted(a, n);
+	free(a);
+	return 0;
+}

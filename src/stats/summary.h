@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * summary: the statistics that summarise one metric's samples, as
+ * mmtests prints them (Min, Amean or Hmean, Stddev, CoeffVar, Max,
+ * BAmean-95, Pctile-X), plus a median and a conventional interpolated
+ * percentile for latencies. Pure functions over an array of n doubles:
+ * no I/O, no global state, the input is never modified (sorting works
+ * on a copy).
+ *
+ * Every function returns 0 and writes its result to *out, or returns -1
+ * without printing and leaves *out alone when the sample set cannot be
+ * summarised: n == 0, x == NULL, a sample that is NaN or infinite (a
+ * broken measurement, never data), or a percentage out of range. The
+ * caller knows which metric it was and says why once; stats_why() gives
+ * the reason in words.
+ *
+ * A value that is undefined for valid samples is returned as NAN with
+ * 0, not as an error: hmean, gmean and the hmean stddev when a sample
+ * is <= 0, and coeffvar when the mean is 0 but the spread is not.
+ *
+ * Directions: "best" means smallest for BETTER_LOWER and largest for
+ * BETTER_HIGHER. BETTER_NONE is treated as BETTER_LOWER, which is also
+ * mmtests' default when a metric names no preference.
+ */
+#ifndef SCHEDLAB_SUMMARY_H
+#define SCHEDLAB_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "workload/workload.h"
+
+/*
+ * What summarize() fills; the rows of an mmtests summary table. mean is
+ * mmtests' choice for the direction: the arithmetic mean for
+ * BETTER_LOWER and BETTER_NONE (times), the harmonic mean for
+ * BETTER_HIGHER (rates, whose harmonic mean is the rate of the mean
+ * time). stddev is the one that belongs to that mean (stats_stddev() or
+ * stats_stddev_hmean()), coeffvar = stats_cov(stddev, mean).
+ */
+struct summary {
+	size_t n;
+	double min;
+	double max;
+	double mean;		/* Amean, or Hmean for BETTER_HIGHER */
+	double stddev;
+	double coeffvar;	/* percent */
+	double bamean95;	/* stats_bamean(.., 95, ..) */
+	double median;
+	bool hmean;		/* mean and stddev are the Hmean ones */
+};
+
+/* NULL when x[0..n) can be summarised, else why not ("no samples"...). */
+const char *stats_why(const double *x, size_t n);
+
+int stats_min(const double *x, size_t n, double *out);
+int stats_max(const double *x, size_t n, double *out);
+
+/* Arithmetic mean: sum(x) / n. */
+int stats_amean(const double *x, size_t n, double *out);
+/* Harmonic mean: n / sum(1/x). NAN if any sample is <= 0. */
+int stats_hmean(const double *x, size_t n, double *out);
+/* Geometric mean: exp(sum(log x) / n). NAN if any sample is <= 0. */
+int stats_gmean(const double *x, size_t n, double *out);
+/* The middle sample, or the mean of the two middle ones for even n. */
+int stats_median(const double *x, size_t n, double *out);
+
+/* Sample standard deviation, divisor n - 1, around the amean; 0 for n == 1. */
+int stats_stddev(const double *x, size_t n, double *out);
+/*
+ * mmtests' Stddev row under an Hmean, with H the harmonic mean:
+ *
+ *	sqrt(sum((1/x_i - 1/H)^2) * H^4 / n)
+ *
+ * The harmonic mean is the arithmetic mean of the reciprocals y = 1/x
+ * turned back into x's units (H = 1/mean(y)). This is the population
+ * standard deviation of the y_i (divisor n, not n - 1) carried back to
+ * x's units by the first-order (delta-method) rule |dx/dy| = 1/y^2 = H^2
+ * at y = 1/H. It is a spread of the samples around H, comparable to
+ * stats_stddev() for an amean - not the standard error of H (that would
+ * divide by n once more) and not the sample stddev of x. 0 for n == 1;
+ * NAN if any sample is <= 0.
+ */
+int stats_stddev_hmean(const double *x, size_t n, double *out);
+
+/*
+ * Coefficient of variation in percent, 100 * sd / mean. 0 when sd is 0
+ * (no spread, whatever the mean: a counter that is always 0); NAN when
+ * either is NAN, or the mean is 0 and sd is not. The sign follows the
+ * mean.
+ */
+double stats_cov(double sd, double mean);
+/* stats_cov() of the mean and stddev that summarize() uses for dir. */
+int stats_coeffvar(const double *x, size_t n, enum better dir, double *out);
+
+/*
+ * mmtests' BAmean-X: the arithmetic mean of the best k samples, with
+ * k = int(n * pct / 100) and best as set by dir. When k is 0 (few
+ * samples or a small pct) the best single sample is used (k = 1), as
+ * mmtests does; pct == 100 is the amean of all. pct in [0, 100].
+ * (mmtests prints BHmean-X, the harmonic mean of the best, for
+ * higher-is-better metrics; this is always the arithmetic one.)
+ */
+int stats_bamean(const double *x, size_t n, enum better dir, double pct,
+		 double *out);
+
+/*
+ * mmtests' Pctile-X: sorted_best_first[k - 1] with k = int(n * pct / 100),
+ * k raised to 1 when it is 0 (as mmtests does), so it is always one of
+ * the samples. Best-first means ascending for BETTER_LOWER, descending
+ * for BETTER_HIGHER: Pctile-90 is the value that about 90% of the
+ * samples reach or beat, so for a throughput it is a low one. pct in
+ * [0, 100]; 100 is the worst sample.
+ */
+int stats_pctile_best(const double *x, size_t n, enum better dir, double pct,
+		      double *out);
+
+/*
+ * Conventional percentile by linear interpolation between order
+ * statistics: Hyndman & Fan type 7, the default of numpy.percentile, R's
+ * quantile() and Excel's PERCENTILE.INC. With a[] ascending and
+ * h = (n - 1) * pct / 100:
+ *
+ *	a[floor(h)] + (h - floor(h)) * (a[floor(h) + 1] - a[floor(h)])
+ *
+ * Ordered by value, not by direction: 99 is the high tail (latency p99),
+ * 0 the min, 50 the median, 100 the max. pct in [0, 100].
+ */
+int stats_percentile(const double *x, size_t n, double pct, double *out);
+
+/*
+ * Fills s from one sorted copy of x. Returns -1 (s untouched) for
+ * what stats_why() refuses. For BETTER_HIGHER with a sample <= 0, mean,
+ * stddev and coeffvar are NAN and the rest is filled (returns 0).
+ */
+int summarize(const double *x, size_t n, enum better dir, struct summary *s);
+
+#endif

@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Summary statistics against values worked out outside schedlab.
+ *
+ * Where the expected values come from (Python 3.11, no numpy here):
+ *   - min, max, amean, hmean, gmean, median, stddev: the statistics
+ *     module (fmean, harmonic_mean, geometric_mean, median, stdev);
+ *     the small sets also by hand, as noted beside them.
+ *   - type 7 percentiles: statistics.quantiles(x, n=100 or 1000,
+ *     method="inclusive"), which is R's type 7 / numpy's default.
+ *   - mmtests' Hmean stddev, BAmean-X and Pctile-X: the formulas of
+ *     the reference (statistics-and-comparison.md, mmtests' Stat.pm and
+ *     Summarise.pm) written out in Python over fractions.Fraction of the
+ *     same doubles, so only the final sqrt or division rounds.
+ * Each literal is repr() of the Python float, compared within 1e-9
+ * relative.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "stats/summary.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Unsorted on purpose: the functions must not rely on order. */
+static const double odd[] = { 3, 1, 4, 1, 5 };
+static const double even[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+/* kernel timings: min ~ mode, one slow outlier */
+static const double skew[] = { 1.02, 1.50, 1.00, 1.03, 1.01, 1.02 };
+/* a throughput (higher is better) with one slow run, n = 20 */
+static const double tput[] = {
+	410.0, 395.5, 402.25, 388.0, 421.75, 399.0, 405.5, 310.0, 398.25,
+	401.0, 403.5, 397.75, 400.5, 404.0, 396.0, 402.0, 399.5, 406.25,
+	394.5, 400.25,
+};
+
+static int close_to(double got, double want)
+{
+	return got == want || fabs(got - want) <= 1e-9 * fabs(want);
+}
+
+#define assert_close(got, want)						\
+	do {								\
+		double g_ = (got), w_ = (want);				\
+		if (!close_to(g_, w_))					\
+			fail_msg("%s = %.17g, expected %.17g", #got,	\
+				 g_, w_);				\
+	} while (0)
+
+typedef int (*stat_fn)(const double *, size_t, double *);
+
+static double get(stat_fn f, const double *x, size_t n)
+{
+	double v = -12345;
+
+	assert_int_equal(f(x, n, &v), 0);
+	return v;
+}
+
+static double bam(const double *x, size_t n, enum better dir, double pct)
+{
+	double v = -12345;
+
+	assert_int_equal(stats_bamean(x, n, dir, pct, &v), 0);
+	return v;
+}
+
+static double pbest(const double *x, size_t n, enum better dir, double pct)
+{
+	double v = -12345;
+
+	assert_int_equal(stats_pctile_best(x, n, dir, pct, &v), 0);
+	return v;
+}
+
+static double p7(const double *x, size_t n, double pct)
+{
+	double v = -12345;
+
+	assert_int_equal(stats_percentile(x, n, pct, &v), 0);
+	return v;
+}
+
+static double cv(const double *x, size_t n, enum better dir)
+{
+	double v = -12345;
+
+	assert_int_equal(stats_coeffvar(x, n, dir, &v), 0);
+	return v;
+}
+
+static void test_odd_set(void **state)
+{
+	(void)state;
+	assert_close(get(stats_min, odd, N(odd)), 1.0);
+	assert_close(get(stats_max, odd, N(odd)), 5.0);
+	/* by hand: 14 / 5 */
+	assert_close(get(stats_amean, odd, N(odd)), 2.8);
+	/* by hand: 5 / (1/3 + 1 + 1/4 + 1 + 1/5) = 300 / 167 */
+	assert_close(get(stats_hmean, odd, N(odd)), 1.7964071856287425);
+	/* by hand: 60^(1/5) */
+	assert_close(get(stats_gmean, odd, N(odd)), 2.2679331552660544);
+	assert_close(get(stats_median, odd, N(odd)), 3.0);
+	/* by hand: squares of deviations sum to 12.8, sqrt(12.8 / 4) */
+	assert_close(get(stats_stddev, odd, N(odd)), 1.7888543819998317);
+	assert_close(get(stats_stddev_hmean, odd, N(odd)), 1.1762002452152442);
+	assert_close(cv(odd, N(odd), BETTER_LOWER), 63.887656499994);
+	assert_close(cv(odd, N(odd), BETTER_HIGHER), 65.4751469836486);
+}
+
+static void test_even_set(void **state)
+{
+	(void)state;
+	assert_close(get(stats_min, even, N(even)), 2.0);
+	assert_close(get(stats_max, even, N(even)), 9.0);
+	assert_close(get(stats_amean, even, N(even)), 5.0);
+	assert_close(get(stats_hmean, even, N(even)), 4.2017507294706125);
+	assert_close(get(stats_gmean, even, N(even)), 4.603215596046737);
+	/* by hand: (4 + 5) / 2 */
+	assert_close(get(stats_median, even, N(even)), 4.5);
+	/* by hand: squares sum to 32, sqrt(32 / 7) */
+	assert_close(get(stats_stddev, even, N(even)), 2.138089935299395);
+	assert_close(get(stats_stddev_hmean, even, N(even)),
+		     1.9451947979120288);
+	assert_close(cv(even, N(even), BETTER_LOWER), 42.76179870598791);
+	assert_close(cv(even, N(even), BETTER_HIGHER), 46.2948642876087);
+}
+
+static void test_skewed_timings(void **state)
+{
+	struct summary s;
+
+	(void)state;
+	assert_close(get(stats_hmean, skew, N(skew)), 1.0736479980303242);
+	assert_close(get(stats_gmean, skew, N(skew)), 1.0841142013846587);
+	assert_close(get(stats_stddev_hmean, skew, N(skew)),
+		     0.13687299553379814);
+
+	assert_int_equal(summarize(skew, N(skew), BETTER_LOWER, &s), 0);
+	assert_int_equal(s.n, 6);
+	assert_false(s.hmean);
+	assert_close(s.min, 1.0);
+	assert_close(s.max, 1.5);
+	assert_close(s.mean, 1.0966666666666667);	/* 6.58 / 6 */
+	assert_close(s.stddev, 0.19785516588319513);
+	assert_close(s.coeffvar, 18.041504487829343);
+	/* k = int(6 * 95 / 100) = 5: (1.00 + 1.01 + 1.02 + 1.02 + 1.03) / 5 */
+	assert_close(s.bamean95, 1.016);
+	assert_close(s.median, 1.02);
+}
+
+static void test_throughput_higher(void **state)
+{
+	struct summary s;
+
+	(void)state;
+	assert_int_equal(summarize(tput, N(tput), BETTER_HIGHER, &s), 0);
+	assert_int_equal(s.n, 20);
+	assert_true(s.hmean);
+	assert_close(s.min, 310.0);
+	assert_close(s.max, 421.75);
+	assert_close(s.mean, 395.41202953370663);		/* Hmean */
+	assert_close(s.stddev, 25.7724886633842);		/* Hmean's */
+	assert_close(s.coeffvar, 6.517881788719642);
+	/* k = int(20 * 95 / 100) = 19: all but the 310 */
+	assert_close(s.bamean95, 401.3421052631579);
+	assert_close(s.median, 400.375);
+
+	/* the same samples as if they were times */
+	assert_int_equal(summarize(tput, N(tput), BETTER_LOWER, &s), 0);
+	assert_false(s.hmean);
+	assert_close(s.mean, 396.775);
+	assert_close(s.stddev, 21.512374040121774);
+	assert_close(s.coeffvar, 5.4218068275777895);
+	/* the 19 smallest: all but the 421.75 */
+	assert_close(s.bamean95, 395.4605263157895);
+	assert_close(get(stats_gmean, tput, N(tput)), 396.14055787545726);
+}
+
+static void test_hmean_stddev_by_hand(void **state)
+{
+	static const double x[] = { 1, 2 };
+
+	(void)state;
+	/*
+	 * H = 2 / (1 + 1/2) = 4/3; 1/H = 3/4; the reciprocals 1 and 1/2
+	 * are 1/4 away from it: sum of squares 1/8, / n = 1/16, times
+	 * H^4 = 256/81 gives 16/81, sqrt 4/9.
+	 */
+	assert_close(get(stats_hmean, x, 2), 4.0 / 3.0);
+	assert_close(get(stats_stddev_hmean, x, 2), 4.0 / 9.0);
+	/* the sample stddev differs: sqrt(0.5) */
+	assert_close(get(stats_stddev, x, 2), 0.7071067811865476);
+}
+
+static void test_bamean_both_directions(void **state)
+{
+	(void)state;
+	/* skew, k = 5 of 6; the higher case: (1.50+1.03+1.02+1.02+1.01)/5 */
+	assert_close(bam(skew, N(skew), BETTER_LOWER, 95), 1.016);
+	assert_close(bam(skew, N(skew), BETTER_HIGHER, 95), 1.116);
+	/* k = 3 */
+	assert_close(bam(skew, N(skew), BETTER_LOWER, 50), 1.01);
+	assert_close(bam(skew, N(skew), BETTER_HIGHER, 50), 1.1833333333333333);
+	/* k = int(0.6) = 0: the best single sample, as mmtests */
+	assert_close(bam(skew, N(skew), BETTER_LOWER, 10), 1.0);
+	assert_close(bam(skew, N(skew), BETTER_HIGHER, 10), 1.5);
+	assert_close(bam(skew, N(skew), BETTER_LOWER, 0), 1.0);
+	/* k = n: the amean */
+	assert_close(bam(skew, N(skew), BETTER_HIGHER, 100),
+		     1.0966666666666667);
+	/* even, k = int(7.6) = 7 */
+	assert_close(bam(even, N(even), BETTER_LOWER, 95), 4.428571428571429);
+	assert_close(bam(even, N(even), BETTER_HIGHER, 95), 5.428571428571429);
+	/* tput, k = 18 and k = 2 */
+	assert_close(bam(tput, N(tput), BETTER_LOWER, 90), 394.65277777777777);
+	assert_close(bam(tput, N(tput), BETTER_HIGHER, 90), 402.0833333333333);
+	assert_close(bam(tput, N(tput), BETTER_LOWER, 10), 349.0);
+	assert_close(bam(tput, N(tput), BETTER_HIGHER, 10), 415.875);
+}
+
+static void test_pctile_best_both_directions(void **state)
+{
+	(void)state;
+	/* skew ascending: 1.00 1.01 1.02 1.02 1.03 1.50; k = 5 -> [4] */
+	assert_close(pbest(skew, N(skew), BETTER_LOWER, 95), 1.03);
+	/* descending: 1.50 1.03 1.02 1.02 1.01 1.00 -> [4] */
+	assert_close(pbest(skew, N(skew), BETTER_HIGHER, 95), 1.01);
+	assert_close(pbest(skew, N(skew), BETTER_LOWER, 50), 1.02);
+	assert_close(pbest(skew, N(skew), BETTER_HIGHER, 50), 1.02);
+	/* k = 0 -> 1: the best sample */
+	assert_close(pbest(skew, N(skew), BETTER_LOWER, 10), 1.0);
+	assert_close(pbest(skew, N(skew), BETTER_HIGHER, 10), 1.5);
+	/* k = n: the worst */
+	assert_close(pbest(skew, N(skew), BETTER_LOWER, 100), 1.5);
+	assert_close(pbest(skew, N(skew), BETTER_HIGHER, 100), 1.0);
+	/* odd, k = int(4.75) = 4 */
+	assert_close(pbest(odd, N(odd), BETTER_LOWER, 95), 4.0);
+	assert_close(pbest(odd, N(odd), BETTER_HIGHER, 95), 1.0);
+	/* tput: k = 19, 10 */
+	assert_close(pbest(tput, N(tput), BETTER_LOWER, 95), 410.0);
+	assert_close(pbest(tput, N(tput), BETTER_HIGHER, 95), 388.0);
+	assert_close(pbest(tput, N(tput), BETTER_LOWER, 50), 400.25);
+	assert_close(pbest(tput, N(tput), BETTER_HIGHER, 50), 400.5);
+}
+
+static void test_percentile_type7(void **state)
+{
+	(void)state;
+	/* skew: h = 5 * p / 100 into the ascending samples */
+	assert_close(p7(skew, N(skew), 0), 1.0);
+	assert_close(p7(skew, N(skew), 12.5), 1.00625);	/* 1.00 + .625 * .01 */
+	assert_close(p7(skew, N(skew), 25), 1.0125);	/* 1.01 + .25 * .01 */
+	assert_close(p7(skew, N(skew), 50), 1.02);
+	assert_close(p7(skew, N(skew), 90), 1.265);	/* 1.03 + .5 * .47 */
+	assert_close(p7(skew, N(skew), 99), 1.4765000000000001);
+	assert_close(p7(skew, N(skew), 99.9), 1.4976500000000001);
+	assert_close(p7(skew, N(skew), 100), 1.5);
+	assert_close(p7(odd, N(odd), 90), 4.6);
+	assert_close(p7(odd, N(odd), 99), 4.96);
+	assert_close(p7(even, N(even), 25), 4.0);
+	assert_close(p7(even, N(even), 90), 7.6);
+	assert_close(p7(even, N(even), 99), 8.86);
+	assert_close(p7(tput, N(tput), 25), 397.3125);
+	assert_close(p7(tput, N(tput), 90), 406.625);
+	assert_close(p7(tput, N(tput), 99), 419.5175);
+	/* the 50th is the median */
+	assert_close(p7(even, N(even), 50), get(stats_median, even, N(even)));
+}
+
+static void test_single_sample(void **state)
+{
+	static const double x[] = { 42.5 };
+	struct summary s;
+
+	(void)state;
+	assert_close(get(stats_min, x, 1), 42.5);
+	assert_close(get(stats_max, x, 1), 42.5);
+	assert_close(get(stats_amean, x, 1), 42.5);
+	assert_close(get(stats_hmean, x, 1), 42.5);
+	assert_close(get(stats_gmean, x, 1), 42.5);
+	assert_close(get(stats_median, x, 1), 42.5);
+	assert_true(get(stats_stddev, x, 1) == 0);
+	assert_true(get(stats_stddev_hmean, x, 1) == 0);
+	assert_close(bam(x, 1, BETTER_LOWER, 95), 42.5);
+	assert_close(bam(x, 1, BETTER_HIGHER, 95), 42.5);
+	assert_close(pbest(x, 1, BETTER_LOWER, 95), 42.5);
+	assert_close(pbest(x, 1, BETTER_HIGHER, 1), 42.5);
+	assert_close(p7(x, 1, 0), 42.5);
+	assert_close(p7(x, 1, 99), 42.5);
+	for (int dir = BETTER_LOWER; dir <= BETTER_NONE; dir++) {
+		assert_int_equal(summarize(x, 1, dir, &s), 0);
+		assert_int_equal(s.n, 1);
+		assert_close(s.mean, 42.5);
+		assert_true(s.stddev == 0);
+		assert_true(s.coeffvar == 0);
+		assert_close(s.bamean95, 42.5);
+		assert_close(s.median, 42.5);
+	}
+}
+
+static void test_no_samples(void **state)
+{
+	static const double x[] = { 1 };
+	struct summary s;
+	double v = 7;
+
+	(void)state;
+	assert_string_equal(stats_why(x, 0), "no samples");
+	assert_string_equal(stats_why(NULL, 0), "no samples");
+	assert_string_equal(stats_why(NULL, 3), "no sample array");
+	assert_null(stats_why(x, 1));
+	assert_int_equal(stats_min(x, 0, &v), -1);
+	assert_int_equal(stats_max(NULL, 0, &v), -1);
+	assert_int_equal(stats_amean(x, 0, &v), -1);
+	assert_int_equal(stats_hmean(x, 0, &v), -1);
+	assert_int_equal(stats_gmean(x, 0, &v), -1);
+	assert_int_equal(stats_median(x, 0, &v), -1);
+	assert_int_equal(stats_stddev(x, 0, &v), -1);
+	assert_int_equal(stats_stddev_hmean(x, 0, &v), -1);
+	assert_int_equal(stats_coeffvar(x, 0, BETTER_LOWER, &v), -1);
+	assert_int_equal(stats_bamean(x, 0, BETTER_LOWER, 95, &v), -1);
+	assert_int_equal(stats_pctile_best(x, 0, BETTER_HIGHER, 95, &v), -1);
+	assert_int_equal(stats_percentile(NULL, 0, 50, &v), -1);
+	assert_true(v == 7);
+	memset(&s, 0x5a, sizeof(s));
+	assert_int_equal(summarize(x, 0, BETTER_LOWER, &s), -1);
+	assert_int_equal(summarize(NULL, 0, BETTER_HIGHER, &s), -1);
+	assert_int_equal(s.n, 0x5a5a5a5a5a5a5a5aULL);	/* untouched */
+}
+
+static void test_zero_and_negative_samples(void **state)
+{
+	static const double zero[] = { 0, 1, 2 };
+	static const double neg[] = { -1, 2, 3 };
+	struct summary s;
+
+	(void)state;
+	assert_true(isnan(get(stats_hmean, zero, 3)));
+	assert_true(isnan(get(stats_gmean, zero, 3)));
+	assert_true(isnan(get(stats_stddev_hmean, zero, 3)));
+	assert_true(isnan(get(stats_hmean, neg, 3)));
+	assert_true(isnan(get(stats_gmean, neg, 3)));
+	assert_true(isnan(cv(zero, 3, BETTER_HIGHER)));
+	/* the arithmetic statistics are fine: mean 1, stdev 1 (by hand) */
+	assert_close(get(stats_amean, zero, 3), 1.0);
+	assert_close(get(stats_stddev, zero, 3), 1.0);
+	assert_close(cv(zero, 3, BETTER_LOWER), 100.0);
+	assert_close(get(stats_amean, neg, 3), 4.0 / 3.0);
+
+	/* higher-is-better: the Hmean rows are NAN, the rest is filled */
+	assert_int_equal(summarize(zero, 3, BETTER_HIGHER, &s), 0);
+	assert_true(isnan(s.mean));
+	assert_true(isnan(s.stddev));
+	assert_true(isnan(s.coeffvar));
+	assert_close(s.min, 0.0);
+	assert_close(s.max, 2.0);
+	assert_close(s.median, 1.0);
+	/* k = int(2.85) = 2 best: 2 and 1 */
+	assert_close(s.bamean95, 1.5);
+
+	/* lower-is-better never takes a reciprocal */
+	assert_int_equal(summarize(zero, 3, BETTER_LOWER, &s), 0);
+	assert_close(s.mean, 1.0);
+	assert_close(s.stddev, 1.0);
+	assert_close(s.coeffvar, 100.0);
+	/* k = 2 best: 0 and 1 */
+	assert_close(s.bamean95, 0.5);
+}
+
+static void test_nan_and_inf_rejected(void **state)
+{
+	const double bad[][3] = {
+		{ 1, NAN, 2 }, { NAN, NAN, NAN }, { 1, 2, INFINITY },
+		{ -INFINITY, 1, 2 },
+	};
+	struct summary s;
+
+	(void)state;
+	assert_string_equal(stats_why(bad[0], 3), "a sample is NaN");
+	assert_string_equal(stats_why(bad[2], 3), "a sample is infinite");
+	for (size_t i = 0; i < N(bad); i++) {
+		const double *x = bad[i];
+		double v = 7;
+
+		assert_non_null(stats_why(x, 3));
+		assert_int_equal(stats_min(x, 3, &v), -1);
+		assert_int_equal(stats_max(x, 3, &v), -1);
+		assert_int_equal(stats_amean(x, 3, &v), -1);
+		assert_int_equal(stats_hmean(x, 3, &v), -1);
+		assert_int_equal(stats_gmean(x, 3, &v), -1);
+		assert_int_equal(stats_median(x, 3, &v), -1);
+		assert_int_equal(stats_stddev(x, 3, &v), -1);
+		assert_int_equal(stats_stddev_hmean(x, 3, &v), -1);
+		assert_int_equal(stats_coeffvar(x, 3, BETTER_HIGHER, &v), -1);
+		assert_int_equal(stats_bamean(x, 3, BETTER_LOWER, 95, &v), -1);
+		assert_int_equal(stats_pctile_best(x, 3, BETTER_LOWER, 50, &v),
+				 -1);
+		assert_int_equal(stats_percentile(x, 3, 99, &v), -1);
+		assert_true(v == 7);
+		memset(&s, 0x5a, sizeof(s));
+		assert_int_equal(summarize(x, 3, BETTER_LOWER, &s), -1);
+		assert_int_equal(s.n, 0x5a5a5a5a5a5a5a5aULL);
+	}
+	/* a NaN past the first sample is found too */
+	assert_int_equal(summarize(bad[0], 3, BETTER_HIGHER, &s), -1);
+}
+
+static void test_bad_percentage(void **state)
+{
+	double v = 7;
+
+	(void)state;
+	assert_int_equal(stats_bamean(skew, N(skew), BETTER_LOWER, -1, &v), -1);
+	assert_int_equal(stats_bamean(skew, N(skew), BETTER_LOWER, 100.5, &v),
+			 -1);
+	assert_int_equal(stats_bamean(skew, N(skew), BETTER_LOWER, NAN, &v), -1);
+	assert_int_equal(stats_pctile_best(skew, N(skew), BETTER_HIGHER, 101,
+					   &v), -1);
+	assert_int_equal(stats_pctile_best(skew, N(skew), BETTER_HIGHER, NAN,
+					   &v), -1);
+	assert_int_equal(stats_percentile(skew, N(skew), -0.1, &v), -1);
+	assert_int_equal(stats_percentile(skew, N(skew), NAN, &v), -1);
+	assert_true(v == 7);
+}
+
+static void test_coeffvar_edges(void **state)
+{
+	static const double zeros[] = { 0, 0, 0 };
+	static const double around0[] = { -1, 1 };
+	struct summary s;
+
+	(void)state;
+	assert_close(stats_cov(2, 8), 25.0);
+	assert_close(stats_cov(1, -2), -50.0);	/* the sign follows the mean */
+	assert_true(stats_cov(0, 0) == 0);
+	assert_true(stats_cov(0, 5) == 0);
+	assert_true(isnan(stats_cov(1, 0)));
+	assert_true(isnan(stats_cov(NAN, 1)));
+	assert_true(isnan(stats_cov(1, NAN)));
+	/* a counter that never moves: no spread, CoeffVar 0 */
+	assert_int_equal(summarize(zeros, 3, BETTER_LOWER, &s), 0);
+	assert_true(s.mean == 0 && s.stddev == 0 && s.coeffvar == 0);
+	/* spread around a zero mean: undefined */
+	assert_true(isnan(cv(around0, 2, BETTER_LOWER)));
+}
+
+static void test_none_is_lower(void **state)
+{
+	struct summary a, b;
+
+	(void)state;
+	assert_int_equal(summarize(tput, N(tput), BETTER_NONE, &a), 0);
+	assert_int_equal(summarize(tput, N(tput), BETTER_LOWER, &b), 0);
+	assert_false(a.hmean);
+	assert_true(a.mean == b.mean && a.stddev == b.stddev &&
+		    a.bamean95 == b.bamean95 && a.coeffvar == b.coeffvar);
+	assert_close(bam(skew, N(skew), BETTER_NONE, 95), 1.016);
+	assert_close(pbest(skew, N(skew), BETTER_NONE, 95), 1.03);
+	assert_close(cv(skew, N(skew), BETTER_NONE), 18.041504487829343);
+}
+
+static void test_input_not_modified(void **state)
+{
+	double x[N(tput)], copy[N(tput)], v;
+	struct summary s;
+
+	(void)state;
+	memcpy(x, tput, sizeof(x));
+	memcpy(copy, tput, sizeof(x));
+	assert_int_equal(summarize(x, N(x), BETTER_HIGHER, &s), 0);
+	assert_int_equal(summarize(x, N(x), BETTER_LOWER, &s), 0);
+	assert_int_equal(stats_median(x, N(x), &v), 0);
+	assert_int_equal(stats_bamean(x, N(x), BETTER_HIGHER, 95, &v), 0);
+	assert_int_equal(stats_pctile_best(x, N(x), BETTER_LOWER, 95, &v), 0);
+	assert_int_equal(stats_percentile(x, N(x), 99, &v), 0);
+	assert_memory_equal(x, copy, sizeof(x));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_odd_set),
+		cmocka_unit_test(test_even_set),
+		cmocka_unit_test(test_skewed_timings),
+		cmocka_unit_test(test_throughput_higher),
+		cmocka_unit_test(test_hmean_stddev_by_hand),
+		cmocka_unit_test(test_bamean_both_directions),
+		cmocka_unit_test(test_pctile_best_both_directions),
+		cmocka_unit_test(test_percentile_type7),
+		cmocka_unit_test(test_single_sample),
+		cmocka_unit_test(test_no_samples),
+		cmocka_unit_test(test_zero_and_negative_samples),
+		cmocka_unit_test(test_nan_and_inf_rejected),
+		cmocka_unit_test(test_bad_percentage),
+		cmocka_unit_test(test_coeffvar_edges),
+		cmocka_unit_test(test_none_is_lower),
+		cmocka_unit_test(test_input_not_modified),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
