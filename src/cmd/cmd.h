@@ -9,6 +9,7 @@
 #define SCHEDLAB_CMD_H
 
 int cmd_bench(int argc, char **argv);
+int cmd_env(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 
 #endif

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sysenv: the environment a run happens in - machine, kernel, topology,
+ * cpufreq/cpuidle, scheduler knobs, sched_ext, THP, load - as one JSON
+ * object stored with every run and printed by `schedlab env`. Also the
+ * /proc/stat steal-time reading and the "machine looks busy" rule that
+ * `run` uses, and the small parsers ("[selected]" values, kernel
+ * parameters, /proc/stat lines) they share. CPU sets, cpulists and the
+ * topology are in cpus.h.
+ *
+ * Nothing here fails because an item is missing: every item of the
+ * object is either
+ *	{ "available": true,  "value": V }		(V any JSON type)
+ *	{ "available": false, "reason": "PATH: why; likely cause" }
+ * and an available item may carry "source" (where V came from) when it
+ * can come from more than one place. Items are grouped in objects
+ * (machine, kernel, cpus, topology, cpufreq, cpuidle, sched, memory) that
+ * are always present; "load_at_start" is an item of its own; "schema"
+ * and "schedlab_version" are plain strings. CPU sets read from one
+ * sysfs file (cpus.online.list, cpus.allowed, cpus.isolated) are
+ * cpulists as the kernel writes them ("0-3,8"); topology groups are
+ * arrays of CPU numbers ({"groups": [[0, 4], [1, 5]]}).
+ */
+#ifndef SCHEDLAB_SYSENV_H
+#define SCHEDLAB_SYSENV_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "probe/cpus.h"
+
+#define SYSENV_SCHEMA "schedlab-env/1"
+
+/* The whole environment object; never NULL (unless out of memory). */
+json_t *sysenv_collect(void);
+
+/* Item constructors and accessors (the shape above). */
+json_t *sysenv_item(json_t *value);	/* steals value */
+json_t *sysenv_missing(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+bool sysenv_item_ok(const json_t *item);
+json_t *sysenv_item_value(const json_t *item);	/* borrowed; NULL if missing */
+const char *sysenv_item_reason(const json_t *item); /* "" if available */
+/* Adds "source" to an item; returns it. */
+json_t *sysenv_with_source(json_t *item, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Not available: "PATH: strerror(err)", and "; enoent" for a missing file. */
+json_t *sysenv_file_missing(const char *path, int err, const char *enoent);
+/* The first line of path as an integer or string item, or why not. */
+json_t *sysenv_file_item(const char *path, const char *enoent);
+/* An integer when s is one, else the string. */
+json_t *sysenv_scalar(const char *s);
+
+/* Pieces of sysenv_collect() in src/probe/schedknobs.c. */
+struct utsname;
+json_t *sysenv_kernel(const struct utsname *u, int uts_err,
+		      const char *cmdline, int cmd_err);
+json_t *sysenv_sched(const struct utsname *u, const char *cmdline);
+
+/*
+ * The first line of a file without its trailing whitespace. Returns 0,
+ * or -errno (nothing printed: a missing file is an answer here).
+ */
+int sysenv_read_line(const char *path, char *buf, size_t len);
+
+/*
+ * The selected word of a sysfs choice list: "always [madvise] never"
+ * with '[' ']' gives "madvise", "none voluntary (full) lazy" with '('
+ * ')' gives "full". Returns 0, or -1 when nothing is selected.
+ */
+int sysenv_selected(const char *s, char open, char close, char *out,
+		    size_t len);
+
+/*
+ * The value of a key=value kernel parameter in a /proc/cmdline text,
+ * stopping at "--" (what follows is init's). Returns 0, or -1 if absent.
+ */
+int sysenv_cmdline_param(const char *cmdline, const char *key, char *out,
+			 size_t len);
+
+/*
+ * The preemption model named in a `uname -v` string: "rt" (PREEMPT_RT,
+ * also "PREEMPT_{RT,DYNAMIC}"), "dynamic" (PREEMPT_DYNAMIC: the mode is
+ * chosen at boot), "lazy" (PREEMPT_LAZY), "full" (PREEMPT), or NULL when
+ * none is named (PREEMPT_NONE or PREEMPT_VOLUNTARY).
+ */
+const char *sysenv_preempt_from_uname(const char *version);
+
+/* Aggregate CPU time from /proc/stat's "cpu" line, in USER_HZ ticks. */
+struct cpu_times {
+	uint64_t user, nice, system, idle, iowait, irq, softirq, steal;
+};
+
+static inline uint64_t cpu_times_total(const struct cpu_times *t)
+{
+	return t->user + t->nice + t->system + t->idle + t->iowait + t->irq +
+	       t->softirq + t->steal;
+}
+
+/*
+ * Parses the aggregate line ("cpu  3009 0 35124 124176 223 0 87 40 0 0";
+ * fields after the fourth may be missing on old kernels and read as 0).
+ * Returns 0, or -1 for anything else ("cpu0 ...", garbage).
+ */
+int sysenv_parse_cpu_line(const char *line, struct cpu_times *t);
+
+/*
+ * Reads /proc/stat's aggregate line. Returns 0, or -1 having said why.
+ * Steal over an interval is (b.steal - a.steal) / (total(b) - total(a)).
+ */
+int sysenv_cpu_times(struct cpu_times *t);
+
+/* "1.50 0.80 0.40 3/179 9776": the three averages; 0 or -1. */
+int sysenv_parse_loadavg(const char *line, double load[3], int *runnable,
+			 int *tasks);
+
+/*
+ * The rule for "the machine looks busy": the 1-minute load average is
+ * above half the online CPUs (load1 > ncpu / 2). A benchmark on such a
+ * machine measures its neighbours as much as the kernel.
+ */
+bool sysenv_load_busy(double load1, int ncpu);
+
+/*
+ * Applies the rule to the machine now: fills *load1 (-1 when
+ * /proc/loadavg cannot be read, and then returns false) and *ncpu (the
+ * online CPUs); either may be NULL.
+ */
+bool sysenv_busy(double *load1, int *ncpu);
+
+#endif
