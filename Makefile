@@ -4,6 +4,7 @@
 # make check      install missing Debian packages, build, run every test
 # make run        install missing Debian packages, build, run the main job
 # make asan       AddressSanitizer + UBSan build in build/asan, unit tests run
+# make bench-store  time storing and exporting runs (bench/store.c)
 # make install    PREFIX=/usr/local DESTDIR=
 #
 # Objects go to $(O) (build/ by default), so sanitizer builds live beside
@@ -15,10 +16,11 @@ MANDIR  ?= $(PREFIX)/share/man
 CC      ?= cc
 O       ?= build
 CFLAGS  ?= -O2 -g
-PKGS     = jansson
+PKGS     = jansson sqlite3 inih
 VERSION := 0.1$(shell git rev-parse --short HEAD 2>/dev/null | sed "s/^/-g/")
 
 ALL_CFLAGS = -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Isrc -I$(O)/gen -pthread \
+	     -DSCHEDLAB_JOBS_DIR='"$(PREFIX)/share/schedlab/jobs"' \
 	     $(shell pkg-config --cflags $(PKGS)) $(CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS  = $(shell pkg-config --libs $(PKGS)) -lm
 LDFLAGS_ALL = -pthread $(LDFLAGS) $(EXTRA_CFLAGS)
@@ -29,7 +31,7 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 
-.PHONY: all check run asan install uninstall clean deps unit FORCE
+.PHONY: all check run asan install uninstall clean deps unit bench-store FORCE
 
 all: schedlab
 
@@ -60,6 +62,14 @@ $(O)/tests/%: tests/unit/%.c $(O)/libschedlab.a
 
 unit: $(UNIT_BINS)
 
+# Times the SQLite store (bench/store.c); figures only, no assertions.
+bench-store: $(O)/bench/store
+	$(O)/bench/store
+
+$(O)/bench/store: bench/store.c $(O)/libschedlab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS_ALL) $(LDLIBS)
+
 deps:
 	@tools/deps.sh
 
@@ -81,6 +91,8 @@ install: schedlab
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 schedlab $(DESTDIR)$(BINDIR)/schedlab
 	install -m 0644 doc/schedlab.1 $(DESTDIR)$(MANDIR)/man1/schedlab.1
+	install -d $(DESTDIR)$(PREFIX)/share/schedlab/jobs
+	install -m 0644 jobs/*.job $(DESTDIR)$(PREFIX)/share/schedlab/jobs
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/schedlab $(DESTDIR)$(MANDIR)/man1/schedlab.1

@@ -18,8 +18,12 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "run", cmd_run, "run a suite or job file, store it, print a summary" },
 	{ "bench", cmd_bench, "run one workload with its reference tool's flags and output" },
-	{ "list", cmd_list, "list workloads" },
+	{ "list", cmd_list, "list workloads, suites or stored runs" },
+	{ "show", cmd_show, "one stored run: machine, cases, summaries" },
+	{ "export", cmd_export, "a stored run as one self-contained JSON document" },
+	{ "import", cmd_import, "store an exported run" },
 	{ "env", cmd_env, "show the machine, kernel, topology and scheduler settings" },
 };
 

@@ -1,29 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * schedlab bench WORKLOAD [OPTIONS]: one workload, once, with the
- * reference tool's flags and output lines (or JSON).
+ * schedlab bench [-r N] WORKLOAD [OPTIONS]: one workload, with the
+ * reference tool's flags and output lines (or JSON), repeated N times
+ * like `perf stat --repeat N` or `perf bench -r N`.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "harness/supervise.h"
+#include "harness/runner.h"
 #include "report/render.h"
 #include "workload/registry.h"
 #include "util.h"
 
 #define MAX_FORMATS 8
+#define MAX_REPEAT 100000
 
 struct bench_opts {
 	int format;		/* index into the workload's format names */
 	unsigned timeout;
+	unsigned repeat;
 	bool help;
 };
 
 static void bench_usage(FILE *f)
 {
-	fprintf(f, "usage: schedlab bench WORKLOAD [OPTIONS]\n\n"
-		"Runs one workload once and prints what its reference tool prints.\n"
+	fprintf(f, "usage: schedlab bench [-r N] WORKLOAD [OPTIONS]\n\n"
+		"Runs one workload and prints what its reference tool prints.\n"
+		"-r N, --repeat N: run it N times and add mean +- stddev, as perf stat --repeat.\n"
 		"'schedlab bench WORKLOAD --help' lists a workload's options.\n\n"
 		"Workloads:\n");
 	for (size_t i = 0; workloads[i]; i++)
@@ -46,7 +50,7 @@ static void format_choices(const struct workload *wl, const char **names)
 static void workload_help(const struct workload *wl,
 			  const struct opt_def *common)
 {
-	printf("usage: schedlab bench %s [OPTIONS]\n\n%s.\nReproduces: %s.\n\n",
+	printf("usage: schedlab bench [-r N] %s [OPTIONS]\n\n%s.\nReproduces: %s.\n\n",
 	       wl->name, wl->summary, wl->reference);
 	printf("Workload options (the long name also works in job files):\n");
 	opts_help(stdout, wl->options);
@@ -61,29 +65,100 @@ static void workload_help(const struct workload *wl,
 	printf("\nExit status: 0 ok, 1 the run failed, 2 bad options, 130 interrupted.\n");
 }
 
+/* Row i of a case result as the wl_result a text format prints. */
+static void row_result(const struct case_result *r, size_t i,
+		       struct wl_result *out)
+{
+	const double *row = r->values + i * r->cols.n;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t m = 0; m < r->cols.nworkload; m++)
+		if (row[m] == row[m])	/* not NaN */
+			wl_set(out, (int)m, row[m]);
+}
+
+/*
+ * Options before the workload name: -r N / --repeat N, as perf bench -r.
+ * Returns the index of the workload name, or -1 after an error.
+ */
+static int leading_options(int argc, char **argv, struct bench_opts *bo)
+{
+	static const struct opt_def repeat[] = {
+		{ .name = "repeat", .type = OPT_UINT,
+		  .offset = offsetof(struct bench_opts, repeat),
+		  .min = 1, .max = MAX_REPEAT, .short_flag = 'r',
+		  .help = "run it N times" },
+		{ .name = NULL },
+	};
+	int i = 1;
+
+	while (i < argc && argv[i][0] == '-' && strcmp(argv[i], "-h") &&
+	       strcmp(argv[i], "--help")) {
+		const char *v = NULL;
+
+		if (!strcmp(argv[i], "-r") || !strcmp(argv[i], "--repeat"))
+			v = argv[++i];
+		else if (!strncmp(argv[i], "--repeat=", 9))
+			v = argv[i] + 9;
+		else if (!strncmp(argv[i], "-r", 2))
+			v = argv[i] + 2;
+		else
+			return error("bench: unknown option '%s' before the workload name (see 'schedlab bench --help')",
+				     argv[i]);
+		if (!v)
+			return error("bench: option -r/--repeat needs a value (a whole number in 1..%d)",
+				     MAX_REPEAT);
+		if (opt_set(&repeat[0], bo, v, "bench: option -r/--repeat"))
+			return -1;
+		i++;
+	}
+	return i;
+}
+
+static int print_results(const struct workload *wl, const void *cfg,
+			 const struct text_format *tf,
+			 const struct case_result *r)
+{
+	struct wl_result res;
+
+	if (!tf)
+		return render_json(stdout, wl, cfg, r);
+	for (size_t i = 0; i < r->niter; i++) {
+		row_result(r, i, &res);
+		tf->result(stdout, cfg, &res);
+	}
+	if (r->niter > 1)
+		render_repeat_summary(stdout, r);
+	return 0;
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	const char *names[MAX_FORMATS];
 	const struct workload *wl;
 	const struct text_format *tf;
-	struct bench_opts bo = { 0 };
-	struct run_outcome out;
+	struct bench_opts bo = { .repeat = 1 };
+	struct case_result r;
+	struct plan_case pc;
 	char who[64];
 	void *cfg;
-	int rc;
+	int rc, w;
 
-	if (argc < 2) {
+	w = leading_options(argc, argv, &bo);
+	if (w < 0)
+		return EXIT_USAGE;
+	if (w >= argc) {
 		bench_usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+	if (!strcmp(argv[w], "-h") || !strcmp(argv[w], "--help")) {
 		bench_usage(stdout);
 		return EXIT_OK;
 	}
-	wl = workload_find(argv[1]);
+	wl = workload_find(argv[w]);
 	if (!wl) {
 		error("bench: unknown workload '%s' (see 'schedlab list workloads')",
-		      argv[1]);
+		      argv[w]);
 		return EXIT_USAGE;
 	}
 	format_choices(wl, names);
@@ -96,7 +171,11 @@ int cmd_bench(int argc, char **argv)
 		{ .name = "timeout", .type = OPT_UINT,
 		  .offset = offsetof(struct bench_opts, timeout),
 		  .min = 1, .max = 31536000, .arg = "SECONDS",
-		  .help = "kill every worker and fail after this long (default: no limit)" },
+		  .help = "kill every worker and fail after this long, per run (default: no limit)" },
+		{ .name = "repeat", .type = OPT_UINT,
+		  .offset = offsetof(struct bench_opts, repeat),
+		  .min = 1, .max = MAX_REPEAT, .arg = "N",
+		  .help = "run N times, then mean +- stddev as perf stat --repeat (also -r N before WORKLOAD)" },
 		{ .name = "help", .type = OPT_BOOL,
 		  .offset = offsetof(struct bench_opts, help), .short_flag = 'h',
 		  .help = "show this help" },
@@ -105,10 +184,10 @@ int cmd_bench(int argc, char **argv)
 
 	cfg = xcalloc(1, wl->cfg_size);
 	opts_defaults(wl->options, cfg);
-	opts_defaults(common, &bo);
+	bo.format = 0;
 	snprintf(who, sizeof(who), "bench %s", wl->name);
 	struct opt_target targets[] = { { wl->options, cfg }, { common, &bo } };
-	if (opts_parse_argv(targets, ARRAY_SIZE(targets), argc - 1, argv + 1,
+	if (opts_parse_argv(targets, ARRAY_SIZE(targets), argc - w, argv + w,
 			    who, false) < 0) {
 		rc = EXIT_USAGE;
 		goto out;
@@ -125,20 +204,20 @@ int cmd_bench(int argc, char **argv)
 	     text_format_find(wl->name, names[bo.format]) : NULL;
 	if (tf)
 		tf->header(stdout, cfg);
-	if (supervise_run(wl, cfg, bo.timeout, &out)) {
+	pc = (struct plan_case){ .seq = 1, .job = (char *)wl->name, .wl = wl,
+				 .cfg = cfg, .iterations = bo.repeat,
+				 .timeout_s = bo.timeout };
+	if (runner_case(&pc, &r, NULL)) {
 		rc = EXIT_RUN_FAILED;
 		goto out;
 	}
-	if (out.status != RUN_OK) {
-		error("%s: %s", wl->name, out.reason);
-		rc = run_status_exit(out.status);
-		goto out;
+	if (r.status != RUN_OK) {
+		error("%s: %s", wl->name, r.reason);
+		rc = run_status_exit(r.status);
+	} else {
+		rc = print_results(wl, cfg, tf, &r) ? EXIT_RUN_FAILED : EXIT_OK;
 	}
-	if (tf)
-		tf->result(stdout, cfg, &out.result);
-	else
-		render_json(stdout, wl, cfg, &out);
-	rc = EXIT_OK;
+	case_result_free(&r);
 out:
 	free(cfg);
 	return rc;

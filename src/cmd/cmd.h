@@ -11,5 +11,9 @@
 int cmd_bench(int argc, char **argv);
 int cmd_env(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 #endif

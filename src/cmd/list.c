@@ -1,29 +1,100 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* schedlab list [workloads] */
+/* schedlab list [workloads|suites|runs] [--db PATH] */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "harness/plan.h"
+#include "store/store.h"
 #include "workload/registry.h"
 #include "util.h"
 
-int cmd_list(int argc, char **argv)
-{
-	const char *what = argc > 1 ? argv[1] : "workloads";
+struct list_opts {
+	const char *db;
+	bool help;
+};
 
-	if (argc > 2) {
-		error("list: unexpected argument '%s'", argv[2]);
+static const struct opt_def list_options[] = {
+	{ .name = "db", .type = OPT_STRING, .offset = offsetof(struct list_opts, db),
+	  .arg = "PATH", .help = "the database for 'list runs'" },
+	{ .name = "help", .type = OPT_BOOL, .offset = offsetof(struct list_opts, help),
+	  .short_flag = 'h', .help = "show this help" },
+	{ .name = NULL },
+};
+
+static int list_runs(const struct list_opts *o)
+{
+	char db[4096];
+	struct store *st;
+	json_t *runs, *r;
+	size_t i;
+
+	if (o->db)
+		snprintf(db, sizeof(db), "%s", o->db);
+	else if (store_default_path(db, sizeof(db)))
 		return EXIT_USAGE;
-	}
-	if (!strcmp(what, "-h") || !strcmp(what, "--help")) {
-		printf("usage: schedlab list [workloads]\n");
+	if (access(db, F_OK)) {
+		fprintf(stderr, "no runs yet: no database at %s\n", db);
 		return EXIT_OK;
 	}
-	if (strcmp(what, "workloads")) {
-		error("list: unknown list '%s' (accepted: workloads)", what);
+	st = store_open(db);
+	if (!st)
+		return EXIT_USAGE;
+	runs = store_runs(st);
+	store_close(st);
+	if (!runs)
+		return EXIT_RUN_FAILED;
+	printf("%5s  %-28s %-16s %-9s %6s %8s\n", "ID", "LABEL", "STARTED (UTC)",
+	       "STATUS", "CASES", "SAMPLES");
+	json_array_foreach(runs, i, r) {
+		time_t t = (time_t)json_number_value(json_object_get(r, "started"));
+		struct tm tm;
+		char when[32];
+
+		gmtime_r(&t, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &tm);
+		printf("%5lld  %-28s %-16s %-9s %6lld %8lld\n",
+		       (long long)json_integer_value(json_object_get(r, "id")),
+		       json_string_value(json_object_get(r, "label")), when,
+		       json_string_value(json_object_get(r, "status")),
+		       (long long)json_integer_value(json_object_get(r, "cases")),
+		       (long long)json_integer_value(json_object_get(r, "samples")));
+	}
+	json_decref(runs);
+	return EXIT_OK;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct list_opts o = { 0 };
+	struct opt_target t = { list_options, &o };
+	const char *what;
+	int first;
+
+	first = opts_parse_argv(&t, 1, argc, argv, "list", true);
+	if (first < 0)
+		return EXIT_USAGE;
+	if (o.help) {
+		printf("usage: schedlab list [workloads|suites|runs] [--db PATH]\n");
+		return EXIT_OK;
+	}
+	if (argc - first > 1) {
+		error("list: unexpected argument '%s'", argv[first + 1]);
 		return EXIT_USAGE;
 	}
-	for (size_t i = 0; workloads[i]; i++)
-		printf("%-12s %s\n", workloads[i]->name, workloads[i]->summary);
-	return EXIT_OK;
+	what = first < argc ? argv[first] : "workloads";
+	if (!strcmp(what, "workloads")) {
+		for (size_t i = 0; workloads[i]; i++)
+			printf("%-12s %s\n", workloads[i]->name,
+			       workloads[i]->summary);
+		return EXIT_OK;
+	}
+	if (!strcmp(what, "suites"))
+		return plan_list_suites(stdout) ? EXIT_RUN_FAILED : EXIT_OK;
+	if (!strcmp(what, "runs"))
+		return list_runs(&o);
+	error("list: unknown list '%s' (accepted: workloads, suites, runs)", what);
+	return EXIT_USAGE;
 }

@@ -50,6 +50,9 @@ void opt_accepts(const struct opt_def *o, char *buf, size_t len)
 	case OPT_BOOL:
 		snprintf(buf, len, "true or false");
 		break;
+	case OPT_STRING:
+		snprintf(buf, len, "text");
+		break;
 	case OPT_ENUM:
 		n = (size_t)snprintf(buf, len, "one of");
 		for (const char *const *c = o->choices; *c && n < len; c++)
@@ -141,6 +144,11 @@ int opt_set(const struct opt_def *o, void *cfg, const char *text,
 			}
 		}
 		return bad_value(o, text, where, "is not a known value");
+	case OPT_STRING:
+		if (!*text)
+			return bad_value(o, text, where, "is empty");
+		*(const char **)field(o, cfg) = text;
+		return 0;
 	}
 	return -1;
 }
@@ -152,7 +160,8 @@ void opts_defaults(const struct opt_def *tab, void *cfg)
 			continue;
 		memset(field(o, cfg), 0,
 		       o->type == OPT_UINT ? sizeof(unsigned int) :
-		       o->type == OPT_BOOL ? sizeof(bool) : sizeof(int));
+		       o->type == OPT_BOOL ? sizeof(bool) :
+		       o->type == OPT_STRING ? sizeof(char *) : sizeof(int));
 		/* defaults are part of the table: a bad one is a bug */
 		if (o->def && opt_set(o, cfg, o->def, o->name))
 			abort();
@@ -173,6 +182,10 @@ void opt_format(const struct opt_def *o, const void *cfg, char *buf,
 	case OPT_ENUM:
 		snprintf(buf, len, "%s",
 			 o->choices[*(const int *)cfield(o, cfg)]);
+		break;
+	case OPT_STRING:
+		snprintf(buf, len, "%s", *(const char *const *)cfield(o, cfg) ?
+			 *(const char *const *)cfield(o, cfg) : "");
 		break;
 	}
 }
@@ -201,8 +214,8 @@ int opts_parse_argv(struct opt_target *targets, size_t ntargets, int argc,
 	struct spelling *sp, *by_short[256] = { 0 };
 	const struct opt_def **flag_of;	/* which flag last set a target */
 	struct option *lo;
-	char shortopts[512] = "+:";
-	size_t slen = 2;
+	char shortopts[512] = ":";
+	size_t slen = 1;
 	int c, ret = -1;
 
 	for (size_t t = 0; t < ntargets; t++)

@@ -20,6 +20,7 @@ enum opt_type {
 	OPT_UINT,	/* unsigned int, bounded by [min, max] */
 	OPT_BOOL,	/* bool; "1/0, yes/no, true/false, on/off" */
 	OPT_ENUM,	/* int index into .choices */
+	OPT_STRING,	/* const char *: points at the text, which must outlive it */
 };
 
 struct opt_def {

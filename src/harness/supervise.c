@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "harness/supervise.h"
+#include "probe/cpus.h"
 #include "util.h"
 
 /*
@@ -101,9 +103,32 @@ static double tv_s(const struct timeval *tv)
 	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
 }
 
+/* The affinity of the workload process: cpus, a cpulist, or NULL. */
+static int set_affinity(const char *cpus, struct wl_ctx *ctx)
+{
+	struct cpumask m;
+	cpu_set_t *set;
+	size_t size = CPU_ALLOC_SIZE(CPUMASK_MAX_CPUS);
+	int cpu, rc;
+
+	if (!cpus)
+		return 0;
+	if (cpulist_parse(cpus, &m) <= 0)
+		return wl_fail(ctx, "cpus '%s' is not a list of CPUs", cpus);
+	set = CPU_ALLOC(CPUMASK_MAX_CPUS);
+	if (!set)
+		return wl_fail_errno(ctx, "cpus");
+	CPU_ZERO_S(size, set);
+	for_each_cpu(cpu, &m)
+		CPU_SET_S((size_t)cpu, size, set);
+	rc = sched_setaffinity(0, size, set);
+	CPU_FREE(set);
+	return rc ? wl_fail_errno(ctx, "cannot run on CPUs %s", cpus) : 0;
+}
+
 static void __attribute__((noreturn))
 workload_process(const struct workload *wl, const void *cfg,
-		 struct wl_ctx *ctx, pid_t parent)
+		 const char *cpus, struct wl_ctx *ctx, pid_t parent)
 {
 	struct rusage ru;
 	sigset_t none;
@@ -114,6 +139,8 @@ workload_process(const struct workload *wl, const void *cfg,
 		_exit(127);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (set_affinity(cpus, ctx))
+		_exit(1);
 	rc = wl->run(cfg, ctx, &ctx->result);
 	if (!getrusage(RUSAGE_SELF, &ru))
 		ctx->maxrss_kib = ru.ru_maxrss;
@@ -174,8 +201,16 @@ static void stop_signals(sigset_t *set)
 	}
 }
 
+void supervise_block_signals(void)
+{
+	sigset_t set;
+
+	stop_signals(&set);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+}
+
 int supervise_run(const struct workload *wl, const void *cfg,
-		  unsigned timeout_s, struct run_outcome *out)
+		  unsigned timeout_s, const char *cpus, struct run_outcome *out)
 {
 	struct wl_ctx *ctx;
 	struct rusage ru;
@@ -207,7 +242,7 @@ int supervise_run(const struct workload *wl, const void *cfg,
 		return -1;
 	}
 	if (pid == 0)
-		workload_process(wl, cfg, ctx, parent);
+		workload_process(wl, cfg, cpus, ctx, parent);
 	setpgid(pid, pid);	/* both sides, so no race decides */
 
 	st = wait_end(pid, &set, deadline, &signo);

@@ -58,11 +58,18 @@ struct run_outcome {
 
 /*
  * Runs wl->run(cfg) in a supervised workload process; timeout_s 0 means
- * none. Returns 0 with out filled (out->status says how it ended), or -1
- * if the workload process could not even be started.
+ * none; cpus, a cpulist or NULL, is the affinity of the workload process
+ * and so of every worker. Returns 0 with out filled (out->status says how
+ * it ended), or -1 if the workload process could not even be started.
  */
 int supervise_run(const struct workload *wl, const void *cfg,
-		  unsigned timeout_s, struct run_outcome *out);
+		  unsigned timeout_s, const char *cpus, struct run_outcome *out);
+
+/*
+ * Blocks the stop signals now rather than at the first run, for a
+ * command that has state to save before the first run starts.
+ */
+void supervise_block_signals(void);
 
 /* The exit code for a status: 0, 1 or 130. */
 int run_status_exit(enum run_status st);

@@ -1,23 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <jansson.h>
+#include <math.h>
+#include <string.h>
 
 #include "report/render.h"
+#include "stats/summary.h"
+#include "util.h"
 #include "version.h"
 
-static const char *const better_names[] = {
+const char *const better_names[] = {
 	[BETTER_LOWER] = "lower",
 	[BETTER_HIGHER] = "higher",
 	[BETTER_NONE] = "none",
 };
 
-static const char *const status_names[] = {
-	[RUN_OK] = "ok",
-	[RUN_FAILED] = "failed",
-	[RUN_TIMEOUT] = "timeout",
-	[RUN_INTERRUPTED] = "interrupted",
-};
-
-static json_t *parameters(const struct workload *wl, const void *cfg)
+json_t *json_parameters(const struct workload *wl, const void *cfg)
 {
 	json_t *p = json_object();
 
@@ -37,6 +34,7 @@ static json_t *parameters(const struct workload *wl, const void *cfg)
 				json_boolean(*(const bool *)v));
 			break;
 		case OPT_ENUM:
+		case OPT_STRING:
 			opt_format(o, cfg, buf, sizeof(buf));
 			json_object_set_new(p, o->name, json_string(buf));
 			break;
@@ -45,45 +43,102 @@ static json_t *parameters(const struct workload *wl, const void *cfg)
 	return p;
 }
 
-static json_t *metrics(const struct workload *wl, const struct wl_result *r)
+/* Column c of every row, NaNs left out; returns how many. */
+static size_t column(const struct case_result *r, size_t c, double *x)
 {
-	json_t *m = json_object();
+	size_t n = 0;
 
-	for (int i = 0; wl->metrics[i].name; i++) {
-		const struct metric_def *d = &wl->metrics[i];
+	for (size_t i = 0; i < r->niter; i++) {
+		double v = r->values[i * r->cols.n + c];
 
-		if (!r->have[i])
-			continue;
-		json_object_set_new(m, d->name, json_pack("{s:f, s:s, s:s, s:b}",
-			"value", r->value[i], "unit", d->unit,
-			"better", better_names[d->better],
-			"headline", d->headline));
+		if (!isnan(v))
+			x[n++] = v;
 	}
-	return m;
+	return n;
+}
+
+static json_t *metric(const struct case_result *r, size_t c, double *x)
+{
+	const struct metric_def *d = &r->cols.def[c];
+	json_t *samples = json_array();
+	size_t n = column(r, c, x);
+	double mean = NAN, sd = NAN;
+
+	for (size_t i = 0; i < r->niter; i++) {
+		double v = r->values[i * r->cols.n + c];
+
+		json_array_append_new(samples, isnan(v) ? json_null() : json_real(v));
+	}
+	if (n) {
+		stats_amean(x, n, &mean);
+		stats_stddev(x, n, &sd);
+	}
+	return json_pack("{s:o, s:s, s:s, s:b, s:o, s:o}",
+			 "value", n ? json_real(mean) : json_null(),
+			 "unit", d->unit, "better", better_names[d->better],
+			 "headline", d->headline,
+			 "stddev", n ? json_real(sd) : json_null(),
+			 "samples", samples);
 }
 
 int render_json(FILE *f, const struct workload *wl, const void *cfg,
-		const struct run_outcome *out)
+		const struct case_result *r)
 {
-	json_t *doc = json_pack("{s:s, s:s, s:s, s:o, s:s}",
+	json_t *doc, *metrics = json_object(), *process = json_object();
+	double *x = xcalloc(r->niter + 1, sizeof(double));
+	int rc;
+
+	for (size_t c = 0; c < r->cols.n; c++) {
+		const char *name = r->cols.def[c].name;
+
+		if (c < r->cols.nworkload) {
+			json_object_set_new(metrics, name, metric(r, c, x));
+		} else {
+			size_t n = column(r, c, x);
+			double mean = NAN;
+
+			if (n)
+				stats_amean(x, n, &mean);
+			json_object_set_new(process, strchr(name, '.') + 1,
+					    n ? json_real(mean) : json_null());
+		}
+	}
+	doc = json_pack("{s:s, s:s, s:s, s:o, s:s, s:I, s:o, s:o}",
 		"schema", BENCH_SCHEMA,
 		"schedlab_version", SCHEDLAB_VERSION,
 		"workload", wl->name,
-		"parameters", parameters(wl, cfg),
-		"status", status_names[out->status]);
-	int rc;
-
-	if (out->status != RUN_OK)
-		json_object_set_new(doc, "reason", json_string(out->reason));
-	json_object_set_new(doc, "metrics", metrics(wl, &out->result));
-	json_object_set_new(doc, "process", json_pack(
-		"{s:f, s:f, s:f, s:I, s:I}",
-		"wall_s", out->wall_s, "user_s", out->user_s,
-		"sys_s", out->sys_s, "maxrss_kib", (json_int_t)out->maxrss_kib,
-		"leftover_killed", (json_int_t)out->killed));
+		"parameters", json_parameters(wl, cfg),
+		"status", "ok",
+		"runs", (json_int_t)r->niter,
+		"metrics", metrics,
+		"process", process);
 	rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 			JSON_REAL_PRECISION(12));
 	fputc('\n', f);
 	json_decref(doc);
+	free(x);
 	return rc;
+}
+
+void render_repeat_summary(FILE *f, const struct case_result *r)
+{
+	double *x = xcalloc(r->niter + 1, sizeof(double));
+
+	fputc('\n', f);
+	for (size_t c = 0; c < r->cols.nworkload; c++) {
+		const struct metric_def *d = &r->cols.def[c];
+		size_t n = column(r, c, x);
+		double mean, sd, sem;
+
+		if (!n || stats_amean(x, n, &mean) || stats_stddev(x, n, &sd))
+			continue;
+		sem = sd / sqrt((double)n);
+		fprintf(f, " %17.6f +- %.6f %s %s", mean, sem, d->unit, d->name);
+		if (mean != 0)
+			fprintf(f, "  ( +-%6.2f%% )", 100 * sem / fabs(mean));
+		fputc('\n', f);
+	}
+	fprintf(f, "\n %zu runs; +- is the standard error of the mean, as in perf stat --repeat\n",
+		r->niter);
+	free(x);
 }

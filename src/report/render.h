@@ -11,9 +11,10 @@
 #ifndef SCHEDLAB_RENDER_H
 #define SCHEDLAB_RENDER_H
 
+#include <jansson.h>
 #include <stdio.h>
 
-#include "harness/supervise.h"
+#include "harness/runner.h"
 #include "workload/workload.h"
 
 struct text_format {
@@ -36,8 +37,23 @@ void print_secs_ms(FILE *f, double secs);
 
 #define BENCH_SCHEMA "schedlab-bench/1"
 
-/* One JSON document for one bench run; see doc/json.md. */
+/* "lower", "higher", "none" by enum better. */
+extern const char *const better_names[];
+
+/* Every option of a workload by canonical name: {"groups": 4, ...}. */
+json_t *json_parameters(const struct workload *wl, const void *cfg);
+
+/* One JSON document for one bench case, all its runs; see doc/json.md. */
 int render_json(FILE *f, const struct workload *wl, const void *cfg,
-		const struct run_outcome *out);
+		const struct case_result *r);
+
+/*
+ * perf stat --repeat's footer for each workload metric: mean +- the
+ * standard error of the mean, and that as a percentage of the mean.
+ */
+void render_repeat_summary(FILE *f, const struct case_result *r);
+
+/* The environment object (probe/sysenv.h) as aligned text. */
+void render_env_text(FILE *f, const json_t *env);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include <jansson.h>
+#include <math.h>
 
 #include "report/render.h"
 #include "workload/messaging.h"
@@ -147,39 +148,80 @@ static void test_formats_per_workload(void **state)
 static void test_json_carries_everything(void **state)
 {
 	struct pipe_cfg c;
-	struct run_outcome out = { 0 };
-	json_t *doc, *m;
+	struct case_result r = { 0 };
+	json_t *doc, *m, *s;
 	json_error_t jerr;
 	FILE *f;
 
 	(void)state;
 	opts_defaults(wl_pipe.options, &c);
 	c.ordering = PIPE_TWO_TOKENS;
-	wl_set(&out.result, PIPE_TIME, 1.5);
-	wl_set(&out.result, PIPE_USECS_PER_OP, 1.5);
-	wl_set(&out.result, PIPE_OPS_PER_SEC, 666666.7);
-	out.maxrss_kib = 1234;
+	metric_cols_init(&r.cols, &wl_pipe);
+	r.niter = 2;
+	r.values = calloc(2 * r.cols.n, sizeof(double));
+	/* two runs: usecs/op 1.0 and 2.0; maxrss 1000 and 1234 */
+	r.values[PIPE_USECS_PER_OP] = 1.0;
+	r.values[r.cols.n + PIPE_USECS_PER_OP] = 2.0;
+	for (size_t i = 0; i < r.cols.n; i++)
+		if (!strcmp(r.cols.def[i].name, "process.maxrss_kib")) {
+			r.values[i] = 1000;
+			r.values[r.cols.n + i] = 1234;
+		}
 	f = capture();
-	assert_int_equal(render_json(f, &wl_pipe, &c, &out), 0);
+	assert_int_equal(render_json(f, &wl_pipe, &c, &r), 0);
 	fclose(f);
 	doc = json_loads(buf, 0, &jerr);
 	assert_non_null(doc);
 	assert_string_equal(json_string_value(json_object_get(doc, "schema")),
 			    BENCH_SCHEMA);
 	assert_string_equal(json_string_value(json_object_get(doc, "status")), "ok");
+	assert_int_equal(json_integer_value(json_object_get(doc, "runs")), 2);
 	assert_string_equal(json_string_value(json_object_get(
 		json_object_get(doc, "parameters"), "ordering")), "two-tokens");
 	assert_int_equal(json_integer_value(json_object_get(
 		json_object_get(doc, "parameters"), "loops")), 1000000);
 	m = json_object_get(json_object_get(doc, "metrics"), "pipe.usecs_per_op");
 	assert_non_null(m);
+	/* value is the mean, stddev the sample one: sd(1, 2) = 0.7071... */
 	assert_true(json_real_value(json_object_get(m, "value")) == 1.5);
+	assert_true(fabs(json_real_value(json_object_get(m, "stddev")) -
+			 0.70710678118654757) < 1e-12);
+	s = json_object_get(m, "samples");
+	assert_int_equal(json_array_size(s), 2);
+	assert_true(json_real_value(json_array_get(s, 1)) == 2.0);
 	assert_string_equal(json_string_value(json_object_get(m, "unit")), "us");
 	assert_string_equal(json_string_value(json_object_get(m, "better")), "lower");
 	assert_true(json_is_true(json_object_get(m, "headline")));
-	assert_int_equal(json_integer_value(json_object_get(
-		json_object_get(doc, "process"), "maxrss_kib")), 1234);
+	assert_true(json_real_value(json_object_get(
+		json_object_get(doc, "process"), "maxrss_kib")) == 1117);
 	json_decref(doc);
+	free(r.values);
+	metric_cols_free(&r.cols);
+}
+
+static void test_repeat_footer_like_perf_stat(void **state)
+{
+	struct case_result r = { 0 };
+
+	(void)state;
+	metric_cols_init(&r.cols, &wl_messaging);
+	r.niter = 4;
+	r.values = calloc(4 * r.cols.n, sizeof(double));
+	/* times 1, 2, 3, 4: mean 2.5, sd 1.2910, sem 0.6455 = 25.82% */
+	for (size_t i = 0; i < 4; i++) {
+		r.values[i * r.cols.n + MSG_TIME] = (double)(i + 1);
+		r.values[i * r.cols.n + MSG_RATE] = 100.0;
+	}
+	FILE *f = capture();
+	render_repeat_summary(f, &r);
+	fclose(f);
+	assert_non_null(strstr(buf,
+		"          2.500000 +- 0.645497 s messaging.time  ( +- 25.82% )\n"));
+	assert_non_null(strstr(buf,
+		"        100.000000 +- 0.000000 msgs/s messaging.msgs_per_sec  ( +-  0.00% )\n"));
+	assert_non_null(strstr(buf, "4 runs"));
+	free(r.values);
+	metric_cols_free(&r.cols);
 }
 
 int main(void)
@@ -191,6 +233,7 @@ int main(void)
 		cmocka_unit_test(test_perf_pipe_block),
 		cmocka_unit_test(test_formats_per_workload),
 		cmocka_unit_test(test_json_carries_everything),
+		cmocka_unit_test(test_repeat_footer_like_perf_stat),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 

@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedlab run [SUITE|JOBFILE]: expand the plan, run every case, store
+ * each as it finishes, print each job's summary in mmtests' layout.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "harness/plan.h"
+#include "harness/runner.h"
+#include "probe/sysenv.h"
+#include "report/mmtests.h"
+#include "report/render.h"
+#include "store/store.h"
+#include "util.h"
+#include "version.h"
+
+struct run_opts {
+	const char *label;
+	const char *db;
+	unsigned iterations;
+	bool dry_run;
+	bool quiet;
+	bool help;
+};
+
+#define O(f) offsetof(struct run_opts, f)
+static const struct opt_def run_options[] = {
+	{ .name = "label", .type = OPT_STRING, .offset = O(label), .arg = "LABEL",
+	  .help = "name the run (default: HOSTNAME-KERNELRELEASE); 'schedlab show LABEL' finds the latest" },
+	{ .name = "db", .type = OPT_STRING, .offset = O(db), .arg = "PATH",
+	  .help = "the SQLite database (default: $SCHEDLAB_DB, else $XDG_DATA_HOME/schedlab/results.db)" },
+	{ .name = "iterations", .type = OPT_UINT, .offset = O(iterations),
+	  .min = 1, .max = 10000, .arg = "N",
+	  .help = "iterations of every case, instead of the job file's" },
+	{ .name = "dry-run", .type = OPT_BOOL, .offset = O(dry_run), .short_flag = 'n',
+	  .help = "print the expanded plan and its estimated time; run nothing" },
+	{ .name = "quiet", .type = OPT_BOOL, .offset = O(quiet), .short_flag = 'q',
+	  .help = "no progress and no summary; errors only" },
+	{ .name = "help", .type = OPT_BOOL, .offset = O(help), .short_flag = 'h',
+	  .help = "show this help" },
+	{ .name = NULL },
+};
+#undef O
+
+static void run_usage(FILE *f)
+{
+	fprintf(f, "usage: schedlab run [SUITE|JOBFILE] [OPTIONS]\n\n"
+		"Runs every case of a suite (default: quick) or a job file, repeats it,\n"
+		"stores every sample with the machine's description, and prints each\n"
+		"job's summary in mmtests' layout.\n\nOptions:\n");
+	opts_help(f, run_options);
+	fprintf(f, "\nExit status: 0 every case completed, 1 a case failed, 2 bad input,\n"
+		"130 interrupted (the finished cases are kept; the run is marked partial).\n");
+}
+
+/* A suite name, or a path to a job file. */
+static int find_jobfile(const char *arg, char *path, size_t len)
+{
+	if (strchr(arg, '/') || access(arg, F_OK) == 0 ||
+	    (strlen(arg) > 4 && !strcmp(arg + strlen(arg) - 4, ".job"))) {
+		snprintf(path, len, "%s", arg);
+		return 0;
+	}
+	if (!plan_find_suite(arg, path, len))
+		return 0;
+	return error("run: no suite or job file '%s' (see 'schedlab list suites')",
+		     arg);
+}
+
+static void make_uuid(char *buf, size_t len)
+{
+	unsigned char b[16];
+
+	if (getrandom(b, sizeof(b), 0) != sizeof(b)) {
+		uint64_t t = now_ns() ^ (uint64_t)getpid() << 32;
+
+		memcpy(b, &t, 8);
+		memcpy(b + 8, &t, 8);
+	}
+	b[6] = (b[6] & 0x0f) | 0x40;	/* version 4 */
+	b[8] = (b[8] & 0x3f) | 0x80;	/* variant 1 */
+	snprintf(buf, len,
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9],
+		 b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
+static char *join_args(int argc, char **argv)
+{
+	size_t len = 16;
+	char *s, *p;
+
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 3;
+	s = p = xmalloc(len);
+	p += sprintf(p, "schedlab");
+	for (int i = 0; i < argc; i++)
+		p += sprintf(p, strpbrk(argv[i], " \t'\"") ? " '%s'" : " %s",
+			     argv[i]);
+	return s;
+}
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * How much of the machine others used over a short look, in percent of
+ * all CPU time; -1 if /proc/stat cannot say. The load average alone is
+ * no guide: in some VMs it reads in the thousands on an idle machine.
+ */
+static double busy_pct(void)
+{
+	struct cpu_times a, b;
+	uint64_t total, idle;
+
+	if (sysenv_cpu_times(&a))
+		return -1;
+	usleep(200 * 1000);
+	if (sysenv_cpu_times(&b))
+		return -1;
+	total = cpu_times_total(&b) - cpu_times_total(&a);
+	idle = (b.idle + b.iowait) - (a.idle + a.iowait);
+	return total ? 100.0 * (double)(total - idle) / (double)total : -1;
+}
+
+struct progress {
+	bool on;
+	size_t ncases;
+	uint64_t start;
+	unsigned long done, total;	/* iterations, warm-up included */
+};
+
+static void fmt_dur(char *buf, size_t len, double s)
+{
+	unsigned long t = (unsigned long)(s + 0.5);
+
+	if (t >= 3600)
+		snprintf(buf, len, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(buf, len, "%lu:%02lu", t / 60, t % 60);
+}
+
+static void progress_before(void *arg, const struct plan_case *c,
+			    unsigned iter, bool warmup)
+{
+	struct progress *p = arg;
+	double el = (double)(now_ns() - p->start) / 1e9;
+	char e[32], left[48] = "";
+
+	if (p->done) {
+		char l[32];
+
+		fmt_dur(l, sizeof(l), el / (double)p->done *
+			(double)(p->total - p->done));
+		snprintf(left, sizeof(left), ", ~%s left", l);
+	}
+	p->done++;
+	if (!p->on)
+		return;
+	fmt_dur(e, sizeof(e), el);
+	fprintf(stderr, "\r\033[K[%u/%zu] %s%s%s: %s %u/%u, %s elapsed%s",
+		c->seq, p->ncases, c->job, *c->sweep ? " " : "", c->sweep,
+		warmup ? "warm-up" : "iteration", iter,
+		warmup ? c->warmup : c->iterations, e, left);
+}
+
+static void progress_clear(const struct progress *p)
+{
+	if (p->on)
+		fputs("\r\033[K", stderr);
+}
+
+/* The headline metric's column, or the first workload metric's. */
+static size_t headline_col(const struct metric_cols *cols)
+{
+	for (size_t i = 0; i < cols->nworkload; i++)
+		if (cols->def[i].headline)
+			return i;
+	return 0;
+}
+
+/* The finished cases of the current job, for its summary. */
+struct job_block {
+	const struct plan_case *first;
+	struct case_result *res;
+	size_t n;
+};
+
+static void job_flush(struct job_block *b)
+{
+	struct sweep_samples *s;
+	double **cols;
+	size_t hc;
+
+	if (!b->n)
+		return;
+	hc = headline_col(&b->res[0].cols);
+	s = xcalloc(b->n, sizeof(*s));
+	cols = xcalloc(b->n, sizeof(*cols));
+	for (size_t i = 0; i < b->n; i++) {
+		const struct case_result *r = &b->res[i];
+
+		cols[i] = xcalloc(r->niter + 1, sizeof(double));
+		for (size_t k = 0; k < r->niter; k++)
+			cols[i][k] = r->values[k * r->cols.n + hc];
+		s[i].sweep = b->first[i].sweep;
+		s[i].x = cols[i];
+		s[i].n = r->niter;
+		s[i].failed = r->status == RUN_OK ? NULL : r->reason;
+	}
+	render_job_summary(stdout, b->first->job, b->first->sweep_keys,
+			   &b->res[0].cols.def[hc], s, b->n);
+	fflush(stdout);
+	for (size_t i = 0; i < b->n; i++) {
+		free(cols[i]);
+		case_result_free(&b->res[i]);
+	}
+	free(cols);
+	free(s);
+	b->n = 0;
+}
+
+static int store_result(struct store *st, int64_t run_id,
+			const struct plan_case *c, const struct case_result *r)
+{
+	json_t *params = json_parameters(c->wl, c->cfg);
+	struct store_case sc = {
+		.seq = c->seq, .job = c->job, .workload = c->wl->name,
+		.params = c->params, .sweep_keys = c->sweep_keys,
+		.sweep = c->sweep,
+		.status = r->status == RUN_OK ? "complete" : "failed",
+		.reason = r->status == RUN_OK ? NULL : r->reason,
+		.parameters = params, .metrics = r->cols.def,
+		.nmetrics = r->cols.n, .niter = r->niter, .values = r->values,
+	};
+	int rc = store_case_add(st, run_id, &sc);
+
+	json_decref(params);
+	return rc;
+}
+
+static void add_steal(json_t *env, const struct cpu_times *a, bool have_a)
+{
+	struct cpu_times b;
+	uint64_t total;
+
+	if (!have_a || sysenv_cpu_times(&b)) {
+		json_object_set_new(env, "steal_during_run",
+			sysenv_missing("/proc/stat: cannot be read"));
+		return;
+	}
+	total = cpu_times_total(&b) - cpu_times_total(a);
+	json_object_set_new(env, "steal_during_run", sysenv_item(json_real(
+		total ? 100.0 * (double)(b.steal - a->steal) / (double)total : 0)));
+}
+
+static int execute(struct plan *plan, const struct run_opts *ro,
+		   const char *db, const char *command)
+{
+	struct progress pr = { .on = !ro->quiet && isatty(2),
+			       .ncases = plan->ncases, .start = now_ns() };
+	struct runner_progress rp = { progress_before, &pr };
+	struct job_block blk = { 0 };
+	struct cpu_times t0;
+	struct utsname u;
+	struct store *st;
+	char uuid[40], label[256], host[256] = "unknown";
+	size_t complete = 0, failed = 0;
+	bool interrupted = false, have_t0;
+	const char *status;
+	json_t *env;
+	int64_t run_id;
+	double busy;
+	int rc = EXIT_OK;
+
+	st = store_open(db);
+	if (!st)
+		return EXIT_USAGE;
+	supervise_block_signals();
+	gethostname(host, sizeof(host) - 1);
+	if (uname(&u))
+		snprintf(u.release, sizeof(u.release), "unknown");
+	snprintf(label, sizeof(label), "%s-%s", host, u.release);
+	env = sysenv_collect();
+	busy = busy_pct();
+	if (busy >= 0)
+		json_object_set_new(env, "busy_at_start", sysenv_item(json_real(busy)));
+	if (busy > 25)
+		warning("the machine was busy when the run started (%.0f%% of CPU time used over 0.2 s): results may be noisy",
+			busy);
+	have_t0 = !sysenv_cpu_times(&t0);
+	make_uuid(uuid, sizeof(uuid));
+	struct store_run sr = {
+		.uuid = uuid, .label = ro->label ? ro->label : label,
+		.host = host, .command = command, .version = SCHEDLAB_VERSION,
+		.started = wall_now(), .environment = env,
+	};
+	if (store_run_begin(st, &sr, &run_id)) {
+		json_decref(env);
+		store_close(st);
+		return EXIT_RUN_FAILED;
+	}
+	for (size_t i = 0; i < plan->ncases; i++)
+		pr.total += plan->cases[i].warmup + plan->cases[i].iterations;
+	blk.res = xcalloc(plan->ncases, sizeof(*blk.res));
+
+	for (size_t i = 0; i < plan->ncases; i++) {
+		const struct plan_case *c = &plan->cases[i];
+		struct case_result r;
+
+		if (blk.n && strcmp(blk.first->job, c->job)) {
+			progress_clear(&pr);
+			if (!ro->quiet)
+				job_flush(&blk);
+			else
+				while (blk.n)
+					case_result_free(&blk.res[--blk.n]);
+		}
+		if (runner_case(c, &r, &rp)) {
+			rc = EXIT_RUN_FAILED;
+			break;
+		}
+		if (r.status == RUN_INTERRUPTED) {
+			interrupted = true;
+			case_result_free(&r);
+			break;
+		}
+		if (store_result(st, run_id, c, &r)) {
+			case_result_free(&r);
+			rc = EXIT_RUN_FAILED;
+			break;
+		}
+		if (r.status == RUN_OK) {
+			complete++;
+		} else {
+			failed++;
+			progress_clear(&pr);
+			error("case %u (%s%s%s): %s", c->seq, c->job,
+			      *c->sweep ? " " : "", c->sweep, r.reason);
+		}
+		if (!blk.n)
+			blk.first = c;
+		blk.res[blk.n++] = r;
+	}
+	progress_clear(&pr);
+	if (!ro->quiet)
+		job_flush(&blk);
+	while (blk.n)
+		case_result_free(&blk.res[--blk.n]);
+	free(blk.res);
+
+	add_steal(env, &t0, have_t0);
+	if (!interrupted && !failed && rc == EXIT_OK)
+		status = "complete";
+	else if (complete)
+		status = "partial";
+	else
+		status = "failed";
+	if (store_run_end(st, run_id, status, wall_now(), env))
+		rc = EXIT_RUN_FAILED;
+	if (!ro->quiet)
+		printf("run %lld (%s): %s, %zu of %zu cases complete, stored in %s\n",
+		       (long long)run_id, sr.label, status, complete,
+		       plan->ncases, db);
+	json_decref(env);
+	store_close(st);
+	if (interrupted) {
+		error("run: interrupted; the %zu finished cases are kept", complete + failed);
+		return EXIT_INTERRUPTED;
+	}
+	if (rc == EXIT_OK && failed)
+		rc = EXIT_RUN_FAILED;
+	return rc;
+}
+
+/* --dry-run's estimate, from earlier runs of the same cases in db. */
+static void print_estimate(const struct plan *plan, const char *db)
+{
+	struct store *st = access(db, F_OK) ? NULL : store_open(db);
+	size_t known = 0;
+	double total = 0, secs;
+	char d[32];
+
+	for (size_t i = 0; st && i < plan->ncases; i++) {
+		const struct plan_case *c = &plan->cases[i];
+
+		if (store_estimate(st, c->wl->name, c->params, &secs) == 1) {
+			total += secs * (c->iterations + c->warmup);
+			known++;
+		}
+	}
+	if (st)
+		store_close(st);
+	if (!known) {
+		printf("estimated time: unknown (no earlier run of these cases in %s)\n", db);
+		return;
+	}
+	fmt_dur(d, sizeof(d), total * (double)plan->ncases / (double)known);
+	printf("estimated time: %s (from earlier runs of %zu of the %zu cases in %s%s)\n",
+	       d, known, plan->ncases, db,
+	       known < plan->ncases ? "; the others counted at their average" : "");
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts ro = { 0 };
+	struct opt_target t = { run_options, &ro };
+	char path[4096], db[4096];
+	struct plan plan;
+	char *command;
+	int first, rc;
+
+	opts_defaults(run_options, &ro);
+	first = opts_parse_argv(&t, 1, argc, argv, "run", true);
+	if (first < 0)
+		return EXIT_USAGE;
+	if (ro.help) {
+		run_usage(stdout);
+		return EXIT_OK;
+	}
+	if (argc - first > 1) {
+		error("run: one SUITE or JOBFILE at most, got '%s' and '%s'",
+		      argv[first], argv[first + 1]);
+		return EXIT_USAGE;
+	}
+	if (find_jobfile(first < argc ? argv[first] : "quick", path, sizeof(path)))
+		return EXIT_USAGE;
+	if (plan_load(path, &plan))
+		return EXIT_USAGE;
+	if (ro.iterations)
+		for (size_t i = 0; i < plan.ncases; i++)
+			plan.cases[i].iterations = ro.iterations;
+	if (ro.db)
+		snprintf(db, sizeof(db), "%s", ro.db);
+	else if (store_default_path(db, sizeof(db))) {
+		plan_free(&plan);
+		return EXIT_USAGE;
+	}
+	if (ro.dry_run) {
+		plan_print(stdout, &plan);
+		print_estimate(&plan, db);
+		plan_free(&plan);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < plan.ncases; i++)
+		if (plan.cases[i].wl->prepare &&
+		    (rc = plan.cases[i].wl->prepare(plan.cases[i].cfg))) {
+			plan_free(&plan);
+			return rc;
+		}
+	command = join_args(argc, argv);
+	rc = execute(&plan, &ro, db, command);
+	free(command);
+	plan_free(&plan);
+	return rc;
+}

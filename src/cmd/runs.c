@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Stored runs: schedlab show RUN, schedlab export RUN [-o FILE],
+ * schedlab import FILE. RUN is a run id, a label (the latest run with
+ * it) or an exported JSON file ("-": standard input).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "report/mmtests.h"
+#include "report/render.h"
+#include "store/store.h"
+#include "util.h"
+
+struct runs_opts {
+	const char *db;
+	const char *output;
+	int format;
+	bool help;
+};
+
+static const char *const show_formats[] = { "text", "json", NULL };
+
+#define O(f) offsetof(struct runs_opts, f)
+static const struct opt_def db_option = {
+	.name = "db", .type = OPT_STRING, .offset = O(db), .arg = "PATH",
+	.help = "the database (default: $SCHEDLAB_DB, else $XDG_DATA_HOME/schedlab/results.db)",
+};
+static const struct opt_def help_option = {
+	.name = "help", .type = OPT_BOOL, .offset = O(help), .short_flag = 'h',
+	.help = "show this help",
+};
+static const struct opt_def show_options[] = {
+	db_option,
+	{ .name = "format", .type = OPT_ENUM, .offset = O(format), .def = "text",
+	  .choices = show_formats, .arg = "FMT",
+	  .help = "text: the run, its machine and each job's summary; json: the export document" },
+	help_option,
+	{ .name = NULL },
+};
+static const struct opt_def export_options[] = {
+	db_option,
+	{ .name = "output", .type = OPT_STRING, .offset = O(output), .short_flag = 'o',
+	  .arg = "FILE", .help = "write to FILE (replaced only once complete) instead of standard output" },
+	help_option,
+	{ .name = NULL },
+};
+static const struct opt_def import_options[] = {
+	db_option,
+	help_option,
+	{ .name = NULL },
+};
+#undef O
+
+/* Parses options and the one operand; returns its index, or -1 (exit code in *rc). */
+static int parse(int argc, char **argv, const struct opt_def *tab,
+		 struct runs_opts *o, const char *usage, int *rc)
+{
+	struct opt_target t = { tab, o };
+	int first;
+
+	memset(o, 0, sizeof(*o));
+	opts_defaults(tab, o);
+	first = opts_parse_argv(&t, 1, argc, argv, argv[0], true);
+	*rc = EXIT_USAGE;
+	if (first < 0)
+		return -1;
+	if (o->help) {
+		printf("usage: schedlab %s\n\nOptions:\n", usage);
+		opts_help(stdout, tab);
+		*rc = EXIT_OK;
+		return -1;
+	}
+	if (argc - first != 1) {
+		error("%s: expected one argument (usage: schedlab %s)", argv[0], usage);
+		return -1;
+	}
+	return first;
+}
+
+static int db_path(const struct runs_opts *o, char *buf, size_t len)
+{
+	if (o->db) {
+		snprintf(buf, len, "%s", o->db);
+		return 0;
+	}
+	return store_default_path(buf, len);
+}
+
+/* RUN to its export document: a file ("-" too), else id or label in the store. */
+static json_t *load_run(const char *spec, const struct runs_opts *o)
+{
+	struct store *st;
+	char db[4096];
+	int64_t id;
+	json_t *doc = NULL;
+	struct stat sb;
+
+	if (!strcmp(spec, "-") || (stat(spec, &sb) == 0 && S_ISREG(sb.st_mode))) {
+		doc = export_load(spec);
+		if (doc && export_validate(doc, spec)) {
+			json_decref(doc);
+			doc = NULL;
+		}
+		return doc;
+	}
+	if (db_path(o, db, sizeof(db)))
+		return NULL;
+	if (access(db, F_OK)) {
+		error("no run '%s': no database at %s (see 'schedlab run')", spec, db);
+		return NULL;
+	}
+	st = store_open(db);
+	if (!st)
+		return NULL;
+	if (!store_resolve(st, spec, &id))
+		doc = store_export(st, id);
+	store_close(st);
+	return doc;
+}
+
+static void fmt_time(char *buf, size_t len, const json_t *t)
+{
+	time_t s;
+	struct tm tm;
+
+	if (!json_is_number(t)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	s = (time_t)json_number_value(t);
+	gmtime_r(&s, &tm);
+	strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm);
+}
+
+/* The headline metric of a workload among the run's metrics. */
+static const char *headline_of(const json_t *metrics, const char *workload)
+{
+	const char *name;
+	json_t *m;
+	size_t wl = strlen(workload);
+
+	json_object_foreach((json_t *)metrics, name, m)
+		if (!strncmp(name, workload, wl) && name[wl] == '.' &&
+		    json_is_true(json_object_get(m, "headline")))
+			return name;
+	return NULL;
+}
+
+static enum better better_of(const char *s)
+{
+	return !strcmp(s, "higher") ? BETTER_HIGHER :
+	       !strcmp(s, "lower") ? BETTER_LOWER : BETTER_NONE;
+}
+
+/* Cases [from, to) of one job. */
+static void show_job(const json_t *doc, size_t from, size_t to)
+{
+	const json_t *cases = json_object_get(doc, "cases");
+	const json_t *metrics = json_object_get(doc, "metrics");
+	const json_t *c0 = json_array_get(cases, from);
+	const char *mname = headline_of(metrics,
+		json_string_value(json_object_get(c0, "workload")));
+	const json_t *meta;
+	struct sweep_samples *s;
+	struct metric_def m;
+	size_t n = to - from;
+
+	if (!mname)
+		return;
+	meta = json_object_get(metrics, mname);
+	m = (struct metric_def){ .name = mname,
+		.unit = json_string_value(json_object_get(meta, "unit")),
+		.better = better_of(json_string_value(json_object_get(meta, "better"))),
+		.headline = true };
+	s = xcalloc(n, sizeof(*s));
+	for (size_t i = 0; i < n; i++) {
+		const json_t *c = json_array_get(cases, from + i);
+		const json_t *arr = json_object_get(json_object_get(c, "samples"), mname);
+		double *x = xcalloc(json_array_size(arr) + 1, sizeof(double));
+
+		for (size_t k = 0; k < json_array_size(arr); k++) {
+			const json_t *v = json_array_get(arr, k);
+
+			x[k] = json_is_number(v) ? json_number_value(v) : NAN;
+		}
+		s[i].sweep = json_string_value(json_object_get(c, "sweep"));
+		s[i].x = x;
+		s[i].n = json_array_size(arr);
+		s[i].failed = strcmp(json_string_value(json_object_get(c, "status")),
+				     "complete") ?
+			      json_string_value(json_object_get(c, "reason")) : NULL;
+	}
+	render_job_summary(stdout, json_string_value(json_object_get(c0, "job")),
+			   json_string_value(json_object_get(c0, "sweep_keys")),
+			   &m, s, n);
+	for (size_t i = 0; i < n; i++)
+		free((double *)s[i].x);
+	free(s);
+}
+
+static void show_text(const json_t *doc)
+{
+	const json_t *run = json_object_get(doc, "run");
+	const json_t *cases = json_object_get(doc, "cases");
+	char a[64], b[64];
+	size_t from = 0, n = json_array_size(cases);
+
+	fmt_time(a, sizeof(a), json_object_get(run, "started"));
+	fmt_time(b, sizeof(b), json_object_get(run, "ended"));
+	printf("run        %s\nstatus     %s, %zu cases\nstarted    %s\nended      %s\n"
+	       "host       %s\ncommand    %s\nuuid       %s\n\n",
+	       json_string_value(json_object_get(run, "label")),
+	       json_string_value(json_object_get(run, "status")), n, a, b,
+	       json_string_value(json_object_get(run, "host")),
+	       json_string_value(json_object_get(run, "command")),
+	       json_string_value(json_object_get(run, "uuid")));
+	render_env_text(stdout, json_object_get(doc, "environment"));
+	putchar('\n');
+	for (size_t i = 1; i <= n; i++) {
+		const char *job = json_string_value(json_object_get(
+			json_array_get(cases, from), "job"));
+
+		if (i < n && !strcmp(job, json_string_value(json_object_get(
+					 json_array_get(cases, i), "job"))))
+			continue;
+		show_job(doc, from, i);
+		from = i;
+	}
+}
+
+int cmd_show(int argc, char **argv)
+{
+	struct runs_opts o;
+	json_t *doc;
+	int i, rc;
+
+	i = parse(argc, argv, show_options, &o, "show RUN [--db PATH] [--format text|json]", &rc);
+	if (i < 0)
+		return rc;
+	doc = load_run(argv[i], &o);
+	if (!doc)
+		return EXIT_USAGE;
+	if (o.format == 1)
+		export_dump(doc, stdout);
+	else
+		show_text(doc);
+	json_decref(doc);
+	return EXIT_OK;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	struct runs_opts o;
+	char tmp[4096];
+	json_t *doc;
+	FILE *f;
+	int i, rc;
+
+	i = parse(argc, argv, export_options, &o, "export RUN [-o FILE] [--db PATH]", &rc);
+	if (i < 0)
+		return rc;
+	doc = load_run(argv[i], &o);
+	if (!doc)
+		return EXIT_USAGE;
+	if (!o.output || !strcmp(o.output, "-")) {
+		rc = export_dump(doc, stdout) ? EXIT_RUN_FAILED : EXIT_OK;
+		json_decref(doc);
+		return rc;
+	}
+	/* written beside the target, renamed over it once complete */
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", o.output, (int)getpid());
+	f = fopen(tmp, "w");
+	if (!f) {
+		json_decref(doc);
+		error_errno("export: %s", tmp);
+		return EXIT_USAGE;
+	}
+	rc = export_dump(doc, f);
+	if (fclose(f) || rc || rename(tmp, o.output)) {
+		error_errno("export: %s", o.output);
+		unlink(tmp);
+		rc = EXIT_RUN_FAILED;
+	}
+	json_decref(doc);
+	return rc;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	struct runs_opts o;
+	struct store *st;
+	char db[4096];
+	json_t *doc;
+	int64_t id;
+	int i, rc;
+
+	i = parse(argc, argv, import_options, &o, "import FILE [--db PATH]", &rc);
+	if (i < 0)
+		return rc;
+	doc = export_load(argv[i]);
+	if (!doc || export_validate(doc, argv[i]) || db_path(&o, db, sizeof(db))) {
+		json_decref(doc);
+		return EXIT_USAGE;
+	}
+	st = store_open(db);
+	if (!st) {
+		json_decref(doc);
+		return EXIT_USAGE;
+	}
+	rc = store_import(st, doc, argv[i], &id) ? EXIT_USAGE : EXIT_OK;
+	if (rc == EXIT_OK)
+		printf("imported run %lld (%s) into %s\n", (long long)id,
+		       json_string_value(json_object_get(json_object_get(doc, "run"),
+							 "label")), db);
+	store_close(st);
+	json_decref(doc);
+	return rc;
+}

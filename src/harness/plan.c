@@ -1,0 +1,732 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * plan: a job file checked and expanded into cases (see plan.h).
+ *
+ * plan_file.c reads the file into sections of key = value lines; here
+ * every job gets its workload, every key is checked against the harness
+ * keys and the option table of the job's workload, and every value is
+ * expanded by plan_sweep.c through opt_set(), so that a mistake reads as
+ * it would on the command line, prefixed with FILE:LINE. All jobs are
+ * checked and counted before any case is made.
+ *
+ * Also here: finding and listing suites, and printing a plan.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness/plan_int.h"
+#include "probe/cpus.h"
+#include "util.h"
+#include "workload/registry.h"
+
+#ifndef SCHEDLAB_JOBS_DIR
+#define SCHEDLAB_JOBS_DIR "/usr/local/share/schedlab/jobs"
+#endif
+
+#define VALUE_MAX	128	/* one formatted option value */
+
+/* What loading needs besides the file. */
+struct loader {
+	const char *path;
+	struct jobfile jf;
+	unsigned ncpu;		/* what $ncpu stands for */
+};
+
+/* Helpers for the three files of plan. */
+char *plan_trim(char *s)
+{
+	char *e = s + strlen(s);
+
+	while (isblank((unsigned char)*s))
+		s++;
+	while (e > s && isblank((unsigned char)e[-1]))
+		e--;
+	*e = '\0';
+	return s;
+}
+
+/* Room for element n of an array that grows by doubling. */
+void *plan_grow(void *arr, size_t n, size_t size)
+{
+	void *p;
+
+	if (n & (n - 1))
+		return arr;	/* not a power of two: there is room */
+	p = xmalloc((n ? 2 * n : 1) * size);
+	if (n)
+		memcpy(p, arr, n * size);
+	free(arr);
+	return p;
+}
+
+/* ---- harness keys ---------------------------------------------------- */
+
+struct harness {
+	unsigned iterations, warmup, retries, timeout_s;
+	char cpus[256];		/* normalised cpulist; "" to inherit */
+};
+
+static const struct opt_def harness_options[] = {
+	{ .name = "iterations", .type = OPT_UINT,
+	  .offset = offsetof(struct harness, iterations), .def = "5",
+	  .min = 1, .max = 10000 },
+	{ .name = "warmup", .type = OPT_UINT,
+	  .offset = offsetof(struct harness, warmup), .def = "0",
+	  .min = 0, .max = 1000 },
+	{ .name = "retries", .type = OPT_UINT,
+	  .offset = offsetof(struct harness, retries), .def = "0",
+	  .min = 0, .max = 100 },
+	{ .name = NULL },
+};
+
+#define TIMEOUT_MAX 31536000u	/* a year */
+
+/* A harness key shadows a workload option of the same name. */
+static bool is_harness_key(const char *key)
+{
+	return opt_find(harness_options, key) || !strcmp(key, "timeout") ||
+	       !strcmp(key, "cpus");
+}
+
+/* "300", "300s", "5m", "1h"; "none" for no limit. */
+static int parse_timeout(const char *s, unsigned *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!strcmp(s, "none")) {
+		*out = 0;
+		return 0;
+	}
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || v > TIMEOUT_MAX)
+		return -2;
+	if (*end == 'm')
+		v *= 60;
+	else if (*end == 'h')
+		v *= 3600;
+	else if (*end && *end != 's')
+		return -1;
+	if (*end && end[1])
+		return -1;
+	if (v < 1 || v > TIMEOUT_MAX)
+		return -2;
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int set_cpus(const struct loader *ld, const struct kv *kv,
+		    struct harness *h)
+{
+	long ncfg = sysconf(_SC_NPROCESSORS_CONF);
+	struct cpumask m;
+	int n, c;
+
+	n = cpulist_parse(kv->value, &m);
+	if (n < 0)
+		return error("%s:%u: cpus: '%s' is not a CPU list (expected CPU numbers and ranges, such as 0-3,8)",
+			     ld->path, kv->line, kv->value);
+	if (n == 0)
+		return error("%s:%u: cpus: '%s' is empty (expected CPU numbers and ranges, such as 0-3,8)",
+			     ld->path, kv->line, kv->value);
+	for_each_cpu(c, &m)
+		if (ncfg > 0 && c >= ncfg)
+			return error("%s:%u: cpus: '%s' is out of range (expected CPUs in 0-%ld; CPU %d does not exist)",
+				     ld->path, kv->line, kv->value, ncfg - 1, c);
+	if (cpulist_format(&m, h->cpus, sizeof(h->cpus)) >= (int)sizeof(h->cpus))
+		return error("%s:%u: cpus: '%s' is too long a list",
+			     ld->path, kv->line, kv->value);
+	return 0;
+}
+
+static int set_harness(const struct loader *ld, const struct kv *kv,
+		       struct harness *h)
+{
+	const struct opt_def *o = opt_find(harness_options, kv->key);
+	char where[PATH_MAX + 64];
+	int rc;
+
+	snprintf(where, sizeof(where), "%s:%u: %s", ld->path, kv->line, kv->key);
+	if (o)
+		return opt_set(o, h, kv->value, where);
+	if (!strcmp(kv->key, "cpus"))
+		return set_cpus(ld, kv, h);
+	rc = parse_timeout(kv->value, &h->timeout_s);
+	if (rc)
+		return error("%s: '%s' %s (expected a duration in 1s..8760h such as 300, 300s, 5m or 1h, or none)",
+			     where, kv->value,
+			     rc == -2 ? "is out of range" : "is not a duration");
+	return 0;
+}
+
+/* ---- jobs ------------------------------------------------------------ */
+
+struct job {
+	const struct section *sec;
+	struct harness h;
+	struct axis *ax;	/* [global]'s options first, then the job's */
+	size_t nax;
+	unsigned long long ncases;
+};
+
+/* Every job has a known workload; [global] has none. */
+static int resolve_workloads(struct loader *ld, size_t *njobs)
+{
+	*njobs = 0;
+	for (size_t i = 0; i < ld->jf.nsec; i++) {
+		struct section *sec = &ld->jf.sec[i];
+		const struct kv *kv = section_key(sec, "workload");
+		char known[256];
+		size_t n = 0;
+
+		if (sec->global) {
+			if (kv)
+				return error("%s:%u: 'workload' belongs in a job section, not [global]",
+					     ld->path, kv->line);
+			continue;
+		}
+		if (!kv)
+			return error("%s: job [%s] has no 'workload =' line",
+				     ld->path, sec->name);
+		sec->wl = workload_find(kv->value);
+		if (sec->wl) {
+			(*njobs)++;
+			continue;
+		}
+		for (size_t w = 0; workloads[w] && n < sizeof(known); w++)
+			n += (size_t)snprintf(known + n, sizeof(known) - n,
+					      "%s%s", w ? ", " : "",
+					      workloads[w]->name);
+		return error("%s:%u: unknown workload '%s' (known: %s)",
+			     ld->path, kv->line, kv->value, known);
+	}
+	if (!*njobs)
+		return error("%s: no jobs (a job is a [section] with a 'workload =' line)",
+			     ld->path);
+	return 0;
+}
+
+/* A workload's option names, "groups, fds, ...". */
+static void options_list(const struct workload *wl, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (const struct opt_def *o = wl->options; o->name && n < len; o++)
+		if (!o->set)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      n ? ", " : "", o->name);
+}
+
+/* Whether section i is the first job of its workload. */
+static bool first_of_workload(const struct loader *ld, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (ld->jf.sec[j].wl == ld->jf.sec[i].wl)
+			return false;
+	return ld->jf.sec[i].wl != NULL;
+}
+
+/*
+ * The workload options in [global]: each must belong to some job's
+ * workload, and its value must suit every workload that has it, even
+ * where every job sets its own.
+ */
+static int check_global(const struct loader *ld, const struct section *glob)
+{
+	for (size_t k = 0; glob && k < glob->nkv; k++) {
+		const struct kv *kv = &glob->kv[k];
+		char list[1024], opts[512];
+		bool used = false;
+		size_t n = 0;
+
+		if (is_harness_key(kv->key))
+			continue;
+		for (size_t i = 0; i < ld->jf.nsec; i++) {
+			const struct workload *wl = ld->jf.sec[i].wl;
+			const struct opt_def *o;
+			struct axis ax;
+
+			if (!first_of_workload(ld, i))
+				continue;
+			o = opt_find(wl->options, kv->key);
+			if (!o)
+				continue;
+			if (sweep_expand(ld->path, kv, wl, o, ld->ncpu, &ax))
+				return -1;
+			axis_free(&ax);
+			used = true;
+		}
+		if (used)
+			continue;
+		list[0] = '\0';
+		for (size_t i = 0; i < ld->jf.nsec && n < sizeof(list); i++) {
+			if (!first_of_workload(ld, i))
+				continue;
+			options_list(ld->jf.sec[i].wl, opts, sizeof(opts));
+			n += (size_t)snprintf(list + n, sizeof(list) - n,
+					      "%s%s: %s", n ? "; " : "",
+					      ld->jf.sec[i].wl->name, opts);
+		}
+		return error("%s:%u: '%s' is not an option of the jobs' workloads (%s)",
+			     ld->path, kv->line, kv->key, list);
+	}
+	return 0;
+}
+
+static void job_free(struct job *j)
+{
+	for (size_t i = 0; i < j->nax; i++)
+		axis_free(&j->ax[i]);
+	free(j->ax);
+}
+
+static int add_axis(const struct loader *ld, struct job *j,
+		    const struct opt_def *o, const struct kv *kv)
+{
+	j->ax = plan_grow(j->ax, j->nax, sizeof(*j->ax));
+	if (sweep_expand(ld->path, kv, j->sec->wl, o, ld->ncpu,
+			 &j->ax[j->nax]))
+		return -1;
+	j->nax++;
+	return 0;
+}
+
+static int prepare_job(const struct loader *ld, const struct section *glob,
+		       struct job *j)
+{
+	const struct workload *wl = j->sec->wl;
+	const struct opt_def *o;
+
+	/* harness keys: the job's own value, when set, replaces [global]'s */
+	opts_defaults(harness_options, &j->h);
+	for (size_t k = 0; glob && k < glob->nkv; k++)
+		if (is_harness_key(glob->kv[k].key) &&
+		    set_harness(ld, &glob->kv[k], &j->h))
+			return -1;
+	for (size_t k = 0; glob && k < glob->nkv; k++) {
+		const struct kv *kv = &glob->kv[k];
+
+		o = opt_find(wl->options, kv->key);
+		if (o && !is_harness_key(kv->key) && !section_key(j->sec, kv->key) &&
+		    add_axis(ld, j, o, kv))
+			return -1;
+	}
+	for (size_t k = 0; k < j->sec->nkv; k++) {
+		const struct kv *kv = &j->sec->kv[k];
+		char opts[512];
+
+		if (!strcmp(kv->key, "workload"))
+			continue;
+		if (is_harness_key(kv->key)) {
+			if (set_harness(ld, kv, &j->h))
+				return -1;
+			continue;
+		}
+		o = opt_find(wl->options, kv->key);
+		if (!o) {
+			options_list(wl, opts, sizeof(opts));
+			return error("%s:%u: '%s' is not an option of workload %s (options: %s)",
+				     ld->path, kv->line, kv->key, wl->name, opts);
+		}
+		if (add_axis(ld, j, o, kv))
+			return -1;
+	}
+	j->ncases = 1;
+	for (size_t i = 0; i < j->nax; i++)
+		j->ncases = j->ncases > ULLONG_MAX / j->ax[i].n ?
+			    ULLONG_MAX : j->ncases * j->ax[i].n;
+	return 0;
+}
+
+/* ---- cases ----------------------------------------------------------- */
+
+/* The words of a and b paired as "a1=b1 a2=b2", into buf. */
+static void zip(const char *a, const char *b, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	while (*a && n < len) {
+		size_t la = strcspn(a, " "), lb = strcspn(b, " ");
+
+		n += (size_t)snprintf(buf + n, len - n, "%s%.*s=%.*s",
+				      n ? " " : "", (int)la, a, (int)lb, b);
+		a += la + !!a[la];
+		b += lb + !!b[lb];
+	}
+}
+
+static char *params_of(const struct workload *wl, const void *cfg)
+{
+	size_t cap = 1, n = 0;
+	char *s, v[VALUE_MAX];
+
+	for (const struct opt_def *o = wl->options; o->name; o++)
+		if (!o->set)
+			cap += strlen(o->name) + 2 + VALUE_MAX;
+	s = xmalloc(cap);
+	s[0] = '\0';
+	for (const struct opt_def *o = wl->options; o->name; o++) {
+		if (o->set)
+			continue;
+		opt_format(o, cfg, v, sizeof(v));
+		n += (size_t)snprintf(s + n, cap - n, "%s%s=%s", n ? " " : "",
+				      o->name, v);
+	}
+	return s;
+}
+
+/*
+ * Case idx of job j (its axes as digits, the last one fastest) into c.
+ * The values are copied behind the config, in the same block, so that an
+ * option that keeps a pointer to its text (OPT_STRING) stays valid for
+ * as long as the config.
+ */
+static int fill_case(const struct loader *ld, const struct job *j,
+		     unsigned long long idx, struct plan_case *c)
+{
+	const struct workload *wl = j->sec->wl;
+	size_t *pick = xcalloc(j->nax, sizeof(*pick));
+	size_t base = (wl->cfg_size + 15) & ~(size_t)15;
+	size_t text = 0, skeys = 1, svals = 1;
+	char *at;
+	int rc = 0;
+
+	for (size_t i = j->nax; i-- > 0;) {
+		const struct axis *ax = &j->ax[i];
+
+		pick[i] = (size_t)(idx % ax->n);
+		idx /= ax->n;
+		text += strlen(ax->val[pick[i]]) + 1;
+		if (ax->swept) {
+			skeys += strlen(ax->o->name) + 1;
+			svals += strlen(ax->val[pick[i]]) + 1;
+		}
+	}
+	c->job = xstrdup(j->sec->name);
+	c->wl = wl;
+	c->cfg = xcalloc(1, base + text);
+	c->sweep_keys = xcalloc(1, skeys);
+	c->sweep = xcalloc(1, svals);
+	opts_defaults(wl->options, c->cfg);
+	at = (char *)c->cfg + base;
+	for (size_t i = 0; i < j->nax && !rc; i++) {
+		const struct axis *ax = &j->ax[i];
+		const char *v = strcpy(at, ax->val[pick[i]]);
+
+		at += strlen(v) + 1;
+		/* checked while expanding: a failure here is a bug */
+		if (opt_set(ax->o, c->cfg, v, ax->o->name))
+			rc = error("%s:%u: %s: '%s' is not valid after all",
+				   ld->path, ax->kv->line, ax->o->name, v);
+		if (!ax->swept)
+			continue;
+		if (*c->sweep_keys) {
+			strcat(c->sweep_keys, " ");
+			strcat(c->sweep, " ");
+		}
+		strcat(c->sweep_keys, ax->o->name);
+		strcat(c->sweep, v);
+	}
+	free(pick);
+	c->params = params_of(wl, c->cfg);
+	c->iterations = j->h.iterations;
+	c->warmup = j->h.warmup;
+	c->timeout_s = j->h.timeout_s;
+	c->retries = j->h.retries;
+	c->cpus = j->h.cpus[0] ? xstrdup(j->h.cpus) : NULL;
+	return rc;
+}
+
+/* The number $ncpu stands for: SCHEDLAB_NCPU, or the online CPUs. */
+static int online_cpus(unsigned *ncpu)
+{
+	const char *env = getenv("SCHEDLAB_NCPU");
+	unsigned long long v;
+	char *end;
+	long n;
+
+	if (env && *env) {
+		errno = 0;
+		v = strtoull(env, &end, 10);
+		if (!isdigit((unsigned char)*env) || errno || *end || !v ||
+		    v > CPUMASK_MAX_CPUS)
+			return error("SCHEDLAB_NCPU: '%s' is not a CPU count (expected 1..%d)",
+				     env, CPUMASK_MAX_CPUS);
+		*ncpu = (unsigned)v;
+		return 0;
+	}
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	*ncpu = n > 0 ? (unsigned)n : 1;
+	return 0;
+}
+
+static int build(struct loader *ld, struct plan *p)
+{
+	const struct section *glob = jobfile_section(&ld->jf, "global");
+	struct job *jobs;
+	unsigned long long total = 0;
+	size_t njobs, nj = 0, big = 0;
+	int rc = -1;
+
+	if (resolve_workloads(ld, &njobs) || check_global(ld, glob))
+		return -1;
+	jobs = xcalloc(njobs, sizeof(*jobs));
+	for (size_t i = 0; i < ld->jf.nsec; i++) {
+		if (ld->jf.sec[i].global)
+			continue;
+		jobs[nj].sec = &ld->jf.sec[i];
+		if (prepare_job(ld, glob, &jobs[nj++]))
+			goto out;
+		if (jobs[nj - 1].ncases > jobs[big].ncases)
+			big = nj - 1;
+		total = total > ULLONG_MAX - jobs[nj - 1].ncases ? ULLONG_MAX :
+			total + jobs[nj - 1].ncases;
+	}
+	if (total > PLAN_MAX_CASES) {
+		error("%s: the plan would have %llu cases, more than %d (job [%s] has %llu)",
+		      ld->path, total, PLAN_MAX_CASES, jobs[big].sec->name,
+		      jobs[big].ncases);
+		goto out;
+	}
+	p->cases = xcalloc(total, sizeof(*p->cases));
+	for (size_t i = 0; i < nj; i++)
+		for (unsigned long long k = 0; k < jobs[i].ncases; k++) {
+			struct plan_case *c = &p->cases[p->ncases++];
+
+			c->seq = (unsigned)p->ncases;
+			if (fill_case(ld, &jobs[i], k, c))
+				goto out;
+		}
+	rc = 0;
+out:
+	for (size_t i = 0; i < nj; i++)
+		job_free(&jobs[i]);
+	free(jobs);
+	return rc;
+}
+
+int plan_load(const char *path, struct plan *p)
+{
+	struct loader ld = { .path = path };
+	const char *base = strrchr(path, '/');
+	size_t n;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	p->source = xstrdup(path);
+	p->name = xstrdup(base ? base + 1 : path);
+	n = strlen(p->name);
+	if (n > 4 && !strcmp(p->name + n - 4, ".job"))
+		p->name[n - 4] = '\0';
+	rc = online_cpus(&ld.ncpu);
+	if (!rc)
+		rc = jobfile_read(path, &ld.jf);
+	if (!rc)
+		rc = build(&ld, p);
+	jobfile_free(&ld.jf);
+	if (rc)
+		plan_free(p);
+	return rc;
+}
+
+void plan_free(struct plan *p)
+{
+	for (size_t i = 0; i < p->ncases; i++) {
+		struct plan_case *c = &p->cases[i];
+
+		free(c->job);
+		free(c->cfg);
+		free(c->params);
+		free(c->sweep_keys);
+		free(c->sweep);
+		free(c->cpus);
+	}
+	free(p->cases);
+	free(p->source);
+	free(p->name);
+	memset(p, 0, sizeof(*p));
+}
+
+/* ---- suites and printing --------------------------------------------- */
+
+static bool is_suite_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n && !strchr(name, '/') &&
+	       !(n >= 4 && !strcmp(name + n - 4, ".job"));
+}
+
+/* The directories searched for suites, in order; NULL entries skipped. */
+static void suite_dirs(const char *dirs[3])
+{
+	const char *env = getenv("SCHEDLAB_JOBS");
+
+	dirs[0] = env && *env ? env : NULL;
+	dirs[1] = "jobs";
+	dirs[2] = SCHEDLAB_JOBS_DIR;
+}
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+int plan_find_suite(const char *name, char *path, size_t len)
+{
+	const char *dirs[3];
+
+	if (!is_suite_name(name))
+		return -1;
+	suite_dirs(dirs);
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		int n;
+
+		if (!dirs[i])
+			continue;
+		n = snprintf(path, len, "%s/%s.job", dirs[i], name);
+		if (n > 0 && (size_t)n < len && is_file(path))
+			return 0;
+	}
+	if (len)
+		path[0] = '\0';
+	return -1;
+}
+
+/* The first comment line of a job file (not an SPDX tag), without ';'. */
+static void suite_summary(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+
+	buf[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		char *s = line;
+
+		s[strcspn(s, "\r\n")] = '\0';
+		s = plan_trim(s);
+		if (*s != ';' && *s != '#')
+			break;
+		s = plan_trim(s + 1);
+		if (*s && !strstr(s, "SPDX-License-Identifier")) {
+			snprintf(buf, len, "%s", s);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int job_file(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return n > 4 && !strcmp(d->d_name + n - 4, ".job");
+}
+
+int plan_list_suites(FILE *f)
+{
+	const char *dirs[3];
+
+	suite_dirs(dirs);
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		struct dirent **ents;
+		bool heading = false;
+		int n;
+
+		if (!dirs[i])
+			continue;
+		n = scandir(dirs[i], &ents, job_file, by_name);
+		if (n < 0)
+			continue;	/* a directory that is not there */
+		for (int k = 0; k < n; k++) {
+			char name[NAME_MAX + 1], path[PATH_MAX], found[PATH_MAX];
+			char summary[200];
+
+			snprintf(name, sizeof(name), "%.*s",
+				 (int)strlen(ents[k]->d_name) - 4,
+				 ents[k]->d_name);
+			snprintf(path, sizeof(path), "%s/%s", dirs[i],
+				 ents[k]->d_name);
+			free(ents[k]);
+			/* hidden by a suite of the same name found earlier */
+			if (plan_find_suite(name, found, sizeof(found)) ||
+			    strcmp(found, path))
+				continue;
+			if (!heading)
+				fprintf(f, "%s/:\n", dirs[i]);
+			heading = true;
+			suite_summary(path, summary, sizeof(summary));
+			if (*summary)
+				fprintf(f, "  %-18s %s\n", name, summary);
+			else
+				fprintf(f, "  %s\n", name);
+		}
+		free(ents);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+void plan_print(FILE *f, const struct plan *p)
+{
+	unsigned long long iters = 0, warm = 0;
+	int wjob = 3, wwl = 8, wsw = 5;
+	char sweep[512];
+
+	for (size_t i = 0; i < p->ncases; i++) {
+		const struct plan_case *c = &p->cases[i];
+		int n;
+
+		iters += c->iterations;
+		warm += c->warmup;
+		n = (int)strlen(c->job);
+		wjob = n > wjob ? n : wjob;
+		n = (int)strlen(c->wl->name);
+		wwl = n > wwl ? n : wwl;
+		zip(c->sweep_keys, c->sweep, sweep, sizeof(sweep));
+		n = (int)strlen(sweep);
+		wsw = n > wsw ? n : wsw;
+	}
+	fprintf(f, "# %s (%s): %zu case%s, %llu iterations + %llu warm-up\n",
+		p->name, p->source, p->ncases, p->ncases == 1 ? "" : "s",
+		iters, warm);
+	fprintf(f, "%5s  %-*s  %-*s  %-*s  %-9s  %s\n", "seq", wjob, "job",
+		wwl, "workload", wsw, "sweep", "iter+warm", "params");
+	for (size_t i = 0; i < p->ncases; i++) {
+		const struct plan_case *c = &p->cases[i];
+		char iw[32];
+
+		zip(c->sweep_keys, c->sweep, sweep, sizeof(sweep));
+		snprintf(iw, sizeof(iw), "%u+%u", c->iterations, c->warmup);
+		fprintf(f, "%5u  %-*s  %-*s  %-*s  %-9s  %s", c->seq, wjob,
+			c->job, wwl, c->wl->name, wsw, *sweep ? sweep : "-",
+			iw, c->params);
+		if (c->timeout_s)
+			fprintf(f, " timeout=%us", c->timeout_s);
+		if (c->retries)
+			fprintf(f, " retries=%u", c->retries);
+		if (c->cpus)
+			fprintf(f, " cpus=%s", c->cpus);
+		fputc('\n', f);
+	}
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * plan: a job file (INI, in the manner of fio) expanded into the list of
+ * cases a run will execute.
+ *
+ *   [global]
+ *   iterations = 10          ; harness keys: iterations, warmup, timeout,
+ *   warmup = 1               ;   retries, cpus - in [global] or a job
+ *   timeout = 300s
+ *
+ *   [hackbench-process-pipes] ; one section per job
+ *   workload = messaging
+ *   ipc = pipe                ; any option of the workload, by the
+ *   groups = 1,4,$ncpu,2*$ncpu ;  canonical name of its option table
+ *   loops = 1000
+ *
+ * Harness keys, in [global] or a job (the job's value wins): iterations
+ * (1..10000, default 5), warmup (0..1000, default 0), timeout (per
+ * iteration: "300", "300s", "5m", "1h", up to a year, or "none"; default
+ * none), retries (0..100, default 0), cpus (a cpulist such as "0-3,8" of
+ * CPUs this machine has; default: inherit). Every other key of a job is
+ * an option of its workload, by its canonical name. Workload options in
+ * [global] apply to the jobs whose workload has them, unless a job sets
+ * its own; one that no job's workload has is a mistake.
+ *
+ * A value with a comma or a range is a sweep: "1,4,8", "1..16",
+ * "1..16:2" (step), "1..64:*2" (doubling; the end is included only when
+ * a step lands on it), "pipe,socket" (names). Terms may use $ncpu, the
+ * online CPUs (or $SCHEDLAB_NCPU when set, for tests): "$ncpu",
+ * "2*$ncpu", "$ncpu*2", "$ncpu/2" (integer division; a term that comes
+ * to 0 is a mistake). Values repeated by the expansion are dropped, the
+ * first kept. Several swept options in one job give their cartesian
+ * product, the first swept key outermost ([global]'s before the job's).
+ * A plan has at most PLAN_MAX_CASES cases.
+ *
+ * Everything is validated while loading, with the option table of the
+ * job's workload; a mistake is reported as "FILE:LINE: ..." naming the
+ * option and what it accepts, and plan_load() returns -1 (exit 2).
+ */
+#ifndef SCHEDLAB_PLAN_H
+#define SCHEDLAB_PLAN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "workload/workload.h"
+
+#define PLAN_MAX_CASES 10000
+
+struct plan_case {
+	unsigned seq;		/* 1-based, in run order */
+	char *job;		/* the section name */
+	const struct workload *wl;
+	void *cfg;		/* the workload's config, every option set */
+	/*
+	 * Every workload option as "name=value", in option-table order,
+	 * separated by spaces: what identifies a case across runs.
+	 */
+	char *params;
+	char *sweep_keys;	/* swept option names, space-separated; "" if none */
+	char *sweep;		/* their values in this case, e.g. "4" or "4 pipe" */
+	unsigned iterations;	/* default 5 */
+	unsigned warmup;	/* default 0 */
+	unsigned timeout_s;	/* per iteration; default 0 = none */
+	unsigned retries;	/* of a failed iteration; default 0 */
+	char *cpus;		/* affinity as a cpulist; NULL: inherit */
+};
+
+struct plan {
+	char *source;		/* the file read */
+	char *name;		/* the file's name without directory and .job */
+	struct plan_case *cases;
+	size_t ncases;
+};
+
+/*
+ * Loads and expands a job file into *p, which plan_free() releases.
+ * Returns -1 after saying what is wrong, *p then empty.
+ */
+int plan_load(const char *path, struct plan *p);
+
+/*
+ * A SUITE name ("quick") to the job file that holds it: $SCHEDLAB_JOBS,
+ * then ./jobs, then the installed $(PREFIX)/share/schedlab/jobs. Writes
+ * the path and returns 0, or -1 (silently) if there is none. A name with
+ * a '/' or ending in .job is a path, never a suite: -1.
+ */
+int plan_find_suite(const char *name, char *path, size_t len);
+
+/*
+ * The suites plan_find_suite() can find, under a line per directory:
+ * each one's name and the first comment line of its file. -1 if writing
+ * failed.
+ */
+int plan_list_suites(FILE *f);
+
+/*
+ * The expanded plan for --dry-run: a header line (name, source, cases,
+ * iterations), then per case its seq, job, workload, swept values,
+ * iterations+warmup and params.
+ */
+void plan_print(FILE *f, const struct plan *p);
+
+void plan_free(struct plan *p);
+
+#endif

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * plan's insides, shared by its three files: plan_file.c reads a job
+ * file into sections of key = value lines, plan_sweep.c expands one
+ * value into the values it stands for, plan.c makes the jobs and cases.
+ */
+#ifndef SCHEDLAB_PLAN_INT_H
+#define SCHEDLAB_PLAN_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "harness/plan.h"
+
+struct kv {
+	char *key;
+	char *value;
+	unsigned line;
+};
+
+struct section {
+	char *name;
+	unsigned line;
+	bool global;		/* [global], not a job */
+	const struct workload *wl;	/* a job's, filled by plan.c */
+	struct kv *kv;		/* in file order */
+	size_t nkv;
+};
+
+struct jobfile {
+	const char *path;
+	struct section *sec;	/* in file order */
+	size_t nsec;
+};
+
+/*
+ * Reads path into jf: text only, sections named once, keys once per
+ * section, nothing else checked. -1 after saying what is wrong, as
+ * "FILE:LINE: ..."; jobfile_free() is needed either way.
+ */
+int jobfile_read(const char *path, struct jobfile *jf);
+void jobfile_free(struct jobfile *jf);
+struct section *jobfile_section(const struct jobfile *jf, const char *name);
+const struct kv *section_key(const struct section *sec, const char *key);
+
+/* One workload option of a job and the distinct values it takes. */
+struct axis {
+	const struct opt_def *o;
+	const struct kv *kv;	/* where it was written */
+	bool swept;		/* a list or a range, even of one value */
+	char **val;		/* canonical text, as opt_format() writes it */
+	size_t n;
+	size_t raw;		/* values listed, before dropping repeats */
+};
+
+/*
+ * Expands kv, the value of option o of workload wl, into ax, each value
+ * checked with opt_set(); $ncpu stands for ncpu. -1 after saying what
+ * is wrong, as "FILE:LINE: OPTION...", ax then empty.
+ */
+int sweep_expand(const char *path, const struct kv *kv,
+		 const struct workload *wl, const struct opt_def *o,
+		 unsigned ncpu, struct axis *ax);
+void axis_free(struct axis *ax);
+
+/* Room for element n of an array that grows by doubling. */
+void *plan_grow(void *arr, size_t n, size_t size);
+/* s without the blanks around it, cut in place. */
+char *plan_trim(char *s);
+
+#endif

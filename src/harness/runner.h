@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * runner: one case of a plan, repeated - warm-up iterations (measured,
+ * not kept), then the iterations, each in a supervised workload process,
+ * a failed one retried up to the case's `retries` times.
+ *
+ * Every iteration gives one row of values: the workload's metrics, then
+ * the harness's own (process.wall_s, process.user_s, process.sys_s,
+ * process.maxrss_kib, process.leftover_killed: the workload process's
+ * wall time, the CPU time of it and its workers, its peak RSS, and the
+ * leftovers killed after it ended).
+ */
+#ifndef SCHEDLAB_RUNNER_H
+#define SCHEDLAB_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "harness/plan.h"
+#include "harness/supervise.h"
+
+/* The columns of a case's rows: the workload's metrics, then the harness's. */
+struct metric_cols {
+	struct metric_def *def;
+	size_t n;
+	size_t nworkload;	/* the first nworkload are the workload's */
+};
+
+void metric_cols_init(struct metric_cols *c, const struct workload *wl);
+void metric_cols_free(struct metric_cols *c);
+
+struct case_result {
+	struct metric_cols cols;
+	size_t niter;		/* rows kept */
+	double *values;		/* niter x cols.n */
+	unsigned retried;	/* iterations that failed and were run again */
+	enum run_status status;	/* RUN_OK when every iteration succeeded */
+	char reason[REASON_MAX];
+};
+
+/* Called before each iteration; warmup iterations count from 1 too. */
+struct runner_progress {
+	void (*before)(void *arg, const struct plan_case *c, unsigned iter,
+		       bool warmup);
+	void *arg;
+};
+
+/*
+ * Runs the case. Returns 0 with r filled - r->status says whether it
+ * completed, failed (an iteration failed retries + 1 times; rows so far
+ * kept) or was interrupted or timed out - or -1 if nothing could be
+ * started.
+ */
+int runner_case(const struct plan_case *c, struct case_result *r,
+		const struct runner_progress *p);
+void case_result_free(struct case_result *r);
+
+#endif

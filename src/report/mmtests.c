@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/mmtests.h"
+#include "stats/summary.h"
+#include "util.h"
+
+enum { ROW_MIN, ROW_MEAN, ROW_SD, ROW_COV, ROW_MAX, ROW_BAMEAN, NROWS };
+
+static double row_value(const struct summary *s, int row)
+{
+	switch (row) {
+	case ROW_MIN: return s->min;
+	case ROW_MEAN: return s->mean;
+	case ROW_SD: return s->stddev;
+	case ROW_COV: return s->coeffvar;
+	case ROW_MAX: return s->max;
+	default: return s->bamean95;
+	}
+}
+
+void render_job_summary(FILE *f, const char *job, const char *sweep_keys,
+			const struct metric_def *m,
+			const struct sweep_samples *s, size_t ns)
+{
+	static const char *const label[NROWS] = {
+		"Min", "Amean", "Stddev", "CoeffVar", "Max", "BAmean-95",
+	};
+	struct summary *sum = xcalloc(ns, sizeof(*sum));
+	bool *ok = xcalloc(ns, sizeof(*ok));
+	int w = 4;
+
+	for (size_t i = 0; i < ns; i++) {
+		double *x = xcalloc(s[i].n + 1, sizeof(double));
+		size_t n = 0;
+		int len = (int)strlen(s[i].sweep);
+
+		for (size_t k = 0; k < s[i].n; k++)
+			if (!isnan(s[i].x[k]))
+				x[n++] = s[i].x[k];
+		ok[i] = n && !summarize(x, n, m->better, &sum[i]);
+		free(x);
+		if (len > w)
+			w = len;
+	}
+	fprintf(f, "%s%s%s: %s, %s (%s is better)\n", job,
+		*sweep_keys ? " by " : "", sweep_keys, m->name, m->unit,
+		m->better == BETTER_HIGHER ? "higher" : "lower");
+	for (int row = 0; row < NROWS; row++) {
+		for (size_t i = 0; i < ns; i++) {
+			const char *l = label[row];
+			const char *sw = *s[i].sweep ? s[i].sweep : "-";
+
+			if (row == ROW_MEAN && ok[i] && sum[i].hmean)
+				l = "Hmean";
+			if (!ok[i]) {
+				if (row == 0)
+					fprintf(f, "%-9s %-*s %s\n", "Failed", w, sw,
+						s[i].failed ? s[i].failed :
+						"no samples");
+				continue;
+			}
+			fprintf(f, "%-9s %-*s %12.4f\n", l, w, sw,
+				row_value(&sum[i], row));
+		}
+	}
+	fputc('\n', f);
+	free(sum);
+	free(ok);
+}

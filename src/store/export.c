@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * export: the "schedlab-run/1" document (doc/export.md) as a file -
+ * checking one that came from outside, reading and writing it. Building
+ * one from a database and storing one is sqlite.c's business.
+ *
+ * Validation is strict about what the document must hold (every field,
+ * its JSON type, the allowed statuses, one value or null per iteration)
+ * and silent about members it does not know, so that fields added
+ * within the version do not break older readers.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/export.h"
+#include "store/store.h"
+#include "util.h"
+
+const char *const export_run_statuses[] = {
+	"running", "complete", "partial", "failed", NULL
+};
+const char *const export_case_statuses[] = { "complete", "failed", NULL };
+const char *const export_better[] = {
+	[BETTER_LOWER] = "lower",
+	[BETTER_HIGHER] = "higher",
+	[BETTER_NONE] = "none",
+	NULL
+};
+
+bool export_one_of(const char *s, const char *const *set)
+{
+	for (; *set; set++)
+		if (!strcmp(s, *set))
+			return true;
+	return false;
+}
+
+/* What a member must be. */
+enum want {
+	W_STRING,
+	W_STRING_NULL,
+	W_NUMBER,
+	W_NUMBER_NULL,
+	W_COUNT,	/* an integer >= 0 */
+	W_BOOL,
+	W_OBJECT,
+	W_ARRAY,
+};
+
+static const char *const want_text[] = {
+	[W_STRING] = "a string",
+	[W_STRING_NULL] = "a string or null",
+	[W_NUMBER] = "a number",
+	[W_NUMBER_NULL] = "a number or null",
+	[W_COUNT] = "a non-negative integer",
+	[W_BOOL] = "true or false",
+	[W_OBJECT] = "an object",
+	[W_ARRAY] = "an array",
+};
+
+static bool is(const json_t *v, enum want w)
+{
+	switch (w) {
+	case W_STRING:
+		return json_is_string(v);
+	case W_STRING_NULL:
+		return json_is_string(v) || json_is_null(v);
+	case W_NUMBER:
+		return json_is_number(v);
+	case W_NUMBER_NULL:
+		return json_is_number(v) || json_is_null(v);
+	case W_COUNT:
+		return json_is_integer(v) && json_integer_value(v) >= 0;
+	case W_BOOL:
+		return json_is_boolean(v);
+	case W_OBJECT:
+		return json_is_object(v);
+	case W_ARRAY:
+		return json_is_array(v);
+	}
+	return false;
+}
+
+/* "ORIGIN: PATH: MSG" */
+static int bad(const char *origin, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int bad(const char *origin, const char *path, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return error("%s: %s: %s", origin, path, msg);
+}
+
+struct field {
+	const char *key;
+	enum want want;
+	const char *const *one_of;	/* for strings, or NULL */
+};
+
+static const struct field run_fields[] = {
+	{ "uuid", W_STRING, NULL },
+	{ "label", W_STRING_NULL, NULL },
+	{ "host", W_STRING_NULL, NULL },
+	{ "started", W_NUMBER, NULL },
+	{ "ended", W_NUMBER_NULL, NULL },
+	{ "status", W_STRING, export_run_statuses },
+	{ "command", W_STRING_NULL, NULL },
+	{ "schedlab_version", W_STRING_NULL, NULL },
+	{ 0 }
+};
+
+static const struct field metric_fields[] = {
+	{ "unit", W_STRING, NULL },
+	{ "better", W_STRING, export_better },
+	{ "headline", W_BOOL, NULL },
+	{ "help", W_STRING, NULL },
+	{ 0 }
+};
+
+static const struct field case_fields[] = {
+	{ "seq", W_COUNT, NULL },
+	{ "job", W_STRING, NULL },
+	{ "workload", W_STRING, NULL },
+	{ "params", W_STRING_NULL, NULL },
+	{ "sweep_keys", W_STRING_NULL, NULL },
+	{ "sweep", W_STRING_NULL, NULL },
+	{ "status", W_STRING, export_case_statuses },
+	{ "reason", W_STRING_NULL, NULL },
+	{ "parameters", W_OBJECT, NULL },
+	{ "iterations", W_COUNT, NULL },
+	{ "samples", W_OBJECT, NULL },
+	{ 0 }
+};
+
+/* "a, b or c" */
+static void set_text(const char *const *set, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; set[i] && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%s",
+			      !i ? "" : set[i + 1] ? ", " : " or ", set[i]);
+}
+
+/*
+ * obj's member key, checked against want; at is obj's path ("" for the
+ * document). NULL after error().
+ */
+static json_t *member(const char *origin, json_t *obj, const char *at,
+		      const char *key, enum want want)
+{
+	json_t *v = json_object_get(obj, key);
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s%s%s", at, *at ? "." : "", key);
+	if (!v) {
+		bad(origin, path, "missing");
+		return NULL;
+	}
+	if (!is(v, want)) {
+		bad(origin, path, "expected %s", want_text[want]);
+		return NULL;
+	}
+	return v;
+}
+
+static int check_fields(const char *origin, json_t *obj, const char *at,
+			const struct field *fields)
+{
+	for (const struct field *f = fields; f->key; f++) {
+		json_t *v = member(origin, obj, at, f->key, f->want);
+		char path[512], set[128];
+
+		if (!v)
+			return -1;
+		if (!f->one_of || export_one_of(json_string_value(v), f->one_of))
+			continue;
+		snprintf(path, sizeof(path), "%s.%s", at, f->key);
+		set_text(f->one_of, set, sizeof(set));
+		return bad(origin, path, "\"%s\" is not %s",
+			   json_string_value(v), set);
+	}
+	return 0;
+}
+
+static int check_metrics(const char *origin, json_t *metrics)
+{
+	const char *name;
+	json_t *m;
+
+	json_object_foreach(metrics, name, m) {
+		char at[512];
+
+		snprintf(at, sizeof(at), "metrics.%s", name);
+		if (!*name)
+			return bad(origin, "metrics", "a metric without a name");
+		if (!json_is_object(m))
+			return bad(origin, at, "expected an object");
+		if (check_fields(origin, m, at, metric_fields))
+			return -1;
+	}
+	return 0;
+}
+
+/* One value or null per iteration, of metrics the document describes. */
+static int check_samples(const char *origin, json_t *c, const char *at,
+			 json_t *metrics)
+{
+	json_int_t niter = json_integer_value(json_object_get(c, "iterations"));
+	const char *name;
+	json_t *arr;
+
+	json_object_foreach(json_object_get(c, "samples"), name, arr) {
+		char path[512];
+		size_t j;
+		json_t *v;
+
+		snprintf(path, sizeof(path), "%s.samples.%s", at, name);
+		if (!json_object_get(metrics, name))
+			return bad(origin, path, "metric has no entry in \"metrics\"");
+		if (!json_is_array(arr))
+			return bad(origin, path, "expected an array");
+		if ((json_int_t)json_array_size(arr) != niter)
+			return bad(origin, path,
+				   "%zu values for %" JSON_INTEGER_FORMAT
+				   " iterations", json_array_size(arr), niter);
+		json_array_foreach(arr, j, v) {
+			if (json_is_number(v) || json_is_null(v))
+				continue;
+			snprintf(path, sizeof(path), "%s.samples.%s[%zu]", at,
+				 name, j);
+			return bad(origin, path, "expected a number or null");
+		}
+	}
+	return 0;
+}
+
+struct seq_at {
+	json_int_t seq;
+	size_t index;
+};
+
+static int cmp_seq(const void *a, const void *b)
+{
+	const struct seq_at *x = a, *y = b;
+
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int check_cases(const char *origin, json_t *cases, json_t *metrics)
+{
+	size_t n = json_array_size(cases), i;
+	struct seq_at *seqs = xcalloc(n, sizeof(*seqs));
+	int rc = -1;
+	json_t *c;
+
+	json_array_foreach(cases, i, c) {
+		char at[64];
+
+		snprintf(at, sizeof(at), "cases[%zu]", i);
+		if (!json_is_object(c)) {
+			bad(origin, at, "expected an object");
+			goto out;
+		}
+		if (check_fields(origin, c, at, case_fields) ||
+		    check_samples(origin, c, at, metrics))
+			goto out;
+		seqs[i].seq = json_integer_value(json_object_get(c, "seq"));
+		seqs[i].index = i;
+	}
+	qsort(seqs, n, sizeof(*seqs), cmp_seq);
+	for (i = 1; i < n; i++) {
+		char at[64];
+
+		if (seqs[i].seq != seqs[i - 1].seq)
+			continue;
+		snprintf(at, sizeof(at), "cases[%zu].seq", seqs[i].index);
+		bad(origin, at, "%" JSON_INTEGER_FORMAT " is also cases[%zu].seq",
+		    seqs[i].seq, seqs[i - 1].index);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(seqs);
+	return rc;
+}
+
+int export_validate(json_t *doc, const char *origin)
+{
+	json_t *schema = json_object_get(doc, "schema");
+	const char *name = json_string_value(schema);
+	json_t *run, *metrics, *cases;
+
+	if (!name || strncmp(name, "schedlab-run/", 13))
+		return error("%s: not a schedlab export (no \"schema\": \"%s\")",
+			     origin, EXPORT_SCHEMA);
+	if (strcmp(name, EXPORT_SCHEMA))
+		return error("%s: schema \"%s\" is not one this schedlab reads (%s)",
+			     origin, name, EXPORT_SCHEMA);
+	run = member(origin, doc, "", "run", W_OBJECT);
+	if (!run || check_fields(origin, run, "run", run_fields))
+		return -1;
+	if (!*json_string_value(json_object_get(run, "uuid")))
+		return bad(origin, "run.uuid", "expected a non-empty string");
+	if (!member(origin, doc, "", "environment", W_OBJECT))
+		return -1;
+	metrics = member(origin, doc, "", "metrics", W_OBJECT);
+	if (!metrics || check_metrics(origin, metrics))
+		return -1;
+	cases = member(origin, doc, "", "cases", W_ARRAY);
+	if (!cases || check_cases(origin, cases, metrics))
+		return -1;
+	return 0;
+}
+
+int export_dump(json_t *doc, FILE *f)
+{
+	errno = 0;
+	if (json_dumpf(doc, f, EXPORT_DUMP_FLAGS) || fputc('\n', f) == EOF ||
+	    fflush(f) || ferror(f)) {
+		if (!errno)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+json_t *export_load(const char *path)
+{
+	bool from_stdin = !strcmp(path, "-");
+	const char *name = from_stdin ? "stdin" : path;
+	FILE *f = from_stdin ? stdin : fopen(path, "r");
+	json_error_t err;
+	json_t *doc;
+	int read_errno = 0;
+
+	if (!f) {
+		error_errno("%s: cannot open", path);
+		return NULL;
+	}
+	errno = 0;
+	doc = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
+	if (ferror(f))
+		read_errno = errno ? errno : EIO;
+	if (!from_stdin)
+		fclose(f);
+	if (read_errno) {
+		json_decref(doc);
+		errno = read_errno;
+		error_errno("%s: cannot read", name);
+		return NULL;
+	}
+	if (!doc) {
+		if (err.line > 0)
+			error("%s:%d:%d: %s", name, err.line, err.column,
+			      err.text);
+		else
+			error("%s: %s", name, err.text);
+		return NULL;
+	}
+	if (export_validate(doc, name)) {
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}

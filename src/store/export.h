@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Private to src/store: the value sets and JSON formatting that the
+ * export document (export.c) and the database (sqlite.c) share, so that
+ * both accept exactly the same things.
+ */
+#ifndef SCHEDLAB_STORE_EXPORT_H
+#define SCHEDLAB_STORE_EXPORT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+/* Export files: readable, keys in order, doubles that read back exactly. */
+#define EXPORT_DUMP_FLAGS \
+	(JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
+/* JSON kept in a database column (environment, parameters). */
+#define STORE_JSON_FLAGS \
+	(JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
+
+/* NULL-terminated sets of allowed strings. */
+extern const char *const export_run_statuses[];	/* running complete ... */
+extern const char *const export_case_statuses[];	/* complete failed */
+extern const char *const export_better[];	/* by enum better */
+
+/* Whether s is one of set (NULL-terminated). */
+bool export_one_of(const char *s, const char *const *set);
+
+#endif

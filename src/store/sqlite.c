@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * store/sqlite.c: runs kept in one SQLite file - the connection, the
+ * schema (doc/store.md) and its migrations. Writing runs is in
+ * sqlite_write.c, reading them back in sqlite_read.c.
+ *
+ * Several schedlab processes may write one database at once (a sweep in
+ * one terminal, an import in another). The file is in WAL mode and every
+ * write is one BEGIN IMMEDIATE transaction, so writers queue on the
+ * database lock (for up to the busy timeout) rather than fail half-way
+ * through, and readers never wait for them.
+ *
+ * The schema evolves by appending to migrations[]: version N is
+ * migrations[N - 1], applied in one transaction with the version bump.
+ * A binary refuses a database newer than it knows.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "store/sqlite.h"
+#include "util.h"
+
+#define BUSY_TIMEOUT_MS 30000
+
+static const char *const migrations[] = {
+	/* 1: runs, their metric metadata, cases, samples; histograms
+	 * reserved for later */
+	"CREATE TABLE schema_version (version INTEGER NOT NULL);"
+	"CREATE TABLE runs ("
+	" id INTEGER PRIMARY KEY,"
+	" uuid TEXT UNIQUE NOT NULL,"
+	" label TEXT,"
+	" host TEXT,"
+	" started REAL NOT NULL,"
+	" ended REAL,"
+	" status TEXT NOT NULL CHECK (status IN"
+	"  ('running', 'complete', 'partial', 'failed')),"
+	" command TEXT,"
+	" schedlab_version TEXT,"
+	" environment TEXT NOT NULL DEFAULT '{}');"
+	"CREATE INDEX runs_label ON runs (label, started);"
+	"CREATE INDEX runs_started ON runs (started);"
+	"CREATE TABLE run_metrics ("
+	" run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,"
+	" name TEXT NOT NULL,"
+	" unit TEXT NOT NULL,"
+	" better TEXT NOT NULL CHECK (better IN ('lower', 'higher', 'none')),"
+	" headline INTEGER NOT NULL CHECK (headline IN (0, 1)),"
+	" help TEXT NOT NULL,"
+	" PRIMARY KEY (run_id, name));"
+	"CREATE TABLE cases ("
+	" id INTEGER PRIMARY KEY,"
+	" run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,"
+	" seq INTEGER NOT NULL,"
+	" job TEXT NOT NULL,"
+	" workload TEXT NOT NULL,"
+	" params TEXT,"
+	" sweep_keys TEXT,"
+	" sweep TEXT,"
+	" status TEXT NOT NULL,"
+	" reason TEXT,"
+	" parameters TEXT NOT NULL DEFAULT '{}',"
+	" iterations INTEGER NOT NULL CHECK (iterations >= 0),"
+	" UNIQUE (run_id, seq));"
+	"CREATE TABLE samples ("
+	" case_id INTEGER NOT NULL REFERENCES cases (id) ON DELETE CASCADE,"
+	" metric TEXT NOT NULL,"
+	" iteration INTEGER NOT NULL CHECK (iteration >= 1),"
+	" value REAL NOT NULL,"
+	" PRIMARY KEY (case_id, metric, iteration)) WITHOUT ROWID;"
+	"CREATE TABLE histograms ("
+	" case_id INTEGER NOT NULL REFERENCES cases (id) ON DELETE CASCADE,"
+	" metric TEXT NOT NULL,"
+	" iteration INTEGER NOT NULL CHECK (iteration >= 1),"
+	" buckets TEXT NOT NULL,"
+	" PRIMARY KEY (case_id, metric, iteration)) WITHOUT ROWID;",
+};
+
+#define SCHEMA_VERSION ((int)ARRAY_SIZE(migrations))
+
+int db_error(struct store *s, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return error("%s: %s (%s)", s->path, what, sqlite3_errmsg(s->db));
+}
+
+/* Why a file cannot be made at path: its directory's access, or 0. */
+static int create_errno(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int e = 0;
+
+	if (slash)
+		slash[slash == dir] = '\0';
+	if (access(slash ? dir : ".", W_OK | X_OK))
+		e = errno;
+	free(dir);
+	return e;
+}
+
+/* The first contact with the file: say which of the usual troubles it is. */
+static int open_error(struct store *s, int rc)
+{
+	const char *msg = s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
+	int sys = s->db ? sqlite3_system_errno(s->db) : 0;
+
+	/* SQLite's last try was read-only, which says ENOENT for a file
+	 * that it could not create: the directory tells the real story */
+	if ((rc & 0xff) == SQLITE_CANTOPEN && sys == ENOENT &&
+	    access(s->path, F_OK) && create_errno(s->path))
+		sys = create_errno(s->path);
+
+	switch (rc & 0xff) {
+	case SQLITE_NOTADB:
+	case SQLITE_CORRUPT:
+		return error("%s: not a schedlab database (%s)", s->path, msg);
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return error("%s: database is locked by another process (%s)",
+			     s->path, msg);
+	}
+	if (sys)
+		return error("%s: cannot open database (%s: %s)", s->path, msg,
+			     strerror(sys));
+	return error("%s: cannot open database (%s)", s->path, msg);
+}
+
+int db_exec(struct store *s, const char *sql, const char *what)
+{
+	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_error(s, "%s", what);
+	return 0;
+}
+
+int db_begin(struct store *s)
+{
+	return db_exec(s, "BEGIN IMMEDIATE", "cannot lock the database for writing");
+}
+
+int db_commit(struct store *s)
+{
+	return db_exec(s, "COMMIT", "cannot commit");
+}
+
+void db_rollback(struct store *s)
+{
+	if (!sqlite3_get_autocommit(s->db))
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int db_prepare(struct store *s, const char *sql, sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK)
+		return db_error(s, "cannot prepare a query");
+	return 0;
+}
+
+void db_bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+int db_step_done(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc;
+}
+
+int db_query_int(struct store *s, const char *sql, const char *text,
+		     int64_t num, int64_t *out)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (db_prepare(s, sql, &st))
+		return -1;
+	if (text)
+		sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+	else if (sqlite3_bind_parameter_count(st))
+		sqlite3_bind_int64(st, 1, num);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	else if (rc != SQLITE_DONE)
+		db_error(s, "cannot read");
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* mkdir -p of the directory that holds the database at path. */
+static int make_parent(const char *path)
+{
+	char *dir = xstrdup(path), *p;
+	int rc = 0;
+	struct stat st;
+
+	p = strrchr(dir, '/');
+	if (!p || p == dir)
+		goto out;
+	*p = '\0';
+	if (!stat(dir, &st))
+		goto out;
+	for (p = dir + 1; !rc; p++) {
+		char c = *p;
+
+		if (c && c != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0755) && errno != EEXIST)
+			rc = error_errno("%s: cannot create directory %s", path,
+					 dir);
+		*p = c;
+		if (!c)
+			break;
+	}
+out:
+	free(dir);
+	return rc;
+}
+
+/* 0 for a new, empty database. -1 after error() for another program's. */
+static int schema_version(struct store *s, int64_t *v)
+{
+	int64_t ours, tables;
+	int rc;
+
+	rc = db_query_int(s, "SELECT count(*) FROM sqlite_master"
+		       " WHERE type = 'table' AND name = 'schema_version'",
+		       NULL, 0, &ours);
+	if (rc < 0)
+		return -1;
+	if (!ours) {
+		*v = 0;
+		if (db_query_int(s, "SELECT count(*) FROM sqlite_master", NULL, 0,
+			      &tables) < 0)
+			return -1;
+		if (tables)
+			return error("%s: not a schedlab database (it holds tables of another program)",
+				     s->path);
+		return 0;
+	}
+	if (db_query_int(s, "SELECT coalesce(max(version), 0) FROM schema_version",
+		      NULL, 0, v) < 0)
+		return -1;
+	if (*v > SCHEMA_VERSION)
+		return error("%s: database schema version %" PRId64
+			     " is newer than this schedlab (%d)",
+			     s->path, *v, SCHEMA_VERSION);
+	return 0;
+}
+
+static int migrate(struct store *s)
+{
+	int64_t v;
+	char sql[128];
+
+	if (schema_version(s, &v))
+		return -1;
+	if (v == SCHEMA_VERSION)
+		return 0;
+	if (db_begin(s))
+		return -1;
+	/* another process may have migrated it while we waited */
+	if (schema_version(s, &v))
+		goto fail;
+	for (; v < SCHEMA_VERSION; v++)
+		if (db_exec(s, migrations[v], "cannot create the schema"))
+			goto fail;
+	snprintf(sql, sizeof(sql), "DELETE FROM schema_version;"
+		 " INSERT INTO schema_version VALUES (%d)", SCHEMA_VERSION);
+	if (db_exec(s, sql, "cannot record the schema version") || db_commit(s))
+		goto fail;
+	return 0;
+fail:
+	db_rollback(s);
+	return -1;
+}
+
+struct store *store_open(const char *path)
+{
+	struct store *s = xcalloc(1, sizeof(*s));
+	int rc;
+
+	s->path = xstrdup(path);
+	if (make_parent(path))
+		goto fail;
+	rc = sqlite3_open_v2(path, &s->db,
+			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	if (rc != SQLITE_OK) {
+		open_error(s, rc);
+		goto fail;
+	}
+	sqlite3_extended_result_codes(s->db, 1);
+	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+	/* the first statement that reads the file */
+	rc = sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		open_error(s, rc);
+		goto fail;
+	}
+	if (db_exec(s, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON",
+		 "cannot set up the connection") || migrate(s))
+		goto fail;
+	if (db_prepare(s, "INSERT INTO runs (uuid, label, host, started, ended,"
+		    " status, command, schedlab_version, environment)"
+		    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", &s->ins_run) ||
+	    db_prepare(s, "INSERT OR IGNORE INTO run_metrics (run_id, name, unit,"
+		    " better, headline, help) VALUES (?, ?, ?, ?, ?, ?)",
+		    &s->ins_metric) ||
+	    db_prepare(s, "INSERT INTO cases (run_id, seq, job, workload, params,"
+		    " sweep_keys, sweep, status, reason, parameters, iterations)"
+		    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", &s->ins_case) ||
+	    db_prepare(s, "INSERT INTO samples (case_id, metric, iteration, value)"
+		    " VALUES (?, ?, ?, ?)", &s->ins_sample))
+		goto fail;
+	return s;
+fail:
+	store_close(s);
+	return NULL;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	sqlite3_finalize(s->ins_run);
+	sqlite3_finalize(s->ins_metric);
+	sqlite3_finalize(s->ins_case);
+	sqlite3_finalize(s->ins_sample);
+	sqlite3_close(s->db);
+	free(s->path);
+	free(s);
+}
+
+const char *store_path(const struct store *s)
+{
+	return s->path;
+}
+
+int store_default_path(char *buf, size_t len)
+{
+	const char *db = getenv("SCHEDLAB_DB"), *xdg = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+	int n;
+
+	if (db && *db) {
+		n = snprintf(buf, len, "%s", db);
+	} else if (xdg && *xdg == '/') {	/* relative ones are invalid */
+		n = snprintf(buf, len, "%s/schedlab/results.db", xdg);
+	} else {
+		if (!home || !*home) {
+			struct passwd *pw = getpwuid(getuid());
+
+			home = pw ? pw->pw_dir : NULL;
+		}
+		if (!home)
+			return error("no home directory for the database; set SCHEDLAB_DB");
+		n = snprintf(buf, len, "%s/.local/share/schedlab/results.db",
+			     home);
+	}
+	if (n < 0 || (size_t)n >= len)
+		return error("database path too long");
+	return 0;
+}

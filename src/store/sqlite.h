@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Private to src/store: the SQLite connection (sqlite.c: opening,
+ * schema, migrations) and the helpers that its writing half
+ * (sqlite_write.c) and reading half (sqlite_read.c) share. Every helper
+ * that can fail says why once, naming the database, and returns -1.
+ */
+#ifndef SCHEDLAB_STORE_SQLITE_H
+#define SCHEDLAB_STORE_SQLITE_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "store/store.h"
+
+struct store {
+	sqlite3 *db;
+	char *path;
+	/* the statements every write uses, prepared once */
+	sqlite3_stmt *ins_run, *ins_metric, *ins_case, *ins_sample;
+};
+
+/* "FILE: WHAT (sqlite's message)", -1 */
+int db_error(struct store *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Runs sql; what says what failed. */
+int db_exec(struct store *s, const char *sql, const char *what);
+/* Takes the write lock now, waiting for other writers if need be. */
+int db_begin(struct store *s);
+int db_commit(struct store *s);
+/* Ends the open transaction, if any, undoing it. Says nothing. */
+void db_rollback(struct store *s);
+int db_prepare(struct store *s, const char *sql, sqlite3_stmt **st);
+/* Binds v, or NULL for a NULL pointer; v must outlive the next step. */
+void db_bind_text(sqlite3_stmt *st, int i, const char *v);
+/* Runs a statement that returns no row and readies it for reuse:
+ * SQLITE_DONE or the (extended) error code. Says nothing. */
+int db_step_done(sqlite3_stmt *st);
+/*
+ * The first column of sql's first row, ?1 bound to text when not NULL,
+ * else to num when sql has a parameter. 1: found, 0: no row, -1 after
+ * error().
+ */
+int db_query_int(struct store *s, const char *sql, const char *text,
+		 int64_t num, int64_t *out);
+
+#endif

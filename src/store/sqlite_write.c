@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * store/sqlite_write.c: runs into the database - as `schedlab run`
+ * makes them (begin, one case at a time, end) and from an export
+ * document (import). Each call is one BEGIN IMMEDIATE transaction:
+ * all of it is stored or, after an error, none.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "store/export.h"
+#include "store/sqlite.h"
+#include "util.h"
+
+/* A random (version 4) UUID. */
+static void make_uuid(char out[37])
+{
+	uint8_t b[16];
+
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
+		/* no entropy source: time and pid still tell runs apart */
+		uint64_t x = now_ns() ^ ((uint64_t)getpid() << 32) ^
+			     (uint64_t)time(NULL);
+
+		for (size_t i = 0; i < sizeof(b); i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			b[i] = (uint8_t)x;
+		}
+	}
+	b[6] = (b[6] & 0x0f) | 0x40;
+	b[8] = (b[8] & 0x3f) | 0x80;
+	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+		 "%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3], b[4],
+		 b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+		 b[14], b[15]);
+}
+
+/* obj as a column keeps it (NULL: {}); free() it. NULL after error(). */
+static char *json_text(struct store *s, json_t *obj, const char *what)
+{
+	char *text;
+
+	if (!obj)
+		return xstrdup("{}");
+	if (!json_is_object(obj)) {
+		error("%s: %s is not a JSON object", s->path, what);
+		return NULL;
+	}
+	text = json_dumps(obj, STORE_JSON_FLAGS);
+	if (!text)
+		error("%s: cannot encode %s as JSON", s->path, what);
+	return text;
+}
+
+struct run_row {
+	const char *uuid, *label, *host, *command, *version, *status;
+	double started, ended;		/* ended: NAN while running */
+	const char *environment;	/* JSON text */
+};
+
+static int insert_run(struct store *s, const struct run_row *r, int64_t *id)
+{
+	sqlite3_stmt *st = s->ins_run;
+	int rc;
+
+	db_bind_text(st, 1, r->uuid);
+	db_bind_text(st, 2, r->label);
+	db_bind_text(st, 3, r->host);
+	sqlite3_bind_double(st, 4, r->started);
+	if (!isnan(r->ended))
+		sqlite3_bind_double(st, 5, r->ended);
+	db_bind_text(st, 6, r->status);
+	db_bind_text(st, 7, r->command);
+	db_bind_text(st, 8, r->version);
+	db_bind_text(st, 9, r->environment);
+	rc = db_step_done(st);
+	if (rc == SQLITE_CONSTRAINT_UNIQUE)
+		return error("%s: a run with UUID %s is already stored", s->path,
+			     r->uuid);
+	if (rc != SQLITE_DONE)
+		return db_error(s, "cannot store run %s", r->uuid);
+	*id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+static int insert_metric(struct store *s, int64_t run_id, const char *name,
+			 const char *unit, const char *better, int headline,
+			 const char *help)
+{
+	sqlite3_stmt *st = s->ins_metric;
+
+	sqlite3_bind_int64(st, 1, run_id);
+	db_bind_text(st, 2, name);
+	db_bind_text(st, 3, unit ? unit : "");
+	db_bind_text(st, 4, better);
+	sqlite3_bind_int(st, 5, !!headline);
+	db_bind_text(st, 6, help ? help : "");
+	if (db_step_done(st) != SQLITE_DONE)
+		return db_error(s, "run %" PRId64 ": cannot store metric %s",
+				run_id, name);
+	return 0;
+}
+
+struct case_row {
+	int64_t seq;
+	const char *job, *workload, *params, *sweep_keys, *sweep;
+	const char *status, *reason;
+	const char *parameters;		/* JSON text */
+	int64_t iterations;
+};
+
+static int insert_case(struct store *s, int64_t run_id,
+		       const struct case_row *c, int64_t *case_id)
+{
+	sqlite3_stmt *st = s->ins_case;
+	int rc;
+
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_int64(st, 2, c->seq);
+	db_bind_text(st, 3, c->job);
+	db_bind_text(st, 4, c->workload);
+	db_bind_text(st, 5, c->params);
+	db_bind_text(st, 6, c->sweep_keys);
+	db_bind_text(st, 7, c->sweep);
+	db_bind_text(st, 8, c->status);
+	db_bind_text(st, 9, c->reason);
+	db_bind_text(st, 10, c->parameters);
+	sqlite3_bind_int64(st, 11, c->iterations);
+	rc = db_step_done(st);
+	if (rc == SQLITE_CONSTRAINT_UNIQUE)
+		return error("%s: run %" PRId64 " already has a case %" PRId64,
+			     s->path, run_id, c->seq);
+	if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
+		return error("no run %" PRId64 " in %s", run_id, s->path);
+	if (rc != SQLITE_DONE)
+		return db_error(s, "run %" PRId64 ": cannot store case %" PRId64,
+				run_id, c->seq);
+	*case_id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+static int insert_sample(struct store *s, int64_t case_id, const char *metric,
+			 int64_t iteration, double value)
+{
+	sqlite3_stmt *st = s->ins_sample;
+
+	sqlite3_bind_int64(st, 1, case_id);
+	db_bind_text(st, 2, metric);
+	sqlite3_bind_int64(st, 3, iteration);
+	sqlite3_bind_double(st, 4, value);
+	if (db_step_done(st) != SQLITE_DONE)
+		return db_error(s, "cannot store sample %s[%" PRId64 "]",
+				metric, iteration);
+	return 0;
+}
+
+int store_run_begin(struct store *s, const struct store_run *r, int64_t *id)
+{
+	char uuid[37];
+	struct run_row row = {
+		.uuid = r->uuid, .label = r->label, .host = r->host,
+		.command = r->command, .version = r->version,
+		.status = "running", .started = r->started, .ended = NAN,
+	};
+	char *env = json_text(s, r->environment, "the environment");
+	int rc = -1;
+
+	if (!env)
+		return -1;
+	if (!row.uuid) {
+		make_uuid(uuid);
+		row.uuid = uuid;
+	}
+	row.environment = env;
+	if (!db_begin(s)) {
+		rc = insert_run(s, &row, id) || db_commit(s) ? -1 : 0;
+		if (rc)
+			db_rollback(s);
+	}
+	free(env);
+	return rc;
+}
+
+int store_run_end(struct store *s, int64_t id, const char *status,
+		  double ended, json_t *environment)
+{
+	static const char *const ends[] = { "complete", "partial", "failed", NULL };
+	sqlite3_stmt *st = NULL;
+	char *env = NULL;
+	int rc = -1;
+
+	if (!status || !export_one_of(status, ends))
+		return error("%s: run %" PRId64 ": cannot end with status '%s'",
+			     s->path, id, status ? status : "(null)");
+	if (environment && !(env = json_text(s, environment, "the environment")))
+		return -1;
+	if (db_prepare(s, "UPDATE runs SET status = ?, ended = ?,"
+		    " environment = coalesce(?, environment) WHERE id = ?", &st))
+		goto out;
+	db_bind_text(st, 1, status);
+	sqlite3_bind_double(st, 2, ended);
+	db_bind_text(st, 3, env);
+	sqlite3_bind_int64(st, 4, id);
+	if (db_begin(s))
+		goto out;
+	if (sqlite3_step(st) != SQLITE_DONE)
+		db_error(s, "run %" PRId64 ": cannot record its end", id);
+	else if (!sqlite3_changes(s->db))
+		error("no run %" PRId64 " in %s", id, s->path);
+	else
+		rc = db_commit(s);
+	if (rc)
+		db_rollback(s);
+out:
+	sqlite3_finalize(st);
+	free(env);
+	return rc;
+}
+
+/* What the schema cannot check, before anything is locked. */
+static int check_case(struct store *s, int64_t run_id, const struct store_case *c)
+{
+	if (!c->job || !c->workload)
+		return error("%s: run %" PRId64 ": case %u has no %s", s->path,
+			     run_id, c->seq, c->job ? "workload" : "job");
+	if (!c->status || !export_one_of(c->status, export_case_statuses))
+		return error("%s: run %" PRId64 ": case %u: bad status '%s'",
+			     s->path, run_id, c->seq,
+			     c->status ? c->status : "(null)");
+	if (c->niter && c->nmetrics && !c->values)
+		return error("%s: run %" PRId64 ": case %u: no values", s->path,
+			     run_id, c->seq);
+	for (size_t m = 0; m < c->nmetrics; m++) {
+		const struct metric_def *d = &c->metrics[m];
+
+		if (!d->name || !*d->name || (unsigned)d->better > BETTER_NONE)
+			return error("%s: run %" PRId64 ": case %u: metric %zu has no name or direction",
+				     s->path, run_id, c->seq, m);
+		for (size_t i = 0; i < c->niter; i++)
+			if (isinf(c->values[i * c->nmetrics + m]))
+				return error("%s: run %" PRId64 ": case %u: %s, iteration %zu: infinite value",
+					     s->path, run_id, c->seq, d->name,
+					     i + 1);
+	}
+	return 0;
+}
+
+int store_case_add(struct store *s, int64_t run_id, const struct store_case *c)
+{
+	struct case_row row = {
+		.seq = c->seq, .job = c->job, .workload = c->workload,
+		.params = c->params, .sweep_keys = c->sweep_keys,
+		.sweep = c->sweep, .status = c->status, .reason = c->reason,
+		.iterations = (int64_t)c->niter,
+	};
+	char *parameters;
+	int64_t case_id;
+	size_t i, m;
+
+	if (check_case(s, run_id, c))
+		return -1;
+	parameters = json_text(s, c->parameters, "the case's parameters");
+	if (!parameters)
+		return -1;
+	row.parameters = parameters;
+	if (db_begin(s) || insert_case(s, run_id, &row, &case_id))
+		goto fail;
+	for (m = 0; m < c->nmetrics; m++) {
+		const struct metric_def *d = &c->metrics[m];
+
+		if (insert_metric(s, run_id, d->name, d->unit,
+				  export_better[d->better], d->headline, d->help))
+			goto fail;
+	}
+	for (i = 0; i < c->niter; i++)
+		for (m = 0; m < c->nmetrics; m++) {
+			double v = c->values[i * c->nmetrics + m];
+
+			if (!isnan(v) && insert_sample(s, case_id,
+					c->metrics[m].name, (int64_t)i + 1, v))
+				goto fail;
+		}
+	if (db_commit(s))
+		goto fail;
+	free(parameters);
+	return 0;
+fail:
+	db_rollback(s);
+	free(parameters);
+	return -1;
+}
+
+static const char *str(json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}
+
+static int import_case(struct store *s, int64_t run_id, json_t *c)
+{
+	struct case_row row = {
+		.seq = json_integer_value(json_object_get(c, "seq")),
+		.job = str(c, "job"), .workload = str(c, "workload"),
+		.params = str(c, "params"), .sweep_keys = str(c, "sweep_keys"),
+		.sweep = str(c, "sweep"), .status = str(c, "status"),
+		.reason = str(c, "reason"),
+		.iterations = json_integer_value(json_object_get(c, "iterations")),
+	};
+	char *parameters = json_text(s, json_object_get(c, "parameters"),
+				     "the case's parameters");
+	const char *name;
+	json_t *arr, *v;
+	int64_t case_id;
+	size_t i;
+	int rc = -1;
+
+	if (!parameters)
+		return -1;
+	row.parameters = parameters;
+	if (insert_case(s, run_id, &row, &case_id))
+		goto out;
+	json_object_foreach(json_object_get(c, "samples"), name, arr)
+		json_array_foreach(arr, i, v)
+			if (json_is_number(v) &&
+			    insert_sample(s, case_id, name, (int64_t)i + 1,
+					  json_number_value(v)))
+				goto out;
+	rc = 0;
+out:
+	free(parameters);
+	return rc;
+}
+
+int store_import(struct store *s, json_t *doc, const char *origin,
+		 int64_t *id)
+{
+	json_t *run = json_object_get(doc, "run"), *m, *c;
+	json_t *ended = json_object_get(run, "ended");
+	struct run_row row;
+	const char *name;
+	char *env;
+	int64_t other;
+	size_t i;
+	int rc;
+
+	if (export_validate(doc, origin))
+		return -1;
+	env = json_text(s, json_object_get(doc, "environment"),
+			"the environment");
+	if (!env)
+		return -1;
+	row = (struct run_row){
+		.uuid = str(run, "uuid"), .label = str(run, "label"),
+		.host = str(run, "host"), .command = str(run, "command"),
+		.version = str(run, "schedlab_version"),
+		.status = str(run, "status"),
+		.started = json_number_value(json_object_get(run, "started")),
+		.ended = json_is_number(ended) ? json_number_value(ended) : NAN,
+		.environment = env,
+	};
+	if (db_begin(s))
+		goto fail;
+	rc = db_query_int(s, "SELECT id FROM runs WHERE uuid = ?1", row.uuid, 0,
+		       &other);
+	if (rc > 0)
+		error("%s: run %s is already in %s as run %" PRId64, origin,
+		      row.uuid, s->path, other);
+	if (rc || insert_run(s, &row, id))
+		goto fail;
+	json_object_foreach(json_object_get(doc, "metrics"), name, m)
+		if (insert_metric(s, *id, name, str(m, "unit"), str(m, "better"),
+				  json_is_true(json_object_get(m, "headline")),
+				  str(m, "help")))
+			goto fail;
+	json_array_foreach(json_object_get(doc, "cases"), i, c)
+		if (import_case(s, *id, c))
+			goto fail;
+	if (db_commit(s))
+		goto fail;
+	free(env);
+	return 0;
+fail:
+	db_rollback(s);
+	free(env);
+	return -1;
+}

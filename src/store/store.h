@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * store: where runs are kept. SQLite by default (store/sqlite.c: the
+ * connection and schema; sqlite_write.c; sqlite_read.c); the schema is in
+ * doc/store.md. The store never interprets values: it keeps what it is
+ * given and hands back an export document (checked, read and written by
+ * store/export.c).
+ *
+ * The export document ("schedlab-run/1", doc/export.md) is the one
+ * in-memory form of a stored run: `show` and `compare` read it, whether
+ * it came from a database or from a file, and import takes it back.
+ */
+#ifndef SCHEDLAB_STORE_H
+#define SCHEDLAB_STORE_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "workload/workload.h"
+
+#define EXPORT_SCHEMA "schedlab-run/1"
+
+struct store;
+
+/*
+ * Opens the database at path, creating it (and its directory) and
+ * migrating its schema as needed. NULL after error() naming the file:
+ * not a database, corrupt, a schema newer than this binary, or a place
+ * that cannot be written. Several processes may hold one database open
+ * and write to it at once: writers queue for up to 30 s.
+ */
+struct store *store_open(const char *path);
+void store_close(struct store *s);
+
+/* The path the store was opened with, for messages. */
+const char *store_path(const struct store *s);
+
+/* The default database: $SCHEDLAB_DB, else $XDG_DATA_HOME/schedlab/results.db,
+ * else ~/.local/share/schedlab/results.db. */
+int store_default_path(char *buf, size_t len);
+
+/* Any string but uuid may be NULL: stored as NULL, exported as null. */
+struct store_run {
+	const char *uuid;	/* unique across machines: import refuses twins;
+				 * NULL: the store makes a random (v4) one */
+	const char *label;
+	const char *host;
+	const char *command;	/* the command line, for the record */
+	const char *version;	/* schedlab's */
+	double started;		/* Unix time, seconds */
+	json_t *environment;	/* borrowed: sysenv_collect(); NULL: {} */
+};
+
+/* A run begins with status "running". *id: its local id. */
+int store_run_begin(struct store *s, const struct store_run *r, int64_t *id);
+
+/*
+ * A run ends "complete", "partial" (interrupted or some cases failed;
+ * finished cases kept) or "failed" (no case finished). environment, when
+ * not NULL, replaces the stored one (it gains what was measured during
+ * the run, such as steal time).
+ */
+int store_run_end(struct store *s, int64_t id, const char *status,
+		  double ended, json_t *environment);
+
+/*
+ * One case and all its samples, stored in one transaction. job and
+ * workload are required; params, sweep_keys, sweep and reason may be
+ * NULL. seq is unique within a run.
+ */
+struct store_case {
+	unsigned seq;
+	const char *job, *workload, *params, *sweep_keys, *sweep;
+	const char *status;	/* "complete" or "failed" */
+	const char *reason;	/* why it failed, or NULL */
+	json_t *parameters;	/* borrowed: {"groups": 4, "ipc": "pipe", ...};
+				 * NULL: {} */
+	const struct metric_def *metrics;	/* metadata of each column */
+	size_t nmetrics;
+	size_t niter;
+	const double *values;	/* niter rows x nmetrics; NAN: not measured
+				 * (not stored); +-inf is refused */
+};
+
+/*
+ * The metadata of c->metrics joins the run's (the first case to bring a
+ * metric name sets its unit, direction and help for the whole run).
+ */
+int store_case_add(struct store *s, int64_t run_id, const struct store_case *c);
+
+/*
+ * RUN as the user writes it: a run id (all digits), or a label (the run
+ * with it that started last). -1 after error() when there is no such run.
+ */
+int store_resolve(struct store *s, const char *spec, int64_t *id);
+
+/* Every run, newest first: [{"id", "uuid", "label", "host", "started",
+ * "ended", "status", "cases", "samples"}]. NULL after error(). */
+json_t *store_runs(struct store *s);
+
+/* The export document of a run; NULL after error(). */
+json_t *store_export(struct store *s, int64_t id);
+
+/*
+ * Checks that doc is a complete export document; origin names it in
+ * messages, with the JSON path of what is wrong:
+ * "run.json: cases[2].samples.messaging.time[3]: expected a number or
+ * null". -1 after error().
+ */
+int export_validate(json_t *doc, const char *origin);
+
+/*
+ * Writes doc as export files are written (2-space indent, keys in
+ * order, doubles with 17 significant digits so they read back exactly)
+ * and a newline. Says nothing: -1 with errno set when writing fails, for
+ * the caller, who knows the file's name, to report.
+ */
+int export_dump(json_t *doc, FILE *f);
+
+/*
+ * Reads an export document from path ("-": stdin) and validates it.
+ * NULL after error(): "FILE:LINE:COL: ..." for broken JSON (a truncated
+ * file included), "FILE: not a schedlab export (...)" for other JSON.
+ */
+json_t *export_load(const char *path);
+
+/*
+ * Stores an export document as a new run (same uuid), in one
+ * transaction: on any error nothing is written. Validates it first;
+ * refuses a uuid already in the database. origin names the document in
+ * messages. *id: the new run's local id.
+ */
+int store_import(struct store *s, json_t *doc, const char *origin,
+		 int64_t *id);
+
+/*
+ * The mean wall time of one iteration of a case with these parameters,
+ * from the latest three complete ones stored: 1 with *secs set, 0 when
+ * there is none, -1 after error().
+ */
+int store_estimate(struct store *s, const char *workload, const char *params,
+		   double *secs);
+
+#endif

@@ -1,0 +1,689 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * plan: job files expanded into cases (lists, ranges, steps, $ncpu,
+ * products, repeats, [global]), harness keys, every mistake reported as
+ * FILE:LINE naming the option, suites found and the shipped ones loading.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "harness/plan.h"
+#include "workload/messaging.h"
+#include "workload/registry.h"
+
+static char dir[64];
+static char job_path[128];
+static char errbuf[4096];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/schedlab-plan-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(job_path, sizeof(job_path), "%s/t.job", dir);
+	setenv("SCHEDLAB_NCPU", "4", 1);
+	unsetenv("SCHEDLAB_JOBS");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char path[160];
+
+	(void)state;
+	unlink(job_path);
+	snprintf(path, sizeof(path), "%s/mysuite.job", dir);
+	unlink(path);
+	rmdir(dir);
+	return 0;
+}
+
+static void write_file(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	fclose(f);
+}
+
+/* Loads path with what it prints to stderr kept in errbuf. */
+static int load_path(const char *path, struct plan *p)
+{
+	int saved = dup(2), rc;
+	FILE *tmp = tmpfile();
+
+	fflush(stderr);
+	dup2(fileno(tmp), 2);
+	rc = plan_load(path, p);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	memset(errbuf, 0, sizeof(errbuf));
+	if (fread(errbuf, 1, sizeof(errbuf) - 1, tmp) == 0)
+		errbuf[0] = '\0';
+	fclose(tmp);
+	return rc;
+}
+
+/* Writes text as the job file and loads it. */
+static int load_n(const char *text, size_t len, struct plan *p)
+{
+	write_file(job_path, text, len);
+	return load_path(job_path, p);
+}
+
+static int load(const char *text, struct plan *p)
+{
+	return load_n(text, strlen(text), p);
+}
+
+static struct plan must_load(const char *text)
+{
+	struct plan p;
+
+	if (load(text, &p))
+		fail_msg("load failed: %s", errbuf);
+	return p;
+}
+
+/*
+ * The sweep values of every case, "a|b|c": what a one-job file with
+ * the given lines expands to.
+ */
+static const char *sweeps(const char *lines)
+{
+	static char out[2048];
+	char text[1024];
+	struct plan p;
+	size_t n = 0;
+
+	snprintf(text, sizeof(text), "[j]\nworkload = messaging\n%s\n", lines);
+	p = must_load(text);
+	out[0] = '\0';
+	for (size_t i = 0; i < p.ncases; i++)
+		n += (size_t)snprintf(out + n, sizeof(out) - n, "%s%s",
+				      i ? "|" : "", p.cases[i].sweep);
+	plan_free(&p);
+	return out;
+}
+
+/*
+ * Loading text fails with one message "schedlab: PATH:LINE: ..." (no
+ * LINE when line is 0) that contains every needle, and leaves p empty.
+ */
+static void expect_error(const char *text, size_t len, unsigned line,
+			 const char *needle, const char *needle2)
+{
+	char prefix[256];
+	struct plan p;
+
+	memset(&p, 0x5a, sizeof(p));
+	if (load_n(text, len, &p) != -1)
+		fail_msg("loaded, expected an error with '%s':\n%s", needle,
+			 text);
+	if (line)
+		snprintf(prefix, sizeof(prefix), "schedlab: %s:%u: ", job_path,
+			 line);
+	else
+		snprintf(prefix, sizeof(prefix), "schedlab: %s: ", job_path);
+	if (strncmp(errbuf, prefix, strlen(prefix)))
+		fail_msg("expected prefix '%s', got '%s'", prefix, errbuf);
+	if (!strstr(errbuf, needle) || (needle2 && !strstr(errbuf, needle2)))
+		fail_msg("expected '%s'%s%s in '%s'", needle,
+			 needle2 ? " and " : "", needle2 ? needle2 : "", errbuf);
+	/* one message, one line */
+	assert_ptr_equal(strchr(errbuf, '\n'), errbuf + strlen(errbuf) - 1);
+	assert_null(p.cases);
+	assert_int_equal(p.ncases, 0);
+	assert_null(p.source);
+	assert_null(p.name);
+}
+
+#define ERR(text, line, needle, needle2) \
+	expect_error(text, sizeof(text) - 1, line, needle, needle2)
+
+static void test_list_defaults_and_params(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	p = must_load("; a comment\n"
+		      "[hb]\n"
+		      "workload = messaging\n"
+		      "groups = 1, 4,8\n");
+	assert_string_equal(p.source, job_path);
+	assert_string_equal(p.name, "t");
+	assert_int_equal(p.ncases, 3);
+	for (size_t i = 0; i < p.ncases; i++) {
+		const struct plan_case *c = &p.cases[i];
+
+		assert_int_equal(c->seq, i + 1);
+		assert_string_equal(c->job, "hb");
+		assert_ptr_equal(c->wl, &wl_messaging);
+		assert_string_equal(c->sweep_keys, "groups");
+		assert_int_equal(c->iterations, 5);
+		assert_int_equal(c->warmup, 0);
+		assert_int_equal(c->timeout_s, 0);
+		assert_int_equal(c->retries, 0);
+		assert_null(c->cpus);
+	}
+	assert_string_equal(p.cases[0].sweep, "1");
+	assert_string_equal(p.cases[2].sweep, "8");
+	assert_int_equal(((struct messaging_cfg *)p.cases[1].cfg)->groups, 4);
+	assert_int_equal(((struct messaging_cfg *)p.cases[1].cfg)->loops, 100);
+	assert_string_equal(p.cases[1].params,
+			    "groups=4 fds=20 loops=100 datasize=100 ipc=socket mode=process fifo=false");
+	plan_free(&p);
+	assert_null(p.cases);
+	assert_null(p.source);
+
+	/* nothing swept: one case, empty sweep strings */
+	p = must_load("[one]\nworkload = pipe\nloops = 50000\n");
+	assert_int_equal(p.ncases, 1);
+	assert_string_equal(p.cases[0].sweep_keys, "");
+	assert_string_equal(p.cases[0].sweep, "");
+	assert_string_equal(p.cases[0].params,
+			    "loops=50000 mode=process ordering=one-token");
+	plan_free(&p);
+}
+
+static void test_ranges_and_steps(void **state)
+{
+	(void)state;
+	assert_string_equal(sweeps("groups = 1..4"), "1|2|3|4");
+	assert_string_equal(sweeps("groups = 1..10:3"), "1|4|7|10");
+	assert_string_equal(sweeps("groups = 1..10:4"), "1|5|9");
+	assert_string_equal(sweeps("groups = 1..64:*2"), "1|2|4|8|16|32|64");
+	assert_string_equal(sweeps("groups = 3..100:*3"), "3|9|27|81");
+	assert_string_equal(sweeps("groups = 5..5"), "5");
+	assert_string_equal(sweeps("groups = 2, 10..12, 1"), "2|10|11|12|1");
+	assert_string_equal(sweeps("groups = 1 .. 3"), "1|2|3");
+}
+
+static void test_ncpu_terms(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	setenv("SCHEDLAB_NCPU", "6", 1);
+	assert_string_equal(sweeps("groups = 2*$ncpu,$ncpu*3,$ncpu/4"),
+			    "12|18|1");
+	assert_string_equal(sweeps("groups = 1..2*$ncpu:*2, 2*$ncpu"),
+			    "1|2|4|8|12");
+	assert_string_equal(sweeps("groups = $ncpu/2..$ncpu"), "3|4|5|6");
+	assert_string_equal(sweeps("groups = 1, 2 * $ncpu"), "1|12");
+
+	/* a single term is not a sweep */
+	p = must_load("[j]\nworkload = messaging\ngroups = $ncpu\n");
+	assert_int_equal(p.ncases, 1);
+	assert_string_equal(p.cases[0].sweep_keys, "");
+	assert_int_equal(((struct messaging_cfg *)p.cases[0].cfg)->groups, 6);
+	plan_free(&p);
+
+	setenv("SCHEDLAB_NCPU", "1", 1);
+	assert_string_equal(sweeps("groups = 1,$ncpu,2*$ncpu"), "1|2");
+	setenv("SCHEDLAB_NCPU", "4", 1);
+}
+
+static void test_cartesian_product_and_repeats(void **state)
+{
+	static const char *const want[] = {
+		"1 pipe", "1 socket", "2 pipe", "2 socket",
+	};
+	struct plan p;
+
+	(void)state;
+	p = must_load("[j]\nworkload = messaging\ngroups = 1,2\nmode = thread\n"
+		      "ipc = pipe,socket\n");
+	assert_int_equal(p.ncases, 4);
+	for (size_t i = 0; i < 4; i++) {
+		assert_string_equal(p.cases[i].sweep_keys, "groups ipc");
+		assert_string_equal(p.cases[i].sweep, want[i]);
+		assert_int_equal(((struct messaging_cfg *)p.cases[i].cfg)->mode,
+				 MSG_THREAD);
+	}
+	assert_string_equal(p.cases[3].params,
+			    "groups=2 fds=20 loops=100 datasize=100 ipc=socket mode=thread fifo=false");
+	plan_free(&p);
+
+	/* the first swept key is outermost, whatever the table order */
+	assert_string_equal(sweeps("ipc = pipe,socket\ngroups = 1,2"),
+			    "pipe 1|pipe 2|socket 1|socket 2");
+
+	/* repeats are dropped, the first kept; values compare canonically */
+	assert_string_equal(sweeps("groups = 4,1..4,$ncpu,04"), "4|1|2|3");
+	assert_string_equal(sweeps("fifo = yes,true,no"), "true|false");
+	p = must_load("[j]\nworkload = messaging\nipc = pipe,pipe\n");
+	assert_int_equal(p.ncases, 1);
+	assert_string_equal(p.cases[0].sweep_keys, "ipc");
+	plan_free(&p);
+}
+
+static void test_global_and_harness_keys(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	p = must_load("[global]\n"
+		      "iterations = 2\n"
+		      "warmup = 1\n"
+		      "timeout = 5m\n"
+		      "retries = 2\n"
+		      "cpus = 0\n"
+		      "loops = 7\n"
+		      "\n"
+		      "[a]\n"
+		      "workload = messaging\n"
+		      "\n"
+		      "[b]\n"
+		      "loops = 9\n"		/* before the workload line */
+		      "iterations = 4\n"
+		      "workload = messaging\n"
+		      "timeout = 1h\n"
+		      "\n"
+		      "[c]\n"
+		      "workload = pipe\n");
+	assert_int_equal(p.ncases, 3);
+	assert_string_equal(p.cases[0].job, "a");
+	assert_int_equal(((struct messaging_cfg *)p.cases[0].cfg)->loops, 7);
+	assert_int_equal(p.cases[0].iterations, 2);
+	assert_int_equal(p.cases[0].warmup, 1);
+	assert_int_equal(p.cases[0].timeout_s, 300);
+	assert_int_equal(p.cases[0].retries, 2);
+	assert_string_equal(p.cases[0].cpus, "0");
+	assert_string_equal(p.cases[1].job, "b");
+	assert_int_equal(((struct messaging_cfg *)p.cases[1].cfg)->loops, 9);
+	assert_int_equal(p.cases[1].iterations, 4);
+	assert_int_equal(p.cases[1].warmup, 1);
+	assert_int_equal(p.cases[1].timeout_s, 3600);
+	assert_string_equal(p.cases[2].params,
+			    "loops=7 mode=process ordering=one-token");
+	plan_free(&p);
+
+	/* a sweep in [global] comes before the job's own */
+	p = must_load("[global]\ngroups = 1,2\n[a]\nworkload = messaging\n"
+		      "ipc = pipe,socket\n[b]\nworkload = pipe\n");
+	assert_int_equal(p.ncases, 5);
+	assert_string_equal(p.cases[1].sweep_keys, "groups ipc");
+	assert_string_equal(p.cases[1].sweep, "1 socket");
+	assert_string_equal(p.cases[4].sweep_keys, "");
+	plan_free(&p);
+}
+
+static void test_durations(void **state)
+{
+	static const struct { const char *text; unsigned s; } ok[] = {
+		{ "300", 300 }, { "300s", 300 }, { "5m", 300 }, { "1h", 3600 },
+		{ "1", 1 }, { "8760h", 31536000 }, { "31536000", 31536000 },
+		{ "none", 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		char text[128];
+		struct plan p;
+
+		snprintf(text, sizeof(text), "[j]\nworkload = pipe\ntimeout = %s\n",
+			 ok[i].text);
+		p = must_load(text);
+		assert_int_equal(p.cases[0].timeout_s, ok[i].s);
+		plan_free(&p);
+	}
+}
+
+static void test_file_syntax(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	/* BOM, CRLF, indentation, '#' and inline comments, name: value */
+	p = must_load("\xef\xbb\xbf# top\r\n"
+		      "  [ j ]   ; the job\r\n"
+		      "\tworkload = messaging\r\n"
+		      "    groups = 1,2   ; two cases\r\n"
+		      "loops: 5\r\n"
+		      "\r\n");
+	assert_int_equal(p.ncases, 2);
+	assert_string_equal(p.cases[0].job, "j");
+	assert_int_equal(((struct messaging_cfg *)p.cases[0].cfg)->loops, 5);
+	plan_free(&p);
+
+	/* UTF-8 text is fine in comments */
+	p = must_load("; répertoire ✓\n[j]\nworkload = pipe\n");
+	assert_int_equal(p.ncases, 1);
+	plan_free(&p);
+
+	/* cpulists are normalised */
+	p = must_load("[j]\nworkload = pipe\ncpus = 0-0,0\n");
+	assert_string_equal(p.cases[0].cpus, "0");
+	plan_free(&p);
+
+	/* the name drops the directory and .job only */
+	{
+		char other[160];
+
+		snprintf(other, sizeof(other), "%s/mysuite.job.ini", dir);
+		write_file(other, "[j]\nworkload = pipe\n",
+			   strlen("[j]\nworkload = pipe\n"));
+		assert_int_equal(plan_load(other, &p), 0);
+		assert_string_equal(p.name, "mysuite.job.ini");
+		plan_free(&p);
+		unlink(other);
+	}
+}
+
+static void test_option_errors(void **state)
+{
+	(void)state;
+	ERR("[j]\nworkload = messaging\ngroupz = 4\n", 3,
+	    "'groupz' is not an option of workload messaging (options: groups, fds, loops, datasize, ipc, mode, fifo)",
+	    NULL);
+	/* flags of the command line are not keys */
+	ERR("[j]\nworkload = messaging\npipe = 1\n", 3,
+	    "'pipe' is not an option of workload messaging", NULL);
+	ERR("[j]\nworkload = messaging\n\ngroups = abc\n", 4,
+	    "groups: 'abc' is not a number", "1..100000");
+	ERR("[j]\nworkload = messaging\ngroups = 0\n", 3,
+	    "groups: '0' is out of range", "expected a whole number in 1..100000");
+	ERR("[j]\nworkload = messaging\nipc = pipe,carrier-pigeon\n", 3,
+	    "ipc: 'carrier-pigeon' is not a known value", "socket, pipe, inet");
+	ERR("[j]\nworkload = messaging\ngroups = 99990..100002:4\n", 3,
+	    "groups (from 99990..100002:4): '100002' is out of range",
+	    "1..100000");
+	ERR("[j]\nworkload = messaging\ngroups = 1,100001\n", 3,
+	    "groups: '100001' is out of range", NULL);
+	ERR("[j]\nworkload = messaging\nloops = 2*$ncpu,4\ngroups = 1,25001*$ncpu\n",
+	    4, "groups (from 25001*$ncpu): '100004' is out of range", NULL);
+	ERR("[j]\nworkload = messaging\nfifo = maybe\n", 3,
+	    "fifo: 'maybe' is not a boolean", NULL);
+	/* [global] options are checked with the jobs' workloads */
+	ERR("[global]\ngroupz = 1\n[a]\nworkload = messaging\n[b]\nworkload = pipe\n",
+	    2, "'groupz' is not an option of the jobs' workloads",
+	    "pipe: loops, mode, ordering");
+	ERR("[global]\nordering = sideways\n[a]\nworkload = pipe\nordering = one-token\n",
+	    2, "ordering: 'sideways' is not a known value", NULL);
+}
+
+static void test_sweep_errors(void **state)
+{
+	(void)state;
+	ERR("[j]\nworkload = messaging\ngroups = 8..4\n", 3,
+	    "groups: '8..4' expands to nothing", NULL);
+	ERR("[j]\nworkload = messaging\ngroups = 4..$ncpu/2\n", 3,
+	    "groups: '4..$ncpu/2' expands to nothing", "4 is above 2");
+	ERR("[j]\nworkload = messaging\ngroups = 1,,2\n", 3,
+	    "groups: '1,,2' has an empty item", NULL);
+	ERR("[j]\nworkload = messaging\ngroups = 1,2,\n", 3,
+	    "groups: '1,2,' has an empty item", NULL);
+	ERR("[j]\nworkload = messaging\ngroups = $ncpu/8\n", 3,
+	    "groups: '$ncpu/8' is 0 with 4 CPUs", NULL);
+	ERR("[j]\nworkload = messaging\ngroups = 1,$ncpu/5\n", 3,
+	    "'$ncpu/5' is 0 with 4 CPUs", NULL);
+	ERR("[j]\nworkload = messaging\ngroups = $ncpu/8..4\n", 3,
+	    "'$ncpu/8' is 0 with 4 CPUs", NULL);
+	ERR("[j]\nworkload = messaging\ngroups = $ncpus\n", 3,
+	    "groups: '$ncpus' is not a number or a term of $ncpu", NULL);
+	ERR("[j]\nworkload = messaging\ngroups = 1..x\n", 3,
+	    "groups: '1..x' is not a range", NULL);
+	ERR("[j]\nworkload = messaging\ngroups = 1..8:0\n", 3,
+	    "groups: '1..8:0' has a bad step", NULL);
+	ERR("[j]\nworkload = messaging\ngroups = 1..8:*1\n", 3,
+	    "groups: '1..8:*1' has a bad step", NULL);
+	ERR("[j]\nworkload = messaging\ngroups = 1..8:x\n", 3,
+	    "'1..8:x' has a bad step", NULL);
+	ERR("[j]\nworkload = messaging\nipc = pipe..socket\n", 3,
+	    "ipc: 'pipe..socket' is a range", "socket, pipe, inet");
+	ERR("[j]\nworkload = messaging\nloops = 1..1000000000\n", 3,
+	    "loops: '1..1000000000' lists more than 10000 values", NULL);
+	/* more than PLAN_MAX_CASES, saying how many */
+	ERR("[j]\nworkload = messaging\ngroups = 1..200\nloops = 1..100\n", 0,
+	    "would have 20000 cases, more than 10000", NULL);
+	ERR("[a]\nworkload = messaging\ngroups = 1..6000\n"
+	    "[b]\nworkload = messaging\ngroups = 1..5000\n", 0,
+	    "would have 11000 cases, more than 10000", "job [a] has 6000");
+}
+
+static void test_structure_errors(void **state)
+{
+	(void)state;
+	ERR("[j]\nloops = 4\n\n[k]\nworkload = pipe\n", 0,
+	    "job [j] has no 'workload =' line", NULL);
+	ERR("[j]\n[k]\nworkload = pipe\n", 0,
+	    "job [j] has no 'workload =' line", NULL);
+	ERR("[j]\nworkload = hackbench\n", 2,
+	    "unknown workload 'hackbench' (known: messaging, pipe)", NULL);
+	ERR("[a]\nworkload = pipe\n\n[b]\nworkload = pipe\n[a]\nworkload = pipe\n",
+	    6, "duplicate job [a] (first at line 1)", NULL);
+	ERR("[global]\n[a]\nworkload = pipe\n[global]\n", 4,
+	    "duplicate [global] (first at line 1)", NULL);
+	ERR("[a]\nworkload = pipe\nloops = 1\n  loops = 2\n", 4,
+	    "duplicate key 'loops' in [a] (first at line 3)", NULL);
+	ERR("; hello\nloops = 1\n[a]\nworkload = pipe\n", 2,
+	    "'loops' is outside any section", NULL);
+	ERR("[a]\nworkload = pipe\nthis is not a key\n", 3,
+	    "not a section header or key = value line", NULL);
+	ERR("[a]\nworkload = pipe\n= 5\n", 3,
+	    "not a section header or key = value line", NULL);
+	ERR("[a\nworkload = pipe\n", 1,
+	    "not a section header or key = value line", NULL);
+	ERR("[a] b\nworkload = pipe\n", 1,
+	    "not a section header or key = value line", NULL);
+	ERR("[]\nworkload = pipe\n", 1, "empty section name", NULL);
+	ERR("[a b]\nworkload = pipe\n", 1, "section name 'a b' may only use", NULL);
+	ERR("[global]\nworkload = pipe\n[a]\nworkload = pipe\n", 2,
+	    "'workload' belongs in a job section", NULL);
+	ERR("[global]\niterations = 3\n", 0, "no jobs", NULL);
+	ERR("", 0, "no jobs", NULL);
+	/* the first mistake in the file is the one reported */
+	ERR("[a]\nworkload = pipe\nbad line\nloops = 1\nloops = 2\n", 3,
+	    "not a section header", NULL);
+}
+
+static void test_binary_data(void **state)
+{
+	(void)state;
+	ERR("[a]\nworkload = pipe\nloops = 1\0\n", 3, "binary data", NULL);
+	ERR("[a]\nworkload = pipe\n\n\nloops = \x01\n", 5, "binary data", NULL);
+	ERR("[a]\n\xc3\x28 = 1\n", 2, "binary data", NULL);
+	ERR("\x7f" "ELF\x02\x01\x01", 1, "binary data", NULL);
+	ERR("[a]\nworkload = pipe\n; \xed\xa0\x80 surrogate\n", 3,
+	    "binary data", NULL);
+	ERR("[a]\nworkload = pipe\n; \xc0\xaf overlong\n", 3, "binary data",
+	    NULL);
+	ERR("[a]\nworkload = pipe\n; \xc2\x85 C1 control\n", 3, "binary data",
+	    NULL);
+}
+
+static void test_harness_errors(void **state)
+{
+	(void)state;
+	ERR("[a]\nworkload = pipe\ntimeout = 5x\n", 3,
+	    "timeout: '5x' is not a duration", "5m");
+	ERR("[a]\nworkload = pipe\ntimeout = 1.5h\n", 3,
+	    "timeout: '1.5h' is not a duration", NULL);
+	ERR("[a]\nworkload = pipe\ntimeout = 0\n", 3,
+	    "timeout: '0' is out of range", NULL);
+	ERR("[a]\nworkload = pipe\ntimeout = 8761h\n", 3,
+	    "timeout: '8761h' is out of range", NULL);
+	ERR("[global]\ntimeout = -1\n[a]\nworkload = pipe\n", 2,
+	    "timeout: '-1' is not a duration", NULL);
+	ERR("[a]\nworkload = pipe\niterations = 0\n", 3,
+	    "iterations: '0' is out of range", "1..10000");
+	ERR("[a]\nworkload = pipe\niterations = 10001\n", 3,
+	    "iterations: '10001' is out of range", NULL);
+	ERR("[a]\nworkload = pipe\nwarmup = 1001\n", 3,
+	    "warmup: '1001' is out of range", "0..1000");
+	ERR("[a]\nworkload = pipe\nretries = 101\n", 3,
+	    "retries: '101' is out of range", "0..100");
+	ERR("[a]\nworkload = pipe\niterations = 1,2\n", 3,
+	    "iterations: '1,2' is not a number", NULL);
+	ERR("[a]\nworkload = pipe\ncpus = 0-3x\n", 3,
+	    "cpus: '0-3x' is not a CPU list", NULL);
+	ERR("[a]\nworkload = pipe\ncpus = 3-1\n", 3,
+	    "cpus: '3-1' is not a CPU list", NULL);
+	ERR("[a]\nworkload = pipe\ncpus = 0,99999\n", 3,
+	    "cpus: '0,99999' is not a CPU list", NULL);
+	ERR("[a]\nworkload = pipe\ncpus = 8191\n", 3,
+	    "cpus: '8191' is out of range", NULL);
+	ERR("[a]\nworkload = pipe\ncpus =\n", 3, "cpus: '' is empty", NULL);
+	/* overridden by the job, a bad [global] value is still wrong */
+	ERR("[global]\nwarmup = x\n[a]\nworkload = pipe\nwarmup = 1\n", 2,
+	    "warmup: 'x' is not a number", NULL);
+}
+
+static void test_other_failures(void **state)
+{
+	struct plan p;
+	char path[160];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/absent.job", dir);
+	assert_int_equal(load_path(path, &p), -1);
+	assert_non_null(strstr(errbuf, "cannot open"));
+	assert_non_null(strstr(errbuf, path));
+	assert_null(p.cases);
+	assert_null(p.source);
+
+	setenv("SCHEDLAB_NCPU", "many", 1);
+	assert_int_equal(load("[a]\nworkload = pipe\n", &p), -1);
+	assert_non_null(strstr(errbuf, "SCHEDLAB_NCPU: 'many'"));
+	setenv("SCHEDLAB_NCPU", "4", 1);
+
+	/* long lines: a long comment is fine, a long value is not */
+	{
+		char text[2048];
+		int n;
+
+		n = snprintf(text, sizeof(text),
+			     "[a]\nworkload = pipe ; %0300d\n; %0400d\nloops = 1", 0, 0);
+		for (int i = 2; i < 100; i++)
+			n += snprintf(text + n, sizeof(text) - (size_t)n, ",%d", i);
+		text[n++] = '\n';
+		expect_error(text, (size_t)n, 4, "line too long", NULL);
+	}
+}
+
+static void test_print(void **state)
+{
+	struct plan p;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	p = must_load("[global]\niterations = 3\n[hb]\nworkload = messaging\n"
+		      "groups = 1,4\nipc = pipe,socket\n[pp]\nworkload = pipe\n"
+		      "timeout = 1m\ncpus = 0\n");
+	f = open_memstream(&buf, &len);
+	plan_print(f, &p);
+	fclose(f);
+	assert_non_null(strstr(buf, job_path));
+	assert_non_null(strstr(buf, "5 cases, 15 iterations"));
+	assert_non_null(strstr(buf, "groups=4 ipc=socket"));
+	assert_non_null(strstr(buf, "3+0"));
+	assert_non_null(strstr(buf, "timeout=60s"));
+	assert_non_null(strstr(buf, "cpus=0"));
+	assert_non_null(strstr(buf, "loops=1000000 mode=process ordering=one-token"));
+	/* a header, a column line, a line per case */
+	{
+		int lines = 0;
+
+		for (char *s = buf; *s; s++)
+			lines += *s == '\n';
+		assert_int_equal(lines, 2 + 5);
+	}
+	free(buf);
+	plan_free(&p);
+}
+
+static void test_find_and_list_suites(void **state)
+{
+	char path[256], want[160], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	snprintf(want, sizeof(want), "%s/mysuite.job", dir);
+	write_file(want, "; My suite: just a pipe\n[a]\nworkload = pipe\n",
+		   strlen("; My suite: just a pipe\n[a]\nworkload = pipe\n"));
+	setenv("SCHEDLAB_JOBS", dir, 1);
+	assert_int_equal(plan_find_suite("mysuite", path, sizeof(path)), 0);
+	assert_string_equal(path, want);
+	assert_int_equal(plan_find_suite("no-such-suite-here", path, sizeof(path)), -1);
+	assert_int_equal(plan_find_suite("mysuite.job", path, sizeof(path)), -1);
+	assert_int_equal(plan_find_suite("./mysuite", path, sizeof(path)), -1);
+	assert_int_equal(plan_find_suite("", path, sizeof(path)), -1);
+	/* too small a buffer is not a match */
+	assert_int_equal(plan_find_suite("mysuite", path, 8), -1);
+
+	f = open_memstream(&buf, &len);
+	assert_int_equal(plan_list_suites(f), 0);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/:\n  mysuite ", dir);
+	assert_non_null(strstr(buf, path));
+	assert_non_null(strstr(buf, "My suite: just a pipe"));
+	free(buf);
+	unsetenv("SCHEDLAB_JOBS");
+}
+
+static void load_shipped(const char *name, size_t want_cases,
+			 unsigned want_iter)
+{
+	const char *top = getenv("TOP");
+	char path[4096];
+	struct plan p;
+
+	snprintf(path, sizeof(path), "%s/jobs/%s.job", top ? top : ".", name);
+	if (plan_load(path, &p))
+		fail_msg("%s does not load", path);
+	assert_int_equal(p.ncases, want_cases);
+	assert_string_equal(p.name, name);
+	for (size_t i = 0; i < p.ncases; i++) {
+		assert_int_equal(p.cases[i].iterations, want_iter);
+		assert_non_null(p.cases[i].params);
+	}
+	plan_free(&p);
+}
+
+static void test_shipped_suites_load(void **state)
+{
+	(void)state;
+	/* with 4 CPUs: groups 1,4,8 for each of the four modes, and perfpipe */
+	load_shipped("quick", 4 * 3 + 1, 3);
+	/* with 4 CPUs: groups 1,2,4,8 for each of the four modes */
+	load_shipped("lkml-hackbench", 4 * 4, 10);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_list_defaults_and_params),
+		cmocka_unit_test(test_ranges_and_steps),
+		cmocka_unit_test(test_ncpu_terms),
+		cmocka_unit_test(test_cartesian_product_and_repeats),
+		cmocka_unit_test(test_global_and_harness_keys),
+		cmocka_unit_test(test_durations),
+		cmocka_unit_test(test_file_syntax),
+		cmocka_unit_test(test_option_errors),
+		cmocka_unit_test(test_sweep_errors),
+		cmocka_unit_test(test_structure_errors),
+		cmocka_unit_test(test_binary_data),
+		cmocka_unit_test(test_harness_errors),
+		cmocka_unit_test(test_other_failures),
+		cmocka_unit_test(test_print),
+		cmocka_unit_test(test_find_and_list_suites),
+		cmocka_unit_test(test_shipped_suites_load),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

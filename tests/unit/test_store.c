@@ -1,0 +1,920 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * store and export: what goes into a database comes out of its export
+ * unchanged; export -> import -> export is byte-identical; import is all
+ * or nothing; damaged databases and documents are refused with one
+ * message naming the file (and the JSON path); two processes can write
+ * one database at once. Every database lives in one mkdtemp directory,
+ * removed at the end.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <ftw.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "store/store.h"
+
+static char tmp[256];
+
+static const char *path(const char *name)
+{
+	static char buf[4][512];
+	static int n;
+	char *p = buf[n++ % 4];
+
+	snprintf(p, sizeof(buf[0]), "%s/%s", tmp, name);
+	return p;
+}
+
+static int rm_one(const char *p, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(p);
+}
+
+static int setup(void **state)
+{
+	const char *t = getenv("TMPDIR");
+
+	(void)state;
+	snprintf(tmp, sizeof(tmp), "%s/schedlab-store-XXXXXX", t ? t : "/tmp");
+	return mkdtemp(tmp) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/*
+ * stderr into a buffer, to check what an error says: capture(), the
+ * call, then assert_said() as often as needed.
+ */
+static char said[16384];
+static int saved_fd = -1;
+static FILE *cap;
+
+static void capture(void)
+{
+	fflush(stderr);
+	cap = tmpfile();
+	assert_non_null(cap);
+	saved_fd = dup(2);
+	dup2(fileno(cap), 2);
+}
+
+static const char *captured(void)
+{
+	size_t n;
+
+	if (saved_fd < 0)
+		return said;
+	fflush(stderr);
+	dup2(saved_fd, 2);
+	close(saved_fd);
+	saved_fd = -1;
+	rewind(cap);
+	n = fread(said, 1, sizeof(said) - 1, cap);
+	said[n] = '\0';
+	fclose(cap);
+	return said;
+}
+
+#define assert_said(text)						\
+	do {								\
+		const char *s_ = captured();				\
+		if (!strstr(s_, (text)))				\
+			fail_msg("expected \"%s\" in: %s", (text), s_);	\
+	} while (0)
+
+static char *dump(json_t *doc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(export_dump(doc, f), 0);
+	fclose(f);
+	return buf;
+}
+
+static void write_file(const char *p, const char *text, size_t len)
+{
+	FILE *f = fopen(p, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	fclose(f);
+}
+
+/* raw SQL beside the store, for what the API does not offer */
+static void sql(const char *db, const char *text)
+{
+	sqlite3 *h;
+
+	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+	if (sqlite3_exec(h, text, NULL, NULL, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", text, sqlite3_errmsg(h));
+	sqlite3_close(h);
+}
+
+static const char *sql_text(const char *db, const char *query)
+{
+	static char out[1024];
+	sqlite3 *h;
+	sqlite3_stmt *st;
+
+	out[0] = '\0';
+	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, query, -1, &st, NULL), SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%s",
+			 out[0] ? " " : "", sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return out;
+}
+
+static const struct metric_def mdefs[] = {
+	{ "messaging.time", "s", BETTER_LOWER, true, "wall time of the run" },
+	{ "messaging.msgs_per_sec", "msgs/s", BETTER_HIGHER, false, "throughput" },
+	{ "cpu.idle_pct", "%", BETTER_NONE, false, "idle share of the CPUs" },
+};
+
+/* 3 iterations x 3 metrics, 5 values; cpu.idle_pct never measured */
+static const double vals[] = {
+	0.1, 123456789.123456789, NAN,
+	NAN, 1e-300, NAN,
+	2.0 / 3.0, 5, NAN,
+};
+
+static int64_t begin_run(struct store *s, const char *uuid, const char *label,
+			 double started)
+{
+	json_t *env = json_pack("{s:s, s:i, s:f}", "kernel", "6.1.0",
+				"ncpu", 8, "steal_pct", 0.25);
+	struct store_run r = {
+		.uuid = uuid, .label = label, .host = "box",
+		.command = "schedlab run jobs.ini", .version = "0.1-gtest",
+		.started = started, .environment = env,
+	};
+	int64_t id = -1;
+
+	assert_int_equal(store_run_begin(s, &r, &id), 0);
+	json_decref(env);
+	return id;
+}
+
+static void add_case(struct store *s, int64_t run, unsigned seq)
+{
+	json_t *p = json_pack("{s:i, s:s, s:b}", "groups", 4, "ipc", "pipe",
+			      "threads", 0);
+	struct store_case c = {
+		.seq = seq, .job = "hackbench", .workload = "messaging",
+		.params = "groups=4,ipc=pipe", .sweep_keys = "groups",
+		.sweep = "4", .status = "complete", .parameters = p,
+		.metrics = mdefs, .nmetrics = 3, .niter = 3, .values = vals,
+	};
+
+	assert_int_equal(store_case_add(s, run, &c), 0);
+	json_decref(p);
+}
+
+static int64_t make_run(struct store *s, const char *uuid, const char *label,
+			double started, unsigned ncases)
+{
+	int64_t id = begin_run(s, uuid, label, started);
+
+	for (unsigned i = 0; i < ncases; i++)
+		add_case(s, id, i);
+	assert_int_equal(store_run_end(s, id, "complete", started + 60, NULL), 0);
+	return id;
+}
+
+static void test_open_creates_schema(void **state)
+{
+	const char *db = path("new/sub/results.db");
+	struct store *s;
+
+	(void)state;
+	s = store_open(db);
+	assert_non_null(s);
+	assert_string_equal(store_path(s), db);
+	store_close(s);
+	assert_string_equal(sql_text(db, "SELECT name FROM sqlite_master"
+		" WHERE type = 'table' ORDER BY name"),
+		"cases histograms run_metrics runs samples schema_version");
+	assert_string_equal(sql_text(db, "SELECT version FROM schema_version"), "1");
+	assert_string_equal(sql_text(db, "PRAGMA journal_mode"), "wal");
+	s = store_open(db);	/* and again, migrated already */
+	assert_non_null(s);
+	store_close(s);
+	assert_string_equal(sql_text(db, "SELECT count(*) FROM schema_version"), "1");
+}
+
+static void test_values_come_back(void **state)
+{
+	struct store *s = store_open(path("values.db"));
+	json_t *doc, *run, *m, *c, *arr, *env, *p;
+	struct store_case failed = {
+		.seq = 1, .job = "hackbench", .workload = "messaging",
+		.params = "groups=64", .status = "failed",
+		.reason = "worker 3 killed by SIGKILL", .metrics = mdefs,
+		.nmetrics = 1, .niter = 0,
+	};
+	int64_t id;
+
+	(void)state;
+	assert_non_null(s);
+	id = begin_run(s, "0b8c1f0e-0000-4000-8000-000000000001", "base",
+		       1700000000.123456789);
+	add_case(s, id, 0);
+	assert_int_equal(store_case_add(s, id, &failed), 0);
+
+	doc = store_export(s, id);
+	assert_non_null(doc);
+	assert_int_equal(export_validate(doc, "export"), 0);
+	run = json_object_get(doc, "run");
+	assert_string_equal(json_string_value(json_object_get(run, "status")), "running");
+	assert_true(json_is_null(json_object_get(run, "ended")));
+	json_decref(doc);
+
+	env = json_pack("{s:s, s:f}", "kernel", "6.1.0", "steal_pct", 1.5);
+	assert_int_equal(store_run_end(s, id, "partial", 1700000123.5, env), 0);
+	doc = store_export(s, id);
+	assert_non_null(doc);
+	assert_string_equal(json_string_value(json_object_get(doc, "schema")), EXPORT_SCHEMA);
+	run = json_object_get(doc, "run");
+	assert_null(json_object_get(run, "id"));	/* the local id stays local */
+	assert_string_equal(json_string_value(json_object_get(run, "uuid")),
+			    "0b8c1f0e-0000-4000-8000-000000000001");
+	assert_string_equal(json_string_value(json_object_get(run, "label")), "base");
+	assert_string_equal(json_string_value(json_object_get(run, "host")), "box");
+	assert_true(json_real_value(json_object_get(run, "started")) == 1700000000.123456789);
+	assert_true(json_real_value(json_object_get(run, "ended")) == 1700000123.5);
+	assert_string_equal(json_string_value(json_object_get(run, "status")), "partial");
+	assert_string_equal(json_string_value(json_object_get(run, "command")), "schedlab run jobs.ini");
+	assert_string_equal(json_string_value(json_object_get(run, "schedlab_version")), "0.1-gtest");
+	assert_true(json_equal(json_object_get(doc, "environment"), env));
+	json_decref(env);
+
+	/* metadata of every metric, in table order, even one never measured */
+	m = json_object_get(doc, "metrics");
+	assert_int_equal(json_object_size(m), 3);
+	assert_string_equal(json_object_iter_key(json_object_iter(m)), "messaging.time");
+	for (size_t i = 0; i < 3; i++) {
+		json_t *d = json_object_get(m, mdefs[i].name);
+		static const char *const better[] = { "lower", "higher", "none" };
+
+		assert_non_null(d);
+		assert_string_equal(json_string_value(json_object_get(d, "unit")), mdefs[i].unit);
+		assert_string_equal(json_string_value(json_object_get(d, "better")), better[i]);
+		assert_int_equal(json_is_true(json_object_get(d, "headline")), mdefs[i].headline);
+		assert_string_equal(json_string_value(json_object_get(d, "help")), mdefs[i].help);
+	}
+
+	assert_int_equal(json_array_size(json_object_get(doc, "cases")), 2);
+	c = json_array_get(json_object_get(doc, "cases"), 0);
+	assert_int_equal(json_integer_value(json_object_get(c, "seq")), 0);
+	assert_string_equal(json_string_value(json_object_get(c, "job")), "hackbench");
+	assert_string_equal(json_string_value(json_object_get(c, "workload")), "messaging");
+	assert_string_equal(json_string_value(json_object_get(c, "params")), "groups=4,ipc=pipe");
+	assert_string_equal(json_string_value(json_object_get(c, "sweep_keys")), "groups");
+	assert_string_equal(json_string_value(json_object_get(c, "sweep")), "4");
+	assert_string_equal(json_string_value(json_object_get(c, "status")), "complete");
+	assert_true(json_is_null(json_object_get(c, "reason")));
+	p = json_pack("{s:i, s:s, s:b}", "groups", 4, "ipc", "pipe", "threads", 0);
+	assert_true(json_equal(json_object_get(c, "parameters"), p));
+	json_decref(p);
+	assert_int_equal(json_integer_value(json_object_get(c, "iterations")), 3);
+	assert_int_equal(json_object_size(json_object_get(c, "samples")), 2);
+	arr = json_object_get(json_object_get(c, "samples"), "messaging.time");
+	assert_int_equal(json_array_size(arr), 3);
+	assert_true(json_real_value(json_array_get(arr, 0)) == 0.1);
+	assert_true(json_is_null(json_array_get(arr, 1)));	/* NAN */
+	assert_true(json_real_value(json_array_get(arr, 2)) == 2.0 / 3.0);
+	arr = json_object_get(json_object_get(c, "samples"), "messaging.msgs_per_sec");
+	assert_true(json_real_value(json_array_get(arr, 0)) == 123456789.123456789);
+	assert_true(json_real_value(json_array_get(arr, 1)) == 1e-300);
+	assert_true(json_real_value(json_array_get(arr, 2)) == 5);
+	assert_null(json_object_get(json_object_get(c, "samples"), "cpu.idle_pct"));
+
+	c = json_array_get(json_object_get(doc, "cases"), 1);
+	assert_string_equal(json_string_value(json_object_get(c, "status")), "failed");
+	assert_string_equal(json_string_value(json_object_get(c, "reason")),
+			    "worker 3 killed by SIGKILL");
+	assert_true(json_is_null(json_object_get(c, "sweep")));
+	assert_int_equal(json_object_size(json_object_get(c, "parameters")), 0);
+	assert_int_equal(json_integer_value(json_object_get(c, "iterations")), 0);
+	assert_int_equal(json_object_size(json_object_get(c, "samples")), 0);
+	json_decref(doc);
+	store_close(s);
+}
+
+static void test_uuid_made_when_missing(void **state)
+{
+	struct store *s = store_open(path("uuid.db"));
+	int64_t a = begin_run(s, NULL, NULL, 1), b = begin_run(s, NULL, NULL, 2);
+	json_t *da = store_export(s, a), *db = store_export(s, b);
+	const char *ua = json_string_value(json_object_get(json_object_get(da, "run"), "uuid"));
+	const char *ub = json_string_value(json_object_get(json_object_get(db, "run"), "uuid"));
+
+	(void)state;
+	assert_int_equal(strlen(ua), 36);
+	assert_int_equal(ua[14], '4');
+	assert_string_not_equal(ua, ub);
+	assert_true(json_is_null(json_object_get(json_object_get(da, "run"), "label")));
+	json_decref(da);
+	json_decref(db);
+	store_close(s);
+}
+
+static void test_case_add_refusals(void **state)
+{
+	struct store *s = store_open(path("refuse.db"));
+	int64_t id = begin_run(s, "r-1", NULL, 1);
+	double inf[] = { INFINITY };
+	struct store_case c = {
+		.seq = 7, .job = "j", .workload = "pipe", .status = "complete",
+		.metrics = mdefs, .nmetrics = 1, .niter = 1, .values = inf,
+	};
+	json_t *runs;
+
+	(void)state;
+	capture();
+	assert_int_equal(store_case_add(s, id, &c), -1);
+	assert_said("case 7: messaging.time, iteration 1: infinite value");
+
+	inf[0] = 1;
+	c.seq = 0;
+	add_case(s, id, 0);
+	capture();
+	assert_int_equal(store_case_add(s, id, &c), -1);
+	assert_said("run 1 already has a case 0");
+
+	capture();
+	assert_int_equal(store_case_add(s, 99, &c), -1);
+	assert_said("no run 99 in ");
+
+	c.status = "done";
+	capture();
+	assert_int_equal(store_case_add(s, id, &c), -1);
+	assert_said("bad status 'done'");
+
+	capture();
+	assert_int_equal(store_run_end(s, 99, "complete", 2, NULL), -1);
+	assert_said("no run 99 in ");
+	capture();
+	assert_int_equal(store_run_end(s, id, "running", 2, NULL), -1);
+	assert_said("cannot end with status 'running'");
+
+	runs = store_runs(s);
+	assert_int_equal(json_array_size(runs), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(runs, 0), "cases")), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(runs, 0), "samples")), 5);
+	json_decref(runs);
+	store_close(s);
+}
+
+static void test_resolve(void **state)
+{
+	struct store *s = store_open(path("resolve.db"));
+	int64_t a1 = make_run(s, "a-1", "base", 100, 0);
+	int64_t a2 = make_run(s, "a-2", "base", 200, 0);
+	int64_t b = make_run(s, "b-1", "new", 150, 0);
+	int64_t a3 = make_run(s, "a-3", "tie", 300, 0);
+	int64_t a4 = make_run(s, "a-4", "tie", 300, 0);
+	int64_t id;
+
+	(void)state;
+	assert_int_equal(store_resolve(s, "base", &id), 0);
+	assert_int_equal(id, a2);
+	assert_int_equal(store_resolve(s, "new", &id), 0);
+	assert_int_equal(id, b);
+	assert_int_equal(store_resolve(s, "tie", &id), 0);
+	assert_int_equal(id, a4);
+	assert_true(a3 < a4);
+	assert_int_equal(store_resolve(s, "1", &id), 0);
+	assert_int_equal(id, a1);
+
+	capture();
+	assert_int_equal(store_resolve(s, "99", &id), -1);
+	assert_said("no run '99' in ");
+	capture();
+	assert_int_equal(store_resolve(s, "nope", &id), -1);
+	assert_said("resolve.db (see 'schedlab list runs')");
+	capture();
+	assert_int_equal(store_resolve(s, "99999999999999999999999", &id), -1);
+	assert_said("no run '99999999999999999999999'");
+	store_close(s);
+}
+
+static void test_runs_newest_first(void **state)
+{
+	struct store *s = store_open(path("runs.db"));
+	int64_t old = make_run(s, "o", "old", 100, 2);
+	int64_t mid = make_run(s, "m", NULL, 200, 0);
+	int64_t new = begin_run(s, "n", "new", 300);
+	json_t *runs, *r;
+
+	(void)state;
+	add_case(s, new, 0);
+	runs = store_runs(s);
+	assert_int_equal(json_array_size(runs), 3);
+	r = json_array_get(runs, 0);
+	assert_int_equal(json_integer_value(json_object_get(r, "id")), new);
+	assert_string_equal(json_string_value(json_object_get(r, "status")), "running");
+	assert_true(json_is_null(json_object_get(r, "ended")));
+	assert_int_equal(json_integer_value(json_object_get(r, "cases")), 1);
+	assert_int_equal(json_integer_value(json_object_get(r, "samples")), 5);
+	r = json_array_get(runs, 1);
+	assert_int_equal(json_integer_value(json_object_get(r, "id")), mid);
+	assert_true(json_is_null(json_object_get(r, "label")));
+	assert_int_equal(json_integer_value(json_object_get(r, "cases")), 0);
+	r = json_array_get(runs, 2);
+	assert_int_equal(json_integer_value(json_object_get(r, "id")), old);
+	assert_string_equal(json_string_value(json_object_get(r, "label")), "old");
+	assert_string_equal(json_string_value(json_object_get(r, "uuid")), "o");
+	assert_string_equal(json_string_value(json_object_get(r, "host")), "box");
+	assert_true(json_real_value(json_object_get(r, "started")) == 100);
+	assert_true(json_real_value(json_object_get(r, "ended")) == 160);
+	assert_string_equal(json_string_value(json_object_get(r, "status")), "complete");
+	assert_int_equal(json_integer_value(json_object_get(r, "cases")), 2);
+	assert_int_equal(json_integer_value(json_object_get(r, "samples")), 10);
+	json_decref(runs);
+	store_close(s);
+}
+
+static void test_export_import_export_is_identical(void **state)
+{
+	struct store *a = store_open(path("one.db"));
+	struct store *b = store_open(path("two.db"));
+	int64_t ida = make_run(a, "rt-1", "rt", 1700000000.5, 5), idb, other;
+	json_t *doc = store_export(a, ida), *again, *loaded;
+	char *text = dump(doc), *text2, *text3;
+
+	(void)state;
+	make_run(b, "unrelated", "x", 5, 1);	/* so local ids differ */
+	assert_int_equal(store_import(b, doc, "one.json", &idb), 0);
+	assert_int_not_equal(idb, ida);
+	again = store_export(b, idb);
+	text2 = dump(again);
+	assert_string_equal(text, text2);
+
+	/* and through a file */
+	write_file(path("one.json"), text, strlen(text));
+	loaded = export_load(path("one.json"));
+	assert_non_null(loaded);
+	store_close(b);
+	b = store_open(path("three.db"));
+	assert_int_equal(store_import(b, loaded, "one.json", &other), 0);
+	json_decref(again);
+	again = store_export(b, other);
+	text3 = dump(again);
+	assert_string_equal(text, text3);
+
+	free(text);
+	free(text2);
+	free(text3);
+	json_decref(doc);
+	json_decref(again);
+	json_decref(loaded);
+	store_close(a);
+	store_close(b);
+}
+
+static void test_import_twice_is_refused(void **state)
+{
+	struct store *a = store_open(path("src.db"));
+	struct store *b = store_open(path("dst.db"));
+	json_t *doc = store_export(a, make_run(a, "twice", "t", 10, 3));
+	json_t *runs;
+	char *before, *after;
+	int64_t id, id2 = -5;
+
+	(void)state;
+	assert_int_equal(store_import(b, doc, "t.json", &id), 0);
+	runs = store_runs(b);
+	before = dump(runs);
+	json_decref(runs);
+	capture();
+	assert_int_equal(store_import(b, doc, "t.json", &id2), -1);
+	assert_said("t.json: run twice is already in ");
+	assert_said("dst.db as run 1");
+	after = dump(runs = store_runs(b));
+	assert_string_equal(before, after);
+	assert_int_equal(json_array_size(runs), 1);
+	json_decref(runs);
+	free(before);
+	free(after);
+	json_decref(doc);
+	store_close(a);
+	store_close(b);
+}
+
+/* A failure half-way through an import leaves nothing behind. */
+static void test_import_is_all_or_nothing(void **state)
+{
+	struct store *a = store_open(path("half-src.db"));
+	struct store *b;
+	json_t *doc = store_export(a, make_run(a, "half", "h", 10, 4)), *runs;
+	int64_t id;
+
+	(void)state;
+	store_close(a);
+	b = store_open(path("half.db"));
+	store_close(b);
+	sql(path("half.db"), "CREATE TRIGGER boom BEFORE INSERT ON samples"
+	    " WHEN (SELECT count(*) FROM cases) = 3"
+	    " BEGIN SELECT RAISE(ABORT, 'disk on fire'); END");
+	b = store_open(path("half.db"));
+	capture();
+	assert_int_equal(store_import(b, doc, "h.json", &id), -1);
+	assert_said("disk on fire");
+	runs = store_runs(b);
+	assert_int_equal(json_array_size(runs), 0);
+	json_decref(runs);
+	store_close(b);
+	assert_string_equal(sql_text(path("half.db"),
+		"SELECT (SELECT count(*) FROM runs) + (SELECT count(*) FROM cases)"
+		" + (SELECT count(*) FROM run_metrics) + (SELECT count(*) FROM samples)"), "0");
+	json_decref(doc);
+}
+
+static const char good_doc[] =
+	"{\"schema\": \"schedlab-run/1\","
+	" \"run\": {\"uuid\": \"u-1\", \"label\": null, \"host\": \"h\","
+	"  \"started\": 1.5, \"ended\": null, \"status\": \"running\","
+	"  \"command\": \"schedlab run\", \"schedlab_version\": \"0.1\"},"
+	" \"environment\": {\"kernel\": \"6.1\"},"
+	" \"metrics\": {\"messaging.time\": {\"unit\": \"s\", \"better\": \"lower\","
+	"  \"headline\": true, \"help\": \"\"}},"
+	" \"cases\": ["
+	"  {\"seq\": 0, \"job\": \"j\", \"workload\": \"messaging\", \"params\": \"\","
+	"   \"sweep_keys\": null, \"sweep\": null, \"status\": \"complete\","
+	"   \"reason\": null, \"parameters\": {}, \"iterations\": 1,"
+	"   \"samples\": {\"messaging.time\": [1]}},"
+	"  {\"seq\": 1, \"job\": \"j\", \"workload\": \"messaging\", \"params\": \"\","
+	"   \"sweep_keys\": null, \"sweep\": null, \"status\": \"failed\","
+	"   \"reason\": \"timeout\", \"parameters\": {}, \"iterations\": 0,"
+	"   \"samples\": {}},"
+	"  {\"seq\": 2, \"job\": \"j\", \"workload\": \"messaging\", \"params\": \"\","
+	"   \"sweep_keys\": \"groups\", \"sweep\": \"4\", \"status\": \"complete\","
+	"   \"reason\": null, \"parameters\": {\"groups\": 4}, \"iterations\": 4,"
+	"   \"samples\": {\"messaging.time\": [1, null, 2.5, 3]}}]}";
+
+struct mutation {
+	const char *parent[5];	/* keys; "#N": array index N */
+	const char *key;
+	const char *value;	/* JSON; NULL: delete */
+	const char *expect;
+};
+
+static const struct mutation mutations[] = {
+	{ {}, "schema", "\"schedlab-run/2\"",
+	  "doc.json: schema \"schedlab-run/2\" is not one this schedlab reads (schedlab-run/1)" },
+	{ {}, "schema", "\"fio/3\"",
+	  "doc.json: not a schedlab export (no \"schema\": \"schedlab-run/1\")" },
+	{ {}, "schema", NULL, "doc.json: not a schedlab export" },
+	{ {}, "run", NULL, "doc.json: run: missing" },
+	{ {}, "run", "[]", "doc.json: run: expected an object" },
+	{ { "run" }, "uuid", NULL, "doc.json: run.uuid: missing" },
+	{ { "run" }, "uuid", "\"\"", "doc.json: run.uuid: expected a non-empty string" },
+	{ { "run" }, "started", "\"yesterday\"", "doc.json: run.started: expected a number" },
+	{ { "run" }, "ended", "true", "doc.json: run.ended: expected a number or null" },
+	{ { "run" }, "label", "3", "doc.json: run.label: expected a string or null" },
+	{ { "run" }, "status", "\"done\"",
+	  "doc.json: run.status: \"done\" is not running, complete, partial or failed" },
+	{ {}, "environment", NULL, "doc.json: environment: missing" },
+	{ {}, "environment", "\"linux\"", "doc.json: environment: expected an object" },
+	{ {}, "metrics", "[]", "doc.json: metrics: expected an object" },
+	{ { "metrics" }, "messaging.time", "7", "doc.json: metrics.messaging.time: expected an object" },
+	{ { "metrics", "messaging.time" }, "unit", NULL,
+	  "doc.json: metrics.messaging.time.unit: missing" },
+	{ { "metrics", "messaging.time" }, "headline", "\"yes\"",
+	  "doc.json: metrics.messaging.time.headline: expected true or false" },
+	{ { "metrics", "messaging.time" }, "better", "\"up\"",
+	  "doc.json: metrics.messaging.time.better: \"up\" is not lower, higher or none" },
+	{ {}, "cases", "{}", "doc.json: cases: expected an array" },
+	{ { "cases" }, "#1", "3", "doc.json: cases[1]: expected an object" },
+	{ { "cases", "#0" }, "seq", "-1", "doc.json: cases[0].seq: expected a non-negative integer" },
+	{ { "cases", "#0" }, "seq", "0.5", "doc.json: cases[0].seq: expected a non-negative integer" },
+	{ { "cases", "#2" }, "seq", "0", "doc.json: cases[2].seq: 0 is also cases[0].seq" },
+	{ { "cases", "#0" }, "job", NULL, "doc.json: cases[0].job: missing" },
+	{ { "cases", "#0" }, "status", "\"running\"",
+	  "doc.json: cases[0].status: \"running\" is not complete or failed" },
+	{ { "cases", "#1" }, "reason", "5", "doc.json: cases[1].reason: expected a string or null" },
+	{ { "cases", "#0" }, "parameters", "[]", "doc.json: cases[0].parameters: expected an object" },
+	{ { "cases", "#0" }, "iterations", NULL, "doc.json: cases[0].iterations: missing" },
+	{ { "cases", "#0" }, "samples", "[]", "doc.json: cases[0].samples: expected an object" },
+	{ { "cases", "#2", "samples" }, "messaging.time", "[1, 2]",
+	  "doc.json: cases[2].samples.messaging.time: 2 values for 4 iterations" },
+	{ { "cases", "#2", "samples" }, "messaging.time", "{}",
+	  "doc.json: cases[2].samples.messaging.time: expected an array" },
+	{ { "cases", "#2", "samples", "messaging.time" }, "#3", "\"3\"",
+	  "doc.json: cases[2].samples.messaging.time[3]: expected a number or null" },
+	{ { "cases", "#2", "samples" }, "wakeup.p99_us", "[1, 2, 3, 4]",
+	  "doc.json: cases[2].samples.wakeup.p99_us: metric has no entry in \"metrics\"" },
+};
+
+static json_t *child(json_t *j, const char *key)
+{
+	return key[0] == '#' ? json_array_get(j, strtoul(key + 1, NULL, 10))
+			     : json_object_get(j, key);
+}
+
+static void test_validate_rejects(void **state)
+{
+	json_error_t err;
+	json_t *doc = json_loads(good_doc, 0, &err);
+	struct store *s = store_open(path("validate.db"));
+	int64_t id;
+
+	(void)state;
+	if (!doc)
+		fail_msg("good_doc:%d:%d: %s", err.line, err.column, err.text);
+	assert_int_equal(export_validate(doc, "doc.json"), 0);
+	json_decref(doc);
+
+	for (size_t i = 0; i < sizeof(mutations) / sizeof(mutations[0]); i++) {
+		const struct mutation *m = &mutations[i];
+		json_t *parent = doc = json_loads(good_doc, 0, NULL);
+
+		for (int k = 0; k < 5 && m->parent[k]; k++)
+			parent = child(parent, m->parent[k]);
+		assert_non_null(parent);
+		if (m->key[0] == '#') {
+			size_t at = strtoul(m->key + 1, NULL, 10);
+
+			assert_int_equal(json_array_set_new(parent, at,
+				json_loads(m->value, JSON_DECODE_ANY, NULL)), 0);
+		} else if (m->value) {
+			assert_int_equal(json_object_set_new(parent, m->key,
+				json_loads(m->value, JSON_DECODE_ANY, NULL)), 0);
+		} else {
+			assert_int_equal(json_object_del(parent, m->key), 0);
+		}
+		capture();
+		assert_int_equal(export_validate(doc, "doc.json"), -1);
+		assert_said(m->expect);
+		/* and import refuses it with the same words, storing nothing */
+		capture();
+		assert_int_equal(store_import(s, doc, "doc.json", &id), -1);
+		assert_said(m->expect);
+		json_decref(doc);
+	}
+	doc = json_array();
+	capture();
+	assert_int_equal(export_validate(doc, "doc.json"), -1);
+	assert_said("doc.json: not a schedlab export");
+	json_decref(doc);
+
+	json_decref(store_runs(s));
+	assert_string_equal(sql_text(path("validate.db"), "SELECT count(*) FROM runs"), "0");
+	/* the good one goes in, with its integers as reals */
+	doc = json_loads(good_doc, 0, NULL);
+	assert_int_equal(store_import(s, doc, "doc.json", &id), 0);
+	json_decref(doc);
+	doc = store_export(s, id);
+	assert_true(json_is_real(json_array_get(json_object_get(json_object_get(
+		json_array_get(json_object_get(doc, "cases"), 2), "samples"),
+		"messaging.time"), 3)));
+	json_decref(doc);
+	store_close(s);
+}
+
+static void test_export_load_refusals(void **state)
+{
+	struct store *s = store_open(path("load.db"));
+	json_t *doc = store_export(s, make_run(s, "load", NULL, 1, 2)), *got;
+	char *text = dump(doc);
+	size_t len = strlen(text);
+	const char *p = path("trunc.json"), *msg;
+	int line, col;
+
+	(void)state;
+	/* every truncation is a clear error, none a crash */
+	for (size_t n = 0; n + 1 < len; n++) {
+		write_file(p, text, n);
+		capture();
+		got = export_load(p);
+		msg = captured();
+		if (got)
+			fail_msg("a truncation to %zu bytes loaded", n);
+		if (!strstr(msg, "trunc.json:"))
+			fail_msg("truncated to %zu: %s", n, msg);
+	}
+	write_file(p, text, len / 2);
+	capture();
+	assert_null(export_load(p));
+	msg = captured();
+	msg = strstr(msg, "trunc.json:");
+	assert_non_null(msg);
+	assert_int_equal(sscanf(msg, "trunc.json:%d:%d: ", &line, &col), 2);
+	assert_true(line > 1);
+
+	write_file(p, "hello, world\n", 13);
+	capture();
+	assert_null(export_load(p));
+	assert_said("trunc.json:1:5: '[' or '{' expected near 'hello'");
+
+	write_file(p, "{\"a\": 1}\n", 9);
+	capture();
+	assert_null(export_load(p));
+	assert_said("trunc.json: not a schedlab export (no \"schema\": \"schedlab-run/1\")");
+
+	write_file(p, "{\"schema\": 1, \"schema\": 2}", 26);
+	capture();
+	assert_null(export_load(p));
+	assert_said("trunc.json:1:");
+
+	capture();
+	assert_null(export_load(path("missing.json")));
+	assert_said("missing.json: cannot open: No such file or directory");
+
+	capture();
+	assert_null(export_load(tmp));
+	assert_said(": cannot read");
+
+	write_file(p, text, len);
+	got = export_load(p);
+	assert_non_null(got);
+	assert_true(json_equal(got, doc));
+	json_decref(got);
+	free(text);
+	json_decref(doc);
+	store_close(s);
+}
+
+static void test_open_refusals(void **state)
+{
+	char junk[8192];
+	struct store *s;
+
+	(void)state;
+	memset(junk, 'x', sizeof(junk));
+	write_file(path("garbage.db"), junk, sizeof(junk));
+	capture();
+	assert_null(store_open(path("garbage.db")));
+	assert_said("garbage.db: not a schedlab database (file is not a database)");
+
+	sql(path("other.db"), "CREATE TABLE t (x)");
+	capture();
+	assert_null(store_open(path("other.db")));
+	assert_said("other.db: not a schedlab database (it holds tables of another program)");
+
+	capture();
+	assert_null(store_open("/proc/schedlab-no-such-dir/sub/results.db"));
+	assert_said("/proc/schedlab-no-such-dir/sub/results.db: cannot create directory /proc/schedlab-no-such-dir: ");
+
+	capture();
+	assert_null(store_open(tmp));
+	assert_said(": cannot open database (");
+
+	s = store_open(path("future.db"));
+	assert_non_null(s);
+	store_close(s);
+	sql(path("future.db"), "UPDATE schema_version SET version = 99");
+	capture();
+	assert_null(store_open(path("future.db")));
+	assert_said("future.db: database schema version 99 is newer than this schedlab (1)");
+}
+
+static void test_default_path(void **state)
+{
+	char buf[256], small[8];
+	char *saved[3];
+	static const char *const vars[] = { "SCHEDLAB_DB", "XDG_DATA_HOME", "HOME" };
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		const char *v = getenv(vars[i]);
+
+		saved[i] = v ? strdup(v) : NULL;
+	}
+	setenv("SCHEDLAB_DB", "/x/y.db", 1);
+	setenv("XDG_DATA_HOME", "/data", 1);
+	setenv("HOME", "/home/u", 1);
+	assert_int_equal(store_default_path(buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/x/y.db");
+	unsetenv("SCHEDLAB_DB");
+	assert_int_equal(store_default_path(buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/data/schedlab/results.db");
+	setenv("XDG_DATA_HOME", "relative", 1);	/* invalid: ignored */
+	assert_int_equal(store_default_path(buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/home/u/.local/share/schedlab/results.db");
+	capture();
+	assert_int_equal(store_default_path(small, sizeof(small)), -1);
+	assert_said("too long");
+	for (int i = 0; i < 3; i++) {
+		if (saved[i])
+			setenv(vars[i], saved[i], 1);
+		else
+			unsetenv(vars[i]);
+		free(saved[i]);
+	}
+}
+
+/* Two processes adding cases to one run at once: both succeed. */
+#define PER_WRITER 200
+
+static int writer(const char *db, int64_t run, unsigned first, int go)
+{
+	static const double v[] = { 1, 2, 3, 4 };
+	struct store *s;
+	char c;
+	int rc = 0;
+
+	if (read(go, &c, 1) < 0)	/* EOF when the parent says go */
+		return 1;
+	s = store_open(db);
+	if (!s)
+		return 1;
+	for (unsigned i = 0; i < PER_WRITER && !rc; i++) {
+		struct store_case sc = {
+			.seq = first + i, .job = "j", .workload = "pipe",
+			.status = "complete", .metrics = mdefs, .nmetrics = 2,
+			.niter = 2, .values = v,
+		};
+
+		rc = store_case_add(s, run, &sc);
+	}
+	store_close(s);
+	return rc ? 1 : 0;
+}
+
+static void test_two_writers(void **state)
+{
+	const char *db = path("shared.db");
+	struct store *s = store_open(db);
+	int64_t run = begin_run(s, "shared", "both", 1);
+	int go[2], status;
+	pid_t pid[2];
+	json_t *doc, *cases, *c;
+	size_t i;
+
+	(void)state;
+	store_close(s);	/* no connection crosses a fork */
+	assert_int_equal(pipe(go), 0);
+	for (int w = 0; w < 2; w++) {
+		pid[w] = fork();
+		assert_true(pid[w] >= 0);
+		if (!pid[w]) {
+			close(go[1]);
+			_exit(writer(db, run, w * PER_WRITER, go[0]));
+		}
+	}
+	close(go[0]);
+	close(go[1]);
+	for (int w = 0; w < 2; w++) {
+		assert_int_equal(waitpid(pid[w], &status, 0), pid[w]);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+	s = store_open(db);
+	doc = store_export(s, run);
+	cases = json_object_get(doc, "cases");
+	assert_int_equal(json_array_size(cases), 2 * PER_WRITER);
+	json_array_foreach(cases, i, c)
+		assert_int_equal(json_integer_value(json_object_get(c, "seq")), i);
+	json_decref(doc);
+	doc = store_runs(s);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(doc, 0),
+		"samples")), 2 * PER_WRITER * 4);
+	json_decref(doc);
+	store_close(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_open_creates_schema),
+		cmocka_unit_test(test_values_come_back),
+		cmocka_unit_test(test_uuid_made_when_missing),
+		cmocka_unit_test(test_case_add_refusals),
+		cmocka_unit_test(test_resolve),
+		cmocka_unit_test(test_runs_newest_first),
+		cmocka_unit_test(test_export_import_export_is_identical),
+		cmocka_unit_test(test_import_twice_is_refused),
+		cmocka_unit_test(test_import_is_all_or_nothing),
+		cmocka_unit_test(test_validate_rejects),
+		cmocka_unit_test(test_export_load_refusals),
+		cmocka_unit_test(test_open_refusals),
+		cmocka_unit_test(test_default_path),
+		cmocka_unit_test(test_two_writers),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
