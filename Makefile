@@ -2,7 +2,7 @@
 #
 # make            ./schedlab
 # make check      install missing Debian packages, build, run every test
-# make run        install missing Debian packages, build, run the main job
+# make run        install missing Debian packages, build, run the quick suite
 # make asan       AddressSanitizer + UBSan build in build/asan, unit tests run
 # make bench-store  time storing and exporting runs (bench/store.c)
 # make install    PREFIX=/usr/local DESTDIR=
@@ -79,7 +79,7 @@ check: deps
 
 run: deps
 	$(MAKE) all
-	./schedlab bench messaging
+	./schedlab run
 
 asan:
 	$(MAKE) O=build/asan CFLAGS="-O1 -g" \
@@ -96,6 +96,7 @@ install: schedlab
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/schedlab $(DESTDIR)$(MANDIR)/man1/schedlab.1
+	rm -rf $(DESTDIR)$(PREFIX)/share/schedlab
 
 clean:
 	rm -rf build schedlab
