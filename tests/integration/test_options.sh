@@ -132,12 +132,12 @@ test_top_level_help() {
 test_help_commands() {
 	run_sl help bench
 	expect_eq "help bench: exit status" 0 "$rc"
-	expect_match "help bench" '^usage: schedlab bench WORKLOAD' "$out"
+	expect_match "help bench" '^usage: schedlab bench (\[-r N\] )?WORKLOAD' "$out"
 	expect_match "help bench: messaging" $'\n  messaging ' "$out"
 	expect_match "help bench: pipe" $'\n  pipe ' "$out"
 	run_sl bench --help
 	expect_eq "bench --help: exit status" 0 "$rc"
-	expect_match "bench --help" '^usage: schedlab bench WORKLOAD' "$out"
+	expect_match "bench --help" '^usage: schedlab bench (\[-r N\] )?WORKLOAD' "$out"
 	run_sl bench
 	expect_eq "bench alone: exit status" 2 "$rc"
 	expect_eq "bench alone: stdout" "" "$out"
@@ -171,7 +171,7 @@ test_messaging_help() {
 	run_sl bench messaging --help
 	expect_eq "exit status" 0 "$rc"
 	expect_eq "stderr" "" "$err"
-	expect_match "usage" '^usage: schedlab bench messaging' "$out"
+	expect_match "usage" '^usage: schedlab bench (\[-r N\] )?messaging' "$out"
 	for o in "-g, --groups=NUM" "-f, --fds=NUM" "-l, --loops=NUM" "-s, --datasize=BYTES" \
 		 "--ipc=KIND" "-p, --pipe" "-i, --inet" "--mode=MODE" "-T, --threads" \
 		 "-t, --thread" "-P, --process" "--processes" "-F, --fifo" "--format=FMT" \
@@ -182,7 +182,7 @@ test_messaging_help() {
 	done
 	run_sl bench messaging -h
 	expect_eq "-h exit status" 0 "$rc"
-	expect_match "-h" '^usage: schedlab bench messaging' "$out"
+	expect_match "-h" '^usage: schedlab bench (\[-r N\] )?messaging' "$out"
 	run_sl bench pipe --help
 	expect_eq "pipe exit status" 0 "$rc"
 	for o in "-l, --loop=NUM" "-T, --threaded" "--mode=MODE" "--ordering=ORDER" \
@@ -204,7 +204,7 @@ test_every_workload_has_help() {
 		run_sl bench "$wl" --help
 		expect_eq "$wl --help: exit status" 0 "$rc"
 		expect_eq "$wl --help: stderr" "" "$err"
-		expect_match "$wl --help" "^usage: schedlab bench $wl " "$out"
+		expect_match "$wl --help" "^usage: schedlab bench (\[-r N\] )?$wl " "$out"
 		expect_match "$wl --help: metrics" $'\nMetrics' "$out"
 		expect_match "$wl --help: json" 'json' "$out"
 		run_sl help bench
