@@ -276,7 +276,7 @@ static int execute(struct plan *plan, const struct run_opts *ro,
 	struct cpu_times t0;
 	struct utsname u;
 	struct store *st;
-	char uuid[40], label[256], host[256] = "unknown";
+	char uuid[40], label[256 + sizeof(u.release)], host[256] = "unknown";
 	size_t complete = 0, failed = 0;
 	bool interrupted = false, have_t0;
 	const char *status;
@@ -371,13 +371,14 @@ static int execute(struct plan *plan, const struct run_opts *ro,
 	if (store_run_end(st, run_id, status, wall_now(), env))
 		rc = EXIT_RUN_FAILED;
 	if (!ro->quiet)
-		printf("run %lld (%s): %s, %zu of %zu cases complete, stored in %s\n",
+		printf("run %lld (%s): %s, %zu of %zu case%s complete, stored in %s\n",
 		       (long long)run_id, sr.label, status, complete,
-		       plan->ncases, db);
+		       plan->ncases, plan->ncases == 1 ? "" : "s", db);
 	json_decref(env);
 	store_close(st);
 	if (interrupted) {
-		error("run: interrupted; the %zu finished cases are kept", complete + failed);
+		error("run: interrupted; the %zu finished case%s kept", complete + failed,
+		      complete + failed == 1 ? " is" : "s are");
 		return EXIT_INTERRUPTED;
 	}
 	if (rc == EXIT_OK && failed)
@@ -385,14 +386,19 @@ static int execute(struct plan *plan, const struct run_opts *ro,
 	return rc;
 }
 
-/* --dry-run's estimate, from earlier runs of the same cases in db. */
-static void print_estimate(const struct plan *plan, const char *db)
+/*
+ * --dry-run's estimate, from earlier runs of the same cases in db; -1
+ * when db exists but is no schedlab database (a real run would fail).
+ */
+static int print_estimate(const struct plan *plan, const char *db)
 {
-	struct store *st = access(db, F_OK) ? NULL : store_open(db);
+	struct store *st = NULL;
 	size_t known = 0;
 	double total = 0, secs;
 	char d[32];
 
+	if (!access(db, F_OK) && !(st = store_open(db)))
+		return -1;
 	for (size_t i = 0; st && i < plan->ncases; i++) {
 		const struct plan_case *c = &plan->cases[i];
 
@@ -405,12 +411,13 @@ static void print_estimate(const struct plan *plan, const char *db)
 		store_close(st);
 	if (!known) {
 		printf("estimated time: unknown (no earlier run of these cases in %s)\n", db);
-		return;
+		return 0;
 	}
 	fmt_dur(d, sizeof(d), total * (double)plan->ncases / (double)known);
 	printf("estimated time: %s (from earlier runs of %zu of the %zu cases in %s%s)\n",
 	       d, known, plan->ncases, db,
 	       known < plan->ncases ? "; the others counted at their average" : "");
+	return 0;
 }
 
 int cmd_run(int argc, char **argv)
@@ -423,46 +430,46 @@ int cmd_run(int argc, char **argv)
 	int first, rc;
 
 	opts_defaults(run_options, &ro);
+	command = join_args(argc, argv);	/* before getopt reorders argv */
 	first = opts_parse_argv(&t, 1, argc, argv, "run", true);
-	if (first < 0)
+	if (first < 0) {
+		free(command);
 		return EXIT_USAGE;
+	}
+	rc = EXIT_USAGE;
 	if (ro.help) {
 		run_usage(stdout);
-		return EXIT_OK;
+		rc = EXIT_OK;
+		goto out;
 	}
 	if (argc - first > 1) {
 		error("run: one SUITE or JOBFILE at most, got '%s' and '%s'",
 		      argv[first], argv[first + 1]);
-		return EXIT_USAGE;
+		goto out;
 	}
-	if (find_jobfile(first < argc ? argv[first] : "quick", path, sizeof(path)))
-		return EXIT_USAGE;
-	if (plan_load(path, &plan))
-		return EXIT_USAGE;
+	if (find_jobfile(first < argc ? argv[first] : "quick", path, sizeof(path)) ||
+	    plan_load(path, &plan))
+		goto out;
 	if (ro.iterations)
 		for (size_t i = 0; i < plan.ncases; i++)
 			plan.cases[i].iterations = ro.iterations;
 	if (ro.db)
 		snprintf(db, sizeof(db), "%s", ro.db);
-	else if (store_default_path(db, sizeof(db))) {
-		plan_free(&plan);
-		return EXIT_USAGE;
-	}
+	else if (store_default_path(db, sizeof(db)))
+		goto out_plan;
 	if (ro.dry_run) {
 		plan_print(stdout, &plan);
-		print_estimate(&plan, db);
-		plan_free(&plan);
-		return EXIT_OK;
+		rc = print_estimate(&plan, db) ? EXIT_USAGE : EXIT_OK;
+		goto out_plan;
 	}
 	for (size_t i = 0; i < plan.ncases; i++)
 		if (plan.cases[i].wl->prepare &&
-		    (rc = plan.cases[i].wl->prepare(plan.cases[i].cfg))) {
-			plan_free(&plan);
-			return rc;
-		}
-	command = join_args(argc, argv);
+		    (rc = plan.cases[i].wl->prepare(plan.cases[i].cfg)))
+			goto out_plan;
 	rc = execute(&plan, &ro, db, command);
-	free(command);
+out_plan:
 	plan_free(&plan);
+out:
+	free(command);
 	return rc;
 }

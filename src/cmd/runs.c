@@ -213,10 +213,11 @@ static void show_text(const json_t *doc)
 
 	fmt_time(a, sizeof(a), json_object_get(run, "started"));
 	fmt_time(b, sizeof(b), json_object_get(run, "ended"));
-	printf("run        %s\nstatus     %s, %zu cases\nstarted    %s\nended      %s\n"
+	printf("run        %s\nstatus     %s, %zu case%s\nstarted    %s\nended      %s\n"
 	       "host       %s\ncommand    %s\nuuid       %s\n\n",
 	       json_string_value(json_object_get(run, "label")),
-	       json_string_value(json_object_get(run, "status")), n, a, b,
+	       json_string_value(json_object_get(run, "status")), n,
+	       n == 1 ? "" : "s", a, b,
 	       json_string_value(json_object_get(run, "host")),
 	       json_string_value(json_object_get(run, "command")),
 	       json_string_value(json_object_get(run, "uuid")));

@@ -197,8 +197,8 @@ static int resolve_workloads(struct loader *ld, size_t *njobs)
 			continue;
 		}
 		if (!kv)
-			return error("%s: job [%s] has no 'workload =' line",
-				     ld->path, sec->name);
+			return error("%s:%u: job [%s] has no 'workload =' line",
+				     ld->path, sec->line, sec->name);
 		sec->wl = workload_find(kv->value);
 		if (sec->wl) {
 			(*njobs)++;

@@ -309,8 +309,19 @@ struct store *store_open(const char *path)
 	}
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
-	/* the first statement that reads the file */
-	rc = sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+	/*
+	 * The first statement that reads the file. Switching a new
+	 * database to WAL needs an exclusive lock, and SQLite does not call
+	 * the busy handler for it: a second schedlab creating the same
+	 * database at the same moment gets SQLITE_BUSY at once. Wait here as
+	 * the busy timeout would.
+	 */
+	for (int waited = 0;; waited += 10) {
+		rc = sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+		if ((rc & 0xff) != SQLITE_BUSY || waited >= BUSY_TIMEOUT_MS)
+			break;
+		usleep(10 * 1000);
+	}
 	if (rc != SQLITE_OK) {
 		open_error(s, rc);
 		goto fail;

@@ -217,3 +217,42 @@ ncalls() {
 trace_pids() {
 	awk '$1 ~ /^[0-9]+$/ && !seen[$1]++ { print $1 }' "$1"
 }
+
+# use_tmpdir: makes $tmp, a directory removed when the test ends, and
+# points $SCHEDLAB_DB into it, so that a command that forgets --db still
+# never touches the user's database.
+use_tmpdir() {
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/sltest.XXXXXX")
+	# shellcheck disable=SC2064
+	trap "rm -rf '$tmp'" EXIT
+	export SCHEDLAB_DB=$tmp/default.db
+	unset SCHEDLAB_JOBS SCHEDLAB_NCPU
+}
+
+# nruns DB: how many runs DB holds, by 'schedlab list runs' (0 when
+# there is no database).
+nruns() {
+	"$SCHEDLAB" list runs --db "$1" 2>/dev/null | awk 'NR > 1' | wc -l
+}
+
+# summary_row TEXT JOB ROW SWEEP: the number in row ROW (Min, Amean,
+# Stddev, ...) for the sweep value SWEEP ("-" when nothing is swept) of
+# job JOB's summary in mmtests' layout in TEXT; empty if there is none.
+summary_row() {
+	awk -v job="$2" -v row="$3" -v sw="$4" '
+		index($0, job " by ") == 1 || index($0, job ": ") == 1 { inb = 1; next }
+		/^$/ { inb = 0 }
+		inb && $1 == row {
+			s = $2
+			for (i = 3; i < NF; i++)
+				s = s " " $i
+			if (s == sw) { print $NF; exit }
+		}' <<<"$1"
+}
+
+# expect_line WHAT REGEX TEXT: some line of TEXT matches the extended
+# regular expression REGEX.
+expect_line() {
+	grep -qE -- "$2" <<<"$3" || fail "$1: no line matches /$2/ in:
+$3"
+}

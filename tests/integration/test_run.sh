@@ -1,0 +1,877 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# schedlab run, show, list, export and import: what a run stores, what
+# it prints, and what survives a timeout, an interruption, a second
+# writer and a round trip through JSON. Every test works in a temporary
+# directory with its own database (use_tmpdir) and tiny job files; none
+# runs a real suite.
+
+# small_job FILE: three cases - two of a messaging sweep and a pipe
+# ping-pong - three iterations each; a fraction of a second in all.
+small_job() {
+	cat >"$1" <<'EOF'
+; a tiny job for the tests
+[global]
+iterations = 3
+
+[msg]
+workload = messaging
+groups = 1,2
+fds = 2
+loops = 10
+
+[pp]
+workload = pipe
+loops = 1000
+EOF
+}
+
+# run_id_of TEXT: the run id in the last line of a run's output.
+run_id_of() {
+	tail -n 1 <<<"$1" | sed -nE 's/^run ([0-9]+) \(.*/\1/p'
+}
+
+# nsamples DOC: the sample values (nulls not counted) in an export.
+nsamples() {
+	jq '[.cases[].samples[][] | select(. != null)] | length' <<<"$1"
+}
+
+# A run stores its cases, prints each job's summary in mmtests' layout
+# and a last line naming the run; list runs shows it.
+test_run_stores_and_prints_summary() {
+	local id label doc rows
+
+	use_tmpdir
+	small_job "$tmp/small.job"
+	label="$(uname -n)-$(uname -r)"
+	run_sl run "$tmp/small.job" --db "$tmp/r.db"
+	expect_eq "exit status" 0 "$rc"
+	[ -f "$tmp/r.db" ] || fail "no database at $tmp/r.db"
+
+	expect_eq "summary headers" "msg by groups: messaging.time, s (lower is better)
+pp: pipe.usecs_per_op, us (lower is better)" \
+		"$(grep -E '^[a-z]+( by [a-z ]+)?: ' <<<"$out")"
+	# the rows in mmtests' order, every sweep value in each
+	rows=$(awk '/^msg by/ { b = 1; next } /^$/ { b = 0 } b { print $1, $2 }' <<<"$out" | tr '\n' ,)
+	expect_eq "msg rows" "Min 1,Min 2,Amean 1,Amean 2,Stddev 1,Stddev 2,CoeffVar 1,CoeffVar 2,Max 1,Max 2,BAmean-95 1,BAmean-95 2," "$rows"
+	rows=$(awk '/^pp:/ { b = 1; next } /^$/ { b = 0 } b { print $1, $2 }' <<<"$out" | tr '\n' ,)
+	expect_eq "pp rows" "Min -,Amean -,Stddev -,CoeffVar -,Max -,BAmean-95 -," "$rows"
+	expect_eq "summary values" "" \
+		"$(awk '/^(Min|Amean|Hmean|Stddev|CoeffVar|Max|BAmean-95) / && $NF !~ /^[0-9]+\.[0-9][0-9][0-9][0-9]$/' <<<"$out")"
+
+	id=$(run_id_of "$out")
+	[ -n "$id" ] || fail "no run id in the last line: $(tail -n 1 <<<"$out")"
+	expect_eq "last line" "run $id ($label): complete, 3 of 3 cases complete, stored in $tmp/r.db" \
+		"$(tail -n 1 <<<"$out")"
+	expect_eq "stderr" "" "$(grep -v '^schedlab: warning: the machine was busy' <<<"$err" || true)"
+
+	run_sl export "$id" --db "$tmp/r.db"
+	expect_eq "export exit status" 0 "$rc"
+	doc=$out
+	expect_eq "label" "$label" "$(jval "$doc" .run.label)"
+	expect_eq "host" "$(uname -n)" "$(jval "$doc" .run.host)"
+
+	run_sl list runs --db "$tmp/r.db"
+	expect_eq "list exit status" 0 "$rc"
+	expect_eq "list lines" 2 "$(nlines "$out")"
+	expect_match "list header" '^ +ID +LABEL +STARTED \(UTC\) +STATUS +CASES +SAMPLES$' "$(head -n 1 <<<"$out")"
+	expect_match "list row" "^ +$id +$label +[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} +complete +3 +$(nsamples "$doc")\$" \
+		"$(tail -n 1 <<<"$out")"
+}
+
+# show ID and show LABEL (the latest run with it) print the run's header,
+# its environment and the same summary the run printed.
+test_show_by_id_and_label() {
+	local id1 id2 sum1 sum2 uuid1 uuid2
+
+	use_tmpdir
+	small_job "$tmp/a.job"
+	printf '[other]\nworkload = pipe\nloops = 1000\niterations = 2\n' >"$tmp/b.job"
+	run_sl run "$tmp/a.job" --db "$tmp/r.db" --label same
+	expect_eq "first run" 0 "$rc"
+	id1=$(run_id_of "$out")
+	sum1=$(sed '$d' <<<"$out")
+	run_sl run "$tmp/b.job" --db "$tmp/r.db" --label same
+	expect_eq "second run" 0 "$rc"
+	id2=$(run_id_of "$out")
+	sum2=$(sed '$d' <<<"$out")
+	[ "$id1" != "$id2" ] || fail "two runs, one id $id1"
+	uuid1=$("$SCHEDLAB" export "$id1" --db "$tmp/r.db" | jq -r .run.uuid)
+	uuid2=$("$SCHEDLAB" export "$id2" --db "$tmp/r.db" | jq -r .run.uuid)
+
+	run_sl show same --db "$tmp/r.db"
+	expect_eq "show label: exit status" 0 "$rc"
+	expect_line "show label: the latest run" "^uuid +$uuid2$" "$out"
+	expect_line "show label: status" "^status +complete, 1 cases?$" "$out"
+	expect_eq "show label: summary" "$sum2" "$(sed -n '/^other: /,$p' <<<"$out")"
+
+	run_sl show "$id1" --db "$tmp/r.db"
+	expect_eq "show id: exit status" 0 "$rc"
+	expect_eq "show id: stderr" "" "$err"
+	expect_eq "show id: first line" "run        same" "$(head -n 1 <<<"$out")"
+	expect_line "show id: status" "^status +complete, 3 cases$" "$out"
+	expect_line "show id: uuid" "^uuid +$uuid1$" "$out"
+	expect_line "show id: host" "^host +$(uname -n)$" "$out"
+	expect_line "show id: started" "^started +[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8} UTC$" "$out"
+	expect_line "show id: command" "^command +schedlab run .*$tmp/a\\.job" "$out"
+	expect_line "show id: environment kernel" "^kernel +$(uname -r)( |$)" "$out"
+	expect_line "show id: environment cpus" "^cpus online +$(getconf _NPROCESSORS_ONLN) " "$out"
+	expect_eq "show id: summary" "$sum1" "$(sed -n '/^msg by groups: /,$p' <<<"$out")"
+
+	# --format json is the export; a file or stdin shows as the database does
+	"$SCHEDLAB" export "$id1" --db "$tmp/r.db" >"$tmp/e.json"
+	run_sl show "$id1" --db "$tmp/r.db" --format json
+	expect_eq "show json: exit status" 0 "$rc"
+	expect_eq "show --format json is the export" "$(cat "$tmp/e.json")" "$out"
+	local text
+	run_sl show "$id1" --db "$tmp/r.db"
+	text=$out
+	run_sl show "$tmp/e.json"
+	expect_eq "show FILE: exit status" 0 "$rc"
+	expect_eq "show FILE" "$text" "$out"
+	out=$("$SCHEDLAB" show - <"$tmp/e.json")
+	expect_eq "show -" "$text" "$out"
+
+	run_sl show nosuch --db "$tmp/r.db"
+	expect_eq "show unknown: exit status" 2 "$rc"
+	expect_eq "show unknown: stderr" "schedlab: no run 'nosuch' in $tmp/r.db (see 'schedlab list runs')" "$err"
+	run_sl show 1 --db "$tmp/none.db"
+	expect_eq "show without database: exit status" 2 "$rc"
+	expect_eq "show without database: stderr lines" 1 "$(nlines "$err")"
+	[ ! -e "$tmp/none.db" ] || fail "show created $tmp/none.db"
+}
+
+# The export holds what the job file asked for: the cartesian product of
+# the sweeps, every iteration of every metric, the options used, the
+# metrics' metadata and the machine.
+test_export_matches_job_file() {
+	local doc id
+
+	use_tmpdir
+	cat >"$tmp/j.job" <<'EOF'
+[global]
+iterations = 2
+fds = 2
+
+[msg]
+workload = messaging
+groups = 1..3
+ipc = pipe,socket
+loops = 10
+
+[pp]
+workload = pipe
+loops = 1000
+mode = process,thread
+iterations = 3
+EOF
+	run_sl run "$tmp/j.job" --db "$tmp/r.db" -q
+	expect_eq "exit status" 0 "$rc"
+	expect_eq "quiet: stdout" "" "$out"
+	run_sl export 1 --db "$tmp/r.db"
+	expect_eq "export exit status" 0 "$rc"
+	doc=$out
+
+	expect_eq "schema" "schedlab-run/1" "$(jval "$doc" .schema)"
+	expect_eq "run status" complete "$(jval "$doc" .run.status)"
+	expect_eq "cases" 8 "$(jval "$doc" '.cases | length')"
+	expect_eq "seq" "1 2 3 4 5 6 7 8" "$(jq -r '[.cases[].seq] | map(tostring) | join(" ")' <<<"$doc")"
+	expect_eq "case statuses" "complete" "$(jq -r '[.cases[] | .status] | unique | join(",")' <<<"$doc")"
+	expect_eq "reasons" "null" "$(jq -c '[.cases[].reason] | unique | .[]' <<<"$doc")"
+	# groups outermost, as in the job file
+	expect_eq "msg sweeps" "1 pipe,1 socket,2 pipe,2 socket,3 pipe,3 socket" \
+		"$(jq -r '[.cases[] | select(.job == "msg") | .sweep | gsub(","; " ")] | join(",")' <<<"$doc")"
+	expect_eq "pp sweeps" "process,thread" \
+		"$(jq -r '[.cases[] | select(.job == "pp") | .sweep] | join(",")' <<<"$doc")"
+	expect_eq "msg workload" messaging "$(jq -r '[.cases[] | select(.job == "msg") | .workload] | unique | join(",")' <<<"$doc")"
+	expect_eq "pp workload" pipe "$(jq -r '[.cases[] | select(.job == "pp") | .workload] | unique | join(",")' <<<"$doc")"
+	# parameters echo the options, the swept ones as in the case's sweep
+	expect_eq "msg parameters" "" "$(jq -c '.cases[] | select(.job == "msg") |
+		[.sweep | splits("[ ,]")] as $s | .parameters |
+		select(.groups != ($s[0] | tonumber) or .ipc != $s[1] or .fds != 2 or
+		       .loops != 10 or .datasize != 100 or .mode != "process")' <<<"$doc")"
+	expect_eq "pp parameters" "" "$(jq -c '.cases[] | select(.job == "pp") |
+		.sweep as $s | .parameters | select(.loops != 1000 or .mode != $s)' <<<"$doc")"
+	expect_eq "params strings" "" "$(jq -r '.cases[] | .parameters as $p |
+		select(.params != ([$p | to_entries[] | "\(.key)=\(.value)"] | join(" "))) | .params' <<<"$doc")"
+	# iterations and samples: warm-ups aside, every array has one entry an iteration
+	expect_eq "msg iterations" 2 "$(jq -r '[.cases[] | select(.job == "msg") | .iterations] | unique | join(",")' <<<"$doc")"
+	expect_eq "pp iterations" 3 "$(jq -r '[.cases[] | select(.job == "pp") | .iterations] | unique | join(",")' <<<"$doc")"
+	expect_eq "sample array lengths" "" "$(jq -c '.cases[] | .iterations as $n |
+		.samples | to_entries[] | select((.value | length) != $n) | .key' <<<"$doc")"
+	expect_eq "null samples" 0 "$(jq '[.cases[].samples[][] | select(. == null)] | length' <<<"$doc")"
+	expect_eq "headline samples" "messaging.time pipe.usecs_per_op" \
+		"$(jq -r '[.cases[] | .samples | keys[]] | unique | map(select(. == "messaging.time" or . == "pipe.usecs_per_op")) | join(" ")' <<<"$doc")"
+	# every metric with samples has its metadata
+	expect_eq "metrics without metadata" "" "$(jq -r '.metrics as $m |
+		[.cases[].samples | keys[]] | unique[] | select($m[.] == null)' <<<"$doc")"
+	expect_eq "metadata" "" "$(jq -r '.metrics | to_entries[] |
+		select((.value.unit | type) != "string" or
+		       ([.value.better] | inside(["lower", "higher", "none"]) | not) or
+		       (.value.headline | type) != "boolean" or
+		       (.value.help | type) != "string" or .value.help == "") | .key' <<<"$doc")"
+	expect_eq "headline metrics" "messaging.time pipe.usecs_per_op" \
+		"$(jq -r '[.metrics | to_entries[] | select(.value.headline) | .key] | sort | join(" ")' <<<"$doc")"
+	expect_eq "kernel release" "$(uname -r)" "$(jval "$doc" .environment.kernel.release.value)"
+	expect_match "uuid" '^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$' "$(jval "$doc" .run.uuid)"
+	jq -e '.run.started <= .run.ended and .run.ended <= now + 1' <<<"$doc" >/dev/null ||
+		fail "started/ended: $(jq -c '.run | {started, ended}' <<<"$doc")"
+	expect_match "list row" " complete +8 +$(nsamples "$doc")\$" "$("$SCHEDLAB" list runs --db "$tmp/r.db" | tail -n 1)"
+}
+
+# doc/export.md: sweep_keys and sweep are "" when nothing is swept, and
+# several swept options are space-separated, in the same order as their values.
+test_export_sweep_fields_as_documented() {
+	local doc
+
+	use_tmpdir
+	printf '[one]\nworkload = pipe\nloops = 1000\niterations = 1\n[two]\nworkload = messaging\ngroups = 1,2\nipc = pipe,socket\nfds = 2\nloops = 10\niterations = 1\n' >"$tmp/s.job"
+	run_sl run "$tmp/s.job" --db "$tmp/r.db" -q
+	expect_eq "exit status" 0 "$rc"
+	doc=$("$SCHEDLAB" export 1 --db "$tmp/r.db")
+	expect_eq "sweep fields (unswept case, case with two swept options)" \
+		'{"sweep_keys":"","sweep":""} {"sweep_keys":"groups ipc","sweep":"1 pipe"}' \
+		"$(jq -c '(.cases[0] | {sweep_keys, sweep}), (.cases[1] | {sweep_keys, sweep})' <<<"$doc" | tr '\n' ' ' | sed 's/ $//')"
+}
+
+# The summary's numbers are the statistics of the stored samples.
+test_show_statistics_match_samples() {
+	local doc text job_sweep job sweep metric want got row val n
+
+	use_tmpdir
+	cat >"$tmp/st.job" <<'EOF'
+[pp]
+workload = pipe
+loops = 1000
+mode = process,thread
+iterations = 5
+
+[msg]
+workload = messaging
+groups = 1,2
+fds = 2
+loops = 50
+iterations = 4
+EOF
+	run_sl run "$tmp/st.job" --db "$tmp/r.db" --label st
+	expect_eq "exit status" 0 "$rc"
+	text=$(sed '$d' <<<"$out")
+	doc=$("$SCHEDLAB" export st --db "$tmp/r.db")
+	run_sl show st --db "$tmp/r.db"
+	expect_eq "show exit status" 0 "$rc"
+	expect_eq "show's summary is the run's" "$text" "$(sed -n '/^pp by mode: /,$p' <<<"$out")"
+	for job_sweep in pp:process pp:thread msg:1 msg:2; do
+		job=${job_sweep%%:*}
+		sweep=${job_sweep#*:}
+		[ "$job" = pp ] && metric=pipe.usecs_per_op || metric=messaging.time
+		want=$(jq -r --arg j "$job" --arg s "$sweep" --arg m "$metric" \
+			'.cases[] | select(.job == $j and .sweep == $s) | .samples[$m][]' <<<"$doc" |
+			awk '{ x[NR] = $1; s += $1; if (NR == 1 || $1 < mn) mn = $1; if (NR == 1 || $1 > mx) mx = $1 }
+			END {
+				m = s / NR
+				for (i = 1; i <= NR; i++) v += (x[i] - m) ^ 2
+				sd = sqrt(v / (NR - 1))
+				printf "Min %.4f\nAmean %.4f\nStddev %.4f\nCoeffVar %.4f\nMax %.4f\n", mn, m, sd, 100 * sd / m, mx
+			}')
+		[ "$job" = pp ] && n=5 || n=4
+		expect_eq "$job $sweep: samples" "$n" \
+			"$(jq -r --arg j "$job" --arg s "$sweep" --arg m "$metric" \
+				'.cases[] | select(.job == $j and .sweep == $s) | .samples[$m] | length' <<<"$doc")"
+		while read -r row val; do
+			got=$(summary_row "$out" "$job" "$row" "$sweep")
+			expect_eq "$job $sweep $row" "$val" "$got"
+		done <<<"$want"
+	done
+	# a higher-is-better headline is summarised by its harmonic mean
+	run_sl show - <<<"$(jq '.metrics["pipe.usecs_per_op"].better = "higher"' <<<"$doc")"
+	expect_eq "higher is better: exit status" 0 "$rc"
+	expect_line "higher is better: header" '^pp by mode: pipe\.usecs_per_op, us \(higher is better\)$' "$out"
+	for sweep in process thread; do
+		want=$(jq -r --arg s "$sweep" '.cases[] | select(.job == "pp" and .sweep == $s) |
+			.samples["pipe.usecs_per_op"][]' <<<"$doc" |
+			awk '{ s += 1 / $1 } END { printf "%.4f", NR / s }')
+		expect_eq "pp $sweep Hmean" "$want" "$(summary_row "$out" pp Hmean "$sweep")"
+		expect_eq "pp $sweep Amean row" "" "$(summary_row "$out" pp Amean "$sweep")"
+	done
+	expect_eq "msg keeps Amean" "$(summary_row "$text" msg Amean 1)" "$(summary_row "$out" msg Amean 1)"
+}
+
+# --iterations overrides the job file; warm-ups run but are not stored.
+test_run_iterations_and_warmup() {
+	local doc
+
+	use_tmpdir
+	cat >"$tmp/w.job" <<'EOF'
+[global]
+iterations = 3
+warmup = 2
+
+[pp]
+workload = pipe
+loops = 1000
+
+[msg]
+workload = messaging
+groups = 1
+fds = 2
+loops = 10
+warmup = 1
+EOF
+	run_sl run "$tmp/w.job" --db "$tmp/r.db" -n
+	expect_eq "dry-run exit status" 0 "$rc"
+	expect_match "dry-run header" '^# w \(.*/w\.job\): 2 cases, 6 iterations \+ 3 warm-up$' "$(head -n 1 <<<"$out")"
+	run_sl run "$tmp/w.job" --db "$tmp/r.db" -n --iterations 7
+	expect_match "dry-run --iterations" '^# w \(.*/w\.job\): 2 cases, 14 iterations \+ 3 warm-up$' "$(head -n 1 <<<"$out")"
+
+	run_sl run "$tmp/w.job" --db "$tmp/r.db" -q
+	expect_eq "exit status" 0 "$rc"
+	doc=$("$SCHEDLAB" export 1 --db "$tmp/r.db")
+	expect_eq "iterations (warm-ups not counted)" "3,3" "$(jq -r '[.cases[].iterations | tostring] | join(",")' <<<"$doc")"
+	expect_eq "sample array lengths" "3" "$(jq -r '[.cases[].samples[] | length] | unique | map(tostring) | join(",")' <<<"$doc")"
+
+	run_sl run "$tmp/w.job" --db "$tmp/r.db" -q --iterations 2
+	expect_eq "--iterations exit status" 0 "$rc"
+	doc=$("$SCHEDLAB" export 2 --db "$tmp/r.db")
+	expect_eq "--iterations 2" "2,2" "$(jq -r '[.cases[].iterations | tostring] | join(",")' <<<"$doc")"
+	expect_eq "--iterations 2: sample array lengths" "2" "$(jq -r '[.cases[].samples[] | length] | unique | map(tostring) | join(",")' <<<"$doc")"
+
+	run_sl run "$tmp/w.job" --db "$tmp/r.db" --iterations 0
+	expect_eq "--iterations 0" 2 "$rc"
+	expect_match "--iterations 0: message" "^schedlab: run: option --iterations: '0' is out of range" "$err"
+	expect_eq "runs after a refused --iterations" 2 "$(nruns "$tmp/r.db")"
+}
+
+# A case that passes its timeout fails with the reason; the run goes on
+# with the next case, is partial and exits 1.
+test_run_timeout_fails_one_case() {
+	local doc id t0 secs
+
+	use_tmpdir
+	cat >"$tmp/t.job" <<'EOF'
+[global]
+iterations = 2
+
+[ok]
+workload = pipe
+loops = 1000
+
+[slow]
+workload = messaging
+groups = 1
+fds = 2
+loops = 1000000000
+timeout = 1
+
+[after]
+workload = pipe
+loops = 1000
+EOF
+	t0=$EPOCHREALTIME
+	run_sl run "$tmp/t.job" --db "$tmp/r.db"
+	secs=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }')
+	expect_eq "exit status" 1 "$rc"
+	awk -v s="$secs" 'BEGIN { exit !(s >= 1 && s < 20) }' || fail "took $secs s with a 1 s timeout"
+	expect_eq "stderr" "schedlab: case 2 (slow): timed out after 1 s" \
+		"$(grep -v '^schedlab: warning: the machine was busy' <<<"$err" || true)"
+	id=$(run_id_of "$out")
+	expect_eq "last line" "run $id ($(uname -n)-$(uname -r)): partial, 2 of 3 cases complete, stored in $tmp/r.db" "$(tail -n 1 <<<"$out")"
+	expect_eq "summary of the failed case" "slow: messaging.time, s (lower is better)
+Failed    -    timed out after 1 s" "$(sed -n '/^slow: /,/^$/p' <<<"$out" | sed '/^$/d')"
+	expect_line "summary of the case after it" "^after: pipe\\.usecs_per_op, us \\(lower is better\\)$" "$out"
+
+	doc=$("$SCHEDLAB" export "$id" --db "$tmp/r.db")
+	expect_eq "run status" partial "$(jval "$doc" .run.status)"
+	expect_eq "case statuses" "complete failed complete" "$(jq -r '[.cases[].status] | join(" ")' <<<"$doc")"
+	expect_eq "reason" "timed out after 1 s" "$(jval "$doc" '.cases[1].reason')"
+	expect_eq "failed case: iterations" 0 "$(jval "$doc" '.cases[1].iterations')"
+	expect_eq "failed case: samples" "{}" "$(jq -c '.cases[1].samples' <<<"$doc")"
+	expect_eq "the case after it" 2 "$(jval "$doc" '.cases[2].iterations')"
+	run_sl show "$id" --db "$tmp/r.db"
+	expect_line "show: status" "^status +partial, 3 cases$" "$out"
+	expect_line "show: failed case" "^Failed +- +timed out after 1 s$" "$out"
+	expect_no_leftovers
+}
+
+# retries reruns a failed iteration: with retries = 1, a case that times
+# out runs twice - two workload processes, two seconds - then fails. A
+# run whose every case failed is failed.
+test_run_retries_rerun_failed_iteration() {
+	local doc seen="" p
+
+	use_tmpdir
+	cat >"$tmp/r.job" <<'EOF'
+[slow]
+workload = messaging
+groups = 1
+fds = 2
+loops = 1000000000
+iterations = 1
+timeout = 1
+retries = 1
+EOF
+	start_sl run "$tmp/r.job" --db "$tmp/r.db" -q
+	while kill -0 "$sl_pid" 2>/dev/null; do
+		for p in $(pgrep -P "$sl_pid" || true); do
+			[[ " $seen " == *" $p "* ]] || seen="$seen $p"
+		done
+		sleep 0.05
+	done
+	finish_sl
+	expect_eq "exit status" 1 "$rc"
+	expect_eq "workload processes (attempts):$seen" 2 "$(wc -w <<<"$seen")"
+	awk -v s="$secs" 'BEGIN { exit !(s >= 1.95) }' ||
+		fail "two attempts at a 1 s timeout took $secs s"
+	expect_line "stderr" '^schedlab: case 1 \(slow\): timed out after 1 s$' "$err"
+	doc=$("$SCHEDLAB" export 1 --db "$tmp/r.db")
+	expect_eq "run status" failed "$(jval "$doc" .run.status)"
+	expect_eq "case status" failed "$(jval "$doc" '.cases[0].status')"
+	expect_eq "reason" "timed out after 1 s" "$(jval "$doc" '.cases[0].reason')"
+	expect_no_leftovers
+}
+
+# cpus = 0: the workload process and every worker may run on CPU 0 only.
+test_run_cpus_sets_affinity() {
+	local p list
+
+	use_tmpdir
+	cat >"$tmp/c.job" <<'EOF'
+[pinned]
+workload = messaging
+groups = 1
+fds = 2
+loops = 1000000000
+iterations = 1
+timeout = 60
+cpus = 0
+EOF
+	start_sl run "$tmp/c.job" --db "$tmp/r.db"
+	wait_workers 4
+	for p in "$wl_pid" $workers; do
+		list=$(awk '/^Cpus_allowed_list:/ { print $2 }' "/proc/$p/status")
+		expect_eq "Cpus_allowed_list of $p" 0 "$list"
+	done
+	kill -INT "$sl_pid"
+	finish_sl
+	expect_eq "exit status after SIGINT" 130 "$rc"
+	expect_group_empty "$wl_pid"
+	expect_no_leftovers
+
+	# and a run with it completes
+	sed -i 's/^loops = .*/loops = 10/' "$tmp/c.job"
+	run_sl run "$tmp/c.job" --db "$tmp/r.db" -q
+	expect_eq "exit status" 0 "$rc"
+}
+
+# --dry-run prints the plan and an estimate, and runs and stores nothing.
+test_run_dry_run_prints_plan() {
+	use_tmpdir
+	cat >"$tmp/sw.job" <<'EOF'
+[j]
+workload = messaging
+groups = 1..2*$ncpu:*2
+ipc = pipe,socket
+fds = 2
+loops = 10
+EOF
+	out=$(SCHEDLAB_NCPU=4 "$SCHEDLAB" run --dry-run "$tmp/sw.job" --db "$tmp/r.db")
+	expect_match "header, 4 CPUs" "^# sw \($tmp/sw\\.job\): 8 cases, 40 iterations \\+ 0 warm-up$" "$(head -n 1 <<<"$out")"
+	expect_eq "case lines, 4 CPUs" 8 "$(grep -cE '^ +[0-9]+ +j +messaging ' <<<"$out")"
+	expect_eq "groups, 4 CPUs" "1 1 2 2 4 4 8 8" "$(grep -oE 'groups=[0-9]+ ipc' <<<"$out" | grep -oE '[0-9]+' | tr '\n' ' ' | sed 's/ $//')"
+	expect_line "estimate" "^estimated time: unknown \(no earlier run of these cases in $tmp/r.db\)\$" "$out"
+	[ ! -e "$tmp/r.db" ] || fail "--dry-run created the database"
+
+	out=$(SCHEDLAB_NCPU=2 "$SCHEDLAB" run -n "$tmp/sw.job" --db "$tmp/r.db")
+	expect_match "header, 2 CPUs" ": 6 cases, 30 iterations" "$(head -n 1 <<<"$out")"
+	expect_eq "case lines, 2 CPUs" 6 "$(grep -cE '^ +[0-9]+ +j +messaging ' <<<"$out")"
+	[ ! -e "$tmp/r.db" ] || fail "--dry-run created the database"
+
+	# repeated values run once
+	printf '[j]\nworkload = pipe\nloops = 1000,$ncpu*500,2000\n' >"$tmp/rep.job"
+	out=$(SCHEDLAB_NCPU=2 "$SCHEDLAB" run -n "$tmp/rep.job" --db "$tmp/r.db")
+	expect_match "repeated values" ": 2 cases," "$(head -n 1 <<<"$out")"
+
+	# after a run of the same cases, the estimate comes from it; still nothing stored
+	SCHEDLAB_NCPU=1 "$SCHEDLAB" run -q "$tmp/sw.job" --db "$tmp/r.db" --iterations 1 ||
+		fail "the run for the estimate failed"
+	run_sl run -n "$tmp/sw.job" --db "$tmp/r.db"
+	expect_eq "exit status" 0 "$rc"
+	expect_line "estimate from the earlier run" "^estimated time: [0-9]+:[0-9]{2} \(from earlier runs of " "$out"
+	expect_eq "runs after --dry-run" 1 "$(nruns "$tmp/r.db")"
+}
+
+# The quick suite with 2 CPUs is 13 cases; with 1, repeated group counts
+# run once.
+test_run_dry_run_quick_suite() {
+	use_tmpdir
+	out=$(cd "$tmp" && SCHEDLAB_JOBS=$TOP/jobs SCHEDLAB_NCPU=2 "$SCHEDLAB" run --dry-run)
+	expect_match "quick, 2 CPUs" '^# quick \(.*/jobs/quick\.job\): 13 cases, 39 iterations \+ 0 warm-up$' "$(head -n 1 <<<"$out")"
+	expect_eq "quick case lines" 13 "$(grep -cE '^ +[0-9]+  [a-z-]+ +(messaging|pipe) ' <<<"$out")"
+	expect_line "estimated time" "^estimated time: " "$out"
+	out=$(cd "$TOP" && SCHEDLAB_NCPU=1 "$SCHEDLAB" run -n quick)
+	expect_match "quick, 1 CPU" '^# quick \(.*\): 9 cases' "$(head -n 1 <<<"$out")"
+	[ ! -e "$SCHEDLAB_DB" ] || fail "--dry-run created $SCHEDLAB_DB"
+}
+
+# SCHEDLAB_DB is the database when there is no --db.
+test_run_uses_schedlab_db() {
+	use_tmpdir
+	small_job "$tmp/small.job"
+	run_sl run "$tmp/small.job" -q
+	expect_eq "exit status" 0 "$rc"
+	expect_eq "runs in SCHEDLAB_DB" 1 "$(nruns "$SCHEDLAB_DB")"
+	run_sl list runs
+	expect_eq "list runs without --db" 2 "$(nlines "$out")"
+	run_sl show 1
+	expect_eq "show without --db" 0 "$rc"
+}
+
+# export | import into another database | export gives the same bytes.
+test_export_import_round_trip() {
+	local first second
+
+	use_tmpdir
+	small_job "$tmp/small.job"
+	run_sl run "$tmp/small.job" --db "$tmp/a.db" -q --label rt
+	expect_eq "run" 0 "$rc"
+	first=$("$SCHEDLAB" export rt --db "$tmp/a.db")
+	"$SCHEDLAB" export rt --db "$tmp/a.db" >"$tmp/first.json"
+	run_sl import - --db "$tmp/b.db" <"$tmp/first.json"
+	expect_eq "import exit status" 0 "$rc"
+	expect_eq "import says" "imported run 1 (rt) into $tmp/b.db" "$out"
+	expect_eq "import stderr" "" "$err"
+	"$SCHEDLAB" export 1 --db "$tmp/b.db" >"$tmp/second.json"
+	cmp "$tmp/first.json" "$tmp/second.json" || fail "export -> import -> export changed the document"
+	second=$("$SCHEDLAB" export rt --db "$tmp/b.db")
+	expect_eq "by label" "$first" "$second"
+	# and list says the same of both
+	expect_eq "list" "$("$SCHEDLAB" list runs --db "$tmp/a.db" | tail -n 1 | cut -c1-60)" \
+		"$("$SCHEDLAB" list runs --db "$tmp/b.db" | tail -n 1 | cut -c1-60)"
+
+	# once only: the same uuid is refused, and nothing changes
+	run_sl import "$tmp/first.json" --db "$tmp/b.db"
+	expect_eq "second import: exit status" 2 "$rc"
+	expect_eq "second import: stderr lines" 1 "$(nlines "$err")"
+	expect_match "second import: message" "^schedlab: $tmp/first.json: run [0-9a-f-]+ is already in $tmp/b.db as run 1$" "$err"
+	expect_eq "runs after the second import" 1 "$(nruns "$tmp/b.db")"
+}
+
+# export -o FILE writes FILE and nothing else.
+test_export_to_file() {
+	use_tmpdir
+	small_job "$tmp/small.job"
+	"$SCHEDLAB" run "$tmp/small.job" --db "$tmp/r.db" -q || fail "run failed"
+	mkdir "$tmp/out"
+	run_sl export 1 --db "$tmp/r.db" -o "$tmp/out/run.json"
+	expect_eq "exit status" 0 "$rc"
+	expect_eq "stdout" "" "$out"
+	expect_eq "stderr" "" "$err"
+	expect_eq "files" "run.json" "$(ls -A "$tmp/out")"
+	cmp "$tmp/out/run.json" <("$SCHEDLAB" export 1 --db "$tmp/r.db") || fail "export -o differs from export"
+	# replaced whole
+	echo stale >"$tmp/out/run.json"
+	run_sl export 1 --db "$tmp/r.db" -o "$tmp/out/run.json"
+	expect_eq "second export exit status" 0 "$rc"
+	cmp "$tmp/out/run.json" <("$SCHEDLAB" export 1 --db "$tmp/r.db") || fail "export -o did not replace the file"
+	expect_eq "files after the second" "run.json" "$(ls -A "$tmp/out")"
+	run_sl export 1 --db "$tmp/r.db" -o "$tmp/nodir/run.json"
+	expect_eq "export into a missing directory" 2 "$rc"
+	expect_eq "stderr lines" 1 "$(nlines "$err")"
+	[ ! -e "$tmp/nodir" ] || fail "export created $tmp/nodir"
+}
+
+# A document that is not a whole, valid export is refused with one line
+# naming the file, and the database is left as it was.
+test_import_rejects_bad_documents() {
+	local good f
+
+	use_tmpdir
+	small_job "$tmp/small.job"
+	"$SCHEDLAB" run "$tmp/small.job" --db "$tmp/a.db" -q || fail "run failed"
+	good=$tmp/good.json
+	"$SCHEDLAB" export 1 --db "$tmp/a.db" >"$good"
+	"$SCHEDLAB" import "$good" --db "$tmp/b.db" >/dev/null || fail "import failed"
+	expect_eq "runs before" 1 "$(nruns "$tmp/b.db")"
+
+	# each gets a new uuid, so only the fault can refuse it
+	head -c "$(($(wc -c <"$good") / 2))" "$good" >"$tmp/truncated.json"
+	echo 'this is not JSON' >"$tmp/notjson.json"
+	echo '{"hello": "world"}' >"$tmp/notexport.json"
+	jq '.run.uuid = "11111111-2222-4333-8444-555555555555" |
+	    .cases[0].samples["messaging.time"] |= .[0:2]' "$good" >"$tmp/shortsamples.json"
+	jq '.run.uuid = "11111111-2222-4333-8444-555555555556" |
+	    .cases[1].samples["messaging.time"] += [1.0]' "$good" >"$tmp/longsamples.json"
+	jq '.run.uuid = "11111111-2222-4333-8444-555555555557" |
+	    .cases[2].samples["wakeup.p99_us"] = [1, 2, 3]' "$good" >"$tmp/nometric.json"
+	jq '.run.uuid = "11111111-2222-4333-8444-555555555558" | .run.status = "done"' "$good" >"$tmp/badstatus.json"
+	jq '.run.uuid = "11111111-2222-4333-8444-555555555559" | .cases[1].seq = .cases[0].seq' "$good" >"$tmp/dupseq.json"
+	jq '.run.uuid = "11111111-2222-4333-8444-55555555555a" | .schema = "schedlab-run/2"' "$good" >"$tmp/schema2.json"
+	jq '.run.uuid = "11111111-2222-4333-8444-55555555555b" | .cases[0].samples["messaging.time"][1] = "x"' "$good" >"$tmp/stringsample.json"
+
+	for f in truncated notjson notexport shortsamples longsamples nometric badstatus dupseq schema2 stringsample; do
+		run_sl import "$tmp/$f.json" --db "$tmp/b.db"
+		expect_eq "$f: exit status" 2 "$rc"
+		expect_eq "$f: stdout" "" "$out"
+		expect_eq "$f: stderr lines" 1 "$(nlines "$err")"
+		expect_match "$f: names the file" "^schedlab: $tmp/$f\\.json:" "$err"
+		expect_eq "$f: runs after" 1 "$(nruns "$tmp/b.db")"
+		# nor is a database made for it
+		run_sl import "$tmp/$f.json" --db "$tmp/new.db"
+		expect_eq "$f: exit status, new database" 2 "$rc"
+		[ ! -e "$tmp/new.db" ] || fail "$f: a refused import created $tmp/new.db"
+	done
+	expect_match "truncated: line and column" "^schedlab: $tmp/truncated\\.json:[0-9]+:[0-9]+: " \
+		"$("$SCHEDLAB" import "$tmp/truncated.json" --db "$tmp/b.db" 2>&1)"
+	expect_match "short samples: the path" "cases\\[0\\]\\.samples\\.messaging\\.time: 2 values for 3 iterations" \
+		"$("$SCHEDLAB" import "$tmp/shortsamples.json" --db "$tmp/b.db" 2>&1)"
+	expect_match "not an export" 'not a schedlab export' \
+		"$("$SCHEDLAB" import "$tmp/notexport.json" --db "$tmp/b.db" 2>&1)"
+	run_sl import "$tmp/missing.json" --db "$tmp/b.db"
+	expect_eq "missing file: exit status" 2 "$rc"
+	expect_match "missing file: message" "^schedlab: $tmp/missing\\.json: " "$err"
+	# a refused import leaves the database exactly as it was
+	cmp <("$SCHEDLAB" export 1 --db "$tmp/b.db") "$good" || fail "the stored run changed"
+}
+
+# A file that is not a schedlab database is refused, unchanged; so is a
+# database whose directory cannot be made.
+test_run_database_faults() {
+	local sum
+
+	use_tmpdir
+	small_job "$tmp/small.job"
+	head -c 4096 /dev/urandom >"$tmp/garbage.db"
+	sum=$(md5sum <"$tmp/garbage.db")
+	run_sl run "$tmp/small.job" --db "$tmp/garbage.db"
+	expect_eq "garbage: exit status" 2 "$rc"
+	expect_eq "garbage: stderr" "schedlab: $tmp/garbage.db: not a schedlab database (file is not a database)" "$err"
+	expect_eq "garbage: stdout" "" "$out"
+	expect_eq "garbage: unchanged" "$sum" "$(md5sum <"$tmp/garbage.db")"
+	expect_eq "garbage: no -wal or -shm" "garbage.db small.job" "$(ls "$tmp" | tr '\n' ' ' | sed 's/ $//')"
+	for cmd in "list runs" "show 1" "export 1"; do
+		# shellcheck disable=SC2086
+		run_sl $cmd --db "$tmp/garbage.db"
+		expect_eq "$cmd on garbage: exit status" 2 "$rc"
+		expect_eq "$cmd on garbage: stderr lines" 1 "$(nlines "$err")"
+		expect_match "$cmd on garbage: names the file" "^schedlab: $tmp/garbage\\.db: " "$err"
+	done
+	run_sl import - --db "$tmp/garbage.db" <<<'{}'
+	expect_eq "import a bad document into garbage" 2 "$rc"
+	expect_eq "garbage: still unchanged" "$sum" "$(md5sum <"$tmp/garbage.db")"
+
+	# the directory of the database cannot be made: a file is in its way
+	touch "$tmp/afile"
+	run_sl run "$tmp/small.job" --db "$tmp/afile/sub/r.db"
+	expect_eq "uncreatable directory: exit status" 2 "$rc"
+	expect_eq "uncreatable directory: stderr lines" 1 "$(nlines "$err")"
+	expect_match "uncreatable directory: message" "^schedlab: $tmp/afile/sub/r\\.db: cannot create directory $tmp/afile/sub: Not a directory$" "$err"
+	# a directory as the database
+	run_sl run "$tmp/small.job" --db "$tmp"
+	expect_eq "a directory: exit status" 2 "$rc"
+	expect_eq "a directory: stderr lines" 1 "$(nlines "$err")"
+	# missing directories are made
+	run_sl run "$tmp/small.job" --db "$tmp/new/dir/r.db" -q
+	expect_eq "missing directories: exit status" 0 "$rc"
+	expect_eq "missing directories: runs" 1 "$(nruns "$tmp/new/dir/r.db")"
+	expect_no_leftovers
+}
+
+# concurrent_runs DB: two runs of a 4-case job into DB at once; both
+# exit 0 and both are stored whole.
+concurrent_runs() {
+	local db=$1 a b ra=0 rb=0 doc l
+
+	"$SCHEDLAB" run "$tmp/c.job" --db "$db" -q --label A >"$tmp/a.out" 2>"$tmp/a.err" &
+	a=$!
+	"$SCHEDLAB" run "$tmp/c.job" --db "$db" -q --label B >"$tmp/b.out" 2>"$tmp/b.err" &
+	b=$!
+	wait "$a" || ra=$?
+	wait "$b" || rb=$?
+	expect_eq "run A: exit status ($(cat "$tmp/a.err"))" 0 "$ra"
+	expect_eq "run B: exit status ($(cat "$tmp/b.err"))" 0 "$rb"
+	for l in A B; do
+		doc=$("$SCHEDLAB" export "$l" --db "$db") || fail "no run $l"
+		expect_eq "run $l: status" complete "$(jval "$doc" .run.status)"
+		expect_eq "run $l: cases" "complete complete complete complete" "$(jq -r '[.cases[].status] | join(" ")' <<<"$doc")"
+		expect_eq "run $l: sample arrays" "3" "$(jq -r '[.cases[].samples[] | length] | unique | map(tostring) | join(",")' <<<"$doc")"
+		expect_eq "run $l: iterations" "3" "$(jq -r '[.cases[].iterations] | unique | map(tostring) | join(",")' <<<"$doc")"
+	done
+}
+
+concurrent_job() {
+	cat >"$tmp/c.job" <<'EOF'
+[global]
+iterations = 3
+
+[m]
+workload = messaging
+groups = 1,2,3
+fds = 2
+loops = 10
+
+[p]
+workload = pipe
+loops = 1000
+EOF
+}
+
+# Two runs writing one existing database queue for it; both are whole.
+test_run_concurrent_existing_database() {
+	use_tmpdir
+	concurrent_job
+	printf '[p]\nworkload = pipe\nloops = 100\niterations = 1\n' >"$tmp/one.job"
+	"$SCHEDLAB" run "$tmp/one.job" --db "$tmp/r.db" -q || fail "first run failed"
+	concurrent_runs "$tmp/r.db"
+	expect_eq "runs" 3 "$(nruns "$tmp/r.db")"
+}
+
+# The same with a database neither finds: both create and migrate it
+# (doc/store.md: the second waits, then finds it migrated). A few rounds,
+# as the race is the first moments of each.
+test_run_concurrent_new_database() {
+	local i
+
+	use_tmpdir
+	concurrent_job
+	for i in 1 2 3 4 5; do
+		concurrent_runs "$tmp/r$i.db"
+		expect_eq "round $i: runs" 2 "$(nruns "$tmp/r$i.db")"
+	done
+}
+
+# SIGINT in the second case: exit 130, the first case kept, the run
+# partial, nothing left running.
+test_run_interrupted_keeps_finished_cases() {
+	local doc
+
+	use_tmpdir
+	cat >"$tmp/i.job" <<'EOF'
+[global]
+iterations = 2
+
+[first]
+workload = pipe
+loops = 1000
+
+[second]
+workload = messaging
+groups = 1
+fds = 2
+loops = 1000000000
+timeout = 60
+
+[third]
+workload = pipe
+loops = 1000
+EOF
+	start_sl run "$tmp/i.job" --db "$tmp/r.db"
+	wait_workers 4		# the pipe case has two workers: this is the second
+	wait_started
+	kill -INT "$sl_pid"
+	finish_sl
+	expect_eq "exit status" 130 "$rc"
+	expect_line "stderr" "^schedlab: run: interrupted; the 1 finished cases? (are|is) kept$" "$err"
+	expect_match "last line" "^run 1 \(.*\): partial, 1 of 3 cases complete, stored in $tmp/r.db$" "$(tail -n 1 <<<"$out")"
+	expect_group_empty "$wl_pid"
+	expect_no_leftovers
+	doc=$("$SCHEDLAB" export 1 --db "$tmp/r.db")
+	expect_eq "run status" partial "$(jval "$doc" .run.status)"
+	expect_eq "cases" "1 first complete 2" "$(jq -r '.cases[] | "\(.seq) \(.job) \(.status) \(.iterations)"' <<<"$doc")"
+	jq -e '.run.ended != null' <<<"$doc" >/dev/null || fail "no end time"
+	expect_match "list" " partial +1 +[0-9]+$" "$("$SCHEDLAB" list runs --db "$tmp/r.db" | tail -n 1)"
+}
+
+# Progress goes to a terminal, and only to a terminal.
+test_run_progress_only_on_terminal() {
+	local tty
+
+	use_tmpdir
+	cat >"$tmp/p.job" <<'EOF'
+[global]
+iterations = 2
+warmup = 1
+
+[msg]
+workload = messaging
+groups = 1,2
+fds = 2
+loops = 10
+
+[pp]
+workload = pipe
+loops = 1000
+EOF
+	run_sl run "$tmp/p.job" --db "$tmp/r.db"
+	expect_eq "exit status" 0 "$rc"
+	expect_eq "no progress to a file" "" "$(grep -v '^schedlab: warning: the machine was busy' <<<"$err" || true)"
+	[[ $err != *$'\r'* && $err != *$'\e'* ]] || fail "control characters on stderr: $(cat -v <<<"$err")"
+	[[ $out != *$'\r'* && $out != *$'\e'* && $out != *iteration* ]] || fail "progress on stdout: $(cat -v <<<"$out")"
+
+	if ! command -v script >/dev/null; then
+		echo "skipped: no script(1) to give stderr a terminal"
+		return 0
+	fi
+	tty=$(script -qec "'$SCHEDLAB' run '$tmp/p.job' --db '$tmp/r.db' >'$tmp/out'" /dev/null </dev/null) ||
+		fail "run on a terminal failed: $tty"
+	expect_match "progress, first case" '\[1/3\] msg 1: iteration 1/2' "$tty"
+	expect_match "progress, warm-up" '\[1/3\] msg 1: warm-up 1/1' "$tty"
+	expect_match "progress, last case" '\[3/3\] pp: iteration 2/2, [0-9]+:[0-9]{2} elapsed' "$tty"
+	expect_match "progress, time left" 'elapsed, ~[0-9]+:[0-9]{2} left' "$tty"
+	out=$(cat "$tmp/out")
+	[[ $out != *$'\r'* && $out != *$'\e'* && $out != *iteration* ]] || fail "progress on stdout: $(cat -v <<<"$out")"
+	expect_match "summary on stdout" "^msg by groups: " "$out"
+
+	# -q: none on a terminal either
+	tty=$(script -qec "'$SCHEDLAB' run -q '$tmp/p.job' --db '$tmp/r.db'" /dev/null </dev/null) ||
+		fail "quiet run on a terminal failed: $tty"
+	[[ $tty != *iteration* ]] || fail "progress with -q: $(cat -v <<<"$tty")"
+}
+
+test_list_suites_and_runs() {
+	use_tmpdir
+	mkdir "$tmp/jobs"
+	printf '; my own suite\n[p]\nworkload = pipe\nloops = 100\n' >"$tmp/jobs/mine.job"
+	out=$(cd "$TOP" && SCHEDLAB_JOBS=$tmp/jobs "$SCHEDLAB" list suites)
+	expect_line "quick" "^ +quick +The default suite" "$out"
+	expect_line "lkml-hackbench" "^ +lkml-hackbench +[^ ]" "$out"
+	expect_line "SCHEDLAB_JOBS" "^ +mine +my own suite$" "$out"
+	out=$(SCHEDLAB_JOBS=$tmp/jobs "$SCHEDLAB" run -n mine --db "$tmp/r.db")
+	expect_match "a suite from SCHEDLAB_JOBS" "^# mine \($tmp/jobs/mine\\.job\): 1 case, " "$out"
+
+	run_sl list runs --db "$tmp/missing.db"
+	expect_eq "no database: exit status" 0 "$rc"
+	expect_eq "no database: stdout" "" "$out"
+	expect_match "no database: says so" "no runs" "$err"
+	[ ! -e "$tmp/missing.db" ] || fail "list runs created the database"
+
+	run_sl list bogus
+	expect_eq "list bogus: exit status" 2 "$rc"
+	expect_eq "list bogus: stderr lines" 1 "$(nlines "$err")"
+	expect_match "list bogus: message" "bogus" "$err"
+	expect_eq "list bogus: stdout" "" "$out"
+
+	run_sl list workloads
+	expect_line "workloads" "^messaging " "$out"
+	expect_line "workloads" "^pipe " "$out"
+}
+
+# bench -r N: N results, then each metric's mean +- standard error.
+test_bench_repeat() {
+	run_sl bench -r 3 messaging -g 1 -f 2 -l 10
+	expect_eq "exit status" 0 "$rc"
+	expect_eq "Time lines" 3 "$(grep -cE '^Time: [0-9]+\.[0-9]+$' <<<"$out")"
+	expect_line "footer: time" "^ +[0-9.]+ \+- [0-9.]+ s messaging\.time +\( \+- +[0-9.]+% \)" "$out"
+	expect_line "footer: runs" "^ 3 runs; " "$out"
+
+	run_sl bench -r 3 messaging -g 1 -f 2 -l 10 --format json
+	expect_eq "json: exit status" 0 "$rc"
+	expect_eq "json: runs" 3 "$(jval "$out" .runs)"
+	expect_eq "json: samples per metric" 3 "$(jq -r '[.metrics[].samples | length] | unique | map(tostring) | join(",")' <<<"$out")"
+	approx "json: mean of the samples" "$(jq '.metrics["messaging.time"].samples | add / length' <<<"$out")" \
+		"$(jval "$out" '.metrics["messaging.time"].value')" 1e-9
+
+	run_sl bench -r 0 messaging -g 1 -f 2 -l 10
+	expect_eq "-r 0: exit status" 2 "$rc"
+	expect_eq "-r 0: stderr lines" 1 "$(nlines "$err")"
+	expect_eq "-r 0: stdout" "" "$out"
+	expect_no_leftovers
+}
