@@ -20,6 +20,7 @@ struct bench_opts {
 	int format;		/* index into the workload's format names */
 	unsigned timeout;
 	unsigned repeat;
+	bool probes;
 	bool help;
 };
 
@@ -173,9 +174,13 @@ int cmd_bench(int argc, char **argv)
 		  .min = 1, .max = 31536000, .arg = "SECONDS",
 		  .help = "kill every worker and fail after this long, per run (default: no limit)" },
 		{ .name = "repeat", .type = OPT_UINT,
-		  .offset = offsetof(struct bench_opts, repeat),
+		  .offset = offsetof(struct bench_opts, repeat), .def = "1",
 		  .min = 1, .max = MAX_REPEAT, .arg = "N",
 		  .help = "run N times, then mean +- stddev as perf stat --repeat (also -r N before WORKLOAD)" },
+		{ .name = "probes", .type = OPT_BOOL,
+		  .offset = offsetof(struct bench_opts, probes), .def = "true",
+		  .arg = "on|off",
+		  .help = "record scheduler metrics and latency (--probes=off: the workload alone)" },
 		{ .name = "help", .type = OPT_BOOL,
 		  .offset = offsetof(struct bench_opts, help), .short_flag = 'h',
 		  .help = "show this help" },
@@ -185,6 +190,7 @@ int cmd_bench(int argc, char **argv)
 	cfg = xcalloc(1, wl->cfg_size);
 	opts_defaults(wl->options, cfg);
 	bo.format = 0;
+	bo.probes = true;
 	snprintf(who, sizeof(who), "bench %s", wl->name);
 	struct opt_target targets[] = { { wl->options, cfg }, { common, &bo } };
 	if (opts_parse_argv(targets, ARRAY_SIZE(targets), argc - w, argv + w,
@@ -206,7 +212,7 @@ int cmd_bench(int argc, char **argv)
 		tf->header(stdout, cfg);
 	pc = (struct plan_case){ .seq = 1, .job = (char *)wl->name, .wl = wl,
 				 .cfg = cfg, .iterations = bo.repeat,
-				 .timeout_s = bo.timeout };
+				 .timeout_s = bo.timeout, .no_probes = !bo.probes };
 	if (runner_case(&pc, &r, NULL)) {
 		rc = EXIT_RUN_FAILED;
 		goto out;

@@ -14,6 +14,7 @@
 #include "cmd/cmd.h"
 #include "harness/plan.h"
 #include "harness/runner.h"
+#include "probe/probe.h"
 #include "probe/sysenv.h"
 #include "report/mmtests.h"
 #include "report/render.h"
@@ -198,6 +199,31 @@ struct job_block {
 	size_t n;
 };
 
+/* The scheduler metrics of each case, means over its iterations. */
+static void explain_cases(const struct job_block *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		const struct case_result *r = &b->res[i];
+		double pm[PM_N];
+
+		for (size_t m = 0; m < PM_N; m++) {
+			double sum = 0;
+			size_t n = 0;
+
+			for (size_t k = 0; k < r->niter; k++) {
+				double v = r->values[k * r->cols.n + r->cols.probe0 + m];
+
+				if (!isnan(v)) {
+					sum += v;
+					n++;
+				}
+			}
+			pm[m] = n ? sum / (double)n : NAN;
+		}
+		render_explain(stdout, b->first[i].sweep, b->first[i].wl->events, pm);
+	}
+}
+
 static void job_flush(struct job_block *b)
 {
 	struct sweep_samples *s;
@@ -222,6 +248,8 @@ static void job_flush(struct job_block *b)
 	}
 	render_job_summary(stdout, b->first->job, b->first->sweep_keys,
 			   &b->res[0].cols.def[hc], s, b->n);
+	explain_cases(b);
+	putchar('\n');
 	fflush(stdout);
 	for (size_t i = 0; i < b->n; i++) {
 		free(cols[i]);
@@ -294,6 +322,7 @@ static int execute(struct plan *plan, const struct run_opts *ro,
 		snprintf(u.release, sizeof(u.release), "unknown");
 	snprintf(label, sizeof(label), "%s-%s", host, u.release);
 	env = sysenv_collect();
+	json_object_set_new(env, "probes", probes_availability());
 	busy = busy_pct();
 	if (busy >= 0)
 		json_object_set_new(env, "busy_at_start", sysenv_item(json_real(busy)));

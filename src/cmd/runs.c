@@ -14,7 +14,9 @@
 #include "cmd/cmd.h"
 #include "report/mmtests.h"
 #include "report/render.h"
+#include "probe/probe.h"
 #include "store/store.h"
+#include "workload/registry.h"
 #include "util.h"
 
 struct runs_opts {
@@ -158,6 +160,34 @@ static enum better better_of(const char *s)
 	       !strcmp(s, "lower") ? BETTER_LOWER : BETTER_NONE;
 }
 
+/* The mean of a case's samples of one metric; NaN when it has none. */
+static double case_mean(const json_t *c, const char *metric)
+{
+	const json_t *arr = json_object_get(json_object_get(c, "samples"), metric);
+	double sum = 0;
+	size_t n = 0, i;
+	json_t *v;
+
+	json_array_foreach((json_t *)arr, i, v)
+		if (json_is_number(v)) {
+			sum += json_number_value(v);
+			n++;
+		}
+	return n ? sum / (double)n : NAN;
+}
+
+static void explain_case(const json_t *c)
+{
+	const struct workload *wl = workload_find(
+		json_string_value(json_object_get(c, "workload")));
+	double pm[PM_N];
+
+	for (size_t m = 0; m < PM_N; m++)
+		pm[m] = case_mean(c, probe_metrics[m].name);
+	render_explain(stdout, json_string_value(json_object_get(c, "sweep")),
+		       wl && wl->events ? wl->events : "events", pm);
+}
+
 /* Cases [from, to) of one job. */
 static void show_job(const json_t *doc, size_t from, size_t to)
 {
@@ -200,8 +230,27 @@ static void show_job(const json_t *doc, size_t from, size_t to)
 			   json_string_value(json_object_get(c0, "sweep_keys")),
 			   &m, s, n);
 	for (size_t i = 0; i < n; i++)
+		explain_case(json_array_get(cases, from + i));
+	putchar('\n');
+	for (size_t i = 0; i < n; i++)
 		free((double *)s[i].x);
 	free(s);
+}
+
+/* Which scheduler-metric sources the run had, and why not. */
+static void show_probes(const json_t *probes)
+{
+	const char *name;
+	json_t *p;
+
+	if (!json_is_object(probes))
+		return;
+	json_object_foreach((json_t *)probes, name, p) {
+		if (json_is_true(json_object_get(p, "available")))
+			continue;
+		printf("%-17s not available (%s)\n", name,
+		       json_string_value(json_object_get(p, "reason")) ?: "?");
+	}
 }
 
 static void show_text(const json_t *doc)
@@ -222,6 +271,7 @@ static void show_text(const json_t *doc)
 	       json_string_value(json_object_get(run, "command")),
 	       json_string_value(json_object_get(run, "uuid")));
 	render_env_text(stdout, json_object_get(doc, "environment"));
+	show_probes(json_object_get(json_object_get(doc, "environment"), "probes"));
 	putchar('\n');
 	for (size_t i = 1; i <= n; i++) {
 		const char *job = json_string_value(json_object_get(

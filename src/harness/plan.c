@@ -71,6 +71,7 @@ void *plan_grow(void *arr, size_t n, size_t size)
 
 struct harness {
 	unsigned iterations, warmup, retries, timeout_s;
+	bool probes;
 	char cpus[256];		/* normalised cpulist; "" to inherit */
 };
 
@@ -84,6 +85,8 @@ static const struct opt_def harness_options[] = {
 	{ .name = "retries", .type = OPT_UINT,
 	  .offset = offsetof(struct harness, retries), .def = "0",
 	  .min = 0, .max = 100 },
+	{ .name = "probes", .type = OPT_BOOL,
+	  .offset = offsetof(struct harness, probes), .def = "true" },
 	{ .name = NULL },
 };
 
@@ -446,6 +449,7 @@ static int fill_case(const struct loader *ld, const struct job *j,
 	c->warmup = j->h.warmup;
 	c->timeout_s = j->h.timeout_s;
 	c->retries = j->h.retries;
+	c->no_probes = !j->h.probes;
 	c->cpus = j->h.cpus[0] ? xstrdup(j->h.cpus) : NULL;
 	return rc;
 }
@@ -725,6 +729,8 @@ void plan_print(FILE *f, const struct plan *p)
 			fprintf(f, " timeout=%us", c->timeout_s);
 		if (c->retries)
 			fprintf(f, " retries=%u", c->retries);
+		if (c->no_probes)
+			fprintf(f, " probes=off");
 		if (c->cpus)
 			fprintf(f, " cpus=%s", c->cpus);
 		fputc('\n', f);

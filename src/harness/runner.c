@@ -28,10 +28,12 @@ void metric_cols_init(struct metric_cols *c, const struct workload *wl)
 	while (wl->metrics[n].name)
 		n++;
 	c->nworkload = n;
-	c->n = n + H_N;
+	c->probe0 = n + H_N;
+	c->n = n + H_N + PM_N;
 	c->def = xcalloc(c->n, sizeof(*c->def));
 	memcpy(c->def, wl->metrics, n * sizeof(*c->def));
 	memcpy(c->def + n, harness_metrics, sizeof(harness_metrics));
+	memcpy(c->def + c->probe0, probe_metrics, sizeof(probe_metrics));
 }
 
 void metric_cols_free(struct metric_cols *c)
@@ -52,14 +54,17 @@ static void fill_row(const struct case_result *r, const struct run_outcome *o,
 	row[nw + H_SYS] = o->sys_s;
 	row[nw + H_RSS] = (double)o->maxrss_kib;
 	row[nw + H_LEFT] = o->killed;
+	memcpy(row + r->cols.probe0, o->probe, sizeof(o->probe));
 }
 
 /* One iteration, retried; 0 when it succeeded, else the last outcome says why. */
 static int attempt(const struct plan_case *c, struct case_result *r,
 		   struct run_outcome *o)
 {
+	struct run_settings rs = { c->timeout_s, c->cpus, c->no_probes };
+
 	for (unsigned a = 0;; a++) {
-		if (supervise_run(c->wl, c->cfg, c->timeout_s, c->cpus, o))
+		if (supervise_run(c->wl, c->cfg, &rs, o))
 			return -1;
 		if (o->status == RUN_OK)
 			return 0;

@@ -8,7 +8,8 @@
  * the harness's own (process.wall_s, process.user_s, process.sys_s,
  * process.maxrss_kib, process.leftover_killed: the workload process's
  * wall time, the CPU time of it and its workers, its peak RSS, and the
- * leftovers killed after it ended).
+ * leftovers killed after it ended), then the probes' scheduler metrics
+ * (probe/probe.h; NaN where not measured).
  */
 #ifndef SCHEDLAB_RUNNER_H
 #define SCHEDLAB_RUNNER_H
@@ -19,11 +20,15 @@
 #include "harness/plan.h"
 #include "harness/supervise.h"
 
-/* The columns of a case's rows: the workload's metrics, then the harness's. */
+/*
+ * The columns of a case's rows: the workload's metrics, then the
+ * harness's, then the probes' (enum probe_metric order).
+ */
 struct metric_cols {
 	struct metric_def *def;
 	size_t n;
-	size_t nworkload;	/* the first nworkload are the workload's */
+	size_t nworkload;	/* [0, nworkload): the workload's */
+	size_t probe0;		/* [probe0, n): the probes' */
 };
 
 void metric_cols_init(struct metric_cols *c, const struct workload *wl);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "harness/instrument.h"
 #include "harness/supervise.h"
 #include "probe/cpus.h"
 #include "util.h"
@@ -141,7 +143,10 @@ workload_process(const struct workload *wl, const void *cfg,
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (set_affinity(cpus, ctx))
 		_exit(1);
+	instrument_setup(ctx);
 	rc = wl->run(cfg, ctx, &ctx->result);
+	if (!rc)
+		instrument_finish(ctx);
 	if (!getrusage(RUSAGE_SELF, &ru))
 		ctx->maxrss_kib = ru.ru_maxrss;
 	_exit(rc ? 1 : 0);
@@ -210,8 +215,9 @@ void supervise_block_signals(void)
 }
 
 int supervise_run(const struct workload *wl, const void *cfg,
-		  unsigned timeout_s, const char *cpus, struct run_outcome *out)
+		  const struct run_settings *rs, struct run_outcome *out)
 {
+	unsigned timeout_s = rs->timeout_s;
 	struct wl_ctx *ctx;
 	struct rusage ru;
 	sigset_t set;
@@ -225,6 +231,9 @@ int supervise_run(const struct workload *wl, const void *cfg,
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (ctx == MAP_FAILED)
 		return error_errno("mmap of the shared result area");
+	ctx->probes = !rs->no_probes;
+	for (int i = 0; i < PM_N; i++)
+		ctx->probe[i] = NAN;
 
 	stop_signals(&set);
 	sigprocmask(SIG_BLOCK, &set, NULL);
@@ -242,7 +251,7 @@ int supervise_run(const struct workload *wl, const void *cfg,
 		return -1;
 	}
 	if (pid == 0)
-		workload_process(wl, cfg, cpus, ctx, parent);
+		workload_process(wl, cfg, rs->cpus, ctx, parent);
 	setpgid(pid, pid);	/* both sides, so no race decides */
 
 	st = wait_end(pid, &set, deadline, &signo);
@@ -264,6 +273,7 @@ int supervise_run(const struct workload *wl, const void *cfg,
 	}
 
 	out->result = ctx->result;
+	memcpy(out->probe, ctx->probe, sizeof(out->probe));
 	out->maxrss_kib = ctx->maxrss_kib;
 	if (st == RUN_INTERRUPTED) {
 		snprintf(out->reason, sizeof(out->reason),

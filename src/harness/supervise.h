@@ -20,6 +20,7 @@
 
 #include <stdatomic.h>
 
+#include "probe/probe.h"
 #include "workload/workload.h"
 
 #define REASON_MAX 512
@@ -37,6 +38,23 @@ struct wl_ctx {
 	char reason[REASON_MAX];
 	struct wl_result result;
 	long maxrss_kib;	/* of the workload process, at its end */
+
+	/* probes (probe/probe.h); set up in the workload process */
+	bool probes;		/* record them: set by the supervisor */
+	double probe[PM_N];	/* by enum probe_metric; NaN: not measured */
+	uint64_t clock_t0;	/* wl_clock_start() */
+	double clock_s;		/* the workload's timed region */
+	struct probe_state *ps;
+	struct hist *lat;	/* per-CPU latency histograms, shared */
+	int nlat;
+	struct cpu_topo topo;
+};
+
+/* How to run one iteration. */
+struct run_settings {
+	unsigned timeout_s;	/* 0: none */
+	const char *cpus;	/* affinity as a cpulist; NULL: inherit */
+	bool no_probes;		/* record no scheduler metrics */
 };
 
 enum run_status {
@@ -54,16 +72,17 @@ struct run_outcome {
 	double user_s, sys_s;	/* it and the workers it reaped */
 	long maxrss_kib;	/* of the workload process itself */
 	unsigned killed;	/* leftover processes killed and reaped */
+	double probe[PM_N];	/* NaN: not measured */
 };
 
 /*
- * Runs wl->run(cfg) in a supervised workload process; timeout_s 0 means
- * none; cpus, a cpulist or NULL, is the affinity of the workload process
- * and so of every worker. Returns 0 with out filled (out->status says how
- * it ended), or -1 if the workload process could not even be started.
+ * Runs wl->run(cfg) in a supervised workload process (rs: timeout, the
+ * affinity of the workload process and so of every worker, probes).
+ * Returns 0 with out filled (out->status says how it ended), or -1 if the
+ * workload process could not even be started.
  */
 int supervise_run(const struct workload *wl, const void *cfg,
-		  unsigned timeout_s, const char *cpus, struct run_outcome *out);
+		  const struct run_settings *rs, struct run_outcome *out);
 
 /*
  * Blocks the stop signals now rather than at the first run, for a

@@ -5,11 +5,13 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <stdint.h>
 #include <unistd.h>
 
+#include "harness/instrument.h"
 #include "harness/supervise.h"
 #include "harness/tasks.h"
 #include "util.h"
@@ -35,6 +37,13 @@ int tasks_init(struct tasks *t, enum task_mode mode, unsigned cap,
 	t->ctx = ctx;
 	t->self = getpid();
 	t->slot = xcalloc(cap, sizeof(*t->slot));
+	if (wl_probing(ctx)) {
+		/* written by each worker as it ends, read once all are reaped */
+		t->probe = mmap(NULL, cap * sizeof(*t->probe), PROT_READ | PROT_WRITE,
+				MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (t->probe == MAP_FAILED)
+			t->probe = NULL;	/* a probe never fails a run */
+	}
 	if (mode == TASK_THREAD) {
 		stack = (stack + pg - 1) / pg * pg;
 		if (stack < (size_t)PTHREAD_STACK_MIN)
@@ -47,13 +56,34 @@ int tasks_init(struct tasks *t, enum task_mode mode, unsigned cap,
 	return 0;
 }
 
+/* Runs a worker's function between the probes' begin and end. */
+static int run_worker(struct task_slot *s, bool inline_worker)
+{
+	int rc;
+
+	instrument_task_begin(s->probe, inline_worker);
+	rc = s->fn(s->arg);
+	if (!rc)
+		instrument_task_end();
+	return rc;
+}
+
 static void *thread_main(void *p)
 {
-	struct task_slot *s = p;
-
-	if (s->fn(s->arg))
+	if (run_worker(p, false))
 		_exit(1);	/* the reason is in the shared area */
 	return NULL;
+}
+
+int tasks_run_inline(struct tasks *t, task_fn fn, void *arg)
+{
+	struct task_slot s = { .fn = fn, .arg = arg, .ctx = t->ctx };
+
+	if (t->n + t->ninline == t->cap)
+		return wl_fail(t->ctx, "more workers than planned (%u)", t->cap);
+	s.probe = t->probe ? &t->probe[t->n + t->ninline] : NULL;
+	t->ninline++;
+	return run_worker(&s, true);
 }
 
 int tasks_spawn(struct tasks *t, task_fn fn, void *arg)
@@ -61,12 +91,13 @@ int tasks_spawn(struct tasks *t, task_fn fn, void *arg)
 	struct task_slot *s;
 	int err;
 
-	if (t->n == t->cap)
+	if (t->n + t->ninline == t->cap)
 		return wl_fail(t->ctx, "more workers than planned (%u)", t->cap);
 	s = &t->slot[t->n];
 	s->fn = fn;
 	s->arg = arg;
 	s->ctx = t->ctx;
+	s->probe = t->probe ? &t->probe[t->n + t->ninline] : NULL;
 	if (t->mode == TASK_THREAD) {
 		err = pthread_create(&s->thread, &t->attr, thread_main, s);
 		if (err) {
@@ -87,7 +118,7 @@ int tasks_spawn(struct tasks *t, task_fn fn, void *arg)
 		/* no orphan may outlive the workload process */
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != t->self)
 			_exit(1);
-		_exit(fn(arg) ? 1 : 0);
+		_exit(run_worker(s, false) ? 1 : 0);
 	}
 	t->n++;
 	return 0;
@@ -154,7 +185,7 @@ int tasks_reap(struct tasks *t)
 	if (t->mode == TASK_THREAD) {
 		for (unsigned i = 0; i < t->n; i++)
 			pthread_join(t->slot[i].thread, NULL);
-		return 0;
+		goto done;
 	}
 	for (unsigned i = 0; i < t->n; i++) {
 		pid_t pid = wait(&status);
@@ -172,11 +203,17 @@ int tasks_reap(struct tasks *t)
 		note_status(t, pid, status);
 		tasks_abort(t);
 	}
+done:
+	if (t->probe)
+		task_probes_sum(t->probe, t->n + t->ninline, t->ctx->probe);
 	return 0;
 }
 
 void tasks_free(struct tasks *t)
 {
+	if (t->probe)
+		munmap(t->probe, t->cap * sizeof(*t->probe));
+	t->probe = NULL;
 	if (t->mode == TASK_THREAD)
 		pthread_attr_destroy(&t->attr);
 	free(t->slot);
@@ -193,6 +230,8 @@ int barrier_worker(const struct barrier *b, struct wl_ctx *ctx)
 	while (poll(&pfd, 1, -1) != 1)
 		if (errno != EINTR)
 			return wl_fail_errno(ctx, "worker: poll for start");
+	if (wl_probing(ctx))
+		instrument_task_rebase();
 	return 0;
 }
 

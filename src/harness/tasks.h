@@ -33,10 +33,13 @@ enum task_mode {
 
 typedef int (*task_fn)(void *arg);
 
+struct task_probe;
+
 struct task_slot {
 	task_fn fn;
 	void *arg;
 	struct wl_ctx *ctx;
+	struct task_probe *probe;	/* its counters; NULL: probes off */
 	union {
 		pid_t pid;
 		pthread_t thread;
@@ -48,6 +51,8 @@ struct barrier;
 struct tasks {
 	enum task_mode mode;
 	unsigned n, cap;
+	unsigned ninline;	/* workers run by the workload process itself */
+	struct task_probe *probe;	/* cap slots, shared; NULL: probes off */
 	struct task_slot *slot;
 	pthread_attr_t attr;
 	struct wl_ctx *ctx;
@@ -64,6 +69,11 @@ int tasks_init(struct tasks *t, enum task_mode mode, unsigned cap,
 	       size_t stack_extra, struct wl_ctx *ctx);
 /* Starts fn(arg) in a new worker. */
 int tasks_spawn(struct tasks *t, task_fn fn, void *arg);
+/*
+ * Runs fn(arg) here, as a worker that is the workload process itself
+ * (perf bench sched pipe's parent): it gets a probe slot like the others.
+ */
+int tasks_run_inline(struct tasks *t, task_fn fn, void *arg);
 /*
  * Waits for every worker: returns 0, or does not return when one failed
  * (the group, this process included, is killed after the reason is

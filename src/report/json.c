@@ -93,6 +93,10 @@ int render_json(FILE *f, const struct workload *wl, const void *cfg,
 
 		if (c < r->cols.nworkload) {
 			json_object_set_new(metrics, name, metric(r, c, x));
+		} else if (c >= r->cols.probe0) {
+			/* a probe not available here is left out */
+			if (column(r, c, x))
+				json_object_set_new(metrics, name, metric(r, c, x));
 		} else {
 			size_t n = column(r, c, x);
 			double mean = NAN;

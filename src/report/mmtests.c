@@ -66,7 +66,6 @@ void render_job_summary(FILE *f, const char *job, const char *sweep_keys,
 				row_value(&sum[i], row));
 		}
 	}
-	fputc('\n', f);
 	free(sum);
 	free(ok);
 }

@@ -20,6 +20,7 @@ struct sweep_samples {
 	const char *failed;	/* the reason, when the case failed */
 };
 
+/* The block, without the blank line that ends it (explanations may follow). */
 void render_job_summary(FILE *f, const char *job, const char *sweep_keys,
 			const struct metric_def *m,
 			const struct sweep_samples *s, size_t ns);

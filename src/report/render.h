@@ -53,6 +53,14 @@ int render_json(FILE *f, const struct workload *wl, const void *cfg,
  */
 void render_repeat_summary(FILE *f, const struct case_result *r);
 
+/*
+ * One line of scheduler metrics under a case's summary: pm holds the
+ * means of the probe metrics (enum probe_metric; NaN where absent); unit
+ * names what latency.samples counts ("msgs", "ops").
+ */
+void render_explain(FILE *f, const char *sweep, const char *unit,
+		    const double *pm);
+
 /* The environment object (probe/sysenv.h) as aligned text. */
 void render_env_text(FILE *f, const json_t *env);
 

@@ -28,6 +28,7 @@
 #define SCHEDLAB_HIST_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <jansson.h>
@@ -97,6 +98,44 @@ static inline void hist_record(struct hist *h, uint64_t ns)
 	if (ns > h->max)
 		h->max = ns;
 	h->count++;
+}
+
+/*
+ * hist_record for a histogram shared by several tasks (one per CPU, in
+ * shared memory): every update is atomic, so none is lost when a task is
+ * preempted half-way. The minimum is kept complemented in reserved[0]
+ * while recording (an all-zero histogram is still empty);
+ * hist_shared_finish() makes the histogram an ordinary one again.
+ */
+static inline void hist_record_shared(struct hist *h, uint64_t ns)
+{
+	uint64_t m, inv;
+
+	__atomic_fetch_add(&h->bucket[hist_bucket_of(ns)], 1, __ATOMIC_RELAXED);
+	if (ns >= HIST_LIMIT)
+		__atomic_fetch_add(&h->saturated, 1, __ATOMIC_RELAXED);
+	if (ns > INT64_MAX)
+		ns = INT64_MAX;
+	__atomic_fetch_add(&h->sum, ns, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&h->count, 1, __ATOMIC_RELAXED);
+	m = __atomic_load_n(&h->max, __ATOMIC_RELAXED);
+	while (ns > m && !__atomic_compare_exchange_n(&h->max, &m, ns, true,
+			__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+	inv = ~ns;
+	m = __atomic_load_n(&h->reserved[0], __ATOMIC_RELAXED);
+	while (inv > m && !__atomic_compare_exchange_n(&h->reserved[0], &m, inv,
+			true, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+/* After the last hist_record_shared: min and sum as hist_record keeps them. */
+static inline void hist_shared_finish(struct hist *h)
+{
+	h->min = h->count ? ~h->reserved[0] : 0;
+	h->reserved[0] = 0;
+	if (h->sum > INT64_MAX)
+		h->sum = INT64_MAX;
 }
 
 /* Adds src's values to dst, as if dst had recorded them too. */

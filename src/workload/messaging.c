@@ -90,6 +90,7 @@ static int sender_main(void *arg)
 {
 	const struct sender *s = arg;
 	size_t size = s->cfg->datasize;
+	bool stamp = wl_probing(s->ctx) && size >= sizeof(uint64_t);
 	char data[size];
 
 	if (barrier_worker(s->barrier, s->ctx))
@@ -98,6 +99,13 @@ static int sender_main(void *arg)
 	for (unsigned i = 0; i < s->cfg->loops; i++) {
 		for (unsigned j = 0; j < s->cfg->fds; j++) {
 			size_t done = 0;
+
+			if (stamp) {
+				/* in the payload: no extra call, same size */
+				uint64_t t = now_ns();
+
+				memcpy(data, &t, sizeof(t));
+			}
 
 			while (done < size) {
 				ssize_t r = write(s->out_fds[j], data + done,
@@ -113,10 +121,28 @@ static int sender_main(void *arg)
 	return 0;
 }
 
+/*
+ * A stamp read back from a message. Writes larger than PIPE_BUF from
+ * several senders may interleave in a pipe, so a stamp can be another
+ * message's bytes: anything not from the last hour is not a stamp.
+ */
+static void note_latency(struct wl_ctx *ctx, const char *data)
+{
+	uint64_t sent, now = now_ns();
+
+	memcpy(&sent, data, sizeof(sent));
+	if (sent <= now && now - sent < 3600ull * 1000000000ull)
+		wl_latency(ctx, now - sent);
+	else
+		wl_message(ctx);
+}
+
 static int receiver_main(void *arg)
 {
 	const struct receiver *r = arg;
 	size_t size = r->cfg->datasize;
+	bool probing = wl_probing(r->ctx);
+	bool stamped = probing && size >= sizeof(uint64_t);
 	char data[size];
 
 	if (r->cfg->mode == MSG_PROCESS)
@@ -139,6 +165,10 @@ static int receiver_main(void *arg)
 					(unsigned long long)r->packets);
 			done += (size_t)n;
 		}
+		if (stamped)
+			note_latency(r->ctx, data);
+		else if (probing)
+			wl_message(r->ctx);
 	}
 	return 0;
 }
@@ -203,12 +233,14 @@ static int messaging_run(const void *cfgp, struct wl_ctx *ctx,
 
 	if (tasks_wait_ready(&t))
 		return -1;
+	wl_clock_start(ctx);
 	start = now_ns();
 	if (tasks_release(&t))
 		return -1;
 	if (tasks_reap(&t))
 		return -1;
 	stop = now_ns();
+	wl_clock_stop(ctx);
 
 	secs = (double)(stop - start) / 1e9;
 	wl_set(res, MSG_TIME, secs);
@@ -353,6 +385,7 @@ const struct workload wl_messaging = {
 	.name = "messaging",
 	.summary = "groups of senders spraying messages at receivers (hackbench)",
 	.reference = "hackbench (rt-tests), perf bench sched messaging",
+	.events = "msgs",
 	.cfg_size = sizeof(struct messaging_cfg),
 	.options = messaging_options,
 	.metrics = messaging_metrics,

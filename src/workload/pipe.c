@@ -43,6 +43,9 @@ static int pipe_worker_main(void *arg)
 {
 	const struct pipe_worker *w = arg;
 	bool write_first = w->nr == 1 || w->cfg->ordering == PIPE_TWO_TOKENS;
+	/* the side that starts an op times its round trip */
+	bool timed = write_first && wl_probing(w->ctx);
+	uint64_t t0 = 0;
 	int m = 0;
 
 	/*
@@ -55,8 +58,14 @@ static int pipe_worker_main(void *arg)
 		close(w->peer_wr);
 	}
 	for (unsigned i = 0; i < w->cfg->loops; i++) {
+		if (timed)
+			t0 = now_ns();
 		if (xfer(w, write_first, &m) || xfer(w, !write_first, &m))
 			return -1;
+		if (timed)
+			wl_latency(w->ctx, now_ns() - t0);
+		else if (write_first == false && wl_probing(w->ctx))
+			wl_message(w->ctx);
 	}
 	return 0;
 }
@@ -92,18 +101,20 @@ static int pipe_run(const void *cfgp, struct wl_ctx *ctx,
 	if (!threaded)
 		signal(SIGPIPE, SIG_IGN);
 
+	wl_clock_start(ctx);
 	start = now_ns();
 	if (tasks_spawn(&t, pipe_worker_main, &w[0]))
 		return -1;
 	if (threaded) {
 		if (tasks_spawn(&t, pipe_worker_main, &w[1]))
 			return -1;
-	} else if (pipe_worker_main(&w[1])) {
+	} else if (tasks_run_inline(&t, pipe_worker_main, &w[1])) {
 		tasks_abort(&t);	/* reports what became of worker 0 */
 	}
 	if (tasks_reap(&t))
 		return -1;
 	stop = now_ns();
+	wl_clock_stop(ctx);
 	tasks_free(&t);
 
 	usecs = (double)(stop - start) / 1e3;
@@ -149,6 +160,7 @@ const struct workload wl_pipe = {
 	.name = "pipe",
 	.summary = "two tasks passing a token through a pair of pipes (perf bench sched pipe)",
 	.reference = "perf bench sched pipe",
+	.events = "ops",
 	.cfg_size = sizeof(struct pipe_cfg),
 	.options = pipe_options,
 	.metrics = pipe_metrics,

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "harness/options.h"
 
@@ -66,10 +67,29 @@ int wl_fail_errno(struct wl_ctx *ctx, const char *fmt, ...)
 int wl_fail_peer(struct wl_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * The workload's clock. A workload calls wl_clock_start() just before it
+ * takes its start time and wl_clock_stop() just after its stop time: the
+ * system-wide probes snapshot there (probe/probe.h).
+ */
+void wl_clock_start(struct wl_ctx *ctx);
+void wl_clock_stop(struct wl_ctx *ctx);
+
+/*
+ * Whether this run records probes: when false, a workload must add
+ * nothing to its hot path (no stamps, no wl_message/wl_latency).
+ */
+bool wl_probing(const struct wl_ctx *ctx);
+/* Per message: notes the CPU the task runs on (moves across CPUs). */
+void wl_message(struct wl_ctx *ctx);
+/* The same, and records a latency in nanoseconds. */
+void wl_latency(struct wl_ctx *ctx, uint64_t ns);
+
 struct workload {
 	const char *name;
 	const char *summary;
 	const char *reference;	/* the tool(s) it reproduces */
+	const char *events;	/* what one latency sample is: "msgs", "ops" */
 	size_t cfg_size;
 	const struct opt_def *options;
 	const struct metric_def *metrics;	/* ends with { .name = NULL } */

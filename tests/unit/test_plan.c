@@ -456,9 +456,9 @@ static void test_sweep_errors(void **state)
 static void test_structure_errors(void **state)
 {
 	(void)state;
-	ERR("[j]\nloops = 4\n\n[k]\nworkload = pipe\n", 0,
+	ERR("[j]\nloops = 4\n\n[k]\nworkload = pipe\n", 1,
 	    "job [j] has no 'workload =' line", NULL);
-	ERR("[j]\n[k]\nworkload = pipe\n", 0,
+	ERR("[j]\n[k]\nworkload = pipe\n", 1,
 	    "job [j] has no 'workload =' line", NULL);
 	ERR("[j]\nworkload = hackbench\n", 2,
 	    "unknown workload 'hackbench' (known: messaging, pipe)", NULL);

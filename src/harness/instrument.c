@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <math.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "harness/instrument.h"
+#include "harness/supervise.h"
+#include "util.h"
+
+/*
+ * The running worker's slot, CPU track and baseline: one per thread or
+ * process.
+ */
+static __thread struct task_probe *slot;
+static __thread struct cpu_track track;
+static __thread struct task_probe base;
+
+void instrument_task_begin(struct task_probe *s, bool inline_worker)
+{
+	slot = s;
+	cpu_track_init(&track);
+	memset(&base, 0, sizeof(base));
+	if (slot && inline_worker)
+		task_probe_collect(&base);
+}
+
+void instrument_task_rebase(void)
+{
+	if (slot)
+		task_probe_collect(&base);
+}
+
+void instrument_task_end(void)
+{
+	struct task_probe now = { 0 };
+
+	if (!slot)
+		return;
+	task_probe_collect(&now);
+	now.cpu_moves = track.moves;
+	now.cpu_moves_xllc = track.xllc;
+	now.cpu_moves_xnode = track.xnode;
+	now.run_ns -= base.run_ns;
+	now.wait_ns -= base.wait_ns;
+	now.slices -= base.slices;
+	now.migrations -= base.migrations;
+	now.vol -= base.vol;
+	now.invol -= base.invol;
+	*slot = now;
+	slot = NULL;
+}
+
+bool wl_probing(const struct wl_ctx *ctx)
+{
+	return ctx->probes;
+}
+
+void wl_message(struct wl_ctx *ctx)
+{
+	cpu_track_note(&track, &ctx->topo, sched_getcpu());
+}
+
+void wl_latency(struct wl_ctx *ctx, uint64_t ns)
+{
+	int cpu = sched_getcpu();
+
+	cpu_track_note(&track, &ctx->topo, cpu);
+	if (cpu < 0 || cpu >= ctx->nlat)
+		cpu = 0;
+	hist_record_shared(&ctx->lat[cpu], ns);
+}
+
+void wl_clock_start(struct wl_ctx *ctx)
+{
+	if (ctx->probes)
+		probe_begin(ctx->ps);
+	ctx->clock_t0 = now_ns();
+}
+
+void wl_clock_stop(struct wl_ctx *ctx)
+{
+	ctx->clock_s = (double)(now_ns() - ctx->clock_t0) / 1e9;
+	if (ctx->probes)
+		probe_end(ctx->ps, ctx->probe);
+}
+
+void instrument_setup(struct wl_ctx *ctx)
+{
+	for (int i = 0; i < PM_N; i++)
+		ctx->probe[i] = NAN;
+	if (!ctx->probes)
+		return;
+	/* before any worker exists, so that each inherits the counters */
+	ctx->ps = probe_open();
+	cpu_topo_load(&ctx->topo);
+	ctx->nlat = ctx->topo.ncpu;
+	ctx->lat = mmap(NULL, (size_t)ctx->nlat * sizeof(struct hist),
+			PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (ctx->lat == MAP_FAILED) {
+		ctx->lat = NULL;
+		ctx->probes = false;	/* a probe never fails a run */
+	}
+}
+
+void instrument_finish(struct wl_ctx *ctx)
+{
+	struct hist *all;
+
+	if (!ctx->probes)
+		return;
+	all = xcalloc(1, sizeof(*all));
+	for (int c = 0; c < ctx->nlat; c++) {
+		hist_shared_finish(&ctx->lat[c]);
+		hist_merge(all, &ctx->lat[c]);
+	}
+	latency_fill(all, ctx->probe);
+	probe_derive(ctx->probe, ctx->clock_s);
+	free(all);
+}

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * probe: the scheduler metrics recorded with every iteration, whatever
+ * the workload - what explains a number.
+ *
+ * Three kinds, all measured over the workload's timed region:
+ *  - system-wide snapshots taken by the workload process when its clock
+ *    starts and stops (probe_begin/probe_end, via wl_clock_start/stop):
+ *    per-CPU /proc/stat, /proc/pressure/cpu, /proc/schedstat, rusage,
+ *    and perf software counters opened before the workers exist so that
+ *    every worker inherits them;
+ *  - per-task counters each worker reads from /proc/thread-self just
+ *    before it ends (task_probe_collect) into its slot of shared memory,
+ *    summed by the workload process: schedstat (on-CPU time, run-queue
+ *    wait, timeslices) and sched (migrations, switches);
+ *  - latency recorded inside the workload (messaging's delivery latency,
+ *    pipe's round trip) into per-CPU histograms, and the CPU a task runs
+ *    on sampled per message to count moves across CPUs, LLCs and nodes.
+ *
+ * Each source says whether it is available and why not
+ * (probes_availability); an unavailable one leaves its metrics NaN
+ * (not stored) and never fails a run. Metric columns are the same on
+ * every machine: enum probe_metric indexes probe_metrics[].
+ */
+#ifndef SCHEDLAB_PROBE_H
+#define SCHEDLAB_PROBE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "stats/hist.h"
+#include "workload/workload.h"
+
+enum probe_metric {
+	/* task schedstat, summed over the workload's tasks */
+	PM_RUN_S, PM_WAIT_S, PM_SLICES, PM_WAIT_PER_SLICE_US, PM_WAIT_PCT,
+	/* task sched */
+	PM_MIGRATIONS, PM_CTXSW_VOL, PM_CTXSW_INVOL, PM_INVOL_PCT,
+	/* rusage of the workload process and its reaped workers */
+	PM_RU_NVCSW, PM_RU_NIVCSW,
+	/* per-CPU /proc/stat */
+	PM_CPU_BUSY_PCT, PM_CPU_IDLE_PCT, PM_CPU_IOWAIT_PCT, PM_CPU_STEAL_PCT,
+	PM_CPU_IDLE_S, PM_IDLE_WHILE_WAITING_S,
+	/* /proc/pressure/cpu */
+	PM_PSI_SOME_US,
+	/* /proc/schedstat */
+	PM_SS_TTWU, PM_SS_TTWU_LOCAL_PCT, PM_SS_RUN_DELAY_S,
+	PM_SS_WAKE_REMOTE, PM_SS_MOVE_AFFINE, PM_SS_LB_COUNT, PM_SS_LB_FAILED,
+	/* perf_event_open software counters */
+	PM_PERF_CS, PM_PERF_MIGRATIONS, PM_PERF_TASK_CLOCK_S,
+	/* latency inside the workload */
+	PM_LAT_P50, PM_LAT_P90, PM_LAT_P99, PM_LAT_P999, PM_LAT_MAX, PM_LAT_N,
+	/* the CPU sampled per message */
+	PM_CPU_MOVES, PM_CPU_MOVES_XLLC, PM_CPU_MOVES_XNODE,
+	PM_N
+};
+
+extern const struct metric_def probe_metrics[PM_N];
+
+/* The sources, for availability. */
+enum probe_source {
+	PS_TASK_SCHEDSTAT, PS_TASK_SCHED, PS_RUSAGE, PS_PROC_STAT, PS_PSI,
+	PS_PROC_SCHEDSTAT, PS_PERF, PS_N
+};
+
+/*
+ * {"task_schedstat": {"available": true}, "proc_schedstat":
+ * {"available": false, "reason": "..."}, ...}: recorded in a run's
+ * environment as "probes", so that show can list what was missing.
+ */
+json_t *probes_availability(void);
+
+/* Per-task counters, written by a worker into its slot as it ends. */
+struct task_probe {
+	uint64_t run_ns, wait_ns, slices;	/* schedstat */
+	uint64_t migrations, vol, invol;	/* sched */
+	uint64_t cpu_moves, cpu_moves_xllc, cpu_moves_xnode;
+	uint8_t have_schedstat, have_sched, done;
+};
+
+/* Reads /proc/thread-self/{schedstat,sched} into p (pread: no read() is added). */
+void task_probe_collect(struct task_probe *p);
+
+/* Where the CPUs sit: LLC and node of each, for counting moves. */
+struct cpu_topo {
+	int ncpu;
+	int *llc, *node;	/* by CPU number; -1 unknown */
+};
+
+int cpu_topo_load(struct cpu_topo *t);
+void cpu_topo_free(struct cpu_topo *t);
+
+/* Tracks the CPU a task runs on, message by message. */
+struct cpu_track {
+	int last;
+	uint64_t moves, xllc, xnode;
+};
+
+static inline void cpu_track_init(struct cpu_track *c)
+{
+	c->last = -1;
+	c->moves = c->xllc = c->xnode = 0;
+}
+
+void cpu_track_note(struct cpu_track *c, const struct cpu_topo *t, int cpu);
+
+/*
+ * The system-wide probes of one iteration, in the workload process:
+ * probe_open before the workers exist (perf counters to inherit), then
+ * probe_begin and probe_end at the clock's start and stop.
+ */
+struct probe_state;
+
+struct probe_state *probe_open(void);
+void probe_begin(struct probe_state *ps);
+/* Fills out[PM_*] for what it measured; the rest is left alone. */
+void probe_end(struct probe_state *ps, double *out);
+void probe_close(struct probe_state *ps);
+
+/* Sums task slots into out[PM_*]; interval_s for the idle-while-waiting estimate. */
+void task_probes_sum(const struct task_probe *slots, unsigned n, double *out);
+
+/* The latency percentiles of a merged histogram into out[PM_LAT_*]. */
+void latency_fill(const struct hist *h, double *out);
+
+/* idle-while-waiting, once both the task and CPU sums are in out. */
+void probe_derive(double *out, double interval_s);
+
+#endif

@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Scheduler metrics recorded with every run, and what they cost.
+
+# bench --format json carries the probes this machine has; each value is
+# plausible for the run that was measured.
+test_probe_metrics_in_bench_json() {
+	local doc msgs
+	# long enough (tens of ms) for /proc/stat's ticks to move
+	run_sl bench messaging -g 1 -f 4 -l 2000 --format json
+	expect_eq "exit status" 0 "$rc"
+	doc=$out
+	msgs=$((1 * 4 * 4 * 2000))
+	# per-task schedstat, counted from the start barrier on
+	jq -e '.metrics["sched.timeslices"].value > 0' <<<"$doc" >/dev/null ||
+		fail "no sched.timeslices: $(jq -c '.metrics["sched.timeslices"]' <<<"$doc")"
+	jq -e '.metrics["sched.run_s"].value > 0 and .metrics["sched.wait_s"].value >= 0' <<<"$doc" >/dev/null ||
+		fail "sched.run_s / wait_s: $(jq -c '.metrics["sched.run_s"], .metrics["sched.wait_s"]' <<<"$doc")"
+	# /proc/PID/sched switches (on kernels that have it, as here)
+	if [ -r /proc/self/sched ]; then
+		jq -e '.metrics["sched.ctxsw_vol"].value > 0' <<<"$doc" >/dev/null ||
+			fail "no voluntary switches counted"
+	fi
+	# the latency of every message was recorded
+	expect_eq "latency samples" "$msgs" "$(jval "$doc" '.metrics["latency.samples"].value | floor')"
+	jq -e '.metrics["latency.p50_us"].value > 0 and
+	       .metrics["latency.p50_us"].value <= .metrics["latency.p99_us"].value and
+	       .metrics["latency.p99_us"].value <= .metrics["latency.max_us"].value' <<<"$doc" >/dev/null ||
+		fail "latency percentiles out of order: $(jq -c '[.metrics | to_entries[] | select(.key | startswith("latency")) | {(.key): .value.value}]' <<<"$doc")"
+	# per-CPU /proc/stat adds up
+	jq -e '(.metrics["cpu.busy_pct"].value + .metrics["cpu.idle_pct"].value +
+		.metrics["cpu.iowait_pct"].value + .metrics["cpu.steal_pct"].value) | (. > 99.9 and . < 100.1)' \
+		<<<"$doc" >/dev/null || fail "cpu.* do not add up to 100%"
+}
+
+# --probes=off: the workload alone - no probe metric, and no stamp.
+test_probes_off() {
+	run_sl bench messaging -g 1 -f 2 -l 10 --format json --probes=off
+	expect_eq "exit status" 0 "$rc"
+	expect_eq "probe metrics with --probes=off" 0 \
+		"$(jq '[.metrics | keys[] | select(startswith("sched.") or startswith("latency.") or startswith("cpu."))] | length' <<<"$out")"
+}
+
+# Below 8 bytes a message has no room for a stamp: no latency, the rest stays.
+test_small_messages_have_no_stamp() {
+	run_sl bench messaging -g 1 -f 2 -l 10 -s 4 --format json
+	expect_eq "exit status" 0 "$rc"
+	expect_eq "latency metrics at -s 4" 0 "$(jq '[.metrics | keys[] | select(startswith("latency."))] | length' <<<"$out")"
+	jq -e '.metrics | has("sched.timeslices") and has("sched.ctxsw_vol")' <<<"$out" >/dev/null || fail "no schedstat at -s 4"
+}
+
+# Probes add no read() or write(): the counts stay the reference tool's.
+test_probes_keep_syscall_counts() {
+	local on off tmp
+	command -v strace >/dev/null || { echo "skip: no strace"; return 0; }
+	tmp=$(mktemp -d)
+	strace -f -qq -c -o "$tmp/on" "$SCHEDLAB" bench messaging -g 1 -f 4 -l 20 >/dev/null 2>&1
+	strace -f -qq -c -o "$tmp/off" "$SCHEDLAB" bench messaging -g 1 -f 4 -l 20 --probes=off >/dev/null 2>&1
+	for call in read write poll; do
+		# "% time  seconds  usecs/call  calls  [errors]  syscall"
+		on=$(awk -v c="$call" '$NF == c { print $4 }' "$tmp/on")
+		off=$(awk -v c="$call" '$NF == c { print $4 }' "$tmp/off")
+		expect_eq "$call() calls, probes on vs off" "$off" "$on"
+	done
+	rm -rf "$tmp"
+}
+
+# pipe: the side that starts each op times its round trip: one per loop
+# in the one-token ordering, two per loop with two tokens.
+test_pipe_round_trips_recorded() {
+	run_sl bench pipe -l 500 --format json
+	expect_eq "one-token samples" 500 "$(jval "$out" '.metrics["latency.samples"].value | floor')"
+	run_sl bench pipe -l 500 -T --ordering two-tokens --format json
+	expect_eq "two-tokens samples" 1000 "$(jval "$out" '.metrics["latency.samples"].value | floor')"
+}
+
+# run prints, under each job's summary, a line of scheduler metrics per
+# case; show prints the same from the store, and lists missing probes.
+test_run_and_show_explain() {
+	local ran shown
+	use_tmpdir
+	printf '[m]\nworkload = messaging\ngroups = 1,2\nfds = 2\nloops = 20\niterations = 2\n' >"$tmp/e.job"
+	run_sl run "$tmp/e.job" --db "$tmp/e.db"
+	expect_eq "exit status" 0 "$rc"
+	ran=$out
+	expect_match "explanation under the summary" $'\n  1: run-queue wait [0-9.]+ us/switch' "$ran"
+	expect_match "explanation for groups=2" $'\n  2: run-queue wait' "$ran"
+	expect_match "latency in the explanation" 'latency p50 [0-9.]+ us p99 [0-9.]+ us' "$ran"
+	shown=$("$SCHEDLAB" show 1 --db "$tmp/e.db")
+	expect_eq "show repeats run's explanation" \
+		"$(grep '^  [0-9]: ' <<<"$ran")" "$(grep '^  [0-9]: ' <<<"$shown")"
+	if [ ! -e /proc/schedstat ]; then
+		expect_match "show lists a missing probe" $'\nproc_schedstat +not available \\(/proc/schedstat' "$shown"
+	fi
+}
