@@ -9,6 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "harness/runner.h"
+#include "probe/probe.h"
 #include "report/render.h"
 #include "workload/registry.h"
 #include "util.h"
@@ -20,7 +21,7 @@ struct bench_opts {
 	int format;		/* index into the workload's format names */
 	unsigned timeout;
 	unsigned repeat;
-	bool probes;
+	int probes;		/* enum probe_level */
 	bool help;
 };
 
@@ -177,10 +178,11 @@ int cmd_bench(int argc, char **argv)
 		  .offset = offsetof(struct bench_opts, repeat), .def = "1",
 		  .min = 1, .max = MAX_REPEAT, .arg = "N",
 		  .help = "run N times, then mean +- stddev as perf stat --repeat (also -r N before WORKLOAD)" },
-		{ .name = "probes", .type = OPT_BOOL,
-		  .offset = offsetof(struct bench_opts, probes), .def = "true",
-		  .arg = "on|off",
-		  .help = "record scheduler metrics and latency (--probes=off: the workload alone)" },
+		{ .name = "probes", .type = OPT_ENUM,
+		  .offset = offsetof(struct bench_opts, probes), .def = "on",
+		  .choices = probe_level_names, .arg = "LEVEL",
+		  .help = "scheduler metrics and latency: on; off (the workload alone); "
+			  "perf (also perf's software counters, which slow every context switch)" },
 		{ .name = "help", .type = OPT_BOOL,
 		  .offset = offsetof(struct bench_opts, help), .short_flag = 'h',
 		  .help = "show this help" },
@@ -190,7 +192,7 @@ int cmd_bench(int argc, char **argv)
 	cfg = xcalloc(1, wl->cfg_size);
 	opts_defaults(wl->options, cfg);
 	bo.format = 0;
-	bo.probes = true;
+	bo.probes = PROBES_ON;
 	snprintf(who, sizeof(who), "bench %s", wl->name);
 	struct opt_target targets[] = { { wl->options, cfg }, { common, &bo } };
 	if (opts_parse_argv(targets, ARRAY_SIZE(targets), argc - w, argv + w,
@@ -212,7 +214,7 @@ int cmd_bench(int argc, char **argv)
 		tf->header(stdout, cfg);
 	pc = (struct plan_case){ .seq = 1, .job = (char *)wl->name, .wl = wl,
 				 .cfg = cfg, .iterations = bo.repeat,
-				 .timeout_s = bo.timeout, .no_probes = !bo.probes };
+				 .timeout_s = bo.timeout, .probes = bo.probes };
 	if (runner_case(&pc, &r, NULL)) {
 		rc = EXIT_RUN_FAILED;
 		goto out;

@@ -294,6 +294,20 @@ static void add_steal(json_t *env, const struct cpu_times *a, bool have_a)
 		total ? 100.0 * (double)(b.steal - a->steal) / (double)total : 0)));
 }
 
+/* The most any case asks for (perf above on above off). */
+static enum probe_level plan_probes(const struct plan *plan)
+{
+	enum probe_level l = PROBES_OFF;
+
+	for (size_t i = 0; i < plan->ncases; i++) {
+		if (plan->cases[i].probes == PROBES_PERF)
+			return PROBES_PERF;
+		if (plan->cases[i].probes == PROBES_ON)
+			l = PROBES_ON;
+	}
+	return l;
+}
+
 static int execute(struct plan *plan, const struct run_opts *ro,
 		   const char *db, const char *command)
 {
@@ -322,7 +336,7 @@ static int execute(struct plan *plan, const struct run_opts *ro,
 		snprintf(u.release, sizeof(u.release), "unknown");
 	snprintf(label, sizeof(label), "%s-%s", host, u.release);
 	env = sysenv_collect();
-	json_object_set_new(env, "probes", probes_availability());
+	json_object_set_new(env, "probes", probes_availability(plan_probes(plan)));
 	busy = busy_pct();
 	if (busy >= 0)
 		json_object_set_new(env, "busy_at_start", sysenv_item(json_real(busy)));

@@ -80,9 +80,13 @@ void wl_clock_start(struct wl_ctx *ctx)
 
 void wl_clock_stop(struct wl_ctx *ctx)
 {
-	ctx->clock_s = (double)(now_ns() - ctx->clock_t0) / 1e9;
-	if (ctx->probes)
+	uint64_t t = now_ns();
+
+	ctx->clock_s = (double)(t - ctx->clock_t0) / 1e9;
+	if (ctx->probes) {
 		probe_end(ctx->ps, ctx->probe);
+		ctx->probe_end_ns += now_ns() - t;
+	}
 }
 
 void instrument_setup(struct wl_ctx *ctx)
@@ -92,7 +96,7 @@ void instrument_setup(struct wl_ctx *ctx)
 	if (!ctx->probes)
 		return;
 	/* before any worker exists, so that each inherits the counters */
-	ctx->ps = probe_open();
+	ctx->ps = probe_open(ctx->perf);
 	cpu_topo_load(&ctx->topo);
 	ctx->nlat = ctx->topo.ncpu;
 	ctx->lat = mmap(NULL, (size_t)ctx->nlat * sizeof(struct hist),
@@ -105,6 +109,7 @@ void instrument_setup(struct wl_ctx *ctx)
 
 void instrument_finish(struct wl_ctx *ctx)
 {
+	uint64_t t = now_ns();
 	struct hist *all;
 
 	if (!ctx->probes)
@@ -117,4 +122,6 @@ void instrument_finish(struct wl_ctx *ctx)
 	latency_fill(all, ctx->probe);
 	probe_derive(ctx->probe, ctx->clock_s);
 	free(all);
+	ctx->probe_end_ns += now_ns() - t;
+	ctx->probe[PM_PROBE_END_MS] = (double)ctx->probe_end_ns / 1e6;
 }

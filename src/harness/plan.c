@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "harness/plan_int.h"
+#include "probe/probe.h"
 #include "probe/cpus.h"
 #include "util.h"
 #include "workload/registry.h"
@@ -71,7 +72,7 @@ void *plan_grow(void *arr, size_t n, size_t size)
 
 struct harness {
 	unsigned iterations, warmup, retries, timeout_s;
-	bool probes;
+	int probes;		/* enum probe_level */
 	char cpus[256];		/* normalised cpulist; "" to inherit */
 };
 
@@ -85,8 +86,9 @@ static const struct opt_def harness_options[] = {
 	{ .name = "retries", .type = OPT_UINT,
 	  .offset = offsetof(struct harness, retries), .def = "0",
 	  .min = 0, .max = 100 },
-	{ .name = "probes", .type = OPT_BOOL,
-	  .offset = offsetof(struct harness, probes), .def = "true" },
+	{ .name = "probes", .type = OPT_ENUM,
+	  .offset = offsetof(struct harness, probes), .def = "on",
+	  .choices = probe_level_names },
 	{ .name = NULL },
 };
 
@@ -449,7 +451,7 @@ static int fill_case(const struct loader *ld, const struct job *j,
 	c->warmup = j->h.warmup;
 	c->timeout_s = j->h.timeout_s;
 	c->retries = j->h.retries;
-	c->no_probes = !j->h.probes;
+	c->probes = j->h.probes;
 	c->cpus = j->h.cpus[0] ? xstrdup(j->h.cpus) : NULL;
 	return rc;
 }
@@ -729,8 +731,8 @@ void plan_print(FILE *f, const struct plan *p)
 			fprintf(f, " timeout=%us", c->timeout_s);
 		if (c->retries)
 			fprintf(f, " retries=%u", c->retries);
-		if (c->no_probes)
-			fprintf(f, " probes=off");
+		if (c->probes != PROBES_ON)
+			fprintf(f, " probes=%s", probe_level_names[c->probes]);
 		if (c->cpus)
 			fprintf(f, " cpus=%s", c->cpus);
 		fputc('\n', f);

@@ -18,8 +18,9 @@
  * (1..10000, default 5), warmup (0..1000, default 0), timeout (per
  * iteration: "300", "300s", "5m", "1h", up to a year, or "none"; default
  * none), retries (0..100, default 0), cpus (a cpulist such as "0-3,8" of
- * CPUs this machine has; default: inherit), probes (on/off, default on:
- * the scheduler metrics of probe/probe.h). Every other key of a job is
+ * CPUs this machine has; default: inherit), probes (on, off or perf,
+ * default on: the scheduler metrics of probe/probe.h; perf adds perf's
+ * software counters, at a cost on every context switch). Every other key of a job is
  * an option of its workload, by its canonical name. Workload options in
  * [global] apply to the jobs whose workload has them, unless a job sets
  * its own; one that no job's workload has is a mistake.
@@ -66,7 +67,7 @@ struct plan_case {
 	unsigned timeout_s;	/* per iteration; default 0 = none */
 	unsigned retries;	/* of a failed iteration; default 0 */
 	char *cpus;		/* affinity as a cpulist; NULL: inherit */
-	bool no_probes;		/* probes = off: no scheduler metrics */
+	int probes;		/* enum probe_level: on (0), off, perf */
 };
 
 struct plan {

@@ -61,7 +61,7 @@ static void fill_row(const struct case_result *r, const struct run_outcome *o,
 static int attempt(const struct plan_case *c, struct case_result *r,
 		   struct run_outcome *o)
 {
-	struct run_settings rs = { c->timeout_s, c->cpus, c->no_probes };
+	struct run_settings rs = { c->timeout_s, c->cpus, c->probes };
 
 	for (unsigned a = 0;; a++) {
 		if (supervise_run(c->wl, c->cfg, &rs, o))

@@ -231,7 +231,8 @@ int supervise_run(const struct workload *wl, const void *cfg,
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (ctx == MAP_FAILED)
 		return error_errno("mmap of the shared result area");
-	ctx->probes = !rs->no_probes;
+	ctx->probes = rs->probes != PROBES_OFF;
+	ctx->perf = rs->probes == PROBES_PERF;
 	for (int i = 0; i < PM_N; i++)
 		ctx->probe[i] = NAN;
 

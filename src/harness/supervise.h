@@ -41,9 +41,11 @@ struct wl_ctx {
 
 	/* probes (probe/probe.h); set up in the workload process */
 	bool probes;		/* record them: set by the supervisor */
+	bool perf;		/* perf's counters too */
 	double probe[PM_N];	/* by enum probe_metric; NaN: not measured */
 	uint64_t clock_t0;	/* wl_clock_start() */
 	double clock_s;		/* the workload's timed region */
+	uint64_t probe_end_ns;	/* the probes' own work at the end */
 	struct probe_state *ps;
 	struct hist *lat;	/* per-CPU latency histograms, shared */
 	int nlat;
@@ -54,7 +56,7 @@ struct wl_ctx {
 struct run_settings {
 	unsigned timeout_s;	/* 0: none */
 	const char *cpus;	/* affinity as a cpulist; NULL: inherit */
-	bool no_probes;		/* record no scheduler metrics */
+	int probes;		/* enum probe_level */
 };
 
 enum run_status {

@@ -204,8 +204,12 @@ int tasks_reap(struct tasks *t)
 		tasks_abort(t);
 	}
 done:
-	if (t->probe)
+	if (t->probe) {
+		uint64_t t0 = now_ns();
+
 		task_probes_sum(t->probe, t->n + t->ninline, t->ctx->probe);
+		t->ctx->probe_end_ns += now_ns() - t0;
+	}
 	return 0;
 }
 

@@ -53,10 +53,21 @@ enum probe_metric {
 	PM_LAT_P50, PM_LAT_P90, PM_LAT_P99, PM_LAT_P999, PM_LAT_MAX, PM_LAT_N,
 	/* the CPU sampled per message */
 	PM_CPU_MOVES, PM_CPU_MOVES_XLLC, PM_CPU_MOVES_XNODE,
+	/* what the probes themselves took at the end of the iteration */
+	PM_PROBE_END_MS,
 	PM_N
 };
 
 extern const struct metric_def probe_metrics[PM_N];
+
+/*
+ * What to record: on (the default) is everything but perf's counters,
+ * which make every context switch of the workload cost more (measured:
+ * +25% per round trip of pipe in a VM); perf adds them; off records
+ * nothing. The order is the option's choices (probe_level_names).
+ */
+enum probe_level { PROBES_ON, PROBES_OFF, PROBES_PERF };
+extern const char *const probe_level_names[];
 
 /* The sources, for availability. */
 enum probe_source {
@@ -69,7 +80,7 @@ enum probe_source {
  * {"available": false, "reason": "..."}, ...}: recorded in a run's
  * environment as "probes", so that show can list what was missing.
  */
-json_t *probes_availability(void);
+json_t *probes_availability(enum probe_level level);
 
 /* Per-task counters, written by a worker into its slot as it ends. */
 struct task_probe {
@@ -112,7 +123,7 @@ void cpu_track_note(struct cpu_track *c, const struct cpu_topo *t, int cpu);
  */
 struct probe_state;
 
-struct probe_state *probe_open(void);
+struct probe_state *probe_open(bool perf);
 void probe_begin(struct probe_state *ps);
 /* Fills out[PM_*] for what it measured; the rest is left alone. */
 void probe_end(struct probe_state *ps, double *out);

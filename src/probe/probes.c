@@ -61,6 +61,7 @@ const struct metric_def probe_metrics[PM_N] = {
 	[PM_LAT_N] = M("latency.samples", "samples", BETTER_NONE, "latencies recorded"),
 	[PM_CPU_MOVES] = M("sched.cpu_moves", "moves", BETTER_NONE, "changes of CPU seen message by message (sched_getcpu)"),
 	[PM_CPU_MOVES_XLLC] = M("sched.cpu_moves_xllc", "moves", BETTER_NONE, "of which to a CPU under another last-level cache"),
+	[PM_PROBE_END_MS] = M("probes.end_cost_ms", "ms", BETTER_NONE, "the probes' own work at the end of the iteration: snapshots, sums, percentiles"),
 	[PM_CPU_MOVES_XNODE] = M("sched.cpu_moves_xnode", "moves", BETTER_NONE, "of which to another NUMA node"),
 };
 #undef M
@@ -355,7 +356,9 @@ static bool read_schedstat(struct schedstat *s)
 	return ok;
 }
 
-struct probe_state *probe_open(void)
+const char *const probe_level_names[] = { "on", "off", "perf", NULL };
+
+struct probe_state *probe_open(bool perf)
 {
 	static const uint64_t cfg[NPERF] = {
 		PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_COUNT_SW_CPU_MIGRATIONS,
@@ -364,7 +367,7 @@ struct probe_state *probe_open(void)
 	struct probe_state *ps = xcalloc(1, sizeof(*ps));
 
 	for (int i = 0; i < NPERF; i++)
-		ps->perf_fd[i] = perf_open(cfg[i]);
+		ps->perf_fd[i] = perf ? perf_open(cfg[i]) : -1;
 	return ps;
 }
 
@@ -511,7 +514,7 @@ static json_t *file_avail(const char *path, bool parsed, const char *hint)
 	return avail(parsed, "%s: unexpected contents", path);
 }
 
-json_t *probes_availability(void)
+json_t *probes_availability(enum probe_level level)
 {
 	json_t *j = json_object();
 	struct task_probe tp = { 0 };
@@ -542,8 +545,11 @@ json_t *probes_availability(void)
 		json_object_set_new(j, "proc_schedstat", file_avail("/proc/schedstat", false,
 			"kernel without CONFIG_SCHEDSTATS"));
 	}
-	fd = perf_open(PERF_COUNT_SW_CONTEXT_SWITCHES);
-	if (fd >= 0) {
+	fd = level == PROBES_PERF ? perf_open(PERF_COUNT_SW_CONTEXT_SWITCHES) : -1;
+	if (level != PROBES_PERF) {
+		json_object_set_new(j, "perf", avail(false,
+			"not asked for: probes = perf (they slow every context switch)"));
+	} else if (fd >= 0) {
 		json_object_set_new(j, "perf", avail(true, "%s", ""));
 		close(fd);
 	} else {

@@ -302,3 +302,31 @@ int hist_from_json(const json_t *j, struct hist *h)
 	}
 	return 0;
 }
+
+void hist_shared_finish(struct hist *h)
+{
+	uint64_t count = 0, sum = 0;
+
+	for (size_t i = 0; i < HIST_BUCKETS; i++) {
+		uint64_t n = h->bucket[i], lo, mid;
+
+		if (!n)
+			continue;
+		count += n;
+		lo = hist_bucket_low(i);
+		mid = lo + (hist_bucket_high(i) - lo) / 2;
+		/* the extremes are known exactly */
+		if (mid < ~h->reserved[0])
+			mid = ~h->reserved[0];
+		if (mid > h->max)
+			mid = h->max;
+		sum = sum + n * mid < sum ? INT64_MAX : sum + n * mid;
+	}
+	h->count = count;
+	h->sum = sum > INT64_MAX ? INT64_MAX : sum;
+	h->saturated = h->max >= HIST_LIMIT ? h->bucket[HIST_BUCKETS - 1] : 0;
+	h->min = count ? ~h->reserved[0] : 0;
+	h->reserved[0] = 0;
+	if (!count)
+		h->max = 0;
+}
