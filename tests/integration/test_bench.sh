@@ -149,7 +149,7 @@ check_json_shape() {
 	expect_eq "headline metrics" 1 "$(jq '[.metrics[] | select(.headline)] | length' <<<"$doc")"
 	# the workload's, then the probes' (doc/json.md)
 	jq -e '.metrics | keys | all(startswith($wl + ".") or
-		test("^(sched|rusage|cpu|psi|schedstat|perf|latency)\\."))' --arg wl "$wl" <<<"$doc" >/dev/null ||
+		test("^(sched|rusage|cpu|psi|schedstat|perf|latency|probes)\\."))' --arg wl "$wl" <<<"$doc" >/dev/null ||
 		fail "metric names are not $wl.* or a probe's: $(jq -c '.metrics | keys' <<<"$doc")"
 	jq -e '.process | (.wall_s | type == "number") and .wall_s > 0 and
 		(.user_s | type == "number") and .user_s >= 0 and
