@@ -179,9 +179,10 @@ int cmd_bench(int argc, char **argv)
 		  .min = 1, .max = MAX_REPEAT, .arg = "N",
 		  .help = "run N times, then mean +- stddev as perf stat --repeat (also -r N before WORKLOAD)" },
 		{ .name = "probes", .type = OPT_ENUM,
-		  .offset = offsetof(struct bench_opts, probes), .def = "on",
+		  .offset = offsetof(struct bench_opts, probes),
 		  .choices = probe_level_names, .arg = "LEVEL",
-		  .help = "scheduler metrics and latency: on; off (the workload alone); "
+		  .help = "scheduler metrics and latency: on (the default with --format json); "
+			  "off (the workload alone, as the reference tool; the default with its text); "
 			  "perf (also perf's software counters, which slow every context switch)" },
 		{ .name = "help", .type = OPT_BOOL,
 		  .offset = offsetof(struct bench_opts, help), .short_flag = 'h',
@@ -192,7 +193,7 @@ int cmd_bench(int argc, char **argv)
 	cfg = xcalloc(1, wl->cfg_size);
 	opts_defaults(wl->options, cfg);
 	bo.format = 0;
-	bo.probes = PROBES_ON;
+	bo.probes = -1;		/* by --format, unless given */
 	snprintf(who, sizeof(who), "bench %s", wl->name);
 	struct opt_target targets[] = { { wl->options, cfg }, { common, &bo } };
 	if (opts_parse_argv(targets, ARRAY_SIZE(targets), argc - w, argv + w,
@@ -210,6 +211,12 @@ int cmd_bench(int argc, char **argv)
 
 	tf = strcmp(names[bo.format], "json") ?
 	     text_format_find(wl->name, names[bo.format]) : NULL;
+	/*
+	 * The reference tools' text stands in for the tool: the workload
+	 * alone, as it would run. JSON says everything measured.
+	 */
+	if (bo.probes < 0)
+		bo.probes = tf ? PROBES_OFF : PROBES_ON;
 	if (tf)
 		tf->header(stdout, cfg);
 	pc = (struct plan_case){ .seq = 1, .job = (char *)wl->name, .wl = wl,

@@ -53,7 +53,7 @@ test_probes_keep_syscall_counts() {
 	local on off tmp
 	command -v strace >/dev/null || { echo "skip: no strace"; return 0; }
 	tmp=$(mktemp -d)
-	strace -f -qq -c -o "$tmp/on" "$SCHEDLAB" bench messaging -g 1 -f 4 -l 20 >/dev/null 2>&1
+	strace -f -qq -c -o "$tmp/on" "$SCHEDLAB" bench messaging -g 1 -f 4 -l 20 --probes=on >/dev/null 2>&1
 	strace -f -qq -c -o "$tmp/off" "$SCHEDLAB" bench messaging -g 1 -f 4 -l 20 --probes=off >/dev/null 2>&1
 	for call in read write poll; do
 		# "% time  seconds  usecs/call  calls  [errors]  syscall"
@@ -91,4 +91,18 @@ test_run_and_show_explain() {
 	if [ ! -e /proc/schedstat ]; then
 		expect_match "show lists a missing probe" $'\nproc_schedstat +not available \\(/proc/schedstat' "$shown"
 	fi
+}
+
+# With a reference tool's text, bench stands in for the tool: the workload
+# alone unless probes are asked for; JSON records them unless told not to.
+test_bench_probes_default_by_format() {
+	local tmp
+	command -v strace >/dev/null || { echo "skip: no strace"; return 0; }
+	tmp=$(mktemp -d)
+	strace -f -qq -c -o "$tmp/text" "$SCHEDLAB" bench messaging -g 1 -f 2 -l 5 >/dev/null 2>&1
+	strace -f -qq -c -o "$tmp/json" "$SCHEDLAB" bench messaging -g 1 -f 2 -l 5 --format json >/dev/null 2>&1
+	# the probes read /proc with pread64
+	[ -z "$(awk '$NF == "pread64" && $4 > 50' "$tmp/text")" ] || fail "text format ran probes: $(cat "$tmp/text")"
+	[ -n "$(awk '$NF == "pread64" && $4 > 10' "$tmp/json")" ] || fail "json format ran no probes: $(cat "$tmp/json")"
+	rm -rf "$tmp"
 }
