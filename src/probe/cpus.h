@@ -57,9 +57,6 @@ int cpulist_format(const struct cpumask *m, char *buf, size_t len);
 /* The CPUs of a JSON array of CPU numbers as a cpulist; caller frees. */
 char *cpulist_of_json(const json_t *cpus);
 
-/* The CPUs of a JSON array of CPU numbers as a cpulist; caller frees. */
-char *cpulist_of_json(const json_t *cpus);
-
 /*
  * The online CPUs into m. Returns their count, or -1 with why filled
  * ("/sys/devices/system/cpu/online: No such file or directory").

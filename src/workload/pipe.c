@@ -43,8 +43,9 @@ static int pipe_worker_main(void *arg)
 {
 	const struct pipe_worker *w = arg;
 	bool write_first = w->nr == 1 || w->cfg->ordering == PIPE_TWO_TOKENS;
+	bool probing = wl_probing(w->ctx);
 	/* the side that starts an op times its round trip */
-	bool timed = write_first && wl_probing(w->ctx);
+	bool timed = write_first && probing;
 	uint64_t t0 = 0;
 	int m = 0;
 
@@ -64,7 +65,7 @@ static int pipe_worker_main(void *arg)
 			return -1;
 		if (timed)
 			wl_latency(w->ctx, now_ns() - t0);
-		else if (write_first == false && wl_probing(w->ctx))
+		else if (probing)
 			wl_message(w->ctx);
 	}
 	return 0;
