@@ -7,6 +7,21 @@
 
 #include "util.h"
 
+static char context[512];
+
+void error_context(const char *fmt, ...)
+{
+	va_list ap;
+
+	context[0] = '\0';
+	if (!fmt)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(context, sizeof(context) - 2, fmt, ap);
+	va_end(ap);
+	strcat(context, ": ");
+}
+
 static void vreport(const char *prefix, const char *fmt, va_list ap,
 		    const char *suffix)
 {
@@ -14,7 +29,7 @@ static void vreport(const char *prefix, const char *fmt, va_list ap,
 
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	/* one write, so lines from several processes do not interleave */
-	fprintf(stderr, "schedlab: %s%s%s%s\n", prefix, buf,
+	fprintf(stderr, "schedlab: %s%s%s%s%s\n", prefix, context, buf,
 		suffix ? ": " : "", suffix ? suffix : "");
 }
 

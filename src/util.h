@@ -27,6 +27,12 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same with ": strerror(errno)" appended. */
 int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Says where the messages that follow come from ("run.json:
+ * cases[0].histograms.latency[2]"), for code that reports without
+ * knowing; NULL ends it.
+ */
+void error_context(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);

@@ -272,6 +272,7 @@ static int store_result(struct store *st, int64_t run_id,
 		.reason = r->status == RUN_OK ? NULL : r->reason,
 		.parameters = params, .metrics = r->cols.def,
 		.nmetrics = r->cols.n, .niter = r->niter, .values = r->values,
+		.latency = r->latency,
 	};
 	int rc = store_case_add(st, run_id, &sc);
 

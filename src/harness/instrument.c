@@ -110,18 +110,17 @@ void instrument_setup(struct wl_ctx *ctx)
 void instrument_finish(struct wl_ctx *ctx)
 {
 	uint64_t t = now_ns();
-	struct hist *all;
 
 	if (!ctx->probes)
 		return;
-	all = xcalloc(1, sizeof(*all));
+	/* into the shared area: the harness stores it with the row */
+	hist_init(&ctx->latency);
 	for (int c = 0; c < ctx->nlat; c++) {
 		hist_shared_finish(&ctx->lat[c]);
-		hist_merge(all, &ctx->lat[c]);
+		hist_merge(&ctx->latency, &ctx->lat[c]);
 	}
-	latency_fill(all, ctx->probe);
+	latency_fill(&ctx->latency, ctx->probe);
 	probe_derive(ctx->probe, ctx->clock_s);
-	free(all);
 	ctx->probe_end_ns += now_ns() - t;
 	ctx->probe[PM_PROBE_END_MS] = (double)ctx->probe_end_ns / 1e6;
 }

@@ -64,6 +64,7 @@ static int attempt(const struct plan_case *c, struct case_result *r,
 	struct run_settings rs = { c->timeout_s, c->cpus, c->probes };
 
 	for (unsigned a = 0;; a++) {
+		run_outcome_release(o);
 		if (supervise_run(c->wl, c->cfg, &rs, o))
 			return -1;
 		if (o->status == RUN_OK)
@@ -78,12 +79,14 @@ static int attempt(const struct plan_case *c, struct case_result *r,
 int runner_case(const struct plan_case *c, struct case_result *r,
 		const struct runner_progress *p)
 {
-	struct run_outcome o;
+	struct run_outcome o = { .latency = NULL };
 	unsigned total = c->warmup + c->iterations;
 
 	memset(r, 0, sizeof(*r));
 	metric_cols_init(&r->cols, c->wl);
 	r->values = xcalloc((size_t)c->iterations * r->cols.n, sizeof(double));
+	r->latency = xcalloc(c->iterations ? c->iterations : 1,
+			     sizeof(*r->latency));
 	for (unsigned i = 0; i < total; i++) {
 		bool warm = i < c->warmup;
 		int rc;
@@ -99,11 +102,16 @@ int runner_case(const struct plan_case *c, struct case_result *r,
 			snprintf(r->reason, sizeof(r->reason), "%s%.*s",
 				 warm ? "warm-up: " : "",
 				 (int)sizeof(r->reason) - 16, o.reason);
+			run_outcome_release(&o);
 			return 0;
 		}
-		if (!warm)
+		if (!warm) {
+			r->latency[r->niter] = o.latency;	/* now the row's */
+			o.latency = NULL;
 			fill_row(r, &o, r->values + r->niter++ * r->cols.n);
+		}
 	}
+	run_outcome_release(&o);
 	r->status = RUN_OK;
 	return 0;
 }
@@ -113,4 +121,9 @@ void case_result_free(struct case_result *r)
 	metric_cols_free(&r->cols);
 	free(r->values);
 	r->values = NULL;
+	if (r->latency)
+		for (size_t i = 0; i < r->niter; i++)
+			free(r->latency[i]);
+	free(r->latency);
+	r->latency = NULL;
 }

@@ -19,6 +19,7 @@
 
 #include "harness/plan.h"
 #include "harness/supervise.h"
+#include "stats/hist.h"
 
 /*
  * The columns of a case's rows: the workload's metrics, then the
@@ -38,6 +39,8 @@ struct case_result {
 	struct metric_cols cols;
 	size_t niter;		/* rows kept */
 	double *values;		/* niter x cols.n */
+	struct hist **latency;	/* niter: the probes' latency histogram of
+				 * each row, or NULL */
 	unsigned retried;	/* iterations that failed and were run again */
 	enum run_status status;	/* RUN_OK when every iteration succeeded */
 	char reason[REASON_MAX];

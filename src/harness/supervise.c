@@ -214,6 +214,12 @@ void supervise_block_signals(void)
 	sigprocmask(SIG_BLOCK, &set, NULL);
 }
 
+void run_outcome_release(struct run_outcome *o)
+{
+	free(o->latency);
+	o->latency = NULL;
+}
+
 int supervise_run(const struct workload *wl, const void *cfg,
 		  const struct run_settings *rs, struct run_outcome *out)
 {
@@ -276,6 +282,10 @@ int supervise_run(const struct workload *wl, const void *cfg,
 	out->result = ctx->result;
 	memcpy(out->probe, ctx->probe, sizeof(out->probe));
 	out->maxrss_kib = ctx->maxrss_kib;
+	if (hist_count(&ctx->latency)) {
+		out->latency = xmalloc(sizeof(*out->latency));
+		*out->latency = ctx->latency;
+	}
 	if (st == RUN_INTERRUPTED) {
 		snprintf(out->reason, sizeof(out->reason),
 			 "interrupted by SIG%s", sigabbrev_np(signo));

@@ -50,6 +50,7 @@ struct wl_ctx {
 	struct hist *lat;	/* per-CPU latency histograms, shared */
 	int nlat;
 	struct cpu_topo topo;
+	struct hist latency;	/* the per-CPU ones merged, at the end */
 };
 
 /* How to run one iteration. */
@@ -75,7 +76,12 @@ struct run_outcome {
 	long maxrss_kib;	/* of the workload process itself */
 	unsigned killed;	/* leftover processes killed and reaped */
 	double probe[PM_N];	/* NaN: not measured */
+	struct hist *latency;	/* what the probes recorded, or NULL; the
+				 * caller's to free (run_outcome_release) */
 };
+
+/* Frees what an outcome owns; it may then be filled again. */
+void run_outcome_release(struct run_outcome *o);
 
 /*
  * Runs wl->run(cfg) in a supervised workload process (rs: timeout, the

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/hist.h"
 #include "store/export.h"
 #include "store/store.h"
 #include "util.h"
@@ -244,6 +245,59 @@ static int check_samples(const char *origin, json_t *c, const char *at,
 	return 0;
 }
 
+/*
+ * Optional (documents written before histograms were stored have none):
+ * {"name": [a histogram (hist_to_json's form) or null per iteration]}.
+ */
+static int check_histograms(const char *origin, json_t *c, const char *at)
+{
+	json_int_t niter = json_integer_value(json_object_get(c, "iterations"));
+	json_t *hists = json_object_get(c, "histograms"), *arr, *h;
+	struct hist *scratch;
+	const char *name;
+	char path[512];
+	int rc = 0;
+
+	if (!hists)
+		return 0;
+	snprintf(path, sizeof(path), "%s.histograms", at);
+	if (!json_is_object(hists))
+		return bad(origin, path, "expected an object");
+	scratch = xmalloc(sizeof(*scratch));
+	json_object_foreach(hists, name, arr) {
+		size_t j;
+
+		snprintf(path, sizeof(path), "%s.histograms.%s", at, name);
+		if (!*name) {
+			rc = bad(origin, path, "a histogram without a name");
+			break;
+		}
+		if (!json_is_array(arr)) {
+			rc = bad(origin, path, "expected an array");
+			break;
+		}
+		if ((json_int_t)json_array_size(arr) != niter) {
+			rc = bad(origin, path, "%zu histograms for %"
+				 JSON_INTEGER_FORMAT " iterations",
+				 json_array_size(arr), niter);
+			break;
+		}
+		json_array_foreach(arr, j, h) {
+			if (json_is_null(h))
+				continue;
+			error_context("%s: %s[%zu]", origin, path, j);
+			rc = hist_from_json(h, scratch);
+			error_context(NULL);
+			if (rc)
+				break;
+		}
+		if (rc)
+			break;
+	}
+	free(scratch);
+	return rc;
+}
+
 struct seq_at {
 	json_int_t seq;
 	size_t index;
@@ -274,7 +328,8 @@ static int check_cases(const char *origin, json_t *cases, json_t *metrics)
 			goto out;
 		}
 		if (check_fields(origin, c, at, case_fields) ||
-		    check_samples(origin, c, at, metrics))
+		    check_samples(origin, c, at, metrics) ||
+		    check_histograms(origin, c, at))
 			goto out;
 		seqs[i].seq = json_integer_value(json_object_get(c, "seq"));
 		seqs[i].index = i;

@@ -339,7 +339,9 @@ struct store *store_open(const char *path)
 		    " sweep_keys, sweep, status, reason, parameters, iterations)"
 		    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", &s->ins_case) ||
 	    db_prepare(s, "INSERT INTO samples (case_id, metric, iteration, value)"
-		    " VALUES (?, ?, ?, ?)", &s->ins_sample))
+		    " VALUES (?, ?, ?, ?)", &s->ins_sample) ||
+	    db_prepare(s, "INSERT INTO histograms (case_id, metric, iteration,"
+		    " buckets) VALUES (?, ?, ?, ?)", &s->ins_hist))
 		goto fail;
 	return s;
 fail:
@@ -355,6 +357,7 @@ void store_close(struct store *s)
 	sqlite3_finalize(s->ins_metric);
 	sqlite3_finalize(s->ins_case);
 	sqlite3_finalize(s->ins_sample);
+	sqlite3_finalize(s->ins_hist);
 	sqlite3_close(s->db);
 	free(s->path);
 	free(s);

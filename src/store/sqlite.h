@@ -17,7 +17,7 @@ struct store {
 	sqlite3 *db;
 	char *path;
 	/* the statements every write uses, prepared once */
-	sqlite3_stmt *ins_run, *ins_metric, *ins_case, *ins_sample;
+	sqlite3_stmt *ins_run, *ins_metric, *ins_case, *ins_sample, *ins_hist;
 };
 
 /* "FILE: WHAT (sqlite's message)", -1 */

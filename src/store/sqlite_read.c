@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/hist.h"
 #include "store/export.h"
 #include "store/sqlite.h"
 #include "util.h"
@@ -252,9 +253,66 @@ out:
 	return samples;
 }
 
+/*
+ * {"latency": [histogram or null per iteration]} of one case, each
+ * histogram checked as it is read; NULL after error(). An empty object
+ * when the case has none. st: the histograms query, reset on return.
+ */
+static json_t *case_hists(struct store *s, sqlite3_stmt *st, int64_t case_id,
+			  int64_t niter)
+{
+	json_t *hists = json_object(), *arr, *h;
+	struct hist *check = xmalloc(sizeof(*check));
+	int rc;
+
+	sqlite3_bind_int64(st, 1, case_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		int64_t it = sqlite3_column_int64(st, 1);
+		const char *text = (const char *)sqlite3_column_text(st, 2);
+		int bad;
+
+		if (it < 1 || it > niter || !text)
+			goto corrupt;
+		h = json_loads(text, 0, NULL);
+		error_context("%s: case %" PRId64 ": histogram %s[%" PRId64 "]",
+			      s->path, case_id, name, it);
+		bad = !h || hist_from_json(h, check);
+		error_context(NULL);
+		if (bad) {
+			json_decref(h);
+			goto corrupt;
+		}
+		arr = json_object_get(hists, name);
+		if (!arr) {
+			arr = json_array();
+			for (int64_t i = 0; i < niter; i++)
+				json_array_append_new(arr, json_null());
+			json_object_set_new(hists, name, arr);
+		}
+		json_array_set_new(arr, (size_t)(it - 1), h);
+	}
+	if (rc != SQLITE_DONE) {
+		db_error(s, "cannot read the histograms of case %" PRId64,
+			 case_id);
+		goto fail;
+	}
+	sqlite3_reset(st);
+	free(check);
+	return hists;
+corrupt:
+	error("%s: case %" PRId64 ": a histogram that is not one", s->path,
+	      case_id);
+fail:
+	sqlite3_reset(st);
+	free(check);
+	json_decref(hists);
+	return NULL;
+}
+
 static json_t *export_cases(struct store *s, int64_t id, json_t *metrics)
 {
-	sqlite3_stmt *cs = NULL, *ss = NULL;
+	sqlite3_stmt *cs = NULL, *ss = NULL, *hs = NULL;
 	json_t *cases = json_array();
 	int rc = SQLITE_ERROR;
 
@@ -262,13 +320,15 @@ static json_t *export_cases(struct store *s, int64_t id, json_t *metrics)
 		    " sweep, status, reason, parameters, iterations FROM cases"
 		    " WHERE run_id = ? ORDER BY seq", &cs) ||
 	    db_prepare(s, "SELECT metric, iteration, value FROM samples"
-		    " WHERE case_id = ?", &ss))
+		    " WHERE case_id = ?", &ss) ||
+	    db_prepare(s, "SELECT metric, iteration, buckets FROM histograms"
+		    " WHERE case_id = ? ORDER BY metric, iteration", &hs))
 		goto fail;
 	sqlite3_bind_int64(cs, 1, id);
 	while ((rc = sqlite3_step(cs)) == SQLITE_ROW) {
 		int64_t case_id = sqlite3_column_int64(cs, 0);
 		int64_t niter = sqlite3_column_int64(cs, 10);
-		json_t *c = json_object(), *parameters, *samples;
+		json_t *c = json_object(), *parameters, *samples, *hists;
 
 		json_array_append_new(cases, c);
 		json_object_set_new(c, "seq",
@@ -290,6 +350,14 @@ static json_t *export_cases(struct store *s, int64_t id, json_t *metrics)
 		if (!samples)
 			goto fail;
 		json_object_set_new(c, "samples", samples);
+		hists = case_hists(s, hs, case_id, niter);
+		if (!hists)
+			goto fail;
+		/* only where there are some: older documents stay the same */
+		if (json_object_size(hists))
+			json_object_set_new(c, "histograms", hists);
+		else
+			json_decref(hists);
 	}
 	if (rc != SQLITE_DONE) {
 		db_error(s, "cannot read the cases of run %" PRId64, id);
@@ -297,10 +365,12 @@ static json_t *export_cases(struct store *s, int64_t id, json_t *metrics)
 	}
 	sqlite3_finalize(cs);
 	sqlite3_finalize(ss);
+	sqlite3_finalize(hs);
 	return cases;
 fail:
 	sqlite3_finalize(cs);
 	sqlite3_finalize(ss);
+	sqlite3_finalize(hs);
 	json_decref(cases);
 	return NULL;
 }

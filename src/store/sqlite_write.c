@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stats/hist.h"
 #include "store/export.h"
 #include "store/sqlite.h"
 #include "util.h"
@@ -160,6 +161,28 @@ static int insert_sample(struct store *s, int64_t case_id, const char *metric,
 	return 0;
 }
 
+/* A histogram as its JSON text (hist_to_json's form, compact). */
+static int insert_hist(struct store *s, int64_t case_id, const char *metric,
+		       int64_t iteration, const json_t *h)
+{
+	sqlite3_stmt *st = s->ins_hist;
+	char *text = h ? json_dumps(h, JSON_COMPACT) : NULL;
+	int rc = 0;
+
+	if (!text)
+		return error("%s: cannot encode histogram %s[%" PRId64 "]",
+			     s->path, metric, iteration);
+	sqlite3_bind_int64(st, 1, case_id);
+	db_bind_text(st, 2, metric);
+	sqlite3_bind_int64(st, 3, iteration);
+	db_bind_text(st, 4, text);
+	if (db_step_done(st) != SQLITE_DONE)
+		rc = db_error(s, "cannot store histogram %s[%" PRId64 "]",
+			      metric, iteration);
+	free(text);
+	return rc;
+}
+
 int store_run_begin(struct store *s, const struct store_run *r, int64_t *id)
 {
 	char uuid[37];
@@ -286,6 +309,18 @@ int store_case_add(struct store *s, int64_t run_id, const struct store_case *c)
 					c->metrics[m].name, (int64_t)i + 1, v))
 				goto fail;
 		}
+	for (i = 0; c->latency && i < c->niter; i++) {
+		json_t *h;
+		int bad;
+
+		if (!c->latency[i])
+			continue;
+		h = hist_to_json(c->latency[i]);
+		bad = insert_hist(s, case_id, "latency", (int64_t)i + 1, h);
+		json_decref(h);
+		if (bad)
+			goto fail;
+	}
 	if (db_commit(s))
 		goto fail;
 	free(parameters);
@@ -329,6 +364,11 @@ static int import_case(struct store *s, int64_t run_id, json_t *c)
 			if (json_is_number(v) &&
 			    insert_sample(s, case_id, name, (int64_t)i + 1,
 					  json_number_value(v)))
+				goto out;
+	json_object_foreach(json_object_get(c, "histograms"), name, arr)
+		json_array_foreach(arr, i, v)
+			if (json_is_object(v) &&
+			    insert_hist(s, case_id, name, (int64_t)i + 1, v))
 				goto out;
 	rc = 0;
 out:

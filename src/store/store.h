@@ -23,6 +23,7 @@
 #define EXPORT_SCHEMA "schedlab-run/1"
 
 struct store;
+struct hist;
 
 /*
  * Opens the database at path, creating it (and its directory) and
@@ -82,6 +83,9 @@ struct store_case {
 	size_t niter;
 	const double *values;	/* niter rows x nmetrics; NAN: not measured
 				 * (not stored); +-inf is refused */
+	/* NULL, or niter entries: each row's latency histogram as the
+	 * probes recorded it (NULL: none), kept as histogram "latency" */
+	struct hist *const *latency;
 };
 
 /*

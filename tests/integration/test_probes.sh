@@ -94,6 +94,30 @@ test_run_and_show_explain() {
 	fi
 }
 
+# The latency histogram of every iteration is stored with the run: its
+# count is the iteration's latency.samples, and its percentiles are the
+# stored ones (the same histogram, read back from the export).
+test_run_stores_latency_histograms() {
+	local doc
+	use_tmpdir
+	printf '[m]\nworkload = messaging\ngroups = 1\nfds = 2\nloops = 40\niterations = 2\n' >"$tmp/h.job"
+	run_sl run "$tmp/h.job" --db "$tmp/h.db" --label hist
+	expect_eq "exit status" 0 "$rc"
+	doc=$("$SCHEDLAB" export hist --db "$tmp/h.db")
+	expect_eq "histograms per iteration" 2 "$(jq '.cases[0].histograms.latency | length' <<<"$doc")"
+	expect_eq "count = latency.samples" \
+		"$(jq -c '.cases[0].samples["latency.samples"]' <<<"$doc")" \
+		"$(jq -c '[.cases[0].histograms.latency[].count | . * 1.0]' <<<"$doc")"
+	expect_eq "max = latency.max_us" \
+		"$(jq -c '[.cases[0].samples["latency.max_us"][] | . * 1000 | round]' <<<"$doc")" \
+		"$(jq -c '[.cases[0].histograms.latency[].max]' <<<"$doc")"
+	"$SCHEDLAB" export hist --db "$tmp/h.db" |
+		jq '.cases[0].histograms.latency[1].count += 1' >"$tmp/bad.json"
+	run_sl import "$tmp/bad.json" --db "$tmp/other.db"
+	expect_eq "damaged histogram refused" 2 "$rc"
+	expect_match "names the histogram" "cases\\[0\\]\\.histograms\\.latency\\[1\\]: histogram: bucket counts" "$err"
+}
+
 # With a reference tool's text, bench stands in for the tool: the workload
 # alone unless probes are asked for; JSON records them unless told not to.
 test_bench_probes_default_by_format() {

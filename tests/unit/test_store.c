@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "stats/hist.h"
 #include "store/store.h"
 
 static char tmp[256];
@@ -495,6 +496,74 @@ static void test_export_import_export_is_identical(void **state)
 	store_close(b);
 }
 
+/*
+ * A case's latency histograms: stored per iteration (a missing one stays
+ * null), exported with exactly the values recorded, carried through
+ * import, and refused with their JSON path when damaged.
+ */
+static void test_histograms(void **state)
+{
+	struct store *s = store_open(path("hist.db"));
+	struct store *b = store_open(path("hist2.db"));
+	struct hist *h = calloc(1, sizeof(*h)), *back = calloc(1, sizeof(*h));
+	struct hist *rows[3] = { h, NULL, h };
+	json_t *p = json_object(), *doc, *arr, *again;
+	struct store_case c = {
+		.seq = 0, .job = "j", .workload = "messaging",
+		.status = "complete", .parameters = p, .metrics = mdefs,
+		.nmetrics = 3, .niter = 3, .values = vals, .latency = rows,
+	};
+	int64_t id = begin_run(s, "hist-1", "h", 10), id2;
+	char *t1, *t2;
+
+	(void)state;
+	/* 3 values below 512 ns (exact buckets) and one of 1 ms */
+	hist_record(h, 100);
+	hist_record(h, 100);
+	hist_record(h, 300);
+	hist_record(h, 1000000);
+	assert_int_equal(store_case_add(s, id, &c), 0);
+	doc = store_export(s, id);
+	assert_non_null(doc);
+	arr = json_object_get(json_object_get(json_array_get(
+		json_object_get(doc, "cases"), 0), "histograms"), "latency");
+	assert_int_equal(json_array_size(arr), 3);
+	assert_true(json_is_null(json_array_get(arr, 1)));
+	assert_int_equal(hist_from_json(json_array_get(arr, 2), back), 0);
+	assert_int_equal(hist_count(back), 4);
+	assert_int_equal(hist_min(back), 100);
+	assert_int_equal(hist_max(back), 1000000);
+	assert_int_equal(hist_percentile(back, 50), 100);
+	assert_int_equal(hist_percentile(back, 75), 300);
+
+	assert_int_equal(store_import(b, doc, "h.json", &id2), 0);
+	again = store_export(b, id2);
+	t1 = dump(doc);
+	t2 = dump(again);
+	assert_string_equal(t1, t2);
+
+	/* one bucket count off: the path and what is wrong */
+	json_integer_set(json_object_get(json_array_get(arr, 0), "count"), 5);
+	capture();
+	assert_int_equal(export_validate(doc, "h.json"), -1);
+	assert_said("h.json: cases[0].histograms.latency[0]: histogram: bucket counts add up to 4, not count 5");
+	json_array_set_new(arr, 0, json_null());
+	json_array_remove(arr, 2);
+	capture();
+	assert_int_equal(export_validate(doc, "h.json"), -1);
+	assert_said("h.json: cases[0].histograms.latency: 2 histograms for 3 iterations");
+
+	free(t1);
+	free(t2);
+	free(h);
+	free(back);
+	json_decref(p);
+	json_decref(doc);
+	json_decref(again);
+	store_close(s);
+	store_close(b);
+}
+
 static void test_import_twice_is_refused(void **state)
 {
 	struct store *a = store_open(path("src.db"));
@@ -907,6 +976,7 @@ int main(void)
 		cmocka_unit_test(test_resolve),
 		cmocka_unit_test(test_runs_newest_first),
 		cmocka_unit_test(test_export_import_export_is_identical),
+		cmocka_unit_test(test_histograms),
 		cmocka_unit_test(test_import_twice_is_refused),
 		cmocka_unit_test(test_import_is_all_or_nothing),
 		cmocka_unit_test(test_validate_rejects),
