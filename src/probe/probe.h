@@ -8,7 +8,8 @@
  *    starts and stops (probe_begin/probe_end, via wl_clock_start/stop):
  *    per-CPU /proc/stat, /proc/pressure/cpu, /proc/schedstat, rusage,
  *    and perf software counters opened before the workers exist so that
- *    every worker inherits them;
+ *    every worker inherits them; with them, a taskstats listener that
+ *    receives every exiting task's delay accounting (probe/taskstats.h);
  *  - per-task counters each worker reads from /proc/thread-self just
  *    before it ends (task_probe_collect) into its slot of shared memory,
  *    summed by the workload process: schedstat (on-CPU time, run-queue
@@ -49,6 +50,8 @@ enum probe_metric {
 	PM_SS_WAKE_REMOTE, PM_SS_MOVE_AFFINE, PM_SS_LB_COUNT, PM_SS_LB_FAILED,
 	/* perf_event_open software counters */
 	PM_PERF_CS, PM_PERF_MIGRATIONS, PM_PERF_TASK_CLOCK_S,
+	/* taskstats, as the workload's tasks exited */
+	PM_TS_CPU_DELAY_S, PM_TS_CPU_COUNT, PM_TS_TASKS,
 	/* latency inside the workload */
 	PM_LAT_P50, PM_LAT_P90, PM_LAT_P99, PM_LAT_P999, PM_LAT_MAX, PM_LAT_N,
 	/* the CPU sampled per message */
@@ -72,7 +75,7 @@ extern const char *const probe_level_names[];
 /* The sources, for availability. */
 enum probe_source {
 	PS_TASK_SCHEDSTAT, PS_TASK_SCHED, PS_RUSAGE, PS_PROC_STAT, PS_PSI,
-	PS_PROC_SCHEDSTAT, PS_PERF, PS_N
+	PS_PROC_SCHEDSTAT, PS_PERF, PS_TASKSTATS, PS_N
 };
 
 /*

@@ -19,6 +19,7 @@
 
 #include "probe/probe.h"
 #include "probe/procfs.h"
+#include "probe/taskstats.h"
 #include "util.h"
 
 #define M(name, unit, better, help) { name, unit, better, false, help }
@@ -53,6 +54,10 @@ const struct metric_def probe_metrics[PM_N] = {
 	[PM_PERF_CS] = M("perf.context_switches", "switches", BETTER_NONE, "PERF_COUNT_SW_CONTEXT_SWITCHES, inherited by every worker"),
 	[PM_PERF_MIGRATIONS] = M("perf.cpu_migrations", "migrations", BETTER_NONE, "PERF_COUNT_SW_CPU_MIGRATIONS, inherited"),
 	[PM_PERF_TASK_CLOCK_S] = M("perf.task_clock_s", "s", BETTER_NONE, "PERF_COUNT_SW_TASK_CLOCK, inherited"),
+	[PM_TS_CPU_DELAY_S] = M("taskstats.cpu_delay_s", "s", BETTER_LOWER,
+		"run-queue wait of the workload's tasks by delay accounting, sent by the kernel as each exited (taskstats)"),
+	[PM_TS_CPU_COUNT] = M("taskstats.cpu_count", "timeslices", BETTER_NONE, "times the exited tasks were scheduled in (taskstats)"),
+	[PM_TS_TASKS] = M("taskstats.tasks", "tasks", BETTER_NONE, "the workload's tasks whose exit taskstats reported"),
 	[PM_LAT_P50] = M("latency.p50_us", "us", BETTER_LOWER, "median latency measured inside the workload"),
 	[PM_LAT_P90] = M("latency.p90_us", "us", BETTER_LOWER, "90th percentile latency"),
 	[PM_LAT_P99] = M("latency.p99_us", "us", BETTER_LOWER, "99th percentile latency"),
@@ -305,6 +310,8 @@ struct probe_state {
 	struct schedstat ss0;
 	bool have_ss0;
 	struct rusage self0, kids0;
+	struct ts_listener *ts;
+	pid_t root;
 };
 
 static int perf_open(uint64_t config)
@@ -368,6 +375,8 @@ struct probe_state *probe_open(bool perf)
 
 	for (int i = 0; i < NPERF; i++)
 		ps->perf_fd[i] = perf ? perf_open(cfg[i]) : -1;
+	ps->ts = ts_open();
+	ps->root = getpid();
 	return ps;
 }
 
@@ -450,6 +459,21 @@ static void end_schedstat(struct probe_state *ps, double *out)
 	schedstat_free(&s1);
 }
 
+/* The workers have exited (reaped or joined): their records are in. */
+static void end_taskstats(struct probe_state *ps, double *out)
+{
+	struct ts_sum sum;
+
+	if (!ps->ts)
+		return;
+	ts_collect(ps->ts, ps->root, &sum);
+	if (sum.lost || !sum.tasks)
+		return;		/* an incomplete sum would mislead */
+	out[PM_TS_CPU_DELAY_S] = (double)sum.cpu_delay_ns / 1e9;
+	out[PM_TS_CPU_COUNT] = (double)sum.cpu_count;
+	out[PM_TS_TASKS] = sum.tasks;
+}
+
 void probe_end(struct probe_state *ps, double *out)
 {
 	static const int pm[NPERF] = { PM_PERF_CS, PM_PERF_MIGRATIONS, PM_PERF_TASK_CLOCK_S };
@@ -473,6 +497,7 @@ void probe_end(struct probe_state *ps, double *out)
 	if (ps->have_psi0 && read_psi(&p1))
 		out[PM_PSI_SOME_US] = (double)(p1.some_total_us - ps->psi0.some_total_us);
 	end_schedstat(ps, out);
+	end_taskstats(ps, out);
 }
 
 void probe_close(struct probe_state *ps)
@@ -486,6 +511,7 @@ void probe_close(struct probe_state *ps)
 		stat_cpus_free(&ps->stat0);
 	if (ps->have_ss0)
 		schedstat_free(&ps->ss0);
+	ts_close(ps->ts);
 	free(ps);
 }
 
@@ -521,6 +547,7 @@ json_t *probes_availability(enum probe_level level)
 	struct stat_cpus st;
 	struct psi_cpu psi;
 	struct schedstat ss;
+	char why[256];
 	bool ok;
 	int fd;
 
@@ -545,6 +572,10 @@ json_t *probes_availability(enum probe_level level)
 		json_object_set_new(j, "proc_schedstat", file_avail("/proc/schedstat", false,
 			"kernel without CONFIG_SCHEDSTATS"));
 	}
+	if (ts_available(why, sizeof(why)))
+		json_object_set_new(j, "taskstats", avail(true, "%s", ""));
+	else
+		json_object_set_new(j, "taskstats", avail(false, "%s", why));
 	fd = level == PROBES_PERF ? perf_open(PERF_COUNT_SW_CONTEXT_SWITCHES) : -1;
 	if (level != PROBES_PERF) {
 		json_object_set_new(j, "perf", avail(false,

@@ -131,3 +131,32 @@ test_bench_probes_default_by_format() {
 	[ -n "$(awk '$NF == "pread64" && $4 > 10' "$tmp/json")" ] || fail "json format ran no probes: $(cat "$tmp/json")"
 	rm -rf "$tmp"
 }
+
+# taskstats: the kernel reports each worker as it exits. Its run-queue
+# wait and timeslices cover each task's whole life, so they can only be
+# at least what the schedstat probe counts from the start barrier on
+# (both come from the same scheduler counter, sched_info). Needs root;
+# delay accounting is turned on for the run and put back as it was.
+test_taskstats_exit_records() {
+	local was doc
+	[ "$(id -u)" -eq 0 ] && [ -w /proc/sys/kernel/task_delayacct ] ||
+		{ echo "skip: needs root and kernel.task_delayacct"; return 0; }
+	was=$(cat /proc/sys/kernel/task_delayacct)
+	echo 0 >/proc/sys/kernel/task_delayacct
+	use_tmpdir
+	printf '[m]\nworkload = messaging\ngroups = 1\nfds = 2\nloops = 10\n' >"$tmp/t.job"
+	run_sl run "$tmp/t.job" --db "$tmp/t.db" --label off
+	expect_eq "exit status, delay accounting off" 0 "$rc"
+	expect_match "show says why taskstats is missing" \
+		$'\ntaskstats +not available \\(delay accounting is off' "$("$SCHEDLAB" show off --db "$tmp/t.db")"
+	echo 1 >/proc/sys/kernel/task_delayacct
+	run_sl bench messaging -g 1 -f 4 -l 200 --format json
+	echo "$was" >/proc/sys/kernel/task_delayacct
+	expect_eq "exit status" 0 "$rc"
+	doc=$out
+	expect_eq "every worker reported (4 senders + 4 receivers)" 8 \
+		"$(jval "$doc" '.metrics["taskstats.tasks"].value')"
+	jq -e '.metrics["taskstats.cpu_count"].value >= .metrics["sched.timeslices"].value and
+	       .metrics["taskstats.cpu_delay_s"].value >= .metrics["sched.wait_s"].value' <<<"$doc" >/dev/null ||
+		fail "taskstats below schedstat: $(jq -c '[.metrics["taskstats.cpu_count", "sched.timeslices", "taskstats.cpu_delay_s", "sched.wait_s"].value]' <<<"$doc")"
+}
