@@ -15,20 +15,40 @@
 static __thread struct task_probe *slot;
 static __thread struct cpu_track track;
 static __thread struct task_probe base;
+static __thread struct task_files files = { -1, -1 };
+static __thread bool keep;
 
-void instrument_task_begin(struct task_probe *s, bool inline_worker)
+/* A look at the task's counters, through files kept open or not. */
+static void look(struct task_probe *p)
+{
+	if (keep)
+		task_probe_read(&files, p);
+	else
+		task_probe_collect(p);
+}
+
+void instrument_task_begin(struct task_probe *s, bool inline_worker,
+			   bool own_fds)
 {
 	slot = s;
 	cpu_track_init(&track);
 	memset(&base, 0, sizeof(base));
-	if (slot && inline_worker)
-		task_probe_collect(&base);
+	keep = false;
+	if (!slot)
+		return;
+	/* before the clock starts: the timed region reads, never opens */
+	if (own_fds) {
+		task_files_open(&files);
+		keep = true;
+	}
+	if (inline_worker)
+		look(&base);
 }
 
 void instrument_task_rebase(void)
 {
 	if (slot)
-		task_probe_collect(&base);
+		look(&base);
 }
 
 void instrument_task_end(void)
@@ -37,7 +57,9 @@ void instrument_task_end(void)
 
 	if (!slot)
 		return;
-	task_probe_collect(&now);
+	look(&now);
+	if (keep)
+		task_files_close(&files);
 	now.cpu_moves = track.moves;
 	now.cpu_moves_xllc = track.xllc;
 	now.cpu_moves_xnode = track.xnode;

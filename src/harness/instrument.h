@@ -18,9 +18,13 @@ struct wl_ctx;
 /*
  * Before a worker's function: where its counters go (NULL: probes off).
  * A new process or thread starts from zero; a worker that is the
- * workload process itself (inline) takes a baseline now.
+ * workload process itself (inline) takes a baseline now. A worker with a
+ * file table of its own (own_fds: a process) keeps its /proc files open
+ * from here to its end; threads, which share one table with thousands of
+ * others and the workload's own descriptors, open them at each read.
  */
-void instrument_task_begin(struct task_probe *slot, bool inline_worker);
+void instrument_task_begin(struct task_probe *slot, bool inline_worker,
+			   bool own_fds);
 /* Past the start barrier: count from here, not from the task's creation. */
 void instrument_task_rebase(void);
 /* After it returned success: moves counted, /proc counters read. */

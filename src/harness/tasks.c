@@ -56,12 +56,15 @@ int tasks_init(struct tasks *t, enum task_mode mode, unsigned cap,
 	return 0;
 }
 
-/* Runs a worker's function between the probes' begin and end. */
-static int run_worker(struct task_slot *s, bool inline_worker)
+/*
+ * Runs a worker's function between the probes' begin and end; own_fds:
+ * a worker process, with a file table of its own.
+ */
+static int run_worker(struct task_slot *s, bool inline_worker, bool own_fds)
 {
 	int rc;
 
-	instrument_task_begin(s->probe, inline_worker);
+	instrument_task_begin(s->probe, inline_worker, own_fds);
 	rc = s->fn(s->arg);
 	if (!rc)
 		instrument_task_end();
@@ -70,7 +73,7 @@ static int run_worker(struct task_slot *s, bool inline_worker)
 
 static void *thread_main(void *p)
 {
-	if (run_worker(p, false))
+	if (run_worker(p, false, false))
 		_exit(1);	/* the reason is in the shared area */
 	return NULL;
 }
@@ -83,7 +86,7 @@ int tasks_run_inline(struct tasks *t, task_fn fn, void *arg)
 		return wl_fail(t->ctx, "more workers than planned (%u)", t->cap);
 	s.probe = t->probe ? &t->probe[t->n + t->ninline] : NULL;
 	t->ninline++;
-	return run_worker(&s, true);
+	return run_worker(&s, true, false);
 }
 
 int tasks_spawn(struct tasks *t, task_fn fn, void *arg)
@@ -118,7 +121,7 @@ int tasks_spawn(struct tasks *t, task_fn fn, void *arg)
 		/* no orphan may outlive the workload process */
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != t->self)
 			_exit(1);
-		_exit(run_worker(s, false) ? 1 : 0);
+		_exit(run_worker(s, false, true) ? 1 : 0);
 	}
 	t->n++;
 	return 0;

@@ -93,7 +93,20 @@ struct task_probe {
 	uint8_t have_schedstat, have_sched, done;
 };
 
-/* Reads /proc/thread-self/{schedstat,sched} into p (pread: no read() is added). */
+/*
+ * A task's own /proc/thread-self/{schedstat,sched}, opened once when it
+ * takes its baseline and read again with pread as it ends: one path
+ * lookup per file and task, and no read() added to the workload's.
+ */
+struct task_files {
+	int schedstat, sched;	/* -1: not there */
+};
+
+void task_files_open(struct task_files *f);
+void task_files_close(struct task_files *f);
+/* Reads them into p. */
+void task_probe_read(const struct task_files *f, struct task_probe *p);
+/* Opens, reads and closes, for one look. */
 void task_probe_collect(struct task_probe *p);
 
 /* Where the CPUs sit: LLC and node of each, for counting moves. */

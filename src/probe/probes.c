@@ -108,21 +108,46 @@ static char *slurp_alloc(const char *path, size_t *len)
 	}
 }
 
-void task_probe_collect(struct task_probe *p)
+void task_files_open(struct task_files *f)
+{
+	f->schedstat = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	f->sched = open("/proc/thread-self/sched", O_RDONLY | O_CLOEXEC);
+}
+
+void task_files_close(struct task_files *f)
+{
+	if (f->schedstat >= 0)
+		close(f->schedstat);
+	if (f->sched >= 0)
+		close(f->sched);
+	f->schedstat = f->sched = -1;
+}
+
+/*
+ * One pread from the start: both files are a few hundred bytes to 2 kB,
+ * made whole by one call, and a seq_file read from offset 0 is made
+ * afresh.
+ */
+static ssize_t pread_all(int fd, char *buf, size_t len)
+{
+	return fd < 0 ? -1 : pread(fd, buf, len, 0);
+}
+
+void task_probe_read(const struct task_files *f, struct task_probe *p)
 {
 	char buf[8192];
 	ssize_t n;
 	struct task_schedstat ss;
 	struct task_sched sc;
 
-	n = slurp("/proc/thread-self/schedstat", buf, sizeof(buf));
+	n = pread_all(f->schedstat, buf, sizeof(buf));
 	if (n > 0 && !procfs_parse_task_schedstat(buf, (size_t)n, &ss)) {
 		p->run_ns = ss.run_ns;
 		p->wait_ns = ss.wait_ns;
 		p->slices = ss.pcount;
 		p->have_schedstat = 1;
 	}
-	n = slurp("/proc/thread-self/sched", buf, sizeof(buf));
+	n = pread_all(f->sched, buf, sizeof(buf));
 	if (n > 0 && !procfs_parse_task_sched(buf, (size_t)n, &sc)) {
 		p->migrations = sc.nr_migrations;
 		p->vol = sc.nr_voluntary_switches;
@@ -130,6 +155,15 @@ void task_probe_collect(struct task_probe *p)
 		p->have_sched = 1;
 	}
 	p->done = 1;
+}
+
+void task_probe_collect(struct task_probe *p)
+{
+	struct task_files f;
+
+	task_files_open(&f);
+	task_probe_read(&f, p);
+	task_files_close(&f);
 }
 
 void task_probes_sum(const struct task_probe *slots, unsigned n, double *out)

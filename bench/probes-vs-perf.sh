@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# probes.sh - what the scheduler-metric probes cost, and whether they
-# agree with perf. Figures for doc/benchmarks.md.
+# probes-vs-perf.sh - what the scheduler-metric probes cost, and whether
+# they agree with perf and with the kernel's own accounting. Figures for
+# doc/benchmarks.md.
 #
 #   overhead: messaging -g 4 -l 1000 (process, the default), probes on
 #             and off interleaved N times each: medians and the median of
@@ -14,8 +15,18 @@
 #             the same schedlab run, beside schedlab's own counts
 #             (inherited perf counters over the timed region, and the sum
 #             of every task's /proc/PID/task/TID/sched).
+#   rqwait:   as root, with kernel.task_delayacct turned on for the
+#             measurement (and back off after), the run-queue wait that
+#             schedlab sums from its tasks' schedstat, beside the same
+#             counter (sched_info.run_delay) as the kernel's taskstats
+#             sends it for each task as it exits, received by an
+#             independent listener (bench/rqwait.py), and schedlab's own
+#             taskstats probe. The listener covers each task's whole life,
+#             schedstat the time from the start barrier: the difference is
+#             the wait while the workers were being created, which shrinks
+#             as the run grows.
 #
-# usage: bench/probes.sh [-n N] [-s SCHEDLAB]
+# usage: bench/probes-vs-perf.sh [-n N] [-s SCHEDLAB]
 set -uo pipefail
 
 N=10
@@ -24,7 +35,7 @@ while getopts "n:s:h" opt; do
 	case $opt in
 	n) N=$OPTARG ;;
 	s) SL=$OPTARG ;;
-	*) echo "usage: bench/probes.sh [-n N] [-s SCHEDLAB]" >&2; exit 2 ;;
+	*) echo "usage: bench/probes-vs-perf.sh [-n N] [-s SCHEDLAB]" >&2; exit 2 ;;
 	esac
 done
 command -v jq >/dev/null || { echo "install with: apt-get install jq" >&2; exit 2; }
@@ -91,8 +102,7 @@ echo
 echo "agreement with perf stat, messaging -g 4 -l 1000 (one run each mode)"
 if [ "$(id -u)" -ne 0 ] || ! command -v perf >/dev/null; then
 	echo "  skipped: needs root and perf (linux-perf)"
-	exit 0
-fi
+else
 for mode in "" "-T"; do
 	perf stat -x, -e context-switches,cpu-migrations -o "$tmp/perf" -- \
 		"$SL" bench messaging $mode -g 4 -l 1000 --format json --probes=perf > "$tmp/a.json"
@@ -110,3 +120,43 @@ for mode in "" "-T"; do
 done
 echo "  (perf stat counts the whole command, schedlab the timed region: start-up switches"
 echo "   of the workers and of schedlab itself are in perf stat's count only)"
+fi
+
+echo
+echo "run-queue wait: schedlab's sum of task schedstat vs the kernel's taskstats (independent listener)"
+if [ "$(id -u)" -ne 0 ] || ! command -v python3 >/dev/null || ! command -v cc >/dev/null ||
+	[ ! -w /proc/sys/kernel/task_delayacct ]; then
+	echo "  skipped: needs root, python3, cc and kernel.task_delayacct"
+	exit 0
+fi
+cat > "$tmp/off.c" <<'EOF_C'
+#include <stddef.h>
+#include <stdio.h>
+#include <linux/taskstats.h>
+int main(void)
+{
+	printf("%zu %zu %zu %zu %zu\n", offsetof(struct taskstats, cpu_count),
+	       offsetof(struct taskstats, cpu_delay_total),
+	       offsetof(struct taskstats, ac_pid), offsetof(struct taskstats, ac_ppid),
+	       offsetof(struct taskstats, ac_tgid));
+	return 0;
+}
+EOF_C
+cc -o "$tmp/off" "$tmp/off.c" || exit 1
+TS_OFFSETS=$("$tmp/off")
+export TS_OFFSETS
+was=$(cat /proc/sys/kernel/task_delayacct)
+echo 1 > /proc/sys/kernel/task_delayacct
+trap 'echo "$was" > /proc/sys/kernel/task_delayacct; rm -rf "$tmp"' EXIT
+here=$(cd "$(dirname "$0")" && pwd)
+printf '  %-22s %8s %12s %12s %12s %8s\n' "messaging" "tasks" "listener s" "taskstats s" "schedstat s" "diff"
+for args in "-g 4 -l 1000" "-T -g 4 -l 1000" "-g 4 -l 10000" "-T -g 4 -l 10000"; do
+	# shellcheck disable=SC2086
+	lis=$(python3 "$here/rqwait.py" -o "$tmp/r.json" -- "$SL" bench messaging $args --format json)
+	printf '  %-22s %8s %12.4f %12.4f %12.4f %+7.2f%%\n' "$args" \
+		"$(jq .tasks <<<"$lis")" "$(jq .cpu_delay_s <<<"$lis")" \
+		"$(val '.metrics["taskstats.cpu_delay_s"].value' "$tmp/r.json")" \
+		"$(val '.metrics["sched.wait_s"].value' "$tmp/r.json")" \
+		"$(awk -v a="$(val '.metrics["sched.wait_s"].value' "$tmp/r.json")" -v b="$(jq .cpu_delay_s <<<"$lis")" 'BEGIN { print 100 * (a - b) / b }')"
+done
+echo "  (diff: schedstat from the start barrier against the listener's whole lives)"
