@@ -63,7 +63,7 @@ printf '  median on %.4f s, off %.4f s; median ratio on/off %.4f (min %.4f, max 
 	"$(awk '{ print $1 / $2 }' "$tmp/pairs" | sort -g | head -n 1)" \
 	"$(awk '{ print $1 / $2 }' "$tmp/pairs" | sort -g | tail -n 1)"
 if command -v strace >/dev/null; then
-	strace -f -qq -c -o "$tmp/s-on" "$SL" bench messaging -g 1 -l 100 >/dev/null 2>&1
+	strace -f -qq -c -o "$tmp/s-on" "$SL" bench messaging -g 1 -l 100 --probes=on >/dev/null 2>&1
 	strace -f -qq -c -o "$tmp/s-off" "$SL" bench messaging -g 1 -l 100 --probes=off >/dev/null 2>&1
 	for c in read write poll pread64 openat; do
 		printf '  %-8s on %7s  off %7s\n' "$c()" \
