@@ -211,6 +211,29 @@ static json_t *judge_candidate(const struct compare_opts *o, const char *spec,
 	return doc;
 }
 
+/*
+ * The exit code for git bisect: 1 when a case regressed; else 125 when
+ * a case cannot rule out a regression as large as the threshold (its
+ * interval reaches below -threshold, or nothing could be tested); else
+ * 0 - an uncertain improvement is no reason to skip a commit.
+ */
+static int judge_code(const struct comparison *c)
+{
+	int rc = EXIT_OK;
+
+	for (size_t j = 0; j < c->njobs; j++)
+		for (size_t i = 0; i < c->jobs[j].ncases; i++) {
+			const struct cmp_result *r = &c->jobs[j].cases[i].cell[1].r;
+
+			if (r->verdict == V_REGRESSED)
+				return EXIT_RUN_FAILED;
+			if (r->verdict == V_INCONCLUSIVE &&
+			    (isnan(r->lo) || r->lo < -c->opts.threshold))
+				rc = EXIT_SKIP;
+		}
+	return rc;
+}
+
 int cmd_judge(int argc, char **argv)
 {
 	struct compare_opts o;
@@ -247,11 +270,13 @@ int cmd_judge(int argc, char **argv)
 	if (compare_build(docs, specs, 2, &co, o.match == 1, &c))
 		goto out;
 	render(&c, o.format);
-	rc = c.overall == V_REGRESSED ? EXIT_RUN_FAILED :
-	     c.overall == V_INCONCLUSIVE ? EXIT_SKIP : EXIT_OK;
-	fprintf(stderr, "judge: %s: exit %d (%s for git bisect)\n",
+	rc = judge_code(&c);
+	fprintf(stderr, "judge: %s: exit %d (%s for git bisect: %s)\n",
 		verdict_names[c.overall], rc,
-		rc == EXIT_OK ? "good" : rc == EXIT_SKIP ? "skip" : "bad");
+		rc == EXIT_OK ? "good" : rc == EXIT_SKIP ? "skip" : "bad",
+		rc == EXIT_OK ? "no regression beyond the threshold" :
+		rc == EXIT_SKIP ? "a regression can be neither shown nor ruled out" :
+		"a regression beyond the threshold");
 	compare_free(&c);
 out:
 	json_decref(docs[0]);

@@ -78,7 +78,9 @@ static void text_cell(FILE *f, const struct cmp_cell *c, int row, bool mark,
 	pct_text(p, sizeof(p), c->pct[row]);
 	if (row == MM_COV)
 		dec = 4;	/* a percentage */
-	if (mark)
+	if (isnan(mm_row_value(&c->s, row)))
+		fprintf(f, "%12s (%s%%)", "n/a", p);
+	else if (mark)
 		fprintf(f, "%12.*f *%s%%*", dec, mm_row_value(&c->s, row), p);
 	else
 		fprintf(f, "%12.*f (%s%%)", dec, mm_row_value(&c->s, row), p);
@@ -127,7 +129,7 @@ static void text_explain(FILE *f, const struct comparison *c,
 			if (!head)
 				fprintf(f, "\n%12s %6s %9s %12s %6s  %s\n", "base",
 					"", "%change", "candidate", "",
-					"scheduler metric (changed by lkp-tests' rule)");
+					"metric (lkp-tests' rule)");
 			head = true;
 			fprintf(f, "  %s%s%s %s:\n", j->job,
 				*j->cases[i].sweep ? " " : "", j->cases[i].sweep,
@@ -246,8 +248,8 @@ static void notes(FILE *f, const struct comparison *c, const char *bullet)
 
 void render_compare_text(FILE *f, const struct comparison *c)
 {
-	fprintf(f, "Change: + is better; %s test, %g%% intervals, threshold %g%%; "
-		"* marks a significant mean\n\n", stat_test_names[c->opts.test],
+	fprintf(f, "%s test, %g%% intervals, threshold %g%%; + is better, "
+		"* significant\n\n", stat_test_names[c->opts.test],
 		100 * (1 - c->opts.alpha), c->opts.threshold);
 	for (size_t j = 0; j < c->njobs; j++)
 		text_job(f, c, &c->jobs[j]);
@@ -270,7 +272,10 @@ static void md_cell(FILE *f, const struct cmp_cell *c, int row, bool mark,
 		snprintf(p, sizeof(p), "n/a");
 	else
 		snprintf(p, sizeof(p), "%.2f%%", c->pct[row]);
-	fprintf(f, mark ? " %.*f **(%s)** |" : " %.*f (%s) |",
+	if (isnan(mm_row_value(&c->s, row)))
+		fprintf(f, " n/a (%s) |", p);
+	else
+		fprintf(f, mark ? " %.*f **(%s)** |" : " %.*f (%s) |",
 		row == MM_COV ? 4 : dec, mm_row_value(&c->s, row), p);
 }
 
