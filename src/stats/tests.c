@@ -266,9 +266,9 @@ int stats_bootstrap_ratio(const double *a, size_t na, const double *b,
 			goto out;
 		ratio[k] = rb / ra;
 	}
-	if (stats_percentile(ratio, nboot, 50 * (1 - conf), &lo) ||
-	    stats_percentile(ratio, nboot, 50 * (1 + conf), &hi))
-		goto out;
+	qsort(ratio, nboot, sizeof(*ratio), cmp_double);
+	lo = stats_percentile_sorted(ratio, nboot, 50 * (1 - conf));
+	hi = stats_percentile_sorted(ratio, nboot, 50 * (1 + conf));
 	r->ratio = center(sb, nb, stat) / ca;
 	r->lo = lo;
 	r->hi = hi;
