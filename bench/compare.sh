@@ -67,13 +67,12 @@ echo "compare of 100 cases x 30 samples x $(wc -w <<<"$metrics") metrics a side:
 	"$(grep -c '^Change' "$tmp/out.txt") case comparisons," \
 	"$(tail -n 1 "$tmp/out.txt" | sed 's/^ *//' | cut -c1-60)..."
 
-# time_ms CMD...: wall milliseconds of one run.
+# time_ms CMD...: "WALL CPU" milliseconds of one run (CPU: user + system,
+# which a busy machine disturbs less than wall time).
 time_ms() {
-	local a b
-	a=$EPOCHREALTIME
-	"$@" >/dev/null
-	b=$EPOCHREALTIME
-	awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f\n", (b - a) * 1000 }'
+	local TIMEFORMAT='%3R %3U %3S' t
+	t=$( { time "$@" >/dev/null; } 2>&1 )
+	awk '{ printf "%.0f %.0f\n", $1 * 1000, ($2 + $3) * 1000 }' <<<"$t"
 }
 
 db=() files=()
@@ -81,9 +80,14 @@ for ((i = 0; i < repeat; i++)); do	# interleaved: db, files, db, files
 	db+=("$(time_ms "$sl" compare base cand --db "$tmp/r.db")")
 	files+=("$(time_ms "$sl" compare "$tmp/a.json" "$tmp/b.json")")
 done
-stats() {
-	sort -n | awk '{ v[NR] = $1 } END {
-		printf "median %.1f ms, min %.1f, max %.1f (n=%d)\n", v[int((NR + 1) / 2)], v[1], v[NR], NR }'
+stats() {	# stats COLUMN: median, min, max of one column
+	awk -v c="$1" '{ print $c }' | sort -n | awk '{ v[NR] = $1 } END {
+		printf "median %d ms (min %d, max %d)", v[int((NR + 1) / 2)], v[1], v[NR] }'
 }
-echo "from the database:  $(printf '%s\n' "${db[@]}" | stats)"
-echo "from export files:  $(printf '%s\n' "${files[@]}" | stats)"
+for form in db files; do
+	declare -n t=$form
+	printf '%-18s wall %s; CPU %s; n=%d\n' \
+		"$([ $form = db ] && echo "from the database:" || echo "from export files:")" \
+		"$(printf '%s\n' "${t[@]}" | stats 1)" "$(printf '%s\n' "${t[@]}" | stats 2)" "$repeat"
+done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -345,6 +345,14 @@ int compare_build(json_t *const *docs, const char *const *specs,
 		used[k] = xcalloc(json_array_size(json_object_get(docs[k], "cases")) + 1,
 				  sizeof(bool));
 	}
+	for (size_t k = 0; k < nruns; k++) {
+		const json_t *busy = json_object_get(json_object_get(
+			json_object_get(docs[k], "environment"), "busy_at_start"), "value");
+
+		if (json_is_number(busy) && json_number_value(busy) > 25)
+			note(c, "%s: the machine was busy when it started (%.0f%% of CPU time in use): expect shifts between runs",
+			     c->runs[k].name, json_number_value(busy));
+	}
 	json_array_foreach((json_t *)bcases, i, bc) {
 		const json_t **match = xcalloc(nruns, sizeof(*match));
 		struct cmp_job *j;

@@ -26,25 +26,13 @@
 #include <cmocka.h>
 
 #include "stats/tests.h"
+#include "close.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* skewed kernel-like timings: min ~ mode, a slow tail; no ties */
 static const double A[] = { 10.2, 10.5, 10.1, 11.9, 10.3, 10.4, 10.0, 13.5 };
 static const double B[] = { 10.9, 11.3, 10.8, 11.0, 12.7, 11.1, 10.7, 11.6 };
-
-static int close_to(double got, double want)
-{
-	return got == want || fabs(got - want) <= 1e-9 * fabs(want);
-}
-
-#define assert_close(got, want)						\
-	do {								\
-		double g_ = (got), w_ = (want);				\
-		if (!close_to(g_, w_))					\
-			fail_msg("%s = %.17g, expected %.17g", #got,	\
-				 g_, w_);				\
-	} while (0)
 
 static void welch_matches_r(void **state)
 {
