@@ -24,10 +24,16 @@
 #   bench/calibrate.sh                  40 pairs x 10 iterations
 #   PAIRS=10 ITER=5 bench/calibrate.sh  quicker, less certain
 #
+# Compare takes the run-to-run noise into account when the database
+# holds runs of the case (doc/statistics.md): the separate runs are
+# judged with it (the database holds all the pairs' runs), the
+# interleaved documents without (their runs share the drift).
+#
 # Environment: PAIRS (40), ITER (10), LOOPS (5000: about 40 ms an
 # iteration with groups=1 fds=2 on a 2-CPU VM, long enough that 10% more
 # loops is about 10% more time), THRESHOLD (5), KEEP=DIR keeps the
-# databases and documents there.
+# databases and documents there, ANALYZE=1 (with KEEP) judges what an
+# earlier KEEP run left, without running anything.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 sl=${SCHEDLAB:-$top/schedlab}
@@ -71,6 +77,7 @@ echo "calibrate: $pairs pairs x $iter iterations, messaging -g 1 -f 2 -l $loops"
 	"against -l $bloops, threshold $threshold%" >&2
 start=$EPOCHREALTIME
 for ((i = 1; i <= pairs; i++)); do
+	[ -z "${ANALYZE:-}" ] || break
 	"$sl" run "$tmp/a.job" --db "$db" --label "a$i" -q 2>/dev/null
 	"$sl" run "$tmp/b.job" --db "$db" --label "b$i" -q 2>/dev/null
 	"$sl" run "$tmp/a.job" --db "$db" --label "c$i" -q 2>/dev/null
@@ -87,10 +94,11 @@ secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 pct() { awk -v a="$1" -v n="$pairs" 'BEGIN { printf "%5.1f%%", 100 * a / n }'; }
 
-# design NAME A B C: A/A is A against C, A/B is A against B; the names
-# are patterns of the pair number $i.
+# design NAME A B C DB: A/A is A against C, A/B is A against B; the
+# names are patterns of the pair number $i; DB is the database for
+# names and the run-to-run noise.
 design() {
-	local name=$1 a b c t i r s v aam aav aai abm abv abi cv=() ch=()
+	local name=$1 db=$5 a b c t i r s v aam aav aai abm abv abi cv=() ch=()
 
 	for ((i = 1; i <= pairs; i++)); do
 		a=$(eval echo "$2") b=$(eval echo "$3")
@@ -131,8 +139,9 @@ design() {
 
 echo "runs took $secs s; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-design "separate runs" 'a$i' 'b$i' 'c$i'
-design "interleaved" '$tmp/i${i}a.json' '$tmp/i${i}b.json' '$tmp/i${i}c.json'
+design "separate runs" 'a$i' 'b$i' 'c$i' "$db"
+design "interleaved" '$tmp/i${i}a.json' '$tmp/i${i}b.json' '$tmp/i${i}c.json' \
+	"$tmp/none.db"
 echo "mark: significant by the test (the * on the mean row), whatever the size;"
 echo "alarm: verdict improved or regressed; found: verdict regressed;"
 echo "inc.: verdict inconclusive. $pairs pairs each; one pair is" \

@@ -9,10 +9,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "cmd/compare.h"
 #include "cmd/rundoc.h"
+#include "store/store.h"
 #include "util.h"
 
 #define DEFAULT_THRESHOLD "5"
@@ -123,6 +125,16 @@ static int parse(int argc, char **argv, const struct opt_def *tab,
 	return o->help ? 0 : parse_threshold(argv[0], o->threshold, &co->threshold);
 }
 
+/* The database, when there is one, for the run-to-run noise; else NULL. */
+static struct store *open_history(const char *dbopt)
+{
+	char db[4096];
+
+	if (rundoc_db_path(dbopt, db, sizeof(db)) || access(db, F_OK))
+		return NULL;
+	return store_open(db);
+}
+
 static void render(const struct comparison *c, int format)
 {
 	switch (format) {
@@ -138,6 +150,7 @@ int cmd_compare(int argc, char **argv)
 	struct compare_opts o;
 	struct comparison c;
 	struct cmp_opts co;
+	struct store *st = NULL;
 	json_t **docs;
 	int first, n, rc = EXIT_USAGE;
 
@@ -156,13 +169,16 @@ int cmd_compare(int argc, char **argv)
 	for (int i = 0; i < n; i++)
 		if (!(docs[i] = rundoc_load(argv[first + i], o.db)))
 			goto out;
+	st = open_history(o.db);
 	if (compare_build(docs, (const char *const *)argv + first, (size_t)n,
-			  &co, o.match == 1, &c))
+			  &co, o.match == 1, st, &c))
 		goto out;
 	render(&c, o.format);
 	compare_free(&c);
 	rc = EXIT_OK;
 out:
+	if (st)
+		store_close(st);
 	for (int i = 0; i < n; i++)
 		json_decref(docs[i]);
 	free(docs);
@@ -239,6 +255,7 @@ int cmd_judge(int argc, char **argv)
 	struct compare_opts o;
 	struct comparison c;
 	struct cmp_opts co;
+	struct store *st;
 	json_t *docs[2] = { NULL, NULL };
 	const char *specs[2];
 	char cand[64];
@@ -266,9 +283,14 @@ int cmd_judge(int argc, char **argv)
 		goto out;
 	specs[0] = o.baseline;
 	specs[1] = cand;
-	rc = EXIT_USAGE;
-	if (compare_build(docs, specs, 2, &co, o.match == 1, &c))
+	st = open_history(o.db);
+	rc = compare_build(docs, specs, 2, &co, o.match == 1, st, &c);
+	if (st)
+		store_close(st);
+	if (rc) {
+		rc = EXIT_USAGE;
 		goto out;
+	}
 	render(&c, o.format);
 	rc = judge_code(&c);
 	fprintf(stderr, "judge: %s: exit %d (%s for git bisect: %s)\n",

@@ -13,16 +13,20 @@
 
 #include "report/compare.h"
 
+struct store;
+
 /*
  * docs[0] is the baseline; specs[] are the RUN arguments as given (for
  * names and messages). match_job: match cases by job and sweep values
  * only, noting parameters that differ (default: by job, workload and
- * every parameter). -1 after error() when no case can be compared, the
+ * every parameter). st (may be NULL): the store whose earlier runs of
+ * each case on the baseline's host give its run-to-run noise
+ * (stats/tests.h). -1 after error() when no case can be compared, the
  * message saying what does not match. c borrows strings from docs.
  */
 int compare_build(json_t *const *docs, const char *const *specs,
 		  size_t nruns, const struct cmp_opts *o, bool match_job,
-		  struct comparison *c);
+		  struct store *st, struct comparison *c);
 void compare_free(struct comparison *c);
 
 #endif

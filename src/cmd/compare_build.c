@@ -13,7 +13,11 @@
 #include "cmd/compare.h"
 #include "cmd/rundoc.h"
 #include "probe/probe.h"
+#include "store/store.h"
 #include "util.h"
+
+/* The earlier runs of a case that its run-to-run noise is measured on. */
+#define HISTORY_RUNS 20
 
 /* Whether two cases are the same experiment. */
 static bool same_case(const json_t *x, const json_t *y, bool match_job)
@@ -165,10 +169,42 @@ static void add_durations(struct cmp_run *r, const json_t *cs)
 	}
 }
 
+/* Collects the median of each earlier run of a case. */
+struct medians {
+	double x[HISTORY_RUNS];
+	size_t n;
+};
+
+static void add_median(void *arg, const double *x, size_t n)
+{
+	struct medians *m = arg;
+
+	if (m->n < HISTORY_RUNS && !stats_median(x, n, &m->x[m->n]))
+		m->n++;
+}
+
+/*
+ * The run-to-run noise of a case from its history in the store: NULL
+ * when there is no store or fewer than RUN_NOISE_MIN_RUNS runs.
+ */
+static const struct run_noise *case_noise(struct store *st, const char *host,
+					  const json_t *bc, const char *metric,
+					  struct run_noise *rn)
+{
+	struct medians m = { .n = 0 };
+
+	if (!st || store_history(st, host, rundoc_str(bc, "workload"),
+				 rundoc_str(bc, "params"), metric, HISTORY_RUNS,
+				 add_median, &m) < 0)
+		return NULL;
+	return stats_run_noise(m.x, m.n, rn) ? NULL : rn;
+}
+
 /* Fills one cell from its case (NULL: the run lacks it). */
 static void fill_cell(struct comparison *c, struct cmp_job *j,
 		      struct cmp_cell *cell, size_t k, const json_t *cs,
-		      const json_t *base, const struct cmp_cell *bcell)
+		      const json_t *base, const struct cmp_cell *bcell,
+		      const struct run_noise *rn)
 {
 	double *x, *bx = NULL;
 	size_t n, bn = 0;
@@ -177,7 +213,7 @@ static void fill_cell(struct comparison *c, struct cmp_job *j,
 		cell->failed = "not in this run";
 		if (k) {
 			stats_compare(NULL, 0, NULL, 0, j->metric.better,
-				      &c->opts, &cell->r);
+				      &c->opts, NULL, &cell->r);
 			snprintf(cell->r.why, sizeof(cell->r.why), "not in this run");
 		}
 		return;
@@ -198,7 +234,8 @@ static void fill_cell(struct comparison *c, struct cmp_job *j,
 			k ? NAN : 0;
 	if (k) {
 		bn = rundoc_samples(base, j->metric.name, &bx);
-		stats_compare(bx, bn, x, n, j->metric.better, &c->opts, &cell->r);
+		stats_compare(bx, bn, x, n, j->metric.better, &c->opts, rn,
+			      &cell->r);
 		if (cell->failed)
 			snprintf(cell->r.why, sizeof(cell->r.why), "%s",
 				 cell->failed);
@@ -319,11 +356,13 @@ static enum verdict combine(enum verdict a, enum verdict b)
 
 int compare_build(json_t *const *docs, const char *const *specs,
 		  size_t nruns, const struct cmp_opts *o, bool match_job,
-		  struct comparison *c)
+		  struct store *st, struct comparison *c)
 {
 	const json_t *bcases = json_object_get(docs[0], "cases"), *bc;
+	const char *host = json_string_value(json_object_get(
+		json_object_get(docs[0], "run"), "host"));
 	bool **used = xcalloc(nruns, sizeof(*used));
-	size_t i, ncompared = 0;
+	size_t i, ncompared = 0, nnoise = 0;
 	char name[512], diff[1100];
 
 	memset(c, 0, sizeof(*c));
@@ -355,6 +394,8 @@ int compare_build(json_t *const *docs, const char *const *specs,
 	}
 	json_array_foreach((json_t *)bcases, i, bc) {
 		const json_t **match = xcalloc(nruns, sizeof(*match));
+		const struct run_noise *rnp;
+		struct run_noise rn;
 		struct cmp_job *j;
 		struct cmp_case *cc;
 		size_t found = 0;
@@ -386,8 +427,11 @@ int compare_build(json_t *const *docs, const char *const *specs,
 		cc->sweep = rundoc_str(bc, "sweep");
 		cc->params = rundoc_str(bc, "params");
 		cc->cell = xcalloc(nruns, sizeof(*cc->cell));
+		rnp = case_noise(st, host, bc, j->metric.name, &rn);
+		nnoise += rnp != NULL;
 		for (size_t k = 0; k < nruns; k++) {
-			fill_cell(c, j, &cc->cell[k], k, match[k], bc, &cc->cell[0]);
+			fill_cell(c, j, &cc->cell[k], k, match[k], bc, &cc->cell[0],
+				  rnp);
 			if (k && match[k] && strcmp(rundoc_str(match[k], "params"), cc->params)) {
 				cc->cell[k].params = rundoc_str(match[k], "params");
 				param_diff(cc->params, cc->cell[k].params, diff, sizeof(diff));
@@ -415,6 +459,9 @@ int compare_build(json_t *const *docs, const char *const *specs,
 	for (size_t k = 0; k < nruns; k++)
 		free(used[k]);
 	free(used);
+	if (ncompared && nnoise < ncompared)
+		note(c, "%zu of %zu cases have < %d runs here: no run-to-run noise in their intervals",
+		     ncompared - nnoise, ncompared, RUN_NOISE_MIN_RUNS);
 	if (!ncompared) {
 		explain_mismatch(docs, specs, nruns, match_job);
 		compare_free(c);

@@ -183,7 +183,7 @@ static void text_job(FILE *f, const struct comparison *c,
 				w, sweep_or_dash(&j->cases[i]), c->runs[k].name, ch,
 				p, verdict_names[r->verdict]);
 			if (r->verdict == V_INCONCLUSIVE)
-				fprintf(f, "%*s(%s)\n", 11 + w, "", r->why);
+				fprintf(f, "    (%s)\n", r->why);
 		}
 	text_explain(f, c, j);
 	fputc('\n', f);

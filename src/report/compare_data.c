@@ -105,6 +105,8 @@ static json_t *cell_json(const struct comparison *c, const struct cmp_cell *cell
 	json_object_set_new(o, "significant", json_boolean(r->significant));
 	json_object_set_new(o, "verdict", json_string(verdict_names[r->verdict]));
 	json_object_set_new(o, "why", json_string(r->why));
+	json_object_set_new(o, "run_noise_pct", num(r->noise_pct));
+	json_object_set_new(o, "run_noise_runs", json_integer(r->noise_runs));
 	ex = json_array();
 	for (size_t e = 0; e < cell->nexpl; e++) {
 		const struct cmp_expl *x = &cell->expl[e];

@@ -403,13 +403,53 @@ static void decide(struct cmp_result *r, double t)
 		snprintf(r->why, sizeof(r->why), "%s, within %g%%", test, t);
 	} else if (r->lo >= -t && r->hi <= t) {
 		r->verdict = V_NO_CHANGE;
-		snprintf(r->why, sizeof(r->why), "%s, interval within +-%g%%",
-			 test, t);
+		snprintf(r->why, sizeof(r->why), "interval within +-%g%%", t);
 	} else {
 		r->verdict = V_INCONCLUSIVE;
 		snprintf(r->why, sizeof(r->why),
-			 "too noisy: %s, interval reaches past +-%g%%", test, t);
+			 "too noisy: interval reaches past +-%g%%", t);
 	}
+}
+
+int stats_run_noise(const double *medians, size_t runs, struct run_noise *rn)
+{
+	double *l, m, v;
+
+	if (runs < RUN_NOISE_MIN_RUNS)
+		return -1;
+	for (size_t i = 0; i < runs; i++)
+		if (!(medians[i] > 0) || !isfinite(medians[i]))
+			return -1;
+	l = xcalloc(runs, sizeof(*l));
+	for (size_t i = 0; i < runs; i++)
+		l[i] = log(medians[i]);
+	mean_var(l, runs, &m, &v);
+	free(l);
+	rn->sd_log = sqrt(v);
+	rn->runs = (unsigned)runs;
+	return 0;
+}
+
+/*
+ * Widens the interval [lo, hi] of a ratio by the run-to-run noise, in
+ * log scale (ratios of positive statistics: all > 0 here).
+ */
+static void widen(struct boot_ci *ci, const struct run_noise *rn, double alpha)
+{
+	double h = gsl_cdf_tdist_Pinv(1 - alpha / 2, rn->runs - 1) * M_SQRT2 *
+		   rn->sd_log;
+	double c = log(ci->ratio), a = c - log(ci->lo), b = log(ci->hi) - c;
+
+	ci->lo = ci->ratio * exp(-sqrt(a * a + h * h));
+	ci->hi = ci->ratio * exp(sqrt(b * b + h * h));
+}
+
+static void set_change(struct cmp_result *r, const struct boot_ci *ci,
+		       enum better dir)
+{
+	r->change = pct_better(ci->ratio, dir);
+	r->lo = fmin(pct_better(ci->lo, dir), pct_better(ci->hi, dir));
+	r->hi = fmax(pct_better(ci->lo, dir), pct_better(ci->hi, dir));
 }
 
 /* The finite samples of x, in a new array. */
@@ -426,7 +466,7 @@ static double *finite_copy(const double *x, size_t n, size_t *out)
 
 void stats_compare(const double *a0, size_t na0, const double *b0,
 		   size_t nb0, enum better dir, const struct cmp_opts *o,
-		   struct cmp_result *r)
+		   const struct run_noise *rn, struct cmp_result *r)
 {
 	enum boot_stat bs = stat_test_medians(o->test) ? BOOT_MEDIAN : BOOT_MEAN;
 	size_t na, nb;
@@ -436,7 +476,7 @@ void stats_compare(const double *a0, size_t na0, const double *b0,
 	memset(r, 0, sizeof(*r));
 	r->na = na;
 	r->nb = nb;
-	r->change = r->lo = r->hi = r->p = NAN;
+	r->change = r->lo = r->hi = r->p = r->noise_pct = NAN;
 	r->verdict = V_INCONCLUSIVE;
 	if (na < CMP_MIN_SAMPLES || nb < CMP_MIN_SAMPLES) {
 		snprintf(r->why, sizeof(r->why),
@@ -457,12 +497,23 @@ void stats_compare(const double *a0, size_t na0, const double *b0,
 			 bs == BOOT_MEDIAN ? "median" : "mean");
 		goto out;
 	}
-	r->change = pct_better(ci.ratio, dir);
-	r->lo = fmin(pct_better(ci.lo, dir), pct_better(ci.hi, dir));
-	r->hi = fmax(pct_better(ci.lo, dir), pct_better(ci.hi, dir));
+	set_change(r, &ci, dir);
 	if (significance(a, na, b, nb, dir, o, &ci, r))
 		goto out;
+	if (rn && ci.ratio > 0 && ci.lo > 0) {
+		widen(&ci, rn, o->alpha);
+		set_change(r, &ci, dir);
+		r->significant = r->significant && (ci.lo > 1 || ci.hi < 1);
+		r->noise_pct = 100 * rn->sd_log;
+		r->noise_runs = rn->runs;
+	}
 	decide(r, o->threshold);
+	if (!isnan(r->noise_pct)) {
+		size_t l = strlen(r->why);
+
+		snprintf(r->why + l, sizeof(r->why) - l, "; run noise %.1f%%, %u runs",
+			 r->noise_pct, r->noise_runs);
+	}
 out:
 	free(a);
 	free(b);

@@ -128,12 +128,32 @@ struct cmp_opts {
 
 #define CMP_MIN_SAMPLES 3
 
+/*
+ * Run-to-run noise: the sample standard deviation of the log of the
+ * median of each of `runs` earlier runs of a case (stats_run_noise()).
+ * Iterations of one run share the machine's state of the moment; on a
+ * shared or drifting machine two runs differ by more than their
+ * iterations suggest, and a test on iterations alone calls that a
+ * change (bench/calibrate.sh measured it).
+ */
+struct run_noise {
+	double sd_log;
+	unsigned runs;
+};
+
+#define RUN_NOISE_MIN_RUNS 3
+
+/* From the medians of runs earlier runs (>= RUN_NOISE_MIN_RUNS, all > 0); -1 otherwise. */
+int stats_run_noise(const double *medians, size_t runs, struct run_noise *rn);
+
 struct cmp_result {
 	size_t na, nb;
 	double change;		/* percent, positive is better; NAN if undefined */
 	double lo, hi;		/* its interval; NAN if undefined */
 	double p;		/* the test's p-value; NAN for rule-based tests */
-	bool significant;	/* by the test alone, whatever the threshold */
+	bool significant;	/* by the test (and the run noise), whatever the threshold */
+	double noise_pct;	/* run-to-run noise used, 100 * sd_log; NAN: none */
+	unsigned noise_runs;
 	enum verdict verdict;
 	char why[96];		/* what decided the verdict, in words */
 };
@@ -149,6 +169,12 @@ struct cmp_result {
  * better 100 - 100 * b/a, for higher is better 100 * b/a - 100. Its
  * interval is the bootstrap one of the same ratio at 1 - alpha.
  *
+ * With rn (NULL: none known), the interval is widened by the difference
+ * two runs show by themselves: in log scale each half-width becomes
+ * sqrt(hw^2 + h^2) with h = t(1 - alpha/2, runs - 1) * sqrt(2) * sd_log,
+ * and a change is significant only when the test says so and the
+ * widened interval excludes no change.
+ *
  * Verdict: significant and |change| >= threshold: improved or regressed;
  * significant and smaller: no change (below the threshold); not
  * significant and the interval within +-threshold: no change; not
@@ -157,6 +183,6 @@ struct cmp_result {
  */
 void stats_compare(const double *a, size_t na, const double *b, size_t nb,
 		   enum better dir, const struct cmp_opts *o,
-		   struct cmp_result *r);
+		   const struct run_noise *rn, struct cmp_result *r);
 
 #endif

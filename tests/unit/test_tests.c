@@ -236,24 +236,24 @@ static void verdicts(void **state)
 	for (size_t i = 0; i < N(A); i++)
 		slow[i] = A[i] * 1.2;
 	/* R: wilcox.test(A, A * 1.2) p = 0.004662; medians 1.2 apart */
-	stats_compare(A, N(A), slow, N(A), BETTER_LOWER, &o, &r);
+	stats_compare(A, N(A), slow, N(A), BETTER_LOWER, &o, NULL, &r);
 	assert_int_equal(r.verdict, V_REGRESSED);
 	assert_true(r.significant);
 	assert_close(r.p, 0.004662004662004662);
 	assert_close(r.change, -20);
 	assert_true(r.lo <= r.change && r.change <= r.hi);
 	/* the same numbers as a throughput: better */
-	stats_compare(A, N(A), slow, N(A), BETTER_HIGHER, &o, &r);
+	stats_compare(A, N(A), slow, N(A), BETTER_HIGHER, &o, NULL, &r);
 	assert_int_equal(r.verdict, V_IMPROVED);
 	assert_close(r.change, 20);
 
 	/* p = 0.083; the median interval [-12.6%, +7.1%] (reference above) */
-	stats_compare(A, N(A), B, N(B), BETTER_LOWER, &o, &r);
+	stats_compare(A, N(A), B, N(B), BETTER_LOWER, &o, NULL, &r);
 	assert_int_equal(r.verdict, V_INCONCLUSIVE);
 	assert_close(r.lo, 100 - 100 * 1.1262135922330097);
 	assert_close(r.hi, 100 - 100 * 0.9291592573221757);
 	o.threshold = 15;	/* the interval is within +-15% */
-	stats_compare(A, N(A), B, N(B), BETTER_LOWER, &o, &r);
+	stats_compare(A, N(A), B, N(B), BETTER_LOWER, &o, NULL, &r);
 	assert_int_equal(r.verdict, V_NO_CHANGE);
 
 	/* separated (R: p = 1.45e-11) but only 2% apart: below 5% */
@@ -262,12 +262,12 @@ static void verdicts(void **state)
 		b[i] = a[i] * 1.02;
 	}
 	o.threshold = 5;
-	stats_compare(a, 20, b, 20, BETTER_LOWER, &o, &r);
+	stats_compare(a, 20, b, 20, BETTER_LOWER, &o, NULL, &r);
 	assert_true(r.significant);
 	assert_close(r.p, 1.4508889103849688e-11);
 	assert_int_equal(r.verdict, V_NO_CHANGE);
 	o.threshold = 1;
-	stats_compare(a, 20, b, 20, BETTER_LOWER, &o, &r);
+	stats_compare(a, 20, b, 20, BETTER_LOWER, &o, NULL, &r);
 	assert_int_equal(r.verdict, V_REGRESSED);
 }
 
@@ -280,28 +280,69 @@ static void verdicts_bad_input(void **state)
 	struct cmp_result r;
 
 	(void)state;
-	stats_compare(one, 1, one, 1, BETTER_LOWER, &o, &r);
+	stats_compare(one, 1, one, 1, BETTER_LOWER, &o, NULL, &r);
 	assert_int_equal(r.verdict, V_INCONCLUSIVE);
 	assert_true(isnan(r.change));
 	assert_non_null(strstr(r.why, "too few samples (1 and 1"));
-	stats_compare(same, 4, same, 4, BETTER_LOWER, &o, &r);
+	stats_compare(same, 4, same, 4, BETTER_LOWER, &o, NULL, &r);
 	assert_int_equal(r.verdict, V_NO_CHANGE);
 	assert_close(r.change, 0);
-	stats_compare(zeros, 4, x, 4, BETTER_LOWER, &o, &r);
+	stats_compare(zeros, 4, x, 4, BETTER_LOWER, &o, NULL, &r);
 	assert_int_equal(r.verdict, V_INCONCLUSIVE);
 	assert_non_null(strstr(r.why, "undefined"));
 	/* NaNs are skipped: 3 samples left */
-	stats_compare(gaps, 5, x, 4, BETTER_LOWER, &o, &r);
+	stats_compare(gaps, 5, x, 4, BETTER_LOWER, &o, NULL, &r);
 	assert_int_equal(r.na, 3);
 	/* every test copes with constant, different sides */
 	for (int t = 0; t < TEST_N; t++) {
 		static const double c2[] = { 2, 2, 2, 2 };
 
 		o.test = (enum stat_test)t;
-		stats_compare(same, 4, c2, 4, BETTER_LOWER, &o, &r);
+		stats_compare(same, 4, c2, 4, BETTER_LOWER, &o, NULL, &r);
 		assert_true(r.verdict == V_IMPROVED || r.verdict == V_INCONCLUSIVE);
 		assert_true(strlen(r.why) > 0);
 	}
+}
+
+/*
+ * Run-to-run noise. sd of the logs by hand: medians e^0.1, e^0.2, e^0.3
+ * have logs 0.1, 0.2, 0.3, sd 0.1. The widened interval of A against B
+ * with sd_log 0.05 from 5 runs, in Python from the median interval
+ * above: h = qt(0.975, 4) * sqrt(2) * 0.05 with R's qt(0.975, 4) =
+ * 2.7764451051977934, each log half-width hw -> sqrt(hw^2 + h^2).
+ */
+static void run_noise(void **state)
+{
+	const double med[] = { exp(0.1), exp(0.2), exp(0.3) }, bad[] = { 1, 0, 2 };
+	struct run_noise rn = { .sd_log = 0.05, .runs = 5 }, got;
+	struct cmp_opts o = defaults;
+	double slow[N(A)];
+	struct cmp_result r;
+
+	(void)state;
+	assert_int_equal(stats_run_noise(med, 3, &got), 0);
+	assert_close(got.sd_log, 0.1);
+	assert_int_equal(got.runs, 3);
+	assert_int_equal(stats_run_noise(med, 2, &got), -1);	/* too few runs */
+	assert_int_equal(stats_run_noise(bad, 3, &got), -1);	/* a median of 0 */
+
+	o.threshold = 50;
+	stats_compare(A, N(A), B, N(B), BETTER_LOWER, &o, &rn, &r);
+	assert_close(r.lo, 100 - 100 * 1.308531559883112);
+	assert_close(r.hi, 100 - 100 * 0.8394073435980465);
+	assert_close(r.noise_pct, 5);
+	assert_int_equal(r.noise_runs, 5);
+	/* a 20% slowdown within 25% run-to-run noise is no longer shown */
+	for (size_t i = 0; i < N(A); i++)
+		slow[i] = A[i] * 1.2;
+	o.threshold = 5;
+	rn.sd_log = 0.25;
+	stats_compare(A, N(A), slow, N(A), BETTER_LOWER, &o, &rn, &r);
+	assert_false(r.significant);
+	assert_int_equal(r.verdict, V_INCONCLUSIVE);
+	rn.sd_log = 0.01;	/* and within 1% it is */
+	stats_compare(A, N(A), slow, N(A), BETTER_LOWER, &o, &rn, &r);
+	assert_int_equal(r.verdict, V_REGRESSED);
 }
 
 int main(void)
@@ -318,6 +359,7 @@ int main(void)
 		cmocka_unit_test(lkp_by_hand),
 		cmocka_unit_test(verdicts),
 		cmocka_unit_test(verdicts_bad_input),
+		cmocka_unit_test(run_noise),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
