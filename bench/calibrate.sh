@@ -31,7 +31,10 @@
 #
 # Environment: PAIRS (40), ITER (10), LOOPS (5000: about 40 ms an
 # iteration with groups=1 fds=2 on a 2-CPU VM, long enough that 10% more
-# loops is about 10% more time), THRESHOLD (5), KEEP=DIR keeps the
+# loops is about 10% more time), THRESHOLD (5), CPUS (0: every task on
+# CPU 0, where a 2-CPU VM shared with other work gave a CoeffVar of 1-2%
+# against 7-20% unpinned; CPUS= leaves the placement to the scheduler),
+# KEEP=DIR keeps the
 # databases and documents there, ANALYZE=1 (with KEEP) judges what an
 # earlier KEEP run left, without running anything.
 set -eu
@@ -41,6 +44,7 @@ pairs=${PAIRS:-40}
 iter=${ITER:-10}
 loops=${LOOPS:-5000}
 threshold=${THRESHOLD:-5}
+cpus=${CPUS-0}
 tests="mann-whitney welch boot-mean boot-median bands lkp"
 tmp=${KEEP:-$(mktemp -d)}
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
@@ -49,8 +53,10 @@ db=$tmp/cal.db
 bloops=$((loops + loops / 10))
 
 job() {	# job NAME LOOPS ITERATIONS: one messaging case
-	printf '[%s]\nworkload = messaging\ngroups = 1\nfds = 2\nloops = %s\niterations = %s\n\n' \
+	printf '[%s]\nworkload = messaging\ngroups = 1\nfds = 2\nloops = %s\niterations = %s\n' \
 		"$1" "$2" "$3"
+	[ -z "$cpus" ] || printf 'cpus = %s\n' "$cpus"
+	echo
 }
 job msg "$loops" "$iter" >"$tmp/a.job"
 job msg "$bloops" "$iter" >"$tmp/b.job"
@@ -74,7 +80,7 @@ split() {
 }
 
 echo "calibrate: $pairs pairs x $iter iterations, messaging -g 1 -f 2 -l $loops" \
-	"against -l $bloops, threshold $threshold%" >&2
+	"against -l $bloops, threshold $threshold%, cpus ${cpus:-any}" >&2
 start=$EPOCHREALTIME
 for ((i = 1; i <= pairs; i++)); do
 	[ -z "${ANALYZE:-}" ] || break
@@ -137,6 +143,8 @@ design() {
 	echo
 }
 
+echo "messaging -g 1 -f 2 -l $loops against -l $bloops, $iter iterations," \
+	"cpus ${cpus:-any}, threshold $threshold%"
 echo "runs took $secs s; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 design "separate runs" 'a$i' 'b$i' 'c$i' "$db"

@@ -44,7 +44,7 @@ static void pct_text(char *buf, size_t len, double pct)
 	if (isnan(pct))
 		snprintf(buf, len, "%7s", "n/a");
 	else
-		snprintf(buf, len, "%7.2f", pct);
+		snprintf(buf, len, "%7.2f", fabs(pct) < 0.005 ? 0 : pct);
 }
 
 /*
