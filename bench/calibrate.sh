@@ -25,8 +25,8 @@
 #   PAIRS=10 ITER=5 bench/calibrate.sh  quicker, less certain
 #
 # Compare takes the run-to-run noise into account when the database
-# holds runs of the case (doc/statistics.md): the separate runs are
-# judged with it (the database holds all the pairs' runs), the
+# holds repeats of the baseline (runs with its label; doc/statistics.md):
+# the separate runs are judged with it (every A run is labelled A), the
 # interleaved documents without (their runs share the drift).
 #
 # Environment: PAIRS (40), ITER (10), LOOPS (5000: about 40 ms an
@@ -82,11 +82,14 @@ split() {
 echo "calibrate: $pairs pairs x $iter iterations, messaging -g 1 -f 2 -l $loops" \
 	"against -l $bloops, threshold $threshold%, cpus ${cpus:-any}" >&2
 start=$EPOCHREALTIME
+# Run ids in the fresh database: pair i is 3i-2 (A), 3i-1 (B), 3i (A
+# again). The A runs share a label, so that compare finds them as the
+# baseline's repeats and counts the noise between them.
 for ((i = 1; i <= pairs; i++)); do
 	[ -z "${ANALYZE:-}" ] || break
-	"$sl" run "$tmp/a.job" --db "$db" --label "a$i" -q 2>/dev/null
-	"$sl" run "$tmp/b.job" --db "$db" --label "b$i" -q 2>/dev/null
-	"$sl" run "$tmp/a.job" --db "$db" --label "c$i" -q 2>/dev/null
+	"$sl" run "$tmp/a.job" --db "$db" --label A -q 2>/dev/null
+	"$sl" run "$tmp/b.job" --db "$db" --label B -q 2>/dev/null
+	"$sl" run "$tmp/a.job" --db "$db" --label A -q 2>/dev/null
 	"$sl" run "$tmp/inter.job" --db "$tmp/inter.db" --label "i$i" -q 2>/dev/null
 	"$sl" export "i$i" --db "$tmp/inter.db" -o "$tmp/i$i.json"
 	for v in a b c; do
@@ -147,7 +150,7 @@ echo "messaging -g 1 -f 2 -l $loops against -l $bloops, $iter iterations," \
 	"cpus ${cpus:-any}, threshold $threshold%"
 echo "runs took $secs s; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-design "separate runs" 'a$i' 'b$i' 'c$i' "$db"
+design "separate runs" '$((3 * i - 2))' '$((3 * i - 1))' '$((3 * i))' "$db"
 design "interleaved" '$tmp/i${i}a.json' '$tmp/i${i}b.json' '$tmp/i${i}c.json' \
 	"$tmp/none.db"
 echo "mark: significant by the test (the * on the mean row), whatever the size;"

@@ -65,7 +65,7 @@ gen cand 2 1.03 >"$tmp/b.json"
 "$sl" compare base cand --db "$tmp/r.db" >"$tmp/out.txt"
 echo "compare of 100 cases x 30 samples x $(wc -w <<<"$metrics") metrics a side:" \
 	"$(grep -c '^Change' "$tmp/out.txt") case comparisons," \
-	"$(tail -n 1 "$tmp/out.txt" | sed 's/^ *//' | cut -c1-60)..."
+	"$(grep "^verdict:" "$tmp/out.txt")"
 
 # time_ms CMD...: "WALL CPU" milliseconds of one run (CPU: user + system,
 # which a busy machine disturbs less than wall time).

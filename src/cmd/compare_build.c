@@ -184,16 +184,20 @@ static void add_median(void *arg, const double *x, size_t n)
 }
 
 /*
- * The run-to-run noise of a case from its history in the store: NULL
- * when there is no store or fewer than RUN_NOISE_MIN_RUNS runs.
+ * The run-to-run noise of a case from the repeats of the baseline in
+ * the store - the runs with its label and host - and not from every run
+ * of the case: in a bisection the database also holds the bad runs,
+ * whose difference is the very change to be found. NULL when there is
+ * no store or fewer than RUN_NOISE_MIN_RUNS such runs.
  */
-static const struct run_noise *case_noise(struct store *st, const char *host,
-					  const json_t *bc, const char *metric,
-					  struct run_noise *rn)
+static const struct run_noise *case_noise(struct store *st, const char *label,
+					  const char *host, const json_t *bc,
+					  const char *metric, struct run_noise *rn)
 {
 	struct medians m = { .n = 0 };
 
-	if (!st || store_history(st, host, rundoc_str(bc, "workload"),
+	if (!st || !label ||
+	    store_history(st, label, host, rundoc_str(bc, "workload"),
 				 rundoc_str(bc, "params"), metric, HISTORY_RUNS,
 				 add_median, &m) < 0)
 		return NULL;
@@ -359,8 +363,9 @@ int compare_build(json_t *const *docs, const char *const *specs,
 		  struct store *st, struct comparison *c)
 {
 	const json_t *bcases = json_object_get(docs[0], "cases"), *bc;
-	const char *host = json_string_value(json_object_get(
-		json_object_get(docs[0], "run"), "host"));
+	const json_t *brun = json_object_get(docs[0], "run");
+	const char *host = json_string_value(json_object_get(brun, "host"));
+	const char *label = json_string_value(json_object_get(brun, "label"));
 	bool **used = xcalloc(nruns, sizeof(*used));
 	size_t i, ncompared = 0, nnoise = 0;
 	char name[512], diff[1100];
@@ -427,7 +432,7 @@ int compare_build(json_t *const *docs, const char *const *specs,
 		cc->sweep = rundoc_str(bc, "sweep");
 		cc->params = rundoc_str(bc, "params");
 		cc->cell = xcalloc(nruns, sizeof(*cc->cell));
-		rnp = case_noise(st, host, bc, j->metric.name, &rn);
+		rnp = case_noise(st, label, host, bc, j->metric.name, &rn);
 		nnoise += rnp != NULL;
 		for (size_t k = 0; k < nruns; k++) {
 			fill_cell(c, j, &cc->cell[k], k, match[k], bc, &cc->cell[0],
@@ -460,8 +465,9 @@ int compare_build(json_t *const *docs, const char *const *specs,
 		free(used[k]);
 	free(used);
 	if (ncompared && nnoise < ncompared)
-		note(c, "%zu of %zu cases have < %d runs here: no run-to-run noise in their intervals",
-		     ncompared - nnoise, ncompared, RUN_NOISE_MIN_RUNS);
+		note(c, "%zu of %zu cases: < %d runs labelled %s here, no run-to-run noise counted",
+		     ncompared - nnoise, ncompared, RUN_NOISE_MIN_RUNS,
+		     label ? label : "as the baseline");
 	if (!ncompared) {
 		explain_mismatch(docs, specs, nruns, match_job);
 		compare_free(c);

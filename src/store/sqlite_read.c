@@ -360,15 +360,16 @@ int store_estimate(struct store *s, const char *workload, const char *params,
 	return rc;
 }
 
-int store_history(struct store *s, const char *host, const char *workload,
-		  const char *params, const char *metric, unsigned max,
+int store_history(struct store *s, const char *label, const char *host,
+		  const char *workload, const char *params, const char *metric,
+		  unsigned max,
 		  void (*fn)(void *arg, const double *x, size_t n), void *arg)
 {
 	static const char sql[] =
 		"SELECT v.case_id, v.value FROM samples v WHERE v.metric = ?4"
 		" AND v.case_id IN (SELECT c.id FROM cases c JOIN runs r"
 		" ON r.id = c.run_id WHERE c.workload = ?2 AND c.params = ?3"
-		" AND c.status = 'complete' AND r.host IS ?1"
+		" AND c.status = 'complete' AND r.host IS ?1 AND r.label = ?6"
 		" ORDER BY c.id DESC LIMIT ?5)"
 		" ORDER BY v.case_id, v.iteration";
 	sqlite3_stmt *st;
@@ -384,6 +385,7 @@ int store_history(struct store *s, const char *host, const char *workload,
 	db_bind_text(st, 3, params);
 	db_bind_text(st, 4, metric);
 	sqlite3_bind_int(st, 5, (int)max);
+	db_bind_text(st, 6, label);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
 

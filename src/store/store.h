@@ -144,14 +144,16 @@ int store_estimate(struct store *s, const char *workload, const char *params,
 		   double *secs);
 
 /*
- * The history of one case, for the run-to-run noise compare accounts
+ * The repeats of one case, for the run-to-run noise compare accounts
  * for: the samples of metric in the latest max complete cases with this
- * workload and params from runs on host (NULL: runs without one), one
- * call of fn per case with its samples in iteration order. Returns how
- * many cases, or -1 after error().
+ * workload and params from runs with this label (NULL: none match) on
+ * host (NULL: runs without one), one call of fn per case with its
+ * samples in iteration order. Returns how many cases, or -1 after
+ * error().
  */
-int store_history(struct store *s, const char *host, const char *workload,
-		  const char *params, const char *metric, unsigned max,
+int store_history(struct store *s, const char *label, const char *host,
+		  const char *workload, const char *params, const char *metric,
+		  unsigned max,
 		  void (*fn)(void *arg, const double *x, size_t n), void *arg);
 
 #endif
