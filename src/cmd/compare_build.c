@@ -149,7 +149,8 @@ static void explain(struct cmp_cell *cell, const json_t *bc, const json_t *cc)
 		free(a);
 		free(b);
 	}
-	qsort(cell->expl, cell->nexpl, sizeof(*cell->expl), by_change);
+	if (cell->nexpl > 1)
+		qsort(cell->expl, cell->nexpl, sizeof(*cell->expl), by_change);
 }
 
 static void add_durations(struct cmp_run *r, const json_t *cs)
