@@ -41,7 +41,7 @@ static const char *const matches[] = { "params", "job", NULL };
 	  .help = "the database (default: $SCHEDLAB_DB, else $XDG_DATA_HOME/schedlab/results.db)" }, \
 	{ .name = "test", .type = OPT_ENUM, .offset = O(test),		\
 	  .def = "mann-whitney", .choices = stat_test_names, .arg = "TEST", \
-	  .help = "what decides significance (doc/statistics.md): mann-whitney, welch, boot-mean, boot-median, bands (mmtests), lkp (lkp-tests)" }, \
+	  .help = "what decides significance: bands is mmtests' rule, lkp lkp-tests' (doc/statistics.md)" }, \
 	{ .name = "threshold", .type = OPT_STRING, .offset = O(threshold),	\
 	  .def = DEFAULT_THRESHOLD, .arg = "PCT",				\
 	  .help = "the smallest change that matters, in percent (0..1000)" }, \
@@ -95,7 +95,8 @@ static void judge_usage(FILE *f)
 	opts_help(f, judge_options);
 	fprintf(f, "\nExit status: 0 no regression beyond the threshold, 1 a regression,\n"
 		"125 inconclusive or the run failed (git bisect skips the commit),\n"
-		"2 bad input (which git bisect would count as bad: try the command once first).\n");
+		"2 bad input (which git bisect would count as bad: try the command once first),\n"
+		"130 interrupted (git bisect run stops).\n");
 }
 
 static int parse_threshold(const char *who, const char *s, double *out)
@@ -214,8 +215,8 @@ static json_t *judge_candidate(const struct compare_opts *o, const char *spec,
 	rq.command = command;
 	*rc = run_suite(&rq, &id);
 	free(command);
-	if (id < 0 || *rc == EXIT_USAGE)
-		return NULL;
+	if (id < 0 || *rc == EXIT_USAGE || *rc == EXIT_INTERRUPTED)
+		return NULL;	/* 130 stops git bisect run, as Ctrl-C should */
 	snprintf(name, len, "%lld", (long long)id);
 	if (*rc != EXIT_OK) {
 		error("judge: run %lld did not complete: skip (125)", (long long)id);
