@@ -24,6 +24,8 @@ static const struct command commands[] = {
 	{ "show", cmd_show, "one stored run: machine, cases, summaries" },
 	{ "export", cmd_export, "a stored run as one self-contained JSON document" },
 	{ "import", cmd_import, "store an exported run" },
+	{ "compare", cmd_compare, "stored runs side by side: mmtests' tables, significance, verdicts" },
+	{ "judge", cmd_judge, "run and compare against a baseline; exit 0/1/125 for git bisect run" },
 	{ "env", cmd_env, "show the machine, kernel, topology and scheduler settings" },
 };
 

@@ -9,7 +9,7 @@
 # and fails.
 set -eu
 
-build="gcc libc6-dev make pkg-config libjansson-dev libsqlite3-dev libinih-dev libmnl-dev"
+build="gcc libc6-dev make pkg-config libjansson-dev libsqlite3-dev libinih-dev libmnl-dev libgsl-dev"
 test="$build libcmocka-dev jq strace procps"
 bench="$test rt-tests linux-perf time"
 

@@ -8,6 +8,9 @@
 #ifndef SCHEDLAB_CMD_H
 #define SCHEDLAB_CMD_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 int cmd_bench(int argc, char **argv);
 int cmd_env(int argc, char **argv);
 int cmd_list(int argc, char **argv);
@@ -15,5 +18,23 @@ int cmd_run(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_judge(int argc, char **argv);
+
+/*
+ * What `schedlab run` does once its options are read, for run and
+ * judge: load a suite or job file, run every case, store the run.
+ * Returns run's exit code; *run_id is the stored run's id, or -1 when
+ * none was begun.
+ */
+struct run_request {
+	const char *spec;	/* SUITE or JOBFILE; NULL: quick */
+	const char *label;	/* NULL: HOSTNAME-KERNELRELEASE */
+	const char *db;		/* NULL: the default database */
+	unsigned iterations;	/* 0: the job file's */
+	bool quiet;		/* no progress, no summary */
+	const char *command;	/* the command line, for the record */
+};
+int run_suite(const struct run_request *rq, int64_t *run_id);
 
 #endif

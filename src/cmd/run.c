@@ -309,8 +309,8 @@ static enum probe_level plan_probes(const struct plan *plan)
 	return l;
 }
 
-static int execute(struct plan *plan, const struct run_opts *ro,
-		   const char *db, const char *command)
+static int execute(struct plan *plan, const struct run_request *ro,
+		   const char *db, int64_t *run_id_out)
 {
 	struct progress pr = { .on = !ro->quiet && isatty(2),
 			       .ncases = plan->ncases, .start = now_ns() };
@@ -348,7 +348,7 @@ static int execute(struct plan *plan, const struct run_opts *ro,
 	make_uuid(uuid, sizeof(uuid));
 	struct store_run sr = {
 		.uuid = uuid, .label = ro->label ? ro->label : label,
-		.host = host, .command = command, .version = SCHEDLAB_VERSION,
+		.host = host, .command = ro->command, .version = SCHEDLAB_VERSION,
 		.started = wall_now(), .environment = env,
 	};
 	if (store_run_begin(st, &sr, &run_id)) {
@@ -356,6 +356,7 @@ static int execute(struct plan *plan, const struct run_opts *ro,
 		store_close(st);
 		return EXIT_RUN_FAILED;
 	}
+	*run_id_out = run_id;
 	for (size_t i = 0; i < plan->ncases; i++)
 		pr.total += plan->cases[i].warmup + plan->cases[i].iterations;
 	blk.res = xcalloc(plan->ncases, sizeof(*blk.res));
@@ -464,13 +465,59 @@ static int print_estimate(const struct plan *plan, const char *db)
 	return 0;
 }
 
+/* The plan of a SUITE or JOBFILE (NULL: quick), --iterations applied. */
+static int load_plan(const char *spec, unsigned iterations, struct plan *plan)
+{
+	char path[4096];
+
+	if (find_jobfile(spec ? spec : "quick", path, sizeof(path)) ||
+	    plan_load(path, plan))
+		return -1;
+	if (iterations)
+		for (size_t i = 0; i < plan->ncases; i++)
+			plan->cases[i].iterations = iterations;
+	return 0;
+}
+
+static int db_of(const char *opt, char *db, size_t len)
+{
+	if (opt) {
+		snprintf(db, len, "%s", opt);
+		return 0;
+	}
+	return store_default_path(db, len);
+}
+
+int run_suite(const struct run_request *rq, int64_t *run_id)
+{
+	char db[4096];
+	struct plan plan;
+	int rc = EXIT_USAGE;
+
+	*run_id = -1;
+	if (load_plan(rq->spec, rq->iterations, &plan))
+		return EXIT_USAGE;
+	if (db_of(rq->db, db, sizeof(db)))
+		goto out;
+	for (size_t i = 0; i < plan.ncases; i++)
+		if (plan.cases[i].wl->prepare &&
+		    (rc = plan.cases[i].wl->prepare(plan.cases[i].cfg)))
+			goto out;
+	rc = execute(&plan, rq, db, run_id);
+out:
+	plan_free(&plan);
+	return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts ro = { 0 };
 	struct opt_target t = { run_options, &ro };
-	char path[4096], db[4096];
+	struct run_request rq;
+	char db[4096];
 	struct plan plan;
 	char *command;
+	int64_t id;
 	int first, rc;
 
 	opts_defaults(run_options, &ro);
@@ -491,27 +538,21 @@ int cmd_run(int argc, char **argv)
 		      argv[first], argv[first + 1]);
 		goto out;
 	}
-	if (find_jobfile(first < argc ? argv[first] : "quick", path, sizeof(path)) ||
-	    plan_load(path, &plan))
+	rq = (struct run_request){
+		.spec = first < argc ? argv[first] : NULL, .label = ro.label,
+		.db = ro.db, .iterations = ro.iterations, .quiet = ro.quiet,
+		.command = command,
+	};
+	if (!ro.dry_run) {
+		rc = run_suite(&rq, &id);
 		goto out;
-	if (ro.iterations)
-		for (size_t i = 0; i < plan.ncases; i++)
-			plan.cases[i].iterations = ro.iterations;
-	if (ro.db)
-		snprintf(db, sizeof(db), "%s", ro.db);
-	else if (store_default_path(db, sizeof(db)))
-		goto out_plan;
-	if (ro.dry_run) {
+	}
+	if (load_plan(rq.spec, rq.iterations, &plan))
+		goto out;
+	if (!db_of(ro.db, db, sizeof(db))) {
 		plan_print(stdout, &plan);
 		rc = print_estimate(&plan, db) ? EXIT_USAGE : EXIT_OK;
-		goto out_plan;
 	}
-	for (size_t i = 0; i < plan.ncases; i++)
-		if (plan.cases[i].wl->prepare &&
-		    (rc = plan.cases[i].wl->prepare(plan.cases[i].cfg)))
-			goto out_plan;
-	rc = execute(&plan, &ro, db, command);
-out_plan:
 	plan_free(&plan);
 out:
 	free(command);

@@ -7,11 +7,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/rundoc.h"
 #include "report/mmtests.h"
 #include "report/render.h"
 #include "probe/probe.h"
@@ -85,47 +85,6 @@ static int parse(int argc, char **argv, const struct opt_def *tab,
 	return first;
 }
 
-static int db_path(const struct runs_opts *o, char *buf, size_t len)
-{
-	if (o->db) {
-		snprintf(buf, len, "%s", o->db);
-		return 0;
-	}
-	return store_default_path(buf, len);
-}
-
-/* RUN to its export document: a file ("-" too), else id or label in the store. */
-static json_t *load_run(const char *spec, const struct runs_opts *o)
-{
-	struct store *st;
-	char db[4096];
-	int64_t id;
-	json_t *doc = NULL;
-	struct stat sb;
-
-	if (!strcmp(spec, "-") || (stat(spec, &sb) == 0 && S_ISREG(sb.st_mode))) {
-		doc = export_load(spec);
-		if (doc && export_validate(doc, spec)) {
-			json_decref(doc);
-			doc = NULL;
-		}
-		return doc;
-	}
-	if (db_path(o, db, sizeof(db)))
-		return NULL;
-	if (access(db, F_OK)) {
-		error("no run '%s': no database at %s (see 'schedlab run')", spec, db);
-		return NULL;
-	}
-	st = store_open(db);
-	if (!st)
-		return NULL;
-	if (!store_resolve(st, spec, &id))
-		doc = store_export(st, id);
-	store_close(st);
-	return doc;
-}
-
 static void fmt_time(char *buf, size_t len, const json_t *t)
 {
 	time_t s;
@@ -138,26 +97,6 @@ static void fmt_time(char *buf, size_t len, const json_t *t)
 	s = (time_t)json_number_value(t);
 	gmtime_r(&s, &tm);
 	strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm);
-}
-
-/* The headline metric of a workload among the run's metrics. */
-static const char *headline_of(const json_t *metrics, const char *workload)
-{
-	const char *name;
-	json_t *m;
-	size_t wl = strlen(workload);
-
-	json_object_foreach((json_t *)metrics, name, m)
-		if (!strncmp(name, workload, wl) && name[wl] == '.' &&
-		    json_is_true(json_object_get(m, "headline")))
-			return name;
-	return NULL;
-}
-
-static enum better better_of(const char *s)
-{
-	return !strcmp(s, "higher") ? BETTER_HIGHER :
-	       !strcmp(s, "lower") ? BETTER_LOWER : BETTER_NONE;
 }
 
 /* The mean of a case's samples of one metric; NaN when it has none. */
@@ -194,7 +133,7 @@ static void show_job(const json_t *doc, size_t from, size_t to)
 	const json_t *cases = json_object_get(doc, "cases");
 	const json_t *metrics = json_object_get(doc, "metrics");
 	const json_t *c0 = json_array_get(cases, from);
-	const char *mname = headline_of(metrics,
+	const char *mname = rundoc_headline(metrics,
 		json_string_value(json_object_get(c0, "workload")));
 	const json_t *meta;
 	struct sweep_samples *s;
@@ -206,7 +145,7 @@ static void show_job(const json_t *doc, size_t from, size_t to)
 	meta = json_object_get(metrics, mname);
 	m = (struct metric_def){ .name = mname,
 		.unit = json_string_value(json_object_get(meta, "unit")),
-		.better = better_of(json_string_value(json_object_get(meta, "better"))),
+		.better = rundoc_better(json_string_value(json_object_get(meta, "better"))),
 		.headline = true };
 	s = xcalloc(n, sizeof(*s));
 	for (size_t i = 0; i < n; i++) {
@@ -294,7 +233,7 @@ int cmd_show(int argc, char **argv)
 	i = parse(argc, argv, show_options, &o, "show RUN [--db PATH] [--format text|json]", &rc);
 	if (i < 0)
 		return rc;
-	doc = load_run(argv[i], &o);
+	doc = rundoc_load(argv[i], o.db);
 	if (!doc)
 		return EXIT_USAGE;
 	if (o.format == 1)
@@ -316,7 +255,7 @@ int cmd_export(int argc, char **argv)
 	i = parse(argc, argv, export_options, &o, "export RUN [-o FILE] [--db PATH]", &rc);
 	if (i < 0)
 		return rc;
-	doc = load_run(argv[i], &o);
+	doc = rundoc_load(argv[i], o.db);
 	if (!doc)
 		return EXIT_USAGE;
 	if (!o.output || !strcmp(o.output, "-")) {
@@ -355,7 +294,7 @@ int cmd_import(int argc, char **argv)
 	if (i < 0)
 		return rc;
 	doc = export_load(argv[i]);
-	if (!doc || export_validate(doc, argv[i]) || db_path(&o, db, sizeof(db))) {
+	if (!doc || export_validate(doc, argv[i]) || rundoc_db_path(o.db, db, sizeof(db))) {
 		json_decref(doc);
 		return EXIT_USAGE;
 	}

@@ -7,27 +7,42 @@
 #include "stats/summary.h"
 #include "util.h"
 
-enum { ROW_MIN, ROW_MEAN, ROW_SD, ROW_COV, ROW_MAX, ROW_BAMEAN, NROWS };
+static const char *const label[MM_NROWS] = {
+	"Min", "Amean", "Stddev", "CoeffVar", "Max", "BAmean-95",
+};
 
-static double row_value(const struct summary *s, int row)
+const char *mm_row_label(int row, bool hmean)
+{
+	return row == MM_MEAN && hmean ? "Hmean" : label[row];
+}
+
+double mm_row_value(const struct summary *s, int row)
 {
 	switch (row) {
-	case ROW_MIN: return s->min;
-	case ROW_MEAN: return s->mean;
-	case ROW_SD: return s->stddev;
-	case ROW_COV: return s->coeffvar;
-	case ROW_MAX: return s->max;
+	case MM_MIN: return s->min;
+	case MM_MEAN: return s->mean;
+	case MM_SD: return s->stddev;
+	case MM_COV: return s->coeffvar;
+	case MM_MAX: return s->max;
 	default: return s->bamean95;
 	}
+}
+
+double mm_row_pct(int row, double base, double new, enum better dir)
+{
+	if (isnan(base) || isnan(new))
+		return NAN;
+	if (base == 0)
+		return new == 0 ? 0 : NAN;
+	if (dir == BETTER_HIGHER && row != MM_SD && row != MM_COV)
+		return new / base * 100 - 100;
+	return 100 - new / base * 100;
 }
 
 void render_job_summary(FILE *f, const char *job, const char *sweep_keys,
 			const struct metric_def *m,
 			const struct sweep_samples *s, size_t ns)
 {
-	static const char *const label[NROWS] = {
-		"Min", "Amean", "Stddev", "CoeffVar", "Max", "BAmean-95",
-	};
 	struct summary *sum = xcalloc(ns, sizeof(*sum));
 	bool *ok = xcalloc(ns, sizeof(*ok));
 	int w = 4;
@@ -48,13 +63,11 @@ void render_job_summary(FILE *f, const char *job, const char *sweep_keys,
 	fprintf(f, "%s%s%s: %s, %s (%s is better)\n", job,
 		*sweep_keys ? " by " : "", sweep_keys, m->name, m->unit,
 		m->better == BETTER_HIGHER ? "higher" : "lower");
-	for (int row = 0; row < NROWS; row++) {
+	for (int row = 0; row < MM_NROWS; row++) {
 		for (size_t i = 0; i < ns; i++) {
-			const char *l = label[row];
+			const char *l = mm_row_label(row, ok[i] && sum[i].hmean);
 			const char *sw = *s[i].sweep ? s[i].sweep : "-";
 
-			if (row == ROW_MEAN && ok[i] && sum[i].hmean)
-				l = "Hmean";
 			if (!ok[i]) {
 				if (row == 0)
 					fprintf(f, "%-9s %-*s %s\n", "Failed", w, sw,
@@ -63,7 +76,7 @@ void render_job_summary(FILE *f, const char *job, const char *sweep_keys,
 				continue;
 			}
 			fprintf(f, "%-9s %-*s %12.4f\n", l, w, sw,
-				row_value(&sum[i], row));
+				mm_row_value(&sum[i], row));
 		}
 	}
 	free(sum);

@@ -10,7 +10,23 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "stats/summary.h"
 #include "workload/workload.h"
+
+/* The rows, in mmtests' order. */
+enum mm_row { MM_MIN, MM_MEAN, MM_SD, MM_COV, MM_MAX, MM_BAMEAN, MM_NROWS };
+
+/* "Min", "Amean" (or "Hmean" when hmean), "Stddev", ... */
+const char *mm_row_label(int row, bool hmean);
+double mm_row_value(const struct summary *s, int row);
+
+/*
+ * mmtests' percentage beside a row's value: positive is better. For
+ * higher is better new/base*100 - 100, for lower 100 - new/base*100;
+ * Stddev and CoeffVar always as lower. 0 when both are 0; NaN when only
+ * base is 0 or either is NaN (printed as n/a, never as a number).
+ */
+double mm_row_pct(int row, double base, double new, enum better dir);
 
 /* The samples of one case: its sweep value ("4", "" when unswept). */
 struct sweep_samples {

@@ -130,7 +130,7 @@ static double bamean_sorted(const double *a, size_t n, enum better dir,
 	return sum / (double)k;
 }
 
-static double percentile_sorted(const double *a, size_t n, double pct)
+double stats_percentile_sorted(const double *a, size_t n, double pct)
 {
 	double h = (double)(n - 1) * pct / 100.0;
 	size_t lo = (size_t)floor(h);
@@ -299,7 +299,7 @@ int stats_percentile(const double *x, size_t n, double pct, double *out)
 	if (!pct_ok(pct))
 		return -1;
 	a = sorted_copy(x, n);
-	*out = percentile_sorted(a, n, pct);
+	*out = stats_percentile_sorted(a, n, pct);
 	free(a);
 	return 0;
 }

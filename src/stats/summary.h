@@ -127,6 +127,12 @@ int stats_pctile_best(const double *x, size_t n, enum better dir, double pct,
  * 0 the min, 50 the median, 100 the max. pct in [0, 100].
  */
 int stats_percentile(const double *x, size_t n, double pct, double *out);
+/*
+ * The same over an array already ascending, with n > 0 and pct in
+ * [0, 100] (unchecked), for callers that take several percentiles of
+ * one sorted set.
+ */
+double stats_percentile_sorted(const double *asc, size_t n, double pct);
 
 /*
  * Fills s from one sorted copy of x. Returns -1 (s untouched) for

@@ -429,3 +429,55 @@ int store_estimate(struct store *s, const char *workload, const char *params,
 	sqlite3_finalize(st);
 	return rc;
 }
+
+int store_history(struct store *s, const char *label, const char *host,
+		  const char *workload, const char *params, const char *metric,
+		  unsigned max,
+		  void (*fn)(void *arg, const double *x, size_t n), void *arg)
+{
+	static const char sql[] =
+		"SELECT v.case_id, v.value FROM samples v WHERE v.metric = ?4"
+		" AND v.case_id IN (SELECT c.id FROM cases c JOIN runs r"
+		" ON r.id = c.run_id WHERE c.workload = ?2 AND c.params = ?3"
+		" AND c.status = 'complete' AND r.host IS ?1 AND r.label = ?6"
+		" ORDER BY c.id DESC LIMIT ?5)"
+		" ORDER BY v.case_id, v.iteration";
+	sqlite3_stmt *st;
+	double *x = NULL;
+	size_t n = 0, cap = 0;
+	int64_t cur = -1;
+	int rc, count = 0;
+
+	if (db_prepare(s, sql, &st))
+		return -1;
+	db_bind_text(st, 1, host);
+	db_bind_text(st, 2, workload);
+	db_bind_text(st, 3, params);
+	db_bind_text(st, 4, metric);
+	sqlite3_bind_int(st, 5, (int)max);
+	db_bind_text(st, 6, label);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+
+		if (id != cur && n) {
+			fn(arg, x, n);
+			count++;
+			n = 0;
+		}
+		cur = id;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			x = realloc(x, cap * sizeof(*x));
+			if (!x)
+				abort();
+		}
+		x[n++] = sqlite3_column_double(st, 1);
+	}
+	if (n) {
+		fn(arg, x, n);
+		count++;
+	}
+	free(x);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? count : db_error(s, "history of %s", metric);
+}

@@ -147,4 +147,17 @@ int store_import(struct store *s, json_t *doc, const char *origin,
 int store_estimate(struct store *s, const char *workload, const char *params,
 		   double *secs);
 
+/*
+ * The repeats of one case, for the run-to-run noise compare accounts
+ * for: the samples of metric in the latest max complete cases with this
+ * workload and params from runs with this label (NULL: none match) on
+ * host (NULL: runs without one), one call of fn per case with its
+ * samples in iteration order. Returns how many cases, or -1 after
+ * error().
+ */
+int store_history(struct store *s, const char *label, const char *host,
+		  const char *workload, const char *params, const char *metric,
+		  unsigned max,
+		  void (*fn)(void *arg, const double *x, size_t n), void *arg);
+
 #endif

@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "stats/summary.h"
+#include "close.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -38,19 +39,6 @@ static const double tput[] = {
 	401.0, 403.5, 397.75, 400.5, 404.0, 396.0, 402.0, 399.5, 406.25,
 	394.5, 400.25,
 };
-
-static int close_to(double got, double want)
-{
-	return got == want || fabs(got - want) <= 1e-9 * fabs(want);
-}
-
-#define assert_close(got, want)						\
-	do {								\
-		double g_ = (got), w_ = (want);				\
-		if (!close_to(g_, w_))					\
-			fail_msg("%s = %.17g, expected %.17g", #got,	\
-				 g_, w_);				\
-	} while (0)
 
 typedef int (*stat_fn)(const double *, size_t, double *);
 

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A comparison as text, in mmtests' layout (compare-kernels): per job
+ * the rows Min, Amean/Hmean, Stddev, CoeffVar, Max, BAmean-95 for every
+ * sweep value, each candidate's value with mmtests' percentage (positive
+ * is better; `*  1.74%*` when the test says the difference is real),
+ * then each candidate's change with its interval and verdict, and the
+ * scheduler metrics that moved in the manner of lkp-tests' reports.
+ * Markdown is the same tables for a web page or a merge request.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "report/compare.h"
+
+#define CELL 23		/* "%12.4f (%7.2f%%)" */
+
+static int sweep_width(const struct cmp_job *j)
+{
+	int w = 4;
+
+	for (size_t i = 0; i < j->ncases; i++)
+		if ((int)strlen(j->cases[i].sweep) > w)
+			w = (int)strlen(j->cases[i].sweep);
+	return w;
+}
+
+static const char *sweep_or_dash(const struct cmp_case *cs)
+{
+	return *cs->sweep ? cs->sweep : "-";
+}
+
+static void job_title(FILE *f, const struct cmp_job *j, const char *pre)
+{
+	fprintf(f, "%s%s%s%s: %s, %s (%s is better)\n", pre, j->job,
+		*j->sweep_keys ? " by " : "", j->sweep_keys, j->metric.name,
+		*j->metric.unit ? j->metric.unit : "count",
+		j->metric.better == BETTER_HIGHER ? "higher" : "lower");
+}
+
+/* "   1.74" into the 7 columns of mmtests' percentage, or "n/a". */
+static void pct_text(char *buf, size_t len, double pct)
+{
+	if (isnan(pct))
+		snprintf(buf, len, "%7s", "n/a");
+	else
+		snprintf(buf, len, "%7.2f", fabs(pct) < 0.005 ? 0 : pct);
+}
+
+/*
+ * Decimals for a job's values: mmtests' 4, more for values below 1 so
+ * that a time in milliseconds keeps 4 significant digits (at most 8).
+ */
+static int decimals(const struct cmp_job *j)
+{
+	double m = INFINITY;
+
+	for (size_t i = 0; i < j->ncases; i++) {
+		const struct cmp_cell *c = &j->cases[i].cell[0];
+
+		if (c->ok && fabs(c->s.min) > 0 && fabs(c->s.min) < m)
+			m = fabs(c->s.min);
+	}
+	if (!(m < 1))
+		return 4;
+	return (int)fmin(8, 4 + ceil(-log10(m)));
+}
+
+static void text_cell(FILE *f, const struct cmp_cell *c, int row, bool mark,
+		      int dec)
+{
+	char p[32];
+
+	if (!c->ok) {
+		fprintf(f, "%12s %10s", c->present ? "failed" : "-", "");
+		return;
+	}
+	pct_text(p, sizeof(p), c->pct[row]);
+	if (row == MM_COV)
+		dec = 4;	/* a percentage */
+	if (isnan(mm_row_value(&c->s, row)))
+		fprintf(f, "%12s (%s%%)", "n/a", p);
+	else if (mark)
+		fprintf(f, "%12.*f *%s%%*", dec, mm_row_value(&c->s, row), p);
+	else
+		fprintf(f, "%12.*f (%s%%)", dec, mm_row_value(&c->s, row), p);
+}
+
+/* "-6.2% [-8.1, -4.0]", or "n/a" when undefined. */
+static void change_text(char *buf, size_t len, const struct cmp_result *r)
+{
+	if (isnan(r->change))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%+.1f%% [%+.1f, %+.1f]", r->change, r->lo,
+			 r->hi);
+}
+
+static void p_text(char *buf, size_t len, double p)
+{
+	if (isnan(p))
+		snprintf(buf, len, "-");
+	else if (p < 0.0001)
+		snprintf(buf, len, "<0.0001");
+	else
+		snprintf(buf, len, "%.4f", p);
+}
+
+/* lkp-tests' "+- 8%" beside a value, shown above 2% only. */
+static void sd_text(char *buf, size_t len, double sd)
+{
+	if (isfinite(sd) && sd > 2)
+		snprintf(buf, len, "+-%3.0f%%", sd);
+	else
+		snprintf(buf, len, "%s", "");
+}
+
+static void text_explain(FILE *f, const struct comparison *c,
+			 const struct cmp_job *j)
+{
+	bool head = false;
+
+	for (size_t i = 0; i < j->ncases; i++)
+		for (size_t k = 1; k < c->nruns; k++) {
+			const struct cmp_cell *cell = &j->cases[i].cell[k];
+
+			if (!cell->nexpl)
+				continue;
+			if (!head)
+				fprintf(f, "\n%12s %6s %9s %12s %6s  %s\n", "base",
+					"", "%change", "candidate", "",
+					"metric (lkp-tests' rule)");
+			head = true;
+			fprintf(f, "  %s%s%s %s:\n", j->job,
+				*j->cases[i].sweep ? " " : "", j->cases[i].sweep,
+				c->runs[k].name);
+			for (size_t e = 0; e < cell->nexpl; e++) {
+				const struct cmp_expl *x = &cell->expl[e];
+				char sa[16], sb[16], ch[16];
+
+				sd_text(sa, sizeof(sa), x->base_sd_pct);
+				sd_text(sb, sizeof(sb), x->cand_sd_pct);
+				if (isfinite(x->change_pct))
+					snprintf(ch, sizeof(ch), "%+.1f%%", x->change_pct);
+				else
+					snprintf(ch, sizeof(ch), "new");
+				fprintf(f, "%12.6g %6s %9s %12.6g %6s  %s\n", x->base,
+					sa, ch, x->cand, sb, x->metric);
+			}
+		}
+}
+
+static void text_job(FILE *f, const struct comparison *c,
+		     const struct cmp_job *j)
+{
+	int w = sweep_width(j), dec = decimals(j);
+
+	job_title(f, j, "");
+	fprintf(f, "%*s", 10 + w, "");
+	for (size_t k = 0; k < c->nruns; k++)
+		fprintf(f, "%*.*s", CELL, CELL - 1, c->runs[k].name);
+	fputc('\n', f);
+	for (int row = 0; row < MM_NROWS; row++)
+		for (size_t i = 0; i < j->ncases; i++) {
+			const struct cmp_case *cs = &j->cases[i];
+
+			fprintf(f, "%-9s %-*s", mm_row_label(row,
+				cs->cell[0].ok && cs->cell[0].s.hmean),
+				w, sweep_or_dash(cs));
+			for (size_t k = 0; k < c->nruns; k++)
+				text_cell(f, &cs->cell[k], row, k && row == MM_MEAN &&
+					  cs->cell[k].r.significant, dec);
+			fputc('\n', f);
+		}
+	for (size_t i = 0; i < j->ncases; i++)
+		for (size_t k = 1; k < c->nruns; k++) {
+			const struct cmp_result *r = &j->cases[i].cell[k].r;
+			char ch[64], p[16];
+
+			change_text(ch, sizeof(ch), r);
+			p_text(p, sizeof(p), r->p);
+			fprintf(f, "%-9s %-*s %-10.10s %-22s p=%-7s %s\n", "Change",
+				w, sweep_or_dash(&j->cases[i]), c->runs[k].name, ch,
+				p, verdict_names[r->verdict]);
+			if (r->verdict == V_INCONCLUSIVE)
+				fprintf(f, "    (%s)\n", r->why);
+		}
+	text_explain(f, c, j);
+	fputc('\n', f);
+}
+
+void render_verdict_line(FILE *f, const struct comparison *c)
+{
+	size_t shown = 0;
+
+	fprintf(f, "verdict: %s", verdict_names[c->overall]);
+	if (c->overall == V_NO_CHANGE)
+		fprintf(f, " (nothing changed beyond %g%% by %s)",
+			c->opts.threshold, stat_test_names[c->opts.test]);
+	fputc('\n', f);
+	if (c->overall == V_NO_CHANGE)
+		return;
+	for (size_t jn = 0; jn < c->njobs; jn++) {
+		const struct cmp_job *j = &c->jobs[jn];
+
+		for (size_t i = 0; i < j->ncases; i++)
+			for (size_t k = 1; k < c->nruns; k++) {
+				const struct cmp_result *r = &j->cases[i].cell[k].r;
+				char ch[64];
+
+				if (r->verdict != c->overall || shown++ >= 5)
+					continue;
+				change_text(ch, sizeof(ch), r);
+				fprintf(f, "  %s%s%s in %s: %s %s: %s\n", j->job,
+					*j->cases[i].sweep ? " " : "",
+					j->cases[i].sweep, c->runs[k].name,
+					j->metric.name, ch, r->why);
+			}
+	}
+	if (shown > 5)
+		fprintf(f, "  and %zu more\n", shown - 5);
+}
+
+static void text_duration(FILE *f, const struct comparison *c)
+{
+	static const char *const what[] = { "User", "System", "Elapsed" };
+
+	for (int d = 0; d < 3; d++) {
+		fprintf(f, "Duration %-8s", what[d]);
+		for (size_t k = 0; k < c->nruns; k++) {
+			const struct cmp_run *r = &c->runs[k];
+
+			fprintf(f, "%*.2f", k ? CELL : CELL - 3,
+				d == 0 ? r->user_s : d == 1 ? r->sys_s : r->elapsed_s);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void notes(FILE *f, const struct comparison *c, const char *bullet)
+{
+	if (!c->nnotes)
+		return;
+	fprintf(f, "\nNot compared, or compared with a difference:\n");
+	for (size_t i = 0; i < c->nnotes; i++)
+		fprintf(f, "%s%s\n", bullet, c->notes[i]);
+}
+
+void render_compare_text(FILE *f, const struct comparison *c)
+{
+	fprintf(f, "%s test, %g%% intervals, threshold %g%%; + is better, "
+		"* significant\n\n", stat_test_names[c->opts.test],
+		100 * (1 - c->opts.alpha), c->opts.threshold);
+	for (size_t j = 0; j < c->njobs; j++)
+		text_job(f, c, &c->jobs[j]);
+	text_duration(f, c);
+	notes(f, c, "  ");
+	fputc('\n', f);
+	render_verdict_line(f, c);
+}
+
+static void md_cell(FILE *f, const struct cmp_cell *c, int row, bool mark,
+		    int dec)
+{
+	char p[32];
+
+	if (!c->ok) {
+		fprintf(f, " %s |", c->present ? "failed" : "-");
+		return;
+	}
+	if (isnan(c->pct[row]))
+		snprintf(p, sizeof(p), "n/a");
+	else
+		snprintf(p, sizeof(p), "%.2f%%", c->pct[row]);
+	if (isnan(mm_row_value(&c->s, row)))
+		fprintf(f, " n/a (%s) |", p);
+	else
+		fprintf(f, mark ? " %.*f **(%s)** |" : " %.*f (%s) |",
+		row == MM_COV ? 4 : dec, mm_row_value(&c->s, row), p);
+}
+
+void render_compare_markdown(FILE *f, const struct comparison *c)
+{
+	fprintf(f, "Change: + is better; %s test, %g%% intervals, threshold %g%%; "
+		"**bold**: a significant mean.\n\n", stat_test_names[c->opts.test],
+		100 * (1 - c->opts.alpha), c->opts.threshold);
+	for (size_t jn = 0; jn < c->njobs; jn++) {
+		const struct cmp_job *j = &c->jobs[jn];
+
+		job_title(f, j, "### ");
+		fprintf(f, "\n| | %s |", *j->sweep_keys ? j->sweep_keys : "");
+		for (size_t k = 0; k < c->nruns; k++)
+			fprintf(f, " %s |", c->runs[k].name);
+		fprintf(f, "\n|---|---|");
+		for (size_t k = 0; k < c->nruns; k++)
+			fprintf(f, "---:|");
+		fputc('\n', f);
+		for (int row = 0; row < MM_NROWS; row++)
+			for (size_t i = 0; i < j->ncases; i++) {
+				const struct cmp_case *cs = &j->cases[i];
+
+				fprintf(f, "| %s | %s |", mm_row_label(row,
+					cs->cell[0].ok && cs->cell[0].s.hmean),
+					sweep_or_dash(cs));
+				for (size_t k = 0; k < c->nruns; k++)
+					md_cell(f, &cs->cell[k], row, k &&
+						row == MM_MEAN && cs->cell[k].r.significant,
+						decimals(j));
+				fputc('\n', f);
+			}
+		fprintf(f, "\n| %s | run | change [interval] | p | verdict |\n"
+			"|---|---|---:|---:|---|\n",
+			*j->sweep_keys ? j->sweep_keys : "case");
+		for (size_t i = 0; i < j->ncases; i++)
+			for (size_t k = 1; k < c->nruns; k++) {
+				const struct cmp_result *r = &j->cases[i].cell[k].r;
+				char ch[64], p[16];
+
+				change_text(ch, sizeof(ch), r);
+				p_text(p, sizeof(p), r->p);
+				fprintf(f, "| %s | %s | %s | %s | %s (%s) |\n",
+					sweep_or_dash(&j->cases[i]), c->runs[k].name,
+					ch, p, verdict_names[r->verdict], r->why);
+			}
+		fputc('\n', f);
+	}
+	notes(f, c, "- ");
+	fputc('\n', f);
+	render_verdict_line(f, c);
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * compare: what `schedlab compare` and `judge` found, ready to render -
+ * one baseline and its candidates, per job the headline metric's
+ * summaries and comparisons by sweep value, the scheduler metrics that
+ * moved, each run's CPU time, and what could not be compared. Built by
+ * src/cmd/compare_build.c (which calls the statistics); the renderers
+ * here only format it: text (mmtests' layout, 80 columns for one or two
+ * candidates), markdown, csv and json (doc/statistics.md has the
+ * schema).
+ */
+#ifndef SCHEDLAB_REPORT_COMPARE_H
+#define SCHEDLAB_REPORT_COMPARE_H
+
+#include <stdio.h>
+
+#include "report/mmtests.h"
+#include "stats/summary.h"
+#include "stats/tests.h"
+
+#define COMPARE_SCHEMA "schedlab-compare/1"
+
+/* A run: column 0 is the baseline. */
+struct cmp_run {
+	const char *name;	/* its label, or RUN as given */
+	const char *spec;	/* RUN as given */
+	const char *uuid;
+	double user_s, sys_s, elapsed_s;	/* over its compared cases */
+};
+
+/* A scheduler metric that changed, as lkp-tests lists them. */
+struct cmp_expl {
+	const char *metric;
+	double base, base_sd_pct;	/* mean, population sd / mean in % */
+	double cand, cand_sd_pct;
+	double change_pct;		/* 100 * (cand - base) / base */
+};
+
+/* One case in one run. */
+struct cmp_cell {
+	bool present;		/* the run has this case */
+	bool ok;		/* ... with samples that summarise */
+	const char *failed;	/* why it failed or has none */
+	const char *params;	/* when they differ from the baseline's */
+	struct summary s;
+	double pct[MM_NROWS];	/* mmtests' % against the baseline; NaN: n/a */
+	struct cmp_result r;	/* candidates: against the baseline */
+	struct cmp_expl *expl;
+	size_t nexpl;
+};
+
+struct cmp_case {
+	const char *sweep;	/* "" when nothing is swept */
+	const char *params;	/* the baseline's */
+	struct cmp_cell *cell;	/* [nruns] */
+};
+
+struct cmp_job {
+	const char *job, *workload, *sweep_keys;
+	struct metric_def metric;	/* the headline */
+	struct cmp_case *cases;
+	size_t ncases;
+};
+
+struct comparison {
+	struct cmp_opts opts;
+	const char *match;	/* "params" or "job" */
+	struct cmp_run *runs;
+	size_t nruns;
+	struct cmp_job *jobs;
+	size_t njobs;
+	char **notes;		/* what was not compared, and why */
+	size_t nnotes;
+	enum verdict *verdict;	/* by run (the baseline's unused) */
+	enum verdict overall;
+};
+
+void render_compare_text(FILE *f, const struct comparison *c);
+void render_compare_markdown(FILE *f, const struct comparison *c);
+void render_compare_csv(FILE *f, const struct comparison *c);
+void render_compare_json(FILE *f, const struct comparison *c);
+
+/* The overall verdict and why, as the last line judge prints. */
+void render_verdict_line(FILE *f, const struct comparison *c);
+
+#endif

@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tests: significance tests, bootstrap intervals and the verdict of a
+ * comparison. See tests.h for what each function promises; the
+ * reasoning behind the default is in doc/statistics.md.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "stats/summary.h"
+#include "stats/tests.h"
+#include "util.h"
+
+const char *const stat_test_names[] = {
+	[TEST_MWU] = "mann-whitney",
+	[TEST_WELCH] = "welch",
+	[TEST_BOOT_MEAN] = "boot-mean",
+	[TEST_BOOT_MEDIAN] = "boot-median",
+	[TEST_BANDS] = "bands",
+	[TEST_LKP] = "lkp",
+	[TEST_N] = NULL,
+};
+
+const char *const verdict_names[] = {
+	[V_NO_CHANGE] = "no change",
+	[V_IMPROVED] = "improved",
+	[V_REGRESSED] = "regressed",
+	[V_INCONCLUSIVE] = "inconclusive",
+};
+
+bool stat_test_medians(enum stat_test t)
+{
+	return t == TEST_MWU || t == TEST_BOOT_MEDIAN;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double *sorted(const double *x, size_t n)
+{
+	double *s = xcalloc(n + 1, sizeof(*s));
+
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	return s;
+}
+
+static void mean_var(const double *x, size_t n, double *m, double *v)
+{
+	double sum = 0, ss = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += x[i];
+	*m = sum / (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - *m) * (x[i] - *m);
+	*v = n > 1 ? ss / (double)(n - 1) : 0;
+}
+
+int stats_welch(const double *a, size_t na, const double *b, size_t nb,
+		struct welch *r)
+{
+	double ma, va, mb, vb, sa, sb, se2;
+
+	if (na < 2 || nb < 2)
+		return -1;
+	mean_var(a, na, &ma, &va);
+	mean_var(b, nb, &mb, &vb);
+	sa = va / (double)na;
+	sb = vb / (double)nb;
+	se2 = sa + sb;
+	if (!(se2 > 0))
+		return -1;
+	r->t = (mb - ma) / sqrt(se2);
+	r->df = se2 * se2 / (sa * sa / (double)(na - 1) +
+			     sb * sb / (double)(nb - 1));
+	r->p = 2 * gsl_cdf_tdist_Q(fabs(r->t), r->df);
+	if (r->p > 1)
+		r->p = 1;
+	return 0;
+}
+
+/*
+ * The exact null distribution of U for sizes m and n without ties: the
+ * number of orderings with U = u is the coefficient of q^u in the
+ * Gaussian binomial [m+n choose m]_q = prod_{j=1..m} (1 - q^(n+j)) /
+ * (1 - q^j). Built one factor at a time (the partial products are the
+ * polynomials [n+j choose j]_q), dividing first so that every
+ * intermediate is a non-negative count; 128-bit integers hold
+ * C(100, 50) ~ 1e29 exactly. Returns P(U <= u).
+ */
+static double mwu_exact_cdf(size_t m, size_t n, size_t u)
+{
+	size_t deg = m * n;
+	__int128 *f = xcalloc(deg + 1, sizeof(*f));
+	__int128 below = 0, total = 0;
+
+	f[0] = 1;
+	for (size_t j = 1; j <= m; j++) {
+		for (size_t i = j; i <= deg; i++)
+			f[i] += f[i - j];
+		for (size_t i = deg; i >= n + j && i <= deg; i--)
+			f[i] -= f[i - n - j];
+	}
+	for (size_t i = 0; i <= deg; i++) {
+		total += f[i];
+		if (i <= u)
+			below += f[i];
+	}
+	free(f);
+	return (double)below / (double)total;
+}
+
+int stats_mann_whitney(const double *a, size_t na, const double *b,
+		       size_t nb, struct mwu *r)
+{
+	size_t n = na + nb, i = 0;
+	double *v, ranksum = 0, ties = 0, mu, sigma, z, c;
+	bool *from_a;
+
+	if (!na || !nb)
+		return -1;
+	/* pooled, sorted with where each value came from (a before b on ties) */
+	v = xcalloc(n, sizeof(*v));
+	from_a = xcalloc(n, sizeof(*from_a));
+	{
+		double *sa = sorted(a, na), *sb = sorted(b, nb);
+		size_t x = 0, y = 0;
+
+		while (x < na || y < nb) {
+			bool take_a = y == nb || (x < na && sa[x] <= sb[y]);
+
+			from_a[i] = take_a;
+			v[i++] = take_a ? sa[x++] : sb[y++];
+		}
+		free(sa);
+		free(sb);
+	}
+	/* midranks: a run of t equal values shares the mean of its ranks */
+	for (i = 0; i < n;) {
+		size_t j = i;
+
+		while (j < n && v[j] == v[i])
+			j++;
+		for (size_t k = i; k < j; k++)
+			if (from_a[k])
+				ranksum += (double)(i + j + 1) / 2;
+		ties += pow((double)(j - i), 3) - (double)(j - i);
+		i = j;
+	}
+	free(v);
+	free(from_a);
+	r->u = ranksum - (double)na * (double)(na + 1) / 2;
+	mu = (double)na * (double)nb / 2;
+	if (ties == 0 && na < MWU_EXACT_MAX && nb < MWU_EXACT_MAX) {
+		size_t u = (size_t)r->u, lo = u < na * nb - u ? u : na * nb - u;
+
+		r->exact = true;
+		r->z = NAN;
+		r->p = 2 * mwu_exact_cdf(na, nb, lo);
+		if (r->p > 1)
+			r->p = 1;
+		return 0;
+	}
+	sigma = sqrt((double)na * (double)nb / 12 *
+		     ((double)(n + 1) - ties / ((double)n * (double)(n - 1))));
+	if (!(sigma > 0))
+		return -1;
+	z = r->u - mu;
+	c = z > 0 ? 0.5 : z < 0 ? -0.5 : 0;	/* continuity */
+	r->exact = false;
+	r->z = (z - c) / sigma;
+	r->p = 2 * fmin(gsl_cdf_ugaussian_P(r->z), gsl_cdf_ugaussian_Q(r->z));
+	if (r->p > 1)
+		r->p = 1;
+	return 0;
+}
+
+/* splitmix64: small, fast, and the same sequence everywhere. */
+static uint64_t next_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static size_t draw(uint64_t *s, size_t n)
+{
+	return (size_t)(((unsigned __int128)next_rand(s) * n) >> 64);
+}
+
+/*
+ * The statistic of one resample of asc[0..n) (ascending). For the
+ * median the draws are counted per index and the middle found by
+ * walking the counts: O(n), no sort per resample.
+ */
+static double resample(const double *asc, size_t n, enum boot_stat stat,
+		       uint64_t *seed, unsigned *count)
+{
+	size_t lo = (n - 1) / 2, hi = n / 2, seen = 0;
+	double sum = 0, mlo = NAN;
+
+	if (stat == BOOT_MEAN) {
+		for (size_t i = 0; i < n; i++)
+			sum += asc[draw(seed, n)];
+		return sum / (double)n;
+	}
+	memset(count, 0, n * sizeof(*count));
+	for (size_t i = 0; i < n; i++)
+		count[draw(seed, n)]++;
+	for (size_t i = 0; i < n; i++) {
+		if (!count[i])
+			continue;
+		seen += count[i];
+		if (isnan(mlo) && seen > lo)
+			mlo = asc[i];
+		if (seen > hi)
+			return (mlo + asc[i]) / 2;
+	}
+	return mlo;
+}
+
+static double center(const double *asc, size_t n, enum boot_stat stat)
+{
+	double sum = 0;
+
+	if (stat == BOOT_MEDIAN)
+		return (asc[(n - 1) / 2] + asc[n / 2]) / 2;
+	for (size_t i = 0; i < n; i++)
+		sum += asc[i];
+	return sum / (double)n;
+}
+
+int stats_bootstrap_ratio(const double *a, size_t na, const double *b,
+			  size_t nb, enum boot_stat stat, unsigned nboot,
+			  double conf, uint64_t seed, struct boot_ci *r)
+{
+	double *sa, *sb, *ratio, ca, lo, hi;
+	unsigned *count;
+	int rc = -1;
+
+	if (!na || !nb || nboot < 2 || !(conf > 0 && conf < 1))
+		return -1;
+	sa = sorted(a, na);
+	sb = sorted(b, nb);
+	ca = center(sa, na, stat);
+	ratio = xcalloc(nboot, sizeof(*ratio));
+	count = xcalloc(na > nb ? na : nb, sizeof(*count));
+	if (ca == 0)
+		goto out;
+	for (unsigned k = 0; k < nboot; k++) {
+		double ra = resample(sa, na, stat, &seed, count);
+		double rb = resample(sb, nb, stat, &seed, count);
+
+		if (ra == 0)
+			goto out;
+		ratio[k] = rb / ra;
+	}
+	qsort(ratio, nboot, sizeof(*ratio), cmp_double);
+	lo = stats_percentile_sorted(ratio, nboot, 50 * (1 - conf));
+	hi = stats_percentile_sorted(ratio, nboot, 50 * (1 + conf));
+	r->ratio = center(sb, nb, stat) / ca;
+	r->lo = lo;
+	r->hi = hi;
+	rc = 0;
+out:
+	free(sa);
+	free(sb);
+	free(ratio);
+	free(count);
+	return rc;
+}
+
+int stats_bands_differ(const double *a, size_t na, const double *b,
+		       size_t nb, enum better dir, bool *differ)
+{
+	struct summary sa, sb;
+
+	if (summarize(a, na, dir, &sa) || summarize(b, nb, dir, &sb) ||
+	    isnan(sa.mean) || isnan(sb.mean) || isnan(sa.stddev) ||
+	    isnan(sb.stddev))
+		return -1;
+	*differ = sa.mean + 1.96 * sa.stddev < sb.mean - 1.96 * sb.stddev ||
+		  sb.mean + 1.96 * sb.stddev < sa.mean - 1.96 * sa.stddev;
+	return 0;
+}
+
+int stats_lkp_changed(const double *a, size_t na, const double *b,
+		      size_t nb, double min_ratio, bool *changed)
+{
+	double *sa, *sb, mina, maxa, meda, minb, maxb, medb, ma, mb, va, vb;
+	size_t ta, tb;
+	bool up, down;
+
+	if (!na || !nb)
+		return -1;
+	*changed = false;
+	if (na < 3 && nb < 3)
+		return 0;
+	sa = sorted(a, na);
+	sb = sorted(b, nb);
+	ta = (na >> 5) < 3 ? na >> 5 : 3;
+	tb = (nb >> 5) < 3 ? nb >> 5 : 3;
+	mina = sa[ta];
+	maxa = sa[na - 1 - ta];
+	meda = center(sa + ta, na - 2 * ta, BOOT_MEDIAN);
+	minb = sb[tb];
+	maxb = sb[nb - 1 - tb];
+	medb = center(sb + tb, nb - 2 * tb, BOOT_MEDIAN);
+	free(sa);
+	free(sb);
+	up = minb > meda && medb > maxa;
+	down = maxb < meda && medb < mina;
+	if (!up && !down)
+		return 0;
+	mean_var(a, na, &ma, &va);
+	mean_var(b, nb, &mb, &vb);
+	if (ma == 0)
+		*changed = mb != 0;
+	else
+		*changed = mb / ma > min_ratio || mb / ma < 1 / min_ratio;
+	return 0;
+}
+
+/* A ratio b/a as mmtests' percentage: positive is better. */
+static double pct_better(double ratio, enum better dir)
+{
+	return dir == BETTER_HIGHER ? 100 * ratio - 100 : 100 - 100 * ratio;
+}
+
+static bool all_same(const double *a, size_t na, const double *b, size_t nb)
+{
+	for (size_t i = 0; i < na; i++)
+		if (a[i] != a[0])
+			return false;
+	for (size_t i = 0; i < nb; i++)
+		if (b[i] != a[0])
+			return false;
+	return true;
+}
+
+/* Sets the significance by the chosen test; -1 with why when undefined. */
+static int significance(const double *a, size_t na, const double *b,
+			size_t nb, enum better dir, const struct cmp_opts *o,
+			const struct boot_ci *ci, struct cmp_result *r)
+{
+	struct welch w;
+	struct mwu u;
+
+	switch (o->test) {
+	case TEST_WELCH:
+		if (stats_welch(a, na, b, nb, &w)) {
+			snprintf(r->why, sizeof(r->why),
+				 "no spread on either side: the t-test is undefined");
+			return -1;
+		}
+		r->p = w.p;
+		r->significant = w.p < o->alpha;
+		return 0;
+	case TEST_MWU:
+		if (stats_mann_whitney(a, na, b, nb, &u)) {
+			snprintf(r->why, sizeof(r->why), "every sample is tied");
+			return -1;
+		}
+		r->p = u.p;
+		r->significant = u.p < o->alpha;
+		return 0;
+	case TEST_BANDS:
+		if (stats_bands_differ(a, na, b, nb, dir, &r->significant)) {
+			snprintf(r->why, sizeof(r->why),
+				 "the mean is undefined (a sample <= 0 under Hmean)");
+			return -1;
+		}
+		return 0;
+	case TEST_LKP:
+		return stats_lkp_changed(a, na, b, nb, LKP_RATIO,
+					 &r->significant);
+	default:	/* the bootstraps: the interval excludes a ratio of 1 */
+		r->significant = ci->lo > 1 || ci->hi < 1;
+		return 0;
+	}
+}
+
+static void decide(struct cmp_result *r, double t)
+{
+	const char *test = r->significant ? "significant" : "not significant";
+
+	if (r->significant && fabs(r->change) >= t) {
+		r->verdict = r->change > 0 ? V_IMPROVED : V_REGRESSED;
+		snprintf(r->why, sizeof(r->why), "%s, beyond %g%%", test, t);
+	} else if (r->significant) {
+		r->verdict = V_NO_CHANGE;
+		snprintf(r->why, sizeof(r->why), "%s, within %g%%", test, t);
+	} else if (r->lo >= -t && r->hi <= t) {
+		r->verdict = V_NO_CHANGE;
+		snprintf(r->why, sizeof(r->why), "interval within +-%g%%", t);
+	} else {
+		r->verdict = V_INCONCLUSIVE;
+		snprintf(r->why, sizeof(r->why),
+			 "too noisy: interval reaches past +-%g%%", t);
+	}
+}
+
+int stats_run_noise(const double *medians, size_t runs, struct run_noise *rn)
+{
+	double *l, m, v;
+
+	if (runs < RUN_NOISE_MIN_RUNS)
+		return -1;
+	for (size_t i = 0; i < runs; i++)
+		if (!(medians[i] > 0) || !isfinite(medians[i]))
+			return -1;
+	l = xcalloc(runs, sizeof(*l));
+	for (size_t i = 0; i < runs; i++)
+		l[i] = log(medians[i]);
+	mean_var(l, runs, &m, &v);
+	free(l);
+	rn->sd_log = sqrt(v);
+	rn->runs = (unsigned)runs;
+	return 0;
+}
+
+/*
+ * Widens the interval [lo, hi] of a ratio by the run-to-run noise, in
+ * log scale (ratios of positive statistics: all > 0 here).
+ */
+static void widen(struct boot_ci *ci, const struct run_noise *rn, double alpha)
+{
+	double h = gsl_cdf_tdist_Pinv(1 - alpha / 2, rn->runs - 1) * M_SQRT2 *
+		   rn->sd_log;
+	double c = log(ci->ratio), a = c - log(ci->lo), b = log(ci->hi) - c;
+
+	ci->lo = ci->ratio * exp(-sqrt(a * a + h * h));
+	ci->hi = ci->ratio * exp(sqrt(b * b + h * h));
+}
+
+static void set_change(struct cmp_result *r, const struct boot_ci *ci,
+		       enum better dir)
+{
+	r->change = pct_better(ci->ratio, dir);
+	r->lo = fmin(pct_better(ci->lo, dir), pct_better(ci->hi, dir));
+	r->hi = fmax(pct_better(ci->lo, dir), pct_better(ci->hi, dir));
+}
+
+/* The finite samples of x, in a new array. */
+static double *finite_copy(const double *x, size_t n, size_t *out)
+{
+	double *f = xcalloc(n + 1, sizeof(*f));
+
+	*out = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]))
+			f[(*out)++] = x[i];
+	return f;
+}
+
+void stats_compare(const double *a0, size_t na0, const double *b0,
+		   size_t nb0, enum better dir, const struct cmp_opts *o,
+		   const struct run_noise *rn, struct cmp_result *r)
+{
+	enum boot_stat bs = stat_test_medians(o->test) ? BOOT_MEDIAN : BOOT_MEAN;
+	size_t na, nb;
+	double *a = finite_copy(a0, na0, &na), *b = finite_copy(b0, nb0, &nb);
+	struct boot_ci ci;
+
+	memset(r, 0, sizeof(*r));
+	r->na = na;
+	r->nb = nb;
+	r->change = r->lo = r->hi = r->p = r->noise_pct = NAN;
+	r->verdict = V_INCONCLUSIVE;
+	if (na < CMP_MIN_SAMPLES || nb < CMP_MIN_SAMPLES) {
+		snprintf(r->why, sizeof(r->why),
+			 "too few samples (%zu and %zu; %d a side needed)",
+			 na, nb, CMP_MIN_SAMPLES);
+		goto out;
+	}
+	if (all_same(a, na, b, nb)) {
+		r->change = r->lo = r->hi = 0;
+		r->verdict = V_NO_CHANGE;
+		snprintf(r->why, sizeof(r->why), "every sample is the same value");
+		goto out;
+	}
+	if (stats_bootstrap_ratio(a, na, b, nb, bs, o->nboot, 1 - o->alpha,
+				  o->seed, &ci)) {
+		snprintf(r->why, sizeof(r->why),
+			 "the ratio is undefined (a %s of 0)",
+			 bs == BOOT_MEDIAN ? "median" : "mean");
+		goto out;
+	}
+	set_change(r, &ci, dir);
+	if (significance(a, na, b, nb, dir, o, &ci, r))
+		goto out;
+	if (rn && ci.ratio > 0 && ci.lo > 0) {
+		widen(&ci, rn, o->alpha);
+		set_change(r, &ci, dir);
+		r->significant = r->significant && (ci.lo > 1 || ci.hi < 1);
+		r->noise_pct = 100 * rn->sd_log;
+		r->noise_runs = rn->runs;
+	}
+	decide(r, o->threshold);
+	if (!isnan(r->noise_pct)) {
+		size_t l = strlen(r->why);
+
+		snprintf(r->why + l, sizeof(r->why) - l, "; run noise %.1f%%, %u runs",
+			 r->noise_pct, r->noise_runs);
+	}
+out:
+	free(a);
+	free(b);
+}
