@@ -12,6 +12,7 @@
 #include "stats/summary.h"
 #include "workload/command.h"
 #include "workload/external.h"
+#include "workload/tools.h"
 #include "util.h"
 
 void ext_no_header(FILE *f, const void *cfg)
@@ -105,3 +106,11 @@ void command_result(FILE *f, const void *cfg, const struct wl_result *r)
 	fprintf(f, " %17.9f seconds time elapsed\n", r->value[CMD_TIME]);
 }
 
+/* dbench's and tbench's last line, from the values parsed out of it */
+void dbench_result(FILE *f, const void *cfg, const struct wl_result *r)
+{
+	(void)cfg;
+	fprintf(f, "Throughput %g MB/sec  %d clients  %d procs  max_latency=%.3f ms\n",
+		r->value[DB_MBPS], (int)r->value[DB_CLIENTS],
+		(int)r->value[DB_CLIENTS], r->value[DB_MAX_LAT]);
+}

@@ -98,6 +98,10 @@ static const struct text_format formats[] = {
 	  perf_pipe_header, perf_pipe_result },
 	{ "command", "perf-stat", "perf stat --null's elapsed-time block",
 	  ext_no_header, command_result },
+	{ "dbench", "dbench", "dbench's Throughput line",
+	  ext_no_header, dbench_result },
+	{ "tbench", "tbench", "tbench's Throughput line",
+	  ext_no_header, dbench_result },
 };
 
 const struct text_format *text_format_find(const char *workload,

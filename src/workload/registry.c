@@ -7,6 +7,8 @@ const struct workload *const workloads[] = {
 	&wl_messaging,
 	&wl_pipe,
 	&wl_command,
+	&wl_dbench,
+	&wl_tbench,
 	NULL,
 };
 

@@ -24,6 +24,8 @@
 extern const struct workload wl_messaging;
 extern const struct workload wl_pipe;
 extern const struct workload wl_command;
+extern const struct workload wl_dbench;
+extern const struct workload wl_tbench;
 
 /* NULL-terminated, in the order `schedlab list workloads` shows. */
 extern const struct workload *const workloads[];

@@ -82,3 +82,135 @@ test_command_job() {
 	expect_ext_clean
 }
 
+# --- dbench and tbench --------------------------------------------------
+
+# tee_tool NAME: $tmp/bin/NAME runs the real NAME and keeps what it
+# printed in $tmp/NAME.out, so that a test can read the tool's own line.
+tee_tool() {
+	local real
+	real=$(command -v "$1")
+	mkdir -p "$tmp/bin"
+	printf '#!/bin/sh\n"%s" "$@" >"%s" 2>&1\nrc=$?\ncat "%s"\nexit $rc\n' \
+		"$real" "$tmp/$1.out" "$tmp/$1.out" >"$tmp/bin/$1"
+	chmod +x "$tmp/bin/$1"
+}
+
+# its_line TOOL: the MB/sec of the Throughput line TOOL printed.
+its_line() {
+	awk '$1 == "Throughput" { print $2 }' "$tmp/$1.out"
+}
+
+# The figure schedlab reports is the one dbench printed for the same run.
+test_dbench_reports_its_line() {
+	local line
+
+	use_tmpdir
+	use_ext_tmpdir
+	tee_tool dbench
+	PATH=$tmp/bin:$PATH run_sl bench dbench -t 2 --clients 1 --format json
+	expect_eq "exit status ($err)" 0 "$rc"
+	line=$(its_line dbench)
+	[ -n "$line" ] || fail "dbench printed no Throughput line: $(cat "$tmp/dbench.out")"
+	approx "dbench.mbps" "$line" "$(jval "$out" '.metrics["dbench.mbps"].value')" 1e-12
+	awk -v v="$line" 'BEGIN { exit !(v > 0) }' || fail "0 MB/sec"
+	expect_eq "clients" 1 "$(jval "$out" '.metrics["dbench.clients"].value')"
+	# the rusage of its tree is recorded
+	jval "$out" '.metrics["rusage.nvcsw"].value' >/dev/null
+	expect_ext_clean
+}
+
+test_tbench_reports_its_line() {
+	local line
+
+	use_tmpdir
+	use_ext_tmpdir
+	tee_tool tbench
+	PATH=$tmp/bin:$PATH run_sl bench tbench -t 2 --clients 2
+	expect_eq "exit status ($err)" 0 "$rc"
+	line=$(grep '^Throughput' "$tmp/tbench.out")
+	expect_eq "the line" "$line" "$out"
+	expect_ext_clean
+}
+
+test_external_missing_binary() {
+	local w
+	use_tmpdir
+	# only what run_sl itself needs
+	mkdir "$tmp/empty"
+	ln -s "$(command -v mktemp)" "$(command -v cat)" "$(command -v rm)" "$tmp/empty/"
+	for w in dbench tbench; do
+		PATH=$tmp/empty run_sl bench $w -t 2
+		expect_eq "$w: exit status" 2 "$rc"
+		expect_eq "$w: one line ($err)" 1 "$(nlines "$err")"
+		expect_match "$w: message" "^schedlab: $w: '$w' is not on PATH; install the Debian package dbench" "$err"
+	done
+}
+
+# A client killed mid-run: tbench does not check how its clients ended
+# and prints a Throughput line for the others, but its last cleanup
+# line still counts the dead one: the run fails (when tbench ends),
+# saying so, and the server and the other client go.
+test_tbench_client_killed() {
+	local victim i
+
+	use_tmpdir
+	use_ext_tmpdir
+	start_sl bench tbench -t 3 --clients 2 --format json
+	wait_workers 2
+	for i in $(seq 100); do
+		victim=$(pgrep -g "$wl_pid" -x tbench | sort -n | sed -n 3p)
+		[ -n "$victim" ] && break
+		sleep 0.05
+	done
+	[ -n "$victim" ] || fail "no tbench clients"
+	sleep 1		# running, not still preparing
+	kill -KILL "$victim"
+	finish_sl
+	expect_eq "exit status" 1 "$rc"
+	expect_match "message" "^schedlab: tbench: tbench: 1 of its clients never finished" "$err"
+	awk -v s="$secs" 'BEGIN { exit !(s < 15) }' || fail "took $secs s"
+	expect_group_empty "$wl_pid"
+	expect_ext_clean
+}
+
+# The time limit and Ctrl-C: dbench and its clients are killed, its
+# directory removed.
+test_dbench_timeout_and_interrupt() {
+	use_tmpdir
+	use_ext_tmpdir
+	run_sl bench dbench -t 60 --clients 2 --timeout 2
+	expect_eq "timeout: exit status" 1 "$rc"
+	expect_match "timeout: message" "timed out after 2 s" "$err"
+	expect_ext_clean
+
+	start_sl bench dbench -t 60 --clients 2
+	wait_workers 1
+	sleep 1
+	[ -n "$(ls -A "$tmp/t")" ] || fail "no dbench directory while it runs"
+	kill -INT "$sl_pid"
+	finish_sl
+	expect_eq "interrupt: exit status" 130 "$rc"
+	expect_group_empty "$wl_pid"
+	expect_ext_clean
+}
+
+# As root a run has its own network namespace; without one, a port 7003
+# already taken is said before tbench starts.
+test_tbench_port_in_use() {
+	[ "$(id -u)" = 0 ] || return 0
+	use_tmpdir
+	use_ext_tmpdir
+	unshare -n bash -c '
+		ip link set lo up || exit 3
+		tbench_srv >/dev/null 2>&1 &
+		srv=$!
+		sleep 0.3
+		"$1" bench tbench -t 2 --netns no
+		rc=$?
+		kill $srv
+		exit $rc' _ "$SCHEDLAB" >"$tmp/o" 2>"$tmp/e" || rc=$?
+	err=$(cat "$tmp/e")
+	expect_eq "exit status ($err)" 1 "$rc"
+	expect_match "message" "port 7003, which tbench_srv always listens on, is in use" "$err"
+	expect_ext_clean
+}
