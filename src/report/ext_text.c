@@ -114,3 +114,13 @@ void dbench_result(FILE *f, const void *cfg, const struct wl_result *r)
 		r->value[DB_MBPS], (int)r->value[DB_CLIENTS],
 		(int)r->value[DB_CLIENTS], r->value[DB_MAX_LAT]);
 }
+
+/* pgbench's last two lines (PostgreSQL 14 and later) */
+void pgbench_result(FILE *f, const void *cfg, const struct wl_result *r)
+{
+	(void)cfg;
+	if (r->have[PGB_LAT_AVG])
+		fprintf(f, "latency average = %.3f ms\n", r->value[PGB_LAT_AVG]);
+	fprintf(f, "tps = %f (without initial connection time)\n",
+		r->value[PGB_TPS]);
+}

@@ -102,6 +102,8 @@ static const struct text_format formats[] = {
 	  ext_no_header, dbench_result },
 	{ "tbench", "tbench", "tbench's Throughput line",
 	  ext_no_header, dbench_result },
+	{ "pgbench", "pgbench", "pgbench's latency average and tps lines",
+	  ext_no_header, pgbench_result },
 };
 
 const struct text_format *text_format_find(const char *workload,

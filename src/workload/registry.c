@@ -9,6 +9,7 @@ const struct workload *const workloads[] = {
 	&wl_command,
 	&wl_dbench,
 	&wl_tbench,
+	&wl_pgbench,
 	NULL,
 };
 

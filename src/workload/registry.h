@@ -26,6 +26,7 @@ extern const struct workload wl_pipe;
 extern const struct workload wl_command;
 extern const struct workload wl_dbench;
 extern const struct workload wl_tbench;
+extern const struct workload wl_pgbench;
 
 /* NULL-terminated, in the order `schedlab list workloads` shows. */
 extern const struct workload *const workloads[];

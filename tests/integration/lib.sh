@@ -275,10 +275,26 @@ tool_pids() {
 	done
 }
 
+# cwd_pids DIR: live processes whose working directory is under DIR
+# (PostgreSQL's processes run in their data directory and overwrite
+# their environment with their titles, so the tag does not find them).
+cwd_pids() {
+	local f pid
+	for f in /proc/[0-9]*/cwd; do
+		case $(readlink "$f" 2>/dev/null) in
+		"$1"|"$1"/*)
+			pid=${f#/proc/}
+			echo "${pid%/cwd}" ;;
+		esac
+	done
+}
+
 # use_ext_tmpdir: after use_tmpdir, points TMPDIR at $tmp/t, where the
-# external workloads make their temporary directories.
+# external workloads make their temporary directories (PostgreSQL, run
+# as another user, must be able to reach it).
 use_ext_tmpdir() {
 	mkdir "$tmp/t"
+	chmod 755 "$tmp" "$tmp/t"
 	export TMPDIR=$tmp/t
 }
 
@@ -287,7 +303,7 @@ use_ext_tmpdir() {
 expect_ext_clean() {
 	local left i
 	for i in $(seq 20); do
-		left=$(tool_pids)
+		left=$(tool_pids; cwd_pids "$tmp/t")
 		[ -z "$left" ] && break
 		sleep 0.05
 	done

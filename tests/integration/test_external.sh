@@ -214,3 +214,109 @@ test_tbench_port_in_use() {
 	expect_match "message" "port 7003, which tbench_srv always listens on, is in use" "$err"
 	expect_ext_clean
 }
+
+# --- pgbench on a throwaway cluster -----------------------------------
+
+# pg_tee: $SCHEDLAB_PG_BINDIR is $tmp/pg, PostgreSQL's programs with
+# pgbench replaced by tee_tool's wrapper: $tmp/pgbench.out keeps what
+# the last pgbench (the run, after pgbench -i) printed.
+pg_tee() {
+	local real f
+	real=$(dirname "$(ls -d /usr/lib/postgresql/*/bin/postgres | sort -V | tail -1)")
+	mkdir -p "$tmp/pg"
+	chmod 755 "$tmp" "$tmp/pg"	# postgres runs as another user
+	for f in "$real"/*; do
+		ln -s "$f" "$tmp/pg/"
+	done
+	rm "$tmp/pg/pgbench"
+	PATH=$real:$PATH tee_tool pgbench
+	mv "$tmp/bin/pgbench" "$tmp/pg/pgbench"
+	export SCHEDLAB_PG_BINDIR=$tmp/pg
+}
+
+# The tps schedlab stores is the one pgbench printed; the cluster is made
+# once (setup_s only in the first run) in well under 10 s at scale 1, and
+# nothing of it is left afterwards.
+test_pgbench_reports_its_tps() {
+	local line
+
+	use_tmpdir
+	use_ext_tmpdir
+	pg_tee
+	run_sl bench -r 2 pgbench -S -c 2 -T 1 --format json
+	expect_eq "exit status ($err)" 0 "$rc"
+	line=$(awk '$1 == "tps" { print $3 }' "$tmp/pgbench.out")
+	[ -n "$line" ] || fail "no tps line: $(cat "$tmp/pgbench.out")"
+	approx "pgbench.tps" "$line" "$(jval "$out" '.metrics["pgbench.tps"].samples[1]')" 1e-12
+	expect_eq "scale" 1 "$(jval "$out" '.metrics["pgbench.scale"].value')"
+	expect_eq "set up once" 1 "$(jq '[.metrics["pgbench.setup_s"].samples[] | select(. != null)] | length' <<<"$out")"
+	awk -v s="$(jval "$out" '.metrics["pgbench.setup_s"].samples[0]')" \
+		'BEGIN { exit !(s > 0 && s < 10) }' || fail "cluster set-up took $s s"
+	expect_ext_clean
+}
+
+test_pgbench_bad_options() {
+	use_tmpdir
+	use_ext_tmpdir
+	run_sl bench pgbench --db-size 22XB
+	expect_eq "bad size: exit status" 2 "$rc"
+	expect_match "bad size" "option --db-size '22XB' is not a size" "$err"
+	run_sl bench pgbench --db-size 100TB
+	expect_eq "too big: exit status" 2 "$rc"
+	expect_match "too big" "scale 6721641 \\(--db-size 100TB\\) needs about [0-9]+ MB on .*, which has [0-9]+ MB free" "$err"
+	run_sl bench pgbench --db-size 22MB -s 3
+	expect_eq "both: exit status" 2 "$rc"
+	mkdir "$tmp/nopg"
+	SCHEDLAB_PG_BINDIR=$tmp/nopg run_sl bench pgbench
+	expect_eq "missing: exit status" 2 "$rc"
+	expect_match "missing" "install the Debian packages postgresql postgresql-contrib" "$err"
+	expect_ext_clean
+}
+
+# A server process killed mid-run: pgbench's clients abort, the run
+# fails saying what pgbench said, and postgres and its directory go.
+test_pgbench_backend_killed() {
+	local victim i
+
+	use_tmpdir
+	use_ext_tmpdir
+	start_sl bench pgbench -S -c 2 -T 20 --format json
+	for i in $(seq 200); do
+		victim=
+		for p in $(cwd_pids "$tmp/t"); do
+			grep -qa "schedlab postgres" "/proc/$p/cmdline" 2>/dev/null &&
+				victim=$p && break
+		done
+		[ -n "$victim" ] && break
+		sleep 0.05
+	done
+	[ -n "$victim" ] || fail "no postgres backend of the run"
+	kill -KILL "$victim"
+	finish_sl
+	expect_eq "exit status" 1 "$rc"
+	expect_match "message" "^schedlab: pgbench: pgbench exited with status 2" "$err"
+	awk -v s="$secs" 'BEGIN { exit !(s < 15) }' || fail "took $secs s"
+	expect_ext_clean
+}
+
+# Ctrl-C, or the time limit, while the cluster serves: all gone.
+test_pgbench_interrupted() {
+	use_tmpdir
+	use_ext_tmpdir
+	start_sl bench pgbench -S -c 1 -T 20
+	for i in $(seq 200); do
+		[ -n "$(tool_pids | xargs -r ps -o comm= -p | grep pgbench)" ] && break
+		sleep 0.05
+	done
+	sleep 0.5
+	kill -INT "$sl_pid"
+	finish_sl
+	expect_eq "exit status" 130 "$rc"
+	expect_ext_clean
+
+	# the time limit passes while pgbench runs
+	run_sl bench pgbench -S -c 1 -T 20 --timeout 3
+	expect_eq "timeout: exit status" 1 "$rc"
+	expect_match "timeout: message" "timed out after 3 s" "$err"
+	expect_ext_clean
+}
