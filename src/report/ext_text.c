@@ -124,3 +124,19 @@ void pgbench_result(FILE *f, const void *cfg, const struct wl_result *r)
 	fprintf(f, "tps = %f (without initial connection time)\n",
 		r->value[PGB_TPS]);
 }
+
+/* sysbench's rate and Latency block, from the values it printed */
+void sysbench_result(FILE *f, const void *cfg, const struct wl_result *r)
+{
+	(void)cfg;
+	if (r->have[SB_TPS])
+		fprintf(f, "    transactions per sec.:   %.2f\n", r->value[SB_TPS]);
+	if (r->have[SB_QPS])
+		fprintf(f, "    queries per sec.:        %.2f\n", r->value[SB_QPS]);
+	fprintf(f, "    events per second: %8.2f\n\n", r->value[SB_EPS]);
+	fprintf(f, "Latency (ms):\n");
+	fprintf(f, "         min: %39.2f\n", r->value[SB_LAT_MIN]);
+	fprintf(f, "         avg: %39.2f\n", r->value[SB_LAT_AVG]);
+	fprintf(f, "         max: %39.2f\n", r->value[SB_LAT_MAX]);
+	fprintf(f, "         95th percentile: %27.2f\n", r->value[SB_LAT_P95]);
+}

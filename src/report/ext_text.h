@@ -11,5 +11,6 @@ void ext_no_header(FILE *f, const void *cfg);
 void command_result(FILE *f, const void *cfg, const struct wl_result *r);
 void dbench_result(FILE *f, const void *cfg, const struct wl_result *r);
 void pgbench_result(FILE *f, const void *cfg, const struct wl_result *r);
+void sysbench_result(FILE *f, const void *cfg, const struct wl_result *r);
 
 #endif

@@ -104,6 +104,8 @@ static const struct text_format formats[] = {
 	  ext_no_header, dbench_result },
 	{ "pgbench", "pgbench", "pgbench's latency average and tps lines",
 	  ext_no_header, pgbench_result },
+	{ "sysbench", "sysbench", "sysbench's rates and Latency block",
+	  ext_no_header, sysbench_result },
 };
 
 const struct text_format *text_format_find(const char *workload,

@@ -10,6 +10,7 @@ const struct workload *const workloads[] = {
 	&wl_dbench,
 	&wl_tbench,
 	&wl_pgbench,
+	&wl_sysbench,
 	NULL,
 };
 

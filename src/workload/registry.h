@@ -27,6 +27,7 @@ extern const struct workload wl_command;
 extern const struct workload wl_dbench;
 extern const struct workload wl_tbench;
 extern const struct workload wl_pgbench;
+extern const struct workload wl_sysbench;
 
 /* NULL-terminated, in the order `schedlab list workloads` shows. */
 extern const struct workload *const workloads[];

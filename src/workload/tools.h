@@ -49,7 +49,6 @@ struct sysbench_cfg {
 	int test;			/* enum sysbench_test */
 	unsigned threads, time;
 	unsigned tables, table_size;	/* oltp */
-	const char *conninfo;		/* oltp: an existing server instead */
 };
 
 enum { SB_EPS, SB_TPS, SB_QPS, SB_LAT_MIN, SB_LAT_AVG, SB_LAT_MAX, SB_LAT_P95 };

@@ -320,3 +320,44 @@ test_pgbench_interrupted() {
 	expect_match "timeout: message" "timed out after 3 s" "$err"
 	expect_ext_clean
 }
+
+# --- sysbench -------------------------------------------------------------
+
+# OLTP through the pgsql driver on the throwaway cluster: the tps stored
+# is the one sysbench printed; the tables are prepared once.
+test_sysbench_oltp_reports_its_tps() {
+	local line
+
+	use_tmpdir
+	use_ext_tmpdir
+	tee_tool sysbench
+	PATH=$tmp/bin:$PATH run_sl bench sysbench --test oltp_read_only --threads 2 --time 1 --table-size 1000 --format json
+	expect_eq "exit status ($err)" 0 "$rc"
+	line=$(sed -n 's/.*transactions: *[0-9]* *(\([0-9.]*\) per sec.)/\1/p' "$tmp/sysbench.out")
+	[ -n "$line" ] || fail "no transactions line: $(cat "$tmp/sysbench.out")"
+	approx "sysbench.tps" "$line" "$(jval "$out" '.metrics["sysbench.tps"].value')" 1e-12
+	approx "headline" "$line" "$(jval "$out" '.metrics["sysbench.events_per_sec"].value')" 1e-12
+	expect_ext_clean
+}
+
+# threads needs no server; its rate is events / total time, both printed.
+test_sysbench_threads() {
+	local ev tt
+
+	use_tmpdir
+	use_ext_tmpdir
+	tee_tool sysbench
+	PATH=$tmp/bin:$PATH run_sl bench sysbench --test threads --threads 2 --time 1 --format json
+	expect_eq "exit status ($err)" 0 "$rc"
+	ev=$(awk '/total number of events:/ { print $5 }' "$tmp/sysbench.out")
+	tt=$(awk '/total time:/ { sub("s", "", $3); print $3 }' "$tmp/sysbench.out")
+	approx "events/s" "$(awk -v e="$ev" -v t="$tt" 'BEGIN { printf "%.9f", e / t }')" \
+		"$(jval "$out" '.metrics["sysbench.events_per_sec"].value')" 1e-6
+	expect_ext_clean
+
+	mkdir "$tmp/empty"
+	ln -s "$(command -v mktemp)" "$(command -v cat)" "$(command -v rm)" "$tmp/empty/"
+	PATH=$tmp/empty run_sl bench sysbench --test cpu
+	expect_eq "missing: exit status" 2 "$rc"
+	expect_match "missing" "install the Debian package sysbench" "$err"
+}
