@@ -178,6 +178,17 @@ static const char *fatal_line(const struct ext_out *o, size_t *scan,
 	}
 }
 
+/* What is already in the pipe, without waiting for more. */
+static void drain(int fd, struct ext_out *out)
+{
+	char chunk[8192];
+	ssize_t n;
+
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+		out_add(out, chunk, (size_t)n);
+}
+
 static void describe_status(char *buf, size_t len, int status)
 {
 	if (WIFSIGNALED(status))
@@ -203,7 +214,12 @@ int ext_collect(struct wl_ctx *ctx, const char *what, pid_t pid, int fd,
 	out_add(out, "", 0);
 	for (;;) {
 		struct pollfd pfd = { fd, POLLIN, 0 };
-		int ms = -1;
+		/*
+		 * Woken every 100 ms to see whether the program has ended
+		 * while something it started in the background still holds
+		 * the pipe open: its end is the end, as for perf stat.
+		 */
+		int ms = 100, rc;
 		ssize_t n;
 
 		if (limit_ns) {
@@ -213,15 +229,26 @@ int ext_collect(struct wl_ctx *ctx, const char *what, pid_t pid, int fd,
 				late = true;
 				break;
 			}
-			ms = (int)((limit_ns - now) / 1000000 + 1);
+			if ((limit_ns - now) / 1000000 < 100)
+				ms = (int)((limit_ns - now) / 1000000 + 1);
 		}
-		if (poll(&pfd, 1, ms) < 0) {
+		rc = poll(&pfd, 1, ms);
+		if (rc < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
-		if (!pfd.revents)
+		if (rc == 0) {
+			siginfo_t si = { 0 };
+
+			if (waitid(P_PID, (id_t)pid, &si,
+				   WEXITED | WNOHANG | WNOWAIT) == 0 &&
+			    si.si_pid == pid) {
+				drain(fd, out);
+				break;
+			}
 			continue;
+		}
 		n = read(fd, chunk, sizeof(chunk));
 		if (n < 0 && errno == EINTR)
 			continue;

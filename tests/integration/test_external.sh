@@ -61,6 +61,18 @@ test_command_fails() {
 	expect_ext_clean
 }
 
+# The program's end is the end, even when something it left in the
+# background holds its output open; what it left is killed.
+test_command_background_child() {
+	use_tmpdir
+	use_ext_tmpdir
+	start_sl bench command --format json -- sh -c 'sleep 30 & echo started'
+	finish_sl
+	expect_eq "exit status ($err)" 0 "$rc"
+	awk -v s="$secs" 'BEGIN { exit !(s < 5) }' || fail "took $secs s"
+	expect_ext_clean
+}
+
 # The time limit kills the program and whatever it started.
 test_command_timeout() {
 	use_tmpdir
