@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "workload/ext_parse.h"
+#include "workload/external.h"
 
 #define LINE_MAX_LEN 512
 
@@ -36,19 +37,6 @@ static int each_line(const char *text, int (*fn)(const char *line, void *arg),
 	return 0;
 }
 
-static const char *last_line(const char *text, char *buf, size_t len)
-{
-	const char *end = text + strlen(text), *start;
-
-	while (end > text && (end[-1] == '\n' || end[-1] == ' '))
-		end--;
-	start = end;
-	while (start > text && start[-1] != '\n')
-		start--;
-	snprintf(buf, len, "%.*s", (int)(end - start), start);
-	return buf;
-}
-
 static int missing(const char *text, const char *what, char *err,
 		   size_t errlen)
 {
@@ -59,7 +47,7 @@ static int missing(const char *text, const char *what, char *err,
 		return -1;
 	}
 	snprintf(err, errlen, "no %s line in its output (its last line: '%s')",
-		 what, last_line(text, last, sizeof(last)));
+		 what, ext_last_line(text, last, sizeof(last)));
 	return -1;
 }
 

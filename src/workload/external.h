@@ -99,13 +99,35 @@ const char *ext_last_line(const char *text, char *buf, size_t len);
 
 void ext_out_free(struct ext_out *o);
 
+/* $TMPDIR, or /tmp when it is unset or too long for a unix socket path */
+const char *ext_tmpbase(void);
+
 /*
- * A temporary directory the run owns, "$TMPDIR/schedlab-TAG.XXXXXX"
- * ("/tmp" when TMPDIR is unset or too long for a unix socket path),
- * registered with wl_own_dir() so that the supervisor removes it
- * whatever becomes of the run. Returns 0 or -1 after wl_fail().
+ * A temporary directory the run owns, "BASE/schedlab-TAG.PID.XXXXXX"
+ * (PID: schedlab's), registered with wl_own_dir() so that the
+ * supervisor removes it whatever becomes of the run. Returns 0 or -1
+ * after wl_fail().
  */
 int ext_tmpdir(struct wl_ctx *ctx, const char *tag, char *path, size_t len);
+
+/*
+ * Kills every process whose working directory is under dir and waits
+ * (5 s at most) until none is left. Each postgres child calls setsid(),
+ * so the supervisor's kill of the workload's group reaches only the
+ * postmaster; the children notice its death and exit on their own, but
+ * not at once, and one still attached to the cluster's shared memory
+ * keeps a new postmaster from starting. They all run in the data
+ * directory, which is how they are found.
+ */
+void ext_kill_cwd(const char *dir);
+
+/*
+ * Removes the directories of schedlab processes that are gone (killed
+ * with SIGKILL, so that nothing could clean up): BASE/schedlab-*.PID.*
+ * owned by this user whose PID no longer exists, and whatever still
+ * runs in them. Called once by ext_need() and pg_prepare().
+ */
+void ext_sweep_stale(const char *base);
 
 /*
  * Splits text into words as a shell would for a simple command without

@@ -67,54 +67,11 @@ const char *pg_root(void)
 	return root;
 }
 
-/*
- * Kills every process whose working directory is under dir and waits
- * (5 s at most) until none is left. Each postgres child calls setsid(),
- * so the supervisor's kill of the workload's group reaches only the
- * postmaster; the children notice its death and exit on their own, but
- * not at once, and one still attached to the cluster's shared memory
- * keeps a new postmaster from starting. They all run in the data
- * directory, which is how they are found.
- */
-static void kill_strays(const char *dir)
-{
-	size_t len = strlen(dir);
-
-	for (int round = 0; round < 500; round++) {
-		struct dirent *e;
-		DIR *d = opendir("/proc");
-		int found = 0;
-
-		while (d && (e = readdir(d))) {
-			char link[300], cwd[PATH_MAX];
-			ssize_t n;
-
-			if (e->d_name[0] < '1' || e->d_name[0] > '9')
-				continue;
-			snprintf(link, sizeof(link), "/proc/%s/cwd", e->d_name);
-			n = readlink(link, cwd, sizeof(cwd) - 1);
-			if (n < (ssize_t)len || strncmp(cwd, dir, len) ||
-			    (cwd[len] && cwd[len] != '/'))
-				continue;
-			kill((pid_t)atoi(e->d_name), SIGKILL);
-			found++;
-		}
-		if (d)
-			closedir(d);
-		/* as a subreaper, orphans of the cluster may be ours to reap */
-		while (waitpid(-1, NULL, WNOHANG) > 0)
-			;
-		if (!found)
-			return;
-		usleep(10000);
-	}
-}
-
 static void remove_root(void)
 {
 	if (!root[0] || getpid() != root_owner)
 		return;
-	kill_strays(root);
+	ext_kill_cwd(root);
 	rm_tree(root);
 }
 
@@ -133,12 +90,12 @@ static int give(const char *path)
 
 static int make_root(const char *workload)
 {
-	const char *base = getenv("TMPDIR");
+	const char *base = ext_tmpbase();
 	char sock[160];
 
-	if (!base || !*base || strlen(base) > 60)
-		base = "/tmp";
-	snprintf(root, sizeof(root), "%s/schedlab-pg.XXXXXX", base);
+	ext_sweep_stale(base);
+	snprintf(root, sizeof(root), "%s/schedlab-pg.%d.XXXXXX", base,
+		 (int)getpid());
 	if (!mkdtemp(root)) {
 		error("%s: cannot make a directory in %s for the PostgreSQL cluster: %s",
 		      workload, base, strerror(errno));
@@ -295,7 +252,7 @@ static void drop_others(const char *key)
 		    !strcmp(e->d_name, key))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", root, e->d_name);
-		kill_strays(path);
+		ext_kill_cwd(path);
 		rm_tree(path);
 	}
 	if (d)
@@ -319,7 +276,7 @@ int pg_start(struct wl_ctx *ctx, const char *key,
 	snprintf(marker, sizeof(marker), "%s/loaded", dir);
 	snprintf(s->sock, sizeof(s->sock), "%s/sock", root);
 	snprintf(s->data, sizeof(s->data), "%s/data", dir);
-	kill_strays(dir);	/* of an iteration that was killed */
+	ext_kill_cwd(dir);	/* of an iteration that was killed */
 	if (access(marker, F_OK) == 0)
 		return start_server(ctx, dir, s);
 

@@ -373,3 +373,24 @@ test_sysbench_threads() {
 	expect_eq "missing: exit status" 2 "$rc"
 	expect_match "missing" "install the Debian package sysbench" "$err"
 }
+
+# The directories of a schedlab killed with SIGKILL (nothing could clean
+# up) are removed by the next external run; others' are left alone.
+test_stale_directories_swept() {
+	local dead
+
+	use_tmpdir
+	use_ext_tmpdir
+	sleep 0 & dead=$!
+	wait $dead
+	mkdir -p "$tmp/t/schedlab-pg.$dead.abcdef/data" "$tmp/t/schedlab-dbench.$$.abcdef" \
+		"$tmp/t/schedlab-x.$dead.ab"
+	touch "$tmp/t/schedlab-pg.$dead.abcdef/data/f"
+	run_sl bench sysbench --test cpu --time 1
+	expect_eq "exit status ($err)" 0 "$rc"
+	[ ! -e "$tmp/t/schedlab-pg.$dead.abcdef" ] || fail "a dead schedlab's directory is still there"
+	[ -e "$tmp/t/schedlab-dbench.$$.abcdef" ] || fail "a live process's directory was removed"
+	[ -e "$tmp/t/schedlab-x.$dead.ab" ] || fail "a directory not named as schedlab's was removed"
+	rm -r "$tmp/t/schedlab-dbench.$$.abcdef" "$tmp/t/schedlab-x.$dead.ab"
+	expect_ext_clean
+}
