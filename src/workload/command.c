@@ -4,11 +4,15 @@
  * the clock runs from just before the fork to just after the reap. The
  * program runs with execvp, not through a shell unless shell = true; its
  * output is captured and dropped (kept for the message when it fails): a
- * command that exits with a status other than 0 fails the iteration.
+ * command that exits with a status other than 0 fails the iteration. The
+ * directory of the running schedlab is put first on PATH.
  */
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "workload/command.h"
 #include "workload/external.h"
@@ -38,6 +42,35 @@ char **command_argv(const struct command_cfg *c, const char **err)
 	return argv;
 }
 
+/*
+ * The directory of this schedlab goes first on PATH, so that a command
+ * that runs schedlab (jobs/command.job times its messaging workload)
+ * runs this one, installed or not.
+ */
+static void path_with_self(void)
+{
+	static bool done;
+	const char *path = getenv("PATH");
+	char self[PATH_MAX], *slash, *np;
+	ssize_t n;
+
+	if (done)
+		return;
+	done = true;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash)
+		return;
+	*slash = '\0';
+	np = xmalloc(strlen(self) + (path ? strlen(path) : 0) + 2);
+	sprintf(np, "%s%s%s", self, path ? ":" : "", path ? path : "");
+	setenv("PATH", np, 1);
+	free(np);
+}
+
 static int command_prepare(const void *cfgp)
 {
 	const struct command_cfg *c = cfgp;
@@ -45,6 +78,7 @@ static int command_prepare(const void *cfgp)
 	char **argv;
 	int rc;
 
+	path_with_self();
 	if (!c->argv)
 		return error("bench command: no command to run (schedlab bench command [OPTIONS] -- PROGRAM [ARGS...], or argv = ... in a job file)"),
 		       EXIT_USAGE;
