@@ -267,6 +267,24 @@ test_pgbench_reports_its_tps() {
 	expect_ext_clean
 }
 
+# Through a job file: the tps stored in the database (read back by
+# export) is the one pgbench printed.
+test_pgbench_job_stored() {
+	local line
+
+	use_tmpdir
+	use_ext_tmpdir
+	pg_tee
+	printf '[global]\niterations = 1\n[p]\nworkload = pgbench\nmode = select-only\ntime = 1\n' >"$tmp/p.job"
+	run_sl run "$tmp/p.job" --db "$tmp/p.db"
+	expect_eq "exit status ($err)" 0 "$rc"
+	run_sl export 1 --db "$tmp/p.db"
+	expect_eq "export ($err)" 0 "$rc"
+	line=$(awk '$1 == "tps" { print $3 }' "$tmp/pgbench.out")
+	approx "stored pgbench.tps" "$line" "$(jval "$out" '.cases[0].samples["pgbench.tps"][0]')" 1e-12
+	expect_ext_clean
+}
+
 test_pgbench_bad_options() {
 	use_tmpdir
 	use_ext_tmpdir
@@ -392,5 +410,28 @@ test_stale_directories_swept() {
 	[ -e "$tmp/t/schedlab-dbench.$$.abcdef" ] || fail "a live process's directory was removed"
 	[ -e "$tmp/t/schedlab-x.$dead.ab" ] || fail "a directory not named as schedlab's was removed"
 	rm -r "$tmp/t/schedlab-dbench.$$.abcdef" "$tmp/t/schedlab-x.$dead.ab"
+	expect_ext_clean
+}
+
+# A server that does not start: one clear line, nothing left.
+test_server_fails_to_start() {
+	use_tmpdir
+	use_ext_tmpdir
+	pg_tee
+	rm "$tmp/pg/postgres"
+	printf '#!/bin/sh\necho "FATAL:  could not do what a server does"\nexit 1\n' >"$tmp/pg/postgres"
+	chmod 755 "$tmp/pg/postgres"
+	run_sl bench pgbench -S -T 1
+	expect_eq "postgres: exit status" 1 "$rc"
+	expect_eq "postgres: one line ($err)" 1 "$(nlines "$err")"
+	expect_match "postgres: message" "postgres did not start: 'FATAL:  could not do what a server does'" "$err"
+	expect_ext_clean
+
+	mkdir -p "$tmp/bin"
+	printf '#!/bin/sh\necho listen failed\nexit 1\n' >"$tmp/bin/tbench_srv"
+	chmod 755 "$tmp/bin/tbench_srv"
+	PATH=$tmp/bin:$PATH run_sl bench tbench -t 2
+	expect_eq "tbench_srv: exit status" 1 "$rc"
+	expect_match "tbench_srv: message" "tbench_srv ended as it started \\(status 1\\)" "$err"
 	expect_ext_clean
 }
