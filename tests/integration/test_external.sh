@@ -311,6 +311,14 @@ test_pgbench_backend_killed() {
 	use_tmpdir
 	use_ext_tmpdir
 	start_sl bench pgbench -S -c 2 -T 20 --format json
+	# past the load (pgbench -i): the run's pgbench is up
+	for i in $(seq 400); do
+		for p in $(tool_pids); do
+			grep -qa select-only "/proc/$p/cmdline" 2>/dev/null && break 2
+		done
+		sleep 0.05
+	done
+	sleep 0.5
 	for i in $(seq 200); do
 		victim=
 		for p in $(cwd_pids "$tmp/t"); do
