@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -88,4 +90,23 @@ char *xstrdup(const char *s)
 	char *p = strdup(s);
 
 	return p ? p : oom(strlen(s) + 1);
+}
+
+static int rm_one(const char *path, const struct stat *st, int type,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type == FTW_DP)
+		return rmdir(path) && errno != ENOENT ? -1 : 0;
+	return unlink(path) && errno != ENOENT ? -1 : 0;
+}
+
+int rm_tree(const char *path)
+{
+	/* FTW_PHYS: a link inside is removed, never followed */
+	if (nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) &&
+	    errno != ENOENT)
+		return -1;
+	return 0;
 }

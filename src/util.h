@@ -38,6 +38,12 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 char *xstrdup(const char *s);
 
+/*
+ * Removes a directory tree, never following a symbolic link or crossing
+ * into another file system; 0 (also when it is not there) or -1 with errno.
+ */
+int rm_tree(const char *path);
+
 static inline uint64_t ts_ns(const struct timespec *ts)
 {
 	return (uint64_t)ts->tv_sec * 1000000000ull + (uint64_t)ts->tv_nsec;

@@ -11,6 +11,7 @@
 #include "harness/runner.h"
 #include "probe/probe.h"
 #include "report/render.h"
+#include "workload/external.h"
 #include "workload/registry.h"
 #include "util.h"
 
@@ -27,7 +28,8 @@ struct bench_opts {
 
 static void bench_usage(FILE *f)
 {
-	fprintf(f, "usage: schedlab bench [-r N] WORKLOAD [OPTIONS]\n\n"
+	fprintf(f, "usage: schedlab bench [-r N] WORKLOAD [OPTIONS]\n"
+		"       schedlab bench [-r N] command [OPTIONS] -- PROGRAM [ARGS...]\n\n"
 		"Runs one workload and prints what its reference tool prints.\n"
 		"-r N, --repeat N: run it N times and add mean +- stddev, as perf stat --repeat.\n"
 		"'schedlab bench WORKLOAD --help' lists a workload's options.\n\n"
@@ -121,10 +123,16 @@ static int print_results(const struct workload *wl, const void *cfg,
 			 const struct text_format *tf,
 			 const struct case_result *r)
 {
+	const struct text_summary *ts;
 	struct wl_result res;
 
 	if (!tf)
 		return render_json(stdout, wl, cfg, r);
+	ts = text_summary_find(wl->name, tf->name);
+	if (ts) {
+		ts->print(stdout, cfg, r);
+		return 0;
+	}
 	for (size_t i = 0; i < r->niter; i++) {
 		row_result(r, i, &res);
 		tf->result(stdout, cfg, &res);
@@ -143,6 +151,7 @@ int cmd_bench(int argc, char **argv)
 	struct case_result r;
 	struct plan_case pc;
 	char who[64];
+	char *words = NULL;	/* the argv operands, joined */
 	void *cfg;
 	int rc, w;
 
@@ -196,10 +205,20 @@ int cmd_bench(int argc, char **argv)
 	bo.probes = -1;		/* by --format, unless given */
 	snprintf(who, sizeof(who), "bench %s", wl->name);
 	struct opt_target targets[] = { { wl->options, cfg }, { common, &bo } };
-	if (opts_parse_argv(targets, ARRAY_SIZE(targets), argc - w, argv + w,
-			    who, false) < 0) {
+	/* a workload with an argv option takes the words after -- as it */
+	bool takes_argv = opt_find(wl->options, "argv") != NULL;
+	int first = opts_parse_argv(targets, ARRAY_SIZE(targets), argc - w,
+				    argv + w, who, takes_argv);
+	if (first < 0) {
 		rc = EXIT_USAGE;
 		goto out;
+	}
+	if (takes_argv && first < argc - w) {
+		words = ext_join(argv + w + first);
+		if (opt_set(opt_find(wl->options, "argv"), cfg, words, who)) {
+			rc = EXIT_USAGE;
+			goto out;
+		}
 	}
 	if (bo.help) {
 		workload_help(wl, common);
@@ -234,6 +253,7 @@ int cmd_bench(int argc, char **argv)
 	}
 	case_result_free(&r);
 out:
+	free(words);
 	free(cfg);
 	return rc;
 }

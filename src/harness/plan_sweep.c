@@ -16,7 +16,7 @@
 #include "harness/plan_int.h"
 #include "util.h"
 
-#define VALUE_MAX	128	/* one formatted option value */
+#define VALUE_MAX	1024	/* one formatted option value (a command line) */
 
 void axis_free(struct axis *ax)
 {

@@ -88,6 +88,30 @@ int wl_fail_errno(struct wl_ctx *ctx, const char *fmt, ...)
 	return -1;
 }
 
+int wl_own_dir(struct wl_ctx *ctx, const char *path)
+{
+	if (strlen(path) >= WL_OWNED_LEN)
+		return wl_fail(ctx, "directory path too long: %s", path);
+	for (int i = 0; i < WL_OWNED_MAX; i++) {
+		if (!ctx->owned[i][0]) {
+			strcpy(ctx->owned[i], path);
+			return 0;
+		}
+	}
+	return wl_fail(ctx, "more than %d owned directories", WL_OWNED_MAX);
+}
+
+/* Only the workload process writes the table, and it is gone by now. */
+static void remove_owned(struct wl_ctx *ctx)
+{
+	for (int i = 0; i < WL_OWNED_MAX; i++) {
+		ctx->owned[i][WL_OWNED_LEN - 1] = '\0';
+		if (ctx->owned[i][0] && rm_tree(ctx->owned[i]))
+			warning("cannot remove %s: %s", ctx->owned[i],
+				strerror(errno));
+	}
+}
+
 int run_status_exit(enum run_status st)
 {
 	switch (st) {
@@ -278,6 +302,8 @@ int supervise_run(const struct workload *wl, const void *cfg,
 		else if (errno != EINTR)
 			break;
 	}
+
+	remove_owned(ctx);
 
 	out->result = ctx->result;
 	memcpy(out->probe, ctx->probe, sizeof(out->probe));

@@ -24,6 +24,8 @@
 #include "workload/workload.h"
 
 #define REASON_MAX 512
+#define WL_OWNED_MAX 4		/* directories a run may own */
+#define WL_OWNED_LEN 256
 
 enum fail_rank {
 	FAIL_NONE,
@@ -51,6 +53,9 @@ struct wl_ctx {
 	int nlat;
 	struct cpu_topo topo;
 	struct hist latency;	/* the per-CPU ones merged, at the end */
+
+	/* wl_own_dir(): removed by the supervisor after the group is gone */
+	char owned[WL_OWNED_MAX][WL_OWNED_LEN];
 };
 
 /* How to run one iteration. */

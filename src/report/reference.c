@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/ext_text.h"
 #include "report/render.h"
 #include "workload/messaging.h"
 #include "workload/pipe.h"
@@ -95,6 +96,16 @@ static const struct text_format formats[] = {
 	  perf_messaging_header, perf_messaging_result },
 	{ "pipe", "perf", "perf bench sched pipe's block",
 	  perf_pipe_header, perf_pipe_result },
+	{ "command", "perf-stat", "perf stat --null's elapsed-time block",
+	  ext_no_header, command_result },
+	{ "dbench", "dbench", "dbench's Throughput line",
+	  ext_no_header, dbench_result },
+	{ "tbench", "tbench", "tbench's Throughput line",
+	  ext_no_header, dbench_result },
+	{ "pgbench", "pgbench", "pgbench's latency average and tps lines",
+	  ext_no_header, pgbench_result },
+	{ "sysbench", "sysbench", "sysbench's rates and Latency block",
+	  ext_no_header, sysbench_result },
 };
 
 const struct text_format *text_format_find(const char *workload,

@@ -25,6 +25,20 @@ struct text_format {
 	void (*result)(FILE *f, const void *cfg, const struct wl_result *r);
 };
 
+/*
+ * A text format that prints all the runs of a case at once, instead of
+ * a result line per run and the repeat footer (perf stat --repeat).
+ */
+struct text_summary {
+	const char *workload;
+	const char *format;
+	void (*print)(FILE *f, const void *cfg, const struct case_result *r);
+};
+
+/* The summary printer of a text format, or NULL. */
+const struct text_summary *text_summary_find(const char *workload,
+					     const char *format);
+
 /* The format called name for a workload (NULL: its default), or NULL. */
 const struct text_format *text_format_find(const char *workload,
 					   const char *name);

@@ -6,6 +6,11 @@
 const struct workload *const workloads[] = {
 	&wl_messaging,
 	&wl_pipe,
+	&wl_command,
+	&wl_dbench,
+	&wl_tbench,
+	&wl_pgbench,
+	&wl_sysbench,
 	NULL,
 };
 

@@ -23,6 +23,11 @@
 
 extern const struct workload wl_messaging;
 extern const struct workload wl_pipe;
+extern const struct workload wl_command;
+extern const struct workload wl_dbench;
+extern const struct workload wl_tbench;
+extern const struct workload wl_pgbench;
+extern const struct workload wl_sysbench;
 
 /* NULL-terminated, in the order `schedlab list workloads` shows. */
 extern const struct workload *const workloads[];

@@ -85,6 +85,15 @@ void wl_message(struct wl_ctx *ctx);
 /* The same, and records a latency in nanoseconds. */
 void wl_latency(struct wl_ctx *ctx, uint64_t ns);
 
+/*
+ * A directory the run created and owns (a temporary tree for a tool, a
+ * database cluster): after the workload process and everything in its
+ * process group have ended - normally, by failure, timeout or Ctrl-C -
+ * the supervisor removes it if it is still there. -1 after wl_fail() if
+ * the path is too long or too many are owned.
+ */
+int wl_own_dir(struct wl_ctx *ctx, const char *path);
+
 struct workload {
 	const char *name;
 	const char *summary;

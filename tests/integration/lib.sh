@@ -256,3 +256,59 @@ expect_line() {
 	grep -qE -- "$2" <<<"$3" || fail "$1: no line matches /$2/ in:
 $3"
 }
+
+# tool_pids: live processes of external programs (tbench, postgres, ...)
+# started by this test, found by the tag in their environment.
+tool_pids() {
+	local f pid
+	for f in $(grep -lsxzF "SCHEDLAB_TEST_TAG=$SCHEDLAB_TEST_TAG" \
+		   /proc/[0-9]*/environ 2>/dev/null || true); do
+		pid=${f#/proc/}
+		pid=${pid%/environ}
+		case $(cat "/proc/$pid/comm" 2>/dev/null) in
+		dbench|tbench|tbench_srv|postgres|pgbench|sysbench|initdb|sleep)
+			case $(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null) in
+			''|Z|X) ;;
+			*) echo "$pid" ;;
+			esac ;;
+		esac
+	done
+}
+
+# cwd_pids DIR: live processes whose working directory is under DIR
+# (PostgreSQL's processes run in their data directory and overwrite
+# their environment with their titles, so the tag does not find them).
+cwd_pids() {
+	local f pid
+	for f in /proc/[0-9]*/cwd; do
+		case $(readlink "$f" 2>/dev/null) in
+		"$1"|"$1"/*)
+			pid=${f#/proc/}
+			echo "${pid%/cwd}" ;;
+		esac
+	done
+}
+
+# use_ext_tmpdir: after use_tmpdir, points TMPDIR at $tmp/t, where the
+# external workloads make their temporary directories (PostgreSQL, run
+# as another user, must be able to reach it).
+use_ext_tmpdir() {
+	mkdir "$tmp/t"
+	chmod 755 "$tmp" "$tmp/t"
+	export TMPDIR=$tmp/t
+}
+
+# expect_ext_clean: no external program of this test still runs (after
+# a second's grace) and $tmp/t is empty.
+expect_ext_clean() {
+	local left i
+	for i in $(seq 20); do
+		left=$(tool_pids; cwd_pids "$tmp/t")
+		[ -z "$left" ] && break
+		sleep 0.05
+	done
+	[ -z "$left" ] || fail "programs left behind: $(ps -o pid,ppid,stat,args -p "$(echo $left | tr ' ' ,)")"
+	left=$(ls -A "$tmp/t")
+	[ -z "$left" ] || fail "directories left behind in $tmp/t: $left"
+	expect_no_leftovers
+}

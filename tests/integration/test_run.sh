@@ -414,7 +414,10 @@ retries = 1
 EOF
 	start_sl run "$tmp/r.job" --db "$tmp/r.db" -q
 	while kill -0 "$sl_pid" 2>/dev/null; do
+		# workload processes lead their groups; workers orphaned while
+		# a group is killed are schedlab's children for a moment too
 		for p in $(pgrep -P "$sl_pid" || true); do
+			[ "$(ps -o pgid= -p "$p" | tr -d ' ')" = "$p" ] || continue
 			[[ " $seen " == *" $p "* ]] || seen="$seen $p"
 		done
 		sleep 0.05

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * command: times any program, as `perf stat --null --repeat N ARGV` does:
+ * the clock runs from just before the fork to just after the reap. The
+ * program runs with execvp, not through a shell unless shell = true; its
+ * output is captured and dropped (kept for the message when it fails): a
+ * command that exits with a status other than 0 fails the iteration. The
+ * directory of the running schedlab is put first on PATH.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "workload/command.h"
+#include "workload/external.h"
+#include "workload/registry.h"
+#include "util.h"
+
+static double tv_s(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+char **command_argv(const struct command_cfg *c, const char **err)
+{
+	char **words = ext_split(c->argv, err), **argv;
+
+	if (!c->shell || !words)
+		return words;
+	/*
+	 * The script: one quoted word (as bench joins a single operand),
+	 * else the text as written (argv = a | b in a job file).
+	 */
+	argv = xcalloc(4, sizeof(*argv));
+	argv[0] = xstrdup("/bin/sh");
+	argv[1] = xstrdup("-c");
+	argv[2] = xstrdup(words[1] ? c->argv : words[0]);
+	ext_argv_free(words);
+	return argv;
+}
+
+/*
+ * The directory of this schedlab goes first on PATH, so that a command
+ * that runs schedlab (jobs/command.job times its messaging workload)
+ * runs this one, installed or not.
+ */
+static void path_with_self(void)
+{
+	static bool done;
+	const char *path = getenv("PATH");
+	char self[PATH_MAX], *slash, *np;
+	ssize_t n;
+
+	if (done)
+		return;
+	done = true;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash)
+		return;
+	*slash = '\0';
+	np = xmalloc(strlen(self) + (path ? strlen(path) : 0) + 2);
+	sprintf(np, "%s%s%s", self, path ? ":" : "", path ? path : "");
+	setenv("PATH", np, 1);
+	free(np);
+}
+
+static int command_prepare(const void *cfgp)
+{
+	const struct command_cfg *c = cfgp;
+	const char *err;
+	char **argv;
+	int rc;
+
+	path_with_self();
+	if (!c->argv)
+		return error("bench command: no command to run (schedlab bench command [OPTIONS] -- PROGRAM [ARGS...], or argv = ... in a job file)"),
+		       EXIT_USAGE;
+	argv = command_argv(c, &err);
+	if (!argv)
+		return error("command: cannot split argv '%s': %s", c->argv,
+			     err), EXIT_USAGE;
+	rc = ext_on_path(argv[0]) ? 0 :
+	     (error("command: '%s' is not on PATH or is not executable",
+		    argv[0]), EXIT_USAGE);
+	ext_argv_free(argv);
+	return rc;
+}
+
+static int command_run(const void *cfgp, struct wl_ctx *ctx,
+		       struct wl_result *res)
+{
+	const struct command_cfg *c = cfgp;
+	struct ext_cmd cmd = { .what = "the command", .out_fd = -1 };
+	struct ext_out out;
+	struct rusage ru;
+	const char *err;
+	char **argv = command_argv(c, &err);
+	uint64_t start, stop;
+	int rc;
+
+	if (!argv)
+		return wl_fail(ctx, "cannot split argv: %s", err);
+	cmd.argv = argv;
+	wl_clock_start(ctx);
+	start = now_ns();
+	rc = ext_run(ctx, &cmd, 0, NULL, &out, &ru);
+	stop = now_ns();
+	wl_clock_stop(ctx);
+	ext_out_free(&out);
+	ext_argv_free(argv);
+	if (rc)
+		return -1;
+	wl_set(res, CMD_TIME, (double)(stop - start) / 1e9);
+	wl_set(res, CMD_USER, tv_s(&ru.ru_utime));
+	wl_set(res, CMD_SYS, tv_s(&ru.ru_stime));
+	return 0;
+}
+
+#define O(f) offsetof(struct command_cfg, f)
+static const struct opt_def command_options[] = {
+	{ .name = "argv", .type = OPT_STRING, .offset = O(argv),
+	  .arg = "WORDS",
+	  .help = "the program and its arguments, split like a shell's words "
+		  "('...', \"...\", \\ quote; no expansions); on the command "
+		  "line they follow --" },
+	{ .name = "shell", .type = OPT_BOOL, .offset = O(shell),
+	  .def = "false",
+	  .help = "run argv as a /bin/sh -c script (pipes, redirections): the "
+		  "one quoted word, or the text as written" },
+	{ .name = NULL },
+};
+#undef O
+
+static const struct metric_def command_metrics[] = {
+	[CMD_TIME] = { "command.time", "s", BETTER_LOWER, true,
+		       "seconds time elapsed: fork to reap, as perf stat" },
+	[CMD_USER] = { "command.user_s", "s", BETTER_NONE, false,
+		       "user CPU time of the program and the children it waited for" },
+	[CMD_SYS] = { "command.sys_s", "s", BETTER_NONE, false,
+		      "system CPU time of the program and the children it waited for" },
+	{ .name = NULL },
+};
+
+const struct workload wl_command = {
+	.name = "command",
+	.summary = "times any program, repeated (perf stat --null --repeat N PROGRAM)",
+	.reference = "perf stat --null",
+	.events = "runs",
+	.cfg_size = sizeof(struct command_cfg),
+	.options = command_options,
+	.metrics = command_metrics,
+	.prepare = command_prepare,
+	.run = command_run,
+};

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dbench: the real dbench 4.0 (Debian package dbench), N client
+ * processes replaying its load file as file-system calls in a temporary
+ * directory that the run owns and the supervisor removes whatever
+ * happens. Clients default to the online CPUs, as seed 003 runs it. The
+ * headline is dbench's own Throughput line, parsed, not recomputed.
+ */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "workload/ext_parse.h"
+#include "workload/external.h"
+#include "workload/registry.h"
+#include "workload/tools.h"
+#include "util.h"
+
+/*
+ * What dbench and tbench print when a client is lost for good. A client
+ * that dies before it is ready leaves the tool waiting for it forever,
+ * printing "1 of 2 processes prepared for launch  N sec" ten times a
+ * second: 30 s of that is taken as lost.
+ */
+const char *const dbench_fatal[] = {
+	"failed to start", "Child failed with status", "failed to connect",
+	"error reading header", "prepared for launch  30 sec", NULL,
+};
+
+unsigned dbench_clients(const struct dbench_cfg *c)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return c->clients ? c->clients : n > 0 ? (unsigned)n : 1;
+}
+
+/* The tool's -t plus its cleanup, twice over, and a minute to start. */
+unsigned dbench_limit_s(const struct dbench_cfg *c)
+{
+	return 2 * c->time + 60;
+}
+
+int dbench_results(struct wl_ctx *ctx, const char *tool,
+		   const struct ext_out *out, struct wl_result *res)
+{
+	struct dbench_out o;
+	char err[512];
+
+	if (parse_dbench(out->buf, &o, err, sizeof(err)))
+		return wl_fail(ctx, "%s: %s", tool, err);
+	wl_set(res, DB_MBPS, o.mbps);
+	wl_set(res, DB_MAX_LAT, o.max_latency_ms);
+	wl_set(res, DB_CLIENTS, o.clients);
+	return 0;
+}
+
+static int dbench_prepare(const void *cfg)
+{
+	(void)cfg;
+	return ext_need("dbench", "dbench", "dbench");
+}
+
+static int dbench_run(const void *cfgp, struct wl_ctx *ctx,
+		      struct wl_result *res)
+{
+	const struct dbench_cfg *c = cfgp;
+	char dir[256], t[16], n[16];
+	char *argv[10];
+	struct ext_cmd cmd = { .what = "dbench", .argv = argv, .out_fd = -1 };
+	struct ext_out out;
+	int i = 0, rc;
+
+	if (ext_tmpdir(ctx, "dbench", dir, sizeof(dir)))
+		return -1;
+	snprintf(t, sizeof(t), "%u", c->time);
+	snprintf(n, sizeof(n), "%u", dbench_clients(c));
+	argv[i++] = "dbench";
+	argv[i++] = "-t";
+	argv[i++] = t;
+	argv[i++] = "-D";
+	argv[i++] = dir;
+	if (c->loadfile) {
+		argv[i++] = "-c";
+		argv[i++] = (char *)c->loadfile;
+	}
+	argv[i++] = n;
+	argv[i] = NULL;
+
+	wl_clock_start(ctx);
+	rc = ext_run(ctx, &cmd, dbench_limit_s(c), dbench_fatal, &out, NULL);
+	wl_clock_stop(ctx);
+	if (!rc)
+		rc = dbench_results(ctx, "dbench", &out, res);
+	ext_out_free(&out);
+	rm_tree(dir);
+	return rc;
+}
+
+#define O(f) offsetof(struct dbench_cfg, f)
+static const struct opt_def dbench_options[] = {
+	{ .name = "clients", .type = OPT_UINT, .offset = O(clients),
+	  .def = "0", .min = 0, .max = 10000, .arg = "N",
+	  .help = "client processes; 0: one per online CPU (seed 003)" },
+	{ .name = "time", .type = OPT_UINT, .offset = O(time), .def = "60",
+	  .min = 2, .max = 86400, .arg = "SECONDS", .short_flag = 't',
+	  .help = "dbench -t: how long it runs, its warm-up (time/5) included "
+		  "(with 1 it reports 0 MB/sec)" },
+	{ .name = "loadfile", .type = OPT_STRING, .offset = O(loadfile),
+	  .arg = "FILE", .short_flag = 'c',
+	  .help = "dbench -c: the load file (default: dbench's client.txt)" },
+	{ .name = NULL },
+};
+#undef O
+
+static const struct metric_def dbench_metrics[] = {
+	[DB_MBPS] = { "dbench.mbps", "MB/s", BETTER_HIGHER, true,
+		      "the Throughput line dbench printed" },
+	[DB_MAX_LAT] = { "dbench.max_latency_ms", "ms", BETTER_LOWER, false,
+			 "max_latency of that line: the slowest operation" },
+	[DB_CLIENTS] = { "dbench.clients", "clients", BETTER_NONE, false,
+			 "the clients it ran, as it printed them" },
+	{ .name = NULL },
+};
+
+const struct workload wl_dbench = {
+	.name = "dbench",
+	.summary = "the real dbench: N clients replaying a file-server load in a temporary directory",
+	.reference = "dbench 4.0",
+	.events = "ops",
+	.cfg_size = sizeof(struct dbench_cfg),
+	.options = dbench_options,
+	.metrics = dbench_metrics,
+	.prepare = dbench_prepare,
+	.run = dbench_run,
+};

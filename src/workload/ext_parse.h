@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ext_parse: the output of the external tools, turned into numbers.
+ * Each parser takes the whole output as text and returns 0, or -1 with a
+ * one-line reason in err naming what was missing or the line that did
+ * not parse. Formats: ../shared/reference/external.md and the captures
+ * in tests/fixtures/external/.
+ */
+#ifndef SCHEDLAB_EXT_PARSE_H
+#define SCHEDLAB_EXT_PARSE_H
+
+#include <stddef.h>
+
+/* dbench and tbench (dbench 4.0) */
+struct dbench_out {
+	double mbps;		/* Throughput N MB/sec */
+	double max_latency_ms;	/* max_latency=N ms */
+	unsigned clients, procs;
+	unsigned seconds;	/* per-second "execute" lines seen */
+	double last_mbps;	/* of the last of them */
+};
+
+int parse_dbench(const char *text, struct dbench_out *o, char *err,
+		 size_t errlen);
+
+/* pgbench (PostgreSQL 15; also the older "including/excluding connections" tps) */
+struct pgbench_out {
+	double tps;
+	double latency_avg_ms;	/* NaN if absent (it is with -C, for example) */
+	double transactions;	/* number of transactions actually processed */
+	double failed;		/* number of failed transactions; NaN before PG 15 */
+};
+
+int parse_pgbench(const char *text, struct pgbench_out *o, char *err,
+		  size_t errlen);
+
+/* sysbench 1.0 run: oltp_* (transactions), cpu (events per second), threads */
+struct sysbench_out {
+	double tps;		/* transactions: N (X per sec.); NaN if absent */
+	double qps;		/* queries: N (X per sec.); NaN if absent */
+	double eps;		/* events per second: printed, else events / total time */
+	double events, total_s;
+	double lat_min, lat_avg, lat_max, lat_p95;	/* ms */
+};
+
+int parse_sysbench(const char *text, struct sysbench_out *o, char *err,
+		   size_t errlen);
+
+#endif

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sysbench: the real sysbench 1.0. oltp_read_only and oltp_read_write
+ * run through its pgsql driver against the throwaway PostgreSQL cluster
+ * of pgcluster.h (seed 003 used MySQL; PostgreSQL is what Debian ships
+ * with a sysbench driver here), prepared once per tables x table-size;
+ * threads (yield and mutex: scheduler-heavy) and cpu need no server.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "workload/ext_parse.h"
+#include "workload/external.h"
+#include "workload/pgcluster.h"
+#include "workload/registry.h"
+#include "workload/tools.h"
+#include "util.h"
+
+static const char *const test_names[] = { "oltp_read_only",
+					  "oltp_read_write", "threads", "cpu",
+					  NULL };
+
+static bool oltp(const struct sysbench_cfg *c)
+{
+	return c->test == SB_OLTP_RO || c->test == SB_OLTP_RW;
+}
+
+static int sysbench_prepare(const void *cfgp)
+{
+	const struct sysbench_cfg *c = cfgp;
+	int rc = ext_need("sysbench", "sysbench", "sysbench");
+
+	if (!rc && oltp(c))
+		rc = pg_prepare("sysbench", true);
+	return rc;
+}
+
+/* The pgsql driver's options: argv[*i...], with buffers in b. */
+struct sb_db {
+	char host[300], tables[32], size[32];
+};
+
+static void db_args(char **argv, int *i, const struct sysbench_cfg *c,
+		    const struct pg_server *s, struct sb_db *b)
+{
+	snprintf(b->host, sizeof(b->host), "--pgsql-host=%s", s->sock);
+	snprintf(b->tables, sizeof(b->tables), "--tables=%u", c->tables);
+	snprintf(b->size, sizeof(b->size), "--table-size=%u", c->table_size);
+	argv[(*i)++] = "--db-driver=pgsql";
+	argv[(*i)++] = b->host;
+	argv[(*i)++] = "--pgsql-user=" PG_USER;
+	argv[(*i)++] = "--pgsql-db=" PG_DB;
+	argv[(*i)++] = b->tables;
+	argv[(*i)++] = b->size;
+}
+
+static int load(struct wl_ctx *ctx, const struct pg_server *s, void *arg)
+{
+	const struct sysbench_cfg *c = arg;
+	char *argv[16];
+	struct ext_cmd cmd = { .what = "sysbench prepare", .argv = argv,
+			       .out_fd = -1 };
+	struct ext_out out;
+	struct sb_db b;
+	int i = 0, rc;
+
+	argv[i++] = "sysbench";
+	argv[i++] = "oltp_read_only";	/* the tables are the same for both */
+	db_args(argv, &i, c, s, &b);
+	argv[i++] = "prepare";
+	argv[i] = NULL;
+	rc = ext_run(ctx, &cmd, 0, NULL, &out, NULL);
+	ext_out_free(&out);
+	return rc;
+}
+
+static const char *const sysbench_fatal[] = { "FATAL:", NULL };
+
+static int sysbench_run(const void *cfgp, struct wl_ctx *ctx,
+			struct wl_result *res)
+{
+	const struct sysbench_cfg *c = cfgp;
+	char threads[32], t[32], key[64], err[512];
+	char *argv[20];
+	struct ext_cmd cmd = { .what = "sysbench", .argv = argv, .out_fd = -1 };
+	struct pg_server srv = { .setup_s = NAN };
+	struct sysbench_out o;
+	struct ext_out out;
+	struct sb_db b;
+	int i = 0, rc;
+
+	if (oltp(c)) {
+		snprintf(key, sizeof(key), "sysbench-%ux%u", c->tables,
+			 c->table_size);
+		if (pg_start(ctx, key, load, (void *)c, &srv))
+			return -1;
+	}
+	snprintf(threads, sizeof(threads), "--threads=%u", c->threads);
+	snprintf(t, sizeof(t), "--time=%u", c->time);
+	argv[i++] = "sysbench";
+	argv[i++] = (char *)test_names[c->test];
+	if (oltp(c))
+		db_args(argv, &i, c, &srv, &b);
+	argv[i++] = threads;
+	argv[i++] = t;
+	argv[i++] = "run";
+	argv[i] = NULL;
+
+	wl_clock_start(ctx);
+	rc = ext_run(ctx, &cmd, 2 * c->time + 60, sysbench_fatal, &out, NULL);
+	wl_clock_stop(ctx);
+	pg_stop(&srv);
+	if (!rc && parse_sysbench(out.buf, &o, err, sizeof(err)))
+		rc = wl_fail(ctx, "sysbench: %s", err);
+	ext_out_free(&out);
+	if (rc)
+		return -1;
+	wl_set(res, SB_EPS, o.eps);
+	if (!isnan(o.tps))
+		wl_set(res, SB_TPS, o.tps);
+	if (!isnan(o.qps))
+		wl_set(res, SB_QPS, o.qps);
+	wl_set(res, SB_LAT_MIN, o.lat_min);
+	wl_set(res, SB_LAT_AVG, o.lat_avg);
+	wl_set(res, SB_LAT_MAX, o.lat_max);
+	wl_set(res, SB_LAT_P95, o.lat_p95);
+	return 0;
+}
+
+#define O(f) offsetof(struct sysbench_cfg, f)
+static const struct opt_def sysbench_options[] = {
+	{ .name = "test", .type = OPT_ENUM, .offset = O(test),
+	  .def = "oltp_read_only", .choices = test_names, .arg = "TEST",
+	  .help = "oltp_read_only and oltp_read_write (PostgreSQL), threads, cpu" },
+	{ .name = "threads", .type = OPT_UINT, .offset = O(threads),
+	  .def = "1", .min = 1, .max = 10000, .arg = "N",
+	  .help = "sysbench --threads" },
+	{ .name = "time", .type = OPT_UINT, .offset = O(time), .def = "10",
+	  .min = 1, .max = 86400, .arg = "SECONDS",
+	  .help = "sysbench --time" },
+	{ .name = "tables", .type = OPT_UINT, .offset = O(tables), .def = "1",
+	  .min = 1, .max = 1000, .arg = "N",
+	  .help = "oltp: sysbench --tables, prepared once" },
+	{ .name = "table-size", .type = OPT_UINT, .offset = O(table_size),
+	  .def = "10000", .min = 1, .max = 1000000000, .arg = "ROWS",
+	  .help = "oltp: sysbench --table-size" },
+	{ .name = NULL },
+};
+#undef O
+
+static const struct metric_def sysbench_metrics[] = {
+	[SB_EPS] = { "sysbench.events_per_sec", "events/s", BETTER_HIGHER,
+		     true, "oltp: its transactions per second; cpu: its events per second; threads: events / total time" },
+	[SB_TPS] = { "sysbench.tps", "tps", BETTER_HIGHER, false,
+		     "oltp: transactions per second, as printed" },
+	[SB_QPS] = { "sysbench.qps", "qps", BETTER_HIGHER, false,
+		     "oltp: queries per second, as printed" },
+	[SB_LAT_MIN] = { "sysbench.latency_min_ms", "ms", BETTER_LOWER, false,
+			 "its Latency min" },
+	[SB_LAT_AVG] = { "sysbench.latency_avg_ms", "ms", BETTER_LOWER, false,
+			 "its Latency avg" },
+	[SB_LAT_MAX] = { "sysbench.latency_max_ms", "ms", BETTER_LOWER, false,
+			 "its Latency max" },
+	[SB_LAT_P95] = { "sysbench.latency_p95_ms", "ms", BETTER_LOWER, false,
+			 "its Latency 95th percentile" },
+	{ .name = NULL },
+};
+
+const struct workload wl_sysbench = {
+	.name = "sysbench",
+	.summary = "the real sysbench: OLTP on a throwaway PostgreSQL cluster, threads, cpu",
+	.reference = "sysbench 1.0",
+	.events = "events",
+	.cfg_size = sizeof(struct sysbench_cfg),
+	.options = sysbench_options,
+	.metrics = sysbench_metrics,
+	.prepare = sysbench_prepare,
+	.run = sysbench_run,
+};
