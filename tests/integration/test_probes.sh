@@ -138,7 +138,7 @@ test_bench_probes_default_by_format() {
 # (both come from the same scheduler counter, sched_info). Needs root;
 # delay accounting is turned on for the run and put back as it was.
 test_taskstats_exit_records() {
-	local was doc
+	local was doc cmd
 	[ "$(id -u)" -eq 0 ] && [ -w /proc/sys/kernel/task_delayacct ] ||
 		{ echo "skip: needs root and kernel.task_delayacct"; return 0; }
 	was=$(cat /proc/sys/kernel/task_delayacct)
@@ -151,7 +151,10 @@ test_taskstats_exit_records() {
 		$'\ntaskstats +not available \\(delay accounting is off' "$("$SCHEDLAB" show off --db "$tmp/t.db")"
 	echo 1 >/proc/sys/kernel/task_delayacct
 	run_sl bench messaging -g 1 -f 4 -l 200 --format json
+	# a foreign program's tree too: sh and its two children
+	cmd=$("$SCHEDLAB" bench command --format json -- sh -c 'true & true & wait')
 	echo "$was" >/proc/sys/kernel/task_delayacct
+	expect_eq "tasks of a command's tree" 3 "$(jval "$cmd" '.metrics["taskstats.tasks"].value')"
 	expect_eq "exit status" 0 "$rc"
 	doc=$out
 	expect_eq "every worker reported (4 senders + 4 receivers)" 8 \
