@@ -9,6 +9,7 @@
 #include "report/render.h"
 #include "workload/messaging.h"
 #include "workload/pipe.h"
+#include "workload/wakeup.h"
 
 void print_secs_ms(FILE *f, double secs)
 {
@@ -87,6 +88,51 @@ static void perf_pipe_result(FILE *f, const void *cfg,
 	fprintf(f, " %14d ops/sec\n", (int)r->value[PIPE_OPS_PER_SEC]);
 }
 
+/* schbench prints nothing before its run. */
+static void schbench_header(FILE *f, const void *cfg)
+{
+	(void)f;
+	(void)cfg;
+}
+
+/*
+ * One of schbench's blocks: a title with the total, one line per
+ * percentile (the starred one is the headline) with the samples since
+ * the line above, then min and max. Latencies in whole microseconds.
+ */
+static void schbench_block(FILE *f, const char *title, const char *unit,
+			   unsigned runtime, const struct wl_result *r, int p,
+			   int line_n, int min, const double *pct, int npct,
+			   double star)
+{
+	if (!r->have[min + 2])
+		return;		/* --record off */
+	fprintf(f, "%s percentiles (%s) runtime %u (s) (%llu total samples)\n",
+		title, unit, runtime, (unsigned long long)r->value[min + 2]);
+	for (int i = 0; i < npct; i++)
+		fprintf(f, "\t%s%4.1fth: %-10llu (%llu samples)\n",
+			pct[i] == star ? "* " : "  ", pct[i],
+			(unsigned long long)llround(r->value[p + i]),
+			(unsigned long long)r->value[line_n + i]);
+	fprintf(f, "\t  min=%llu, max=%llu\n",
+		(unsigned long long)llround(r->value[min]),
+		(unsigned long long)llround(r->value[min + 1]));
+}
+
+static void schbench_result(FILE *f, const void *cfgp,
+			    const struct wl_result *r)
+{
+	const struct wakeup_cfg *c = cfgp;
+
+	schbench_block(f, "Wakeup Latencies", "usec", c->runtime, r, WK_WAKE_P,
+		       WK_WAKE_LINE_N, WK_WAKE_MIN, wakeup_lat_pct, WK_NPCT, 99);
+	schbench_block(f, "Request Latencies", "usec", c->runtime, r, WK_REQ_P,
+		       WK_REQ_LINE_N, WK_REQ_MIN, wakeup_lat_pct, WK_NPCT, 99);
+	schbench_block(f, "RPS", "requests", c->runtime, r, WK_RPS_P,
+		       WK_RPS_LINE_N, WK_RPS_MIN, wakeup_rps_pct, RPS_NPCT, 50);
+	fprintf(f, "average rps: %.2f\n", r->value[WK_RPS_AVG]);
+}
+
 /* The first entry for a workload is its default format. */
 static const struct text_format formats[] = {
 	{ "messaging", "hackbench", "hackbench's three lines",
@@ -95,6 +141,8 @@ static const struct text_format formats[] = {
 	  perf_messaging_header, perf_messaging_result },
 	{ "pipe", "perf", "perf bench sched pipe's block",
 	  perf_pipe_header, perf_pipe_result },
+	{ "wakeup", "schbench", "schbench's latency and RPS blocks",
+	  schbench_header, schbench_result },
 };
 
 const struct text_format *text_format_find(const char *workload,

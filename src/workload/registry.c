@@ -6,6 +6,7 @@
 const struct workload *const workloads[] = {
 	&wl_messaging,
 	&wl_pipe,
+	&wl_wakeup,
 	NULL,
 };
 

@@ -23,6 +23,7 @@
 
 extern const struct workload wl_messaging;
 extern const struct workload wl_pipe;
+extern const struct workload wl_wakeup;
 
 /* NULL-terminated, in the order `schedlab list workloads` shows. */
 extern const struct workload *const workloads[];
