@@ -7,6 +7,7 @@ const struct workload *const workloads[] = {
 	&wl_messaging,
 	&wl_pipe,
 	&wl_wakeup,
+	&wl_rr,
 	NULL,
 };
 

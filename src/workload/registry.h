@@ -24,6 +24,7 @@
 extern const struct workload wl_messaging;
 extern const struct workload wl_pipe;
 extern const struct workload wl_wakeup;
+extern const struct workload wl_rr;
 
 /* NULL-terminated, in the order `schedlab list workloads` shows. */
 extern const struct workload *const workloads[];
