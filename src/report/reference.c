@@ -10,6 +10,7 @@
 #include "workload/messaging.h"
 #include "workload/pipe.h"
 #include "workload/wakeup.h"
+#include "workload/compute.h"
 
 void print_secs_ms(FILE *f, double secs)
 {
@@ -133,6 +134,31 @@ static void schbench_result(FILE *f, const void *cfgp,
 	fprintf(f, "average rps: %.2f\n", r->value[WK_RPS_AVG]);
 }
 
+/*
+ * AIM7's multiuser table as LKML posts show it (seed 000): columns at
+ * 8-character stops, Jobs/Min two wide. The title names the mix, so the
+ * rows are never taken for AIM7's own workfile.
+ */
+static void aim7_header(FILE *f, const void *cfgp)
+{
+	const struct compute_cfg *c = cfgp;
+
+	fprintf(f, "schedlab compute - AIM7-style multiuser load, job mix %s, %u jobs per task\n\n",
+		compute_mix_names[c->mix], c->jobs);
+	fprintf(f, "%-8s%-16s%-8s%-8s%-8s%s\n", "Tasks", "Jobs/Min", "JTI",
+		"Real", "CPU", "Jobs/sec/task");
+}
+
+static void aim7_result(FILE *f, const void *cfgp, const struct wl_result *r)
+{
+	const struct compute_cfg *c = cfgp;
+
+	fprintf(f, "%-8u%-16.1f%-8d%-8.1f%-8.1f%.4f\n", c->tasks,
+		r->value[CMP_JOBS_PER_MIN], (int)r->value[CMP_JTI],
+		r->value[CMP_REAL], r->value[CMP_CPU],
+		r->value[CMP_JOBS_PER_SEC_TASK]);
+}
+
 /* The first entry for a workload is its default format. */
 static const struct text_format formats[] = {
 	{ "messaging", "hackbench", "hackbench's three lines",
@@ -143,6 +169,8 @@ static const struct text_format formats[] = {
 	  perf_pipe_header, perf_pipe_result },
 	{ "wakeup", "schbench", "schbench's latency and RPS blocks",
 	  schbench_header, schbench_result },
+	{ "compute", "aim7", "AIM7's multiuser table row",
+	  aim7_header, aim7_result },
 };
 
 const struct text_format *text_format_find(const char *workload,

@@ -8,6 +8,7 @@ const struct workload *const workloads[] = {
 	&wl_pipe,
 	&wl_wakeup,
 	&wl_rr,
+	&wl_compute,
 	NULL,
 };
 

@@ -25,6 +25,7 @@ extern const struct workload wl_messaging;
 extern const struct workload wl_pipe;
 extern const struct workload wl_wakeup;
 extern const struct workload wl_rr;
+extern const struct workload wl_compute;
 
 /* NULL-terminated, in the order `schedlab list workloads` shows. */
 extern const struct workload *const workloads[];

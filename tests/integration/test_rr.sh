@@ -24,8 +24,9 @@ check_rr() {
 	local sizes=$(($1 + $2)) tps n
 	tps=$(m rr.trans_per_s)
 	n=$(m rr.transactions)
-	awk -v n="$n" 'BEGIN { exit !(n > 100) }' || fail "only $n transactions in 1 s"
-	approx "transactions/s" "$n" "$tps" 0.02
+	# at least 1 s measured (more when the machine is slow to wake us)
+	awk -v n="$n" -v t="$tps" 'BEGIN { exit !(n > 100 && t <= n * 1.001) }' ||
+		fail "$n transactions at $tps/s in 1 s"
 	approx "MB/s" "$(awk -v t="$tps" -v s=$sizes 'BEGIN { printf "%.9g", t * s / 1e6 }')" \
 		"$(m rr.mb_per_s)" 1e-6
 	jq -e '.metrics as $m | [$m."rr.min_us", $m."rr.p50_us", $m."rr.p90_us",
