@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -349,12 +350,24 @@ static int rr_run(const void *cfgp, struct wl_ctx *ctx, struct wl_result *res)
 static int rr_prepare(const void *cfgp)
 {
 	const struct rr_cfg *cfg = cfgp;
+	/* every pair's two sockets are open in the workload process at once */
+	rlim_t need = 2 * (rlim_t)cfg->pairs + 16;
+	struct rlimit rl;
 
 	if (cfg->test == RR_UDP_RR &&
 	    (cfg->request_size > 65507 || cfg->response_size > 65507)) {
 		error("rr: UDP_RR sizes are at most 65507 bytes (one datagram); got --request-size %u --response-size %u",
 		      cfg->request_size, cfg->response_size);
 		return EXIT_USAGE;
+	}
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= need)
+		return 0;
+	rl.rlim_cur = need < rl.rlim_max ? need : rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur < need) {
+		error("rr: %u pairs need %llu file descriptors, but the hard limit is %llu: raise it with 'ulimit -Hn %llu' as root",
+		      cfg->pairs, (unsigned long long)need,
+		      (unsigned long long)rl.rlim_max, (unsigned long long)need);
+		return EXIT_RUN_FAILED;
 	}
 	return 0;
 }
