@@ -119,3 +119,40 @@ test_compute_suite_dry_run() {
 	expect_eq "80 CPUs" "1 5 10 20 40 80 160 320 640" \
 		"$(grep -oE 'sweep|tasks=[0-9]+ ' <<<"$out" | awk -F'[= ]' '/tasks/ && !seen[$2]++ { printf "%s%s", sep, $2; sep = " " }')"
 }
+
+# The three native workloads from a job file: each case stored with its
+# own metrics (JTI of one task is 100 in every sample; the mix is part
+# of the parameters that identify a case).
+test_native_workloads_stored() {
+	local j
+	use_tmpdir
+	cat > "$tmp/native.job" <<'JOB'
+[global]
+iterations = 2
+timeout = 1m
+
+[wk]
+workload = wakeup
+runtime = 1
+workers = 1
+footprint_kb = 16
+operations = 1
+
+[tcp]
+workload = rr
+length = 1
+
+[aim]
+workload = compute
+jobs = 5
+tasks = 1
+JOB
+	run_sl run "$tmp/native.job" --db "$tmp/r.db"
+	expect_eq "exit status" 0 "$rc"
+	expect_match "stored" 'run 1 .*: complete, 3 of 3 cases complete' "$out"
+	j=$("$SCHEDLAB" show 1 --db "$tmp/r.db" --format json)
+	expect_eq "wakeup p99 samples" 2 "$(jq '.cases[0].samples."wakeup.p99_us" | map(select(. > 0)) | length' <<<"$j")"
+	expect_eq "rr samples" 2 "$(jq '.cases[1].samples."rr.trans_per_s" | map(select(. > 0)) | length' <<<"$j")"
+	expect_eq "JTI" "[100,100]" "$(jq -c '.cases[2].samples."compute.jti"' <<<"$j")"
+	expect_eq "mix" "tasks=1 jobs=5 mix=compute-v1 pin_one=none" "$(jq -r '.cases[2].params' <<<"$j")"
+}
