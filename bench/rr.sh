@@ -10,7 +10,10 @@
 #   against a minimal blocking loop written here (a client and a forked
 #   server, one send() and one recv() per transaction, the same sizes,
 #   nothing else), N interleaved pairs of L-second runs, medians and
-#   their ratio. Target: within 5%.
+#   their ratio. Target: within 5%. Then the same for TCP_RR with both
+#   under `taskset -c 1` (client and server on one CPU): without the
+#   placement of the two tasks, which moves the unpinned figures by tens
+#   of percent, what is left is what each adds per transaction.
 #
 # usage: bench/rr.sh [-n N] [-l SECONDS] [-s SCHEDLAB]
 set -euo pipefail
@@ -136,19 +139,25 @@ for t in TCP_RR UDP_RR; do
 			c[srv " sendto"], c[srv " recvfrom"], c[cli " sendto"], c[cli " recvfrom"] }' "$tmp/tr"
 done
 
-for t in TCP_RR UDP_RR; do
+# versus TEST [PREFIX...]: N interleaved pairs of schedlab and the loop.
+versus() {
+	local t=$1 lc sl=() lo=() a b
+	shift
 	lc=$(tr A-Z a-z <<<"${t%_RR}")
-	sl=() lo=()
 	for ((i = 0; i < N; i++)); do
 		quiet
-		sl+=("$("$SL" bench rr -t $t -l "$L" --probes off --format json |
+		sl+=("$("$@" "$SL" bench rr -t $t -l "$L" --probes off --format json |
 			jq -r '.metrics."rr.trans_per_s".value')")
 		quiet
-		lo+=("$("$tmp/rrloop" "$lc" "$L")")
+		lo+=("$("$@" "$tmp/rrloop" "$lc" "$L")")
 	done
 	a=$(printf '%s\n' "${sl[@]}" | median)
 	b=$(printf '%s\n' "${lo[@]}" | median)
-	printf '%s 1 pair, %d x %ss interleaved: schedlab %.0f  minimal loop %.0f trans/s  ratio %.3f\n' \
-		$t "$N" "$L" "$a" "$b" "$(awk -v a="$a" -v b="$b" 'BEGIN { print a / b }')"
+	printf '%s 1 pair%s, %d x %ss interleaved: schedlab %.0f  minimal loop %.0f trans/s  ratio %.3f\n' \
+		$t "${1:+ under $*}" "$N" "$L" "$a" "$b" "$(awk -v a="$a" -v b="$b" 'BEGIN { print a / b }')"
 	printf '  schedlab: %s\n  loop:     %s\n' "${sl[*]}" "${lo[*]}"
-done
+}
+
+versus TCP_RR
+versus UDP_RR
+[ "$(nproc)" -ge 2 ] && versus TCP_RR taskset -c 1
