@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -297,6 +298,20 @@ static void stop_all(struct wk_shared *sh, struct wk_msg *msg, unsigned nmsg,
 	}
 }
 
+/*
+ * n empty histograms, page-aligned (NULL if there is no memory): a fresh mapping is zero without
+ * being touched, so only the pages that values reach become resident
+ * (a worker's two histograms are 136 KiB; 16384 workers would need 2 GiB
+ * if zeroed up front).
+ */
+static struct hist *hists(unsigned n)
+{
+	void *p = mmap(NULL, n * sizeof(struct hist), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
 static unsigned workers_per_thread(const struct wakeup_cfg *cfg)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -330,14 +345,16 @@ static int wakeup_run(const void *cfgp, struct wl_ctx *ctx,
 		sh.pace_ns = (uint64_t)nwk * 1000000000ull / cfg->rps;
 	if (pipe(sh.barrier.ready) || pipe(sh.barrier.wake))
 		return wl_fail_errno(ctx, "pipe for the start barrier");
-	sh.locks = xcalloc((size_t)sh.nlocks, sizeof(*sh.locks));
-	msg = xcalloc(nmsg, sizeof(*msg));
-	wk = xcalloc(nwk, sizeof(*wk));
-	rps = xcalloc(1, sizeof(*rps));
+	sh.locks = xcalloc_lines((size_t)sh.nlocks, sizeof(*sh.locks));
+	msg = xcalloc_lines(nmsg, sizeof(*msg));
+	wk = xcalloc_lines(nwk, sizeof(*wk));
+	rps = xcalloc_lines(1, sizeof(*rps));
 	if (cfg->record) {
-		/* large callocs are fresh mappings: pages appear as touched */
-		wlat = xcalloc(nwk, sizeof(*wlat));
-		rlat = xcalloc(nwk, sizeof(*rlat));
+		wlat = hists(nwk);
+		rlat = hists(nwk);
+		if (!wlat || !rlat)
+			return wl_fail_errno(ctx, "wakeup: %u latency histograms",
+					     2 * nwk);
 	}
 	mat = 3 * (size_t)sh.matrix_n * sh.matrix_n;
 	if (tasks_init(&t, TASK_THREAD, nmsg + nwk, 0, ctx) ||
@@ -414,8 +431,10 @@ static int wakeup_run(const void *cfgp, struct wl_ctx *ctx,
 		free(wk[i].mat);
 	free(wk);
 	free(msg);
-	free(wlat);
-	free(rlat);
+	if (wlat) {
+		munmap(wlat, nwk * sizeof(*wlat));
+		munmap(rlat, nwk * sizeof(*rlat));
+	}
 	free(rps);
 	free(sh.locks);
 	return 0;
