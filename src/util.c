@@ -85,6 +85,19 @@ void *xcalloc(size_t n, size_t size)
 	return p ? p : oom(n * size);
 }
 
+void *xcalloc_lines(size_t n, size_t size)
+{
+	size_t len = (n ? n : 1) * (size ? size : 1);
+	void *p;
+
+	len = (len + 63) / 64 * 64;
+	p = aligned_alloc(64, len);
+	if (!p)
+		return oom(len);
+	memset(p, 0, len);
+	return p;
+}
+
 char *xstrdup(const char *s)
 {
 	char *p = strdup(s);

@@ -37,6 +37,12 @@ void error_context(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 char *xstrdup(const char *s);
+/*
+ * Zeroed like xcalloc, aligned to 64 bytes (a cache line), for types
+ * declared __attribute__((aligned(64))), which malloc does not honour;
+ * free() it as usual.
+ */
+void *xcalloc_lines(size_t n, size_t size);
 
 /*
  * Removes a directory tree, never following a symbolic link or crossing

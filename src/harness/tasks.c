@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <stdint.h>
 #include <unistd.h>
 
@@ -310,4 +311,34 @@ int tasks_release(struct tasks *t)
 	if (write(t->barrier->wake[1], &c, 1) != 1)
 		return wl_fail_errno(t->ctx, "write of the start byte");
 	return 0;
+}
+
+int tasks_wait_until(struct tasks *t, uint64_t deadline_ns)
+{
+	siginfo_t si = { 0 };
+	sigset_t chld;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	if (t->mode == TASK_PROCESS) {
+		sigprocmask(SIG_BLOCK, &chld, NULL);
+		/* one that ended before SIGCHLD was blocked was not queued */
+		if (!waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) &&
+		    si.si_pid)
+			return 1;
+	}
+	for (;;) {
+		uint64_t now = now_ns(), left;
+		struct timespec ts;
+
+		if (now >= deadline_ns)
+			return 0;
+		left = deadline_ns - now;
+		ts.tv_sec = (time_t)(left / 1000000000ull);
+		ts.tv_nsec = (long)(left % 1000000000ull);
+		if (t->mode == TASK_THREAD)
+			nanosleep(&ts, NULL);
+		else if (sigtimedwait(&chld, NULL, &ts) == SIGCHLD)
+			return 1;
+	}
 }

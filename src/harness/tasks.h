@@ -22,6 +22,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct wl_ctx;
@@ -107,5 +108,15 @@ int tasks_use_barrier(struct tasks *t, const struct barrier *b);
 int tasks_wait_ready(struct tasks *t);
 /* Main side: lets every worker go. */
 int tasks_release(struct tasks *t);
+
+/*
+ * Main side of a run of fixed duration, after tasks_release(): sleeps
+ * until CLOCK_MONOTONIC reaches deadline_ns (now_ns()'s clock) unless a
+ * worker process ends first - in such a run, a failure: returns 0 at the
+ * deadline, 1 when a worker ended (tasks_reap() then says how). Blocks
+ * SIGCHLD in the calling thread. A failing thread worker ends the whole
+ * process, so thread mode only sleeps.
+ */
+int tasks_wait_until(struct tasks *t, uint64_t deadline_ns);
 
 #endif

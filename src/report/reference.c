@@ -10,6 +10,8 @@
 #include "report/render.h"
 #include "workload/messaging.h"
 #include "workload/pipe.h"
+#include "workload/wakeup.h"
+#include "workload/compute.h"
 
 void print_secs_ms(FILE *f, double secs)
 {
@@ -88,6 +90,76 @@ static void perf_pipe_result(FILE *f, const void *cfg,
 	fprintf(f, " %14d ops/sec\n", (int)r->value[PIPE_OPS_PER_SEC]);
 }
 
+/* schbench prints nothing before its run. */
+static void schbench_header(FILE *f, const void *cfg)
+{
+	(void)f;
+	(void)cfg;
+}
+
+/*
+ * One of schbench's blocks: a title with the total, one line per
+ * percentile (the starred one is the headline) with the samples since
+ * the line above, then min and max. Latencies in whole microseconds.
+ */
+static void schbench_block(FILE *f, const char *title, const char *unit,
+			   unsigned runtime, const struct wl_result *r, int p,
+			   int line_n, int min, const double *pct, int npct,
+			   double star)
+{
+	if (!r->have[min + 2])
+		return;		/* --record off */
+	fprintf(f, "%s percentiles (%s) runtime %u (s) (%llu total samples)\n",
+		title, unit, runtime, (unsigned long long)r->value[min + 2]);
+	for (int i = 0; i < npct; i++)
+		fprintf(f, "\t%s%4.1fth: %-10llu (%llu samples)\n",
+			pct[i] == star ? "* " : "  ", pct[i],
+			(unsigned long long)llround(r->value[p + i]),
+			(unsigned long long)r->value[line_n + i]);
+	fprintf(f, "\t  min=%llu, max=%llu\n",
+		(unsigned long long)llround(r->value[min]),
+		(unsigned long long)llround(r->value[min + 1]));
+}
+
+static void schbench_result(FILE *f, const void *cfgp,
+			    const struct wl_result *r)
+{
+	const struct wakeup_cfg *c = cfgp;
+
+	schbench_block(f, "Wakeup Latencies", "usec", c->runtime, r, WK_WAKE_P,
+		       WK_WAKE_LINE_N, WK_WAKE_MIN, wakeup_lat_pct, WK_NPCT, 99);
+	schbench_block(f, "Request Latencies", "usec", c->runtime, r, WK_REQ_P,
+		       WK_REQ_LINE_N, WK_REQ_MIN, wakeup_lat_pct, WK_NPCT, 99);
+	schbench_block(f, "RPS", "requests", c->runtime, r, WK_RPS_P,
+		       WK_RPS_LINE_N, WK_RPS_MIN, wakeup_rps_pct, RPS_NPCT, 50);
+	fprintf(f, "average rps: %.2f\n", r->value[WK_RPS_AVG]);
+}
+
+/*
+ * AIM7's multiuser table as LKML posts show it (seed 000): columns at
+ * 8-character stops, Jobs/Min two wide. The title names the mix, so the
+ * rows are never taken for AIM7's own workfile.
+ */
+static void aim7_header(FILE *f, const void *cfgp)
+{
+	const struct compute_cfg *c = cfgp;
+
+	fprintf(f, "schedlab compute - AIM7-style multiuser load, job mix %s, %u jobs per task\n\n",
+		compute_mix_names[c->mix], c->jobs);
+	fprintf(f, "%-8s%-16s%-8s%-8s%-8s%s\n", "Tasks", "Jobs/Min", "JTI",
+		"Real", "CPU", "Jobs/sec/task");
+}
+
+static void aim7_result(FILE *f, const void *cfgp, const struct wl_result *r)
+{
+	const struct compute_cfg *c = cfgp;
+
+	fprintf(f, "%-8u%-16.1f%-8d%-8.1f%-8.1f%.4f\n", c->tasks,
+		r->value[CMP_JOBS_PER_MIN], (int)r->value[CMP_JTI],
+		r->value[CMP_REAL], r->value[CMP_CPU],
+		r->value[CMP_JOBS_PER_SEC_TASK]);
+}
+
 /* The first entry for a workload is its default format. */
 static const struct text_format formats[] = {
 	{ "messaging", "hackbench", "hackbench's three lines",
@@ -106,6 +178,10 @@ static const struct text_format formats[] = {
 	  ext_no_header, pgbench_result },
 	{ "sysbench", "sysbench", "sysbench's rates and Latency block",
 	  ext_no_header, sysbench_result },
+	{ "wakeup", "schbench", "schbench's latency and RPS blocks",
+	  schbench_header, schbench_result },
+	{ "compute", "aim7", "AIM7's multiuser table row",
+	  aim7_header, aim7_result },
 };
 
 const struct text_format *text_format_find(const char *workload,

@@ -113,6 +113,20 @@ uint64_t hist_percentile(const struct hist *h, double pct)
 	return h->max;		/* buckets short of count: not ours */
 }
 
+uint64_t hist_count_upto(const struct hist *h, uint64_t ns)
+{
+	size_t last = hist_bucket_of(ns);
+	uint64_t n = 0;
+
+	if (!h->count || ns < h->min)
+		return 0;
+	if (ns >= h->max)
+		return h->count;
+	for (size_t i = hist_bucket_of(h->min); i <= last; i++)
+		n += h->bucket[i];
+	return n;
+}
+
 /* Every field is <= INT64_MAX (see hist.h); clamp anyway, never wrap. */
 static json_t *json_u64(uint64_t v)
 {

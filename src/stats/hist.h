@@ -159,6 +159,12 @@ double hist_mean(const struct hist *h);
 uint64_t hist_percentile(const struct hist *h, double pct);
 
 /*
+ * The values recorded in the buckets up to and including ns's: how many
+ * are <= ns, to the bucket (exact below 512). 0 for an empty histogram.
+ */
+uint64_t hist_count_upto(const struct hist *h, uint64_t ns);
+
+/*
  * The store's form, with only the non-empty buckets, by their lows:
  *
  *	{"unit": "ns", "scheme": "loglin-512-256", "count": N, "sum": S,

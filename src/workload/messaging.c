@@ -6,10 +6,8 @@
  * the same type and default buffer sizes, in the same order. Worker
  * creation is not timed; the run and the reaping are.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,6 +17,7 @@
 #include <unistd.h>
 
 #include "harness/tasks.h"
+#include "workload/loopback.h"
 #include "workload/messaging.h"
 #include "workload/registry.h"
 #include "util.h"
@@ -38,37 +37,6 @@ struct sender {
 	struct wl_ctx *ctx;
 };
 
-static int inet_pair(int fds[2])
-{
-	struct sockaddr_in sin = { .sin_family = AF_INET };
-	socklen_t len = sizeof(sin);
-	int lsn, cli = -1, srv = -1;
-
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	lsn = socket(AF_INET, SOCK_STREAM, 0);
-	if (lsn < 0)
-		return -1;
-	if (bind(lsn, (struct sockaddr *)&sin, len) ||
-	    getsockname(lsn, (struct sockaddr *)&sin, &len) ||
-	    listen(lsn, 1))
-		goto fail;
-	cli = socket(AF_INET, SOCK_STREAM, 0);
-	if (cli < 0 || connect(cli, (struct sockaddr *)&sin, len))
-		goto fail;
-	srv = accept(lsn, NULL, NULL);
-	if (srv < 0)
-		goto fail;
-	close(lsn);
-	fds[0] = srv;	/* the receiver reads the accepted end */
-	fds[1] = cli;
-	return 0;
-fail:
-	if (cli >= 0)
-		close(cli);
-	close(lsn);
-	return -1;
-}
-
 static int fdpair(int ipc, int fds[2], struct wl_ctx *ctx)
 {
 	static const char *const what[] = {
@@ -79,7 +47,7 @@ static int fdpair(int ipc, int fds[2], struct wl_ctx *ctx)
 	if (ipc == MSG_PIPE)
 		r = pipe(fds);
 	else if (ipc == MSG_INET)
-		r = inet_pair(fds);
+		r = tcp_loopback_pair(fds);
 	else
 		r = socketpair(AF_UNIX, SOCK_STREAM, 0, fds);
 	if (r && errno == EMFILE)

@@ -11,6 +11,9 @@ const struct workload *const workloads[] = {
 	&wl_tbench,
 	&wl_pgbench,
 	&wl_sysbench,
+	&wl_wakeup,
+	&wl_rr,
+	&wl_compute,
 	NULL,
 };
 

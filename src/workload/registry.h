@@ -28,6 +28,9 @@ extern const struct workload wl_dbench;
 extern const struct workload wl_tbench;
 extern const struct workload wl_pgbench;
 extern const struct workload wl_sysbench;
+extern const struct workload wl_wakeup;
+extern const struct workload wl_rr;
+extern const struct workload wl_compute;
 
 /* NULL-terminated, in the order `schedlab list workloads` shows. */
 extern const struct workload *const workloads[];

@@ -34,7 +34,7 @@ struct metric_def {
 	const char *help;
 };
 
-#define WL_MAX_METRICS 32
+#define WL_MAX_METRICS 48
 
 /* Values by index into the workload's metric table. */
 struct wl_result {

@@ -554,6 +554,28 @@ static void test_shared_matches_plain(void **state)
 	assert_int_equal(hist_max(&shared), 0);
 }
 
+/*
+ * Values 1..1000 once each: exactly k are <= k below 512 (exact
+ * buckets); above, the whole bucket of the value counts: 1000 is in
+ * [1000, 1001] (width 2 from 512), so 999 values are <= 999 and the
+ * bucket of 600 ([600, 601]) holds 600 and 601: 601.
+ */
+static void test_count_upto(void **state)
+{
+	(void)state;
+	hist_init(&ha);
+	assert_true(hist_count_upto(&ha, 10) == 0);
+	for (uint64_t v = 1; v <= 1000; v++)
+		hist_record(&ha, v);
+	assert_true(hist_count_upto(&ha, 0) == 0);
+	assert_true(hist_count_upto(&ha, 1) == 1);
+	assert_true(hist_count_upto(&ha, 511) == 511);
+	assert_true(hist_count_upto(&ha, 600) == 601);
+	assert_true(hist_count_upto(&ha, 999) == 999);
+	assert_true(hist_count_upto(&ha, 1000) == 1000);
+	assert_true(hist_count_upto(&ha, 5000) == 1000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -570,6 +592,7 @@ int main(void)
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_json_rejects),
 		cmocka_unit_test(test_shared_matches_plain),
+		cmocka_unit_test(test_count_upto),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

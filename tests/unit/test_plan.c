@@ -461,7 +461,7 @@ static void test_structure_errors(void **state)
 	ERR("[j]\n[k]\nworkload = pipe\n", 1,
 	    "job [j] has no 'workload =' line", NULL);
 	ERR("[j]\nworkload = hackbench\n", 2,
-	    "unknown workload 'hackbench' (known: messaging, pipe", "command");
+	    "unknown workload 'hackbench' (known: messaging, pipe, ", "command");
 	ERR("[a]\nworkload = pipe\n\n[b]\nworkload = pipe\n[a]\nworkload = pipe\n",
 	    6, "duplicate job [a] (first at line 1)", NULL);
 	ERR("[global]\n[a]\nworkload = pipe\n[global]\n", 4,

@@ -1,0 +1,571 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * wakeup: schbench's model of a request-serving process, re-implemented
+ * from its documented behaviour. -m message threads each hand requests
+ * to -t workers. A worker marks itself blocked, pushes itself on its
+ * message thread's lock-free list, wakes the message thread and sleeps
+ * on its own futex word. The message thread takes the whole list, reads
+ * the clock once, stamps every waiter and wakes each. The woken worker
+ * measures its wakeup latency (now - stamp), then serves a request:
+ * usleep(-s), then -n naive matrix multiplies sized by -F under the lock
+ * of the CPU it runs on, and measures the request latency.
+ *
+ * One process, threads only, no pipes on the hot path: futex(2) and the
+ * clock. Each worker records into its own histograms (no sharing), the
+ * main thread counts requests every second for the RPS percentiles.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <math.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/tasks.h"
+#include "stats/hist.h"
+#include "workload/registry.h"
+#include "workload/wakeup.h"
+#include "util.h"
+
+enum { BLOCKED = 0, RUNNING = 1 };
+
+struct wk_msg;
+
+struct wk_worker {
+	uint32_t futex;			/* BLOCKED / RUNNING */
+	struct wk_worker *next;		/* on its message thread's list */
+	uint64_t wake_ns;		/* stamped by the message thread */
+	uint64_t requests;		/* served while measuring */
+	struct wk_msg *msg;
+	struct wk_shared *sh;
+	unsigned long *mat;		/* three N x N matrices */
+	struct hist *wlat, *rlat;
+} __attribute__((aligned(64)));
+
+struct wk_msg {
+	uint32_t futex;
+	struct wk_worker *head;		/* waiting workers, pushed with CAS */
+	struct wk_shared *sh;
+} __attribute__((aligned(64)));
+
+/* A per-CPU lock on its own cache line. */
+struct wk_lock {
+	int held;
+} __attribute__((aligned(64)));
+
+struct wk_shared {
+	const struct wakeup_cfg *cfg;
+	struct wl_ctx *ctx;
+	struct barrier barrier;
+	int stop;			/* set once: everyone leaves */
+	int measuring;			/* past the warm-up */
+	bool stamp;			/* record latencies (and stamp) */
+	bool probing;
+	unsigned matrix_n;
+	uint64_t pace_ns;		/* -R: each worker's interval; 0: closed loop */
+	int nlocks;
+	struct wk_lock *locks;
+};
+
+static long futex(uint32_t *uaddr, int op, uint32_t val)
+{
+	return syscall(SYS_futex, uaddr, op | FUTEX_PRIVATE_FLAG, val, NULL,
+		       NULL, 0);
+}
+
+/* Wakes the owner of *word if it was BLOCKED: one FUTEX_WAKE at most. */
+static void wake_word(uint32_t *word)
+{
+	uint32_t old = BLOCKED;
+
+	if (__atomic_compare_exchange_n(word, &old, RUNNING, false,
+					__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		futex(word, FUTEX_WAKE, 1);
+}
+
+/* Sleeps while *word is BLOCKED and nobody said stop. */
+static void wait_word(uint32_t *word, const int *stop)
+{
+	while (__atomic_load_n(word, __ATOMIC_SEQ_CST) == BLOCKED &&
+	       !__atomic_load_n(stop, __ATOMIC_SEQ_CST))
+		futex(word, FUTEX_WAIT, BLOCKED);
+}
+
+/* N = sqrt(F * 1024 / 3 / 8): three matrices of 8-byte words fill F KiB. */
+static unsigned matrix_size(unsigned footprint_kb)
+{
+	unsigned n = (unsigned)sqrt((double)footprint_kb * 1024 / 3 / 8);
+
+	return n ? n : 1;
+}
+
+static void matrix_multiply(unsigned long *m, unsigned n)
+{
+	unsigned long *a = m, *b = m + (size_t)n * n, *c = b + (size_t)n * n;
+
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned j = 0; j < n; j++) {
+			unsigned long sum = 0;
+
+			for (unsigned k = 0; k < n; k++)
+				sum += a[i * n + k] * b[k * n + j];
+			c[i * n + j] = sum;
+		}
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#else
+	__asm__ __volatile__("" ::: "memory");
+#endif
+}
+
+/*
+ * The lock of the CPU this runs on, spinning with trylock; if the task
+ * moved while it waited, it lets go and takes the new CPU's. Being
+ * preempted while holding it stalls the next request on that CPU: that
+ * is what makes preemption in the middle of a request expensive.
+ */
+static struct wk_lock *cpu_lock(struct wk_shared *sh)
+{
+	for (;;) {
+		int cpu = sched_getcpu();
+		struct wk_lock *l = &sh->locks[cpu >= 0 && cpu < sh->nlocks ?
+					       cpu : 0];
+
+		if (__atomic_exchange_n(&l->held, 1, __ATOMIC_ACQUIRE)) {
+			cpu_relax();
+			continue;
+		}
+		if (sched_getcpu() == cpu || sh->nlocks == 1)
+			return l;
+		__atomic_store_n(&l->held, 0, __ATOMIC_RELEASE);
+	}
+}
+
+static void do_work(struct wk_worker *w)
+{
+	struct wk_shared *sh = w->sh;
+	struct wk_lock *l = cpu_lock(sh);
+
+	for (unsigned i = 0; i < sh->cfg->operations; i++)
+		matrix_multiply(w->mat, sh->matrix_n);
+	__atomic_store_n(&l->held, 0, __ATOMIC_RELEASE);
+}
+
+static void sleep_until(uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000ull),
+			       (long)(ns % 1000000000ull) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
+		;
+}
+
+static int worker_main(void *arg)
+{
+	struct wk_worker *w = arg;
+	struct wk_shared *sh = w->sh;
+	struct wk_msg *m = w->msg;
+	uint64_t next = 0;
+
+	if (barrier_worker(&sh->barrier, sh->ctx))
+		return -1;
+	if (sh->pace_ns)
+		next = now_ns();
+	while (!__atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST)) {
+		struct wk_worker *head;
+		bool measuring;
+		uint64_t t0 = 0;
+
+		if (sh->pace_ns) {
+			/* -R: this worker's share of the requested rate */
+			next += sh->pace_ns;
+			sleep_until(next);
+		}
+		__atomic_store_n(&w->futex, BLOCKED, __ATOMIC_SEQ_CST);
+		head = __atomic_load_n(&m->head, __ATOMIC_RELAXED);
+		do
+			w->next = head;
+		while (!__atomic_compare_exchange_n(&m->head, &head, w, true,
+				__ATOMIC_RELEASE, __ATOMIC_RELAXED));
+		wake_word(&m->futex);
+		wait_word(&w->futex, &sh->stop);
+		if (__atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST))
+			break;
+
+		measuring = __atomic_load_n(&sh->measuring, __ATOMIC_RELAXED);
+		if (sh->stamp && measuring) {
+			uint64_t now = now_ns(), wake = w->wake_ns;
+			uint64_t lat = now > wake ? now - wake : 0;
+
+			hist_record(w->wlat, lat);
+			if (sh->probing)
+				wl_latency(sh->ctx, lat);
+			t0 = now;
+		}
+		if (sh->cfg->sleep_us)
+			usleep(sh->cfg->sleep_us);
+		do_work(w);
+		if (measuring) {
+			if (sh->stamp)
+				hist_record(w->rlat, now_ns() - t0);
+			__atomic_store_n(&w->requests, w->requests + 1,
+					 __ATOMIC_RELAXED);
+		}
+	}
+	return 0;
+}
+
+static int message_main(void *arg)
+{
+	struct wk_msg *m = arg;
+	struct wk_shared *sh = m->sh;
+
+	if (barrier_worker(&sh->barrier, sh->ctx))
+		return -1;
+	while (!__atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST)) {
+		struct wk_worker *w;
+		uint64_t now = 0;
+
+		/* blocked first: a push after the exchange below wakes us */
+		__atomic_store_n(&m->futex, BLOCKED, __ATOMIC_SEQ_CST);
+		w = __atomic_exchange_n(&m->head, NULL, __ATOMIC_ACQUIRE);
+		if (w && sh->stamp)
+			now = now_ns();
+		while (w) {
+			struct wk_worker *next = w->next;
+
+			w->wake_ns = now;
+			wake_word(&w->futex);
+			w = next;
+		}
+		wait_word(&m->futex, &sh->stop);
+	}
+	return 0;
+}
+
+static uint64_t requests_now(const struct wk_worker *w, unsigned n)
+{
+	uint64_t sum = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		sum += __atomic_load_n(&w[i].requests, __ATOMIC_RELAXED);
+	return sum;
+}
+
+static void set_block(struct wl_result *res, int p, int line_n, int min,
+		      const struct hist *h, const double *pct, int npct,
+		      double scale)
+{
+	uint64_t below = 0;
+
+	for (int i = 0; i < npct; i++) {
+		uint64_t v = hist_percentile(h, pct[i]);
+		uint64_t upto = hist_count_upto(h, v);
+
+		wl_set(res, p + i, (double)v / scale);
+		/* schbench's "(N samples)": those since the line above */
+		wl_set(res, line_n + i, (double)(upto - below));
+		below = upto;
+	}
+	wl_set(res, min, (double)hist_min(h) / scale);
+	wl_set(res, min + 1, (double)hist_max(h) / scale);
+	wl_set(res, min + 2, (double)hist_count(h));
+}
+
+/* Stops everyone: the flag, then every futex word a task may sleep on. */
+static void stop_all(struct wk_shared *sh, struct wk_msg *msg, unsigned nmsg,
+		     struct wk_worker *wk, unsigned nwk)
+{
+	__atomic_store_n(&sh->stop, 1, __ATOMIC_SEQ_CST);
+	for (unsigned i = 0; i < nmsg; i++) {
+		__atomic_store_n(&msg[i].futex, RUNNING, __ATOMIC_SEQ_CST);
+		futex(&msg[i].futex, FUTEX_WAKE, INT_MAX);
+	}
+	for (unsigned i = 0; i < nwk; i++) {
+		__atomic_store_n(&wk[i].futex, RUNNING, __ATOMIC_SEQ_CST);
+		futex(&wk[i].futex, FUTEX_WAKE, INT_MAX);
+	}
+}
+
+/*
+ * n empty histograms, page-aligned (NULL if there is no memory): a fresh mapping is zero without
+ * being touched, so only the pages that values reach become resident
+ * (a worker's two histograms are 136 KiB; 16384 workers would need 2 GiB
+ * if zeroed up front).
+ */
+static struct hist *hists(unsigned n)
+{
+	void *p = mmap(NULL, n * sizeof(struct hist), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static unsigned workers_per_thread(const struct wakeup_cfg *cfg)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned t = cfg->workers;
+
+	if (!t)
+		t = ncpu > 0 ? (unsigned)ncpu / cfg->message_threads : 1;
+	return t ? t : 1;
+}
+
+static int wakeup_run(const void *cfgp, struct wl_ctx *ctx,
+		      struct wl_result *res)
+{
+	const struct wakeup_cfg *cfg = cfgp;
+	unsigned per = workers_per_thread(cfg);
+	unsigned nmsg = cfg->message_threads, nwk = nmsg * per;
+	struct wk_shared sh = { .cfg = cfg, .ctx = ctx, .stamp = cfg->record,
+				.probing = wl_probing(ctx) };
+	struct hist *wlat = NULL, *rlat = NULL, *rps;
+	struct wk_worker *wk;
+	struct wk_msg *msg;
+	struct tasks t;
+	uint64_t start, stop, last, prev, total;
+	size_t mat;
+
+	sh.matrix_n = matrix_size(cfg->footprint_kb);
+	sh.nlocks = (int)sysconf(_SC_NPROCESSORS_CONF);
+	if (sh.nlocks < 1)
+		sh.nlocks = 1;
+	if (cfg->rps)
+		sh.pace_ns = (uint64_t)nwk * 1000000000ull / cfg->rps;
+	if (pipe(sh.barrier.ready) || pipe(sh.barrier.wake))
+		return wl_fail_errno(ctx, "pipe for the start barrier");
+	sh.locks = xcalloc_lines((size_t)sh.nlocks, sizeof(*sh.locks));
+	msg = xcalloc_lines(nmsg, sizeof(*msg));
+	wk = xcalloc_lines(nwk, sizeof(*wk));
+	rps = xcalloc_lines(1, sizeof(*rps));
+	if (cfg->record) {
+		wlat = hists(nwk);
+		rlat = hists(nwk);
+		if (!wlat || !rlat)
+			return wl_fail_errno(ctx, "wakeup: %u latency histograms",
+					     2 * nwk);
+	}
+	mat = 3 * (size_t)sh.matrix_n * sh.matrix_n;
+	if (tasks_init(&t, TASK_THREAD, nmsg + nwk, 0, ctx) ||
+	    tasks_use_barrier(&t, &sh.barrier))
+		return -1;
+	for (unsigned i = 0; i < nmsg; i++) {
+		msg[i].sh = &sh;
+		if (tasks_spawn(&t, message_main, &msg[i]))
+			return -1;
+	}
+	for (unsigned i = 0; i < nwk; i++) {
+		struct wk_worker *w = &wk[i];
+
+		w->sh = &sh;
+		w->msg = &msg[i / per];
+		w->mat = xcalloc(mat, sizeof(*w->mat));
+		for (size_t k = 0; k < mat; k++)
+			w->mat[k] = k;
+		if (cfg->record) {
+			w->wlat = &wlat[i];
+			w->rlat = &rlat[i];
+		}
+		if (tasks_spawn(&t, worker_main, w))
+			return -1;
+	}
+	if (tasks_wait_ready(&t) || tasks_release(&t))
+		return -1;
+	if (cfg->warmup)
+		sleep_until(now_ns() + cfg->warmup * 1000000000ull);
+
+	__atomic_store_n(&sh.measuring, 1, __ATOMIC_SEQ_CST);
+	wl_clock_start(ctx);
+	start = now_ns();
+	last = 0;
+	prev = start;
+	for (unsigned s = 1; s <= cfg->runtime; s++) {
+		uint64_t n, now;
+
+		sleep_until(start + s * 1000000000ull);
+		n = requests_now(wk, nwk);
+		now = now_ns();
+		/* per second of that interval: this wakeup may come late */
+		hist_record(rps, (uint64_t)llround((double)(n - last) * 1e9 /
+						   (double)(now - prev)));
+		last = n;
+		prev = now;
+	}
+	stop = now_ns();
+	wl_clock_stop(ctx);
+	__atomic_store_n(&sh.measuring, 0, __ATOMIC_SEQ_CST);
+	stop_all(&sh, msg, nmsg, wk, nwk);
+	if (tasks_reap(&t))
+		return -1;
+	/* with those woken in the window and finished after: one per wakeup */
+	total = requests_now(wk, nwk);
+
+	if (cfg->record) {
+		for (unsigned i = 1; i < nwk; i++) {
+			hist_merge(&wlat[0], &wlat[i]);
+			hist_merge(&rlat[0], &rlat[i]);
+		}
+		set_block(res, WK_WAKE_P, WK_WAKE_LINE_N, WK_WAKE_MIN, &wlat[0],
+			  wakeup_lat_pct, WK_NPCT, 1000);
+		set_block(res, WK_REQ_P, WK_REQ_LINE_N, WK_REQ_MIN, &rlat[0],
+			  wakeup_lat_pct, WK_NPCT, 1000);
+	}
+	set_block(res, WK_RPS_P, WK_RPS_LINE_N, WK_RPS_MIN, rps,
+		  wakeup_rps_pct, RPS_NPCT, 1);
+	wl_set(res, WK_RPS_AVG, (double)total / ((double)(stop - start) / 1e9));
+	wl_set(res, WK_REQUESTS, (double)total);
+
+	tasks_free(&t);
+	for (unsigned i = 0; i < nwk; i++)
+		free(wk[i].mat);
+	free(wk);
+	free(msg);
+	if (wlat) {
+		munmap(wlat, nwk * sizeof(*wlat));
+		munmap(rlat, nwk * sizeof(*rlat));
+	}
+	free(rps);
+	free(sh.locks);
+	return 0;
+}
+
+static int wakeup_prepare(const void *cfgp)
+{
+	const struct wakeup_cfg *cfg = cfgp;
+	unsigned long long n = (unsigned long long)cfg->message_threads *
+			       workers_per_thread(cfg);
+
+	if (n > 16384) {
+		error("wakeup: %llu workers (-m x -t) is more than the 16384 allowed",
+		      n);
+		return EXIT_USAGE;
+	}
+	if (cfg->rps && cfg->rps < n) {
+		error("wakeup: -R/--rps %u is less than one request per second for each of the %llu workers",
+		      cfg->rps, n);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+const double wakeup_lat_pct[WK_NPCT] = { 50, 90, 99, 99.9 };
+const double wakeup_rps_pct[RPS_NPCT] = { 20, 50, 90 };
+
+#define O(f) offsetof(struct wakeup_cfg, f)
+static const struct opt_def wakeup_options[] = {
+	{ .name = "message_threads", .type = OPT_UINT, .offset = O(message_threads),
+	  .def = "1", .min = 1, .max = 1024, .arg = "NUM", .short_flag = 'm',
+	  .long_flag = "message-threads",
+	  .help = "message threads, each handing requests to its workers" },
+	{ .name = "workers", .type = OPT_UINT, .offset = O(workers),
+	  .def = "0", .min = 0, .max = 16384, .arg = "NUM", .short_flag = 't',
+	  .long_flag = "threads",
+	  .help = "workers per message thread (0: online CPUs / message threads)" },
+	{ .name = "runtime", .type = OPT_UINT, .offset = O(runtime),
+	  .def = "30", .min = 1, .max = 31536000, .arg = "SECONDS",
+	  .short_flag = 'r', .help = "measured seconds, after the warm-up" },
+	{ .name = "warmup_s", .type = OPT_UINT, .offset = O(warmup),
+	  .def = "0", .min = 0, .max = 86400, .arg = "SECONDS",
+	  .short_flag = 'w', .long_flag = "warmuptime", .help = "seconds run before measuring, whatever the runtime" },
+	{ .name = "sleep_us", .type = OPT_UINT, .offset = O(sleep_us),
+	  .def = "100", .min = 0, .max = 10000000, .arg = "USEC",
+	  .short_flag = 's', .long_flag = "sleeptime",
+	  .help = "each request first sleeps this long (usleep)" },
+	{ .name = "footprint_kb", .type = OPT_UINT, .offset = O(footprint_kb),
+	  .def = "256", .min = 1, .max = 1048576, .arg = "KIB",
+	  .short_flag = 'F', .long_flag = "cache_footprint",
+	  .help = "the three matrices of a request's work fill this many KiB" },
+	{ .name = "operations", .type = OPT_UINT, .offset = O(operations),
+	  .def = "5", .min = 0, .max = 100000, .arg = "NUM", .short_flag = 'n',
+	  .help = "matrix multiplies per request, under the CPU's lock" },
+	{ .name = "rps", .type = OPT_UINT, .offset = O(rps), .def = "0",
+	  .min = 0, .max = 100000000, .arg = "RPS", .short_flag = 'R',
+	  .help = "pace all workers together at this many requests per second (0: closed loop)" },
+	{ .name = "record", .type = OPT_BOOL, .offset = O(record), .def = "true",
+	  .help = "stamp and record the latencies (off: RPS only, to measure recording's cost)" },
+	{ .name = NULL },
+};
+#undef O
+
+#define LAT(base, what, hl)						\
+	[base + WK_P50] = { "wakeup." what "p50_us", "us", BETTER_LOWER, false, \
+			    what "latency, 50th percentile" },		\
+	[base + WK_P90] = { "wakeup." what "p90_us", "us", BETTER_LOWER, false, \
+			    what "latency, 90th percentile" },		\
+	[base + WK_P99] = { "wakeup." what "p99_us", "us", BETTER_LOWER, hl, \
+			    what "latency, 99th percentile" },		\
+	[base + WK_P999] = { "wakeup." what "p999_us", "us", BETTER_LOWER, false, \
+			     what "latency, 99.9th percentile" }
+#define LINE_N(base, what, pfx, p)					\
+	[base + p] = { "wakeup." what pfx "_n", "samples", BETTER_NONE, false, \
+		       "samples above the previous percentile up to this one" }
+
+static const struct metric_def wakeup_metrics[] = {
+	LAT(WK_WAKE_P, "", true),
+	[WK_WAKE_MIN] = { "wakeup.min_us", "us", BETTER_LOWER, false,
+			  "smallest wakeup latency" },
+	[WK_WAKE_MAX] = { "wakeup.max_us", "us", BETTER_LOWER, false,
+			  "largest wakeup latency" },
+	[WK_WAKE_N] = { "wakeup.samples", "samples", BETTER_NONE, false,
+			"wakeup latencies recorded" },
+	LINE_N(WK_WAKE_LINE_N, "", "p50", WK_P50),
+	LINE_N(WK_WAKE_LINE_N, "", "p90", WK_P90),
+	LINE_N(WK_WAKE_LINE_N, "", "p99", WK_P99),
+	LINE_N(WK_WAKE_LINE_N, "", "p999", WK_P999),
+	LAT(WK_REQ_P, "request_", false),
+	[WK_REQ_MIN] = { "wakeup.request_min_us", "us", BETTER_LOWER, false,
+			 "smallest request latency" },
+	[WK_REQ_MAX] = { "wakeup.request_max_us", "us", BETTER_LOWER, false,
+			 "largest request latency" },
+	[WK_REQ_N] = { "wakeup.request_samples", "samples", BETTER_NONE, false,
+		       "request latencies recorded" },
+	LINE_N(WK_REQ_LINE_N, "request_", "p50", WK_P50),
+	LINE_N(WK_REQ_LINE_N, "request_", "p90", WK_P90),
+	LINE_N(WK_REQ_LINE_N, "request_", "p99", WK_P99),
+	LINE_N(WK_REQ_LINE_N, "request_", "p999", WK_P999),
+	[WK_RPS_P + RPS_P20] = { "wakeup.rps_p20", "req/s", BETTER_HIGHER, false,
+				 "requests per second, 20th percentile of the seconds" },
+	[WK_RPS_P + RPS_P50] = { "wakeup.rps_p50", "req/s", BETTER_HIGHER, false,
+				 "requests per second, median of the seconds" },
+	[WK_RPS_P + RPS_P90] = { "wakeup.rps_p90", "req/s", BETTER_HIGHER, false,
+				 "requests per second, 90th percentile of the seconds" },
+	[WK_RPS_MIN] = { "wakeup.rps_min", "req/s", BETTER_HIGHER, false,
+			 "requests in the slowest second" },
+	[WK_RPS_MAX] = { "wakeup.rps_max", "req/s", BETTER_HIGHER, false,
+			 "requests in the fastest second" },
+	[WK_RPS_N] = { "wakeup.rps_samples", "s", BETTER_NONE, false,
+		       "seconds counted" },
+	LINE_N(WK_RPS_LINE_N, "rps_", "p20", RPS_P20),
+	LINE_N(WK_RPS_LINE_N, "rps_", "p50", RPS_P50),
+	LINE_N(WK_RPS_LINE_N, "rps_", "p90", RPS_P90),
+	[WK_RPS_AVG] = { "wakeup.rps", "req/s", BETTER_HIGHER, false,
+			 "requests per second over the runtime (schbench's average rps)" },
+	[WK_REQUESTS] = { "wakeup.requests", "req", BETTER_NONE, false,
+			  "requests served while measuring" },
+	{ .name = NULL },
+};
+#undef LAT
+#undef LINE_N
+
+const struct workload wl_wakeup = {
+	.name = "wakeup",
+	.summary = "message threads waking workers through futexes, wakeup and request latency (schbench)",
+	.reference = "schbench",
+	.events = "wakeups",
+	.cfg_size = sizeof(struct wakeup_cfg),
+	.options = wakeup_options,
+	.metrics = wakeup_metrics,
+	.prepare = wakeup_prepare,
+	.run = wakeup_run,
+};

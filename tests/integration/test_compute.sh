@@ -1,0 +1,158 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# compute (AIM7-style multiuser load): the table row, the JSON metrics
+# and their formulas, the job timing index of a fair and of a lopsided
+# run, bad options, failures. Runs of 10-20 jobs of a few ms each.
+
+# The title naming the mix, AIM7's column header, one row per run.
+test_compute_aim7_rows() {
+	run_sl bench -r 2 compute -n 2 -j 10
+	expect_eq "exit status" 0 "$rc"
+	expect_eq "title" "schedlab compute - AIM7-style multiuser load, job mix compute-v1, 10 jobs per task" \
+		"$(sed -n 1p <<<"$out")"
+	expect_eq "blank" "" "$(sed -n 2p <<<"$out")"
+	expect_eq "header" "Tasks   Jobs/Min        JTI     Real    CPU     Jobs/sec/task" \
+		"$(sed -n 3p <<<"$out")"
+	# columns at 8-character stops, Jobs/Min 16 wide (seed 000's table)
+	expect_match "row 1" '^2       [0-9]+\.[0-9] +[0-9]+ +[0-9]+\.[0-9] +[0-9]+\.[0-9] +[0-9]+\.[0-9]{4}$' \
+		"$(sed -n 4p <<<"$out")"
+	expect_eq "JTI column" 24 "$(sed -n 4p <<<"$out" | awk '{ print index($0, " " $3 " ") }')"
+	expect_match "row 2" '^2       ' "$(sed -n 5p <<<"$out")"
+}
+
+m() { jval "$out" ".metrics.\"$1\".value"; }
+
+# One task: the standard deviation of one finish time is 0, JTI 100.
+# Jobs/Min = jobs x tasks / Real x 60, Jobs/sec/task = jobs / Real.
+test_compute_json_one_task() {
+	run_sl bench compute -n 1 -j 10 --format json
+	expect_eq "exit status" 0 "$rc"
+	expect_eq "mix" compute-v1 "$(jval "$out" .parameters.mix)"
+	expect_eq "headline" true "$(jval "$out" '.metrics."compute.jobs_per_min".headline')"
+	expect_eq "JTI" 100 "$(m compute.jti)"
+	approx "jobs/min" "$(awk -v r="$(m compute.real_s)" 'BEGIN { printf "%.12g", 10 * 1 / r * 60 }')" \
+		"$(m compute.jobs_per_min)" 1e-6
+	approx "jobs/sec/task" "$(awk -v r="$(m compute.real_s)" 'BEGIN { printf "%.12g", 10 / r }')" \
+		"$(m compute.jobs_per_sec_task)" 1e-6
+	expect_eq "first = last" "$(m compute.real_s)" "$(m compute.first_s)"
+	# the tasks' CPU time: no more than Real (one task), and some
+	awk -v c="$(m compute.cpu_s)" -v r="$(m compute.real_s)" 'BEGIN { exit !(c > 0 && c <= r * 1.05 + 0.01) }' ||
+		fail "CPU $(m compute.cpu_s) s for Real $(m compute.real_s) s"
+	run_sl bench compute -n 4 -j 10 --format json
+	expect_eq "exit status (4 tasks)" 0 "$rc"
+	approx "jobs/min, 4 tasks" "$(awk -v r="$(m compute.real_s)" 'BEGIN { printf "%.12g", 10 * 4 / r * 60 }')" \
+		"$(m compute.jobs_per_min)" 1e-6
+}
+
+# Three tasks on two CPUs, task 1 alone on CPU 1 and the other two
+# sharing CPU 0: task 1 finishes at t, the others near 2t. Finish times
+# t, 2t, 2t: mean 5t/3, sigma = t sqrt(2)/3, sigma/mean = 0.283: JTI 71.
+# Allow for the noise of a shared machine, but far below 100.
+test_compute_jti_lopsided() {
+	local jti ratio
+	[ "$(nproc)" -ge 2 ] || return 0
+	run_sl bench compute -n 3 -j 20 --pin-one 1 --format json
+	expect_eq "exit status" 0 "$rc"
+	expect_eq "pin" 1 "$(jval "$out" .parameters.pin_one)"
+	jti=$(m compute.jti)
+	awk -v j="$jti" 'BEGIN { exit !(j >= 50 && j <= 85) }' ||
+		fail "JTI $jti with one of 3 tasks alone on a CPU (expected about 71)"
+	ratio=$(awk -v f="$(m compute.first_s)" -v r="$(m compute.real_s)" 'BEGIN { print f / r }')
+	awk -v x="$ratio" 'BEGIN { exit !(x >= 0.3 && x <= 0.75) }' ||
+		fail "first/last finish $ratio (expected about 0.5)"
+}
+
+test_compute_bad_options() {
+	run_sl bench compute -n 0
+	expect_eq "-n 0" 2 "$rc"
+	expect_match "-n 0 says" '-n/--tasks.*1\.\.100000' "$err"
+	run_sl bench compute --mix compute-v0
+	expect_eq "unknown mix" 2 "$rc"
+	expect_match "mix says" 'compute-v1' "$err"
+	run_sl bench compute --pin-one 999
+	expect_eq "--pin-one 999" 2 "$rc"
+	expect_match "pin says" "^schedlab: compute: option --pin-one '999' is not a CPU this process may run on" "$err"
+	run_sl bench compute --pin-one x1
+	expect_eq "--pin-one x1" 2 "$rc"
+	expect_match "x1 says" "'x1' is not a CPU number" "$err"
+	# taskset: util-linux, essential in Debian
+	rc=0
+	err=$(taskset -c 0 "$SCHEDLAB" bench compute --pin-one 0 2>&1 >/dev/null) || rc=$?
+	expect_eq "--pin-one on the only CPU" 2 "$rc"
+	expect_match "pin says" 'leaves no other CPU' "$err"
+	expect_eq "stdout" "" "$out"
+	expect_no_leftovers
+}
+
+# A task killed mid-run: the reason names it; nothing is left.
+test_compute_task_killed() {
+	local victim
+	start_sl bench compute -n 3 -j 1000000 --timeout 60 --format json
+	wait_workers 3
+	wait_started
+	victim=$(sed -n 2p <<<"$workers")
+	kill -KILL "$victim"
+	finish_sl
+	expect_eq "exit status" 1 "$rc"
+	expect_match "stderr" "^schedlab: compute: worker 2 of 3 \\(pid $victim\\) was killed by signal 9" "$err"
+	expect_group_empty "$wl_pid"
+	expect_no_leftovers
+}
+
+test_compute_timeout() {
+	start_sl bench compute -n 3 -j 1000000 --timeout 1 --format json
+	wait_workers 3 process soft || true
+	finish_sl
+	expect_eq "exit status" 1 "$rc"
+	expect_match "stderr" '^schedlab: compute: timed out after 1 s$' "$err"
+	expect_no_leftovers
+}
+
+# The shipped suite: 1, then 5 doubling up to 8x the CPUs, and 8x the
+# CPUs: 2 CPUs 1,5,10,16; 80 CPUs seed 000's 1,5,10,...,640.
+test_compute_suite_dry_run() {
+	local out
+	out=$(cd "$TOP" && SCHEDLAB_JOBS=$TOP/jobs SCHEDLAB_NCPU=2 "$SCHEDLAB" run --dry-run aim7-compute)
+	expect_match "2 CPUs" '^# aim7-compute \(.*\): 4 cases, 12 iterations' "$out"
+	expect_line "16 tasks" 'aim7-compute +compute +tasks=16 .*tasks=16 jobs=100 mix=compute-v1 ' "$out"
+	out=$(cd "$TOP" && SCHEDLAB_JOBS=$TOP/jobs SCHEDLAB_NCPU=80 "$SCHEDLAB" run --dry-run aim7-compute)
+	expect_eq "80 CPUs" "1 5 10 20 40 80 160 320 640" \
+		"$(grep -oE 'sweep|tasks=[0-9]+ ' <<<"$out" | awk -F'[= ]' '/tasks/ && !seen[$2]++ { printf "%s%s", sep, $2; sep = " " }')"
+}
+
+# The three native workloads from a job file: each case stored with its
+# own metrics (JTI of one task is 100 in every sample; the mix is part
+# of the parameters that identify a case).
+test_native_workloads_stored() {
+	local j
+	use_tmpdir
+	cat > "$tmp/native.job" <<'JOB'
+[global]
+iterations = 2
+timeout = 1m
+
+[wk]
+workload = wakeup
+runtime = 1
+workers = 1
+footprint_kb = 16
+operations = 1
+
+[tcp]
+workload = rr
+length = 1
+
+[aim]
+workload = compute
+jobs = 5
+tasks = 1
+JOB
+	run_sl run "$tmp/native.job" --db "$tmp/r.db"
+	expect_eq "exit status" 0 "$rc"
+	expect_match "stored" 'run 1 .*: complete, 3 of 3 cases complete' "$out"
+	j=$("$SCHEDLAB" show 1 --db "$tmp/r.db" --format json)
+	expect_eq "wakeup p99 samples" 2 "$(jq '.cases[0].samples."wakeup.p99_us" | map(select(. > 0)) | length' <<<"$j")"
+	expect_eq "rr samples" 2 "$(jq '.cases[1].samples."rr.trans_per_s" | map(select(. > 0)) | length' <<<"$j")"
+	expect_eq "JTI" "[100,100]" "$(jq -c '.cases[2].samples."compute.jti"' <<<"$j")"
+	expect_eq "mix" "tasks=1 jobs=5 mix=compute-v1 pin_one=none" "$(jq -r '.cases[2].params' <<<"$j")"
+}
