@@ -309,7 +309,7 @@ int supervise_run(const struct workload *wl, const void *cfg,
 	memcpy(out->probe, ctx->probe, sizeof(out->probe));
 	out->maxrss_kib = ctx->maxrss_kib;
 	if (hist_count(&ctx->latency)) {
-		out->latency = xmalloc(sizeof(*out->latency));
+		out->latency = xcalloc_lines(1, sizeof(*out->latency));
 		*out->latency = ctx->latency;
 	}
 	if (st == RUN_INTERRUPTED) {

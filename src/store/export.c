@@ -263,7 +263,7 @@ static int check_histograms(const char *origin, json_t *c, const char *at)
 	snprintf(path, sizeof(path), "%s.histograms", at);
 	if (!json_is_object(hists))
 		return bad(origin, path, "expected an object");
-	scratch = xmalloc(sizeof(*scratch));
+	scratch = xcalloc_lines(1, sizeof(*scratch));
 	json_object_foreach(hists, name, arr) {
 		size_t j;
 

@@ -262,7 +262,7 @@ static json_t *case_hists(struct store *s, sqlite3_stmt *st, int64_t case_id,
 			  int64_t niter)
 {
 	json_t *hists = json_object(), *arr, *h;
-	struct hist *check = xmalloc(sizeof(*check));
+	struct hist *check = xcalloc_lines(1, sizeof(*check));
 	int rc;
 
 	sqlite3_bind_int64(st, 1, case_id);

@@ -505,7 +505,7 @@ static void test_histograms(void **state)
 {
 	struct store *s = store_open(path("hist.db"));
 	struct store *b = store_open(path("hist2.db"));
-	struct hist *h = calloc(1, sizeof(*h)), *back = calloc(1, sizeof(*h));
+	struct hist *h = aligned_alloc(64, sizeof(*h)), *back = aligned_alloc(64, sizeof(*h));
 	struct hist *rows[3] = { h, NULL, h };
 	json_t *p = json_object(), *doc, *arr, *again;
 	struct store_case c = {
@@ -517,6 +517,7 @@ static void test_histograms(void **state)
 	char *t1, *t2;
 
 	(void)state;
+	hist_init(h);
 	/* 3 values below 512 ns (exact buckets) and one of 1 ms */
 	hist_record(h, 100);
 	hist_record(h, 100);
