@@ -40,7 +40,7 @@ mkdir "$tmp/t" "$tmp/bin" "$tmp/pg"
 chmod 755 "$tmp/t" "$tmp/pg"
 export TMPDIR=$tmp/t
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+. "$(dirname "$0")/lib.sh"
 
 # wrap NAME DIR: DIR/NAME runs the real NAME, keeping its output in $tmp/NAME.out
 wrap() {

@@ -78,11 +78,7 @@ hb_time()    { awk '$1 == "Time:" { print $2 }'; }                 # hackbench
 perf_total() { awk '$1 == "Total" && $2 == "time:" { print $3 }'; } # perf messaging
 perf_usecs() { awk '$2 == "usecs/op" { print $1 }'; }               # perf pipe
 
-# median of the numbers on stdin
-median() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		m = int((NR + 1) / 2); print (NR % 2) ? v[m] : (v[m] + v[m + 1]) / 2 }'
-}
+. "$(dirname "$0")/lib.sh"
 
 # measure PARSER CMD...: run once, print the parsed number.
 measure() {

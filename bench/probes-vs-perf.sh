@@ -42,7 +42,7 @@ command -v jq >/dev/null || { echo "install with: apt-get install jq" >&2; exit 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+. "$(dirname "$0")/lib.sh"
 val() { jq -r "$1" "$2"; }
 
 echo "schedlab probes: cost and agreement, $(date -u '+%Y-%m-%d %H:%M UTC')"

@@ -113,14 +113,7 @@ cc -O2 -o "$tmp/rrloop" "$tmp/rrloop.c"
 # quiet: waits (2 minutes at most) until at most 2 tasks are runnable on
 # the machine, this one included: other users' bursts would swamp the
 # figures on a shared machine.
-quiet() {
-	local i
-	for ((i = 0; i < 240; i++)); do
-		[ "$(cut -d' ' -f4 /proc/loadavg | cut -d/ -f1)" -le 2 ] && return 0
-		sleep 0.5
-	done
-}
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+. "$(dirname "$0")/lib.sh"
 
 echo "# rr, $(nproc) CPUs, $(uname -r)"
 for t in TCP_RR UDP_RR; do
