@@ -18,9 +18,10 @@
  *    pipe's round trip) into per-CPU histograms, and the CPU a task runs
  *    on sampled per message to count moves across CPUs, LLCs and nodes.
  *
- * Each source says whether it is available and why not
- * (probes_availability); an unavailable one leaves its metrics NaN
- * (not stored) and never fails a run. Metric columns are the same on
+ * Each source is one file with the interface of probe/source.h: it says
+ * whether it is available and why not (probes_availability), snapshots
+ * at the start and end, and fills its metrics; an unavailable one leaves
+ * them NaN (not stored) and never fails a run. Metric columns are the same on
  * every machine: enum probe_metric indexes probe_metrics[].
  */
 #ifndef SCHEDLAB_PROBE_H
@@ -71,12 +72,6 @@ extern const struct metric_def probe_metrics[PM_N];
  */
 enum probe_level { PROBES_ON, PROBES_OFF, PROBES_PERF };
 extern const char *const probe_level_names[];
-
-/* The sources, for availability. */
-enum probe_source {
-	PS_TASK_SCHEDSTAT, PS_TASK_SCHED, PS_RUSAGE, PS_PROC_STAT, PS_PSI,
-	PS_PROC_SCHEDSTAT, PS_PERF, PS_TASKSTATS, PS_N
-};
 
 /*
  * {"task_schedstat": {"available": true}, "proc_schedstat":

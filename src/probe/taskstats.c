@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "probe/source.h"
 #include "probe/taskstats.h"
 #include "util.h"
 
@@ -370,3 +371,58 @@ void ts_collect(struct ts_listener *l, pid_t root, struct ts_sum *out)
 	sum_tree(tasks, n, root, out);
 	free(tasks);
 }
+
+/* ---- as a probe source ---- */
+
+struct ts_state {
+	struct ts_listener *l;
+	pid_t root;
+};
+
+static bool source_available(enum probe_level level, char *why, size_t len)
+{
+	(void)level;
+	return ts_available(why, len);
+}
+
+/* In the workload process: the root of the tree it sums. */
+static void *source_open(enum probe_level level)
+{
+	struct ts_listener *l = ts_open();
+	struct ts_state *s;
+
+	(void)level;
+	if (!l)
+		return NULL;
+	s = xcalloc(1, sizeof(*s));
+	s->l = l;
+	s->root = getpid();
+	return s;
+}
+
+/* The workers have exited (reaped or joined): their records are in. */
+static void source_end(void *st, double *out)
+{
+	struct ts_state *s = st;
+	struct ts_sum sum;
+
+	ts_collect(s->l, s->root, &sum);
+	if (sum.lost || !sum.tasks)
+		return;		/* an incomplete sum would mislead */
+	out[PM_TS_CPU_DELAY_S] = (double)sum.cpu_delay_ns / 1e9;
+	out[PM_TS_CPU_COUNT] = (double)sum.cpu_count;
+	out[PM_TS_TASKS] = sum.tasks;
+}
+
+static void source_close(void *st)
+{
+	struct ts_state *s = st;
+
+	ts_close(s->l);
+	free(s);
+}
+
+const struct probe_source probe_taskstats = {
+	.name = "taskstats", .available = source_available,
+	.open = source_open, .end = source_end, .close = source_close,
+};
