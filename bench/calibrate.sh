@@ -67,7 +67,8 @@ for ((k = 1; k <= iter; k++)); do
 done >"$tmp/inter.job"
 
 # split DOC V OUT: the cases of jobs V1, V2, ... of an export as one
-# case "msg" with all their samples, a new uuid and label V.
+# case "msg" with all their samples and histograms, a new uuid and
+# label V.
 split() {
 	jq --arg v "$2" --arg uuid "$(cat /proc/sys/kernel/random/uuid)" '
 		[.cases[] | select(.job | test("^" + $v + "[0-9]+$"))] as $cs |
@@ -75,7 +76,10 @@ split() {
 		.cases = [ $cs[0] + { job: "msg", iterations: ($cs | length),
 			samples: (([$cs[].samples | keys[]] | unique) as $ms |
 				reduce $ms[] as $m ({}; .[$m] = [$cs[] |
-					(.samples[$m] // [range(.iterations) | null])[]])) } ]' \
+					(.samples[$m] // [range(.iterations) | null])[]])),
+			histograms: (([$cs[] | (.histograms // {}) | keys[]] | unique) as $hs |
+				reduce $hs[] as $h ({}; .[$h] = [$cs[] |
+					((.histograms // {})[$h] // [range(.iterations) | null])[]])) } ]' \
 		"$1" >"$3"
 }
 
