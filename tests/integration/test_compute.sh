@@ -49,12 +49,20 @@ test_compute_json_one_task() {
 # t, 2t, 2t: mean 5t/3, sigma = t sqrt(2)/3, sigma/mean = 0.283: JTI 71.
 # Allow for the noise of a shared machine, but far below 100.
 test_compute_jti_lopsided() {
-	local jti ratio
+	local jti ratio try
 	[ "$(nproc)" -ge 2 ] || return 0
-	run_sl bench compute -n 3 -j 20 --pin-one 1 --format json
-	expect_eq "exit status" 0 "$rc"
+	# Another program's burst of runnable tasks evens out every task's
+	# share and lifts JTI towards 100 for the moment: up to 3 tries, so
+	# that one burst does not fail the test, and a JTI that never drops
+	# still does.
+	for try in 1 2 3; do
+		run_sl bench compute -n 3 -j 20 --pin-one 1 --format json
+		expect_eq "exit status" 0 "$rc"
+		jti=$(m compute.jti)
+		awk -v j="$jti" 'BEGIN { exit !(j >= 50 && j <= 85) }' && break
+		echo "try $try: JTI $jti"
+	done
 	expect_eq "pin" 1 "$(jval "$out" .parameters.pin_one)"
-	jti=$(m compute.jti)
 	awk -v j="$jti" 'BEGIN { exit !(j >= 50 && j <= 85) }' ||
 		fail "JTI $jti with one of 3 tasks alone on a CPU (expected about 71)"
 	ratio=$(awk -v f="$(m compute.first_s)" -v r="$(m compute.real_s)" 'BEGIN { print f / r }')
