@@ -80,6 +80,9 @@ static const char *const migrations[] = {
 	" iteration INTEGER NOT NULL CHECK (iteration >= 1),"
 	" buckets TEXT NOT NULL,"
 	" PRIMARY KEY (case_id, metric, iteration)) WITHOUT ROWID;",
+	/* 2: the history of a configuration (compare's run-to-run noise,
+	 * run's estimates) without a scan of every case */
+	"CREATE INDEX cases_config ON cases (workload, params);",
 };
 
 #define SCHEMA_VERSION ((int)ARRAY_SIZE(migrations))

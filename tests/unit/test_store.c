@@ -217,12 +217,22 @@ static void test_open_creates_schema(void **state)
 	assert_string_equal(sql_text(db, "SELECT name FROM sqlite_master"
 		" WHERE type = 'table' ORDER BY name"),
 		"cases histograms run_metrics runs samples schema_version");
-	assert_string_equal(sql_text(db, "SELECT version FROM schema_version"), "1");
+	assert_string_equal(sql_text(db, "SELECT max(version) FROM schema_version"), "2");
 	assert_string_equal(sql_text(db, "PRAGMA journal_mode"), "wal");
 	s = store_open(db);	/* and again, migrated already */
 	assert_non_null(s);
 	store_close(s);
 	assert_string_equal(sql_text(db, "SELECT count(*) FROM schema_version"), "1");
+
+	/* a database of schema 1 gains the index of schema 2 when opened */
+	sql(db, "DROP INDEX cases_config; UPDATE schema_version SET version = 1");
+	s = store_open(db);
+	assert_non_null(s);
+	store_close(s);
+	assert_string_equal(sql_text(db, "SELECT version FROM schema_version"), "2");
+	assert_string_equal(sql_text(db, "SELECT name FROM sqlite_master"
+		" WHERE type = 'index' AND tbl_name = 'cases' AND sql IS NOT NULL"),
+		"cases_config");
 }
 
 static void test_values_come_back(void **state)
@@ -859,7 +869,7 @@ static void test_open_refusals(void **state)
 	sql(path("future.db"), "UPDATE schema_version SET version = 99");
 	capture();
 	assert_null(store_open(path("future.db")));
-	assert_said("future.db: database schema version 99 is newer than this schedlab (1)");
+	assert_said("future.db: database schema version 99 is newer than this schedlab (2)");
 }
 
 static void test_default_path(void **state)
