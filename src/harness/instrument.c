@@ -15,13 +15,13 @@
 static __thread struct task_probe *slot;
 static __thread struct cpu_track track;
 static __thread struct task_probe base;
+/* Open from begin to end in a worker process; -1 in a thread. */
 static __thread struct task_files files = { -1, -1 };
-static __thread bool keep;
 
-/* A look at the task's counters, through files kept open or not. */
+/* A look at the task's counters, through its files if they are open. */
 static void look(struct task_probe *p)
 {
-	if (keep)
+	if (files.schedstat >= 0 || files.sched >= 0)
 		task_probe_read(&files, p);
 	else
 		task_probe_collect(p);
@@ -33,14 +33,11 @@ void instrument_task_begin(struct task_probe *s, bool inline_worker,
 	slot = s;
 	cpu_track_init(&track);
 	memset(&base, 0, sizeof(base));
-	keep = false;
 	if (!slot)
 		return;
 	/* before the clock starts: the timed region reads, never opens */
-	if (own_fds) {
+	if (own_fds)
 		task_files_open(&files);
-		keep = true;
-	}
 	if (inline_worker)
 		look(&base);
 }
@@ -58,8 +55,7 @@ void instrument_task_end(void)
 	if (!slot)
 		return;
 	look(&now);
-	if (keep)
-		task_files_close(&files);
+	task_files_close(&files);
 	now.cpu_moves = track.moves;
 	now.cpu_moves_xllc = track.xllc;
 	now.cpu_moves_xnode = track.xnode;

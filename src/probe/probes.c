@@ -105,12 +105,14 @@ char *probe_slurp_alloc(const char *path, size_t *len)
 bool probe_file_ok(const char *path, bool parsed, const char *hint,
 		   char *why, size_t len)
 {
-	if (access(path, R_OK))
+	if (access(path, R_OK)) {
 		snprintf(why, len, "%s: %s%s%s", path, strerror(errno),
 			 hint ? "; " : "", hint ? hint : "");
-	else if (!parsed)
+		return false;
+	}
+	if (!parsed)
 		snprintf(why, len, "%s: unexpected contents", path);
-	return !access(path, R_OK) && parsed;
+	return parsed;
 }
 
 const char *const probe_level_names[] = { "on", "off", "perf", NULL };

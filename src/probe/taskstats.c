@@ -241,14 +241,16 @@ int ts_parse(const void *payload, size_t len, struct ts_task *t)
 	int left = (int)len;
 
 	memset(t, 0, sizeof(*t));
-	/* libmnl stops quietly at bytes that are no attribute: not here */
-	while (mnl_attr_ok(a, left)) {
+	/*
+	 * By hand rather than mnl_attr_parse_payload(), which stops quietly
+	 * at bytes that are no attribute: here they make the record bad.
+	 */
+	for (; mnl_attr_ok(a, left); a = mnl_attr_next(a)) {
 		left -= (int)MNL_ALIGN(a->nla_len);
-		a = (const void *)((const char *)a + MNL_ALIGN(a->nla_len));
+		if (outer_attr(a, &p) != MNL_CB_OK)
+			return -1;
 	}
 	if (left > 0)
-		return -1;
-	if (mnl_attr_parse_payload(payload, len, outer_attr, &p) != MNL_CB_OK)
 		return -1;
 	if (!p.aggr_pid)
 		return 1;

@@ -198,6 +198,22 @@ static json_t *export_metrics(struct store *s, int64_t id)
 }
 
 /*
+ * obj[name]: an array of one entry per iteration, made of nulls when
+ * missing. NULL when name cannot be a key (not UTF-8).
+ */
+static json_t *per_iteration(json_t *obj, const char *name, int64_t niter)
+{
+	json_t *arr = json_object_get(obj, name);
+
+	if (arr)
+		return arr;
+	arr = json_array();
+	for (int64_t i = 0; i < niter; i++)
+		json_array_append_new(arr, json_null());
+	return json_object_set_new(obj, name, arr) ? NULL : arr;
+}
+
+/*
  * {"metric": [one value or null per iteration]} of one case, metrics in
  * the run's order. st: the samples query, bound here, reset on return.
  */
@@ -220,16 +236,11 @@ static json_t *case_samples(struct store *s, sqlite3_stmt *st, int64_t case_id,
 			      name, it);
 			goto out;
 		}
-		arr = json_object_get(found, name);
+		arr = per_iteration(found, name, niter);
 		if (!arr) {
-			arr = json_array();
-			for (int64_t i = 0; i < niter; i++)
-				json_array_append_new(arr, json_null());
-			if (json_object_set_new(found, name, arr)) {
-				error("%s: case %" PRId64 ": metric name is not UTF-8",
-				      s->path, case_id);
-				goto out;
-			}
+			error("%s: case %" PRId64 ": metric name is not UTF-8",
+			      s->path, case_id);
+			goto out;
 		}
 		json_array_set_new(arr, (size_t)(it - 1), json_real(v));
 	}
@@ -272,23 +283,24 @@ static json_t *case_hists(struct store *s, sqlite3_stmt *st, int64_t case_id,
 		const char *text = (const char *)sqlite3_column_text(st, 2);
 		int bad;
 
-		if (it < 1 || it > niter || !text)
-			goto corrupt;
-		h = json_loads(text, 0, NULL);
+		if (it < 1 || it > niter || !text) {
+			error("%s: case %" PRId64 ": histogram %s[%" PRId64
+			      "] does not fit its case", s->path, case_id,
+			      name, it);
+			goto fail;
+		}
 		error_context("%s: case %" PRId64 ": histogram %s[%" PRId64 "]",
 			      s->path, case_id, name, it);
-		bad = !h || hist_from_json(h, check);
+		h = json_loads(text, 0, NULL);
+		bad = h ? hist_from_json(h, check) : error("not JSON");
 		error_context(NULL);
-		if (bad) {
-			json_decref(h);
-			goto corrupt;
-		}
-		arr = json_object_get(hists, name);
+		arr = bad ? NULL : per_iteration(hists, name, niter);
 		if (!arr) {
-			arr = json_array();
-			for (int64_t i = 0; i < niter; i++)
-				json_array_append_new(arr, json_null());
-			json_object_set_new(hists, name, arr);
+			if (!bad)
+				error("%s: case %" PRId64 ": histogram name is not UTF-8",
+				      s->path, case_id);
+			json_decref(h);
+			goto fail;
 		}
 		json_array_set_new(arr, (size_t)(it - 1), h);
 	}
@@ -300,9 +312,6 @@ static json_t *case_hists(struct store *s, sqlite3_stmt *st, int64_t case_id,
 	sqlite3_reset(st);
 	free(check);
 	return hists;
-corrupt:
-	error("%s: case %" PRId64 ": a histogram that is not one", s->path,
-	      case_id);
 fail:
 	sqlite3_reset(st);
 	free(check);

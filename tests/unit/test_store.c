@@ -92,6 +92,16 @@ static const char *captured(void)
 	return said;
 }
 
+/* How many lines were captured. */
+static int lines_said(void)
+{
+	int n = 0;
+
+	for (const char *p = captured(); *p; p++)
+		n += *p == '\n';
+	return n;
+}
+
 #define assert_said(text)						\
 	do {								\
 		const char *s_ = captured();				\
@@ -552,6 +562,14 @@ static void test_histograms(void **state)
 	t1 = dump(doc);
 	t2 = dump(again);
 	assert_string_equal(t1, t2);
+
+	/* a damaged row in the database: one message naming it */
+	sql(path("hist.db"), "UPDATE histograms SET buckets = '{\"unit\": \"s\"}'"
+	    " WHERE iteration = 3");
+	capture();
+	assert_null(store_export(s, id));
+	assert_said("hist.db: case 1: histogram latency[3]: histogram: unit \"s\" is not \"ns\"");
+	assert_int_equal(lines_said(), 1);
 
 	/* one bucket count off: the path and what is wrong */
 	json_integer_set(json_object_get(json_array_get(arr, 0), "count"), 5);
