@@ -89,6 +89,12 @@ void wl_latency(struct wl_ctx *ctx, uint64_t ns)
 	hist_record_shared(&ctx->lat[cpu], ns);
 }
 
+void wl_latency_hist(struct wl_ctx *ctx, const struct hist *h)
+{
+	if (ctx->probes)
+		hist_merge(&ctx->latency, h);
+}
+
 void wl_clock_start(struct wl_ctx *ctx)
 {
 	if (ctx->probes)
@@ -115,6 +121,7 @@ void instrument_setup(struct wl_ctx *ctx)
 		return;
 	/* before any worker exists, so that each inherits the counters */
 	ctx->ps = probe_open(ctx->perf);
+	hist_init(&ctx->latency);
 	cpu_topo_load(&ctx->topo);
 	ctx->nlat = ctx->topo.ncpu;
 	ctx->lat = mmap(NULL, (size_t)ctx->nlat * sizeof(struct hist),
@@ -132,7 +139,6 @@ void instrument_finish(struct wl_ctx *ctx)
 	if (!ctx->probes)
 		return;
 	/* into the shared area: the harness stores it with the row */
-	hist_init(&ctx->latency);
 	for (int c = 0; c < ctx->nlat; c++) {
 		hist_shared_finish(&ctx->lat[c]);
 		hist_merge(&ctx->latency, &ctx->lat[c]);

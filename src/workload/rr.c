@@ -213,7 +213,8 @@ static int client_main(void *arg)
 		t1 = now_ns();
 		hist_record(p->lat, t1 - t0);
 		if (probing)
-			wl_latency(run->ctx, t1 - t0);
+			wl_message(run->ctx);	/* the CPU; the histogram
+						 * goes to the probes */
 		t0 = t1;
 		__atomic_store_n(&p->trans, p->trans + 1, __ATOMIC_RELAXED);
 	}
@@ -268,6 +269,7 @@ static void set_latency(struct wl_result *res, const struct rr_run *run)
 
 	for (unsigned i = 1; i < run->cfg->pairs; i++)
 		hist_merge(all, run->pair[i].lat);
+	wl_latency_hist(run->ctx, all);
 	for (int i = 0; i < 4; i++)
 		wl_set(res, RR_P50 + i, (double)hist_percentile(all, pct[i]) / 1000);
 	wl_set(res, RR_MIN, (double)hist_min(all) / 1000);

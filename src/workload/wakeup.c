@@ -210,7 +210,8 @@ static int worker_main(void *arg)
 
 			hist_record(w->wlat, lat);
 			if (sh->probing)
-				wl_latency(sh->ctx, lat);
+				wl_message(sh->ctx);	/* the CPU; wlat goes
+							 * to the probes */
 			t0 = now;
 		}
 		if (sh->cfg->sleep_us)
@@ -416,6 +417,7 @@ static int wakeup_run(const void *cfgp, struct wl_ctx *ctx,
 			hist_merge(&wlat[0], &wlat[i]);
 			hist_merge(&rlat[0], &rlat[i]);
 		}
+		wl_latency_hist(ctx, &wlat[0]);
 		set_block(res, WK_WAKE_P, WK_WAKE_LINE_N, WK_WAKE_MIN, &wlat[0],
 			  wakeup_lat_pct, WK_NPCT, 1000);
 		set_block(res, WK_REQ_P, WK_REQ_LINE_N, WK_REQ_MIN, &rlat[0],

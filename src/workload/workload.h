@@ -84,6 +84,14 @@ bool wl_probing(const struct wl_ctx *ctx);
 void wl_message(struct wl_ctx *ctx);
 /* The same, and records a latency in nanoseconds. */
 void wl_latency(struct wl_ctx *ctx, uint64_t ns);
+/*
+ * For a workload that keeps its own histogram of the latency the probes
+ * explain (wakeup, rr): hands it over once, at the end, instead of
+ * recording each value twice; the hot path then calls wl_message() for
+ * the CPU alone. A no-op when probes are off.
+ */
+struct hist;
+void wl_latency_hist(struct wl_ctx *ctx, const struct hist *h);
 
 /*
  * A directory the run created and owns (a temporary tree for a tool, a
