@@ -63,8 +63,7 @@ static void workload_help(const struct workload *wl,
 	printf("\nMetrics (with --format json):\n");
 	for (const struct metric_def *m = wl->metrics; m->name; m++)
 		printf("  %-24s %-8s %-7s %s%s\n", m->name, m->unit,
-		       m->better == BETTER_LOWER ? "lower" :
-		       m->better == BETTER_HIGHER ? "higher" : "-",
+		       better_word(m->better),
 		       m->help, m->headline ? " (headline)" : "");
 	printf("\nExit status: 0 ok, 1 the run failed, 2 bad options, 130 interrupted.\n");
 }

@@ -63,8 +63,9 @@ const char *rundoc_headline(const json_t *metrics, const char *workload)
 
 enum better rundoc_better(const char *s)
 {
-	return !s ? BETTER_NONE : !strcmp(s, "higher") ? BETTER_HIGHER :
-	       !strcmp(s, "lower") ? BETTER_LOWER : BETTER_NONE;
+	int b = better_parse(s);
+
+	return b < 0 ? BETTER_NONE : (enum better)b;
 }
 
 size_t rundoc_samples(const json_t *c, const char *metric, double **x)

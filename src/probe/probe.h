@@ -32,7 +32,7 @@
 #include <stdint.h>
 
 #include "stats/hist.h"
-#include "workload/workload.h"
+#include "metric.h"
 
 enum probe_metric {
 	/* task schedstat, summed over the workload's tasks */

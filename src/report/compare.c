@@ -35,7 +35,7 @@ static void job_title(FILE *f, const struct cmp_job *j, const char *pre)
 	fprintf(f, "%s%s%s%s: %s, %s (%s is better)\n", pre, j->job,
 		*j->sweep_keys ? " by " : "", j->sweep_keys, j->metric.name,
 		*j->metric.unit ? j->metric.unit : "count",
-		j->metric.better == BETTER_HIGHER ? "higher" : "lower");
+		better_word(j->metric.better));
 }
 
 /* "   1.74" into the 7 columns of mmtests' percentage, or "n/a". */

@@ -161,7 +161,7 @@ void render_compare_json(FILE *f, const struct comparison *c)
 			"job", j->job, "workload", j->workload,
 			"sweep_keys", j->sweep_keys, "metric", j->metric.name,
 			"unit", j->metric.unit, "better",
-			j->metric.better == BETTER_HIGHER ? "higher" : "lower",
+			better_word(j->metric.better),
 			"cases", cases));
 	}
 	json_object_set_new(doc, "jobs", jobs);

@@ -8,12 +8,6 @@
 #include "util.h"
 #include "version.h"
 
-const char *const better_names[] = {
-	[BETTER_LOWER] = "lower",
-	[BETTER_HIGHER] = "higher",
-	[BETTER_NONE] = "none",
-};
-
 json_t *json_parameters(const struct workload *wl, const void *cfg)
 {
 	json_t *p = json_object();

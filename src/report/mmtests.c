@@ -62,7 +62,7 @@ void render_job_summary(FILE *f, const char *job, const char *sweep_keys,
 	}
 	fprintf(f, "%s%s%s: %s, %s (%s is better)\n", job,
 		*sweep_keys ? " by " : "", sweep_keys, m->name, m->unit,
-		m->better == BETTER_HIGHER ? "higher" : "lower");
+		better_word(m->better));
 	for (int row = 0; row < MM_NROWS; row++) {
 		for (size_t i = 0; i < ns; i++) {
 			const char *l = mm_row_label(row, ok[i] && sum[i].hmean);

@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "stats/summary.h"
-#include "workload/workload.h"
+#include "metric.h"
 
 /* The rows, in mmtests' order. */
 enum mm_row { MM_MIN, MM_MEAN, MM_SD, MM_COV, MM_MAX, MM_BAMEAN, MM_NROWS };

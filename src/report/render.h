@@ -51,9 +51,6 @@ void print_secs_ms(FILE *f, double secs);
 
 #define BENCH_SCHEMA "schedlab-bench/1"
 
-/* "lower", "higher", "none" by enum better. */
-extern const char *const better_names[];
-
 /* Every option of a workload by canonical name: {"groups": 4, ...}. */
 json_t *json_parameters(const struct workload *wl, const void *cfg);
 

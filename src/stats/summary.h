@@ -28,7 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "workload/workload.h"
+#include "metric.h"
 
 /*
  * What summarize() fills; the rows of an mmtests summary table. mean is

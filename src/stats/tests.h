@@ -33,7 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "workload/workload.h"
+#include "metric.h"
 
 struct welch {
 	double t;	/* (mean_b - mean_a) / sqrt(va/na + vb/nb) */

@@ -25,12 +25,6 @@ const char *const export_run_statuses[] = {
 	"running", "complete", "partial", "failed", NULL
 };
 const char *const export_case_statuses[] = { "complete", "failed", NULL };
-const char *const export_better[] = {
-	[BETTER_LOWER] = "lower",
-	[BETTER_HIGHER] = "higher",
-	[BETTER_NONE] = "none",
-	NULL
-};
 
 bool export_one_of(const char *s, const char *const *set)
 {
@@ -120,7 +114,7 @@ static const struct field run_fields[] = {
 
 static const struct field metric_fields[] = {
 	{ "unit", W_STRING, NULL },
-	{ "better", W_STRING, export_better },
+	{ "better", W_STRING, better_names },
 	{ "headline", W_BOOL, NULL },
 	{ "help", W_STRING, NULL },
 	{ 0 }

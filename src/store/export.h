@@ -20,7 +20,6 @@
 /* NULL-terminated sets of allowed strings. */
 extern const char *const export_run_statuses[];	/* running complete ... */
 extern const char *const export_case_statuses[];	/* complete failed */
-extern const char *const export_better[];	/* by enum better */
 
 /* Whether s is one of set (NULL-terminated). */
 bool export_one_of(const char *s, const char *const *set);

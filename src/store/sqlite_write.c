@@ -298,7 +298,7 @@ int store_case_add(struct store *s, int64_t run_id, const struct store_case *c)
 		const struct metric_def *d = &c->metrics[m];
 
 		if (insert_metric(s, run_id, d->name, d->unit,
-				  export_better[d->better], d->headline, d->help))
+				  better_names[d->better], d->headline, d->help))
 			goto fail;
 	}
 	for (i = 0; i < c->niter; i++)

@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "workload/workload.h"
+#include "metric.h"
 
 #define EXPORT_SCHEMA "schedlab-run/1"
 

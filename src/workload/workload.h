@@ -19,20 +19,7 @@
 #include <stdint.h>
 
 #include "harness/options.h"
-
-enum better {
-	BETTER_LOWER,
-	BETTER_HIGHER,
-	BETTER_NONE,	/* explanatory: no direction */
-};
-
-struct metric_def {
-	const char *name;	/* dotted: "messaging.time" */
-	const char *unit;	/* "s", "us", "msgs/s" */
-	enum better better;
-	bool headline;		/* the number a comparison leads with */
-	const char *help;
-};
+#include "metric.h"
 
 #define WL_MAX_METRICS 48
 
