@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * model: a stored run as typed data, loaded once and read by every
+ * command that reads runs - show, export, compare, judge, run's summary
+ * (and later report, history). One loader fills it from the SQLite store
+ * (store_load(), store/store.h), one from an export document
+ * (run_from_export()); run_load() picks by what RUN is. Readers index
+ * values by metric number, never look anything up by string in a JSON
+ * tree; statistics over them are src/stats/'s, comparisons
+ * src/report/compare.h's.
+ *
+ * Everything a struct run points to is owned by it: run_free() releases
+ * it all.
+ */
+#ifndef SCHEDLAB_MODEL_RUN_H
+#define SCHEDLAB_MODEL_RUN_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metric.h"
+
+struct hist;
+
+/* One name=value pair, both as text: an option or a run setting. */
+struct run_param {
+	char *name;
+	char *value;
+};
+
+/* The values of one metric in one case, one per iteration. */
+struct run_series {
+	size_t metric;		/* index into run->metrics */
+	double *x;		/* case->niter values; NAN: not measured */
+};
+
+struct run_case {
+	unsigned seq;		/* place in the run's plan */
+	char *job;
+	char *workload;
+	unsigned version;	/* of what the workload measures (1, 2, ...) */
+	/*
+	 * The identity within (workload, version): the options that
+	 * differ from their defaults, "name=value" in canonical order,
+	 * space-separated; "" when every option has its default.
+	 */
+	char *params;
+	struct run_param *param;	/* every option, option-table order */
+	size_t nparam;
+	struct run_param *setting;	/* run settings that change results
+					 * (cpus, ...), by name; none: 0 */
+	size_t nsetting;
+	char *sweep_keys;	/* swept option names; "" when none */
+	char *sweep;		/* their values in this case; "" when none */
+	bool complete;		/* status "complete"; else failed */
+	char *reason;		/* why it failed, or NULL */
+	size_t niter;
+	struct run_series *series;	/* in metric order */
+	size_t nseries;
+	int *by_metric;		/* [run->nmetrics]: index into series, or -1 */
+	struct hist **latency;	/* NULL, or niter entries (NULL: none) */
+};
+
+struct run {
+	int64_t id;		/* local id in the store; -1 from a file */
+	char *uuid;
+	char *label, *host, *command, *schedlab_version;	/* or NULL */
+	char *status;		/* running, complete, partial, failed */
+	double started;		/* Unix time, seconds */
+	double ended;		/* NAN while running */
+	double busy_at_start;	/* % of CPU used by others; NAN: unknown */
+	json_t *environment;	/* owned; free-form (probe/sysenv.h) */
+	struct metric_def *metrics;	/* the union over the cases */
+	size_t nmetrics;
+	struct run_case *cases;	/* in seq order */
+	size_t ncases;
+};
+
+/*
+ * RUN as the user writes it - an export file ("-": standard input),
+ * else a run id or label in the database db (NULL: the default one) -
+ * into *r. -1 after error() naming RUN; *r is then empty.
+ */
+int run_load(const char *spec, const char *db, struct run *r);
+
+/* A validated export document into *r; -1 after error() naming origin. */
+int run_from_export(const json_t *doc, const char *origin, struct run *r);
+
+/* The export document of r (doc/export.md), as export and show print it. */
+json_t *run_to_export(const struct run *r);
+
+void run_free(struct run *r);
+
+/* The index of a metric in r->metrics, or -1. */
+int run_metric(const struct run *r, const char *name);
+
+/* The headline metric of a workload in r, or -1. */
+int run_headline(const struct run *r, const char *workload);
+
+/* A case's series of metric m (an index of r->metrics), or NULL. */
+static inline const struct run_series *run_series_of(const struct run_case *c,
+						     int m)
+{
+	return m < 0 || c->by_metric[m] < 0 ? NULL : &c->series[c->by_metric[m]];
+}
+
+/*
+ * The finite values of metric m in case c, in iteration order, into out
+ * (room for c->niter); returns how many. Not measured: skipped.
+ */
+size_t run_samples(const struct run_case *c, int m, double *out);
+
+/* A setting's value, or NULL when the case has none of that name. */
+const char *run_setting(const struct run_case *c, const char *name);
+
+#endif
