@@ -6,6 +6,7 @@
  * unchecked helpers below, so summarize() validates and sorts once.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,6 +139,57 @@ double stats_percentile_sorted(const double *a, size_t n, double pct)
 	if (lo >= n - 1)
 		return a[n - 1];
 	return a[lo] + (h - (double)lo) * (a[lo + 1] - a[lo]);
+}
+
+/* Puts the k-th smallest of a[0..n) at a[k], the smaller before it. */
+static void select_kth(double *a, size_t n, size_t k)
+{
+	ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
+
+	while (hi > lo) {
+		ptrdiff_t mid = lo + (hi - lo) / 2, i = lo, j = hi;
+		double p, t;
+
+		/* median of three as the pivot */
+		if (a[mid] < a[lo]) { t = a[mid]; a[mid] = a[lo]; a[lo] = t; }
+		if (a[hi] < a[lo]) { t = a[hi]; a[hi] = a[lo]; a[lo] = t; }
+		if (a[hi] < a[mid]) { t = a[hi]; a[hi] = a[mid]; a[mid] = t; }
+		p = a[mid];
+		while (i <= j) {	/* Hoare: a[lo..j] <= p <= a[i..hi] */
+			while (a[i] < p)
+				i++;
+			while (a[j] > p)
+				j--;
+			if (i <= j) {
+				t = a[i]; a[i] = a[j]; a[j] = t;
+				i++;
+				j--;
+			}
+		}
+		if (kk <= j)
+			hi = j;
+		else if (kk >= i)
+			lo = i;
+		else
+			return;		/* between: equal to the pivot */
+	}
+}
+
+double stats_percentile_select(double *a, size_t n, double pct)
+{
+	double h = (double)(n - 1) * pct / 100.0, next;
+	size_t lo = (size_t)floor(h);
+
+	if (lo >= n - 1)
+		lo = n - 1;
+	select_kth(a, n, lo);
+	if (lo == n - 1)
+		return a[lo];
+	next = a[lo + 1];
+	for (size_t i = lo + 2; i < n; i++)	/* the least of the rest */
+		if (a[i] < next)
+			next = a[i];
+	return a[lo] + (h - (double)lo) * (next - a[lo]);
 }
 
 const char *stats_why(const double *x, size_t n)

@@ -133,6 +133,12 @@ int stats_percentile(const double *x, size_t n, double pct, double *out);
  * one sorted set.
  */
 double stats_percentile_sorted(const double *asc, size_t n, double pct);
+/*
+ * The same value as stats_percentile_sorted() would give once a[] were
+ * sorted, found by selection in O(n) instead: a[] is reordered (not
+ * sorted). n > 0, pct in [0, 100], no NaN (unchecked).
+ */
+double stats_percentile_select(double *a, size_t n, double pct);
 
 /*
  * Fills s from one sorted copy of x. Returns -1 (s untouched) for

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -470,6 +471,44 @@ static void test_input_not_modified(void **state)
 	assert_memory_equal(x, copy, sizeof(x));
 }
 
+static int cmp_dbl(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* Selection gives what sorting gives, for ties, both ends and odd sizes. */
+static void test_percentile_select_matches_sort(void **state)
+{
+	static const double pcts[] = { 0, 0.5, 2.5, 25, 50, 97.5, 99.5, 100 };
+	uint64_t seed = 12345;
+	(void)state;
+
+	for (size_t n = 1; n <= 257; n += (n < 20 ? 1 : 37)) {
+		double *a = malloc(n * sizeof(*a)), *s = malloc(n * sizeof(*s));
+
+		for (int round = 0; round < 20; round++) {
+			for (size_t i = 0; i < n; i++) {
+				seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+				/* round 0-9: few distinct values (ties) */
+				a[i] = round < 10 ? (double)((seed >> 33) % 4) :
+				       (double)(seed >> 11) / 9007199254740992.0;
+			}
+			memcpy(s, a, n * sizeof(*s));
+			qsort(s, n, sizeof(*s), cmp_dbl);
+			for (size_t p = 0; p < sizeof(pcts) / sizeof(pcts[0]); p++) {
+				double want = stats_percentile_sorted(s, n, pcts[p]);
+				double got = stats_percentile_select(a, n, pcts[p]);
+
+				assert_true(got == want);
+			}
+		}
+		free(a);
+		free(s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -489,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_coeffvar_edges),
 		cmocka_unit_test(test_none_is_lower),
 		cmocka_unit_test(test_input_not_modified),
+		cmocka_unit_test(test_percentile_select_matches_sort),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
