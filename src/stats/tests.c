@@ -5,9 +5,11 @@
  * reasoning behind the default is in doc/statistics.md.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gsl/gsl_cdf.h>
 
@@ -185,9 +187,11 @@ int stats_mann_whitney(const double *a, size_t na, const double *b,
 }
 
 /* splitmix64: small, fast, and the same sequence everywhere. */
+#define SPLITMIX_GAMMA 0x9e3779b97f4a7c15ULL
+
 static uint64_t next_rand(uint64_t *s)
 {
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+	uint64_t z = (*s += SPLITMIX_GAMMA);
 
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
@@ -241,12 +245,65 @@ static double center(const double *asc, size_t n, enum boot_stat stat)
 	return sum / (double)n;
 }
 
+/* The resamples [from, to) of one bootstrap, for one thread. */
+struct boot_part {
+	const double *sa, *sb;
+	size_t na, nb;
+	enum boot_stat stat;
+	uint64_t seed;		/* the state before resample `from` */
+	unsigned from, to;
+	double *ratio;
+	bool zero;		/* a resample of a had a centre of 0 */
+	pthread_t thread;
+};
+
+static void *boot_run(void *arg)
+{
+	struct boot_part *p = arg;
+	unsigned *count = xcalloc(p->na > p->nb ? p->na : p->nb, sizeof(*count));
+
+	for (unsigned k = p->from; k < p->to && !p->zero; k++) {
+		double ra = resample(p->sa, p->na, p->stat, &p->seed, count);
+		double rb = resample(p->sb, p->nb, p->stat, &p->seed, count);
+
+		p->zero = ra == 0;
+		p->ratio[k] = rb / ra;
+	}
+	free(count);
+	return NULL;
+}
+
+/*
+ * How many threads share a bootstrap: one per online CPU (at most
+ * BOOT_THREADS) once it draws enough to pay for starting them.
+ */
+#define BOOT_THREADS 8
+#define BOOT_DRAWS_PER_THREAD 50000
+
+static unsigned boot_threads(unsigned nboot, size_t na, size_t nb)
+{
+	static long ncpu;
+	uint64_t draws = (uint64_t)nboot * (na + nb);
+	unsigned t;
+
+	if (!ncpu)
+		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	t = (unsigned)(draws / BOOT_DRAWS_PER_THREAD);
+	if (t > (unsigned)ncpu)
+		t = ncpu > 0 ? (unsigned)ncpu : 1;
+	if (t > BOOT_THREADS)
+		t = BOOT_THREADS;
+	return t ? t : 1;
+}
+
 int stats_bootstrap_ratio(const double *a, size_t na, const double *b,
 			  size_t nb, enum boot_stat stat, unsigned nboot,
 			  double conf, uint64_t seed, struct boot_ci *r)
 {
+	struct boot_part part[BOOT_THREADS];
 	double *sa, *sb, *ratio, ca, lo, hi;
-	unsigned *count;
+	unsigned nt, started = 1;
+	bool zero = false;
 	int rc = -1;
 
 	if (!na || !nb || nboot < 2 || !(conf > 0 && conf < 1))
@@ -255,17 +312,36 @@ int stats_bootstrap_ratio(const double *a, size_t na, const double *b,
 	sb = sorted(b, nb);
 	ca = center(sa, na, stat);
 	ratio = xcalloc(nboot, sizeof(*ratio));
-	count = xcalloc(na > nb ? na : nb, sizeof(*count));
 	if (ca == 0)
 		goto out;
-	for (unsigned k = 0; k < nboot; k++) {
-		double ra = resample(sa, na, stat, &seed, count);
-		double rb = resample(sb, nb, stat, &seed, count);
+	/*
+	 * splitmix64 is a counter: the state before resample k is the seed
+	 * advanced by k * (na + nb) draws, so the resamples can be shared
+	 * among threads and still give the numbers one thread would.
+	 */
+	nt = boot_threads(nboot, na, nb);
+	for (unsigned t = 0; t < nt; t++) {
+		unsigned from = (unsigned)((uint64_t)nboot * t / nt);
 
-		if (ra == 0)
-			goto out;
-		ratio[k] = rb / ra;
+		part[t] = (struct boot_part){ .sa = sa, .sb = sb, .na = na,
+			.nb = nb, .stat = stat, .from = from,
+			.to = (unsigned)((uint64_t)nboot * (t + 1) / nt),
+			.seed = seed + (uint64_t)from * (na + nb) * SPLITMIX_GAMMA,
+			.ratio = ratio };
 	}
+	for (; started < nt; started++)
+		if (pthread_create(&part[started].thread, NULL, boot_run,
+				   &part[started]))
+			break;
+	boot_run(&part[0]);
+	for (unsigned t = started; t < nt; t++)	/* not started: done here */
+		boot_run(&part[t]);
+	for (unsigned t = 1; t < started; t++)
+		pthread_join(part[t].thread, NULL);
+	for (unsigned t = 0; t < nt; t++)
+		zero |= part[t].zero;
+	if (zero)
+		goto out;
 	/* two selections instead of a sort: same values, O(nboot) */
 	lo = stats_percentile_select(ratio, nboot, 50 * (1 - conf));
 	hi = stats_percentile_select(ratio, nboot, 50 * (1 + conf));
@@ -277,7 +353,6 @@ out:
 	free(sa);
 	free(sb);
 	free(ratio);
-	free(count);
 	return rc;
 }
 

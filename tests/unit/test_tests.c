@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -345,9 +346,76 @@ static void run_noise(void **state)
 	assert_int_equal(r.verdict, V_REGRESSED);
 }
 
+/*
+ * A large bootstrap is shared among threads; the numbers must be those
+ * of one sequential pass (written out here independently: splitmix64,
+ * Lemire's draw, the mean of each resample, percentiles of the sorted
+ * ratios with linear interpolation).
+ */
+static uint64_t ref_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static int ref_cmp(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+static double ref_pct(const double *a, size_t n, double pct)
+{
+	double h = (double)(n - 1) * pct / 100.0;
+	size_t lo = (size_t)floor(h);
+
+	return lo >= n - 1 ? a[n - 1] : a[lo] + (h - (double)lo) * (a[lo + 1] - a[lo]);
+}
+
+static void test_bootstrap_threads_same_numbers(void **state)
+{
+	enum { NA = 300, NB = 250, NBOOT = 2000 };
+	static double a[NA], b[NB], sa[NA], sb[NB], ratio[NBOOT];
+	uint64_t s = 7, seed = 99;
+	struct boot_ci ci;
+	double ma = 0;
+	(void)state;
+
+	for (size_t i = 0; i < NA; i++)
+		a[i] = 1 + (double)(ref_next(&s) >> 40) / 16777216.0;
+	for (size_t i = 0; i < NB; i++)
+		b[i] = 1.1 + (double)(ref_next(&s) >> 40) / 16777216.0;
+	assert_int_equal(stats_bootstrap_ratio(a, NA, b, NB, BOOT_MEAN, NBOOT,
+					       0.95, seed, &ci), 0);
+	memcpy(sa, a, sizeof(a));
+	memcpy(sb, b, sizeof(b));
+	qsort(sa, NA, sizeof(double), ref_cmp);
+	qsort(sb, NB, sizeof(double), ref_cmp);
+	for (size_t i = 0; i < NA; i++)
+		ma += sa[i];
+	for (size_t k = 0; k < NBOOT; k++) {
+		double ra = 0, rb = 0;
+
+		for (size_t i = 0; i < NA; i++)
+			ra += sa[(size_t)(((unsigned __int128)ref_next(&seed) * NA) >> 64)];
+		for (size_t i = 0; i < NB; i++)
+			rb += sb[(size_t)(((unsigned __int128)ref_next(&seed) * NB) >> 64)];
+		ratio[k] = (rb / NB) / (ra / NA);
+	}
+	qsort(ratio, NBOOT, sizeof(double), ref_cmp);
+	assert_true(ci.lo == ref_pct(ratio, NBOOT, 2.5));
+	assert_true(ci.hi == ref_pct(ratio, NBOOT, 97.5));
+	assert_true(ci.lo < ci.ratio && ci.ratio < ci.hi);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bootstrap_threads_same_numbers),
 		cmocka_unit_test(welch_matches_r),
 		cmocka_unit_test(welch_undefined),
 		cmocka_unit_test(mwu_exact_matches_r),
