@@ -18,3 +18,51 @@ quiet() {
 		sleep 0.5
 	done
 }
+# gen_doc LABEL SEED SCALE NCASES NITER METRICS: an export document on
+# stdout of NCASES messaging cases (10 jobs, sweeps of groups 1..10) of
+# NITER iterations each, a value for every metric of METRICS (names, one
+# a line; messaging.time the headline). Skewed samples, a floor and an
+# exponential tail, from awk's generator seeded with SEED: the same
+# document every time.
+gen_doc() {
+	awk -v label="$1" -v seed="$2" -v scale="$3" -v ncases="$4" -v niter="$5" \
+		-v mlist="$6" '
+	BEGIN {
+		srand(seed)
+		nm = split(mlist, m, "\n")
+		printf "{\"schema\":\"schedlab-run/1\",\"run\":{\"uuid\":\"%08x-0000-4000-8000-%012d\",", seed, seed
+		printf "\"label\":\"%s\",\"host\":\"bench\",\"started\":1.0,\"ended\":2.0,", label
+		printf "\"status\":\"complete\",\"command\":null,\"schedlab_version\":null},"
+		printf "\"environment\":{},\"metrics\":{"
+		for (k = 1; k <= nm; k++)
+			printf "%s\"%s\":{\"unit\":\"s\",\"better\":\"%s\",\"headline\":%s,\"help\":\"-\"}",
+				(k > 1 ? "," : ""), m[k], (k == 1 ? "lower" : "none"),
+				(m[k] == "messaging.time" ? "true" : "false")
+		printf "},\"cases\":["
+		for (c = 0; c < ncases; c++) {
+			printf "%s{\"seq\":%d,\"job\":\"job%d\",\"workload\":\"messaging\",", (c ? "," : ""), c + 1, int(c / 10)
+			printf "\"params\":\"groups=%d loops=100\",\"sweep_keys\":\"groups\",\"sweep\":\"%d\",", c % 10 + 1, c % 10 + 1
+			printf "\"status\":\"complete\",\"reason\":null,\"parameters\":{},\"iterations\":%d,\"samples\":{", niter
+			for (k = 1; k <= nm; k++) {
+				printf "%s\"%s\":[", (k > 1 ? "," : ""), m[k]
+				for (i = 0; i < niter; i++) {
+					# skewed: a floor and an exponential tail
+					v = (1 + c / 10) * scale * (1 - 0.1 * log(1 - rand()))
+					printf "%s%.9g", (i ? "," : ""), v
+				}
+				printf "]"
+			}
+			printf "}}"
+		}
+		printf "]}\n"
+	}'
+}
+
+# time_ms CMD...: "WALL CPU" milliseconds of one run (CPU: user + system,
+# which a busy machine disturbs less than wall time).
+time_ms() {
+	local TIMEFORMAT='%3R %3U %3S' t
+	t=$( { time "$@" >/dev/null; } 2>&1 )
+	awk '{ printf "%.0f %.0f\n", $1 * 1000, ($2 + $3) * 1000 }' <<<"$t"
+}
+

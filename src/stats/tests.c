@@ -211,27 +211,26 @@ static size_t draw(uint64_t *s, size_t n)
 static double resample(const double *asc, size_t n, enum boot_stat stat,
 		       uint64_t *seed, unsigned *count)
 {
-	size_t lo = (n - 1) / 2, hi = n / 2, seen = 0;
-	double sum = 0, mlo = NAN;
+	size_t lo = (n - 1) / 2, hi = n / 2, seen, i;
+	double sum = 0, mlo;
 
 	if (stat == BOOT_MEAN) {
-		for (size_t i = 0; i < n; i++)
+		for (i = 0; i < n; i++)
 			sum += asc[draw(seed, n)];
 		return sum / (double)n;
 	}
 	memset(count, 0, n * sizeof(*count));
-	for (size_t i = 0; i < n; i++)
+	for (i = 0; i < n; i++)
 		count[draw(seed, n)]++;
-	for (size_t i = 0; i < n; i++) {
-		if (!count[i])
-			continue;
-		seen += count[i];
-		if (isnan(mlo) && seen > lo)
-			mlo = asc[i];
-		if (seen > hi)
-			return (mlo + asc[i]) / 2;
-	}
-	return mlo;
+	/* the first index where the running count passes lo, then hi */
+	i = 0;
+	seen = count[0];
+	while (seen <= lo)
+		seen += count[++i];
+	mlo = asc[i];
+	while (seen <= hi)
+		seen += count[++i];
+	return (mlo + asc[i]) / 2;
 }
 
 static double center(const double *asc, size_t n, enum boot_stat stat)
