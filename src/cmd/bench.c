@@ -213,7 +213,7 @@ int cmd_bench(int argc, char **argv)
 		goto out;
 	}
 	if (takes_argv && first < argc - w) {
-		words = ext_join(argv + w + first);
+		words = argv_join(argv + w + first, true);
 		if (opt_set(opt_find(wl->options, "argv"), cfg, words, who)) {
 			rc = EXIT_USAGE;
 			goto out;
