@@ -105,6 +105,37 @@ char *xstrdup(const char *s)
 	return p ? p : oom(strlen(s) + 1);
 }
 
+char *argv_join(char *const *argv, bool quote)
+{
+	size_t len = 1;
+	char *s, *p;
+
+	for (size_t i = 0; argv[i]; i++)
+		len += 4 * strlen(argv[i]) + 3;
+	s = p = xmalloc(len);
+	for (size_t i = 0; argv[i]; i++) {
+		const char *a = argv[i];
+		bool plain = !quote || (*a && !a[strcspn(a, " \t\n'\"\\")]);
+
+		if (i)
+			*p++ = ' ';
+		if (plain) {
+			p = stpcpy(p, a);
+			continue;
+		}
+		*p++ = '\'';
+		for (; *a; a++) {
+			if (*a == '\'')
+				p = stpcpy(p, "'\\''");
+			else
+				*p++ = *a;
+		}
+		*p++ = '\'';
+	}
+	*p = '\0';
+	return s;
+}
+
 static int rm_one(const char *path, const struct stat *st, int type,
 		  struct FTW *ftw)
 {

@@ -7,6 +7,7 @@
 #ifndef SCHEDLAB_UTIL_H
 #define SCHEDLAB_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -43,6 +44,15 @@ char *xstrdup(const char *s);
  * free() it as usual.
  */
 void *xcalloc_lines(size_t n, size_t size);
+
+/*
+ * argv's words (NULL-terminated) joined with blanks, malloc'ed. With
+ * quote, a word that is empty or holds a blank, a quote or a backslash
+ * is put in '...' (a ' in it as '\''), so a shell, or ext_split(),
+ * splits the result back into the same words; without, the words are
+ * joined as they are, as perf stat names a command.
+ */
+char *argv_join(char *const *argv, bool quote);
 
 /*
  * Removes a directory tree, never following a symbolic link or crossing

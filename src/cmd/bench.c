@@ -42,11 +42,11 @@ static void bench_usage(FILE *f)
 /* The format choices: the workload's text formats, then json. */
 static void format_choices(const struct workload *wl, const char **names)
 {
-	const struct text_format *tf[MAX_FORMATS];
-	size_t n = text_formats(wl->name, tf, MAX_FORMATS - 2);
+	size_t n = 0;
 
-	for (size_t i = 0; i < n; i++)
-		names[i] = tf[i]->name;
+	for (const struct text_format *tf = wl->formats;
+	     tf && tf->name && n < MAX_FORMATS - 2; tf++)
+		names[n++] = tf->name;
 	names[n++] = "json";
 	names[n] = NULL;
 }
@@ -122,14 +122,12 @@ static int print_results(const struct workload *wl, const void *cfg,
 			 const struct text_format *tf,
 			 const struct case_result *r)
 {
-	const struct text_summary *ts;
 	struct wl_result res;
 
 	if (!tf)
 		return render_json(stdout, wl, cfg, r);
-	ts = text_summary_find(wl->name, tf->name);
-	if (ts) {
-		ts->print(stdout, cfg, r);
+	if (tf->summary) {
+		tf->summary(stdout, cfg, r);
 		return 0;
 	}
 	for (size_t i = 0; i < r->niter; i++) {
@@ -213,7 +211,7 @@ int cmd_bench(int argc, char **argv)
 		goto out;
 	}
 	if (takes_argv && first < argc - w) {
-		words = ext_join(argv + w + first);
+		words = argv_join(argv + w + first, true);
 		if (opt_set(opt_find(wl->options, "argv"), cfg, words, who)) {
 			rc = EXIT_USAGE;
 			goto out;
@@ -228,14 +226,14 @@ int cmd_bench(int argc, char **argv)
 		goto out;
 
 	tf = strcmp(names[bo.format], "json") ?
-	     text_format_find(wl->name, names[bo.format]) : NULL;
+	     wl_format_find(wl, names[bo.format]) : NULL;
 	/*
 	 * The reference tools' text stands in for the tool: the workload
 	 * alone, as it would run. JSON says everything measured.
 	 */
 	if (bo.probes < 0)
 		bo.probes = tf ? PROBES_OFF : PROBES_ON;
-	if (tf)
+	if (tf && tf->header)
 		tf->header(stdout, cfg);
 	pc = (struct plan_case){ .seq = 1, .job = (char *)wl->name, .wl = wl,
 				 .cfg = cfg, .iterations = bo.repeat,

@@ -93,21 +93,6 @@ static void make_uuid(char *buf, size_t len)
 		 b[10], b[11], b[12], b[13], b[14], b[15]);
 }
 
-static char *join_args(int argc, char **argv)
-{
-	size_t len = 16;
-	char *s, *p;
-
-	for (int i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 3;
-	s = p = xmalloc(len);
-	p += sprintf(p, "schedlab");
-	for (int i = 0; i < argc; i++)
-		p += sprintf(p, strpbrk(argv[i], " \t'\"") ? " '%s'" : " %s",
-			     argv[i]);
-	return s;
-}
-
 static double wall_now(void)
 {
 	struct timespec ts;
@@ -516,12 +501,15 @@ int cmd_run(int argc, char **argv)
 	struct run_request rq;
 	char db[4096];
 	struct plan plan;
-	char *command;
+	char *command, *words;
 	int64_t id;
 	int first, rc;
 
 	opts_defaults(run_options, &ro);
-	command = join_args(argc, argv);	/* before getopt reorders argv */
+	words = argv_join(argv, true);	/* before getopt reorders argv */
+	command = xmalloc(strlen(words) + sizeof("schedlab "));
+	sprintf(command, "schedlab %s", words);
+	free(words);
 	first = opts_parse_argv(&t, 1, argc, argv, "run", true);
 	if (first < 0) {
 		free(command);

@@ -126,11 +126,10 @@ void render_repeat_summary(FILE *f, const struct case_result *r)
 	for (size_t c = 0; c < r->cols.nworkload; c++) {
 		const struct metric_def *d = &r->cols.def[c];
 		size_t n = column(r, c, x);
-		double mean, sd, sem;
+		double mean, sem;
 
-		if (!n || stats_amean(x, n, &mean) || stats_stddev(x, n, &sd))
+		if (!n || stats_amean(x, n, &mean) || stats_sem(x, n, &sem))
 			continue;
-		sem = sd / sqrt((double)n);
 		fprintf(f, " %17.6f +- %.6f %s %s", mean, sem, d->unit, d->name);
 		if (mean != 0)
 			fprintf(f, "  ( +-%6.2f%% )", 100 * sem / fabs(mean));

@@ -287,6 +287,13 @@ int stats_stddev(const double *x, size_t n, double *out)
 	return 0;
 }
 
+int stats_sem(const double *x, size_t n, double *out)
+{
+	CHECK(x, n);
+	*out = stddev_of(x, n) / sqrt((double)n);
+	return 0;
+}
+
 int stats_stddev_hmean(const double *x, size_t n, double *out)
 {
 	CHECK(x, n);

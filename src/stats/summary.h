@@ -68,6 +68,11 @@ int stats_median(const double *x, size_t n, double *out);
 /* Sample standard deviation, divisor n - 1, around the amean; 0 for n == 1. */
 int stats_stddev(const double *x, size_t n, double *out);
 /*
+ * Standard error of the mean: stats_stddev() / sqrt(n), what perf stat
+ * --repeat prints after "+-". 0 for n == 1.
+ */
+int stats_sem(const double *x, size_t n, double *out);
+/*
  * mmtests' Stddev row under an Hmean, with H the harmonic mean:
  *
  *	sqrt(sum((1/x_i - 1/H)^2) * H^4 / n)

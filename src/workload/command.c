@@ -8,12 +8,15 @@
  * directory of the running schedlab is put first on PATH.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "harness/runner.h"
+#include "stats/summary.h"
 #include "workload/command.h"
 #include "workload/external.h"
 #include "workload/registry.h"
@@ -148,6 +151,88 @@ static const struct metric_def command_metrics[] = {
 	{ .name = NULL },
 };
 
+/* perf stat prints two more digits than the stddev's first significant one. */
+static int perf_precision(double sd)
+{
+	if (sd > 1)
+		return 2;
+	if (sd <= 0)
+		return 2 + 9;
+	return (int)lround(ceil(-log10(sd))) + 2;
+}
+
+/* The command as perf stat names it: its words joined with blanks. */
+static void print_words(FILE *f, const struct command_cfg *c)
+{
+	const char *err;
+	char **w = ext_split(c->argv, &err);
+	char *s;
+
+	if (!w) {
+		fputs(c->argv, f);
+		return;
+	}
+	s = argv_join(w, false);
+	fputs(s, f);
+	free(s);
+	ext_argv_free(w);
+}
+
+/* perf stat's block for all the runs: mean +- the mean's standard error. */
+static void perf_stat_summary(FILE *f, const void *cfgp,
+			      const struct case_result *r)
+{
+	const struct command_cfg *c = cfgp;
+	double *t = xcalloc(r->niter + 1, sizeof(double));
+	double mean = 0, sem = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->niter; i++) {
+		double v = r->values[i * r->cols.n + CMD_TIME];
+
+		if (v == v)
+			t[n++] = v;
+	}
+	if (n > 1) {
+		fputs("\n Performance counter stats for '", f);
+		print_words(f, c);
+		fprintf(f, "' (%zu runs):\n\n", n);
+		stats_amean(t, n, &mean);
+		stats_sem(t, n, &sem);
+		int p = perf_precision(sem);
+
+		fprintf(f, " %17.*f +- %.*f seconds time elapsed", p, mean, p,
+			sem);
+		if (mean != 0)
+			fprintf(f, "  ( +-%6.2f%% )", 100 * sem / mean);
+		fputs("\n\n", f);
+	} else if (n == 1) {
+		const double *row = r->values;
+
+		fputs("\n Performance counter stats for '", f);
+		print_words(f, c);
+		fputs("':\n\n", f);
+		fprintf(f, " %17.9f seconds time elapsed\n\n", t[0]);
+		fprintf(f, " %17.9f seconds user\n", row[CMD_USER]);
+		fprintf(f, " %17.9f seconds sys\n\n", row[CMD_SYS]);
+	}
+	free(t);
+}
+
+/* one run's line, where a caller prints runs one by one */
+static void perf_stat_result(FILE *f, const void *cfg,
+			     const struct wl_result *r)
+{
+	(void)cfg;
+	fprintf(f, " %17.9f seconds time elapsed\n", r->value[CMD_TIME]);
+}
+
+static const struct text_format command_formats[] = {
+	{ "perf-stat", "perf stat --null's elapsed-time block",
+	  NULL, perf_stat_result, perf_stat_summary },
+	{ .name = NULL },
+};
+
 const struct workload wl_command = {
 	.name = "command",
 	.summary = "times any program, repeated (perf stat --null --repeat N PROGRAM)",
@@ -156,6 +241,7 @@ const struct workload wl_command = {
 	.cfg_size = sizeof(struct command_cfg),
 	.options = command_options,
 	.metrics = command_metrics,
+	.formats = command_formats,
 	.prepare = command_prepare,
 	.run = command_run,
 };

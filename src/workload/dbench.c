@@ -121,6 +121,20 @@ static const struct metric_def dbench_metrics[] = {
 	{ .name = NULL },
 };
 
+/* dbench's and tbench's last line, from the values parsed out of it */
+void dbench_text_result(FILE *f, const void *cfg, const struct wl_result *r)
+{
+	(void)cfg;
+	fprintf(f, "Throughput %g MB/sec  %d clients  %d procs  max_latency=%.3f ms\n",
+		r->value[DB_MBPS], (int)r->value[DB_CLIENTS],
+		(int)r->value[DB_CLIENTS], r->value[DB_MAX_LAT]);
+}
+
+static const struct text_format dbench_formats[] = {
+	{ "dbench", "dbench's Throughput line", NULL, dbench_text_result, NULL },
+	{ .name = NULL },
+};
+
 const struct workload wl_dbench = {
 	.name = "dbench",
 	.summary = "the real dbench: N clients replaying a file-server load in a temporary directory",
@@ -129,6 +143,7 @@ const struct workload wl_dbench = {
 	.cfg_size = sizeof(struct dbench_cfg),
 	.options = dbench_options,
 	.metrics = dbench_metrics,
+	.formats = dbench_formats,
 	.prepare = dbench_prepare,
 	.run = dbench_run,
 };

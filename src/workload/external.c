@@ -537,34 +537,3 @@ bad:
 	ext_argv_free(argv);
 	return NULL;
 }
-
-char *ext_join(char *const *argv)
-{
-	size_t len = 1;
-	char *s, *p;
-
-	for (size_t i = 0; argv[i]; i++)
-		len += 4 * strlen(argv[i]) + 3;
-	s = p = xmalloc(len);
-	for (size_t i = 0; argv[i]; i++) {
-		const char *a = argv[i];
-		bool plain = *a && !a[strcspn(a, " \t\n'\"\\")];
-
-		if (i)
-			*p++ = ' ';
-		if (plain) {
-			p = stpcpy(p, a);
-			continue;
-		}
-		*p++ = '\'';
-		for (; *a; a++) {
-			if (*a == '\'')
-				p = stpcpy(p, "'\\''");
-			else
-				*p++ = *a;
-		}
-		*p++ = '\'';
-	}
-	*p = '\0';
-	return s;
-}

@@ -138,7 +138,6 @@ void ext_sweep_stale(const char *base);
 char **ext_split(const char *text, const char **err);
 void ext_argv_free(char **argv);
 
-/* The reverse: words joined with blanks, quoted where needed. */
-char *ext_join(char *const *argv);
+/* The reverse is argv_join(argv, true) (util.h). */
 
 #endif

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "harness/tasks.h"
+#include "report/text.h"
 #include "workload/loopback.h"
 #include "workload/messaging.h"
 #include "workload/registry.h"
@@ -368,6 +369,53 @@ static const struct metric_def messaging_metrics[] = {
 	{ .name = NULL },
 };
 
+/* hackbench's lines, and perf bench sched messaging's block */
+static void hackbench_header(FILE *f, const void *cfgp)
+{
+	const struct messaging_cfg *c = cfgp;
+
+	fprintf(f, "Running in %s mode with %u groups using %u file descriptors each (== %u tasks)\n",
+		c->mode == MSG_THREAD ? "threaded" : "process", c->groups,
+		2 * c->fds, c->groups * 2 * c->fds);
+	fprintf(f, "Each sender will pass %u messages of %u bytes\n", c->loops,
+		c->datasize);
+}
+
+static void hackbench_result(FILE *f, const void *cfg,
+			     const struct wl_result *r)
+{
+	(void)cfg;
+	fputs("Time: ", f);
+	print_secs_ms(f, r->value[MSG_TIME]);
+	fputc('\n', f);
+}
+
+static void perf_messaging_header(FILE *f, const void *cfgp)
+{
+	const struct messaging_cfg *c = cfgp;
+	const char *what = c->mode == MSG_THREAD ? "threads" : "processes";
+
+	fprintf(f, "# Running 'sched/messaging' benchmark:\n");
+	fprintf(f, "# %u sender and receiver %s per group\n", c->fds, what);
+	fprintf(f, "# %u groups == %u %s run\n\n", c->groups,
+		c->groups * 2 * c->fds, what);
+}
+
+static void perf_messaging_result(FILE *f, const void *cfg,
+				  const struct wl_result *r)
+{
+	(void)cfg;
+	perf_total_time(f, r->value[MSG_TIME]);
+}
+
+static const struct text_format messaging_formats[] = {
+	{ "hackbench", "hackbench's three lines",
+	  hackbench_header, hackbench_result, NULL },
+	{ "perf", "perf bench sched messaging's block",
+	  perf_messaging_header, perf_messaging_result, NULL },
+	{ .name = NULL },
+};
+
 const struct workload wl_messaging = {
 	.name = "messaging",
 	.summary = "groups of senders spraying messages at receivers (hackbench)",
@@ -376,6 +424,7 @@ const struct workload wl_messaging = {
 	.cfg_size = sizeof(struct messaging_cfg),
 	.options = messaging_options,
 	.metrics = messaging_metrics,
+	.formats = messaging_formats,
 	.prepare = messaging_prepare,
 	.run = messaging_run,
 };

@@ -280,6 +280,23 @@ static const struct metric_def pgbench_metrics[] = {
 	{ .name = NULL },
 };
 
+/* pgbench's last two lines (PostgreSQL 14 and later) */
+static void pgbench_text_result(FILE *f, const void *cfg,
+				const struct wl_result *r)
+{
+	(void)cfg;
+	if (r->have[PGB_LAT_AVG])
+		fprintf(f, "latency average = %.3f ms\n", r->value[PGB_LAT_AVG]);
+	fprintf(f, "tps = %f (without initial connection time)\n",
+		r->value[PGB_TPS]);
+}
+
+static const struct text_format pgbench_formats[] = {
+	{ "pgbench", "pgbench's latency average and tps lines",
+	  NULL, pgbench_text_result, NULL },
+	{ .name = NULL },
+};
+
 const struct workload wl_pgbench = {
 	.name = "pgbench",
 	.summary = "the real pgbench against a throwaway PostgreSQL cluster (or --conninfo)",
@@ -288,6 +305,7 @@ const struct workload wl_pgbench = {
 	.cfg_size = sizeof(struct pgbench_cfg),
 	.options = pgbench_options,
 	.metrics = pgbench_metrics,
+	.formats = pgbench_formats,
 	.prepare = pgbench_prepare,
 	.run = pgbench_run,
 };

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "harness/tasks.h"
+#include "report/text.h"
 #include "workload/pipe.h"
 #include "workload/registry.h"
 #include "util.h"
@@ -157,6 +158,36 @@ static const struct metric_def pipe_metrics[] = {
 	{ .name = NULL },
 };
 
+/* perf bench sched pipe's block */
+static void perf_pipe_header(FILE *f, const void *cfgp)
+{
+	const struct pipe_cfg *c = cfgp;
+
+	fprintf(f, "# Running 'sched/pipe' benchmark:\n");
+	/* not in perf's output: results of the two orderings differ ~2x */
+	fprintf(f, "# Loop ordering: %s (as perf %s)\n",
+		pipe_ordering_names[c->ordering],
+		c->ordering == PIPE_ONE_TOKEN ? "up to Linux 6.14" :
+						"since Linux 6.15");
+	fprintf(f, "# Executed %u pipe operations between two %s\n\n", c->loops,
+		c->mode == PIPE_THREAD ? "threads" : "processes");
+}
+
+static void perf_pipe_result(FILE *f, const void *cfg,
+			     const struct wl_result *r)
+{
+	(void)cfg;
+	perf_total_time(f, r->value[PIPE_TIME]);
+	fprintf(f, "\n %14lf usecs/op\n", r->value[PIPE_USECS_PER_OP]);
+	fprintf(f, " %14d ops/sec\n", (int)r->value[PIPE_OPS_PER_SEC]);
+}
+
+static const struct text_format pipe_formats[] = {
+	{ "perf", "perf bench sched pipe's block",
+	  perf_pipe_header, perf_pipe_result, NULL },
+	{ .name = NULL },
+};
+
 const struct workload wl_pipe = {
 	.name = "pipe",
 	.summary = "two tasks passing a token through a pair of pipes (perf bench sched pipe)",
@@ -165,5 +196,6 @@ const struct workload wl_pipe = {
 	.cfg_size = sizeof(struct pipe_cfg),
 	.options = pipe_options,
 	.metrics = pipe_metrics,
+	.formats = pipe_formats,
 	.run = pipe_run,
 };

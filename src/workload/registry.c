@@ -32,3 +32,32 @@ int wl_metric_index(const struct workload *wl, const char *name)
 			return i;
 	return -1;
 }
+
+const struct text_format *wl_format_find(const struct workload *wl,
+					 const char *name)
+{
+	for (const struct text_format *tf = wl->formats; tf && tf->name; tf++)
+		if (!name || !strcmp(tf->name, name))
+			return tf;
+	return NULL;
+}
+
+const struct text_format *text_format_find(const char *workload,
+					   const char *name)
+{
+	const struct workload *wl = workload_find(workload);
+
+	return wl ? wl_format_find(wl, name) : NULL;
+}
+
+size_t text_formats(const char *workload, const struct text_format **out,
+		    size_t max)
+{
+	const struct workload *wl = workload_find(workload);
+	size_t n = 0;
+
+	for (const struct text_format *tf = wl ? wl->formats : NULL;
+	     tf && tf->name && n < max; tf++)
+		out[n++] = tf;
+	return n;
+}

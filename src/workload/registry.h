@@ -11,8 +11,8 @@
  *     `const struct workload wl_NAME = { ... };`
  *  2. add `extern const struct workload wl_NAME;` below and one line to
  *     the table in registry.c.
- *  3. if it mimics a tool's output, add a renderer to
- *     src/report/reference.c; JSON works without one.
+ *  3. text formats: the `formats` member, see workload.h (helpers in
+ *     report/text.h); JSON works without one.
  *  4. tests/integration/test_workloads.sh runs every registered workload
  *     with tiny options and checks --help: add its tiny options there.
  */
@@ -36,5 +36,12 @@ extern const struct workload wl_compute;
 extern const struct workload *const workloads[];
 
 const struct workload *workload_find(const char *name);
+
+/* The format called name of the workload called workload (NULL: its default). */
+const struct text_format *text_format_find(const char *workload,
+					   const char *name);
+/* A workload's text formats, the default first; returns how many. */
+size_t text_formats(const char *workload, const struct text_format **out,
+		    size_t max);
 
 #endif

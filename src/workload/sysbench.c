@@ -167,6 +167,29 @@ static const struct metric_def sysbench_metrics[] = {
 	{ .name = NULL },
 };
 
+/* sysbench's rate and Latency block, from the values it printed */
+static void sysbench_text_result(FILE *f, const void *cfg,
+				 const struct wl_result *r)
+{
+	(void)cfg;
+	if (r->have[SB_TPS])
+		fprintf(f, "    transactions per sec.:   %.2f\n", r->value[SB_TPS]);
+	if (r->have[SB_QPS])
+		fprintf(f, "    queries per sec.:        %.2f\n", r->value[SB_QPS]);
+	fprintf(f, "    events per second: %8.2f\n\n", r->value[SB_EPS]);
+	fprintf(f, "Latency (ms):\n");
+	fprintf(f, "         min: %39.2f\n", r->value[SB_LAT_MIN]);
+	fprintf(f, "         avg: %39.2f\n", r->value[SB_LAT_AVG]);
+	fprintf(f, "         max: %39.2f\n", r->value[SB_LAT_MAX]);
+	fprintf(f, "         95th percentile: %27.2f\n", r->value[SB_LAT_P95]);
+}
+
+static const struct text_format sysbench_formats[] = {
+	{ "sysbench", "sysbench's rates and Latency block",
+	  NULL, sysbench_text_result, NULL },
+	{ .name = NULL },
+};
+
 const struct workload wl_sysbench = {
 	.name = "sysbench",
 	.summary = "the real sysbench: OLTP on a throwaway PostgreSQL cluster, threads, cpu",
@@ -175,6 +198,7 @@ const struct workload wl_sysbench = {
 	.cfg_size = sizeof(struct sysbench_cfg),
 	.options = sysbench_options,
 	.metrics = sysbench_metrics,
+	.formats = sysbench_formats,
 	.prepare = sysbench_prepare,
 	.run = sysbench_run,
 };

@@ -212,6 +212,11 @@ static const struct metric_def tbench_metrics[] = {
 	{ .name = NULL },
 };
 
+static const struct text_format tbench_formats[] = {
+	{ "tbench", "tbench's Throughput line", NULL, dbench_text_result, NULL },
+	{ .name = NULL },
+};
+
 const struct workload wl_tbench = {
 	.name = "tbench",
 	.summary = "the real tbench: N clients and N tbench_srv processes over loopback TCP",
@@ -220,6 +225,7 @@ const struct workload wl_tbench = {
 	.cfg_size = sizeof(struct dbench_cfg),
 	.options = tbench_options,
 	.metrics = tbench_metrics,
+	.formats = tbench_formats,
 	.prepare = tbench_prepare,
 	.run = tbench_run,
 };

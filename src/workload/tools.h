@@ -4,6 +4,7 @@
 #define SCHEDLAB_TOOLS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "workload/workload.h"
 
@@ -27,6 +28,8 @@ unsigned dbench_clients(const struct dbench_cfg *c);
 unsigned dbench_limit_s(const struct dbench_cfg *c);
 int dbench_results(struct wl_ctx *ctx, const char *tool,
 		   const struct ext_out *out, struct wl_result *res);
+/* The Throughput line both print, their text format's result(). */
+void dbench_text_result(FILE *f, const void *cfg, const struct wl_result *r);
 
 /* pgbench */
 enum pgbench_mode { PGB_SELECT_ONLY, PGB_TPCB_LIKE, PGB_SIMPLE_UPDATE };

@@ -568,6 +568,7 @@ const struct workload wl_wakeup = {
 	.cfg_size = sizeof(struct wakeup_cfg),
 	.options = wakeup_options,
 	.metrics = wakeup_metrics,
+	.formats = wakeup_formats,
 	.prepare = wakeup_prepare,
 	.run = wakeup_run,
 };

@@ -5,6 +5,8 @@
 
 #include <stdbool.h>
 
+#include "workload/workload.h"
+
 struct wakeup_cfg {
 	unsigned message_threads;	/* -m */
 	unsigned workers;		/* -t, per message thread; 0: CPUs / -m */
@@ -48,5 +50,8 @@ enum {
 /* The percentiles of each block, as schbench lists them. */
 extern const double wakeup_lat_pct[WK_NPCT];
 extern const double wakeup_rps_pct[RPS_NPCT];
+
+/* schbench's text format (wakeup_text.c). */
+extern const struct text_format wakeup_formats[];
 
 #endif

@@ -9,7 +9,9 @@
  * run() executes in a workload process that the harness forks, puts in
  * its own process group and watches (timeout, Ctrl-C, cleanup). It fills
  * a wl_result and returns 0, or calls wl_fail() and returns -1. It never
- * prints: renderers in src/report/ turn results into text.
+ * prints. What it measured becomes text through the workload's own text
+ * formats (struct text_format below, printed by bench; the shared line
+ * helpers are in report/text.h) or the renderers in src/report/.
  */
 #ifndef SCHEDLAB_WORKLOAD_H
 #define SCHEDLAB_WORKLOAD_H
@@ -17,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "harness/options.h"
 #include "metric.h"
@@ -89,6 +92,24 @@ void wl_latency_hist(struct wl_ctx *ctx, const struct hist *h);
  */
 int wl_own_dir(struct wl_ctx *ctx, const char *path);
 
+struct case_result;
+
+/*
+ * A text format: the reference tool's lines for this workload, byte for
+ * byte, so scripts that parse the tool's output keep working. header()
+ * (optional) prints before the run, as the tool does; result() one
+ * run's lines. A format that prints all the runs at once (perf stat
+ * --repeat's block) has summary(), which bench calls instead of
+ * result() per run and the repeat footer.
+ */
+struct text_format {
+	const char *name;
+	const char *help;
+	void (*header)(FILE *f, const void *cfg);
+	void (*result)(FILE *f, const void *cfg, const struct wl_result *r);
+	void (*summary)(FILE *f, const void *cfg, const struct case_result *r);
+};
+
 struct workload {
 	const char *name;
 	const char *summary;
@@ -97,6 +118,8 @@ struct workload {
 	size_t cfg_size;
 	const struct opt_def *options;
 	const struct metric_def *metrics;	/* ends with { .name = NULL } */
+	/* text formats, the default first; ends with { .name = NULL } */
+	const struct text_format *formats;
 	/*
 	 * Optional. Runs in the schedlab process before anything is
 	 * spawned: checks that need more than one option or the machine's
@@ -109,5 +132,8 @@ struct workload {
 
 /* Index of a metric in wl->metrics, or -1. */
 int wl_metric_index(const struct workload *wl, const char *name);
+/* The text format called name (NULL: the default), or NULL. */
+const struct text_format *wl_format_find(const struct workload *wl,
+					 const char *name);
 
 #endif

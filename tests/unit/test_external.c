@@ -18,6 +18,7 @@
 
 #include "workload/ext_parse.h"
 #include "workload/external.h"
+#include "util.h"
 
 static char *load(const char *name)
 {
@@ -61,7 +62,7 @@ static void test_split_join(void **state)
 	static const char *const words[] = { "sh", "-c", "echo \"$1\" 'x'",
 					     "a b", "", "it's", NULL };
 	const char *err;
-	char *joined = ext_join((char *const *)words);
+	char *joined = argv_join((char *const *)words, true);
 	char **back = ext_split(joined, &err);
 
 	(void)state;

@@ -171,6 +171,26 @@ static void test_throughput_higher(void **state)
 	assert_close(get(stats_gmean, tput, N(tput)), 396.14055787545726);
 }
 
+/*
+ * The standard error of the mean, what perf stat --repeat prints after
+ * "+-": the sample stddev over sqrt(n).
+ */
+static void test_standard_error(void **state)
+{
+	static const double one[] = { 7 }, bad[] = { 1, NAN };
+	double v = -1;
+
+	(void)state;
+	/* by hand: sqrt(12.8 / 4) / sqrt(5) = sqrt(0.64) */
+	assert_close(get(stats_sem, odd, N(odd)), 0.8);
+	/* by hand: sqrt(32 / 7) / sqrt(8) = sqrt(4 / 7) */
+	assert_close(get(stats_sem, even, N(even)), 0.7559289460184544);
+	assert_close(get(stats_sem, one, 1), 0.0);
+	assert_int_equal(stats_sem(odd, 0, &v), -1);
+	assert_int_equal(stats_sem(bad, 2, &v), -1);
+	assert_true(v == -1);	/* left alone */
+}
+
 static void test_hmean_stddev_by_hand(void **state)
 {
 	static const double x[] = { 1, 2 };
@@ -517,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_skewed_timings),
 		cmocka_unit_test(test_throughput_higher),
 		cmocka_unit_test(test_hmean_stddev_by_hand),
+		cmocka_unit_test(test_standard_error),
 		cmocka_unit_test(test_bamean_both_directions),
 		cmocka_unit_test(test_pctile_best_both_directions),
 		cmocka_unit_test(test_percentile_type7),
