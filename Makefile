@@ -20,14 +20,14 @@ PKGS     = jansson sqlite3 inih libmnl gsl
 VERSION := 0.1$(shell git rev-parse --short HEAD 2>/dev/null | sed "s/^/-g/")
 
 ALL_CFLAGS = -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Isrc -I$(O)/gen -pthread \
-	     -DSCHEDLAB_JOBS_DIR='"$(PREFIX)/share/schedlab/jobs"' \
 	     $(shell pkg-config --cflags $(PKGS)) $(CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS  = $(shell pkg-config --libs $(PKGS)) -lm
 LDFLAGS_ALL = -pthread $(LDFLAGS) $(EXTRA_CFLAGS)
 
 SRCS     := $(wildcard src/*.c src/*/*.c)
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
-LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
+LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o) $(O)/gen/suites.o
+SUITES   := $(sort $(wildcard jobs/*.job))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 
@@ -50,6 +50,20 @@ $(O)/gen/version.h: FORCE
 	@mkdir -p $(dir $@)
 	@echo '#define SCHEDLAB_VERSION "$(VERSION)"' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+# The shipped suites, built in (src/harness/suites.h). The list is
+# rewritten only when a job file is added or removed; an edited one is
+# newer than suites.c.
+$(O)/gen/suites.list: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(SUITES)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(O)/gen/suites.c: tools/gen-suites.sh $(O)/gen/suites.list $(SUITES)
+	tools/gen-suites.sh $@ $(SUITES)
+
+$(O)/gen/suites.o: $(O)/gen/suites.c
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(O)/%.o: %.c | $(O)/gen/version.h
 	@mkdir -p $(dir $@)
@@ -91,12 +105,9 @@ install: schedlab
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 schedlab $(DESTDIR)$(BINDIR)/schedlab
 	install -m 0644 doc/schedlab.1 $(DESTDIR)$(MANDIR)/man1/schedlab.1
-	install -d $(DESTDIR)$(PREFIX)/share/schedlab/jobs
-	install -m 0644 jobs/*.job $(DESTDIR)$(PREFIX)/share/schedlab/jobs
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/schedlab $(DESTDIR)$(MANDIR)/man1/schedlab.1
-	rm -rf $(DESTDIR)$(PREFIX)/share/schedlab
 
 clean:
 	rm -rf build schedlab

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -153,4 +155,49 @@ int rm_tree(const char *path)
 	    errno != ENOENT)
 		return -1;
 	return 0;
+}
+
+/*
+ * fs.nr_open, or the kernel's default when it cannot be read; with
+ * pread, so that strace's read() count is the workload's alone.
+ */
+static unsigned long long nr_open(void)
+{
+	unsigned long long v = 1048576;	/* the kernel's default */
+	char buf[32];
+	int fd = open("/proc/sys/fs/nr_open", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n > 0) {
+		buf[n] = '\0';
+		v = strtoull(buf, NULL, 10);
+	}
+	if (fd >= 0)
+		close(fd);
+	return v ? v : 1048576;
+}
+
+int nofile_raise(unsigned long long need, struct nofile_limits *lim)
+{
+	struct rlimit rl;
+
+	lim->nr_open = nr_open();
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return error_errno("getrlimit(RLIMIT_NOFILE)");
+	lim->hard = rl.rlim_max;
+	if (rl.rlim_cur >= need)
+		return 0;
+	/* Raise the soft limit as far as allowed; when privileged, the hard one. */
+	if (rl.rlim_max < need && need <= lim->nr_open) {
+		struct rlimit up = { need, need };
+
+		if (!setrlimit(RLIMIT_NOFILE, &up)) {
+			lim->hard = need;
+			return 0;
+		}
+	}
+	rl.rlim_cur = rl.rlim_max < need ? rl.rlim_max : need;
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		return error_errno("setrlimit(RLIMIT_NOFILE)");
+	return rl.rlim_cur >= need ? 0 : 1;
 }

@@ -60,6 +60,21 @@ char *argv_join(char *const *argv, bool quote);
  */
 int rm_tree(const char *path);
 
+/* What bounds the file descriptors of one process. */
+struct nofile_limits {
+	unsigned long long hard;	/* RLIMIT_NOFILE's hard limit */
+	unsigned long long nr_open;	/* fs.nr_open: the most any may have */
+};
+
+/*
+ * Raises the soft RLIMIT_NOFILE to at least need: up to the hard limit,
+ * or, when privileged, both limits to need if fs.nr_open allows it.
+ * Returns 0 when the soft limit is now at least need; 1 when it cannot
+ * be, with *lim filled for the caller's advice (raise the hard limit, or
+ * fs.nr_open); -1 after saying why getrlimit or setrlimit failed.
+ */
+int nofile_raise(unsigned long long need, struct nofile_limits *lim);
+
 static inline uint64_t ts_ns(const struct timespec *ts)
 {
 	return (uint64_t)ts->tv_sec * 1000000000ull + (uint64_t)ts->tv_nsec;

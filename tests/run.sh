@@ -1,12 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Runs every test and ends with one summary line "N passed, N failed".
+# Runs every test, one TAP-style line each ("ok - NAME", "not ok - NAME",
+# "ok - NAME # SKIP why"), and ends with one summary line, which CI reads:
+#   N passed, N failed, N skipped
 #   tests/run.sh [BUILD_DIR]      unit tests from BUILD_DIR/tests, then
 #                                 tests/integration/test_*.sh against
 #                                 BUILD_DIR/schedlab
 # UNIT_ONLY=1 skips the integration tests; TESTS=pattern selects
-# integration test functions by name.
+# integration test functions by name. An integration test skips with
+# lib.sh's `skip WHY` (exit 77); a unit test with cmocka's skip(), which
+# cmocka's TAP output writes "not ok N # SKIP NAME".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 O=${1:-build}
@@ -15,13 +19,16 @@ export SCHEDLAB=$O/schedlab
 export TOP=$top
 pass=0
 fail=0
+skipped=0
 failed=()
 
 for t in "$O"/tests/test_*; do
 	[ -x "$t" ] || continue
 	log=$(CMOCKA_MESSAGE_OUTPUT=TAP "$t" 2>&1)
 	rc=$?
-	p=$(grep -c '^ok ' <<<"$log")
+	log=$(sed -E 's/^not ok ([0-9]+) # SKIP (.*)$/ok \1 - \2 # SKIP/' <<<"$log")
+	s=$(grep -cE '^ok .* # SKIP' <<<"$log")
+	p=$(($(grep -c '^ok ' <<<"$log") - s))
 	f=$(grep -c '^not ok ' <<<"$log")
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		f=1	# crashed before reporting
@@ -30,6 +37,7 @@ for t in "$O"/tests/test_*; do
 	[ "$f" -gt 0 ] && { failed+=("$(basename "$t")"); echo "$log" | grep -v '^ok '; }
 	pass=$((pass + p))
 	fail=$((fail + f))
+	skipped=$((skipped + s))
 done
 
 if [ -z "${UNIT_ONLY:-}" ]; then
@@ -46,6 +54,10 @@ if [ -z "${UNIT_ONLY:-}" ]; then
 			if [ $rc -eq 0 ]; then
 				echo "ok - $name (${secs}s)"
 				pass=$((pass + 1))
+			elif [ $rc -eq 77 ]; then
+				why=$(sed -n 's/^skip: //p' <<<"$out" | tail -n 1)
+				echo "ok - $name # SKIP ${why:-(no reason given)}"
+				skipped=$((skipped + 1))
 			else
 				echo "not ok - $name (exit $rc)"
 				echo "$out" | sed 's/^/    /' | tail -n 30
@@ -59,5 +71,5 @@ fi
 for f in "${failed[@]}"; do
 	echo "FAILED: $f"
 done
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed, $skipped skipped"
 [ "$fail" -eq 0 ]

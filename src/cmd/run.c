@@ -61,20 +61,6 @@ static void run_usage(FILE *f)
 		"130 interrupted (the finished cases are kept; the run is marked partial).\n");
 }
 
-/* A suite name, or a path to a job file. */
-static int find_jobfile(const char *arg, char *path, size_t len)
-{
-	if (strchr(arg, '/') || access(arg, F_OK) == 0 ||
-	    (strlen(arg) > 4 && !strcmp(arg + strlen(arg) - 4, ".job"))) {
-		snprintf(path, len, "%s", arg);
-		return 0;
-	}
-	if (!plan_find_suite(arg, path, len))
-		return 0;
-	return error("run: no suite or job file '%s' (see 'schedlab list suites')",
-		     arg);
-}
-
 static void make_uuid(char *buf, size_t len)
 {
 	unsigned char b[16];
@@ -453,10 +439,7 @@ static int print_estimate(const struct plan *plan, const char *db)
 /* The plan of a SUITE or JOBFILE (NULL: quick), --iterations applied. */
 static int load_plan(const char *spec, unsigned iterations, struct plan *plan)
 {
-	char path[4096];
-
-	if (find_jobfile(spec ? spec : "quick", path, sizeof(path)) ||
-	    plan_load(path, plan))
+	if (plan_load_spec(spec ? spec : "quick", plan))
 		return -1;
 	if (iterations)
 		for (size_t i = 0; i < plan->ncases; i++)

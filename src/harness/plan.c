@@ -9,17 +9,15 @@
  * it would on the command line, prefixed with FILE:LINE. All jobs are
  * checked and counted before any case is made.
  *
- * Also here: finding and listing suites, and printing a plan.
+ * Also here: printing a plan. Finding and listing suites is suites.c's.
  */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness/plan_int.h"
@@ -27,10 +25,6 @@
 #include "probe/cpus.h"
 #include "util.h"
 #include "workload/registry.h"
-
-#ifndef SCHEDLAB_JOBS_DIR
-#define SCHEDLAB_JOBS_DIR "/usr/local/share/schedlab/jobs"
-#endif
 
 #define VALUE_MAX	128	/* one formatted option value */
 
@@ -524,28 +518,45 @@ out:
 	return rc;
 }
 
-int plan_load(const char *path, struct plan *p)
+/*
+ * The plan of the job file WHERE (the name its messages use), read from
+ * the file or, when text is not NULL, from text..text+len.
+ */
+static int load(const char *where, const char *source, const char *text,
+		size_t len, struct plan *p)
 {
-	struct loader ld = { .path = path };
-	const char *base = strrchr(path, '/');
+	struct loader ld = { .path = where };
+	const char *base = strrchr(where, '/');
 	size_t n;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
-	p->source = xstrdup(path);
-	p->name = xstrdup(base ? base + 1 : path);
+	p->source = xstrdup(source);
+	p->name = xstrdup(base ? base + 1 : where);
 	n = strlen(p->name);
 	if (n > 4 && !strcmp(p->name + n - 4, ".job"))
 		p->name[n - 4] = '\0';
 	rc = online_cpus(&ld.ncpu);
 	if (!rc)
-		rc = jobfile_read(path, &ld.jf);
+		rc = text ? jobfile_parse(where, text, len, &ld.jf) :
+			    jobfile_read(where, &ld.jf);
 	if (!rc)
 		rc = build(&ld, p);
 	jobfile_free(&ld.jf);
 	if (rc)
 		plan_free(p);
 	return rc;
+}
+
+int plan_load(const char *path, struct plan *p)
+{
+	return load(path, path, NULL, 0, p);
+}
+
+int plan_load_text(const char *where, const char *source, const char *text,
+		   size_t len, struct plan *p)
+{
+	return load(where, source, text, len, p);
 }
 
 void plan_free(struct plan *p)
@@ -566,132 +577,7 @@ void plan_free(struct plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* ---- suites and printing --------------------------------------------- */
-
-static bool is_suite_name(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n && !strchr(name, '/') &&
-	       !(n >= 4 && !strcmp(name + n - 4, ".job"));
-}
-
-/* The directories searched for suites, in order; NULL entries skipped. */
-static void suite_dirs(const char *dirs[3])
-{
-	const char *env = getenv("SCHEDLAB_JOBS");
-
-	dirs[0] = env && *env ? env : NULL;
-	dirs[1] = "jobs";
-	dirs[2] = SCHEDLAB_JOBS_DIR;
-}
-
-static bool is_file(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISREG(st.st_mode);
-}
-
-int plan_find_suite(const char *name, char *path, size_t len)
-{
-	const char *dirs[3];
-
-	if (!is_suite_name(name))
-		return -1;
-	suite_dirs(dirs);
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
-		int n;
-
-		if (!dirs[i])
-			continue;
-		n = snprintf(path, len, "%s/%s.job", dirs[i], name);
-		if (n > 0 && (size_t)n < len && is_file(path))
-			return 0;
-	}
-	if (len)
-		path[0] = '\0';
-	return -1;
-}
-
-/* The first comment line of a job file (not an SPDX tag), without ';'. */
-static void suite_summary(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	char line[256];
-
-	buf[0] = '\0';
-	while (f && fgets(line, sizeof(line), f)) {
-		char *s = line;
-
-		s[strcspn(s, "\r\n")] = '\0';
-		s = plan_trim(s);
-		if (*s != ';' && *s != '#')
-			break;
-		s = plan_trim(s + 1);
-		if (*s && !strstr(s, "SPDX-License-Identifier")) {
-			snprintf(buf, len, "%s", s);
-			break;
-		}
-	}
-	if (f)
-		fclose(f);
-}
-
-static int by_name(const struct dirent **a, const struct dirent **b)
-{
-	return strcmp((*a)->d_name, (*b)->d_name);
-}
-
-static int job_file(const struct dirent *d)
-{
-	size_t n = strlen(d->d_name);
-
-	return n > 4 && !strcmp(d->d_name + n - 4, ".job");
-}
-
-int plan_list_suites(FILE *f)
-{
-	const char *dirs[3];
-
-	suite_dirs(dirs);
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
-		struct dirent **ents;
-		bool heading = false;
-		int n;
-
-		if (!dirs[i])
-			continue;
-		n = scandir(dirs[i], &ents, job_file, by_name);
-		if (n < 0)
-			continue;	/* a directory that is not there */
-		for (int k = 0; k < n; k++) {
-			char name[NAME_MAX + 1], path[PATH_MAX], found[PATH_MAX];
-			char summary[200];
-
-			snprintf(name, sizeof(name), "%.*s",
-				 (int)strlen(ents[k]->d_name) - 4,
-				 ents[k]->d_name);
-			snprintf(path, sizeof(path), "%s/%s", dirs[i],
-				 ents[k]->d_name);
-			free(ents[k]);
-			/* hidden by a suite of the same name found earlier */
-			if (plan_find_suite(name, found, sizeof(found)) ||
-			    strcmp(found, path))
-				continue;
-			if (!heading)
-				fprintf(f, "%s/:\n", dirs[i]);
-			heading = true;
-			suite_summary(path, summary, sizeof(summary));
-			if (*summary)
-				fprintf(f, "  %-18s %s\n", name, summary);
-			else
-				fprintf(f, "  %s\n", name);
-		}
-		free(ents);
-	}
-	return ferror(f) ? -1 : 0;
-}
+/* ---- printing ------------------------------------------------------ */
 
 void plan_print(FILE *f, const struct plan *p)
 {

@@ -71,7 +71,7 @@ struct plan_case {
 };
 
 struct plan {
-	char *source;		/* the file read */
+	char *source;		/* the file read, or "built in" */
 	char *name;		/* the file's name without directory and .job */
 	struct plan_case *cases;
 	size_t ncases;
@@ -84,17 +84,19 @@ struct plan {
 int plan_load(const char *path, struct plan *p);
 
 /*
- * A SUITE name ("quick") to the job file that holds it: $SCHEDLAB_JOBS,
- * then ./jobs, then the installed $(PREFIX)/share/schedlab/jobs. Writes
- * the path and returns 0, or -1 (silently) if there is none. A name with
- * a '/' or ending in .job is a path, never a suite: -1.
+ * SPEC, a job file's path or a suite's name, loaded as plan_load()
+ * does. A path (it has a '/', ends in .job or names an existing file)
+ * is always a file; a name is looked up in $SCHEDLAB_JOBS, then among
+ * the suites built into the binary from jobs/ (harness/suites.h). A
+ * built-in suite's messages name it "NAME.job"; its plan's source is
+ * "built in". -1 after saying what is wrong (exit 2).
  */
-int plan_find_suite(const char *name, char *path, size_t len);
+int plan_load_spec(const char *spec, struct plan *p);
 
 /*
- * The suites plan_find_suite() can find, under a line per directory:
- * each one's name and the first comment line of its file. -1 if writing
- * failed.
+ * The suites plan_load_spec() can find, $SCHEDLAB_JOBS's under its
+ * name and then the built-in ones not replaced by those: each one's
+ * name and the first comment line of its file. -1 if writing failed.
  */
 int plan_list_suites(FILE *f);
 

@@ -256,25 +256,53 @@ static int read_file(struct reader *rd)
 	return 0;
 }
 
-int jobfile_read(const char *path, struct jobfile *jf)
+/* rd->buf, rd->len into rd->jf; frees rd->buf. */
+static int parse(struct reader *rd)
 {
-	struct reader rd = { .jf = jf };
+	const char *path = rd->jf->path;
 	int rc;
 
-	*jf = (struct jobfile){ .path = path };
-	rc = read_file(&rd) || check_text(&rd) ? -1 : 0;
+	rc = check_text(rd);
 	if (!rc) {
-		rc = ini_parse_stream(read_line, &rd, on_key, &rd);
+		rc = ini_parse_stream(read_line, rd, on_key, rd);
 		/* inih reports a malformed line only at the end */
-		if (rc > 0 && (!rd.err_line || (unsigned)rc < rd.err_line))
+		if (rc > 0 && (!rd->err_line || (unsigned)rc < rd->err_line))
 			rc = error("%s:%d: %s", path, rc, malformed);
-		else if (rd.err_line)
-			rc = error("%s:%u: %s", path, rd.err_line, rd.err);
+		else if (rd->err_line)
+			rc = error("%s:%u: %s", path, rd->err_line, rd->err);
 		else if (rc)
 			rc = error("%s: cannot parse (out of memory)", path);
 	}
-	free(rd.buf);
+	free(rd->buf);
+	rd->buf = NULL;
 	return rc;
+}
+
+int jobfile_read(const char *path, struct jobfile *jf)
+{
+	struct reader rd = { .jf = jf };
+
+	*jf = (struct jobfile){ .path = path };
+	if (read_file(&rd)) {
+		free(rd.buf);
+		return -1;
+	}
+	return parse(&rd);
+}
+
+int jobfile_parse(const char *path, const char *text, size_t len,
+		  struct jobfile *jf)
+{
+	struct reader rd = { .jf = jf, .len = len };
+
+	*jf = (struct jobfile){ .path = path };
+	if (len > JOB_FILE_MAX)
+		return error("%s: too large for a job file (more than %d bytes)",
+			     path, JOB_FILE_MAX);
+	rd.buf = xmalloc(len + 1);
+	memcpy(rd.buf, text, len);
+	rd.buf[len] = '\0';
+	return parse(&rd);
 }
 
 void jobfile_free(struct jobfile *jf)

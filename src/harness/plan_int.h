@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * plan's insides, shared by its three files: plan_file.c reads a job
+ * plan's insides, shared by its four files: plan_file.c reads a job
  * file into sections of key = value lines, plan_sweep.c expands one
- * value into the values it stands for, plan.c makes the jobs and cases.
+ * value into the values it stands for, plan.c makes the jobs and cases,
+ * suites.c finds a suite by name.
  */
 #ifndef SCHEDLAB_PLAN_INT_H
 #define SCHEDLAB_PLAN_INT_H
@@ -39,9 +40,19 @@ struct jobfile {
  * "FILE:LINE: ..."; jobfile_free() is needed either way.
  */
 int jobfile_read(const char *path, struct jobfile *jf);
+/* The same from text..text+len; its messages name it path. */
+int jobfile_parse(const char *path, const char *text, size_t len,
+		  struct jobfile *jf);
 void jobfile_free(struct jobfile *jf);
 struct section *jobfile_section(const struct jobfile *jf, const char *name);
 const struct kv *section_key(const struct section *sec, const char *key);
+
+/*
+ * plan_load() for a job file held in memory: WHERE names it in messages
+ * ("quick.job:12: ..."), SOURCE in the printed plan.
+ */
+int plan_load_text(const char *where, const char *source, const char *text,
+		   size_t len, struct plan *p);
 
 /* One workload option of a job and the distinct values it takes. */
 struct axis {

@@ -7,12 +7,10 @@
  * creation is not timed; the run and the reaping are.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -250,69 +248,36 @@ static unsigned long long fds_needed(const struct messaging_cfg *cfg)
 	return cfg->fds + 16ull;
 }
 
-/* With pread, so that strace's read() count is the workload's alone. */
-static unsigned long long nr_open(void)
-{
-	unsigned long long v = 1048576;	/* the kernel's default */
-	char buf[32];
-	int fd = open("/proc/sys/fs/nr_open", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : pread(fd, buf, sizeof(buf) - 1, 0);
-
-	if (n > 0) {
-		buf[n] = '\0';
-		v = strtoull(buf, NULL, 10);
-	}
-	if (fd >= 0)
-		close(fd);
-	return v ? v : 1048576;
-}
-
 static int messaging_prepare(const void *cfgp)
 {
 	const struct messaging_cfg *cfg = cfgp;
 	unsigned long long tasks = 2ull * cfg->fds * cfg->groups;
-	unsigned long long need = fds_needed(cfg), max = nr_open();
+	unsigned long long need = fds_needed(cfg);
 	const char *why = cfg->mode == MSG_THREAD ?
 		"thread mode keeps 2 x fds descriptors per group open in one process" :
 		"one group's channels";
-	struct rlimit rl;
+	struct nofile_limits lim;
+	int rc;
 
 	if (tasks > 4000000) {
 		error("messaging: %llu tasks (groups x 2 x fds) is more than the 4000000 allowed",
 		      tasks);
 		return EXIT_USAGE;
 	}
-	if (getrlimit(RLIMIT_NOFILE, &rl)) {
-		error_errno("getrlimit(RLIMIT_NOFILE)");
-		return EXIT_RUN_FAILED;
-	}
-	if (rl.rlim_cur >= need)
-		return 0;
-	/* Raise the soft limit as far as allowed; when privileged, the hard one. */
-	if (rl.rlim_max < need && need <= max) {
-		struct rlimit up = { need, need };
-
-		if (!setrlimit(RLIMIT_NOFILE, &up))
-			return 0;
-	}
-	rl.rlim_cur = rl.rlim_max < need ? rl.rlim_max : need;
-	if (setrlimit(RLIMIT_NOFILE, &rl)) {
-		error_errno("setrlimit(RLIMIT_NOFILE)");
-		return EXIT_RUN_FAILED;
-	}
-	if (rl.rlim_cur >= need)
-		return 0;
-	if (need > max)
+	rc = nofile_raise(need, &lim);
+	if (rc <= 0)
+		return rc ? EXIT_RUN_FAILED : 0;
+	if (need > lim.nr_open)
 		error("messaging: needs %llu file descriptors (%s), more than the kernel allows "
 		      "one process (fs.nr_open = %llu): raise it as root with 'sysctl fs.nr_open=%llu', "
 		      "then 'ulimit -n %llu'%s",
-		      need, why, max, need, need,
+		      need, why, lim.nr_open, need, need,
 		      cfg->mode == MSG_THREAD ? ", or use process mode" : "");
 	else
 		error("messaging: needs %llu file descriptors (%s), but the hard limit is %llu: "
 		      "raise it with 'ulimit -Hn %llu' as root, or nofile in "
 		      "/etc/security/limits.conf%s",
-		      need, why, (unsigned long long)rl.rlim_max, need,
+		      need, why, lim.hard, need,
 		      cfg->mode == MSG_THREAD ? ", or use process mode" : "");
 	return EXIT_RUN_FAILED;
 }

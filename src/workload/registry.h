@@ -2,7 +2,7 @@
 /*
  * registry: the table of workloads.
  *
- * To add a workload:
+ * To add a workload (the Makefile finds new .c files by itself):
  *  1. write src/workload/NAME.c: a config struct, an option table
  *     (struct opt_def[], with the reference tool's flags as short_flag /
  *     long_flag / set entries), a metric table (dotted names "NAME.x",
@@ -11,10 +11,13 @@
  *     `const struct workload wl_NAME = { ... };`
  *  2. add `extern const struct workload wl_NAME;` below and one line to
  *     the table in registry.c.
- *  3. text formats: the `formats` member, see workload.h (helpers in
- *     report/text.h); JSON works without one.
- *  4. tests/integration/test_workloads.sh runs every registered workload
- *     with tiny options and checks --help: add its tiny options there.
+ *  3. text formats (the reference tool's output): the `formats` member,
+ *     see workload.h (helpers in report/text.h); JSON works without one.
+ *  4. tests/integration/test_workloads.sh: its tiny options and headline
+ *     metric in the tables there (the test fails for a workload without).
+ *  5. doc/schedlab.1: a ".SH WORKLOAD NAME" section naming every option
+ *     (test_docs.sh checks), and a line in README.md's workload list.
+ *  6. a suite, if it has one: jobs/NAME.job, built into the binary.
  */
 #ifndef SCHEDLAB_REGISTRY_H
 #define SCHEDLAB_REGISTRY_H

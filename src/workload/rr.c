@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -353,8 +352,9 @@ static int rr_prepare(const void *cfgp)
 {
 	const struct rr_cfg *cfg = cfgp;
 	/* every pair's two sockets are open in the workload process at once */
-	rlim_t need = 2 * (rlim_t)cfg->pairs + 16;
-	struct rlimit rl;
+	unsigned long long need = 2ull * cfg->pairs + 16;
+	struct nofile_limits lim;
+	int rc;
 
 	if (cfg->test == RR_UDP_RR &&
 	    (cfg->request_size > 65507 || cfg->response_size > 65507)) {
@@ -362,16 +362,12 @@ static int rr_prepare(const void *cfgp)
 		      cfg->request_size, cfg->response_size);
 		return EXIT_USAGE;
 	}
-	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= need)
-		return 0;
-	rl.rlim_cur = need < rl.rlim_max ? need : rl.rlim_max;
-	if (setrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur < need) {
-		error("rr: %u pairs need %llu file descriptors, but the hard limit is %llu: raise it with 'ulimit -Hn %llu' as root",
-		      cfg->pairs, (unsigned long long)need,
-		      (unsigned long long)rl.rlim_max, (unsigned long long)need);
-		return EXIT_RUN_FAILED;
-	}
-	return 0;
+	rc = nofile_raise(need, &lim);
+	if (rc <= 0)
+		return rc ? EXIT_RUN_FAILED : 0;
+	error("rr: %u pairs need %llu file descriptors, but the hard limit is %llu: raise it with 'ulimit -Hn %llu' as root",
+	      cfg->pairs, need, lim.hard, need);
+	return EXIT_RUN_FAILED;
 }
 
 #define O(f) offsetof(struct rr_cfg, f)

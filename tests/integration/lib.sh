@@ -3,11 +3,20 @@
 # Helpers for integration tests. Each test is a function test_NAME in a
 # tests/integration/test_*.sh file, run by tests/run.sh in a fresh bash
 # with `set -e`, $SCHEDLAB pointing at the binary under test and $TOP at
-# the source tree. A test fails by returning non-zero or by `fail`.
+# the source tree. A test fails by returning non-zero or by `fail`, and
+# skips with `skip WHY` when the machine lacks what it needs.
 
 fail() {
 	echo "FAIL: $*" >&2
 	exit 1
+}
+
+# skip WHY: ends the test as skipped (exit 77), not passed; tests/run.sh
+# prints "ok - NAME # SKIP WHY" and counts it in "N skipped". WHY names
+# what this machine lacks ("no strace", "needs root").
+skip() {
+	echo "skip: $*"
+	exit 77
 }
 
 # expect_eq WHAT EXPECTED ACTUAL

@@ -50,7 +50,7 @@ test_compute_json_one_task() {
 # Allow for the noise of a shared machine, but far below 100.
 test_compute_jti_lopsided() {
 	local jti ratio try
-	[ "$(nproc)" -ge 2 ] || return 0
+	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs, has $(nproc)"
 	# Another program's burst of runnable tasks evens out every task's
 	# share and lifts JTI towards 100 for the moment: up to 3 tries, so
 	# that one burst does not fail the test, and a JTI that never drops

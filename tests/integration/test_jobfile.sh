@@ -117,7 +117,7 @@ test_jobfile_missing_file_or_suite() {
 	have_db
 	bad_run missing-file "$tmp/nothere.job" "" "$tmp/nothere\\.job"
 	expect_match "missing-file: why" "No such file or directory" "$err"
-	# a name without / or .job is a suite, looked up in SCHEDLAB_JOBS and ./jobs
+	# a name without / or .job is a suite: SCHEDLAB_JOBS, then built in
 	mkdir "$tmp/jobs"
 	(cd "$tmp" && SCHEDLAB_JOBS=$tmp/jobs bad_run unknown-suite nosuchsuite "" "nosuchsuite")
 	expect_match "unknown-suite: hint" "list suites" \

@@ -52,7 +52,7 @@ test_small_messages_have_no_stamp() {
 # Probes add no read() or write(): the counts stay the reference tool's.
 test_probes_keep_syscall_counts() {
 	local on off tmp
-	command -v strace >/dev/null || { echo "skip: no strace"; return 0; }
+	command -v strace >/dev/null || skip "no strace"
 	tmp=$(mktemp -d)
 	strace -f -qq -c -o "$tmp/on" "$SCHEDLAB" bench messaging -g 1 -f 4 -l 20 --probes=on >/dev/null 2>&1
 	strace -f -qq -c -o "$tmp/off" "$SCHEDLAB" bench messaging -g 1 -f 4 -l 20 --probes=off >/dev/null 2>&1
@@ -122,7 +122,7 @@ test_run_stores_latency_histograms() {
 # alone unless probes are asked for; JSON records them unless told not to.
 test_bench_probes_default_by_format() {
 	local tmp
-	command -v strace >/dev/null || { echo "skip: no strace"; return 0; }
+	command -v strace >/dev/null || skip "no strace"
 	tmp=$(mktemp -d)
 	strace -f -qq -c -o "$tmp/text" "$SCHEDLAB" bench messaging -g 1 -f 2 -l 5 >/dev/null 2>&1
 	strace -f -qq -c -o "$tmp/json" "$SCHEDLAB" bench messaging -g 1 -f 2 -l 5 --format json >/dev/null 2>&1
@@ -140,7 +140,7 @@ test_bench_probes_default_by_format() {
 test_taskstats_exit_records() {
 	local was doc cmd
 	[ "$(id -u)" -eq 0 ] && [ -w /proc/sys/kernel/task_delayacct ] ||
-		{ echo "skip: needs root and kernel.task_delayacct"; return 0; }
+		skip "needs root and a writable kernel.task_delayacct"
 	was=$(cat /proc/sys/kernel/task_delayacct)
 	echo 0 >/proc/sys/kernel/task_delayacct
 	use_tmpdir

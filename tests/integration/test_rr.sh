@@ -183,3 +183,38 @@ test_rr_suite_dry_run() {
 	expect_match "16 CPUs" '^# netperf-rr \(.*\): 11 cases, ' "$out"
 	expect_line "32 pairs" 'tcp-rr +rr +pairs=32 ' "$out"
 }
+
+# Every pair's two sockets are open in the workload process: under a
+# hard limit too low for them, a privileged run (CAP_SYS_RESOURCE)
+# raises it, as messaging does, with the same helper; any other is told
+# the limit and how to raise it.
+test_rr_fd_limit() {
+	local cmd="ulimit -Sn 64 && ulimit -Hn 64 && exec \"\$0\" bench rr -P 100 -l 1 --format json"
+	use_tmpdir
+	if (ulimit -Sn 64 && ulimit -Hn 64 && ulimit -Hn 216) 2>/dev/null; then
+		set +e
+		out=$(bash -c "$cmd" "$SCHEDLAB" 2>&1)
+		rc=$?
+		set -e
+		expect_eq "privileged: exit status ($out)" 0 "$rc"
+		expect_eq "privileged: pairs" 100 "$(jval "$out" .parameters.pairs)"
+		command -v setpriv >/dev/null ||
+			skip "no setpriv to drop privileges (the privileged half passed)"
+		chmod 755 "$tmp"
+		cp "$SCHEDLAB" "$tmp/schedlab"
+		set +e
+		out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups \
+			bash -c "$cmd" "$tmp/schedlab" 2>&1)
+		rc=$?
+		set -e
+	else
+		set +e
+		out=$(bash -c "$cmd" "$SCHEDLAB" 2>&1)
+		rc=$?
+		set -e
+	fi
+	expect_eq "unprivileged: exit status ($out)" 1 "$rc"
+	expect_eq "unprivileged: message" \
+		"schedlab: rr: 100 pairs need 216 file descriptors, but the hard limit is 64: raise it with 'ulimit -Hn 216' as root" \
+		"$out"
+}

@@ -812,10 +812,8 @@ EOF
 	[[ $err != *$'\r'* && $err != *$'\e'* ]] || fail "control characters on stderr: $(cat -v <<<"$err")"
 	[[ $out != *$'\r'* && $out != *$'\e'* && $out != *iteration* ]] || fail "progress on stdout: $(cat -v <<<"$out")"
 
-	if ! command -v script >/dev/null; then
-		echo "skipped: no script(1) to give stderr a terminal"
-		return 0
-	fi
+	command -v script >/dev/null ||
+		skip "no script(1) to give stderr a terminal (the file half passed)"
 	tty=$(script -qec "'$SCHEDLAB' run '$tmp/p.job' --db '$tmp/r.db' >'$tmp/out'" /dev/null </dev/null) ||
 		fail "run on a terminal failed: $tty"
 	expect_match "progress, first case" '\[1/3\] msg 1: iteration 1/2' "$tty"

@@ -10,8 +10,7 @@ test_fd_soft_limit_raised() {
 
 	hard=$(ulimit -H -n)
 	if [ "$hard" != unlimited ] && [ "$hard" -lt $((g * 2 * f + 100)) ]; then
-		echo "SKIP: hard fd limit $hard is too low for this test" >&2
-		return 0
+		skip "hard fd limit $hard is below the $((g * 2 * f + 100)) this test needs"
 	fi
 	set +e
 	out=$(ulimit -S -n 1024 && "$SCHEDLAB" bench messaging -T -g $g -f $f -l 1 --format json 2>&1)
@@ -84,7 +83,7 @@ test_fd_advice_beyond_nr_open() {
 	nr_open=$(cat /proc/sys/fs/nr_open)
 	f=20
 	g=$((nr_open / (2 * f) + 1))
-	[ $((g * 2 * f)) -le 4000000 ] || { echo "SKIP: nr_open $nr_open too high" >&2; return 0; }
+	[ $((g * 2 * f)) -le 4000000 ] || skip "fs.nr_open $nr_open is too high to exceed with 4000000 tasks"
 	run_sl bench messaging -T -g $g -f $f -l 1
 	expect_match "exit status" '^[12]$' "$rc"
 	expect_match "stderr (needs > nr_open = $nr_open)" 'nr_open' "$err"

@@ -2,7 +2,8 @@
 /*
  * plan: job files expanded into cases (lists, ranges, steps, $ncpu,
  * products, repeats, [global]), harness keys, every mistake reported as
- * FILE:LINE naming the option, suites found and the shipped ones loading.
+ * FILE:LINE naming the option, suites found (in $SCHEDLAB_JOBS or built
+ * in, every jobs/ file byte for byte) and the shipped ones loading.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +15,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "harness/plan.h"
+#include "harness/plan_int.h"
+#include "harness/suites.h"
 #include "workload/messaging.h"
 #include "workload/registry.h"
 
@@ -55,23 +57,39 @@ static void write_file(const char *path, const char *text, size_t len)
 	fclose(f);
 }
 
+/* Where stderr goes between capture_begin() and capture_end(). */
+static FILE *capture_tmp;
+static int capture_saved;
+
+static void capture_begin(void)
+{
+	capture_saved = dup(2);
+	capture_tmp = tmpfile();
+	fflush(stderr);
+	dup2(fileno(capture_tmp), 2);
+}
+
+/* What was printed to stderr since capture_begin(), into errbuf. */
+static void capture_end(void)
+{
+	fflush(stderr);
+	dup2(capture_saved, 2);
+	close(capture_saved);
+	rewind(capture_tmp);
+	memset(errbuf, 0, sizeof(errbuf));
+	if (fread(errbuf, 1, sizeof(errbuf) - 1, capture_tmp) == 0)
+		errbuf[0] = '\0';
+	fclose(capture_tmp);
+}
+
 /* Loads path with what it prints to stderr kept in errbuf. */
 static int load_path(const char *path, struct plan *p)
 {
-	int saved = dup(2), rc;
-	FILE *tmp = tmpfile();
+	int rc;
 
-	fflush(stderr);
-	dup2(fileno(tmp), 2);
+	capture_begin();
 	rc = plan_load(path, p);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	rewind(tmp);
-	memset(errbuf, 0, sizeof(errbuf));
-	if (fread(errbuf, 1, sizeof(errbuf) - 1, tmp) == 0)
-		errbuf[0] = '\0';
-	fclose(tmp);
+	capture_end();
 	return rc;
 }
 
@@ -606,25 +624,45 @@ static void test_print(void **state)
 	plan_free(&p);
 }
 
+/* Loads spec with plan_load_spec(), what it prints kept in errbuf. */
+static int load_spec(const char *spec, struct plan *p)
+{
+	int rc;
+
+	capture_begin();
+	rc = plan_load_spec(spec, p);
+	capture_end();
+	return rc;
+}
+
 static void test_find_and_list_suites(void **state)
 {
-	char path[256], want[160], *buf = NULL;
+	const char *text = "; My suite: just a pipe\n[a]\nworkload = pipe\n";
+	char path[256], *buf = NULL;
+	struct plan p;
 	size_t len = 0;
 	FILE *f;
 
 	(void)state;
-	snprintf(want, sizeof(want), "%s/mysuite.job", dir);
-	write_file(want, "; My suite: just a pipe\n[a]\nworkload = pipe\n",
-		   strlen("; My suite: just a pipe\n[a]\nworkload = pipe\n"));
+	snprintf(path, sizeof(path), "%s/mysuite.job", dir);
+	write_file(path, text, strlen(text));
 	setenv("SCHEDLAB_JOBS", dir, 1);
-	assert_int_equal(plan_find_suite("mysuite", path, sizeof(path)), 0);
-	assert_string_equal(path, want);
-	assert_int_equal(plan_find_suite("no-such-suite-here", path, sizeof(path)), -1);
-	assert_int_equal(plan_find_suite("mysuite.job", path, sizeof(path)), -1);
-	assert_int_equal(plan_find_suite("./mysuite", path, sizeof(path)), -1);
-	assert_int_equal(plan_find_suite("", path, sizeof(path)), -1);
-	/* too small a buffer is not a match */
-	assert_int_equal(plan_find_suite("mysuite", path, 8), -1);
+	assert_int_equal(load_spec("mysuite", &p), 0);
+	assert_string_equal(p.source, path);
+	assert_string_equal(p.name, "mysuite");
+	plan_free(&p);
+	/* a built-in suite not replaced in $SCHEDLAB_JOBS is still found */
+	assert_int_equal(load_spec("quick", &p), 0);
+	assert_string_equal(p.source, "built in");
+	plan_free(&p);
+	assert_int_equal(load_spec("no-such-suite-here", &p), -1);
+	assert_non_null(strstr(errbuf, "no suite or job file 'no-such-suite-here'"));
+	/* a name ending in .job or with a '/' is a path, never a suite */
+	assert_int_equal(load_spec("mysuite.job", &p), -1);
+	assert_non_null(strstr(errbuf, "cannot open 'mysuite.job'"));
+	assert_int_equal(load_spec("./mysuite", &p), -1);
+	assert_non_null(strstr(errbuf, "cannot open './mysuite'"));
+	assert_int_equal(load_spec("", &p), -1);
 
 	f = open_memstream(&buf, &len);
 	assert_int_equal(plan_list_suites(f), 0);
@@ -632,8 +670,67 @@ static void test_find_and_list_suites(void **state)
 	snprintf(path, sizeof(path), "%s/:\n  mysuite ", dir);
 	assert_non_null(strstr(buf, path));
 	assert_non_null(strstr(buf, "My suite: just a pipe"));
+	assert_non_null(strstr(buf, "built in:\n"));
+	assert_non_null(strstr(buf, "\n  quick "));
 	free(buf);
 	unsetenv("SCHEDLAB_JOBS");
+}
+
+/* Every file in jobs/ is built in, byte for byte, and nothing else is. */
+static void test_builtin_suites_are_jobs(void **state)
+{
+	const char *top = getenv("TOP");
+	char path[4096], *text;
+	size_t n = 0;
+	FILE *f;
+	long len;
+
+	(void)state;
+	for (const struct suite *s = builtin_suites; s->name; s++, n++) {
+		snprintf(path, sizeof(path), "%s/jobs/%s.job", top ? top : ".",
+			 s->name);
+		f = fopen(path, "r");
+		if (!f)
+			fail_msg("built-in suite %s has no %s", s->name, path);
+		fseek(f, 0, SEEK_END);
+		len = ftell(f);
+		rewind(f);
+		text = malloc((size_t)len + 1);
+		assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
+		fclose(f);
+		assert_int_equal(s->len, (size_t)len);
+		assert_memory_equal(s->text, text, (size_t)len);
+		assert_int_equal(s->text[s->len], '\0');
+		free(text);
+	}
+	snprintf(path, sizeof(path), "ls %s/jobs/*.job | wc -l", top ? top : ".");
+	f = popen(path, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%ld", &len), 1);
+	pclose(f);
+	assert_int_equal(n, (size_t)len);
+}
+
+/* A mistake in a suite held in memory names it as users see it. */
+static void test_text_suite_messages(void **state)
+{
+	const char *text = "[a]\nworkload = pipe\nnosuchkey = 1\n";
+	struct plan p;
+	int rc;
+
+	(void)state;
+	capture_begin();
+	rc = plan_load_text("mine.job", "built in", text, strlen(text), &p);
+	capture_end();
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(errbuf, "schedlab: mine.job:3: 'nosuchkey' is not an option of workload pipe"));
+	text = "[a]\nworkload = pipe\n";
+	assert_int_equal(plan_load_text("mine.job", "built in", text,
+					strlen(text), &p), 0);
+	assert_string_equal(p.name, "mine");
+	assert_string_equal(p.source, "built in");
+	assert_int_equal(p.ncases, 1);
+	plan_free(&p);
 }
 
 static void load_shipped(const char *name, size_t want_cases,
@@ -644,15 +741,18 @@ static void load_shipped(const char *name, size_t want_cases,
 	struct plan p;
 
 	snprintf(path, sizeof(path), "%s/jobs/%s.job", top ? top : ".", name);
-	if (plan_load(path, &p))
-		fail_msg("%s does not load", path);
-	assert_int_equal(p.ncases, want_cases);
-	assert_string_equal(p.name, name);
-	for (size_t i = 0; i < p.ncases; i++) {
-		assert_int_equal(p.cases[i].iterations, want_iter);
-		assert_non_null(p.cases[i].params);
+	for (int builtin = 0; builtin < 2; builtin++) {
+		if (builtin ? plan_load_spec(name, &p) : plan_load(path, &p))
+			fail_msg("%s does not load", builtin ? name : path);
+		assert_int_equal(p.ncases, want_cases);
+		assert_string_equal(p.name, name);
+		assert_string_equal(p.source, builtin ? "built in" : path);
+		for (size_t i = 0; i < p.ncases; i++) {
+			assert_int_equal(p.cases[i].iterations, want_iter);
+			assert_non_null(p.cases[i].params);
+		}
+		plan_free(&p);
 	}
-	plan_free(&p);
 }
 
 static void test_shipped_suites_load(void **state)
@@ -682,6 +782,8 @@ int main(void)
 		cmocka_unit_test(test_other_failures),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_find_and_list_suites),
+		cmocka_unit_test(test_builtin_suites_are_jobs),
+		cmocka_unit_test(test_text_suite_messages),
 		cmocka_unit_test(test_shipped_suites_load),
 	};
 
