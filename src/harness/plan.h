@@ -84,6 +84,16 @@ struct plan {
 int plan_load(const char *path, struct plan *p);
 
 /*
+ * plan_load() with run --set arguments applied over the file: each
+ * "KEY=VALUE" to every job that has KEY (a harness key, or an option of
+ * its workload by any of its names), "JOB.KEY=VALUE" to job JOB alone;
+ * VALUE is read as in the file, sweeps included. Mistakes are reported
+ * as "--set KEY=VALUE: ...".
+ */
+int plan_load_with(const char *path, const char *const *sets, size_t nsets,
+		   struct plan *p);
+
+/*
  * A SUITE name ("quick") to the job file that holds it: $SCHEDLAB_JOBS,
  * then ./jobs, then the installed $(PREFIX)/share/schedlab/jobs. Writes
  * the path and returns 0, or -1 (silently) if there is none. A name with
