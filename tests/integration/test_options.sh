@@ -58,9 +58,9 @@ test_bad_messaging_options() {
 }
 
 test_bad_pipe_options() {
-	expect_usage_error "-l/--loop: '0' .*1\\.\\.2000000000" bench pipe -l 0
-	expect_usage_error "-l/--loop: '-5' " bench pipe --loop=-5
-	expect_usage_error "-l/--loop: '2000000001' .*1\\.\\.2000000000" bench pipe -l 2000000001
+	expect_usage_error "-l/--loops: '0' .*1\\.\\.2000000000" bench pipe -l 0
+	expect_usage_error "-l/--loops: '-5' " bench pipe --loop=-5
+	expect_usage_error "-l/--loops: '2000000001' .*1\\.\\.2000000000" bench pipe -l 2000000001
 	expect_usage_error "--ordering: 'three' .*one-token, two-tokens" bench pipe --ordering three
 	# pipe has perf's block and JSON, not hackbench's lines
 	expect_usage_error "--format: 'hackbench' .*perf, json" bench pipe --format hackbench
@@ -185,7 +185,7 @@ test_messaging_help() {
 	expect_match "-h" '^usage: schedlab bench (\[-r N\] )?messaging' "$out"
 	run_sl bench pipe --help
 	expect_eq "pipe exit status" 0 "$rc"
-	for o in "-l, --loop=NUM" "-T, --threaded" "--mode=MODE" "--ordering=ORDER" \
+	for o in "-l, --loops, --loop=NUM" "-T, --threaded" "--mode=MODE" "--ordering=ORDER" \
 		 "one-token, two-tokens" "perf, json" "--timeout=SECONDS" "pipe.usecs_per_op" \
 		 "pipe.time" "pipe.ops_per_sec"; do
 		grep -qF -- "$o" <<<"$out" || fail "'bench pipe --help' lacks '$o'"
