@@ -21,9 +21,12 @@
  * CPUs this machine has; default: inherit), probes (on, off or perf,
  * default on: the scheduler metrics of probe/probe.h; perf adds perf's
  * software counters, at a cost on every context switch). Every other key of a job is
- * an option of its workload, by its canonical name. Workload options in
- * [global] apply to the jobs whose workload has them, unless a job sets
- * its own; one that no job's workload has is a mistake.
+ * an option of its workload, by its name or an alias (rr's length is
+ * runtime; '_' and '-' alike); one option under two names in a section
+ * is a mistake. Durations (runtime) take 30, 30s, 2m or 1h. Workload
+ * options in [global] apply to the jobs whose workload has them, unless
+ * a job sets its own; one that no job's workload has is a mistake.
+ * plan_load_with() applies run --set KEY=VALUE over the file.
  *
  * A value with a comma or a range is a sweep: "1,4,8", "1..16",
  * "1..16:2" (step), "1..64:*2" (doubling; the end is included only when
