@@ -464,10 +464,13 @@ out:
 	return ret;
 }
 
-/* "--runtime, --length": every long spelling of o but the swapped ones. */
+/*
+ * "--runtime, --length": the long spellings of o - its name, the name
+ * with '-' for '_' (the command line's habit), its aliases as written.
+ */
 static int help_names(const struct opt_def *o, char *buf, size_t len)
 {
-	char *t = o->set ? NULL : twin(o->name);
+	char *t = o->set || !strchr(o->name, '_') ? NULL : twin(o->name);
 	int n;
 
 	if (o->set)

@@ -385,6 +385,35 @@ static void test_aliases(void **state)
 	assert_int_equal(r.length, 30);
 }
 
+/*
+ * In every workload's table each name and alias finds its own entry, an
+ * option's long option is its name (no long_flag of its own), and no
+ * flag's long spelling hides an option's.
+ */
+static void test_every_name_finds_its_option(void **state)
+{
+	(void)state;
+	for (size_t i = 0; workloads[i]; i++) {
+		const struct opt_def *tab = workloads[i]->options;
+
+		for (const struct opt_def *o = tab; o->name; o++) {
+			if (o->set) {
+				if (o->long_flag)
+					assert_null(opt_find(tab, o->long_flag));
+				continue;
+			}
+			assert_null(o->long_flag);
+			assert_ptr_equal(opt_find(tab, o->name), o);
+			for (const char *const *a = o->alias; a && *a; a++) {
+				assert_ptr_equal(opt_find(tab, *a), o);
+				for (const struct opt_def *f = tab; f->name; f++)
+					if (f->set && f->long_flag)
+						assert_false(opt_name_eq(f->long_flag, *a));
+			}
+		}
+	}
+}
+
 static void test_help_shows_aliases(void **state)
 {
 	char *buf = NULL;
@@ -395,12 +424,16 @@ static void test_help_shows_aliases(void **state)
 	opts_help(f, wl_rr.options);
 	opts_help(f, wl_pipe.options);
 	opts_help(f, wl_wakeup.options);
+	opts_help(f, wl_pgbench.options);
 	fclose(f);
 	assert_non_null(strstr(buf, "  -l, --runtime, --length=SECS\n"));
 	assert_non_null(strstr(buf, "      --request_size, --request-size=BYTES\n"));
 	assert_non_null(strstr(buf, "  -l, --loops, --loop=NUM "));
 	assert_non_null(strstr(buf, "  -F, --footprint_kb, --footprint-kb, --cache_footprint=KIB\n"));
 	assert_non_null(strstr(buf, "[a duration in 1..31536000 seconds, such as 30, 30s, 2m or 1h; default 10]"));
+	/* a name with '-' is shown as it is: its '_' twin is accepted, not shown */
+	assert_non_null(strstr(buf, "      --db-size=SIZE "));
+	assert_null(strstr(buf, "--db_size"));
 	free(buf);
 }
 
@@ -421,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_every_timed_workload_takes_runtime),
 		cmocka_unit_test(test_duration_messages),
 		cmocka_unit_test(test_aliases),
+		cmocka_unit_test(test_every_name_finds_its_option),
 		cmocka_unit_test(test_help_shows_aliases),
 	};
 
