@@ -454,17 +454,16 @@ static int print_estimate(const struct plan *plan, const char *db)
 }
 
 /* The plan of a SUITE or JOBFILE (NULL: quick), --set and --iterations applied. */
-static int load_plan(const char *spec, const struct run_request *rq,
-		     unsigned iterations, struct plan *plan)
+static int load_plan(const struct run_request *rq, struct plan *plan)
 {
 	char path[4096];
 
-	if (find_jobfile(spec ? spec : "quick", path, sizeof(path)) ||
+	if (find_jobfile(rq->spec ? rq->spec : "quick", path, sizeof(path)) ||
 	    plan_load_with(path, rq->sets, rq->nsets, plan))
 		return -1;
-	if (iterations)
+	if (rq->iterations)
 		for (size_t i = 0; i < plan->ncases; i++)
-			plan->cases[i].iterations = iterations;
+			plan->cases[i].iterations = rq->iterations;
 	return 0;
 }
 
@@ -484,7 +483,7 @@ int run_suite(const struct run_request *rq, int64_t *run_id)
 	int rc = EXIT_USAGE;
 
 	*run_id = -1;
-	if (load_plan(rq->spec, rq, rq->iterations, &plan))
+	if (load_plan(rq, &plan))
 		return EXIT_USAGE;
 	if (db_of(rq->db, db, sizeof(db)))
 		goto out;
@@ -540,7 +539,7 @@ int cmd_run(int argc, char **argv)
 		rc = run_suite(&rq, &id);
 		goto out;
 	}
-	if (load_plan(rq.spec, &rq, rq.iterations, &plan))
+	if (load_plan(&rq, &plan))
 		goto out;
 	if (!db_of(ro.db, db, sizeof(db))) {
 		plan_print(stdout, &plan);

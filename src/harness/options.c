@@ -348,6 +348,7 @@ int opts_parse_argv(struct opt_target *targets, size_t ntargets, int argc,
 	const struct opt_def **flag_of;	/* which flag last set a target */
 	struct option *lo;
 	char **owned;		/* the swapped spellings */
+	const char **names;	/* one entry's long spellings */
 	char shortopts[512] = ":";
 	size_t slen = 1;
 	int c, ret = -1;
@@ -361,6 +362,7 @@ int opts_parse_argv(struct opt_target *targets, size_t ntargets, int argc,
 	flag_of = xcalloc(nentries, sizeof(*flag_of));
 	lo = xcalloc(nnames + 1, sizeof(*lo));
 	owned = xcalloc(nnames, sizeof(*owned));
+	names = xcalloc(nnames, sizeof(*names));
 
 	for (size_t t = 0; t < ntargets; t++) {
 		for (const struct opt_def *o = targets[t].tab; o->name; o++) {
@@ -368,7 +370,6 @@ int opts_parse_argv(struct opt_target *targets, size_t ntargets, int argc,
 			int has_arg = o->set ? no_argument :
 				      o->type == OPT_BOOL ? optional_argument :
 				      required_argument;
-			const char *names[2 * (1 + count_aliases(o))];
 			size_t nn = long_names(o, names, owned, &nowned);
 
 			s->def = o;
@@ -458,6 +459,7 @@ out:
 	for (size_t i = 0; i < nowned; i++)
 		free(owned[i]);
 	free(owned);
+	free(names);
 	free(sp);
 	free(flag_of);
 	free(lo);

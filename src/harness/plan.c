@@ -43,7 +43,7 @@ struct loader {
 	size_t nsets;
 };
 
-/* Helpers for the three files of plan. */
+/* Helpers for the four files of plan. */
 const char *kv_where(const char *path, const struct kv *kv, char *buf,
 		     size_t len)
 {
@@ -107,7 +107,7 @@ static const struct opt_def harness_options[] = {
 #define TIMEOUT_MAX 31536000u	/* a year */
 
 /* A harness key shadows a workload option of the same name. */
-bool plan_harness_key(const char *key)
+bool is_harness_key(const char *key)
 {
 	return opt_find(harness_options, key) || !strcmp(key, "timeout") ||
 	       !strcmp(key, "cpus");
@@ -226,7 +226,8 @@ static int resolve_workloads(struct loader *ld, size_t *njobs)
 	return 0;
 }
 
-void plan_options_list(const struct workload *wl, char *buf, size_t len)
+/* A workload's option names, "groups, fds, ...". */
+void options_list(const struct workload *wl, char *buf, size_t len)
 {
 	size_t n = 0;
 
@@ -270,11 +271,11 @@ static int check_global(const struct loader *ld, const struct section *glob)
 {
 	for (size_t k = 0; glob && k < glob->nkv; k++) {
 		const struct kv *kv = &glob->kv[k];
-		char list[1024], opts[512];
+		char list[1024], opts[512], at[PATH_MAX + 32];
 		bool used = false;
 		size_t n = 0;
 
-		if (plan_harness_key(kv->key))
+		if (is_harness_key(kv->key))
 			continue;
 		for (size_t i = 0; i < ld->jf.nsec; i++) {
 			const struct workload *wl = ld->jf.sec[i].wl;
@@ -298,13 +299,13 @@ static int check_global(const struct loader *ld, const struct section *glob)
 		for (size_t i = 0; i < ld->jf.nsec && n < sizeof(list); i++) {
 			if (!first_of_workload(ld, i))
 				continue;
-			plan_options_list(ld->jf.sec[i].wl, opts, sizeof(opts));
+			options_list(ld->jf.sec[i].wl, opts, sizeof(opts));
 			n += (size_t)snprintf(list + n, sizeof(list) - n,
 					      "%s%s: %s", n ? "; " : "",
 					      ld->jf.sec[i].wl->name, opts);
 		}
 		return error("%s: '%s' is not an option of the jobs' workloads (%s)",
-			     kv_where(ld->path, kv, opts, sizeof(opts)), kv->key,
+			     kv_where(ld->path, kv, at, sizeof(at)), kv->key,
 			     list);
 	}
 	return 0;
@@ -337,14 +338,14 @@ static int prepare_job(const struct loader *ld, const struct section *glob,
 	/* harness keys: the job's own value, when set, replaces [global]'s */
 	opts_defaults(harness_options, &j->h);
 	for (size_t k = 0; glob && k < glob->nkv; k++)
-		if (plan_harness_key(glob->kv[k].key) &&
+		if (is_harness_key(glob->kv[k].key) &&
 		    set_harness(ld, &glob->kv[k], &j->h))
 			return -1;
 	for (size_t k = 0; glob && k < glob->nkv; k++) {
 		const struct kv *kv = &glob->kv[k];
 
 		o = opt_find(wl->options, kv->key);
-		if (o && !plan_harness_key(kv->key) &&
+		if (o && !is_harness_key(kv->key) &&
 		    !section_find(j->sec, wl, kv->key) &&
 		    add_axis(ld, j, o, kv))
 			return -1;
@@ -355,7 +356,7 @@ static int prepare_job(const struct loader *ld, const struct section *glob,
 
 		if (!strcmp(kv->key, "workload"))
 			continue;
-		if (plan_harness_key(kv->key)) {
+		if (is_harness_key(kv->key)) {
 			if (set_harness(ld, kv, &j->h))
 				return -1;
 			continue;
@@ -364,7 +365,7 @@ static int prepare_job(const struct loader *ld, const struct section *glob,
 		if (!o) {
 			char at[PATH_MAX + 32];
 
-			plan_options_list(wl, opts, sizeof(opts));
+			options_list(wl, opts, sizeof(opts));
 			return error("%s: '%s' is not an option of workload %s (options: %s)",
 				     kv_where(ld->path, kv, at, sizeof(at)),
 				     kv->key, wl->name, opts);

@@ -56,10 +56,10 @@ const struct kv *section_key(const struct section *sec, const char *key);
 #define PLAN_HARNESS_KEYS "iterations, warmup, timeout, retries, cpus, probes"
 
 /* Whether key is a harness key (which shadows a workload option). */
-bool plan_harness_key(const char *key);
+bool is_harness_key(const char *key);
 
-/* A workload's option names, "groups, fds, ...". */
-void plan_options_list(const struct workload *wl, char *buf, size_t len);
+/* A workload's option names, "groups, fds, ...", for messages. */
+void options_list(const struct workload *wl, char *buf, size_t len);
 
 /*
  * The line of sec that sets key - a harness key, or an option of wl by

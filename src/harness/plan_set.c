@@ -26,12 +26,12 @@ struct kv *section_find(const struct section *sec, const struct workload *wl,
 {
 	const struct opt_def *o = NULL;
 
-	if (!plan_harness_key(key) && !(o = opt_find(wl->options, key)))
+	if (!is_harness_key(key) && !(o = opt_find(wl->options, key)))
 		return NULL;
 	for (size_t i = 0; sec && i < sec->nkv; i++) {
 		const char *k = sec->kv[i].key;
 
-		if (o ? !plan_harness_key(k) && opt_find(wl->options, k) == o
+		if (o ? !is_harness_key(k) && opt_find(wl->options, k) == o
 		      : opt_name_eq(k, key))
 			return &sec->kv[i];
 	}
@@ -40,7 +40,7 @@ struct kv *section_find(const struct section *sec, const struct workload *wl,
 
 static bool job_has(const struct section *sec, const char *key)
 {
-	return plan_harness_key(key) || opt_find(sec->wl->options, key);
+	return is_harness_key(key) || opt_find(sec->wl->options, key);
 }
 
 /*
@@ -102,7 +102,7 @@ static void keys_list(const struct jobfile *jf, const struct section *only,
 			seen |= jf->sec[j].wl == sec->wl;
 		if (seen)
 			continue;
-		plan_options_list(sec->wl, opts, sizeof(opts));
+		options_list(sec->wl, opts, sizeof(opts));
 		n += (size_t)snprintf(buf + n, len - n, "; %s: %s",
 				      sec->wl->name, opts);
 	}
