@@ -176,7 +176,7 @@ int cmd_bench(int argc, char **argv)
 		  .offset = offsetof(struct bench_opts, format),
 		  .def = names[0], .choices = names, .arg = "FMT",
 		  .help = "output: the reference tool's lines, or every measured value as JSON" },
-		{ .name = "timeout", .type = OPT_UINT,
+		{ .name = "timeout", .type = OPT_DURATION,
 		  .offset = offsetof(struct bench_opts, timeout),
 		  .min = 1, .max = 31536000, .arg = "SECONDS",
 		  .help = "kill every worker and fail after this long, per run (default: no limit)" },

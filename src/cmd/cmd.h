@@ -32,6 +32,8 @@ struct run_request {
 	const char *label;	/* NULL: HOSTNAME-KERNELRELEASE */
 	const char *db;		/* NULL: the default database */
 	unsigned iterations;	/* 0: the job file's */
+	const char *const *sets;	/* --set KEY=VALUE over the job file */
+	size_t nsets;
 	bool quiet;		/* no progress, no summary */
 	const char *command;	/* the command line, for the record */
 };

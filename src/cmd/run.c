@@ -26,6 +26,7 @@ struct run_opts {
 	const char *label;
 	const char *db;
 	unsigned iterations;
+	struct opt_list sets;
 	bool dry_run;
 	bool quiet;
 	bool help;
@@ -40,6 +41,8 @@ static const struct opt_def run_options[] = {
 	{ .name = "iterations", .type = OPT_UINT, .offset = O(iterations),
 	  .min = 1, .max = 10000, .arg = "N",
 	  .help = "iterations of every case, instead of the job file's" },
+	{ .name = "set", .type = OPT_LIST, .offset = O(sets), .arg = "[JOB.]KEY=VALUE",
+	  .help = "override a job file's key in every job that has it (or in JOB); repeatable" },
 	{ .name = "dry-run", .type = OPT_BOOL, .offset = O(dry_run), .short_flag = 'n',
 	  .help = "print the expanded plan and its estimated time; run nothing" },
 	{ .name = "quiet", .type = OPT_BOOL, .offset = O(quiet), .short_flag = 'q',
@@ -436,14 +439,14 @@ static int print_estimate(const struct plan *plan, const char *db)
 	return 0;
 }
 
-/* The plan of a SUITE or JOBFILE (NULL: quick), --iterations applied. */
-static int load_plan(const char *spec, unsigned iterations, struct plan *plan)
+/* The plan of a SUITE or JOBFILE (NULL: quick), --set and --iterations applied. */
+static int load_plan(const struct run_request *rq, struct plan *plan)
 {
-	if (plan_load_spec(spec ? spec : "quick", plan))
+	if (plan_load_spec(rq->spec ? rq->spec : "quick", rq->sets, rq->nsets, plan))
 		return -1;
-	if (iterations)
+	if (rq->iterations)
 		for (size_t i = 0; i < plan->ncases; i++)
-			plan->cases[i].iterations = iterations;
+			plan->cases[i].iterations = rq->iterations;
 	return 0;
 }
 
@@ -463,7 +466,7 @@ int run_suite(const struct run_request *rq, int64_t *run_id)
 	int rc = EXIT_USAGE;
 
 	*run_id = -1;
-	if (load_plan(rq->spec, rq->iterations, &plan))
+	if (load_plan(rq, &plan))
 		return EXIT_USAGE;
 	if (db_of(rq->db, db, sizeof(db)))
 		goto out;
@@ -512,13 +515,14 @@ int cmd_run(int argc, char **argv)
 	rq = (struct run_request){
 		.spec = first < argc ? argv[first] : NULL, .label = ro.label,
 		.db = ro.db, .iterations = ro.iterations, .quiet = ro.quiet,
+		.sets = ro.sets.v, .nsets = ro.sets.n,
 		.command = command,
 	};
 	if (!ro.dry_run) {
 		rc = run_suite(&rq, &id);
 		goto out;
 	}
-	if (load_plan(rq.spec, rq.iterations, &plan))
+	if (load_plan(&rq, &plan))
 		goto out;
 	if (!db_of(ro.db, db, sizeof(db))) {
 		plan_print(stdout, &plan);

@@ -20,17 +20,36 @@ static const void *cfield(const struct opt_def *o, const void *cfg)
 	return (const char *)cfg + o->offset;
 }
 
+bool opt_name_eq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (*a != *b && !((*a == '-' || *a == '_') &&
+				  (*b == '-' || *b == '_')))
+			return false;
+	return *a == *b;
+}
+
+static bool answers_to(const struct opt_def *o, const char *name)
+{
+	if (opt_name_eq(o->name, name))
+		return true;
+	for (const char *const *a = o->alias; a && *a; a++)
+		if (opt_name_eq(*a, name))
+			return true;
+	return false;
+}
+
 const struct opt_def *opt_find(const struct opt_def *tab, const char *name)
 {
 	for (; tab->name; tab++)
-		if (!tab->set && !strcmp(tab->name, name))
+		if (!tab->set && answers_to(tab, name))
 			return tab;
 	return NULL;
 }
 
 void opt_spelling(const struct opt_def *o, char *buf, size_t len)
 {
-	const char *lng = o->long_flag ? o->long_flag : o->name;
+	const char *lng = o->set && o->long_flag ? o->long_flag : o->name;
 
 	if (o->short_flag)
 		snprintf(buf, len, "-%c/--%s", o->short_flag, lng);
@@ -52,6 +71,13 @@ void opt_accepts(const struct opt_def *o, char *buf, size_t len)
 		break;
 	case OPT_STRING:
 		snprintf(buf, len, "text");
+		break;
+	case OPT_LIST:
+		snprintf(buf, len, "text, given up to %d times", OPT_LIST_MAX);
+		break;
+	case OPT_DURATION:
+		snprintf(buf, len, "a duration in %llu..%llu seconds, such as 30, 30s, 2m or 1h",
+			 o->min, o->max);
 		break;
 	case OPT_ENUM:
 		n = (size_t)snprintf(buf, len, "one of");
@@ -93,6 +119,30 @@ static int parse_uint(const char *s, unsigned long long *out, bool *overflow)
 	return 0;
 }
 
+int opt_parse_duration(const char *s, unsigned long long max,
+		       unsigned long long *secs)
+{
+	unsigned long long v, unit = 1;
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end == 'm')
+		unit = 60;
+	else if (*end == 'h')
+		unit = 3600;
+	else if (*end && *end != 's')
+		return -1;
+	if (*end && end[1])
+		return -1;
+	if (errno == ERANGE || v > max / unit)
+		return -2;
+	*secs = v * unit;
+	return 0;
+}
+
 static int parse_bool(const char *s, bool *out)
 {
 	static const char *const yes[] = { "1", "true", "yes", "on" };
@@ -116,6 +166,7 @@ int opt_set(const struct opt_def *o, void *cfg, const char *text,
 {
 	unsigned long long v;
 	bool overflow, b;
+	int rc;
 
 	switch (o->type) {
 	case OPT_UINT:
@@ -128,6 +179,14 @@ int opt_set(const struct opt_def *o, void *cfg, const char *text,
 			return bad_value(o, text, where, "is not a number");
 		}
 		if (v < o->min || v > o->max)
+			return bad_value(o, text, where, "is out of range");
+		*(unsigned int *)field(o, cfg) = (unsigned int)v;
+		return 0;
+	case OPT_DURATION:
+		rc = opt_parse_duration(text, o->max, &v);
+		if (rc == -1)
+			return bad_value(o, text, where, "is not a duration");
+		if (rc || v < o->min)
 			return bad_value(o, text, where, "is out of range");
 		*(unsigned int *)field(o, cfg) = (unsigned int)v;
 		return 0;
@@ -149,6 +208,14 @@ int opt_set(const struct opt_def *o, void *cfg, const char *text,
 			return bad_value(o, text, where, "is empty");
 		*(const char **)field(o, cfg) = text;
 		return 0;
+	case OPT_LIST: {
+		struct opt_list *l = field(o, cfg);
+
+		if (l->n == OPT_LIST_MAX)
+			return bad_value(o, text, where, "is one too many");
+		l->v[l->n++] = text;
+		return 0;
+	}
 	}
 	return -1;
 }
@@ -159,9 +226,12 @@ void opts_defaults(const struct opt_def *tab, void *cfg)
 		if (o->set)
 			continue;
 		memset(field(o, cfg), 0,
-		       o->type == OPT_UINT ? sizeof(unsigned int) :
+		       o->type == OPT_UINT || o->type == OPT_DURATION ?
+		       sizeof(unsigned int) :
 		       o->type == OPT_BOOL ? sizeof(bool) :
-		       o->type == OPT_STRING ? sizeof(char *) : sizeof(int));
+		       o->type == OPT_STRING ? sizeof(char *) :
+		       o->type == OPT_LIST ? sizeof(struct opt_list) :
+		       sizeof(int));
 		/* defaults are part of the table: a bad one is a bug */
 		if (o->def && opt_set(o, cfg, o->def, o->name))
 			abort();
@@ -173,6 +243,7 @@ void opt_format(const struct opt_def *o, const void *cfg, char *buf,
 {
 	switch (o->type) {
 	case OPT_UINT:
+	case OPT_DURATION:
 		snprintf(buf, len, "%u", *(const unsigned int *)cfield(o, cfg));
 		break;
 	case OPT_BOOL:
@@ -187,6 +258,16 @@ void opt_format(const struct opt_def *o, const void *cfg, char *buf,
 		snprintf(buf, len, "%s", *(const char *const *)cfield(o, cfg) ?
 			 *(const char *const *)cfield(o, cfg) : "");
 		break;
+	case OPT_LIST: {
+		const struct opt_list *l = cfield(o, cfg);
+		size_t n = 0;
+
+		buf[0] = '\0';
+		for (size_t i = 0; i < l->n && n < len; i++)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      i ? " " : "", l->v[i]);
+		break;
+	}
 	}
 }
 
@@ -207,23 +288,81 @@ static bool long_taken(const struct option *lo, size_t n, const char *name)
 	return false;
 }
 
+/* name with '_' and '-' swapped, or NULL if it has neither. */
+static char *twin(const char *name)
+{
+	char *t;
+
+	if (!strpbrk(name, "-_"))
+		return NULL;
+	t = xstrdup(name);
+	for (char *c = t; *c; c++)
+		if (*c == '-' || *c == '_')
+			*c = *c == '-' ? '_' : '-';
+	return t;
+}
+
+static size_t count_aliases(const struct opt_def *o)
+{
+	size_t n = 0;
+
+	while (o->alias && o->alias[n])
+		n++;
+	return n;
+}
+
+/*
+ * The long spellings of o into names (room for 2 * (1 + aliases)):
+ * a flag's long_flag; an option's name and aliases, each also with '_'
+ * and '-' swapped. The swapped copies are appended to owned, which
+ * frees them.
+ */
+static size_t long_names(const struct opt_def *o, const char **names,
+			 char **owned, size_t *nowned)
+{
+	size_t n = 0, na = count_aliases(o);
+
+	if (o->set) {
+		if (o->long_flag)
+			names[n++] = o->long_flag;
+		return n;
+	}
+	for (size_t i = 0; i <= na; i++) {
+		const char *nm = i ? o->alias[i - 1] : o->name;
+		char *t = twin(nm);
+
+		names[n++] = nm;
+		if (t) {
+			owned[(*nowned)++] = t;
+			names[n++] = t;
+		}
+	}
+	return n;
+}
+
 int opts_parse_argv(struct opt_target *targets, size_t ntargets, int argc,
 		    char **argv, const char *who, bool allow_operands)
 {
-	size_t nentries = 0, nlong = 0, nsp = 0;
+	size_t nentries = 0, nnames = 0, nlong = 0, nsp = 0, nowned = 0;
 	struct spelling *sp, *by_short[256] = { 0 };
 	const struct opt_def **flag_of;	/* which flag last set a target */
 	struct option *lo;
+	char **owned;		/* the swapped spellings */
+	const char **names;	/* one entry's long spellings */
 	char shortopts[512] = ":";
 	size_t slen = 1;
 	int c, ret = -1;
 
 	for (size_t t = 0; t < ntargets; t++)
-		for (const struct opt_def *o = targets[t].tab; o->name; o++)
+		for (const struct opt_def *o = targets[t].tab; o->name; o++) {
 			nentries++;
+			nnames += 2 * (1 + count_aliases(o));
+		}
 	sp = xcalloc(nentries, sizeof(*sp));
 	flag_of = xcalloc(nentries, sizeof(*flag_of));
-	lo = xcalloc(2 * nentries + 1, sizeof(*lo));
+	lo = xcalloc(nnames + 1, sizeof(*lo));
+	owned = xcalloc(nnames, sizeof(*owned));
+	names = xcalloc(nnames, sizeof(*names));
 
 	for (size_t t = 0; t < ntargets; t++) {
 		for (const struct opt_def *o = targets[t].tab; o->name; o++) {
@@ -231,8 +370,7 @@ int opts_parse_argv(struct opt_target *targets, size_t ntargets, int argc,
 			int has_arg = o->set ? no_argument :
 				      o->type == OPT_BOOL ? optional_argument :
 				      required_argument;
-			const char *names[2] = { o->long_flag,
-						 o->set ? NULL : o->name };
+			size_t nn = long_names(o, names, owned, &nowned);
 
 			s->def = o;
 			s->cfg = targets[t].cfg;
@@ -240,8 +378,8 @@ int opts_parse_argv(struct opt_target *targets, size_t ntargets, int argc,
 					   : o;
 			if (!s->target)
 				abort();	/* flag for a missing option */
-			for (int k = 0; k < 2; k++) {
-				if (!names[k] || long_taken(lo, nlong, names[k]))
+			for (size_t k = 0; k < nn; k++) {
+				if (long_taken(lo, nlong, names[k]))
 					continue;
 				lo[nlong].name = names[k];
 				lo[nlong].has_arg = has_arg;
@@ -318,26 +456,51 @@ int opts_parse_argv(struct opt_target *targets, size_t ntargets, int argc,
 	}
 	ret = optind;
 out:
+	for (size_t i = 0; i < nowned; i++)
+		free(owned[i]);
+	free(owned);
+	free(names);
 	free(sp);
 	free(flag_of);
 	free(lo);
 	return ret;
 }
 
+/*
+ * "--runtime, --length": the long spellings of o - its name, the name
+ * with '-' for '_' (the command line's habit), its aliases as written.
+ */
+static int help_names(const struct opt_def *o, char *buf, size_t len)
+{
+	char *t = o->set || !strchr(o->name, '_') ? NULL : twin(o->name);
+	int n;
+
+	if (o->set)
+		return snprintf(buf, len, "--%s", o->long_flag ? o->long_flag
+							       : o->name);
+	n = snprintf(buf, len, "--%s", o->name);
+	if (t && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, ", --%s", t);
+	free(t);
+	for (const char *const *a = o->alias; a && *a && (size_t)n < len; a++)
+		n += snprintf(buf + n, len - (size_t)n, ", --%s", *a);
+	return n;
+}
+
 void opts_help(FILE *f, const struct opt_def *tab)
 {
 	for (const struct opt_def *o = tab; o->name; o++) {
-		const char *lng = o->long_flag ? o->long_flag : o->name;
-		char left[96], acc[200], def[64] = "";
-		int n;
+		char left[160], acc[200], def[64] = "";
+		size_t n;
 
 		if (o->short_flag)
-			n = snprintf(left, sizeof(left), "  -%c, --%s",
-				     o->short_flag, lng);
+			n = (size_t)snprintf(left, sizeof(left), "  -%c, ",
+					     o->short_flag);
 		else
-			n = snprintf(left, sizeof(left), "      --%s", lng);
-		if (!o->set && o->type != OPT_BOOL)
-			snprintf(left + n, sizeof(left) - (size_t)n, "=%s",
+			n = (size_t)snprintf(left, sizeof(left), "      ");
+		n += (size_t)help_names(o, left + n, sizeof(left) - n);
+		if (!o->set && o->type != OPT_BOOL && n < sizeof(left))
+			snprintf(left + n, sizeof(left) - n, "=%s",
 				 o->arg ? o->arg : "VALUE");
 		if (o->set) {
 			fprintf(f, "%-28s %s (same as %s=%s)\n", left, o->help,
@@ -353,8 +516,5 @@ void opts_help(FILE *f, const struct opt_def *tab)
 		else
 			fprintf(f, "%-28s %s\n%-28s [%s%s]\n", left, o->help,
 				"", acc, def);
-		if (o->long_flag && strcmp(o->long_flag, o->name))
-			fprintf(f, "%-28s (also --%s; '%s' in job files)\n", "",
-				o->name, o->name);
 	}
 }

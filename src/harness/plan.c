@@ -33,9 +33,21 @@ struct loader {
 	const char *path;
 	struct jobfile jf;
 	unsigned ncpu;		/* what $ncpu stands for */
+	const char *const *sets;	/* run --set KEY=VALUE, applied to jf */
+	size_t nsets;
 };
 
-/* Helpers for the three files of plan. */
+/* Helpers for the four files of plan. */
+const char *kv_where(const char *path, const struct kv *kv, char *buf,
+		     size_t len)
+{
+	if (kv->origin)
+		snprintf(buf, len, "%s", kv->origin);
+	else
+		snprintf(buf, len, "%s:%u", path, kv->line);
+	return buf;
+}
+
 char *plan_trim(char *s)
 {
 	char *e = s + strlen(s);
@@ -89,7 +101,7 @@ static const struct opt_def harness_options[] = {
 #define TIMEOUT_MAX 31536000u	/* a year */
 
 /* A harness key shadows a workload option of the same name. */
-static bool is_harness_key(const char *key)
+bool is_harness_key(const char *key)
 {
 	return opt_find(harness_options, key) || !strcmp(key, "timeout") ||
 	       !strcmp(key, "cpus");
@@ -99,27 +111,16 @@ static bool is_harness_key(const char *key)
 static int parse_timeout(const char *s, unsigned *out)
 {
 	unsigned long long v;
-	char *end;
+	int rc;
 
 	if (!strcmp(s, "none")) {
 		*out = 0;
 		return 0;
 	}
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || v > TIMEOUT_MAX)
-		return -2;
-	if (*end == 'm')
-		v *= 60;
-	else if (*end == 'h')
-		v *= 3600;
-	else if (*end && *end != 's')
-		return -1;
-	if (*end && end[1])
-		return -1;
-	if (v < 1 || v > TIMEOUT_MAX)
+	rc = opt_parse_duration(s, TIMEOUT_MAX, &v);
+	if (rc)
+		return rc;
+	if (v < 1)
 		return -2;
 	*out = (unsigned)v;
 	return 0;
@@ -130,22 +131,24 @@ static int set_cpus(const struct loader *ld, const struct kv *kv,
 {
 	long ncfg = sysconf(_SC_NPROCESSORS_CONF);
 	struct cpumask m;
+	char at[PATH_MAX + 32];
 	int n, c;
 
+	kv_where(ld->path, kv, at, sizeof(at));
 	n = cpulist_parse(kv->value, &m);
 	if (n < 0)
-		return error("%s:%u: cpus: '%s' is not a CPU list (expected CPU numbers and ranges, such as 0-3,8)",
-			     ld->path, kv->line, kv->value);
+		return error("%s: cpus: '%s' is not a CPU list (expected CPU numbers and ranges, such as 0-3,8)",
+			     at, kv->value);
 	if (n == 0)
-		return error("%s:%u: cpus: '%s' is empty (expected CPU numbers and ranges, such as 0-3,8)",
-			     ld->path, kv->line, kv->value);
+		return error("%s: cpus: '%s' is empty (expected CPU numbers and ranges, such as 0-3,8)",
+			     at, kv->value);
 	for_each_cpu(c, &m)
 		if (ncfg > 0 && c >= ncfg)
-			return error("%s:%u: cpus: '%s' is out of range (expected CPUs in 0-%ld; CPU %d does not exist)",
-				     ld->path, kv->line, kv->value, ncfg - 1, c);
+			return error("%s: cpus: '%s' is out of range (expected CPUs in 0-%ld; CPU %d does not exist)",
+				     at, kv->value, ncfg - 1, c);
 	if (cpulist_format(&m, h->cpus, sizeof(h->cpus)) >= (int)sizeof(h->cpus))
-		return error("%s:%u: cpus: '%s' is too long a list",
-			     ld->path, kv->line, kv->value);
+		return error("%s: cpus: '%s' is too long a list", at,
+			     kv->value);
 	return 0;
 }
 
@@ -153,10 +156,11 @@ static int set_harness(const struct loader *ld, const struct kv *kv,
 		       struct harness *h)
 {
 	const struct opt_def *o = opt_find(harness_options, kv->key);
-	char where[PATH_MAX + 64];
+	char where[PATH_MAX + 64], at[PATH_MAX + 32];
 	int rc;
 
-	snprintf(where, sizeof(where), "%s:%u: %s", ld->path, kv->line, kv->key);
+	snprintf(where, sizeof(where), "%s: %s",
+		 kv_where(ld->path, kv, at, sizeof(at)), kv->key);
 	if (o)
 		return opt_set(o, h, kv->value, where);
 	if (!strcmp(kv->key, "cpus"))
@@ -217,7 +221,7 @@ static int resolve_workloads(struct loader *ld, size_t *njobs)
 }
 
 /* A workload's option names, "groups, fds, ...". */
-static void options_list(const struct workload *wl, char *buf, size_t len)
+void options_list(const struct workload *wl, char *buf, size_t len)
 {
 	size_t n = 0;
 
@@ -237,6 +241,21 @@ static bool first_of_workload(const struct loader *ld, size_t i)
 	return ld->jf.sec[i].wl != NULL;
 }
 
+/* An option set twice in one section, under two of its names. */
+static int set_twice(const struct loader *ld, const struct section *sec,
+		     const struct workload *wl, const struct kv *kv)
+{
+	const struct kv *first = section_find(sec, wl, kv->key);
+	char at[PATH_MAX + 32], at1[PATH_MAX + 32];
+
+	if (first == kv)
+		return 0;
+	return error("%s: '%s' is option %s again (set at %s as '%s')",
+		     kv_where(ld->path, kv, at, sizeof(at)), kv->key,
+		     opt_find(wl->options, kv->key)->name,
+		     kv_where(ld->path, first, at1, sizeof(at1)), first->key);
+}
+
 /*
  * The workload options in [global]: each must belong to some job's
  * workload, and its value must suit every workload that has it, even
@@ -246,7 +265,7 @@ static int check_global(const struct loader *ld, const struct section *glob)
 {
 	for (size_t k = 0; glob && k < glob->nkv; k++) {
 		const struct kv *kv = &glob->kv[k];
-		char list[1024], opts[512];
+		char list[1024], opts[512], at[PATH_MAX + 32];
 		bool used = false;
 		size_t n = 0;
 
@@ -262,7 +281,8 @@ static int check_global(const struct loader *ld, const struct section *glob)
 			o = opt_find(wl->options, kv->key);
 			if (!o)
 				continue;
-			if (sweep_expand(ld->path, kv, wl, o, ld->ncpu, &ax))
+			if (set_twice(ld, glob, wl, kv) ||
+			    sweep_expand(ld->path, kv, wl, o, ld->ncpu, &ax))
 				return -1;
 			axis_free(&ax);
 			used = true;
@@ -278,8 +298,9 @@ static int check_global(const struct loader *ld, const struct section *glob)
 					      "%s%s: %s", n ? "; " : "",
 					      ld->jf.sec[i].wl->name, opts);
 		}
-		return error("%s:%u: '%s' is not an option of the jobs' workloads (%s)",
-			     ld->path, kv->line, kv->key, list);
+		return error("%s: '%s' is not an option of the jobs' workloads (%s)",
+			     kv_where(ld->path, kv, at, sizeof(at)), kv->key,
+			     list);
 	}
 	return 0;
 }
@@ -318,7 +339,8 @@ static int prepare_job(const struct loader *ld, const struct section *glob,
 		const struct kv *kv = &glob->kv[k];
 
 		o = opt_find(wl->options, kv->key);
-		if (o && !is_harness_key(kv->key) && !section_key(j->sec, kv->key) &&
+		if (o && !is_harness_key(kv->key) &&
+		    !section_find(j->sec, wl, kv->key) &&
 		    add_axis(ld, j, o, kv))
 			return -1;
 	}
@@ -335,11 +357,14 @@ static int prepare_job(const struct loader *ld, const struct section *glob,
 		}
 		o = opt_find(wl->options, kv->key);
 		if (!o) {
+			char at[PATH_MAX + 32];
+
 			options_list(wl, opts, sizeof(opts));
-			return error("%s:%u: '%s' is not an option of workload %s (options: %s)",
-				     ld->path, kv->line, kv->key, wl->name, opts);
+			return error("%s: '%s' is not an option of workload %s (options: %s)",
+				     kv_where(ld->path, kv, at, sizeof(at)),
+				     kv->key, wl->name, opts);
 		}
-		if (add_axis(ld, j, o, kv))
+		if (set_twice(ld, j->sec, wl, kv) || add_axis(ld, j, o, kv))
 			return -1;
 	}
 	j->ncases = 1;
@@ -427,9 +452,13 @@ static int fill_case(const struct loader *ld, const struct job *j,
 
 		at += strlen(v) + 1;
 		/* checked while expanding: a failure here is a bug */
-		if (opt_set(ax->o, c->cfg, v, ax->o->name))
-			rc = error("%s:%u: %s: '%s' is not valid after all",
-				   ld->path, ax->kv->line, ax->o->name, v);
+		if (opt_set(ax->o, c->cfg, v, ax->o->name)) {
+			char at[PATH_MAX + 32];
+
+			rc = error("%s: %s: '%s' is not valid after all",
+				   kv_where(ld->path, ax->kv, at, sizeof(at)),
+				   ax->o->name, v);
+		}
 		if (!ax->swept)
 			continue;
 		if (*c->sweep_keys) {
@@ -481,7 +510,9 @@ static int build(struct loader *ld, struct plan *p)
 	size_t njobs, nj = 0, big = 0;
 	int rc = -1;
 
-	if (resolve_workloads(ld, &njobs) || check_global(ld, glob))
+	if (resolve_workloads(ld, &njobs) ||
+	    plan_apply_sets(ld->path, &ld->jf, ld->sets, ld->nsets) ||
+	    check_global(ld, glob))
 		return -1;
 	jobs = xcalloc(njobs, sizeof(*jobs));
 	for (size_t i = 0; i < ld->jf.nsec; i++) {
@@ -523,9 +554,10 @@ out:
  * the file or, when text is not NULL, from text..text+len.
  */
 static int load(const char *where, const char *source, const char *text,
-		size_t len, struct plan *p)
+		size_t len, const char *const *sets, size_t nsets,
+		struct plan *p)
 {
-	struct loader ld = { .path = where };
+	struct loader ld = { .path = where, .sets = sets, .nsets = nsets };
 	const char *base = strrchr(where, '/');
 	size_t n;
 	int rc;
@@ -550,13 +582,20 @@ static int load(const char *where, const char *source, const char *text,
 
 int plan_load(const char *path, struct plan *p)
 {
-	return load(path, path, NULL, 0, p);
+	return load(path, path, NULL, 0, NULL, 0, p);
+}
+
+int plan_load_with(const char *path, const char *const *sets, size_t nsets,
+		   struct plan *p)
+{
+	return load(path, path, NULL, 0, sets, nsets, p);
 }
 
 int plan_load_text(const char *where, const char *source, const char *text,
-		   size_t len, struct plan *p)
+		   size_t len, const char *const *sets, size_t nsets,
+		   struct plan *p)
 {
-	return load(where, source, text, len, p);
+	return load(where, source, text, len, sets, nsets, p);
 }
 
 void plan_free(struct plan *p)

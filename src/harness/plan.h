@@ -21,9 +21,12 @@
  * CPUs this machine has; default: inherit), probes (on, off or perf,
  * default on: the scheduler metrics of probe/probe.h; perf adds perf's
  * software counters, at a cost on every context switch). Every other key of a job is
- * an option of its workload, by its canonical name. Workload options in
- * [global] apply to the jobs whose workload has them, unless a job sets
- * its own; one that no job's workload has is a mistake.
+ * an option of its workload, by its name or an alias (rr's length is
+ * runtime; '_' and '-' alike); one option under two names in a section
+ * is a mistake. Durations (runtime) take 30, 30s, 2m or 1h. Workload
+ * options in [global] apply to the jobs whose workload has them, unless
+ * a job sets its own; one that no job's workload has is a mistake.
+ * plan_load_with() applies run --set KEY=VALUE over the file.
  *
  * A value with a comma or a range is a sweep: "1,4,8", "1..16",
  * "1..16:2" (step), "1..64:*2" (doubling; the end is included only when
@@ -84,14 +87,25 @@ struct plan {
 int plan_load(const char *path, struct plan *p);
 
 /*
- * SPEC, a job file's path or a suite's name, loaded as plan_load()
+ * plan_load() with run --set arguments applied over the file: each
+ * "KEY=VALUE" to every job that has KEY (a harness key, or an option of
+ * its workload by any of its names), "JOB.KEY=VALUE" to job JOB alone;
+ * VALUE is read as in the file, sweeps included. Mistakes are reported
+ * as "--set KEY=VALUE: ...".
+ */
+int plan_load_with(const char *path, const char *const *sets, size_t nsets,
+		   struct plan *p);
+
+/*
+ * SPEC, a job file's path or a suite's name, loaded as plan_load_with()
  * does. A path (it has a '/', ends in .job or names an existing file)
  * is always a file; a name is looked up in $SCHEDLAB_JOBS, then among
  * the suites built into the binary from jobs/ (harness/suites.h). A
  * built-in suite's messages name it "NAME.job"; its plan's source is
  * "built in". -1 after saying what is wrong (exit 2).
  */
-int plan_load_spec(const char *spec, struct plan *p);
+int plan_load_spec(const char *spec, const char *const *sets, size_t nsets,
+		   struct plan *p);
 
 /*
  * The suites plan_load_spec() can find, $SCHEDLAB_JOBS's under its

@@ -311,6 +311,7 @@ void jobfile_free(struct jobfile *jf)
 		for (size_t k = 0; k < jf->sec[i].nkv; k++) {
 			free(jf->sec[i].kv[k].key);
 			free(jf->sec[i].kv[k].value);
+			free(jf->sec[i].kv[k].origin);
 		}
 		free(jf->sec[i].kv);
 		free(jf->sec[i].name);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * plan's insides, shared by its four files: plan_file.c reads a job
- * file into sections of key = value lines, plan_sweep.c expands one
- * value into the values it stands for, plan.c makes the jobs and cases,
- * suites.c finds a suite by name.
+ * file into sections of key = value lines, plan_set.c applies run --set
+ * to them, plan_sweep.c expands one value into the values it stands
+ * for, plan.c makes the jobs and cases, suites.c finds a suite by name.
  */
 #ifndef SCHEDLAB_PLAN_INT_H
 #define SCHEDLAB_PLAN_INT_H
@@ -17,7 +17,15 @@ struct kv {
 	char *key;
 	char *value;
 	unsigned line;
+	char *origin;		/* "--set KEY=VALUE" if from there; NULL: the file */
 };
+
+/*
+ * Where kv was written, for messages: "FILE:LINE" or "--set KEY=VALUE".
+ * Returns buf.
+ */
+const char *kv_where(const char *path, const struct kv *kv, char *buf,
+		     size_t len);
 
 struct section {
 	char *name;
@@ -49,10 +57,36 @@ const struct kv *section_key(const struct section *sec, const char *key);
 
 /*
  * plan_load() for a job file held in memory: WHERE names it in messages
- * ("quick.job:12: ..."), SOURCE in the printed plan.
+ * ("quick.job:12: ..."), SOURCE in the printed plan; sets as
+ * plan_load_with().
  */
 int plan_load_text(const char *where, const char *source, const char *text,
-		   size_t len, struct plan *p);
+		   size_t len, const char *const *sets, size_t nsets,
+		   struct plan *p);
+
+/* The keys that are not a workload's options, for messages. */
+#define PLAN_HARNESS_KEYS "iterations, warmup, timeout, retries, cpus, probes"
+
+/* Whether key is a harness key (which shadows a workload option). */
+bool is_harness_key(const char *key);
+
+/* A workload's option names, "groups, fds, ...", for messages. */
+void options_list(const struct workload *wl, char *buf, size_t len);
+
+/*
+ * The line of sec that sets key - a harness key, or an option of wl by
+ * any of its names - or NULL.
+ */
+struct kv *section_find(const struct section *sec, const struct workload *wl,
+			const char *key);
+
+/*
+ * Applies the --set arguments ("KEY=VALUE", "JOB.KEY=VALUE") to jf,
+ * whose jobs' workloads are known (see plan_set.c). -1 after saying
+ * what is wrong, naming the --set.
+ */
+int plan_apply_sets(const char *path, struct jobfile *jf,
+		    const char *const *sets, size_t nsets);
 
 /* One workload option of a job and the distinct values it takes. */
 struct axis {

@@ -40,13 +40,14 @@ struct expansion {
 static int __attribute__((format(printf, 2, 3)))
 sweep_error(const struct expansion *x, const char *fmt, ...)
 {
-	char msg[1024];
+	char msg[1024], at[PATH_MAX + 32];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return error("%s:%u: %s: %s", x->path, x->kv->line, x->o->name, msg);
+	return error("%s: %s: %s", kv_where(x->path, x->kv, at, sizeof(at)),
+		     x->kv->key, msg);
 }
 
 static const char *const term_help =
@@ -128,15 +129,15 @@ static int term(const struct expansion *x, const char *item,
 static int add_value(const struct expansion *x, const char *text,
 		     const char *from)
 {
-	char where[PATH_MAX + 256], canon[VALUE_MAX];
+	char where[PATH_MAX + 256], canon[VALUE_MAX], at[PATH_MAX + 32];
 	struct axis *ax = x->ax;
 
+	kv_where(x->path, x->kv, at, sizeof(at));
 	if (from)
-		snprintf(where, sizeof(where), "%s:%u: %s (from %s)",
-			 x->path, x->kv->line, x->o->name, from);
+		snprintf(where, sizeof(where), "%s: %s (from %s)", at,
+			 x->kv->key, from);
 	else
-		snprintf(where, sizeof(where), "%s:%u: %s", x->path,
-			 x->kv->line, x->o->name);
+		snprintf(where, sizeof(where), "%s: %s", at, x->kv->key);
 	if (opt_set(x->o, x->scratch, text, where))
 		return -1;
 	opt_format(x->o, x->scratch, canon, sizeof(canon));
@@ -164,7 +165,7 @@ static int expand_range(const struct expansion *x, const char *item)
 	bool mul = false;
 	int ra, rb, rc = -1;
 
-	if (x->o->type != OPT_UINT) {
+	if (x->o->type != OPT_UINT && x->o->type != OPT_DURATION) {
 		char acc[256];
 
 		opt_accepts(x->o, acc, sizeof(acc));
@@ -242,7 +243,8 @@ static int expand_item(const struct expansion *x, char *item)
 	if (too_many(x, 1))
 		return -1;
 	x->ax->raw++;
-	if (x->o->type == OPT_UINT && strchr(item, '$')) {
+	if ((x->o->type == OPT_UINT || x->o->type == OPT_DURATION) &&
+	    strchr(item, '$')) {
 		if (term(x, item, &v))
 			return -1;
 		snprintf(text, sizeof(text), "%llu", v);

@@ -74,19 +74,21 @@ static const struct suite *builtin(const char *name)
 	return NULL;
 }
 
-int plan_load_spec(const char *spec, struct plan *p)
+int plan_load_spec(const char *spec, const char *const *sets, size_t nsets,
+		   struct plan *p)
 {
 	const struct suite *s;
 	char path[PATH_MAX];
 
 	if (is_path(spec))
-		return plan_load(spec, p);
+		return plan_load_with(spec, sets, nsets, p);
 	if (in_jobs_dir(spec, path, sizeof(path)))
-		return plan_load(path, p);
+		return plan_load_with(path, sets, nsets, p);
 	s = builtin(spec);
 	if (s) {
 		snprintf(path, sizeof(path), "%s.job", s->name);
-		return plan_load_text(path, "built in", s->text, s->len, p);
+		return plan_load_text(path, "built in", s->text, s->len, sets,
+				      nsets, p);
 	}
 	memset(p, 0, sizeof(*p));
 	return error("no suite or job file '%s' (see 'schedlab list suites')",

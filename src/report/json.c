@@ -20,6 +20,7 @@ json_t *json_parameters(const struct workload *wl, const void *cfg)
 			continue;
 		switch (o->type) {
 		case OPT_UINT:
+		case OPT_DURATION:
 			json_object_set_new(p, o->name,
 				json_integer(*(const unsigned int *)v));
 			break;
@@ -29,6 +30,7 @@ json_t *json_parameters(const struct workload *wl, const void *cfg)
 			break;
 		case OPT_ENUM:
 		case OPT_STRING:
+		case OPT_LIST:
 			opt_format(o, cfg, buf, sizeof(buf));
 			json_object_set_new(p, o->name, json_string(buf));
 			break;

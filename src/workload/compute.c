@@ -330,7 +330,7 @@ static const struct opt_def compute_options[] = {
 	  .def = "compute-v1", .choices = compute_mix_names, .arg = "NAME",
 	  .help = "the job mix, named and versioned: results of different mixes never compare" },
 	{ .name = "pin_one", .type = OPT_STRING, .offset = O(pin_one),
-	  .def = "none", .arg = "CPU", .long_flag = "pin-one",
+	  .def = "none", .arg = "CPU", 
 	  .help = "task 1 alone on this CPU, the others on the remaining ones (none: no pinning)" },
 	{ .name = NULL },
 };

@@ -134,7 +134,7 @@ static const struct opt_def pipe_options[] = {
 	{ .name = "loops", .type = OPT_UINT, .offset = O(loops),
 	  .def = "1000000", .min = 1, .max = 2000000000, .arg = "NUM",
 	  .help = "round trips of the token", .short_flag = 'l',
-	  .long_flag = "loop" },
+	  .alias = OPT_ALIASES("loop") },
 	{ .name = "mode", .type = OPT_ENUM, .offset = O(mode),
 	  .def = "process", .choices = mode_names, .arg = "MODE",
 	  .help = "the two workers are processes (fork) or threads" },

@@ -187,9 +187,10 @@ static const struct opt_def tbench_options[] = {
 	{ .name = "clients", .type = OPT_UINT, .offset = O(clients),
 	  .def = "1", .min = 0, .max = 10000, .arg = "N",
 	  .help = "client processes, each with a server process: 2N tasks; 0: one per online CPU" },
-	{ .name = "time", .type = OPT_UINT, .offset = O(time), .def = "60",
-	  .min = 2, .max = 86400, .arg = "SECONDS", .short_flag = 't',
-	  .help = "tbench -t: how long it runs, its warm-up (time/5) included "
+	{ .name = "runtime", .alias = OPT_ALIASES("time"), .type = OPT_DURATION,
+	  .offset = O(time), .def = "60", .min = 2, .max = 86400, .arg = "SECS",
+	  .short_flag = 't',
+	  .help = "tbench -t: how long it runs, its warm-up (runtime/5) included "
 		  "(with 1 it reports 0 MB/sec)" },
 	{ .name = "loadfile", .type = OPT_STRING, .offset = O(loadfile),
 	  .arg = "FILE", .short_flag = 'c',

@@ -58,9 +58,9 @@ test_bad_messaging_options() {
 }
 
 test_bad_pipe_options() {
-	expect_usage_error "-l/--loop: '0' .*1\\.\\.2000000000" bench pipe -l 0
-	expect_usage_error "-l/--loop: '-5' " bench pipe --loop=-5
-	expect_usage_error "-l/--loop: '2000000001' .*1\\.\\.2000000000" bench pipe -l 2000000001
+	expect_usage_error "-l/--loops: '0' .*1\\.\\.2000000000" bench pipe -l 0
+	expect_usage_error "-l/--loops: '-5' " bench pipe --loop=-5
+	expect_usage_error "-l/--loops: '2000000001' .*1\\.\\.2000000000" bench pipe -l 2000000001
 	expect_usage_error "--ordering: 'three' .*one-token, two-tokens" bench pipe --ordering three
 	# pipe has perf's block and JSON, not hackbench's lines
 	expect_usage_error "--format: 'hackbench' .*perf, json" bench pipe --format hackbench
@@ -185,7 +185,7 @@ test_messaging_help() {
 	expect_match "-h" '^usage: schedlab bench (\[-r N\] )?messaging' "$out"
 	run_sl bench pipe --help
 	expect_eq "pipe exit status" 0 "$rc"
-	for o in "-l, --loop=NUM" "-T, --threaded" "--mode=MODE" "--ordering=ORDER" \
+	for o in "-l, --loops, --loop=NUM" "-T, --threaded" "--mode=MODE" "--ordering=ORDER" \
 		 "one-token, two-tokens" "perf, json" "--timeout=SECONDS" "pipe.usecs_per_op" \
 		 "pipe.time" "pipe.ops_per_sec"; do
 		grep -qF -- "$o" <<<"$out" || fail "'bench pipe --help' lacks '$o'"
@@ -252,4 +252,123 @@ test_info_stdout_write_error() {
 		set -e
 		[ "$rc" -ne 0 ] || fail "'schedlab $a > /dev/full' exits 0: the write error is ignored"
 	done
+}
+
+# One vocabulary: every timed workload takes `runtime` with a unit in a
+# job file, and its old name as an alias; --dry-run prints the seconds.
+test_runtime_in_every_timed_workload_job() {
+	local wl
+	use_tmpdir
+	# dbench and tbench need 2 s at least (with 1 they report 0 MB/sec)
+	printf '[global]\nruntime = 2s\n' >"$tmp/t.job"
+	for wl in rr wakeup dbench tbench pgbench sysbench; do
+		printf '[%s]\nworkload = %s\n' "$wl" "$wl" >>"$tmp/t.job"
+	done
+	printf '[rr-own]\nworkload = rr\nruntime = 1s\n[wk-min]\nworkload = wakeup\nruntime = 2m\n' >>"$tmp/t.job"
+	printf '[rr-alias]\nworkload = rr\nlength = 1h\n[pg-alias]\nworkload = pgbench\ntime = 3s\n' >>"$tmp/t.job"
+	run_sl run "$tmp/t.job" --dry-run
+	expect_eq "dry-run exit status ($err)" 0 "$rc"
+	for wl in rr wakeup dbench tbench pgbench sysbench; do
+		expect_line "$wl: runtime = 2s" "^ +[0-9]+ +$wl +$wl +- .* runtime=2( |$)" "$out"
+	done
+	expect_line "rr-own: runtime = 1s" "^ +[0-9]+ +rr-own +rr .* runtime=1 " "$out"
+	expect_line "wk-min: runtime = 2m" "^ +[0-9]+ +wk-min +wakeup .* runtime=120 " "$out"
+	expect_line "rr-alias: length = 1h" "^ +[0-9]+ +rr-alias +rr .* runtime=3600 " "$out"
+	expect_line "pg-alias: time = 3s" "^ +[0-9]+ +pg-alias +pgbench .* runtime=3 " "$out"
+	grep -qE ' (time|length)=' <<<"$out" && fail "an old name in the params: $out"
+
+	# and a run of the in-tree ones stores runtime, as a number
+	printf '[global]\niterations = 1\nprobes = off\n[r]\nworkload = rr\nruntime = 1s\n' >"$tmp/run.job"
+	printf '[w]\nworkload = wakeup\nruntime = 1s\nmessage_threads = 1\nworkers = 1\n' >>"$tmp/run.job"
+	run_sl run -q "$tmp/run.job" --db "$tmp/r.db"
+	expect_eq "run exit status ($err)" 0 "$rc"
+	run_sl export 1 --db "$tmp/r.db"
+	expect_eq "rr runtime" 1 "$(jval "$out" '.cases[0].parameters.runtime')"
+	expect_eq "wakeup runtime" 1 "$(jval "$out" '.cases[1].parameters.runtime')"
+	expect_eq "no length" null "$(jq -c '.cases[0].parameters.length' <<<"$out")"
+
+	bad_runtime() {
+		printf '[j]\nworkload = %s\nruntime = %s\n' "$1" "$2" >"$tmp/bad.job"
+		run_sl run "$tmp/bad.job" --dry-run
+		expect_eq "$1 runtime = $2: exit status" 2 "$rc"
+		expect_eq "$1 runtime = $2: one line" 1 "$(nlines "$err")"
+		expect_match "$1 runtime = $2" "^schedlab: $tmp/bad.job:3: runtime: '$2' $3 \\(expected a duration in $4 seconds, such as 30, 30s, 2m or 1h\\)$" "$err"
+	}
+	bad_runtime rr 30x "is not a duration" "1\\.\\.31536000"
+	bad_runtime rr 1.5s "is not a duration" "1\\.\\.31536000"
+	bad_runtime dbench 1s "is out of range" "2\\.\\.86400"
+	bad_runtime sysbench 25h "is out of range" "1\\.\\.86400"
+}
+
+# --runtime on the command line, besides the reference tools' flags.
+test_runtime_on_the_command_line() {
+	run_sl bench rr --runtime 1 --format json
+	expect_eq "rr --runtime 1 ($err)" 0 "$rc"
+	expect_eq "rr --runtime 1" 1 "$(jval "$out" .parameters.runtime)"
+	run_sl bench rr -l 1s --length=1 --probes off --format json
+	expect_eq "rr -l 1s --length=1 ($err)" 0 "$rc"
+	expect_eq "rr --length" 1 "$(jval "$out" .parameters.runtime)"
+	run_sl bench wakeup --runtime 1s -m 1 -t 1 --format json
+	expect_eq "wakeup --runtime 1s ($err)" 0 "$rc"
+	expect_eq "wakeup --runtime" 1 "$(jval "$out" .parameters.runtime)"
+	expect_usage_error "option -r/--runtime: '1x' is not a duration \\(expected a duration in 1\\.\\.31536000 seconds, such as 30, 30s, 2m or 1h\\)$" \
+		bench wakeup --runtime 1x
+	expect_usage_error "option -T/--runtime: '0' is out of range" bench pgbench --time 0
+	expect_usage_error "option -t/--runtime: '1' is out of range \\(expected a duration in 2\\.\\.86400" \
+		bench dbench -t 1
+	expect_usage_error "option --runtime: '2d' is not a duration" bench sysbench --runtime 2d
+	expect_usage_error "option --timeout: '1x' is not a duration" bench pipe --timeout 1x
+}
+
+# pipe: --loops is its job-file key; perf's --loop stays an alias.
+test_pipe_loops_and_loop() {
+	local o
+	for o in "--loops 100" "--loop 100" "--loops=100" "--loop=100" "-l 100"; do
+		# shellcheck disable=SC2086
+		run_sl bench pipe $o --format json
+		expect_eq "pipe $o ($err)" 0 "$rc"
+		expect_eq "pipe $o" 100 "$(jval "$out" .parameters.loops)"
+	done
+	run_sl bench pipe --help
+	grep -qF -- "-l, --loops, --loop=NUM" <<<"$out" || fail "pipe --help lacks its aliases: $out"
+	run_sl bench rr --help
+	grep -qF -- "-l, --runtime, --length=SECS" <<<"$out" || fail "rr --help lacks its aliases: $out"
+}
+
+# run --set KEY=VALUE overrides a job file, for every job or one.
+test_run_set() {
+	use_tmpdir
+	printf '[global]\nloops = 1000\niterations = 3\n[a]\nworkload = pipe\n[b]\nworkload = pipe\nloops = 2000\n[r]\nworkload = rr\nlength = 5\n' >"$tmp/s.job"
+	run_sl run "$tmp/s.job" --dry-run --set loops=100 --set b.loops=1,2 --set runtime=1s --set r.iterations=1
+	expect_eq "dry-run exit status ($err)" 0 "$rc"
+	expect_line "a" '^ +1 +a +pipe +- +3\+0 +loops=100 ' "$out"
+	expect_line "b 1" '^ +2 +b +pipe +loops=1 +3\+0 +loops=1 ' "$out"
+	expect_line "b 2" '^ +3 +b +pipe +loops=2 +3\+0 +loops=2 ' "$out"
+	expect_line "r" '^ +4 +r +rr +- +1\+0 +test=TCP_RR pairs=1 runtime=1 ' "$out"
+
+	# a run with --set stores what it ran
+	run_sl run -q "$tmp/s.job" --db "$tmp/r.db" --set loops=50 --set iterations=1 --set r.runtime=1 --set probes=off
+	expect_eq "run exit status ($err)" 0 "$rc"
+	run_sl export 1 --db "$tmp/r.db"
+	expect_eq "a loops" 50 "$(jval "$out" '.cases[0].parameters.loops')"
+	expect_eq "b loops" 50 "$(jval "$out" '.cases[1].parameters.loops')"
+	expect_eq "r runtime" 1 "$(jval "$out" '.cases[2].parameters.runtime')"
+	expect_eq "iterations" 1 "$(jval "$out" '.cases[0].iterations')"
+
+	expect_usage_error "--set nope=1: 'nope' is not a key of any job in $tmp/s.job \\(harness keys: iterations, warmup, timeout, retries, cpus, probes; pipe: loops, mode, ordering; rr: test, " \
+		run "$tmp/s.job" --set nope=1
+	expect_usage_error "--set zz.loops=1: $tmp/s.job has no job \\[zz\\] \\(jobs: \\[a\\], \\[b\\], \\[r\\]\\)$" \
+		run "$tmp/s.job" --set zz.loops=1
+	expect_usage_error "--set a.runtime=1: 'runtime' is not a key of job \\[a\\] " \
+		run "$tmp/s.job" --set a.runtime=1 --dry-run
+	expect_usage_error "--set loops=0: loops: '0' is out of range \\(expected a whole number in 1\\.\\.2000000000\\)$" \
+		run "$tmp/s.job" --set loops=0
+	expect_usage_error "--set runtime=soon, in job \\[r\\]: runtime: 'soon' is not a duration" \
+		run "$tmp/s.job" --set runtime=soon
+	expect_usage_error "--set loops: expected KEY=VALUE or JOB.KEY=VALUE$" \
+		run "$tmp/s.job" --set loops
+	expect_usage_error "run: option '--set' needs a value" run "$tmp/s.job" --set
+	[ "$(nruns "$tmp/r.db")" = 1 ] || fail "a refused --set stored a run"
+	run_sl run --help
+	grep -qF -- "--set=[JOB.]KEY=VALUE" <<<"$out" || fail "run --help lacks --set: $out"
 }

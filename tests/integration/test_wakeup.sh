@@ -103,7 +103,7 @@ test_wakeup_record_off() {
 test_wakeup_bad_options() {
 	run_sl bench wakeup -m 0
 	expect_eq "-m 0" 2 "$rc"
-	expect_match "-m 0 says" '-m/--message-threads.*1\.\.1024' "$err"
+	expect_match "-m 0 says" '-m/--message_threads.*1\.\.1024' "$err"
 	run_sl bench wakeup -F 0
 	expect_eq "-F 0" 2 "$rc"
 	run_sl bench wakeup -r 0

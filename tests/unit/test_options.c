@@ -14,6 +14,8 @@
 #include "workload/messaging.h"
 #include "workload/pipe.h"
 #include "workload/registry.h"
+#include "workload/rr.h"
+#include "util.h"
 
 static struct messaging_cfg defaults(void)
 {
@@ -245,6 +247,196 @@ static void test_help_lists_every_spelling(void **state)
 	free(buf);
 }
 
+/* The timed workloads: each one's duration is runtime, in seconds. */
+static const struct workload *const timed[] = {
+	&wl_rr, &wl_wakeup, &wl_dbench, &wl_tbench, &wl_pgbench, &wl_sysbench,
+};
+
+static void test_durations(void **state)
+{
+	static const struct { const char *s; unsigned long long v; } ok[] = {
+		{ "30", 30 }, { "30s", 30 }, { "2m", 120 }, { "1h", 3600 },
+		{ "0", 0 }, { "24h", 86400 }, { "1440m", 86400 },
+	};
+	static const char *const junk[] = {
+		"", "s", "-1", "+1", " 1", "1 ", "1x", "1ms", "1.5", "1m2", "m1",
+		"0x10", "1d",
+	};
+	unsigned long long v;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++) {
+		assert_int_equal(opt_parse_duration(ok[i].s, 86400, &v), 0);
+		assert_int_equal(v, ok[i].v);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(junk); i++)
+		if (opt_parse_duration(junk[i], 86400, &v) != -1)
+			fail_msg("'%s' taken as a duration", junk[i]);
+	assert_int_equal(opt_parse_duration("86401", 86400, &v), -2);
+	assert_int_equal(opt_parse_duration("1441m", 86400, &v), -2);
+	assert_int_equal(opt_parse_duration("25h", 86400, &v), -2);
+	assert_int_equal(opt_parse_duration("99999999999999999999", 86400, &v), -2);
+	assert_int_equal(opt_parse_duration("5124095576030432h", ~0ull, &v), -2);
+}
+
+static void test_every_timed_workload_takes_runtime(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(timed); i++) {
+		const struct workload *wl = timed[i];
+		const struct opt_def *o = opt_find(wl->options, "runtime");
+		void *cfg = calloc(1, wl->cfg_size);
+		char buf[32];
+
+		assert_non_null(o);
+		assert_string_equal(o->name, "runtime");
+		assert_int_equal(o->type, OPT_DURATION);
+		opts_defaults(wl->options, cfg);
+		assert_int_equal(opt_set(o, cfg, "30s", "t"), 0);
+		opt_format(o, cfg, buf, sizeof(buf));
+		assert_string_equal(buf, "30");
+		assert_int_equal(opt_set(o, cfg, "2m", "t"), 0);
+		opt_format(o, cfg, buf, sizeof(buf));
+		assert_string_equal(buf, "120");
+		free(cfg);
+	}
+	/* the old names are aliases of it */
+	assert_ptr_equal(opt_find(wl_rr.options, "length"),
+			 opt_find(wl_rr.options, "runtime"));
+	for (size_t i = 2; i < ARRAY_SIZE(timed); i++)
+		assert_ptr_equal(opt_find(timed[i]->options, "time"),
+				 opt_find(timed[i]->options, "runtime"));
+	assert_null(opt_find(wl_wakeup.options, "time"));
+}
+
+static void test_duration_messages(void **state)
+{
+	const struct opt_def *o = opt_find(wl_rr.options, "length");
+	struct rr_cfg c;
+	int saved = dup(2);
+	FILE *tmp = tmpfile();
+
+	(void)state;
+	opts_defaults(wl_rr.options, &c);
+	fflush(stderr);
+	dup2(fileno(tmp), 2);
+	assert_int_equal(opt_set(o, &c, "1.5s", "x.job:3: length"), -1);
+	assert_int_equal(opt_set(o, &c, "0", "x.job:4: runtime"), -1);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	memset(errbuf, 0, sizeof(errbuf));
+	if (fread(errbuf, 1, sizeof(errbuf) - 1, tmp) == 0)
+		errbuf[0] = '\0';
+	fclose(tmp);
+	assert_string_equal(errbuf,
+		"schedlab: x.job:3: length: '1.5s' is not a duration (expected a duration in 1..31536000 seconds, such as 30, 30s, 2m or 1h)\n"
+		"schedlab: x.job:4: runtime: '0' is out of range (expected a duration in 1..31536000 seconds, such as 30, 30s, 2m or 1h)\n");
+	assert_int_equal(c.length, 10);
+}
+
+/* Parses argv into a config of wl; -1 on a mistake. */
+static int parse_wl(const struct workload *wl, void *cfg, char **argv, int argc)
+{
+	struct opt_target t = { wl->options, cfg };
+
+	opts_defaults(wl->options, cfg);
+	return opts_parse_argv(&t, 1, argc, argv, "test", false);
+}
+
+static void test_aliases(void **state)
+{
+	struct pipe_cfg p;
+	struct rr_cfg r;
+	char *a1[] = { "pipe", "--loop", "7" }, *a2[] = { "pipe", "--loops=8" };
+	char *a3[] = { "pipe", "-l", "9" };
+	char *r1[] = { "rr", "--length", "2m", "--request-size", "5",
+		       "--response_size", "6" };
+	char *r2[] = { "rr", "--runtime=1h", "-l", "30s" };
+
+	(void)state;
+	assert_ptr_equal(opt_find(wl_pipe.options, "loop"),
+			 opt_find(wl_pipe.options, "loops"));
+	assert_string_equal(opt_find(wl_pipe.options, "loop")->name, "loops");
+	assert_ptr_equal(opt_find(wl_rr.options, "request-size"),
+			 opt_find(wl_rr.options, "request_size"));
+	assert_string_equal(opt_find(wl_wakeup.options, "cache-footprint")->name,
+			    "footprint_kb");
+	assert_string_equal(opt_find(wl_wakeup.options, "threads")->name,
+			    "workers");
+	assert_null(opt_find(wl_pipe.options, "loopz"));
+	assert_null(opt_find(wl_pipe.options, "lo"));
+	assert_true(opt_name_eq("a-b_c", "a_b-c"));
+	assert_false(opt_name_eq("a-b", "a-bc"));
+	assert_false(opt_name_eq("ab", "a_b"));
+
+	assert_int_equal(parse_wl(&wl_pipe, &p, a1, 3), 3);
+	assert_int_equal(p.loops, 7);
+	assert_int_equal(parse_wl(&wl_pipe, &p, a2, 2), 2);
+	assert_int_equal(p.loops, 8);
+	assert_int_equal(parse_wl(&wl_pipe, &p, a3, 3), 3);
+	assert_int_equal(p.loops, 9);
+	assert_int_equal(parse_wl(&wl_rr, &r, r1, 7), 7);
+	assert_int_equal(r.length, 120);
+	assert_int_equal(r.request_size, 5);
+	assert_int_equal(r.response_size, 6);
+	assert_int_equal(parse_wl(&wl_rr, &r, r2, 4), 4);
+	assert_int_equal(r.length, 30);
+}
+
+/*
+ * In every workload's table each name and alias finds its own entry, an
+ * option's long option is its name (no long_flag of its own), and no
+ * flag's long spelling hides an option's.
+ */
+static void test_every_name_finds_its_option(void **state)
+{
+	(void)state;
+	for (size_t i = 0; workloads[i]; i++) {
+		const struct opt_def *tab = workloads[i]->options;
+
+		for (const struct opt_def *o = tab; o->name; o++) {
+			if (o->set) {
+				if (o->long_flag)
+					assert_null(opt_find(tab, o->long_flag));
+				continue;
+			}
+			assert_null(o->long_flag);
+			assert_ptr_equal(opt_find(tab, o->name), o);
+			for (const char *const *a = o->alias; a && *a; a++) {
+				assert_ptr_equal(opt_find(tab, *a), o);
+				for (const struct opt_def *f = tab; f->name; f++)
+					if (f->set && f->long_flag)
+						assert_false(opt_name_eq(f->long_flag, *a));
+			}
+		}
+	}
+}
+
+static void test_help_shows_aliases(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	opts_help(f, wl_rr.options);
+	opts_help(f, wl_pipe.options);
+	opts_help(f, wl_wakeup.options);
+	opts_help(f, wl_pgbench.options);
+	fclose(f);
+	assert_non_null(strstr(buf, "  -l, --runtime, --length=SECS\n"));
+	assert_non_null(strstr(buf, "      --request_size, --request-size=BYTES\n"));
+	assert_non_null(strstr(buf, "  -l, --loops, --loop=NUM "));
+	assert_non_null(strstr(buf, "  -F, --footprint_kb, --footprint-kb, --cache_footprint=KIB\n"));
+	assert_non_null(strstr(buf, "[a duration in 1..31536000 seconds, such as 30, 30s, 2m or 1h; default 10]"));
+	/* a name with '-' is shown as it is: its '_' twin is accepted, not shown */
+	assert_non_null(strstr(buf, "      --db-size=SIZE "));
+	assert_null(strstr(buf, "--db_size"));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,6 +450,12 @@ int main(void)
 		cmocka_unit_test(test_opt_set_for_job_files),
 		cmocka_unit_test(test_every_workload_table_is_sound),
 		cmocka_unit_test(test_help_lists_every_spelling),
+		cmocka_unit_test(test_durations),
+		cmocka_unit_test(test_every_timed_workload_takes_runtime),
+		cmocka_unit_test(test_duration_messages),
+		cmocka_unit_test(test_aliases),
+		cmocka_unit_test(test_every_name_finds_its_option),
+		cmocka_unit_test(test_help_shows_aliases),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -82,15 +82,24 @@ static void capture_end(void)
 	fclose(capture_tmp);
 }
 
-/* Loads path with what it prints to stderr kept in errbuf. */
-static int load_path(const char *path, struct plan *p)
+/*
+ * Loads path with --set arguments, what it prints to stderr kept in
+ * errbuf.
+ */
+static int load_path_with(const char *path, const char *const *sets,
+			  size_t nsets, struct plan *p)
 {
 	int rc;
 
 	capture_begin();
-	rc = plan_load(path, p);
+	rc = plan_load_with(path, sets, nsets, p);
 	capture_end();
 	return rc;
+}
+
+static int load_path(const char *path, struct plan *p)
+{
+	return load_path_with(path, NULL, 0, p);
 }
 
 /* Writes text as the job file and loads it. */
@@ -357,6 +366,196 @@ static void test_durations(void **state)
 		assert_int_equal(p.cases[0].timeout_s, ok[i].s);
 		plan_free(&p);
 	}
+}
+
+/* The params of every case of text with --set sets, "a|b". */
+static const char *set_params(const char *text, const char *const *sets,
+			      size_t nsets)
+{
+	static char out[4096];
+	struct plan p;
+	size_t n = 0;
+
+	write_file(job_path, text, strlen(text));
+	if (load_path_with(job_path, sets, nsets, &p))
+		fail_msg("load failed: %s", errbuf);
+	out[0] = '\0';
+	for (size_t i = 0; i < p.ncases; i++)
+		n += (size_t)snprintf(out + n, sizeof(out) - n, "%s%s %s it=%u t=%u",
+				      i ? "|" : "", p.cases[i].job,
+				      p.cases[i].params, p.cases[i].iterations,
+				      p.cases[i].timeout_s);
+	plan_free(&p);
+	return out;
+}
+
+static void test_runtime_in_every_timed_workload(void **state)
+{
+	static const char *const timed[] = {
+		"rr", "wakeup", "dbench", "tbench", "pgbench", "sysbench",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(timed) / sizeof(timed[0]); i++) {
+		static const char *const vals[][2] = {
+			{ "30s", "runtime=30" }, { "2m", "runtime=120" },
+			{ "1h", "runtime=3600" }, { "45", "runtime=45" },
+		};
+
+		for (size_t v = 0; v < 4; v++) {
+			char text[128];
+			struct plan p;
+
+			snprintf(text, sizeof(text), "[j]\nworkload = %s\nruntime = %s\n",
+				 timed[i], vals[v][0]);
+			p = must_load(text);
+			if (!strstr(p.cases[0].params, vals[v][1]))
+				fail_msg("%s: runtime = %s gave '%s'", timed[i],
+					 vals[v][0], p.cases[0].params);
+			plan_free(&p);
+		}
+	}
+}
+
+static void test_aliases_in_job_files(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	p = must_load("[a]\nworkload = rr\nlength = 1m\n"
+		      "[b]\nworkload = dbench\ntime = 30s\n"
+		      "[c]\nworkload = pipe\nloop = 5\n"
+		      "[d]\nworkload = rr\nrequest-size = 9\nruntime = 2,3\n");
+	assert_int_equal(p.ncases, 5);
+	assert_non_null(strstr(p.cases[0].params, " runtime=60 "));
+	assert_non_null(strstr(p.cases[1].params, " runtime=30 "));
+	assert_string_equal(p.cases[2].params,
+			    "loops=5 mode=process ordering=one-token");
+	assert_non_null(strstr(p.cases[3].params, " runtime=2 request_size=9 "));
+	assert_string_equal(p.cases[4].sweep_keys, "runtime");
+	assert_string_equal(p.cases[4].sweep, "3");
+	plan_free(&p);
+	/* a job's own alias overrides [global]'s canonical name */
+	p = must_load("[global]\nruntime = 7\n[a]\nworkload = sysbench\ntime = 9\n"
+		      "[b]\nworkload = sysbench\n");
+	assert_non_null(strstr(p.cases[0].params, "runtime=9"));
+	assert_non_null(strstr(p.cases[1].params, "runtime=7"));
+	plan_free(&p);
+	/* a duration range is a sweep in seconds */
+	assert_string_equal(set_params("[j]\nworkload = rr\nruntime = 10..30:10\n",
+				       NULL, 0),
+			    "j test=TCP_RR pairs=1 runtime=10 request_size=1 response_size=1 message_size=16384 mode=process it=5 t=0|"
+			    "j test=TCP_RR pairs=1 runtime=20 request_size=1 response_size=1 message_size=16384 mode=process it=5 t=0|"
+			    "j test=TCP_RR pairs=1 runtime=30 request_size=1 response_size=1 message_size=16384 mode=process it=5 t=0");
+	/* one option under two of its names */
+	ERR("[j]\nworkload = dbench\ntime = 5\nruntime = 6\n", 4,
+	    "'runtime' is option runtime again (set at ", ":3 as 'time')");
+	ERR("[global]\nloop = 5\nloops = 6\n[j]\nworkload = pipe\n", 3,
+	    "'loops' is option loops again (set at ", ":2 as 'loop')");
+	ERR("[j]\nworkload = rr\nruntime = 1.5m\n", 3,
+	    "runtime: '1.5m' is not a duration (expected a duration in 1..31536000 seconds, such as 30, 30s, 2m or 1h)",
+	    NULL);
+	ERR("[j]\nworkload = dbench\ntime = 25h\n", 3,
+	    "time: '25h' is out of range (expected a duration in 2..86400 seconds", NULL);
+}
+
+/* Loading text with sets fails with exactly the message msg (PATH for the file). */
+static void expect_set_error(const char *text, const char *set,
+			     const char *msg)
+{
+	char want[2048], *at;
+	struct plan p;
+
+	write_file(job_path, text, strlen(text));
+	if (load_path_with(job_path, &set, 1, &p) != -1)
+		fail_msg("loaded with --set %s", set);
+	at = strstr(msg, "PATH");
+	if (at)
+		snprintf(want, sizeof(want), "schedlab: %.*s%s%s\n",
+			 (int)(at - msg), msg, job_path, at + 4);
+	else
+		snprintf(want, sizeof(want), "schedlab: %s\n", msg);
+	assert_string_equal(errbuf, want);
+	assert_null(p.cases);
+}
+
+static void test_set(void **state)
+{
+	static const char file[] =
+		"[global]\nloops = 3\niterations = 2\n"
+		"[a]\nworkload = pipe\n"
+		"[b]\nworkload = pipe\nloops = 4\n"
+		"[r]\nworkload = rr\nlength = 5\n";
+	const char *s1[] = { "loops=9" }, *s2[] = { "b.loops=8" };
+	const char *s3[] = { "runtime=1m", "iterations=1", "r.timeout=2m" };
+	const char *s4[] = { "loops=6", "a.loops=1,2", "a.loops=7" };
+	const char *s5[] = { "a.mode=thread", "request-size=3" };
+
+	(void)state;
+	assert_string_equal(set_params(file, NULL, 0),
+			    "a loops=3 mode=process ordering=one-token it=2 t=0|"
+			    "b loops=4 mode=process ordering=one-token it=2 t=0|"
+			    "r test=TCP_RR pairs=1 runtime=5 request_size=1 response_size=1 message_size=16384 mode=process it=2 t=0");
+	/* to every job that has the key, [global]'s and the job's own */
+	assert_string_equal(set_params(file, s1, 1),
+			    "a loops=9 mode=process ordering=one-token it=2 t=0|"
+			    "b loops=9 mode=process ordering=one-token it=2 t=0|"
+			    "r test=TCP_RR pairs=1 runtime=5 request_size=1 response_size=1 message_size=16384 mode=process it=2 t=0");
+	/* to one job */
+	assert_string_equal(set_params(file, s2, 1),
+			    "a loops=3 mode=process ordering=one-token it=2 t=0|"
+			    "b loops=8 mode=process ordering=one-token it=2 t=0|"
+			    "r test=TCP_RR pairs=1 runtime=5 request_size=1 response_size=1 message_size=16384 mode=process it=2 t=0");
+	/* over an alias, and harness keys, globally and per job */
+	assert_string_equal(set_params(file, s3, 3),
+			    "a loops=3 mode=process ordering=one-token it=1 t=0|"
+			    "b loops=4 mode=process ordering=one-token it=1 t=0|"
+			    "r test=TCP_RR pairs=1 runtime=60 request_size=1 response_size=1 message_size=16384 mode=process it=1 t=120");
+	/* later ones win; a sweep is a sweep */
+	assert_string_equal(set_params(file, s4, 2),
+			    "a loops=1 mode=process ordering=one-token it=2 t=0|"
+			    "a loops=2 mode=process ordering=one-token it=2 t=0|"
+			    "b loops=6 mode=process ordering=one-token it=2 t=0|"
+			    "r test=TCP_RR pairs=1 runtime=5 request_size=1 response_size=1 message_size=16384 mode=process it=2 t=0");
+	assert_string_equal(set_params(file, s4, 3),
+			    "a loops=7 mode=process ordering=one-token it=2 t=0|"
+			    "b loops=6 mode=process ordering=one-token it=2 t=0|"
+			    "r test=TCP_RR pairs=1 runtime=5 request_size=1 response_size=1 message_size=16384 mode=process it=2 t=0");
+	/* a key the file does not have is added */
+	assert_string_equal(set_params(file, s5, 2),
+			    "a loops=3 mode=thread ordering=one-token it=2 t=0|"
+			    "b loops=4 mode=process ordering=one-token it=2 t=0|"
+			    "r test=TCP_RR pairs=1 runtime=5 request_size=3 response_size=1 message_size=16384 mode=process it=2 t=0");
+
+	expect_set_error(file, "nope=1",
+		"--set nope=1: 'nope' is not a key of any job in PATH (harness keys: iterations, warmup, timeout, retries, cpus, probes; "
+		"pipe: loops, mode, ordering; rr: test, pairs, runtime, request_size, response_size, message_size, mode)");
+	expect_set_error(file, "zz.loops=1",
+		"--set zz.loops=1: PATH has no job [zz] (jobs: [a], [b], [r])");
+	expect_set_error(file, "global.loops=1",
+		"--set global.loops=1: PATH has no job [global] (jobs: [a], [b], [r])");
+	expect_set_error(file, "a.runtime=1",
+		"--set a.runtime=1: 'runtime' is not a key of job [a] (harness keys: iterations, warmup, timeout, retries, cpus, probes; pipe: loops, mode, ordering)");
+	expect_set_error(file, "loops",
+		"--set loops: expected KEY=VALUE or JOB.KEY=VALUE");
+	expect_set_error(file, "=5",
+		"--set =5: expected KEY=VALUE or JOB.KEY=VALUE");
+	expect_set_error(file, "a.=5",
+		"--set a.=5: expected KEY=VALUE or JOB.KEY=VALUE");
+	expect_set_error(file, "workload=rr",
+		"--set workload=rr: a job's workload is not a key --set changes (it names the job's options)");
+	expect_set_error(file, "runtime=abc",
+		"--set runtime=abc, in job [r]: runtime: 'abc' is not a duration (expected a duration in 1..31536000 seconds, such as 30, 30s, 2m or 1h)");
+	expect_set_error(file, "loops=0",
+		"--set loops=0: loops: '0' is out of range (expected a whole number in 1..2000000000)");
+	expect_set_error(file, "b.loops=1,x",
+		"--set b.loops=1,x: loops: 'x' is not a number (expected a whole number in 1..2000000000)");
+	expect_set_error(file, "iterations=0",
+		"--set iterations=0: iterations: '0' is out of range (expected a whole number in 1..10000)");
+	expect_set_error(file, "r.timeout=soon",
+		"--set r.timeout=soon: timeout: 'soon' is not a duration (expected a duration in 1s..8760h such as 300, 300s, 5m or 1h, or none)");
+	expect_set_error(file, "cpus=x",
+		"--set cpus=x, in job [a]: cpus: 'x' is not a CPU list (expected CPU numbers and ranges, such as 0-3,8)");
 }
 
 static void test_file_syntax(void **state)
@@ -630,7 +829,7 @@ static int load_spec(const char *spec, struct plan *p)
 	int rc;
 
 	capture_begin();
-	rc = plan_load_spec(spec, p);
+	rc = plan_load_spec(spec, NULL, 0, p);
 	capture_end();
 	return rc;
 }
@@ -720,13 +919,13 @@ static void test_text_suite_messages(void **state)
 
 	(void)state;
 	capture_begin();
-	rc = plan_load_text("mine.job", "built in", text, strlen(text), &p);
+	rc = plan_load_text("mine.job", "built in", text, strlen(text), NULL, 0, &p);
 	capture_end();
 	assert_int_equal(rc, -1);
 	assert_non_null(strstr(errbuf, "schedlab: mine.job:3: 'nosuchkey' is not an option of workload pipe"));
 	text = "[a]\nworkload = pipe\n";
 	assert_int_equal(plan_load_text("mine.job", "built in", text,
-					strlen(text), &p), 0);
+					strlen(text), NULL, 0, &p), 0);
 	assert_string_equal(p.name, "mine");
 	assert_string_equal(p.source, "built in");
 	assert_int_equal(p.ncases, 1);
@@ -742,7 +941,7 @@ static void load_shipped(const char *name, size_t want_cases,
 
 	snprintf(path, sizeof(path), "%s/jobs/%s.job", top ? top : ".", name);
 	for (int builtin = 0; builtin < 2; builtin++) {
-		if (builtin ? plan_load_spec(name, &p) : plan_load(path, &p))
+		if (builtin ? plan_load_spec(name, NULL, 0, &p) : plan_load(path, &p))
 			fail_msg("%s does not load", builtin ? name : path);
 		assert_int_equal(p.ncases, want_cases);
 		assert_string_equal(p.name, name);
@@ -773,6 +972,9 @@ int main(void)
 		cmocka_unit_test(test_cartesian_product_and_repeats),
 		cmocka_unit_test(test_global_and_harness_keys),
 		cmocka_unit_test(test_durations),
+		cmocka_unit_test(test_runtime_in_every_timed_workload),
+		cmocka_unit_test(test_aliases_in_job_files),
+		cmocka_unit_test(test_set),
 		cmocka_unit_test(test_file_syntax),
 		cmocka_unit_test(test_option_errors),
 		cmocka_unit_test(test_sweep_errors),
