@@ -9,7 +9,9 @@
  * options whose value differs from the default, "name=value" words in
  * the order of the option names, space-separated - "" when every option
  * has its default. An option added later with a default that keeps
- * today's behaviour therefore changes no stored case's identity.
+ * today's behaviour therefore changes no stored case's identity. The
+ * other side of that bargain: changing an option's default changes
+ * what the cases that leave it alone measure - bump the version then.
  *
  * Run settings that change results but are not workload options (cpus;
  * probes when not "on") are kept beside the identity, with the case.

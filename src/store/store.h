@@ -4,7 +4,9 @@
  * connection and schema; sqlite_write.c; sqlite_read.c); the schema is in
  * doc/store.md. The store never interprets values: it keeps what it is
  * given and hands back an export document (checked, read and written by
- * store/export.c).
+ * store/export.c). The one exception is upgrading runs stored before
+ * case identities (schema 3, export_upgrade()), whose parameter strings
+ * harness/identity.h rewrites.
  *
  * The export document ("schedlab-run/1", doc/export.md) is the one
  * in-memory form of a stored run: `show` and `compare` read it, whether
