@@ -297,7 +297,8 @@ static int check_histograms(const char *origin, json_t *c, const char *at)
 
 /*
  * Optional (documents written before case identities have neither):
- * "version", an integer >= 1, and "settings", an object of strings.
+ * "version", an integer in 1..EXPORT_VERSION_MAX, and "settings", an
+ * object of strings.
  */
 static int check_identity(const char *origin, json_t *c, const char *at)
 {
@@ -308,8 +309,10 @@ static int check_identity(const char *origin, json_t *c, const char *at)
 
 	snprintf(path, sizeof(path), "%s.version", at);
 	if (version && (!json_is_integer(version) ||
-			json_integer_value(version) < 1))
-		return bad(origin, path, "expected an integer >= 1");
+			json_integer_value(version) < 1 ||
+			json_integer_value(version) > EXPORT_VERSION_MAX))
+		return bad(origin, path, "expected an integer from 1 to %d",
+			   EXPORT_VERSION_MAX);
 	if (!settings)
 		return 0;
 	snprintf(path, sizeof(path), "%s.settings", at);
