@@ -67,6 +67,8 @@ struct plan_case {
 	unsigned warmup;	/* default 0 */
 	unsigned timeout_s;	/* per iteration; default 0 = none */
 	unsigned retries;	/* of a failed iteration; default 0 */
+	/* cpus and probes (when not on) are stored with the case as its
+	 * run settings (identity_settings()) */
 	char *cpus;		/* affinity as a cpulist; NULL: inherit */
 	int probes;		/* enum probe_level: on (0), off, perf */
 };
