@@ -12,6 +12,12 @@
 #include "util.h"
 
 static char context[512];
+static int muted;
+
+void error_mute(int on)
+{
+	muted += on ? 1 : -1;
+}
 
 void error_context(const char *fmt, ...)
 {
@@ -31,6 +37,8 @@ static void vreport(const char *prefix, const char *fmt, va_list ap,
 {
 	char buf[1024];
 
+	if (muted)
+		return;
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	/* one write, so lines from several processes do not interleave */
 	fprintf(stderr, "schedlab: %s%s%s%s%s\n", prefix, context, buf,

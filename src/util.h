@@ -34,6 +34,12 @@ void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * knowing; NULL ends it.
  */
 void error_context(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * error_mute(1) ... error_mute(0): errors and warnings in between are
+ * not printed (the functions still return -1), for code that tries a
+ * value and has its own answer when it is refused. Nests.
+ */
+void error_mute(int on);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);

@@ -199,6 +199,7 @@ static const struct run_noise *case_noise(struct store *st, const char *label,
 
 	if (!st || !label ||
 	    store_history(st, label, host, rundoc_str(bc, "workload"),
+				 (unsigned)json_integer_value(json_object_get(bc, "version")),
 				 rundoc_str(bc, "params"), metric, HISTORY_RUNS,
 				 add_median, &m) < 0)
 		return NULL;

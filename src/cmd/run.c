@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "harness/identity.h"
 #include "harness/plan.h"
 #include "harness/runner.h"
 #include "probe/probe.h"
@@ -238,8 +239,10 @@ static int store_result(struct store *st, int64_t run_id,
 			const struct plan_case *c, const struct case_result *r)
 {
 	json_t *params = json_parameters(c->wl, c->cfg);
+	json_t *settings = identity_settings(c);
 	struct store_case sc = {
 		.seq = c->seq, .job = c->job, .workload = c->wl->name,
+		.version = identity_version(c->wl), .settings = settings,
 		.params = c->params, .sweep_keys = c->sweep_keys,
 		.sweep = c->sweep,
 		.status = r->status == RUN_OK ? "complete" : "failed",
@@ -251,6 +254,7 @@ static int store_result(struct store *st, int64_t run_id,
 	int rc = store_case_add(st, run_id, &sc);
 
 	json_decref(params);
+	json_decref(settings);
 	return rc;
 }
 
@@ -421,7 +425,8 @@ static int print_estimate(const struct plan *plan, const char *db)
 	for (size_t i = 0; st && i < plan->ncases; i++) {
 		const struct plan_case *c = &plan->cases[i];
 
-		if (store_estimate(st, c->wl->name, c->params, &secs) == 1) {
+		if (store_estimate(st, c->wl->name, identity_version(c->wl),
+				   c->params, &secs) == 1) {
 			total += secs * (c->iterations + c->warmup);
 			known++;
 		}

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/identity.h"
 #include "harness/plan_int.h"
 #include "probe/probe.h"
 #include "probe/cpus.h"
@@ -392,6 +393,7 @@ static void zip(const char *a, const char *b, char *buf, size_t len)
 	}
 }
 
+/* Every option as "name=value", in table order: what --dry-run shows. */
 static char *params_of(const struct workload *wl, const void *cfg)
 {
 	size_t cap = 1, n = 0;
@@ -469,7 +471,7 @@ static int fill_case(const struct loader *ld, const struct job *j,
 		strcat(c->sweep, v);
 	}
 	free(pick);
-	c->params = params_of(wl, c->cfg);
+	c->params = identity_params(wl, c->cfg);
 	c->iterations = j->h.iterations;
 	c->warmup = j->h.warmup;
 	c->timeout_s = j->h.timeout_s;
@@ -645,13 +647,14 @@ void plan_print(FILE *f, const struct plan *p)
 		wwl, "workload", wsw, "sweep", "iter+warm", "params");
 	for (size_t i = 0; i < p->ncases; i++) {
 		const struct plan_case *c = &p->cases[i];
-		char iw[32];
+		char iw[32], *all = params_of(c->wl, c->cfg);
 
 		zip(c->sweep_keys, c->sweep, sweep, sizeof(sweep));
 		snprintf(iw, sizeof(iw), "%u+%u", c->iterations, c->warmup);
 		fprintf(f, "%5u  %-*s  %-*s  %-*s  %-9s  %s", c->seq, wjob,
 			c->job, wwl, c->wl->name, wsw, *sweep ? sweep : "-",
-			iw, c->params);
+			iw, all);
+		free(all);
 		if (c->timeout_s)
 			fprintf(f, " timeout=%us", c->timeout_s);
 		if (c->retries)

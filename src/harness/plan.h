@@ -59,8 +59,9 @@ struct plan_case {
 	const struct workload *wl;
 	void *cfg;		/* the workload's config, every option set */
 	/*
-	 * Every workload option as "name=value", in option-table order,
-	 * separated by spaces: what identifies a case across runs.
+	 * With the workload and its version, what identifies a case
+	 * across runs (harness/identity.h): the options that differ from
+	 * their defaults, "name=value" sorted by name; "" when none.
 	 */
 	char *params;
 	char *sweep_keys;	/* swept option names, space-separated; "" if none */
@@ -69,6 +70,8 @@ struct plan_case {
 	unsigned warmup;	/* default 0 */
 	unsigned timeout_s;	/* per iteration; default 0 = none */
 	unsigned retries;	/* of a failed iteration; default 0 */
+	/* cpus and probes (when not on) are stored with the case as its
+	 * run settings (identity_settings()) */
 	char *cpus;		/* affinity as a cpulist; NULL: inherit */
 	int probes;		/* enum probe_level: on (0), off, perf */
 };
@@ -117,7 +120,8 @@ int plan_list_suites(FILE *f);
 /*
  * The expanded plan for --dry-run: a header line (name, source, cases,
  * iterations), then per case its seq, job, workload, swept values,
- * iterations+warmup and params.
+ * iterations+warmup and every option's value ("name=value", in
+ * option-table order).
  */
 void plan_print(FILE *f, const struct plan *p);
 

@@ -7,7 +7,9 @@
  * Validation is strict about what the document must hold (every field,
  * its JSON type, the allowed statuses, one value or null per iteration)
  * and silent about members it does not know, so that fields added
- * within the version do not break older readers.
+ * within the version do not break older readers. A document from
+ * before a field was added (a case's version and settings) is read and
+ * upgraded in place (export_upgrade()).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/identity.h"
 #include "stats/hist.h"
 #include "store/export.h"
 #include "store/store.h"
@@ -292,6 +295,38 @@ static int check_histograms(const char *origin, json_t *c, const char *at)
 	return rc;
 }
 
+/*
+ * Optional (documents written before case identities have neither):
+ * "version", an integer in 1..EXPORT_VERSION_MAX, and "settings", an
+ * object of strings.
+ */
+static int check_identity(const char *origin, json_t *c, const char *at)
+{
+	json_t *version = json_object_get(c, "version");
+	json_t *settings = json_object_get(c, "settings"), *v;
+	const char *name;
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s.version", at);
+	if (version && (!json_is_integer(version) ||
+			json_integer_value(version) < 1 ||
+			json_integer_value(version) > EXPORT_VERSION_MAX))
+		return bad(origin, path, "expected an integer from 1 to %d",
+			   EXPORT_VERSION_MAX);
+	if (!settings)
+		return 0;
+	snprintf(path, sizeof(path), "%s.settings", at);
+	if (!json_is_object(settings))
+		return bad(origin, path, "expected an object");
+	json_object_foreach(settings, name, v) {
+		if (json_is_string(v))
+			continue;
+		snprintf(path, sizeof(path), "%s.settings.%s", at, name);
+		return bad(origin, path, "expected a string");
+	}
+	return 0;
+}
+
 struct seq_at {
 	json_int_t seq;
 	size_t index;
@@ -322,6 +357,7 @@ static int check_cases(const char *origin, json_t *cases, json_t *metrics)
 			goto out;
 		}
 		if (check_fields(origin, c, at, case_fields) ||
+		    check_identity(origin, c, at) ||
 		    check_samples(origin, c, at, metrics) ||
 		    check_histograms(origin, c, at))
 			goto out;
@@ -373,6 +409,45 @@ int export_validate(json_t *doc, const char *origin)
 	return 0;
 }
 
+/*
+ * A case written before identities, member for member in the order
+ * doc/export.md gives: version after workload, params as the identity,
+ * settings after parameters.
+ */
+static json_t *upgrade_case(json_t *c)
+{
+	const char *wl = json_string_value(json_object_get(c, "workload"));
+	json_t *up = json_object(), *v;
+	const char *key;
+
+	json_object_foreach(c, key, v) {
+		if (!strcmp(key, "params") && json_is_string(v)) {
+			char *id = identity_upgrade(wl, json_string_value(v));
+
+			json_object_set_new(up, key, json_string(id));
+			free(id);
+			continue;
+		}
+		json_object_set(up, key, v);
+		if (!strcmp(key, "workload"))
+			json_object_set_new(up, "version", json_integer(1));
+		else if (!strcmp(key, "parameters") &&
+			 !json_object_get(c, "settings"))
+			json_object_set_new(up, "settings", json_object());
+	}
+	return up;
+}
+
+void export_upgrade(json_t *doc)
+{
+	json_t *cases = json_object_get(doc, "cases"), *c;
+	size_t i;
+
+	json_array_foreach(cases, i, c)
+		if (!json_object_get(c, "version"))
+			json_array_set_new(cases, i, upgrade_case(c));
+}
+
 int export_dump(json_t *doc, FILE *f)
 {
 	errno = 0;
@@ -422,5 +497,6 @@ json_t *export_load(const char *path)
 		json_decref(doc);
 		return NULL;
 	}
+	export_upgrade(doc);
 	return doc;
 }

@@ -17,6 +17,9 @@
 #define STORE_JSON_FLAGS \
 	(JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
 
+/* The largest workload version a document may give a case. */
+#define EXPORT_VERSION_MAX 1000000
+
 /* NULL-terminated sets of allowed strings. */
 extern const char *const export_run_statuses[];	/* running complete ... */
 extern const char *const export_case_statuses[];	/* complete failed */

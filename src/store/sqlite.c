@@ -11,7 +11,9 @@
  * through, and readers never wait for them.
  *
  * The schema evolves by appending to migrations[]: version N is
- * migrations[N - 1], applied in one transaction with the version bump.
+ * migrations[N - 1], its SQL and then its C code (version 3 rewrites
+ * every stored case's parameters as its identity), applied in one
+ * transaction with the version bump.
  * A binary refuses a database newer than it knows.
  */
 #include <errno.h>
@@ -23,15 +25,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/identity.h"
 #include "store/sqlite.h"
 #include "util.h"
 
 #define BUSY_TIMEOUT_MS 30000
 
-static const char *const migrations[] = {
+static int recompute_identities(struct store *s);
+
+/* Version N of the schema: its SQL, then, when given, C code. */
+struct migration {
+	const char *sql;
+	int (*after)(struct store *s);
+};
+
+static const struct migration migrations[] = {
 	/* 1: runs, their metric metadata, cases, samples; histograms
 	 * reserved for later */
-	"CREATE TABLE schema_version (version INTEGER NOT NULL);"
+	{ "CREATE TABLE schema_version (version INTEGER NOT NULL);"
 	"CREATE TABLE runs ("
 	" id INTEGER PRIMARY KEY,"
 	" uuid TEXT UNIQUE NOT NULL,"
@@ -79,13 +90,57 @@ static const char *const migrations[] = {
 	" metric TEXT NOT NULL,"
 	" iteration INTEGER NOT NULL CHECK (iteration >= 1),"
 	" buckets TEXT NOT NULL,"
-	" PRIMARY KEY (case_id, metric, iteration)) WITHOUT ROWID;",
+	" PRIMARY KEY (case_id, metric, iteration)) WITHOUT ROWID;", NULL },
 	/* 2: the history of a configuration (compare's run-to-run noise,
 	 * run's estimates) without a scan of every case */
-	"CREATE INDEX cases_config ON cases (workload, params);",
+	{ "CREATE INDEX cases_config ON cases (workload, params);", NULL },
+	/* 3: case identity (harness/identity.h): the workload's version,
+	 * params down to the options that differ from their defaults,
+	 * the run settings beside them */
+	{ "ALTER TABLE cases ADD COLUMN version INTEGER NOT NULL DEFAULT 1"
+	  " CHECK (version >= 1);"
+	  "ALTER TABLE cases ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';"
+	  "DROP INDEX cases_config;"
+	  "CREATE INDEX cases_config ON cases (workload, version, params);",
+	  recompute_identities },
 };
 
 #define SCHEMA_VERSION ((int)ARRAY_SIZE(migrations))
+
+/* identity_upgrade(workload, params) as an SQL function. */
+static void sql_identity_upgrade(sqlite3_context *ctx, int argc,
+				 sqlite3_value **argv)
+{
+	const char *wl = (const char *)sqlite3_value_text(argv[0]);
+	const char *old = (const char *)sqlite3_value_text(argv[1]);
+	char *id;
+
+	(void)argc;
+	if (!old) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	id = identity_upgrade(wl, old);
+	sqlite3_result_text(ctx, id, -1, free);
+}
+
+/* Every stored case's full parameter string as its identity. */
+static int recompute_identities(struct store *s)
+{
+	int rc;
+
+	if (sqlite3_create_function(s->db, "schedlab_identity_upgrade", 2,
+				    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+				    sql_identity_upgrade, NULL, NULL) != SQLITE_OK)
+		return db_error(s, "cannot recompute case identities");
+	rc = db_exec(s, "UPDATE cases SET params ="
+		     " schedlab_identity_upgrade(workload, params)"
+		     " WHERE params IS NOT NULL",
+		     "cannot recompute case identities");
+	sqlite3_create_function(s->db, "schedlab_identity_upgrade", 2,
+				SQLITE_UTF8, NULL, NULL, NULL, NULL);
+	return rc;
+}
 
 int db_error(struct store *s, const char *fmt, ...)
 {
@@ -284,7 +339,8 @@ static int migrate(struct store *s)
 	if (schema_version(s, &v))
 		goto fail;
 	for (; v < SCHEMA_VERSION; v++)
-		if (db_exec(s, migrations[v], "cannot create the schema"))
+		if (db_exec(s, migrations[v].sql, "cannot create the schema") ||
+		    (migrations[v].after && migrations[v].after(s)))
 			goto fail;
 	snprintf(sql, sizeof(sql), "DELETE FROM schema_version;"
 		 " INSERT INTO schema_version VALUES (%d)", SCHEMA_VERSION);
@@ -339,8 +395,10 @@ struct store *store_open(const char *path)
 		    " better, headline, help) VALUES (?, ?, ?, ?, ?, ?)",
 		    &s->ins_metric) ||
 	    db_prepare(s, "INSERT INTO cases (run_id, seq, job, workload, params,"
-		    " sweep_keys, sweep, status, reason, parameters, iterations)"
-		    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", &s->ins_case) ||
+		    " sweep_keys, sweep, status, reason, parameters, iterations,"
+		    " version, settings)"
+		    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    &s->ins_case) ||
 	    db_prepare(s, "INSERT INTO samples (case_id, metric, iteration, value)"
 		    " VALUES (?, ?, ?, ?)", &s->ins_sample) ||
 	    db_prepare(s, "INSERT INTO histograms (case_id, metric, iteration,"

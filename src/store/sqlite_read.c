@@ -326,8 +326,8 @@ static json_t *export_cases(struct store *s, int64_t id, json_t *metrics)
 	int rc = SQLITE_ERROR;
 
 	if (db_prepare(s, "SELECT id, seq, job, workload, params, sweep_keys,"
-		    " sweep, status, reason, parameters, iterations FROM cases"
-		    " WHERE run_id = ? ORDER BY seq", &cs) ||
+		    " sweep, status, reason, parameters, iterations, version,"
+		    " settings FROM cases WHERE run_id = ? ORDER BY seq", &cs) ||
 	    db_prepare(s, "SELECT metric, iteration, value FROM samples"
 		    " WHERE case_id = ?", &ss) ||
 	    db_prepare(s, "SELECT metric, iteration, buckets FROM histograms"
@@ -337,13 +337,16 @@ static json_t *export_cases(struct store *s, int64_t id, json_t *metrics)
 	while ((rc = sqlite3_step(cs)) == SQLITE_ROW) {
 		int64_t case_id = sqlite3_column_int64(cs, 0);
 		int64_t niter = sqlite3_column_int64(cs, 10);
-		json_t *c = json_object(), *parameters, *samples, *hists;
+		json_t *c = json_object(), *parameters, *settings, *samples;
+		json_t *hists;
 
 		json_array_append_new(cases, c);
 		json_object_set_new(c, "seq",
 				    json_integer(sqlite3_column_int64(cs, 1)));
 		json_object_set_new(c, "job", col_string(cs, 2));
 		json_object_set_new(c, "workload", col_string(cs, 3));
+		json_object_set_new(c, "version",
+				    json_integer(sqlite3_column_int64(cs, 11)));
 		json_object_set_new(c, "params", col_string(cs, 4));
 		json_object_set_new(c, "sweep_keys", col_string(cs, 5));
 		json_object_set_new(c, "sweep", col_string(cs, 6));
@@ -354,6 +357,11 @@ static json_t *export_cases(struct store *s, int64_t id, json_t *metrics)
 		if (!parameters)
 			goto fail;
 		json_object_set_new(c, "parameters", parameters);
+		settings = col_object(s, cs, 12, "the settings of case",
+				      case_id);
+		if (!settings)
+			goto fail;
+		json_object_set_new(c, "settings", settings);
 		json_object_set_new(c, "iterations", json_integer(niter));
 		samples = case_samples(s, ss, case_id, niter, metrics);
 		if (!samples)
@@ -413,13 +421,14 @@ out:
 	return doc;
 }
 
-int store_estimate(struct store *s, const char *workload, const char *params,
-		   double *secs)
+int store_estimate(struct store *s, const char *workload, unsigned version,
+		   const char *params, double *secs)
 {
 	static const char sql[] =
 		"SELECT avg(v.value) FROM samples v WHERE v.metric = 'process.wall_s'"
 		" AND v.case_id IN (SELECT id FROM cases WHERE workload = ?1"
-		" AND params = ?2 AND status = 'complete' ORDER BY id DESC LIMIT 3)";
+		" AND version = ?3 AND params = ?2 AND status = 'complete'"
+		" ORDER BY id DESC LIMIT 3)";
 	sqlite3_stmt *st;
 	int rc;
 
@@ -427,6 +436,7 @@ int store_estimate(struct store *s, const char *workload, const char *params,
 		return -1;
 	db_bind_text(st, 1, workload);
 	db_bind_text(st, 2, params);
+	sqlite3_bind_int64(st, 3, version ? version : 1);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
 		*secs = sqlite3_column_double(st, 0);
@@ -440,14 +450,15 @@ int store_estimate(struct store *s, const char *workload, const char *params,
 }
 
 int store_history(struct store *s, const char *label, const char *host,
-		  const char *workload, const char *params, const char *metric,
-		  unsigned max,
+		  const char *workload, unsigned version, const char *params,
+		  const char *metric, unsigned max,
 		  void (*fn)(void *arg, const double *x, size_t n), void *arg)
 {
 	static const char sql[] =
 		"SELECT v.case_id, v.value FROM samples v WHERE v.metric = ?4"
 		" AND v.case_id IN (SELECT c.id FROM cases c JOIN runs r"
-		" ON r.id = c.run_id WHERE c.workload = ?2 AND c.params = ?3"
+		" ON r.id = c.run_id WHERE c.workload = ?2 AND c.version = ?7"
+		" AND c.params = ?3"
 		" AND c.status = 'complete' AND r.host IS ?1 AND r.label = ?6"
 		" ORDER BY c.id DESC LIMIT ?5)"
 		" ORDER BY v.case_id, v.iteration";
@@ -465,6 +476,7 @@ int store_history(struct store *s, const char *label, const char *host,
 	db_bind_text(st, 4, metric);
 	sqlite3_bind_int(st, 5, (int)max);
 	db_bind_text(st, 6, label);
+	sqlite3_bind_int64(st, 7, version ? version : 1);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
 

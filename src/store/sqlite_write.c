@@ -114,6 +114,8 @@ struct case_row {
 	const char *status, *reason;
 	const char *parameters;		/* JSON text */
 	int64_t iterations;
+	int64_t version;		/* >= 1 */
+	const char *settings;		/* JSON text */
 };
 
 static int insert_case(struct store *s, int64_t run_id,
@@ -133,6 +135,8 @@ static int insert_case(struct store *s, int64_t run_id,
 	db_bind_text(st, 9, c->reason);
 	db_bind_text(st, 10, c->parameters);
 	sqlite3_bind_int64(st, 11, c->iterations);
+	sqlite3_bind_int64(st, 12, c->version);
+	db_bind_text(st, 13, c->settings);
 	rc = db_step_done(st);
 	if (rc == SQLITE_CONSTRAINT_UNIQUE)
 		return error("%s: run %" PRId64 " already has a case %" PRId64,
@@ -281,17 +285,22 @@ int store_case_add(struct store *s, int64_t run_id, const struct store_case *c)
 		.params = c->params, .sweep_keys = c->sweep_keys,
 		.sweep = c->sweep, .status = c->status, .reason = c->reason,
 		.iterations = (int64_t)c->niter,
+		.version = c->version ? c->version : 1,
 	};
-	char *parameters;
+	char *parameters, *settings = NULL;
 	int64_t case_id;
 	size_t i, m;
 
 	if (check_case(s, run_id, c))
 		return -1;
 	parameters = json_text(s, c->parameters, "the case's parameters");
-	if (!parameters)
+	if (!parameters ||
+	    !(settings = json_text(s, c->settings, "the case's settings"))) {
+		free(parameters);
 		return -1;
+	}
 	row.parameters = parameters;
+	row.settings = settings;
 	if (db_begin(s) || insert_case(s, run_id, &row, &case_id))
 		goto fail;
 	for (m = 0; m < c->nmetrics; m++) {
@@ -324,10 +333,12 @@ int store_case_add(struct store *s, int64_t run_id, const struct store_case *c)
 	if (db_commit(s))
 		goto fail;
 	free(parameters);
+	free(settings);
 	return 0;
 fail:
 	db_rollback(s);
 	free(parameters);
+	free(settings);
 	return -1;
 }
 
@@ -345,18 +356,24 @@ static int import_case(struct store *s, int64_t run_id, json_t *c)
 		.sweep = str(c, "sweep"), .status = str(c, "status"),
 		.reason = str(c, "reason"),
 		.iterations = json_integer_value(json_object_get(c, "iterations")),
+		.version = json_integer_value(json_object_get(c, "version")),
 	};
 	char *parameters = json_text(s, json_object_get(c, "parameters"),
 				     "the case's parameters");
+	char *settings = json_text(s, json_object_get(c, "settings"),
+				   "the case's settings");
 	const char *name;
 	json_t *arr, *v;
 	int64_t case_id;
 	size_t i;
 	int rc = -1;
 
-	if (!parameters)
-		return -1;
+	if (!parameters || !settings)
+		goto out;
 	row.parameters = parameters;
+	row.settings = settings;
+	if (row.version < 1)
+		row.version = 1;
 	if (insert_case(s, run_id, &row, &case_id))
 		goto out;
 	json_object_foreach(json_object_get(c, "samples"), name, arr)
@@ -373,6 +390,7 @@ static int import_case(struct store *s, int64_t run_id, json_t *c)
 	rc = 0;
 out:
 	free(parameters);
+	free(settings);
 	return rc;
 }
 
@@ -390,6 +408,7 @@ int store_import(struct store *s, json_t *doc, const char *origin,
 
 	if (export_validate(doc, origin))
 		return -1;
+	export_upgrade(doc);
 	env = json_text(s, json_object_get(doc, "environment"),
 			"the environment");
 	if (!env)

@@ -4,7 +4,9 @@
  * connection and schema; sqlite_write.c; sqlite_read.c); the schema is in
  * doc/store.md. The store never interprets values: it keeps what it is
  * given and hands back an export document (checked, read and written by
- * store/export.c).
+ * store/export.c). The one exception is upgrading runs stored before
+ * case identities (schema 3, export_upgrade()), whose parameter strings
+ * harness/identity.h rewrites.
  *
  * The export document ("schedlab-run/1", doc/export.md) is the one
  * in-memory form of a stored run: `show` and `compare` read it, whether
@@ -73,10 +75,15 @@ int store_run_end(struct store *s, int64_t id, const char *status,
  */
 struct store_case {
 	unsigned seq;
-	const char *job, *workload, *params, *sweep_keys, *sweep;
+	const char *job, *workload;
+	unsigned version;	/* the workload's semantics version; 0: 1 */
+	/* params: the identity (harness/identity.h) */
+	const char *params, *sweep_keys, *sweep;
 	const char *status;	/* "complete" or "failed" */
 	const char *reason;	/* why it failed, or NULL */
 	json_t *parameters;	/* borrowed: {"groups": 4, "ipc": "pipe", ...};
+				 * NULL: {} */
+	json_t *settings;	/* borrowed: run settings, {"cpus": "0-1"};
 				 * NULL: {} */
 	const struct metric_def *metrics;	/* metadata of each column */
 	size_t nmetrics;
@@ -124,7 +131,16 @@ int export_validate(json_t *doc, const char *origin);
 int export_dump(json_t *doc, FILE *f);
 
 /*
- * Reads an export document from path ("-": stdin) and validates it.
+ * Brings a validated document written before case identities (cases
+ * without "version") up to date, in place: such a case gets version 1,
+ * settings {} and its full parameter string rewritten by
+ * identity_upgrade(). Cases that have a version are left alone.
+ */
+void export_upgrade(json_t *doc);
+
+/*
+ * Reads an export document from path ("-": stdin), validates it and
+ * upgrades it (export_upgrade()).
  * NULL after error(): "FILE:LINE:COL: ..." for broken JSON (a truncated
  * file included), "FILE: not a schedlab export (...)" for other JSON.
  */
@@ -140,24 +156,24 @@ int store_import(struct store *s, json_t *doc, const char *origin,
 		 int64_t *id);
 
 /*
- * The mean wall time of one iteration of a case with these parameters,
- * from the latest three complete ones stored: 1 with *secs set, 0 when
- * there is none, -1 after error().
+ * The mean wall time of one iteration of a case with this identity
+ * (workload, version, params), from the latest three complete ones
+ * stored: 1 with *secs set, 0 when there is none, -1 after error().
  */
-int store_estimate(struct store *s, const char *workload, const char *params,
-		   double *secs);
+int store_estimate(struct store *s, const char *workload, unsigned version,
+		   const char *params, double *secs);
 
 /*
  * The repeats of one case, for the run-to-run noise compare accounts
  * for: the samples of metric in the latest max complete cases with this
- * workload and params from runs with this label (NULL: none match) on
+ * workload, version and params from runs with this label (NULL: none match) on
  * host (NULL: runs without one), one call of fn per case with its
  * samples in iteration order. Returns how many cases, or -1 after
  * error().
  */
 int store_history(struct store *s, const char *label, const char *host,
-		  const char *workload, const char *params, const char *metric,
-		  unsigned max,
+		  const char *workload, unsigned version, const char *params,
+		  const char *metric, unsigned max,
 		  void (*fn)(void *arg, const double *x, size_t n), void *arg);
 
 #endif

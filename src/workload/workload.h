@@ -115,6 +115,13 @@ struct workload {
 	const char *summary;
 	const char *reference;	/* the tool(s) it reproduces */
 	const char *events;	/* what one latency sample is: "msgs", "ops" */
+	/*
+	 * The semantics version of what it measures (0 here means 1): bump
+	 * it when a change makes its numbers incomparable with older runs'
+	 * (harness/identity.h); an option added with a default that keeps
+	 * the old behaviour does not.
+	 */
+	unsigned version;
 	size_t cfg_size;
 	const struct opt_def *options;
 	const struct metric_def *metrics;	/* ends with { .name = NULL } */

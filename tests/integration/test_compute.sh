@@ -129,8 +129,9 @@ test_compute_suite_dry_run() {
 }
 
 # The three native workloads from a job file: each case stored with its
-# own metrics (JTI of one task is 100 in every sample; the mix is part
-# of the parameters that identify a case).
+# own metrics (JTI of one task is 100 in every sample; the identity
+# holds the options that differ from their defaults, the parameters
+# every option, the mix included).
 test_native_workloads_stored() {
 	local j
 	use_tmpdir
@@ -162,5 +163,6 @@ JOB
 	expect_eq "wakeup p99 samples" 2 "$(jq '.cases[0].samples."wakeup.p99_us" | map(select(. > 0)) | length' <<<"$j")"
 	expect_eq "rr samples" 2 "$(jq '.cases[1].samples."rr.trans_per_s" | map(select(. > 0)) | length' <<<"$j")"
 	expect_eq "JTI" "[100,100]" "$(jq -c '.cases[2].samples."compute.jti"' <<<"$j")"
-	expect_eq "mix" "tasks=1 jobs=5 mix=compute-v1 pin_one=none" "$(jq -r '.cases[2].params' <<<"$j")"
+	expect_eq "identity" "jobs=5" "$(jq -r '.cases[2].params' <<<"$j")"
+	expect_eq "mix" "compute-v1" "$(jq -r '.cases[2].parameters.mix' <<<"$j")"
 }

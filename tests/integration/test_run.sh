@@ -192,8 +192,11 @@ EOF
 		       .loops != 10 or .datasize != 100 or .mode != "process")' <<<"$doc")"
 	expect_eq "pp parameters" "" "$(jq -c '.cases[] | select(.job == "pp") |
 		.sweep as $s | .parameters | select(.loops != 1000 or .mode != $s)' <<<"$doc")"
-	expect_eq "params strings" "" "$(jq -r '.cases[] | .parameters as $p |
-		select(.params != ([$p | to_entries[] | "\(.key)=\(.value)"] | join(" "))) | .params' <<<"$doc")"
+	# the identity: the options that differ from their defaults, by name
+	expect_eq "params strings" "fds=2 groups=1 ipc=pipe loops=10,fds=2 groups=1 loops=10,fds=2 groups=2 ipc=pipe loops=10,fds=2 groups=2 loops=10,fds=2 groups=3 ipc=pipe loops=10,fds=2 groups=3 loops=10,loops=1000,loops=1000 mode=thread" \
+		"$(jq -r '[.cases[].params] | join(",")' <<<"$doc")"
+	expect_eq "versions and settings" '[1,{}]' \
+		"$(jq -c '[.cases[] | [.version, .settings]] | unique | .[]' <<<"$doc")"
 	# iterations and samples: warm-ups aside, every array has one entry an iteration
 	expect_eq "msg iterations" 2 "$(jq -r '[.cases[] | select(.job == "msg") | .iterations] | unique | join(",")' <<<"$doc")"
 	expect_eq "pp iterations" 3 "$(jq -r '[.cases[] | select(.job == "pp") | .iterations] | unique | join(",")' <<<"$doc")"
@@ -466,6 +469,34 @@ EOF
 	sed -i 's/^loops = .*/loops = 10/' "$tmp/c.job"
 	run_sl run "$tmp/c.job" --db "$tmp/r.db" -q
 	expect_eq "exit status" 0 "$rc"
+}
+
+# Run settings that change results are stored with the case, beside its
+# identity: cpus when set, probes when not on; {} when neither.
+test_run_settings_stored() {
+	use_tmpdir
+	cat >"$tmp/s.job" <<'EOF'
+[global]
+groups = 1
+fds = 2
+loops = 10
+iterations = 1
+
+[plain]
+workload = messaging
+
+[pinned]
+workload = messaging
+cpus = 0
+probes = off
+EOF
+	run_sl run "$tmp/s.job" --db "$tmp/r.db" -q
+	expect_eq "exit status" 0 "$rc"
+	run_sl export 1 --db "$tmp/r.db"
+	expect_eq "settings" '{} {"cpus":"0","probes":"off"}' \
+		"$(jq -r -c '[.cases[].settings | tojson] | join(" ")' <<<"$out")"
+	expect_eq "same identity" "fds=2 groups=1 loops=10" \
+		"$(jq -r '[.cases[].params] | unique | join(",")' <<<"$out")"
 }
 
 # --dry-run prints the plan and an estimate, and runs and stores nothing.

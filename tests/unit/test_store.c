@@ -227,30 +227,143 @@ static void test_open_creates_schema(void **state)
 	assert_string_equal(sql_text(db, "SELECT name FROM sqlite_master"
 		" WHERE type = 'table' ORDER BY name"),
 		"cases histograms run_metrics runs samples schema_version");
-	assert_string_equal(sql_text(db, "SELECT max(version) FROM schema_version"), "2");
+	assert_string_equal(sql_text(db, "SELECT max(version) FROM schema_version"), "3");
 	assert_string_equal(sql_text(db, "PRAGMA journal_mode"), "wal");
 	s = store_open(db);	/* and again, migrated already */
 	assert_non_null(s);
 	store_close(s);
 	assert_string_equal(sql_text(db, "SELECT count(*) FROM schema_version"), "1");
+	assert_string_equal(sql_text(db, "SELECT name FROM pragma_index_info('cases_config')"
+		" ORDER BY seqno"), "workload version params");
+}
 
-	/* a database of schema 1 gains the index of schema 2 when opened */
-	sql(db, "DROP INDEX cases_config; UPDATE schema_version SET version = 1");
-	s = store_open(db);
-	assert_non_null(s);
-	store_close(s);
-	assert_string_equal(sql_text(db, "SELECT version FROM schema_version"), "2");
-	assert_string_equal(sql_text(db, "SELECT name FROM sqlite_master"
-		" WHERE type = 'index' AND tbl_name = 'cases' AND sql IS NOT NULL"),
-		"cases_config");
+/* The tables of schema 1 as doc/store.md gave them, by hand. */
+static const char schema_1[] =
+	"CREATE TABLE schema_version (version INTEGER NOT NULL);"
+	"INSERT INTO schema_version VALUES (1);"
+	"CREATE TABLE runs (id INTEGER PRIMARY KEY, uuid TEXT UNIQUE NOT NULL,"
+	" label TEXT, host TEXT, started REAL NOT NULL, ended REAL,"
+	" status TEXT NOT NULL CHECK (status IN"
+	"  ('running', 'complete', 'partial', 'failed')),"
+	" command TEXT, schedlab_version TEXT,"
+	" environment TEXT NOT NULL DEFAULT '{}');"
+	"CREATE INDEX runs_label ON runs (label, started);"
+	"CREATE INDEX runs_started ON runs (started);"
+	"CREATE TABLE run_metrics ("
+	" run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,"
+	" name TEXT NOT NULL, unit TEXT NOT NULL,"
+	" better TEXT NOT NULL CHECK (better IN ('lower', 'higher', 'none')),"
+	" headline INTEGER NOT NULL CHECK (headline IN (0, 1)),"
+	" help TEXT NOT NULL, PRIMARY KEY (run_id, name));"
+	"CREATE TABLE cases (id INTEGER PRIMARY KEY,"
+	" run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,"
+	" seq INTEGER NOT NULL, job TEXT NOT NULL, workload TEXT NOT NULL,"
+	" params TEXT, sweep_keys TEXT, sweep TEXT, status TEXT NOT NULL,"
+	" reason TEXT, parameters TEXT NOT NULL DEFAULT '{}',"
+	" iterations INTEGER NOT NULL CHECK (iterations >= 0),"
+	" UNIQUE (run_id, seq));"
+	"CREATE TABLE samples ("
+	" case_id INTEGER NOT NULL REFERENCES cases (id) ON DELETE CASCADE,"
+	" metric TEXT NOT NULL,"
+	" iteration INTEGER NOT NULL CHECK (iteration >= 1),"
+	" value REAL NOT NULL,"
+	" PRIMARY KEY (case_id, metric, iteration)) WITHOUT ROWID;"
+	"CREATE TABLE histograms ("
+	" case_id INTEGER NOT NULL REFERENCES cases (id) ON DELETE CASCADE,"
+	" metric TEXT NOT NULL,"
+	" iteration INTEGER NOT NULL CHECK (iteration >= 1),"
+	" buckets TEXT NOT NULL,"
+	" PRIMARY KEY (case_id, metric, iteration)) WITHOUT ROWID;";
+
+/* A run stored by an older schedlab: every option in params. */
+static const char old_run[] =
+	"INSERT INTO runs VALUES (1, 'old-1', 'base', 'box', 10, 20,"
+	" 'complete', NULL, '0.1', '{}');"
+	"INSERT INTO run_metrics VALUES (1, 'process.wall_s', 's', 'lower', 1, '');"
+	"INSERT INTO cases VALUES (1, 1, 0, 'hb', 'messaging',"
+	" 'groups=4 fds=20 loops=100 datasize=100 ipc=socket mode=process fifo=false',"
+	" 'groups', '4', 'complete', NULL, '{\"groups\": 4}', 1);"
+	"INSERT INTO cases VALUES (2, 1, 1, 'pp', 'pipe',"
+	" 'loops=1000000 mode=process ordering=one-token', '', '',"
+	" 'complete', NULL, '{}', 1);"
+	"INSERT INTO cases VALUES (3, 1, 2, 'gone', 'retired',"
+	" 'b=2 a=1', '', '', 'complete', NULL, '{}', 1);"
+	"INSERT INTO samples VALUES (1, 'process.wall_s', 1, 2.5);"
+	"INSERT INTO samples VALUES (2, 'process.wall_s', 1, 4);";
+
+/*
+ * Schema 2 (and 1) to 3: the cases gain version 1 and settings {}, and
+ * their full parameter strings become identities, which a run made now
+ * finds (the estimate looks cases up by identity); a workload the
+ * binary does not know keeps its text.
+ */
+static void test_migrate_to_schema_3(void **state)
+{
+	(void)state;
+	for (int from = 1; from <= 2; from++) {
+		const char *db = path(from == 1 ? "schema1.db" : "schema2.db");
+		struct store *s;
+		json_t *doc, *c;
+		double secs = 0;
+
+		sql(db, schema_1);
+		if (from == 2)
+			sql(db, "CREATE INDEX cases_config ON cases (workload, params);"
+			    "UPDATE schema_version SET version = 2");
+		sql(db, old_run);
+		s = store_open(db);
+		assert_non_null(s);
+		assert_string_equal(sql_text(db, "SELECT version FROM schema_version"), "3");
+		assert_string_equal(sql_text(db, "SELECT '[' || params || ']' FROM cases ORDER BY id"),
+				    "[groups=4] [] [b=2 a=1]");
+		assert_string_equal(sql_text(db, "SELECT version || settings FROM cases ORDER BY id"),
+				    "1{} 1{} 1{}");
+		assert_string_equal(sql_text(db, "SELECT name FROM pragma_index_info('cases_config')"
+			" ORDER BY seqno"), "workload version params");
+		assert_int_equal(store_estimate(s, "messaging", 1, "groups=4", &secs), 1);
+		assert_true(secs == 2.5);
+		assert_int_equal(store_estimate(s, "pipe", 1, "", &secs), 1);
+		assert_true(secs == 4);
+		assert_int_equal(store_estimate(s, "messaging", 2, "groups=4", &secs), 0);
+
+		doc = store_export(s, 1);
+		assert_non_null(doc);
+		assert_int_equal(export_validate(doc, "migrated"), 0);
+		c = json_array_get(json_object_get(doc, "cases"), 0);
+		assert_int_equal(json_integer_value(json_object_get(c, "version")), 1);
+		assert_string_equal(json_string_value(json_object_get(c, "params")), "groups=4");
+		assert_int_equal(json_object_size(json_object_get(c, "settings")), 0);
+		json_decref(doc);
+		store_close(s);
+	}
+}
+
+/* The members of a case in the order doc/export.md gives them. */
+static const char case_order[] =
+	"seq job workload version params sweep_keys sweep status reason"
+	" parameters settings iterations samples";
+
+static const char *case_keys(json_t *c)
+{
+	static char buf[512];
+	const char *key;
+	json_t *v;
+
+	buf[0] = '\0';
+	json_object_foreach(c, key, v)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
+			 buf[0] ? " " : "", key);
+	return buf;
 }
 
 static void test_values_come_back(void **state)
 {
 	struct store *s = store_open(path("values.db"));
 	json_t *doc, *run, *m, *c, *arr, *env, *p;
+	json_t *settings = json_pack("{s:s}", "cpus", "0-1");
 	struct store_case failed = {
 		.seq = 1, .job = "hackbench", .workload = "messaging",
+		.version = 2, .settings = settings,
 		.params = "groups=64", .status = "failed",
 		.reason = "worker 3 killed by SIGKILL", .metrics = mdefs,
 		.nmetrics = 1, .niter = 0,
@@ -309,6 +422,9 @@ static void test_values_come_back(void **state)
 	assert_int_equal(json_array_size(json_object_get(doc, "cases")), 2);
 	c = json_array_get(json_object_get(doc, "cases"), 0);
 	assert_int_equal(json_integer_value(json_object_get(c, "seq")), 0);
+	assert_string_equal(case_keys(c), case_order);
+	assert_int_equal(json_integer_value(json_object_get(c, "version")), 1);
+	assert_int_equal(json_object_size(json_object_get(c, "settings")), 0);
 	assert_string_equal(json_string_value(json_object_get(c, "job")), "hackbench");
 	assert_string_equal(json_string_value(json_object_get(c, "workload")), "messaging");
 	assert_string_equal(json_string_value(json_object_get(c, "params")), "groups=4,ipc=pipe");
@@ -333,6 +449,9 @@ static void test_values_come_back(void **state)
 	assert_null(json_object_get(json_object_get(c, "samples"), "cpu.idle_pct"));
 
 	c = json_array_get(json_object_get(doc, "cases"), 1);
+	assert_int_equal(json_integer_value(json_object_get(c, "version")), 2);
+	assert_true(json_equal(json_object_get(c, "settings"), settings));
+	json_decref(settings);
 	assert_string_equal(json_string_value(json_object_get(c, "status")), "failed");
 	assert_string_equal(json_string_value(json_object_get(c, "reason")),
 			    "worker 3 killed by SIGKILL");
@@ -717,6 +836,12 @@ static const struct mutation mutations[] = {
 	{ { "cases", "#0" }, "parameters", "[]", "doc.json: cases[0].parameters: expected an object" },
 	{ { "cases", "#0" }, "iterations", NULL, "doc.json: cases[0].iterations: missing" },
 	{ { "cases", "#0" }, "samples", "[]", "doc.json: cases[0].samples: expected an object" },
+	{ { "cases", "#0" }, "version", "0", "doc.json: cases[0].version: expected an integer from 1 to 1000000" },
+	{ { "cases", "#0" }, "version", "\"2\"", "doc.json: cases[0].version: expected an integer from 1 to 1000000" },
+	{ { "cases", "#0" }, "version", "1000001", "doc.json: cases[0].version: expected an integer from 1 to 1000000" },
+	{ { "cases", "#1" }, "settings", "[]", "doc.json: cases[1].settings: expected an object" },
+	{ { "cases", "#1" }, "settings", "{\"cpus\": 1}",
+	  "doc.json: cases[1].settings.cpus: expected a string" },
 	{ { "cases", "#2", "samples" }, "messaging.time", "[1, 2]",
 	  "doc.json: cases[2].samples.messaging.time: 2 values for 4 iterations" },
 	{ { "cases", "#2", "samples" }, "messaging.time", "{}",
@@ -726,6 +851,73 @@ static const struct mutation mutations[] = {
 	{ { "cases", "#2", "samples" }, "wakeup.p99_us", "[1, 2, 3, 4]",
 	  "doc.json: cases[2].samples.wakeup.p99_us: metric has no entry in \"metrics\"" },
 };
+
+/*
+ * A document written before identities (good_doc: no version, no
+ * settings) is upgraded as it is read and imported: version 1, settings
+ * {}, the full parameter string as the identity, members in the
+ * documented order; a case that has a version is left as it is.
+ */
+static void test_old_export_is_upgraded(void **state)
+{
+	json_t *doc = json_loads(good_doc, 0, NULL), *c, *again;
+	struct store *s = store_open(path("upgrade.db"));
+	char *text;
+	int64_t id;
+
+	(void)state;
+	c = json_array_get(json_object_get(doc, "cases"), 0);
+	json_object_set_new(c, "params", json_string(
+		"groups=4 fds=20 loops=100 datasize=100 ipc=pipe mode=process fifo=false"));
+	c = json_array_get(json_object_get(doc, "cases"), 2);
+	json_object_set_new(c, "version", json_integer(3));
+	json_object_set_new(c, "params", json_string("groups=4 fds=20"));
+	text = json_dumps(doc, JSON_PRESERVE_ORDER);
+	write_file(path("old.json"), text, strlen(text));
+	free(text);
+	json_decref(doc);
+
+	doc = export_load(path("old.json"));
+	assert_non_null(doc);
+	c = json_array_get(json_object_get(doc, "cases"), 0);
+	assert_string_equal(case_keys(c), case_order);
+	assert_int_equal(json_integer_value(json_object_get(c, "version")), 1);
+	assert_string_equal(json_string_value(json_object_get(c, "params")),
+			    "groups=4 ipc=pipe");
+	assert_int_equal(json_object_size(json_object_get(c, "settings")), 0);
+	c = json_array_get(json_object_get(doc, "cases"), 2);
+	assert_int_equal(json_integer_value(json_object_get(c, "version")), 3);
+	assert_string_equal(json_string_value(json_object_get(c, "params")),
+			    "groups=4 fds=20");
+	assert_null(json_object_get(c, "settings"));
+	assert_int_equal(export_validate(doc, "old.json"), 0);
+
+	/* import stores the upgraded form; a missing settings is {} */
+	assert_int_equal(store_import(s, doc, "old.json", &id), 0);
+	again = store_export(s, id);
+	c = json_array_get(json_object_get(again, "cases"), 0);
+	assert_string_equal(json_string_value(json_object_get(c, "params")),
+			    "groups=4 ipc=pipe");
+	c = json_array_get(json_object_get(again, "cases"), 2);
+	assert_int_equal(json_integer_value(json_object_get(c, "version")), 3);
+	assert_string_equal(case_keys(c), case_order);
+	json_decref(again);
+	json_decref(doc);
+
+	/* store_import() upgrades a document it is handed directly too */
+	doc = json_loads(good_doc, 0, NULL);
+	json_object_set_new(json_object_get(doc, "run"), "uuid", json_string("u-2"));
+	c = json_array_get(json_object_get(doc, "cases"), 0);
+	json_object_set_new(c, "params", json_string("loops=100 groups=2"));
+	assert_int_equal(store_import(s, doc, "direct", &id), 0);
+	again = store_export(s, id);
+	c = json_array_get(json_object_get(again, "cases"), 0);
+	assert_string_equal(json_string_value(json_object_get(c, "params")), "groups=2");
+	assert_int_equal(json_integer_value(json_object_get(c, "version")), 1);
+	json_decref(again);
+	json_decref(doc);
+	store_close(s);
+}
 
 static json_t *child(json_t *j, const char *key)
 {
@@ -887,7 +1079,7 @@ static void test_open_refusals(void **state)
 	sql(path("future.db"), "UPDATE schema_version SET version = 99");
 	capture();
 	assert_null(store_open(path("future.db")));
-	assert_said("future.db: database schema version 99 is newer than this schedlab (2)");
+	assert_said("future.db: database schema version 99 is newer than this schedlab (3)");
 }
 
 static void test_default_path(void **state)
@@ -999,6 +1191,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open_creates_schema),
+		cmocka_unit_test(test_migrate_to_schema_3),
 		cmocka_unit_test(test_values_come_back),
 		cmocka_unit_test(test_uuid_made_when_missing),
 		cmocka_unit_test(test_case_add_refusals),
@@ -1009,6 +1202,7 @@ int main(void)
 		cmocka_unit_test(test_import_twice_is_refused),
 		cmocka_unit_test(test_import_is_all_or_nothing),
 		cmocka_unit_test(test_validate_rejects),
+		cmocka_unit_test(test_old_export_is_upgraded),
 		cmocka_unit_test(test_export_load_refusals),
 		cmocka_unit_test(test_open_refusals),
 		cmocka_unit_test(test_default_path),
