@@ -301,6 +301,49 @@ int stats_stddev_hmean(const double *x, size_t n, double *out)
 	return 0;
 }
 
+int stats_pstddev(const double *x, size_t n, double *out)
+{
+	double mean, sq = 0;
+
+	CHECK(x, n);
+	mean = amean_of(x, n);
+	for (size_t i = 0; i < n; i++)
+		sq += (x[i] - mean) * (x[i] - mean);
+	*out = sqrt(sq / (double)n);
+	return 0;
+}
+
+int stats_pstddev_pct(const double *x, size_t n, double *out)
+{
+	double mean, sd;
+
+	if (stats_pstddev(x, n, &sd))
+		return -1;
+	mean = amean_of(x, n);
+	*out = mean != 0 ? 100 * sd / fabs(mean) : NAN;
+	return 0;
+}
+
+double stats_pct_diff(double base, double new)
+{
+	if (isnan(base) || isnan(new))
+		return NAN;
+	if (base == 0)
+		return new == 0 ? 0 : NAN;
+	return 100 * (new - base) / fabs(base);
+}
+
+double stats_pct_better(double base, double new, enum better dir)
+{
+	if (isnan(base) || isnan(new))
+		return NAN;
+	if (base == 0)
+		return new == 0 ? 0 : NAN;
+	if (dir == BETTER_HIGHER)
+		return new / base * 100 - 100;
+	return 100 - new / base * 100;
+}
+
 double stats_cov(double sd, double mean)
 {
 	if (isnan(sd) || isnan(mean))
