@@ -20,13 +20,32 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Below this many values an insertion sort beats qsort(). */
+#define SORT_INSERTION_MAX 48
+
+void stats_sort(double *x, size_t n)
+{
+	if (n > SORT_INSERTION_MAX) {
+		qsort(x, n, sizeof(*x), cmp_double);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		double v = x[i];
+		size_t j = i;
+
+		for (; j > 0 && x[j - 1] > v; j--)
+			x[j] = x[j - 1];
+		x[j] = v;
+	}
+}
+
 /* An ascending copy; the caller frees it. x holds no NaN (checked). */
 static double *sorted_copy(const double *x, size_t n)
 {
 	double *a = xcalloc(n, sizeof(*a));
 
 	memcpy(a, x, n * sizeof(*a));
-	qsort(a, n, sizeof(*a), cmp_double);
+	stats_sort(a, n);
 	return a;
 }
 

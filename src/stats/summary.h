@@ -50,6 +50,13 @@ struct summary {
 	bool hmean;		/* mean and stddev are the Hmean ones */
 };
 
+/*
+ * Sorts x[0..n) (no NaN) ascending in place: by insertion for the few
+ * samples of a case, where qsort()'s calls through a comparison
+ * function cost more than the sort, else by qsort().
+ */
+void stats_sort(double *x, size_t n);
+
 /* NULL when x[0..n) can be summarised, else why not ("no samples"...). */
 const char *stats_why(const double *x, size_t n);
 

@@ -505,6 +505,38 @@ static void test_change_percentages(void **state)
 	assert_true(isnan(stats_pct_better(1, NAN, BETTER_LOWER)));
 }
 
+static int cmp_asc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * stats_sort() against qsort() on both sides of its switch to qsort, with
+ * ties, negatives and an already descending set; the multiset is kept.
+ */
+static void test_sort(void **state)
+{
+	double x[120], want[120];
+	uint64_t seed = 12345;
+
+	(void)state;
+	stats_sort(NULL, 0);
+	for (size_t n = 1; n <= N(x); n++)
+		for (int round = 0; round < 4; round++) {
+			for (size_t i = 0; i < n; i++) {
+				seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+				x[i] = round == 3 ? (double)(n - i) :
+				       (double)((int64_t)(seed >> 33) % (round ? 7 : 1000)) / 4;
+			}
+			memcpy(want, x, n * sizeof(*x));
+			qsort(want, n, sizeof(*want), cmp_asc);
+			stats_sort(x, n);
+			assert_memory_equal(x, want, n * sizeof(*x));
+		}
+}
+
 static void test_none_is_lower(void **state)
 {
 	struct summary a, b;
@@ -595,6 +627,7 @@ int main(void)
 		cmocka_unit_test(test_coeffvar_edges),
 		cmocka_unit_test(test_population_stddev),
 		cmocka_unit_test(test_change_percentages),
+		cmocka_unit_test(test_sort),
 		cmocka_unit_test(test_none_is_lower),
 		cmocka_unit_test(test_input_not_modified),
 		cmocka_unit_test(test_percentile_select_matches_sort),
