@@ -47,12 +47,10 @@ static const char *const matches[] = { "params", "job", NULL };
 	  .help = "the smallest change that matters, in percent (0..1000)" }, \
 	{ .name = "match", .type = OPT_ENUM, .offset = O(match), .def = "params", \
 	  .choices = matches, .arg = "HOW",				\
-	  .help = "params: cases with the same job and parameters; job: the same job and sweep values, parameters may differ" }, \
-	{ .name = "format", .type = OPT_ENUM, .offset = O(format), .def = "text", \
-	  .choices = formats, .arg = "FMT",				\
-	  .help = "text (mmtests' layout), markdown, csv or json" },	\
-	{ .name = "help", .type = OPT_BOOL, .offset = O(help), .short_flag = 'h', \
-	  .help = "show this help" }
+	  .help = "params: cases with the same job, workload version and parameters; job: the same job and sweep values, parameters may differ" }, \
+	OPT_FORMAT(struct compare_opts, format, formats, "text",		\
+		   "text (mmtests' layout), markdown, csv or json"),	\
+	OPT_HELP(struct compare_opts, help)
 
 static const struct opt_def compare_options[] = {
 	COMMON_OPTIONS,
