@@ -44,8 +44,8 @@ SAME='[1.01,1.00,1.02,1.01,1.00,1.04,1.02,1.01,1.03,1.25]'
 test_compare_fixed_runs() {
 	local mean_b mean_s pct
 	use_tmpdir
-	# migrations: means 101.8 and 122.2 (+20.0%), population sd 1.6% and
-	# 1.5% (under lkp's 2%: not shown); the ranges apart (lkp's rule)
+	# migrations: means 101.8 and 122.2 (+20.0%), population sd 1.63% and
+	# 1.71% (under lkp's 2%: not shown); the ranges apart (lkp's rule)
 	fixture "$tmp/base.json" base "$BASE" msg "groups=1 loops=100" lower \
 		'[100,101,102,100,103,101,105,102,100,104]'
 	fixture "$tmp/slow.json" slow "$SLOW" msg "groups=1 loops=100" lower \
@@ -76,6 +76,14 @@ test_compare_fixed_runs() {
 	pct=$(jval "$out" '.jobs[0].cases[0].runs[1].pct.mean')
 	approx "mean pct" "$(awk -v a="$mean_b" -v b="$mean_s" 'BEGIN { print 100 - b / a * 100 }')" "$pct"
 	expect_eq "explained" sched.migrations "$(jval "$out" '.jobs[0].cases[0].runs[1].explain[0].metric')"
+	# Python 3.11: 100 * statistics.pstdev(x) / statistics.fmean(x) of
+	# each side (the sample sd would give 1.72% and 1.80%)
+	approx "explained base sd" 1.6319496783729026 \
+		"$(jval "$out" '.jobs[0].cases[0].runs[1].explain[0].base_stddev_pct')"
+	approx "explained cand sd" 1.7087244695434616 \
+		"$(jval "$out" '.jobs[0].cases[0].runs[1].explain[0].cand_stddev_pct')"
+	approx "explained change" 20.0392927308448 \
+		"$(jval "$out" '.jobs[0].cases[0].runs[1].explain[0].change_pct')"
 
 	run_sl compare "$tmp/base.json" "$tmp/slow.json" --format csv
 	expect_eq "csv lines" 3 "$(nlines "$out")"
