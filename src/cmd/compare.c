@@ -12,8 +12,9 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "cmd/compare.h"
-#include "cmd/rundoc.h"
+#include "cmd/setup.h"
+#include "model/run.h"
+#include "report/compare.h"
 #include "store/store.h"
 #include "util.h"
 
@@ -37,8 +38,7 @@ static const char *const matches[] = { "params", "job", NULL };
 
 #define O(f) offsetof(struct compare_opts, f)
 #define COMMON_OPTIONS							\
-	{ .name = "db", .type = OPT_STRING, .offset = O(db), .arg = "PATH",	\
-	  .help = "the database (default: $SCHEDLAB_DB, else $XDG_DATA_HOME/schedlab/results.db)" }, \
+	OPT_DB(struct compare_opts, db),					\
 	{ .name = "test", .type = OPT_ENUM, .offset = O(test),		\
 	  .def = "mann-whitney", .choices = stat_test_names, .arg = "TEST", \
 	  .help = "what decides significance: bands is mmtests' rule, lkp lkp-tests' (doc/statistics.md)" }, \
@@ -47,12 +47,10 @@ static const char *const matches[] = { "params", "job", NULL };
 	  .help = "the smallest change that matters, in percent (0..1000)" }, \
 	{ .name = "match", .type = OPT_ENUM, .offset = O(match), .def = "params", \
 	  .choices = matches, .arg = "HOW",				\
-	  .help = "params: cases with the same job and parameters; job: the same job and sweep values, parameters may differ" }, \
-	{ .name = "format", .type = OPT_ENUM, .offset = O(format), .def = "text", \
-	  .choices = formats, .arg = "FMT",				\
-	  .help = "text (mmtests' layout), markdown, csv or json" },	\
-	{ .name = "help", .type = OPT_BOOL, .offset = O(help), .short_flag = 'h', \
-	  .help = "show this help" }
+	  .help = "params: cases with the same job, workload version and parameters; job: the same job and sweep values, parameters may differ" }, \
+	OPT_FORMAT(struct compare_opts, format, formats, "text",		\
+		   "text (mmtests' layout), markdown, csv or json"),	\
+	OPT_HELP(struct compare_opts, help)
 
 static const struct opt_def compare_options[] = {
 	COMMON_OPTIONS,
@@ -131,7 +129,7 @@ static struct store *open_history(const char *dbopt)
 {
 	char db[4096];
 
-	if (rundoc_db_path(dbopt, db, sizeof(db)) || access(db, F_OK))
+	if (run_db_path(dbopt, db, sizeof(db)) || access(db, F_OK))
 		return NULL;
 	return store_open(db);
 }
@@ -152,7 +150,8 @@ int cmd_compare(int argc, char **argv)
 	struct comparison c;
 	struct cmp_opts co;
 	struct store *st = NULL;
-	json_t **docs;
+	struct run *runs;
+	const struct run **rp;
 	int first, n, rc = EXIT_USAGE;
 
 	if (parse(argc, argv, compare_options, &o, &co, &first))
@@ -166,12 +165,15 @@ int cmd_compare(int argc, char **argv)
 		error("compare: expected a baseline and at least one candidate (usage: schedlab compare BASE CAND [CAND...])");
 		return EXIT_USAGE;
 	}
-	docs = xcalloc((size_t)n, sizeof(*docs));
-	for (int i = 0; i < n; i++)
-		if (!(docs[i] = rundoc_load(argv[first + i], o.db)))
+	runs = xcalloc((size_t)n, sizeof(*runs));
+	rp = xcalloc((size_t)n, sizeof(*rp));
+	for (int i = 0; i < n; i++) {
+		if (run_load(argv[first + i], o.db, &runs[i]))
 			goto out;
+		rp[i] = &runs[i];
+	}
 	st = open_history(o.db);
-	if (compare_build(docs, (const char *const *)argv + first, (size_t)n,
+	if (compare_build(rp, (const char *const *)argv + first, (size_t)n,
 			  &co, o.match == 1, st, &c))
 		goto out;
 	render(&c, o.format);
@@ -181,15 +183,19 @@ out:
 	if (st)
 		store_close(st);
 	for (int i = 0; i < n; i++)
-		json_decref(docs[i]);
-	free(docs);
+		run_free(&runs[i]);
+	free(runs);
+	free(rp);
 	return rc;
 }
 
-/* The candidate: --run RUN, else a run of the suite stored now. */
-static json_t *judge_candidate(const struct compare_opts *o, const char *spec,
-			       int argc, char **argv, char *name, size_t len,
-			       int *rc)
+/*
+ * The candidate into *r: --run RUN, else a run of the suite stored now.
+ * Returns the exit code; r is loaded only when it is EXIT_OK.
+ */
+static int judge_candidate(const struct compare_opts *o, const char *spec,
+			   int argc, char **argv, char *name, size_t len,
+			   struct run *r)
 {
 	struct run_request rq = {
 		.spec = spec, .label = o->label, .db = o->db,
@@ -198,13 +204,11 @@ static json_t *judge_candidate(const struct compare_opts *o, const char *spec,
 	char *command;
 	int64_t id;
 	size_t clen = 32;
-	json_t *doc;
+	int rc;
 
 	if (o->run) {
 		snprintf(name, len, "%s", o->run);
-		doc = rundoc_load(o->run, o->db);
-		*rc = doc ? EXIT_OK : EXIT_USAGE;
-		return doc;
+		return run_load(o->run, o->db, r) ? EXIT_USAGE : EXIT_OK;
 	}
 	for (int i = 0; i < argc; i++)
 		clen += strlen(argv[i]) + 1;
@@ -213,19 +217,16 @@ static json_t *judge_candidate(const struct compare_opts *o, const char *spec,
 	for (int i = 0; i < argc; i++)
 		strcat(strcat(command, " "), argv[i]);
 	rq.command = command;
-	*rc = run_suite(&rq, &id);
+	rc = run_suite(&rq, &id);
 	free(command);
-	if (id < 0 || *rc == EXIT_USAGE || *rc == EXIT_INTERRUPTED)
-		return NULL;	/* 130 stops git bisect run, as Ctrl-C should */
+	if (id < 0 || rc == EXIT_USAGE || rc == EXIT_INTERRUPTED)
+		return rc == EXIT_OK ? EXIT_SKIP : rc;	/* 130 stops git bisect run */
 	snprintf(name, len, "%lld", (long long)id);
-	if (*rc != EXIT_OK) {
+	if (rc != EXIT_OK) {
 		error("judge: run %lld did not complete: skip (125)", (long long)id);
-		*rc = EXIT_SKIP;
-		return NULL;
+		return EXIT_SKIP;
 	}
-	doc = rundoc_load(name, o->db);
-	*rc = doc ? EXIT_OK : EXIT_SKIP;
-	return doc;
+	return run_load(name, o->db, r) ? EXIT_SKIP : EXIT_OK;
 }
 
 /*
@@ -257,7 +258,8 @@ int cmd_judge(int argc, char **argv)
 	struct comparison c;
 	struct cmp_opts co;
 	struct store *st;
-	json_t *docs[2] = { NULL, NULL };
+	struct run runs[2];
+	const struct run *rp[2] = { &runs[0], &runs[1] };
 	const char *specs[2];
 	char cand[64];
 	int first, rc = EXIT_USAGE;
@@ -275,17 +277,18 @@ int cmd_judge(int argc, char **argv)
 		return error("judge: one of SUITE, JOBFILE or --run RUN, got %s '%s'",
 			     o.run ? "--run and" : "also", argv[argc - 1]),
 		       EXIT_USAGE;
-	docs[0] = rundoc_load(o.baseline, o.db);
-	if (!docs[0])
+	if (run_load(o.baseline, o.db, &runs[0]))
 		return EXIT_USAGE;
-	docs[1] = judge_candidate(&o, first < argc ? argv[first] : NULL, argc,
-				  argv, cand, sizeof(cand), &rc);
-	if (!docs[1])
-		goto out;
+	rc = judge_candidate(&o, first < argc ? argv[first] : NULL, argc,
+			     argv, cand, sizeof(cand), &runs[1]);
+	if (rc != EXIT_OK) {
+		run_free(&runs[0]);
+		return rc;
+	}
 	specs[0] = o.baseline;
 	specs[1] = cand;
 	st = open_history(o.db);
-	rc = compare_build(docs, specs, 2, &co, o.match == 1, st, &c);
+	rc = compare_build(rp, specs, 2, &co, o.match == 1, st, &c);
 	if (st)
 		store_close(st);
 	if (rc) {
@@ -302,7 +305,7 @@ int cmd_judge(int argc, char **argv)
 		"a regression beyond the threshold");
 	compare_free(&c);
 out:
-	json_decref(docs[0]);
-	json_decref(docs[1]);
+	run_free(&runs[0]);
+	run_free(&runs[1]);
 	return rc;
 }

@@ -150,28 +150,46 @@ static void text_explain(FILE *f, const struct comparison *c,
 		}
 }
 
-static void text_job(FILE *f, const struct comparison *c,
-		     const struct cmp_job *j)
-{
-	int w = sweep_width(j), dec = decimals(j);
+/*
+ * What the text and the markdown tables do differently: the start of a
+ * summary row, a cell, a candidate's change row. summary_rows() and
+ * change_rows() walk the comparison once for both.
+ */
+struct table_style {
+	void (*row_head)(FILE *f, const char *label, int w, const char *sweep);
+	void (*cell)(FILE *f, const struct cmp_cell *c, int row, bool mark,
+		     int dec);
+	void (*change)(FILE *f, int w, const char *sweep, const char *run,
+		       const char *change, const char *p,
+		       const struct cmp_result *r);
+};
 
-	job_title(f, j, "");
-	fprintf(f, "%*s", 10 + w, "");
-	for (size_t k = 0; k < c->nruns; k++)
-		fprintf(f, "%*.*s", CELL, CELL - 1, c->runs[k].name);
-	fputc('\n', f);
+/* mmtests' rows, each for every sweep value; a row per line. */
+static void summary_rows(FILE *f, const struct comparison *c,
+			 const struct cmp_job *j, int w,
+			 const struct table_style *t)
+{
+	int dec = decimals(j);
+
 	for (int row = 0; row < MM_NROWS; row++)
 		for (size_t i = 0; i < j->ncases; i++) {
 			const struct cmp_case *cs = &j->cases[i];
 
-			fprintf(f, "%-9s %-*s", mm_row_label(row,
-				cs->cell[0].ok && cs->cell[0].s.hmean),
-				w, sweep_or_dash(cs));
+			t->row_head(f, mm_row_label(row, cs->cell[0].ok &&
+						    cs->cell[0].s.hmean),
+				    w, sweep_or_dash(cs));
 			for (size_t k = 0; k < c->nruns; k++)
-				text_cell(f, &cs->cell[k], row, k && row == MM_MEAN &&
-					  cs->cell[k].r.significant, dec);
+				t->cell(f, &cs->cell[k], row, k && row == MM_MEAN &&
+					cs->cell[k].r.significant, dec);
 			fputc('\n', f);
 		}
+}
+
+/* Each candidate's change, interval, p and verdict, by sweep value. */
+static void change_rows(FILE *f, const struct comparison *c,
+			const struct cmp_job *j, int w,
+			const struct table_style *t)
+{
 	for (size_t i = 0; i < j->ncases; i++)
 		for (size_t k = 1; k < c->nruns; k++) {
 			const struct cmp_result *r = &j->cases[i].cell[k].r;
@@ -179,12 +197,42 @@ static void text_job(FILE *f, const struct comparison *c,
 
 			change_text(ch, sizeof(ch), r);
 			p_text(p, sizeof(p), r->p);
-			fprintf(f, "%-9s %-*s %-10.10s %-22s p=%-7s %s\n", "Change",
-				w, sweep_or_dash(&j->cases[i]), c->runs[k].name, ch,
-				p, verdict_names[r->verdict]);
-			if (r->verdict == V_INCONCLUSIVE)
-				fprintf(f, "    (%s)\n", r->why);
+			t->change(f, w, sweep_or_dash(&j->cases[i]),
+				  c->runs[k].name, ch, p, r);
 		}
+}
+
+static void text_row_head(FILE *f, const char *label, int w, const char *sweep)
+{
+	fprintf(f, "%-9s %-*s", label, w, sweep);
+}
+
+static void text_change(FILE *f, int w, const char *sweep, const char *run,
+			const char *change, const char *p,
+			const struct cmp_result *r)
+{
+	fprintf(f, "%-9s %-*s %-10.10s %-22s p=%-7s %s\n", "Change", w, sweep,
+		run, change, p, verdict_names[r->verdict]);
+	if (r->verdict == V_INCONCLUSIVE)
+		fprintf(f, "    (%s)\n", r->why);
+}
+
+static const struct table_style text_style = {
+	.row_head = text_row_head, .cell = text_cell, .change = text_change,
+};
+
+static void text_job(FILE *f, const struct comparison *c,
+		     const struct cmp_job *j)
+{
+	int w = sweep_width(j);
+
+	job_title(f, j, "");
+	fprintf(f, "%*s", 10 + w, "");
+	for (size_t k = 0; k < c->nruns; k++)
+		fprintf(f, "%*.*s", CELL, CELL - 1, c->runs[k].name);
+	fputc('\n', f);
+	summary_rows(f, c, j, w, &text_style);
+	change_rows(f, c, j, w, &text_style);
 	text_explain(f, c, j);
 	fputc('\n', f);
 }
@@ -279,6 +327,25 @@ static void md_cell(FILE *f, const struct cmp_cell *c, int row, bool mark,
 		row == MM_COV ? 4 : dec, mm_row_value(&c->s, row), p);
 }
 
+static void md_row_head(FILE *f, const char *label, int w, const char *sweep)
+{
+	(void)w;
+	fprintf(f, "| %s | %s |", label, sweep);
+}
+
+static void md_change(FILE *f, int w, const char *sweep, const char *run,
+		      const char *change, const char *p,
+		      const struct cmp_result *r)
+{
+	(void)w;
+	fprintf(f, "| %s | %s | %s | %s | %s (%s) |\n", sweep, run, change, p,
+		verdict_names[r->verdict], r->why);
+}
+
+static const struct table_style md_style = {
+	.row_head = md_row_head, .cell = md_cell, .change = md_change,
+};
+
 void render_compare_markdown(FILE *f, const struct comparison *c)
 {
 	fprintf(f, "Change: + is better; %s test, %g%% intervals, threshold %g%%; "
@@ -295,33 +362,11 @@ void render_compare_markdown(FILE *f, const struct comparison *c)
 		for (size_t k = 0; k < c->nruns; k++)
 			fprintf(f, "---:|");
 		fputc('\n', f);
-		for (int row = 0; row < MM_NROWS; row++)
-			for (size_t i = 0; i < j->ncases; i++) {
-				const struct cmp_case *cs = &j->cases[i];
-
-				fprintf(f, "| %s | %s |", mm_row_label(row,
-					cs->cell[0].ok && cs->cell[0].s.hmean),
-					sweep_or_dash(cs));
-				for (size_t k = 0; k < c->nruns; k++)
-					md_cell(f, &cs->cell[k], row, k &&
-						row == MM_MEAN && cs->cell[k].r.significant,
-						decimals(j));
-				fputc('\n', f);
-			}
+		summary_rows(f, c, j, 0, &md_style);
 		fprintf(f, "\n| %s | run | change [interval] | p | verdict |\n"
 			"|---|---|---:|---:|---|\n",
 			*j->sweep_keys ? j->sweep_keys : "case");
-		for (size_t i = 0; i < j->ncases; i++)
-			for (size_t k = 1; k < c->nruns; k++) {
-				const struct cmp_result *r = &j->cases[i].cell[k].r;
-				char ch[64], p[16];
-
-				change_text(ch, sizeof(ch), r);
-				p_text(p, sizeof(p), r->p);
-				fprintf(f, "| %s | %s | %s | %s | %s (%s) |\n",
-					sweep_or_dash(&j->cases[i]), c->runs[k].name,
-					ch, p, verdict_names[r->verdict], r->why);
-			}
+		change_rows(f, c, j, 0, &md_style);
 		fputc('\n', f);
 	}
 	notes(f, c, "- ");

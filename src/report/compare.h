@@ -4,10 +4,10 @@
  * one baseline and its candidates, per job the headline metric's
  * summaries and comparisons by sweep value, the scheduler metrics that
  * moved, each run's CPU time, and what could not be compared. Built by
- * src/cmd/compare_build.c (which calls the statistics); the renderers
- * here only format it: text (mmtests' layout, 80 columns for one or two
- * candidates), markdown, csv and json (doc/statistics.md has the
- * schema).
+ * compare_build() from typed runs (model/run.h), every number by
+ * src/stats/; the renderers only format it: text (mmtests' layout, 80
+ * columns for one or two candidates), markdown, csv and json
+ * (doc/statistics.md has the schema).
  */
 #ifndef SCHEDLAB_REPORT_COMPARE_H
 #define SCHEDLAB_REPORT_COMPARE_H
@@ -74,6 +74,26 @@ struct comparison {
 	enum verdict *verdict;	/* by run (the baseline's unused) */
 	enum verdict overall;
 };
+
+struct run;
+struct store;
+
+/*
+ * Matches the cases of runs[0], the baseline, with its candidates' and
+ * fills c. Cases match by job, workload, the workload's version and
+ * params - or, with match_job, by job, workload, version and sweep
+ * values, noting parameters that differ; a case that differs only in
+ * the version is not compared, with a note saying so. specs[] are the
+ * RUN arguments as given (for names and messages). st (may be NULL):
+ * the store whose earlier runs of each case on the baseline's host give
+ * its run-to-run noise (stats/tests.h). -1 after error() when no case
+ * can be compared, the message saying what does not match. c borrows
+ * strings from runs and specs: free it first.
+ */
+int compare_build(const struct run *const *runs, const char *const *specs,
+		  size_t nruns, const struct cmp_opts *o, bool match_job,
+		  struct store *st, struct comparison *c);
+void compare_free(struct comparison *c);
 
 void render_compare_text(FILE *f, const struct comparison *c);
 void render_compare_markdown(FILE *f, const struct comparison *c);

@@ -30,13 +30,9 @@ double mm_row_value(const struct summary *s, int row)
 
 double mm_row_pct(int row, double base, double new, enum better dir)
 {
-	if (isnan(base) || isnan(new))
-		return NAN;
-	if (base == 0)
-		return new == 0 ? 0 : NAN;
-	if (dir == BETTER_HIGHER && row != MM_SD && row != MM_COV)
-		return new / base * 100 - 100;
-	return 100 - new / base * 100;
+	/* a smaller spread is better, whatever the metric's direction */
+	return stats_pct_better(base, new, row == MM_SD || row == MM_COV ?
+				BETTER_LOWER : dir);
 }
 
 void render_job_summary(FILE *f, const char *job, const char *sweep_keys,

@@ -20,13 +20,32 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Below this many values an insertion sort beats qsort(). */
+#define SORT_INSERTION_MAX 48
+
+void stats_sort(double *x, size_t n)
+{
+	if (n > SORT_INSERTION_MAX) {
+		qsort(x, n, sizeof(*x), cmp_double);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		double v = x[i];
+		size_t j = i;
+
+		for (; j > 0 && x[j - 1] > v; j--)
+			x[j] = x[j - 1];
+		x[j] = v;
+	}
+}
+
 /* An ascending copy; the caller frees it. x holds no NaN (checked). */
 static double *sorted_copy(const double *x, size_t n)
 {
 	double *a = xcalloc(n, sizeof(*a));
 
 	memcpy(a, x, n * sizeof(*a));
-	qsort(a, n, sizeof(*a), cmp_double);
+	stats_sort(a, n);
 	return a;
 }
 
@@ -299,6 +318,49 @@ int stats_stddev_hmean(const double *x, size_t n, double *out)
 	CHECK(x, n);
 	*out = stddev_hmean_of(x, n);
 	return 0;
+}
+
+int stats_pstddev(const double *x, size_t n, double *out)
+{
+	double mean, sq = 0;
+
+	CHECK(x, n);
+	mean = amean_of(x, n);
+	for (size_t i = 0; i < n; i++)
+		sq += (x[i] - mean) * (x[i] - mean);
+	*out = sqrt(sq / (double)n);
+	return 0;
+}
+
+int stats_pstddev_pct(const double *x, size_t n, double *out)
+{
+	double mean, sd;
+
+	if (stats_pstddev(x, n, &sd))
+		return -1;
+	mean = amean_of(x, n);
+	*out = mean != 0 ? 100 * sd / fabs(mean) : NAN;
+	return 0;
+}
+
+double stats_pct_diff(double base, double new)
+{
+	if (isnan(base) || isnan(new))
+		return NAN;
+	if (base == 0)
+		return new == 0 ? 0 : NAN;
+	return 100 * (new - base) / fabs(base);
+}
+
+double stats_pct_better(double base, double new, enum better dir)
+{
+	if (isnan(base) || isnan(new))
+		return NAN;
+	if (base == 0)
+		return new == 0 ? 0 : NAN;
+	if (dir == BETTER_HIGHER)
+		return new / base * 100 - 100;
+	return 100 - new / base * 100;
 }
 
 double stats_cov(double sd, double mean)

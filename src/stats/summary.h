@@ -50,6 +50,13 @@ struct summary {
 	bool hmean;		/* mean and stddev are the Hmean ones */
 };
 
+/*
+ * Sorts x[0..n) (no NaN) ascending in place: by insertion for the few
+ * samples of a case, where qsort()'s calls through a comparison
+ * function cost more than the sort, else by qsort().
+ */
+void stats_sort(double *x, size_t n);
+
 /* NULL when x[0..n) can be summarised, else why not ("no samples"...). */
 const char *stats_why(const double *x, size_t n);
 
@@ -87,6 +94,25 @@ int stats_sem(const double *x, size_t n, double *out);
  * NAN if any sample is <= 0.
  */
 int stats_stddev_hmean(const double *x, size_t n, double *out);
+
+/* Population standard deviation, divisor n, around the amean; 0 for n == 1. */
+int stats_pstddev(const double *x, size_t n, double *out);
+/*
+ * lkp-tests' "+- 8%" beside a mean: stats_pstddev() as a percentage of
+ * the magnitude of the amean, 100 * psd / |mean|; NAN when the mean is 0.
+ */
+int stats_pstddev_pct(const double *x, size_t n, double *out);
+
+/*
+ * Changes between two values base and new, in percent, NAN when base is
+ * 0 (unless both are: then 0) or either is NAN.
+ * stats_pct_diff: lkp-tests' %change, the sign that of the value's
+ * move: 100 * (new - base) / |base|.
+ * stats_pct_better: mmtests' percentage, positive is better: for
+ * BETTER_HIGHER new/base*100 - 100, else 100 - new/base*100.
+ */
+double stats_pct_diff(double base, double new);
+double stats_pct_better(double base, double new, enum better dir);
 
 /*
  * Coefficient of variation in percent, 100 * sd / mean. 0 when sd is 0

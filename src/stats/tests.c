@@ -39,19 +39,12 @@ bool stat_test_medians(enum stat_test t)
 	return t == TEST_MWU || t == TEST_BOOT_MEDIAN;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static double *sorted(const double *x, size_t n)
 {
 	double *s = xcalloc(n + 1, sizeof(*s));
 
 	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
+	stats_sort(s, n);
 	return s;
 }
 

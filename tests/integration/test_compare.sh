@@ -44,8 +44,8 @@ SAME='[1.01,1.00,1.02,1.01,1.00,1.04,1.02,1.01,1.03,1.25]'
 test_compare_fixed_runs() {
 	local mean_b mean_s pct
 	use_tmpdir
-	# migrations: means 101.8 and 122.2 (+20.0%), population sd 1.6% and
-	# 1.5% (under lkp's 2%: not shown); the ranges apart (lkp's rule)
+	# migrations: means 101.8 and 122.2 (+20.0%), population sd 1.63% and
+	# 1.71% (under lkp's 2%: not shown); the ranges apart (lkp's rule)
 	fixture "$tmp/base.json" base "$BASE" msg "groups=1 loops=100" lower \
 		'[100,101,102,100,103,101,105,102,100,104]'
 	fixture "$tmp/slow.json" slow "$SLOW" msg "groups=1 loops=100" lower \
@@ -76,6 +76,14 @@ test_compare_fixed_runs() {
 	pct=$(jval "$out" '.jobs[0].cases[0].runs[1].pct.mean')
 	approx "mean pct" "$(awk -v a="$mean_b" -v b="$mean_s" 'BEGIN { print 100 - b / a * 100 }')" "$pct"
 	expect_eq "explained" sched.migrations "$(jval "$out" '.jobs[0].cases[0].runs[1].explain[0].metric')"
+	# Python 3.11: 100 * statistics.pstdev(x) / statistics.fmean(x) of
+	# each side (the sample sd would give 1.72% and 1.80%)
+	approx "explained base sd" 1.6319496783729026 \
+		"$(jval "$out" '.jobs[0].cases[0].runs[1].explain[0].base_stddev_pct')"
+	approx "explained cand sd" 1.7087244695434616 \
+		"$(jval "$out" '.jobs[0].cases[0].runs[1].explain[0].cand_stddev_pct')"
+	approx "explained change" 20.0392927308448 \
+		"$(jval "$out" '.jobs[0].cases[0].runs[1].explain[0].change_pct')"
 
 	run_sl compare "$tmp/base.json" "$tmp/slow.json" --format csv
 	expect_eq "csv lines" 3 "$(nlines "$out")"
@@ -133,6 +141,64 @@ test_compare_mismatch() {
 	run_sl compare "$tmp/base.json" "$tmp/job.json" "$tmp/other.json" --match job
 	expect_eq "partial: exit" 0 "$rc"
 	expect_line "partial: note" "other-job 1: only in job" "$out"
+}
+
+# with_case FILE JQ: FILE's document changed in place by a jq filter.
+with_case() {
+	jq "$2" "$1" >"$1.new" && mv "$1.new" "$1"
+}
+
+# A workload that measures differently (another version) is not compared,
+# with one note for the job, or the error when nothing else is left;
+# settings that differ are noted; parameters are told apart by the cases'
+# full parameter lists, whatever their identity strings hold.
+test_compare_versions_and_settings() {
+	# explicit versions: a document without them is one from before case
+	# identities, whose params are upgraded on reading
+	local two='.cases[0].version = 1 | .cases += [.cases[0] | .seq = 2 | .sweep = "2" | .params = "groups=2 loops=100"]'
+	use_tmpdir
+	fixture "$tmp/base.json" base "$BASE"
+	fixture "$tmp/v2.json" v2 "$SLOW"
+	fixture "$tmp/slow.json" slow "$SLOW"
+	with_case "$tmp/base.json" "$two"
+	with_case "$tmp/slow.json" "$two"
+	with_case "$tmp/v2.json" "$two | .cases[].version = 2"
+	run_sl compare "$tmp/base.json" "$tmp/v2.json"
+	expect_eq "version: exit" 2 "$rc"
+	expect_eq "version: stdout" "" "$out"
+	expect_match "version: message" "nothing to compare: workload messaging measures differently in .*v2\.json \(version 2\) than in .*base\.json \(version 1\)$" "$err"
+	run_sl compare "$tmp/base.json" "$tmp/v2.json" "$tmp/slow.json" --format json
+	expect_eq "version+slow: exit" 0 "$rc"
+	expect_eq "version: one note" \
+		"msg: workload messaging measures differently in v2 (version 2) than in base (version 1): not compared" \
+		"$(jq -r '.notes[] | select(test("version"))' <<<"$out")"
+	expect_eq "version: no only-in" "" "$(jq -r '.notes[] | select(test("only in"))' <<<"$out")"
+	expect_eq "version: cases" 2 "$(jval "$out" '.jobs[0].cases | length')"
+	expect_eq "version: v2 verdict" inconclusive "$(jval "$out" '.runs[1].verdict')"
+	expect_eq "version: slow verdict" regressed "$(jval "$out" '.runs[2].verdict')"
+
+	fixture "$tmp/c0.json" c0 "$BASE"
+	fixture "$tmp/c01.json" c01 "$SAME"
+	with_case "$tmp/c0.json" '.cases[0].version = 1 | .cases[0].settings = { cpus: "0" }'
+	with_case "$tmp/c01.json" '.cases[0].version = 1 | .cases[0].settings = { cpus: "0-1" }'
+	run_sl compare "$tmp/c0.json" "$tmp/c01.json" --format json
+	expect_eq "settings: exit" 0 "$rc"
+	expect_eq "settings: note" "msg: settings differ in c01: cpus=0 -> cpus=0-1" \
+		"$(jq -r '.notes[] | select(test("settings"))' <<<"$out")"
+	run_sl compare "$tmp/c0.json" "$tmp/c0.json"
+	expect_eq "same settings: no note" "" "$(grep settings <<<"$out")"
+
+	# identities that hold only what differs from the defaults; the
+	# message still says the loops were 100 in the baseline
+	fixture "$tmp/p.json" p "$BASE" msg "groups=1"
+	fixture "$tmp/q.json" q "$SLOW" msg "groups=1 loops=110"
+	with_case "$tmp/p.json" '.cases[0].version = 1 | .cases[0].parameters = { groups: 1, loops: 100 }'
+	with_case "$tmp/q.json" '.cases[0].version = 1 | .cases[0].parameters = { groups: 1, loops: 110 }'
+	run_sl compare "$tmp/p.json" "$tmp/q.json"
+	expect_eq "params: exit" 2 "$rc"
+	expect_match "params: message" "other parameters in .*q\.json than in .*p\.json \(loops=100 -> loops=110\)" "$err"
+	run_sl compare "$tmp/p.json" "$tmp/q.json" --match job
+	expect_line "params: note" "msg: parameters differ in q: loops=100 -> loops=110" "$out"
 }
 
 # Bad input: a clear message or an inconclusive verdict, never a number

@@ -459,6 +459,84 @@ static void test_coeffvar_edges(void **state)
 	assert_true(isnan(cv(around0, 2, BETTER_LOWER)));
 }
 
+/*
+ * Population sd: the classic set {2,4,4,4,5,5,7,9} has mean 5 and
+ * sum of squares 32, so sqrt(32 / 8) = 2 exactly, 40% of the mean; the
+ * sample sd (divisor 7) would be 2.138.
+ */
+static void test_population_stddev(void **state)
+{
+	static const double neg[] = { -2, -4, -4, -4, -5, -5, -7, -9 };
+	static const double zeros[] = { 0, 0, 0 };
+	static const double one[] = { 7 };
+	double v = -1;
+
+	(void)state;
+	assert_close(get(stats_pstddev, even, N(even)), 2.0);
+	assert_close(get(stats_pstddev_pct, even, N(even)), 40.0);
+	/* lkp's +-% is of the mean's magnitude */
+	assert_close(get(stats_pstddev_pct, neg, N(neg)), 40.0);
+	assert_true(get(stats_pstddev, one, 1) == 0);
+	assert_true(get(stats_pstddev_pct, one, 1) == 0);
+	assert_true(isnan(get(stats_pstddev_pct, zeros, 3)));
+	assert_int_equal(stats_pstddev(NULL, 0, &v), -1);
+	assert_int_equal(stats_pstddev_pct(even, 0, &v), -1);
+	assert_true(v == -1);
+}
+
+/*
+ * The two percentages of a change: lkp's follows the value (migrations
+ * 101.8 -> 122.2 is +20.04%, by hand 20.4 / 101.8), mmtests' follows
+ * the direction (1.044 s -> 1.2528 s is 20% worse).
+ */
+static void test_change_percentages(void **state)
+{
+	(void)state;
+	assert_close(stats_pct_diff(101.8, 122.2), 2040.0 / 101.8);
+	assert_close(stats_pct_diff(-2, -1), 50.0);
+	assert_close(stats_pct_better(1.044, 1.2528, BETTER_LOWER), -20.0);
+	assert_close(stats_pct_better(1.044, 1.2528, BETTER_NONE), -20.0);
+	assert_close(stats_pct_better(1.044, 1.2528, BETTER_HIGHER), 20.0);
+	assert_true(stats_pct_diff(0, 0) == 0);
+	assert_true(stats_pct_better(0, 0, BETTER_HIGHER) == 0);
+	assert_true(isnan(stats_pct_diff(0, 1)));
+	assert_true(isnan(stats_pct_better(0, 1, BETTER_LOWER)));
+	assert_true(isnan(stats_pct_diff(NAN, 1)));
+	assert_true(isnan(stats_pct_better(1, NAN, BETTER_LOWER)));
+}
+
+static int cmp_asc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * stats_sort() against qsort() on both sides of its switch to qsort, with
+ * ties, negatives and an already descending set; the multiset is kept.
+ */
+static void test_sort(void **state)
+{
+	double x[120], want[120];
+	uint64_t seed = 12345;
+
+	(void)state;
+	stats_sort(NULL, 0);
+	for (size_t n = 1; n <= N(x); n++)
+		for (int round = 0; round < 4; round++) {
+			for (size_t i = 0; i < n; i++) {
+				seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+				x[i] = round == 3 ? (double)(n - i) :
+				       (double)((int64_t)(seed >> 33) % (round ? 7 : 1000)) / 4;
+			}
+			memcpy(want, x, n * sizeof(*x));
+			qsort(want, n, sizeof(*want), cmp_asc);
+			stats_sort(x, n);
+			assert_memory_equal(x, want, n * sizeof(*x));
+		}
+}
+
 static void test_none_is_lower(void **state)
 {
 	struct summary a, b;
@@ -547,6 +625,9 @@ int main(void)
 		cmocka_unit_test(test_nan_and_inf_rejected),
 		cmocka_unit_test(test_bad_percentage),
 		cmocka_unit_test(test_coeffvar_edges),
+		cmocka_unit_test(test_population_stddev),
+		cmocka_unit_test(test_change_percentages),
+		cmocka_unit_test(test_sort),
 		cmocka_unit_test(test_none_is_lower),
 		cmocka_unit_test(test_input_not_modified),
 		cmocka_unit_test(test_percentile_select_matches_sort),

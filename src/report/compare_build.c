@@ -1,0 +1,657 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The comparison model from typed runs (model/run.h): which cases of a
+ * baseline and its candidates are the same experiment, and for each the
+ * summaries, tests, verdicts and scheduler metrics that moved - all
+ * computed by src/stats/; the renderers in compare.c and
+ * compare_data.c only format the result.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/run.h"
+#include "probe/probe.h"
+#include "report/compare.h"
+#include "store/store.h"
+#include "util.h"
+
+/* The earlier runs of a case that its run-to-run noise is measured on. */
+#define HISTORY_RUNS 20
+
+/* The CPU time of a case, summed into struct cmp_run. */
+static const char *const duration_metric[] = {
+	"process.user_s", "process.sys_s", "process.wall_s",
+};
+#define NDURATION ARRAY_SIZE(duration_metric)
+
+/* Per run, its indices of the metrics every case is read for. */
+struct run_index {
+	int probe[PM_N];		/* probe_metrics[] */
+	int duration[NDURATION];
+};
+
+/* What the builder works with besides the comparison it fills. */
+struct build {
+	const struct run *const *runs;
+	const char *const *specs;
+	struct run_index *idx;		/* [nruns] */
+	bool **used;			/* [nruns][ncases]: matched or noted */
+	double *xa, *xb;		/* scratch, room for the most iterations */
+	struct comparison *c;
+};
+
+/* How two cases relate. */
+enum likeness {
+	OTHER,		/* another experiment */
+	VERSION,	/* the same but for the workload's version */
+	SAME,
+};
+
+static enum likeness likeness(const struct run_case *x,
+			      const struct run_case *y, bool match_job)
+{
+	if (strcmp(x->job, y->job) || strcmp(x->workload, y->workload))
+		return OTHER;
+	if (match_job ? strcmp(x->sweep, y->sweep) : strcmp(x->params, y->params))
+		return OTHER;
+	return x->version == y->version ? SAME : VERSION;
+}
+
+/* name=value words, to say how two cases or their settings differ. */
+struct words {
+	char **w;
+	size_t n;
+};
+
+static void words_add(struct words *w, char *s)
+{
+	w->w = realloc(w->w, (w->n + 1) * sizeof(*w->w));
+	if (!w->w)
+		abort();
+	w->w[w->n++] = s;
+}
+
+static void words_of_list(const struct run_param *p, size_t n,
+			  struct words *w)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(p[i].name) + strlen(p[i].value) + 2;
+		char *s = xcalloc(len, 1);
+
+		snprintf(s, len, "%s=%s", p[i].name, p[i].value);
+		words_add(w, s);
+	}
+}
+
+static void words_of_string(const char *s, struct words *w)
+{
+	char *copy = xstrdup(s), *save, *t;
+
+	for (t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
+		words_add(w, xstrdup(t));
+	free(copy);
+}
+
+static void words_free(struct words *w)
+{
+	for (size_t i = 0; i < w->n; i++)
+		free(w->w[i]);
+	free(w->w);
+}
+
+/* Appends to buf the words of a that b lacks, "-" when none. */
+static void words_missing(const struct words *a, const struct words *b,
+			  char *buf, size_t len)
+{
+	size_t start = strlen(buf), used;
+
+	for (size_t i = 0; i < a->n; i++) {
+		bool found = false;
+
+		for (size_t k = 0; k < b->n && !found; k++)
+			found = !strcmp(a->w[i], b->w[k]);
+		used = strlen(buf);
+		if (!found)
+			snprintf(buf + used, len - used, "%s%s",
+				 used > start ? " " : "", a->w[i]);
+	}
+	used = strlen(buf);
+	if (used == start)
+		snprintf(buf + used, len - used, "-");
+}
+
+static void words_diff(const struct words *a, const struct words *b,
+		       char *buf, size_t len)
+{
+	*buf = 0;
+	words_missing(a, b, buf, len);
+	snprintf(buf + strlen(buf), len - strlen(buf), " -> ");
+	words_missing(b, a, buf, len);
+}
+
+/*
+ * "loops=100 -> loops=110": the options of x that y has otherwise, and
+ * back - from the cases' full parameter lists, so that the message says
+ * what differs whatever the identity (params) leaves out; from params
+ * when neither case has a list (documents that carry none).
+ */
+static void param_diff(const struct run_case *x, const struct run_case *y,
+		       char *buf, size_t len)
+{
+	struct words a = { 0 }, b = { 0 };
+
+	if (x->nparam || y->nparam) {
+		words_of_list(x->param, x->nparam, &a);
+		words_of_list(y->param, y->nparam, &b);
+	}
+	words_diff(&a, &b, buf, len);
+	if (!strcmp(buf, "- -> -")) {
+		words_free(&a);
+		words_free(&b);
+		a = (struct words){ 0 };
+		b = (struct words){ 0 };
+		words_of_string(x->params, &a);
+		words_of_string(y->params, &b);
+		words_diff(&a, &b, buf, len);
+	}
+	words_free(&a);
+	words_free(&b);
+}
+
+static void note(struct comparison *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note(struct comparison *c, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (size_t i = 0; i < c->nnotes; i++)
+		if (!strcmp(c->notes[i], buf))
+			return;
+	c->notes = realloc(c->notes, (c->nnotes + 1) * sizeof(*c->notes));
+	if (!c->notes)
+		abort();
+	c->notes[c->nnotes++] = xstrdup(buf);
+}
+
+static const char *case_name(const struct run_case *cs, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", cs->job, *cs->sweep ? " " : "", cs->sweep);
+	return buf;
+}
+
+/* The finite values of metric m (-1: none) of a case into x. */
+static size_t samples(const struct run_case *cs, int m, double *x)
+{
+	return m < 0 ? 0 : run_samples(cs, m, x);
+}
+
+static int by_change(const void *x, const void *y)
+{
+	const struct cmp_expl *a = x, *b = y;
+	double ma = isfinite(a->change_pct) ? fabs(a->change_pct) : INFINITY;
+	double mb = isfinite(b->change_pct) ? fabs(b->change_pct) : INFINITY;
+
+	return (mb > ma) - (mb < ma);
+}
+
+/* The scheduler metrics that changed by lkp-tests' rule, largest first. */
+static void explain(struct build *b, struct cmp_cell *cell, size_t k,
+		    const struct run_case *bc, const struct run_case *cc)
+{
+	for (size_t m = 0; m < PM_N; m++) {
+		const char *name = probe_metrics[m].name;
+		size_t na, nb;
+		bool changed = false;
+		struct cmp_expl *e;
+
+		if (m == PM_PROBE_END_MS)
+			continue;	/* the probes' own cost */
+		na = samples(bc, b->idx[0].probe[m], b->xa);
+		nb = samples(cc, b->idx[k].probe[m], b->xb);
+		if (!na || !nb || stats_lkp_changed(b->xa, na, b->xb, nb,
+			!strncmp(name, "perf.", 5) ? LKP_RATIO_PERF : LKP_RATIO,
+			&changed) || !changed)
+			continue;
+		cell->expl = realloc(cell->expl, (cell->nexpl + 1) * sizeof(*e));
+		if (!cell->expl)
+			abort();
+		e = &cell->expl[cell->nexpl++];
+		e->metric = name;
+		stats_amean(b->xa, na, &e->base);
+		stats_amean(b->xb, nb, &e->cand);
+		stats_pstddev_pct(b->xa, na, &e->base_sd_pct);
+		stats_pstddev_pct(b->xb, nb, &e->cand_sd_pct);
+		e->change_pct = stats_pct_diff(e->base, e->cand);
+	}
+	if (cell->nexpl > 1)
+		qsort(cell->expl, cell->nexpl, sizeof(*cell->expl), by_change);
+}
+
+static void add_durations(struct build *b, size_t k, const struct run_case *cs)
+{
+	struct cmp_run *r = &b->c->runs[k];
+	double *sum[NDURATION] = { &r->user_s, &r->sys_s, &r->elapsed_s };
+
+	for (size_t i = 0; i < NDURATION; i++) {
+		size_t n = samples(cs, b->idx[k].duration[i], b->xa);
+
+		for (size_t s = 0; s < n; s++)
+			*sum[i] += b->xa[s];
+	}
+}
+
+/* Collects the median of each earlier run of a case. */
+struct medians {
+	double x[HISTORY_RUNS];
+	size_t n;
+};
+
+static void add_median(void *arg, const double *x, size_t n)
+{
+	struct medians *m = arg;
+
+	if (m->n < HISTORY_RUNS && !stats_median(x, n, &m->x[m->n]))
+		m->n++;
+}
+
+/*
+ * The run-to-run noise of a case from the repeats of the baseline in
+ * the store - the runs with its label and host - and not from every run
+ * of the case: in a bisection the database also holds the bad runs,
+ * whose difference is the very change to be found. NULL when there is
+ * no store or fewer than RUN_NOISE_MIN_RUNS such runs.
+ */
+static const struct run_noise *case_noise(struct store *st,
+					  const struct run *base,
+					  const struct run_case *bc,
+					  const char *metric,
+					  struct run_noise *rn)
+{
+	struct medians m = { .n = 0 };
+
+	if (!st || !base->label ||
+	    store_history(st, base->label, base->host, bc->workload, bc->version,
+			  bc->params, metric, HISTORY_RUNS, add_median, &m) < 0)
+		return NULL;
+	return stats_run_noise(m.x, m.n, rn) ? NULL : rn;
+}
+
+/*
+ * Fills the cell of run k from its case cs; NULL: the run lacks it,
+ * absent saying why. k > 0 is compared with the baseline's case bc.
+ */
+static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
+		      size_t k, const struct run_case *cs, const char *absent,
+		      const struct run_case *bc, const struct run_noise *rn)
+{
+	struct comparison *c = b->c;
+	struct cmp_cell *cell = &cc->cell[k];
+	const struct cmp_cell *bcell = &cc->cell[0];
+	int m = run_metric(b->runs[k], j->metric.name);
+	size_t n, bn;
+
+	if (!cs) {
+		cell->failed = absent;
+		if (k) {
+			stats_compare(NULL, 0, NULL, 0, j->metric.better,
+				      &c->opts, NULL, &cell->r);
+			snprintf(cell->r.why, sizeof(cell->r.why), "%s", absent);
+		}
+		return;
+	}
+	cell->present = true;
+	add_durations(b, k, cs);
+	if (!cs->complete)
+		cell->failed = cs->reason ? cs->reason : "failed";
+	n = samples(cs, m, b->xb);
+	if (!n && !cell->failed)
+		cell->failed = "no samples";
+	cell->ok = n && !summarize(b->xb, n, j->metric.better, &cell->s);
+	for (int row = 0; row < MM_NROWS; row++)
+		cell->pct[row] = k && cell->ok && bcell->ok ?
+			mm_row_pct(row, mm_row_value(&bcell->s, row),
+				   mm_row_value(&cell->s, row), j->metric.better) :
+			k ? NAN : 0;
+	if (!k)
+		return;
+	bn = samples(bc, run_metric(b->runs[0], j->metric.name), b->xa);
+	stats_compare(b->xa, bn, b->xb, n, j->metric.better, &c->opts, rn,
+		      &cell->r);
+	if (cell->failed)
+		snprintf(cell->r.why, sizeof(cell->r.why), "%s", cell->failed);
+	explain(b, cell, k, bc, cs);
+}
+
+/* The job of base case bc: the last one if it is the same, else a new one. */
+static struct cmp_job *job_for(struct comparison *c, const struct run *base,
+			       const struct run_case *bc)
+{
+	struct cmp_job *j = c->njobs ? &c->jobs[c->njobs - 1] : NULL;
+	int m;
+
+	if (j && !strcmp(j->job, bc->job) && !strcmp(j->workload, bc->workload))
+		return j;
+	m = run_headline(base, bc->workload);
+	if (m < 0) {
+		note(c, "job %s: workload %s has no headline metric", bc->job,
+		     bc->workload);
+		return NULL;
+	}
+	c->jobs = realloc(c->jobs, (c->njobs + 1) * sizeof(*c->jobs));
+	if (!c->jobs)
+		abort();
+	j = &c->jobs[c->njobs++];
+	*j = (struct cmp_job){ .job = bc->job, .workload = bc->workload,
+		.sweep_keys = bc->sweep_keys, .metric = base->metrics[m] };
+	j->metric.headline = true;
+	if (!j->metric.unit)
+		j->metric.unit = "";
+	return j;
+}
+
+/* The note, and the error, when only the workload's version differs. */
+#define VERSION_FMT "workload %s measures differently in %s (version %u) than in %s (version %u)"
+
+/* Why nothing matched: the first difference found, for the error. */
+static void explain_mismatch(const struct build *b, size_t nruns,
+			     bool match_job)
+{
+	const struct run *base = b->runs[0];
+	const char *const *specs = b->specs;
+	char diff[1100];
+
+	for (size_t k = 1; k < nruns; k++)
+		for (size_t i = 0; i < base->ncases; i++)
+			for (size_t l = 0; l < b->runs[k]->ncases; l++) {
+				const struct run_case *bc = &base->cases[i];
+				const struct run_case *cc = &b->runs[k]->cases[l];
+
+				if (strcmp(bc->job, cc->job))
+					continue;
+				if (strcmp(bc->workload, cc->workload)) {
+					error("compare: nothing to compare: job %s runs %s in %s but %s in %s",
+					      bc->job, bc->workload, specs[0],
+					      cc->workload, specs[k]);
+					return;
+				}
+				if (likeness(bc, cc, match_job) == VERSION) {
+					error("compare: nothing to compare: " VERSION_FMT,
+					      bc->workload, specs[k], cc->version,
+					      specs[0], bc->version);
+					return;
+				}
+				if (match_job) {
+					error("compare: nothing to compare: job %s sweeps %s '%s' in %s but '%s' in %s",
+					      bc->job, bc->sweep_keys, bc->sweep,
+					      specs[0], cc->sweep, specs[k]);
+					return;
+				}
+				param_diff(bc, cc, diff, sizeof(diff));
+				error("compare: nothing to compare: job %s has other parameters in %s than in %s (%s); --match job compares them anyway",
+				      bc->job, specs[k], specs[0], diff);
+				return;
+			}
+	error("compare: nothing to compare: no job of %s is in %s%s",
+	      specs[0], specs[1], nruns > 2 ? " or the other candidates" : "");
+}
+
+/*
+ * A case of a candidate with bc's job and sweep but other parameters:
+ * noted with the difference (and not again as "only in"). Whether any.
+ */
+static bool near_case(struct build *b, const struct run_case *bc)
+{
+	struct comparison *c = b->c;
+	char name[512], diff[1100];
+	bool any = false;
+
+	for (size_t k = 1; k < c->nruns; k++)
+		for (size_t l = 0; l < b->runs[k]->ncases; l++) {
+			const struct run_case *x = &b->runs[k]->cases[l];
+
+			if (b->used[k][l] || likeness(bc, x, true) == OTHER)
+				continue;
+			b->used[k][l] = true;
+			any = true;
+			param_diff(bc, x, diff, sizeof(diff));
+			note(c, "%s: other parameters in %s (%s); --match job compares them",
+			     case_name(bc, name, sizeof(name)), c->runs[k].name, diff);
+			break;
+		}
+	return any;
+}
+
+/*
+ * The first unused case of run k that is bc's experiment (NULL: none),
+ * marked used. One that differs only in the workload's version is
+ * marked too, with its note, and *version set.
+ */
+static const struct run_case *match_in(struct build *b, size_t k,
+				       const struct run_case *bc,
+				       bool match_job, bool *version)
+{
+	const struct run *r = b->runs[k];
+	size_t other = r->ncases;
+
+	for (size_t l = 0; l < r->ncases; l++) {
+		enum likeness like;
+
+		if (b->used[k][l])
+			continue;
+		like = likeness(bc, &r->cases[l], match_job);
+		if (like == SAME) {
+			b->used[k][l] = true;
+			return &r->cases[l];
+		}
+		if (like == VERSION && other == r->ncases)
+			other = l;
+	}
+	if (other < r->ncases) {
+		b->used[k][other] = true;
+		*version = true;
+		note(b->c, "%s: " VERSION_FMT ": not compared", bc->job,
+		     bc->workload, b->c->runs[k].name, r->cases[other].version,
+		     b->c->runs[0].name, bc->version);
+	}
+	return NULL;
+}
+
+/* Notes the settings of candidate case x that differ from bc's. */
+static void settings_note(struct comparison *c, size_t k,
+			  const struct run_case *bc, const struct run_case *x)
+{
+	struct words a = { 0 }, w = { 0 };
+	char diff[1100];
+
+	words_of_list(bc->setting, bc->nsetting, &a);
+	words_of_list(x->setting, x->nsetting, &w);
+	words_diff(&a, &w, diff, sizeof(diff));
+	if (strcmp(diff, "- -> -"))
+		note(c, "%s: settings differ in %s: %s", bc->job,
+		     c->runs[k].name, diff);
+	words_free(&a);
+	words_free(&w);
+}
+
+static enum verdict combine(enum verdict a, enum verdict b)
+{
+	static const int rank[] = {
+		[V_NO_CHANGE] = 0, [V_IMPROVED] = 1, [V_INCONCLUSIVE] = 2,
+		[V_REGRESSED] = 3,
+	};
+
+	return rank[b] > rank[a] ? b : a;
+}
+
+/* One compared case: its cells, the notes on what differs, the verdicts. */
+static void add_case(struct build *b, struct cmp_job *j,
+		     const struct run_case *bc, const struct run_case **match,
+		     const char **absent, struct store *st, size_t *nnoise)
+{
+	struct comparison *c = b->c;
+	const struct run_noise *rnp;
+	struct run_noise rn;
+	struct cmp_case *cc;
+	char diff[1100];
+
+	j->cases = realloc(j->cases, (j->ncases + 1) * sizeof(*j->cases));
+	if (!j->cases)
+		abort();
+	cc = &j->cases[j->ncases++];
+	cc->sweep = bc->sweep;
+	cc->params = bc->params;
+	cc->cell = xcalloc(c->nruns, sizeof(*cc->cell));
+	rnp = case_noise(st, b->runs[0], bc, j->metric.name, &rn);
+	*nnoise += rnp != NULL;
+	for (size_t k = 0; k < c->nruns; k++) {
+		const struct run_case *x = match[k];
+
+		fill_cell(b, j, cc, k, x, absent[k], bc, rnp);
+		if (!k)
+			continue;
+		if (x && strcmp(x->params, bc->params)) {
+			cc->cell[k].params = x->params;
+			param_diff(bc, x, diff, sizeof(diff));
+			note(c, "%s: parameters differ in %s: %s", j->job,
+			     c->runs[k].name, diff);
+		}
+		if (x)
+			settings_note(c, k, bc, x);
+		c->verdict[k] = combine(c->verdict[k],
+					x ? cc->cell[k].r.verdict : V_INCONCLUSIVE);
+	}
+}
+
+/* Names, notes on the machine, and the indices every case is read by. */
+static void setup(struct build *b, size_t nruns, size_t *most)
+{
+	struct comparison *c = b->c;
+
+	*most = 1;
+	for (size_t k = 0; k < nruns; k++) {
+		const struct run *r = b->runs[k];
+
+		c->runs[k].spec = b->specs[k];
+		c->runs[k].uuid = r->uuid ? r->uuid : "";
+		c->runs[k].name = r->label && *r->label ? r->label : b->specs[k];
+		for (size_t l = 0; l < k; l++)
+			if (!strcmp(c->runs[l].name, c->runs[k].name))
+				c->runs[k].name = b->specs[k];
+		b->used[k] = xcalloc(r->ncases + 1, sizeof(bool));
+		for (size_t m = 0; m < PM_N; m++)
+			b->idx[k].probe[m] = run_metric(r, probe_metrics[m].name);
+		for (size_t m = 0; m < NDURATION; m++)
+			b->idx[k].duration[m] = run_metric(r, duration_metric[m]);
+		for (size_t i = 0; i < r->ncases; i++)
+			if (r->cases[i].niter > *most)
+				*most = r->cases[i].niter;
+	}
+	for (size_t k = 0; k < nruns; k++)
+		if (b->runs[k]->busy_at_start > 25)
+			note(c, "%s: the machine was busy when it started (%.0f%% of CPU time in use): expect shifts between runs",
+			     c->runs[k].name, b->runs[k]->busy_at_start);
+}
+
+int compare_build(const struct run *const *runs, const char *const *specs,
+		  size_t nruns, const struct cmp_opts *o, bool match_job,
+		  struct store *st, struct comparison *c)
+{
+	const struct run *base = runs[0];
+	const struct run_case **match = xcalloc(nruns, sizeof(*match));
+	const char **absent = xcalloc(nruns, sizeof(*absent));
+	struct build b = { .runs = runs, .specs = specs, .c = c };
+	size_t ncompared = 0, nnoise = 0, most;
+	char name[512];
+
+	memset(c, 0, sizeof(*c));
+	c->opts = *o;
+	c->match = match_job ? "job" : "params";
+	c->nruns = nruns;
+	c->runs = xcalloc(nruns, sizeof(*c->runs));
+	c->verdict = xcalloc(nruns, sizeof(*c->verdict));
+	b.idx = xcalloc(nruns, sizeof(*b.idx));
+	b.used = xcalloc(nruns, sizeof(*b.used));
+	setup(&b, nruns, &most);
+	b.xa = xcalloc(most, sizeof(double));
+	b.xb = xcalloc(most, sizeof(double));
+	for (size_t i = 0; i < base->ncases; i++) {
+		const struct run_case *bc = &base->cases[i];
+		bool version = false;
+		struct cmp_job *j;
+		size_t found = 0;
+
+		match[0] = bc;
+		for (size_t k = 1; k < nruns; k++) {
+			bool v = false;
+
+			match[k] = match_in(&b, k, bc, match_job, &v);
+			absent[k] = v ? "another version of the workload" :
+					"not in this run";
+			found += match[k] != NULL;
+			version |= v;
+		}
+		if (!found || !(j = job_for(c, base, bc))) {
+			if (!found && !version && !near_case(&b, bc))
+				note(c, "%s: only in %s",
+				     case_name(bc, name, sizeof(name)),
+				     c->runs[0].name);
+			continue;
+		}
+		add_case(&b, j, bc, match, absent, st, &nnoise);
+		ncompared++;
+	}
+	for (size_t k = 1; k < nruns; k++) {
+		for (size_t l = 0; l < runs[k]->ncases; l++)
+			if (!b.used[k][l])
+				note(c, "%s: only in %s",
+				     case_name(&runs[k]->cases[l], name, sizeof(name)),
+				     c->runs[k].name);
+		c->overall = combine(c->overall, c->verdict[k]);
+	}
+	if (ncompared && nnoise < ncompared)
+		note(c, "%zu of %zu cases: < %d runs labelled %s here, no run-to-run noise counted",
+		     ncompared - nnoise, ncompared, RUN_NOISE_MIN_RUNS,
+		     base->label ? base->label : "as the baseline");
+	if (!ncompared)
+		explain_mismatch(&b, nruns, match_job);
+	for (size_t k = 0; k < nruns; k++)
+		free(b.used[k]);
+	free(b.used);
+	free(b.idx);
+	free(b.xa);
+	free(b.xb);
+	free(match);
+	free(absent);
+	if (!ncompared) {
+		compare_free(c);
+		return -1;
+	}
+	return 0;
+}
+
+void compare_free(struct comparison *c)
+{
+	for (size_t j = 0; j < c->njobs; j++) {
+		for (size_t i = 0; i < c->jobs[j].ncases; i++) {
+			for (size_t k = 0; k < c->nruns; k++)
+				free(c->jobs[j].cases[i].cell[k].expl);
+			free(c->jobs[j].cases[i].cell);
+		}
+		free(c->jobs[j].cases);
+	}
+	for (size_t i = 0; i < c->nnotes; i++)
+		free(c->notes[i]);
+	free(c->notes);
+	free(c->jobs);
+	free(c->runs);
+	free(c->verdict);
+	memset(c, 0, sizeof(*c));
+}
