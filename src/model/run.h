@@ -36,6 +36,13 @@ struct run_series {
 	double *x;		/* case->niter values; NAN: not measured */
 };
 
+/* struct run_case's nulls */
+enum {
+	RUN_NULL_PARAMS = 1,
+	RUN_NULL_SWEEP_KEYS = 2,
+	RUN_NULL_SWEEP = 4,
+};
+
 struct run_case {
 	unsigned seq;		/* place in the run's plan */
 	char *job;
@@ -54,6 +61,10 @@ struct run_case {
 	size_t nsetting;
 	char *sweep_keys;	/* swept option names; "" when none */
 	char *sweep;		/* their values in this case; "" when none */
+	unsigned nulls;		/* RUN_NULL_*: which of the three strings above
+				 * the document had as null (export keeps it) */
+	json_t *parameters;	/* owned: param as the document has them,
+				 * typed, for export; never NULL */
 	bool complete;		/* status "complete"; else failed */
 	char *reason;		/* why it failed, or NULL */
 	size_t niter;
@@ -92,6 +103,18 @@ int run_from_export(const json_t *doc, const char *origin, struct run *r);
 json_t *run_to_export(const struct run *r);
 
 void run_free(struct run *r);
+
+/* Releases what one case points to (run_free() does it for every case). */
+void run_case_free(struct run_case *c);
+
+/* Fills c->by_metric from c->series (sorted by metric) for r's metrics. */
+void run_case_index(const struct run *r, struct run_case *c);
+
+/*
+ * The database a command reads and writes: --db as given, else
+ * store_default_path(). Writes the path; -1 after error().
+ */
+int run_db_path(const char *db, char *buf, size_t len);
 
 /* The index of a metric in r->metrics, or -1. */
 int run_metric(const struct run *r, const char *name);
