@@ -83,6 +83,20 @@ static void params_free(struct run_param *p, size_t n)
 	free(p);
 }
 
+void run_case_take_parameters(struct run_case *c, json_t *parameters)
+{
+	json_decref(c->parameters);
+	params_free(c->param, c->nparam);
+	c->parameters = parameters ? parameters : json_object();
+	c->param = params_of(c->parameters, &c->nparam);
+}
+
+void run_case_set_settings(struct run_case *c, const json_t *settings)
+{
+	params_free(c->setting, c->nsetting);
+	c->setting = params_of(settings, &c->nsetting);
+}
+
 static int metrics_from_export(const json_t *metrics, struct run *r)
 {
 	const char *name;
@@ -207,10 +221,8 @@ static int case_from_export(const json_t *j, const char *origin, size_t at,
 	c->complete = !strcmp(json_string_value(json_object_get(j, "status")) ?: "",
 			      "complete");
 	c->reason = dup_or_null(j, "reason");
-	c->parameters = json_deep_copy(json_object_get(j, "parameters"));
-	if (!c->parameters)
-		c->parameters = json_object();
-	c->param = params_of(c->parameters, &c->nparam);
+	run_case_take_parameters(c, json_deep_copy(json_object_get(j,
+							"parameters")));
 	if (settings && !json_is_object(settings))
 		return error("%s: cases[%zu].settings: expected an object",
 			     origin, at);
@@ -218,7 +230,7 @@ static int case_from_export(const json_t *j, const char *origin, size_t at,
 		if (!json_is_string(v))
 			return error("%s: cases[%zu].settings.%s: expected a string",
 				     origin, at, name);
-	c->setting = params_of(settings, &c->nsetting);
+	run_case_set_settings(c, settings);
 	c->niter = (size_t)json_integer_value(json_object_get(j, "iterations"));
 	if (samples_from_export(json_object_get(j, "samples"), origin, at, r, c))
 		return -1;
@@ -377,13 +389,8 @@ int run_load(const char *spec, const char *dbopt, struct run *r)
 	if (!st)
 		return -1;
 	if (!store_resolve(st, spec, &id))
-		doc = store_export(st, id);
+		rc = store_load(st, id, r);
 	store_close(st);
-	if (doc) {
-		rc = run_from_export(doc, spec, r);
-		r->id = id;
-	}
-	json_decref(doc);
 	return rc;
 }
 

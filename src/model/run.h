@@ -111,6 +111,14 @@ void run_case_free(struct run_case *c);
 void run_case_index(const struct run *r, struct run_case *c);
 
 /*
+ * For loaders: c->parameters becomes parameters (owned from now on;
+ * NULL: {}) and c->param its members as text; c->setting the members of
+ * settings (an object; NULL: none), strings as they are.
+ */
+void run_case_take_parameters(struct run_case *c, json_t *parameters);
+void run_case_set_settings(struct run_case *c, const json_t *settings);
+
+/*
  * The database a command reads and writes: --db as given, else
  * store_default_path(). Writes the path; -1 after error().
  */

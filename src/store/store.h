@@ -111,6 +111,14 @@ int store_resolve(struct store *s, const char *spec, int64_t *id);
  * "ended", "status", "cases", "samples"}]. NULL after error(). */
 json_t *store_runs(struct store *s);
 
+/*
+ * Run id, read straight into *r (model/run.h): the model's loader for
+ * the database, one snapshot even while another process adds cases.
+ * -1 after error() naming the database; *r is then empty.
+ */
+struct run;
+int store_load(struct store *s, int64_t id, struct run *r);
+
 /* The export document of a run; NULL after error(). */
 json_t *store_export(struct store *s, int64_t id);
 

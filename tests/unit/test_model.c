@@ -380,6 +380,122 @@ static void test_load(void **state)
 	json_decref(doc);
 }
 
+static const struct metric_def mdefs[] = {
+	{ "messaging.time", "s", BETTER_LOWER, true, "time" },
+	{ "messaging.rate", "msgs/s", BETTER_HIGHER, false, "rate" },
+	{ "cpu.idle_pct", "%", BETTER_NONE, false, "idle" },
+};
+
+/* Without the members only the model adds (version, settings). */
+static char *dump_stripped(json_t *doc)
+{
+	size_t i;
+	json_t *c;
+
+	json_array_foreach(json_object_get(doc, "cases"), i, c) {
+		json_object_del(c, "version");
+		json_object_del(c, "settings");
+	}
+	return dump(doc);
+}
+
+/*
+ * store_load() gives the run store_export() + run_from_export() give,
+ * and run_to_export() writes store_export()'s bytes back: a run with a
+ * null sample, a value that needs 17 digits, histograms, a failed case
+ * with null strings, a non-UTF-8 command line.
+ */
+static void test_store_load_is_the_export(void **state)
+{
+	static struct hist h;
+	static const double values[] = {	/* 3 rows x 3 metrics */
+		0.1, 123456789.123456789, NAN,
+		NAN, 1e-300, NAN,
+		2.0 / 3.0, 5, NAN,
+	};
+	struct hist *lat[3] = { &h, NULL, &h };
+	struct store *st = store_open(path("load.db"));
+	json_t *env = json_pack("{s:s, s:{s:f}}", "kernel", "6.1",
+				"busy_at_start", "value", 7.25);
+	json_t *parameters = json_pack("{s:i, s:s, s:b, s:f}", "groups", 4,
+				       "ipc", "pipe", "threads", 0, "w", 0.1);
+	struct store_run sr = {
+		.uuid = "0b8c1f0e-0000-4000-8000-000000000009", .label = "b",
+		.host = "box", .command = "schedlab run \xff\xfe",
+		.version = "0.1", .started = 1700000000.123456789,
+		.environment = env,
+	};
+	struct store_case ok = {
+		.seq = 0, .job = "hb", .workload = "messaging",
+		.params = "groups=4", .sweep_keys = "groups", .sweep = "4",
+		.status = "complete", .parameters = parameters,
+		.metrics = mdefs, .nmetrics = 3, .niter = 3, .values = values,
+		.latency = lat,
+	};
+	struct store_case failed = {
+		.seq = 1, .job = "hb", .workload = "messaging",
+		.status = "failed", .reason = "killed", .metrics = mdefs,
+		.nmetrics = 1, .niter = 0,
+	};
+	struct run a, b;
+	json_t *doc, *back;
+	char *want, *got;
+	int64_t id;
+
+	(void)state;
+	assert_non_null(st);
+	hist_init(&h);
+	hist_record(&h, 700);
+	hist_record(&h, 90000);
+	assert_int_equal(store_run_begin(st, &sr, &id), 0);
+	assert_int_equal(store_case_add(st, id, &ok), 0);
+	assert_int_equal(store_case_add(st, id, &failed), 0);
+	assert_int_equal(store_run_end(st, id, "partial", 1700000100.5, NULL), 0);
+
+	doc = store_export(st, id);
+	assert_non_null(doc);
+	want = dump(doc);
+	assert_int_equal(store_load(st, id, &a), 0);
+	assert_int_equal(a.id, id);
+	assert_true(a.busy_at_start == 7.25);
+	assert_string_equal(a.command, "schedlab run ??");
+	assert_int_equal(a.cases[0].version, 1);
+	assert_int_equal(a.cases[0].nsetting, 0);
+	assert_int_equal(a.cases[1].nulls, RUN_NULL_PARAMS |
+			 RUN_NULL_SWEEP_KEYS | RUN_NULL_SWEEP);
+	assert_non_null(a.cases[0].latency);
+	assert_null(a.cases[0].latency[1]);
+	assert_int_equal(hist_max(a.cases[0].latency[2]), 90000);
+	assert_true(isnan(run_series_of(&a.cases[0], 0)->x[1]));
+	assert_null(run_series_of(&a.cases[0], 2));
+	back = run_to_export(&a);
+	got = dump_stripped(back);
+	assert_string_equal(got, want);
+	json_decref(back);
+	free(got);
+
+	assert_int_equal(run_from_export(doc, "doc", &b), 0);
+	back = run_to_export(&b);
+	got = dump_stripped(back);
+	assert_string_equal(got, want);
+	json_decref(back);
+	free(got);
+	run_free(&b);
+	run_free(&a);
+
+	capture();
+	assert_int_equal(store_load(st, id + 1, &a), -1);
+	captured();
+	assert_said("no run ");
+	assert_null(a.cases);
+
+	free(want);
+	json_decref(doc);
+	json_decref(env);
+	json_decref(parameters);
+	store_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -388,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_histograms),
 		cmocka_unit_test(test_from_export_refusals),
 		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_store_load_is_the_export),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
