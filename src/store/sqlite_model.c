@@ -166,13 +166,50 @@ static int load_metrics(struct store *s, int64_t id, struct run *r)
 	return 0;
 }
 
-/* The metric of a sample row: the last one again (rows come by metric), else looked up. */
-static int metric_of(const struct run *r, const char *name, int *last)
+/*
+ * The run's metric indices by name, ascending as strcmp() orders them -
+ * the order sample rows come in (the samples' primary key) - so that a
+ * case's rows find their metrics in one forward walk.
+ */
+struct by_name {
+	const struct run *r;
+	size_t *order;
+};
+
+static int cmp_name(const void *a, const void *b, void *arg)
 {
-	if (*last >= 0 && !strcmp(r->metrics[*last].name, name))
-		return *last;
-	*last = run_metric(r, name);
-	return *last;
+	const struct run *r = arg;
+
+	return strcmp(r->metrics[*(const size_t *)a].name,
+		      r->metrics[*(const size_t *)b].name);
+}
+
+static void by_name_init(struct by_name *bn, const struct run *r)
+{
+	bn->r = r;
+	bn->order = xcalloc(r->nmetrics + 1, sizeof(*bn->order));
+	for (size_t m = 0; m < r->nmetrics; m++)
+		bn->order[m] = m;
+	qsort_r(bn->order, r->nmetrics, sizeof(*bn->order), cmp_name,
+		(void *)r);
+}
+
+/* name's metric, looking from *at onwards (names come ascending); -1: none. */
+static int metric_of(const struct by_name *bn, const char *name, size_t *at)
+{
+	const struct run *r = bn->r;
+
+	for (; *at < r->nmetrics; ++*at) {
+		int c = strcmp(r->metrics[bn->order[*at]].name, name);
+
+		if (!c)
+			return (int)bn->order[*at];
+		if (c > 0)
+			break;
+	}
+	/* not in order after all: look everywhere */
+	*at = 0;
+	return run_metric(r, name);
 }
 
 static int cmp_series(const void *a, const void *b)
@@ -184,10 +221,12 @@ static int cmp_series(const void *a, const void *b)
 
 /* st: the samples query, bound here, reset on return. */
 static int load_samples(struct store *s, sqlite3_stmt *st, int64_t case_id,
-			const struct run *r, struct run_case *c)
+			const struct by_name *bn, struct run_case *c)
 {
+	const struct run *r = bn->r;
 	struct run_series *cur = NULL;
-	int last = -1, rc, ret = -1;
+	size_t at = 0;
+	int rc, ret = -1;
 
 	c->series = xcalloc(r->nmetrics + 1, sizeof(*c->series));
 	sqlite3_bind_int64(st, 1, case_id);
@@ -203,13 +242,14 @@ static int load_samples(struct store *s, sqlite3_stmt *st, int64_t case_id,
 			      name, it);
 			goto out;
 		}
-		m = metric_of(r, name ? name : "", &last);
+		m = metric_of(bn, name ? name : "", &at);
 		if (m < 0) {
 			error("%s: case %" PRId64 " has samples of a metric the run does not describe",
 			      s->path, case_id);
 			goto out;
 		}
 		if (!cur || cur->metric != (size_t)m) {
+			/* a new metric: rows come by metric, so a new series */
 			cur = NULL;
 			for (size_t k = 0; k < c->nseries && !cur; k++)
 				if (c->series[k].metric == (size_t)m)
@@ -343,7 +383,10 @@ static int load_cases(struct store *s, int64_t id, struct run *r)
 {
 	sqlite3_stmt *cs = NULL, *ss = NULL, *hs = NULL;
 	int col[C_N], rc = SQLITE_ERROR, ret = -1;
+	struct by_name bn;
 	size_t cap = 16;
+
+	by_name_init(&bn, r);
 
 	if (db_prepare(s, "SELECT * FROM cases WHERE run_id = ? ORDER BY seq",
 		       &cs) ||
@@ -378,7 +421,7 @@ static int load_cases(struct store *s, int64_t id, struct run *r)
 		c = &r->cases[r->ncases++];
 		memset(c, 0, sizeof(*c));
 		if (load_case(s, cs, col, c) ||
-		    load_samples(s, ss, case_id, r, c) ||
+		    load_samples(s, ss, case_id, &bn, c) ||
 		    load_hists(s, hs, case_id, c))
 			goto out;
 	}
@@ -388,6 +431,7 @@ static int load_cases(struct store *s, int64_t id, struct run *r)
 	}
 	ret = 0;
 out:
+	free(bn.order);
 	sqlite3_finalize(cs);
 	sqlite3_finalize(ss);
 	sqlite3_finalize(hs);
