@@ -4,19 +4,15 @@
  * schedlab import FILE. RUN is a run id, a label (the latest run with
  * it) or an exported JSON file ("-": standard input).
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "cmd/rundoc.h"
-#include "report/mmtests.h"
-#include "report/render.h"
-#include "probe/probe.h"
+#include "model/run.h"
+#include "report/run_text.h"
 #include "store/store.h"
-#include "workload/registry.h"
 #include "util.h"
 
 struct runs_opts {
@@ -85,168 +81,33 @@ static int parse(int argc, char **argv, const struct opt_def *tab,
 	return first;
 }
 
-static void fmt_time(char *buf, size_t len, const json_t *t)
-{
-	time_t s;
-	struct tm tm;
-
-	if (!json_is_number(t)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	s = (time_t)json_number_value(t);
-	gmtime_r(&s, &tm);
-	strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm);
-}
-
-/* The mean of a case's samples of one metric; NaN when it has none. */
-static double case_mean(const json_t *c, const char *metric)
-{
-	const json_t *arr = json_object_get(json_object_get(c, "samples"), metric);
-	double sum = 0;
-	size_t n = 0, i;
-	json_t *v;
-
-	json_array_foreach((json_t *)arr, i, v)
-		if (json_is_number(v)) {
-			sum += json_number_value(v);
-			n++;
-		}
-	return n ? sum / (double)n : NAN;
-}
-
-static void explain_case(const json_t *c)
-{
-	const struct workload *wl = workload_find(
-		json_string_value(json_object_get(c, "workload")));
-	double pm[PM_N];
-
-	for (size_t m = 0; m < PM_N; m++)
-		pm[m] = case_mean(c, probe_metrics[m].name);
-	render_explain(stdout, json_string_value(json_object_get(c, "sweep")),
-		       wl && wl->events ? wl->events : "events", pm);
-}
-
-/* Cases [from, to) of one job. */
-static void show_job(const json_t *doc, size_t from, size_t to)
-{
-	const json_t *cases = json_object_get(doc, "cases");
-	const json_t *metrics = json_object_get(doc, "metrics");
-	const json_t *c0 = json_array_get(cases, from);
-	const char *mname = rundoc_headline(metrics,
-		json_string_value(json_object_get(c0, "workload")));
-	const json_t *meta;
-	struct sweep_samples *s;
-	struct metric_def m;
-	size_t n = to - from;
-
-	if (!mname)
-		return;
-	meta = json_object_get(metrics, mname);
-	m = (struct metric_def){ .name = mname,
-		.unit = json_string_value(json_object_get(meta, "unit")),
-		.better = rundoc_better(json_string_value(json_object_get(meta, "better"))),
-		.headline = true };
-	s = xcalloc(n, sizeof(*s));
-	for (size_t i = 0; i < n; i++) {
-		const json_t *c = json_array_get(cases, from + i);
-		const json_t *arr = json_object_get(json_object_get(c, "samples"), mname);
-		double *x = xcalloc(json_array_size(arr) + 1, sizeof(double));
-
-		for (size_t k = 0; k < json_array_size(arr); k++) {
-			const json_t *v = json_array_get(arr, k);
-
-			x[k] = json_is_number(v) ? json_number_value(v) : NAN;
-		}
-		s[i].sweep = json_string_value(json_object_get(c, "sweep"));
-		s[i].x = x;
-		s[i].n = json_array_size(arr);
-		s[i].failed = strcmp(json_string_value(json_object_get(c, "status")),
-				     "complete") ?
-			      json_string_value(json_object_get(c, "reason")) : NULL;
-	}
-	render_job_summary(stdout, json_string_value(json_object_get(c0, "job")),
-			   json_string_value(json_object_get(c0, "sweep_keys")),
-			   &m, s, n);
-	for (size_t i = 0; i < n; i++)
-		explain_case(json_array_get(cases, from + i));
-	putchar('\n');
-	for (size_t i = 0; i < n; i++)
-		free((double *)s[i].x);
-	free(s);
-}
-
-/* Which scheduler-metric sources the run had, and why not. */
-static void show_probes(const json_t *probes)
-{
-	const char *name;
-	json_t *p;
-
-	if (!json_is_object(probes))
-		return;
-	json_object_foreach((json_t *)probes, name, p) {
-		if (json_is_true(json_object_get(p, "available")))
-			continue;
-		printf("%-17s not available (%s)\n", name,
-		       json_string_value(json_object_get(p, "reason")) ?: "?");
-	}
-}
-
-static void show_text(const json_t *doc)
-{
-	const json_t *run = json_object_get(doc, "run");
-	const json_t *cases = json_object_get(doc, "cases");
-	char a[64], b[64];
-	size_t from = 0, n = json_array_size(cases);
-
-	fmt_time(a, sizeof(a), json_object_get(run, "started"));
-	fmt_time(b, sizeof(b), json_object_get(run, "ended"));
-	printf("run        %s\nstatus     %s, %zu case%s\nstarted    %s\nended      %s\n"
-	       "host       %s\ncommand    %s\nuuid       %s\n\n",
-	       json_string_value(json_object_get(run, "label")),
-	       json_string_value(json_object_get(run, "status")), n,
-	       n == 1 ? "" : "s", a, b,
-	       json_string_value(json_object_get(run, "host")),
-	       json_string_value(json_object_get(run, "command")),
-	       json_string_value(json_object_get(run, "uuid")));
-	render_env_text(stdout, json_object_get(doc, "environment"));
-	show_probes(json_object_get(json_object_get(doc, "environment"), "probes"));
-	putchar('\n');
-	for (size_t i = 1; i <= n; i++) {
-		const char *job = json_string_value(json_object_get(
-			json_array_get(cases, from), "job"));
-
-		if (i < n && !strcmp(job, json_string_value(json_object_get(
-					 json_array_get(cases, i), "job"))))
-			continue;
-		show_job(doc, from, i);
-		from = i;
-	}
-}
-
 int cmd_show(int argc, char **argv)
 {
 	struct runs_opts o;
+	struct run r;
 	json_t *doc;
 	int i, rc;
 
 	i = parse(argc, argv, show_options, &o, "show RUN [--db PATH] [--format text|json]", &rc);
 	if (i < 0)
 		return rc;
-	doc = rundoc_load(argv[i], o.db);
-	if (!doc)
+	if (run_load(argv[i], o.db, &r))
 		return EXIT_USAGE;
-	if (o.format == 1)
+	if (o.format == 1) {
+		doc = run_to_export(&r);
 		export_dump(doc, stdout);
-	else
-		show_text(doc);
-	json_decref(doc);
+		json_decref(doc);
+	} else {
+		render_run_text(stdout, &r);
+	}
+	run_free(&r);
 	return EXIT_OK;
 }
 
 int cmd_export(int argc, char **argv)
 {
 	struct runs_opts o;
+	struct run r;
 	char tmp[4096];
 	json_t *doc;
 	FILE *f;
@@ -255,9 +116,10 @@ int cmd_export(int argc, char **argv)
 	i = parse(argc, argv, export_options, &o, "export RUN [-o FILE] [--db PATH]", &rc);
 	if (i < 0)
 		return rc;
-	doc = rundoc_load(argv[i], o.db);
-	if (!doc)
+	if (run_load(argv[i], o.db, &r))
 		return EXIT_USAGE;
+	doc = run_to_export(&r);
+	run_free(&r);
 	if (!o.output || !strcmp(o.output, "-")) {
 		rc = export_dump(doc, stdout) ? EXIT_RUN_FAILED : EXIT_OK;
 		json_decref(doc);
@@ -284,6 +146,7 @@ int cmd_export(int argc, char **argv)
 int cmd_import(int argc, char **argv)
 {
 	struct runs_opts o;
+	struct run r;
 	struct store *st;
 	char db[4096];
 	json_t *doc;
@@ -304,11 +167,12 @@ int cmd_import(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	rc = store_import(st, doc, argv[i], &id) ? EXIT_USAGE : EXIT_OK;
-	if (rc == EXIT_OK)
-		printf("imported run %lld (%s) into %s\n", (long long)id,
-		       json_string_value(json_object_get(json_object_get(doc, "run"),
-							 "label")), db);
 	store_close(st);
+	if (rc == EXIT_OK && !run_from_export(doc, argv[i], &r)) {
+		printf("imported run %lld (%s) into %s\n", (long long)id,
+		       r.label ?: "(null)", db);
+		run_free(&r);
+	}
 	json_decref(doc);
 	return rc;
 }

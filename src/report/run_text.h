@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * run_text: a run of the model (model/run.h) as text - what `show`
+ * prints, and the per-job summary `run` prints as each job finishes:
+ * the headline metric's mmtests block, a line of scheduler metrics per
+ * case (their means, from src/stats/) and the settings a case ran with.
+ */
+#ifndef SCHEDLAB_REPORT_RUN_TEXT_H
+#define SCHEDLAB_REPORT_RUN_TEXT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct run;
+
+/*
+ * The summary of cases [from, to) of r, which are one job's: the block,
+ * the explanation lines and the blank line that ends them.
+ */
+void render_job_text(FILE *f, const struct run *r, size_t from, size_t to);
+
+/* The whole run as `show` prints it: the run, its machine, each job. */
+void render_run_text(FILE *f, const struct run *r);
+
+#endif
