@@ -3,7 +3,6 @@
  * schedlab run [SUITE|JOBFILE]: expand the plan, run every case, store
  * each as it finishes, print each job's summary in mmtests' layout.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -15,10 +14,11 @@
 #include "harness/identity.h"
 #include "harness/plan.h"
 #include "harness/runner.h"
+#include "model/result.h"
 #include "probe/probe.h"
 #include "probe/sysenv.h"
-#include "report/mmtests.h"
 #include "report/render.h"
+#include "report/run_text.h"
 #include "store/store.h"
 #include "util.h"
 #include "version.h"
@@ -158,81 +158,18 @@ static void progress_clear(const struct progress *p)
 		fputs("\r\033[K", stderr);
 }
 
-/* The headline metric's column, or the first workload metric's. */
-static size_t headline_col(const struct metric_cols *cols)
+/*
+ * The finished cases of the current job, for its summary (the one `show`
+ * prints, report/run_text.h).
+ */
+static void job_flush(struct run *job)
 {
-	for (size_t i = 0; i < cols->nworkload; i++)
-		if (cols->def[i].headline)
-			return i;
-	return 0;
-}
-
-/* The finished cases of the current job, for its summary. */
-struct job_block {
-	const struct plan_case *first;
-	struct case_result *res;
-	size_t n;
-};
-
-/* The scheduler metrics of each case, means over its iterations. */
-static void explain_cases(const struct job_block *b)
-{
-	for (size_t i = 0; i < b->n; i++) {
-		const struct case_result *r = &b->res[i];
-		double pm[PM_N];
-
-		for (size_t m = 0; m < PM_N; m++) {
-			double sum = 0;
-			size_t n = 0;
-
-			for (size_t k = 0; k < r->niter; k++) {
-				double v = r->values[k * r->cols.n + r->cols.probe0 + m];
-
-				if (!isnan(v)) {
-					sum += v;
-					n++;
-				}
-			}
-			pm[m] = n ? sum / (double)n : NAN;
-		}
-		render_explain(stdout, b->first[i].sweep, b->first[i].wl->events, pm);
-	}
-}
-
-static void job_flush(struct job_block *b)
-{
-	struct sweep_samples *s;
-	double **cols;
-	size_t hc;
-
-	if (!b->n)
+	if (!job->ncases)
 		return;
-	hc = headline_col(&b->res[0].cols);
-	s = xcalloc(b->n, sizeof(*s));
-	cols = xcalloc(b->n, sizeof(*cols));
-	for (size_t i = 0; i < b->n; i++) {
-		const struct case_result *r = &b->res[i];
-
-		cols[i] = xcalloc(r->niter + 1, sizeof(double));
-		for (size_t k = 0; k < r->niter; k++)
-			cols[i][k] = r->values[k * r->cols.n + hc];
-		s[i].sweep = b->first[i].sweep;
-		s[i].x = cols[i];
-		s[i].n = r->niter;
-		s[i].failed = r->status == RUN_OK ? NULL : r->reason;
-	}
-	render_job_summary(stdout, b->first->job, b->first->sweep_keys,
-			   &b->res[0].cols.def[hc], s, b->n);
-	explain_cases(b);
-	putchar('\n');
+	render_job_text(stdout, job, 0, job->ncases);
 	fflush(stdout);
-	for (size_t i = 0; i < b->n; i++) {
-		free(cols[i]);
-		case_result_free(&b->res[i]);
-	}
-	free(cols);
-	free(s);
-	b->n = 0;
+	while (job->ncases)
+		run_case_free(&job->cases[--job->ncases]);
 }
 
 static int store_result(struct store *st, int64_t run_id,
@@ -293,7 +230,7 @@ static int execute(struct plan *plan, const struct run_request *ro,
 	struct progress pr = { .on = !ro->quiet && isatty(2),
 			       .ncases = plan->ncases, .start = now_ns() };
 	struct runner_progress rp = { progress_before, &pr };
-	struct job_block blk = { 0 };
+	struct run job = { .id = -1 };
 	struct cpu_times t0;
 	struct utsname u;
 	struct store *st;
@@ -337,19 +274,14 @@ static int execute(struct plan *plan, const struct run_request *ro,
 	*run_id_out = run_id;
 	for (size_t i = 0; i < plan->ncases; i++)
 		pr.total += plan->cases[i].warmup + plan->cases[i].iterations;
-	blk.res = xcalloc(plan->ncases, sizeof(*blk.res));
 
 	for (size_t i = 0; i < plan->ncases; i++) {
 		const struct plan_case *c = &plan->cases[i];
 		struct case_result r;
 
-		if (blk.n && strcmp(blk.first->job, c->job)) {
+		if (job.ncases && strcmp(job.cases[0].job, c->job)) {
 			progress_clear(&pr);
-			if (!ro->quiet)
-				job_flush(&blk);
-			else
-				while (blk.n)
-					case_result_free(&blk.res[--blk.n]);
+			job_flush(&job);
 		}
 		if (runner_case(c, &r, &rp)) {
 			rc = EXIT_RUN_FAILED;
@@ -373,16 +305,14 @@ static int execute(struct plan *plan, const struct run_request *ro,
 			error("case %u (%s%s%s): %s", c->seq, c->job,
 			      *c->sweep ? " " : "", c->sweep, r.reason);
 		}
-		if (!blk.n)
-			blk.first = c;
-		blk.res[blk.n++] = r;
+		if (!ro->quiet)
+			run_case_from_result(&job, c, &r);
+		case_result_free(&r);
 	}
 	progress_clear(&pr);
 	if (!ro->quiet)
-		job_flush(&blk);
-	while (blk.n)
-		case_result_free(&blk.res[--blk.n]);
-	free(blk.res);
+		job_flush(&job);
+	run_free(&job);
 
 	add_steal(env, &t0, have_t0);
 	if (!interrupted && !failed && rc == EXIT_OK)
