@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/setup.h"
 #include "harness/runner.h"
 #include "probe/probe.h"
 #include "report/render.h"
@@ -172,10 +173,8 @@ int cmd_bench(int argc, char **argv)
 	format_choices(wl, names);
 
 	const struct opt_def common[] = {
-		{ .name = "format", .type = OPT_ENUM,
-		  .offset = offsetof(struct bench_opts, format),
-		  .def = names[0], .choices = names, .arg = "FMT",
-		  .help = "output: the reference tool's lines, or every measured value as JSON" },
+		OPT_FORMAT(struct bench_opts, format, names, names[0],
+			   "output: the reference tool's lines, or every measured value as JSON"),
 		{ .name = "timeout", .type = OPT_DURATION,
 		  .offset = offsetof(struct bench_opts, timeout),
 		  .min = 1, .max = 31536000, .arg = "SECONDS",

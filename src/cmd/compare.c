@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/setup.h"
 #include "cmd/compare.h"
 #include "cmd/rundoc.h"
 #include "store/store.h"
@@ -37,8 +38,7 @@ static const char *const matches[] = { "params", "job", NULL };
 
 #define O(f) offsetof(struct compare_opts, f)
 #define COMMON_OPTIONS							\
-	{ .name = "db", .type = OPT_STRING, .offset = O(db), .arg = "PATH",	\
-	  .help = "the database (default: $SCHEDLAB_DB, else $XDG_DATA_HOME/schedlab/results.db)" }, \
+	OPT_DB(struct compare_opts, db),					\
 	{ .name = "test", .type = OPT_ENUM, .offset = O(test),		\
 	  .def = "mann-whitney", .choices = stat_test_names, .arg = "TEST", \
 	  .help = "what decides significance: bands is mmtests' rule, lkp lkp-tests' (doc/statistics.md)" }, \

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/setup.h"
 #include "report/render.h"
 #include "harness/options.h"
 #include "probe/sysenv.h"
@@ -20,13 +21,9 @@ struct env_opts {
 static const char *const formats[] = { "text", "json", NULL };
 
 static const struct opt_def env_options[] = {
-	{ .name = "format", .type = OPT_ENUM,
-	  .offset = offsetof(struct env_opts, format), .def = "text",
-	  .choices = formats, .arg = "FMT",
-	  .help = "text: an aligned listing; json: the object stored with every run" },
-	{ .name = "help", .type = OPT_BOOL,
-	  .offset = offsetof(struct env_opts, help), .short_flag = 'h',
-	  .help = "show this help" },
+	OPT_FORMAT(struct env_opts, format, formats, "text",
+		   "text: an aligned listing; json: the object stored with every run"),
+	OPT_HELP(struct env_opts, help),
 	{ .name = NULL },
 };
 

@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/setup.h"
 #include "harness/plan.h"
+#include "model/run.h"
 #include "store/store.h"
 #include "workload/registry.h"
 #include "util.h"
@@ -17,10 +19,8 @@ struct list_opts {
 };
 
 static const struct opt_def list_options[] = {
-	{ .name = "db", .type = OPT_STRING, .offset = offsetof(struct list_opts, db),
-	  .arg = "PATH", .help = "the database for 'list runs'" },
-	{ .name = "help", .type = OPT_BOOL, .offset = offsetof(struct list_opts, help),
-	  .short_flag = 'h', .help = "show this help" },
+	OPT_DB(struct list_opts, db),
+	OPT_HELP(struct list_opts, help),
 	{ .name = NULL },
 };
 
@@ -31,9 +31,7 @@ static int list_runs(const struct list_opts *o)
 	json_t *runs, *r;
 	size_t i;
 
-	if (o->db)
-		snprintf(db, sizeof(db), "%s", o->db);
-	else if (store_default_path(db, sizeof(db)))
+	if (run_db_path(o->db, db, sizeof(db)))
 		return EXIT_USAGE;
 	if (access(db, F_OK)) {
 		fprintf(stderr, "no runs yet: no database at %s\n", db);

@@ -11,10 +11,12 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/setup.h"
 #include "harness/identity.h"
 #include "harness/plan.h"
 #include "harness/runner.h"
 #include "model/result.h"
+#include "model/run.h"
 #include "probe/probe.h"
 #include "probe/sysenv.h"
 #include "report/render.h"
@@ -37,8 +39,7 @@ struct run_opts {
 static const struct opt_def run_options[] = {
 	{ .name = "label", .type = OPT_STRING, .offset = O(label), .arg = "LABEL",
 	  .help = "name the run (default: HOSTNAME-KERNELRELEASE); 'schedlab show LABEL' finds the latest" },
-	{ .name = "db", .type = OPT_STRING, .offset = O(db), .arg = "PATH",
-	  .help = "the SQLite database (default: $SCHEDLAB_DB, else $XDG_DATA_HOME/schedlab/results.db)" },
+	OPT_DB(struct run_opts, db),
 	{ .name = "iterations", .type = OPT_UINT, .offset = O(iterations),
 	  .min = 1, .max = 10000, .arg = "N",
 	  .help = "iterations of every case, instead of the job file's" },
@@ -48,8 +49,7 @@ static const struct opt_def run_options[] = {
 	  .help = "print the expanded plan and its estimated time; run nothing" },
 	{ .name = "quiet", .type = OPT_BOOL, .offset = O(quiet), .short_flag = 'q',
 	  .help = "no progress and no summary; errors only" },
-	{ .name = "help", .type = OPT_BOOL, .offset = O(help), .short_flag = 'h',
-	  .help = "show this help" },
+	OPT_HELP(struct run_opts, help),
 	{ .name = NULL },
 };
 #undef O
@@ -385,15 +385,6 @@ static int load_plan(const struct run_request *rq, struct plan *plan)
 	return 0;
 }
 
-static int db_of(const char *opt, char *db, size_t len)
-{
-	if (opt) {
-		snprintf(db, len, "%s", opt);
-		return 0;
-	}
-	return store_default_path(db, len);
-}
-
 int run_suite(const struct run_request *rq, int64_t *run_id)
 {
 	char db[4096];
@@ -403,7 +394,7 @@ int run_suite(const struct run_request *rq, int64_t *run_id)
 	*run_id = -1;
 	if (load_plan(rq, &plan))
 		return EXIT_USAGE;
-	if (db_of(rq->db, db, sizeof(db)))
+	if (run_db_path(rq->db, db, sizeof(db)))
 		goto out;
 	for (size_t i = 0; i < plan.ncases; i++)
 		if (plan.cases[i].wl->prepare &&
@@ -459,7 +450,7 @@ int cmd_run(int argc, char **argv)
 	}
 	if (load_plan(&rq, &plan))
 		goto out;
-	if (!db_of(ro.db, db, sizeof(db))) {
+	if (!run_db_path(ro.db, db, sizeof(db))) {
 		plan_print(stdout, &plan);
 		rc = print_estimate(&plan, db) ? EXIT_USAGE : EXIT_OK;
 	}

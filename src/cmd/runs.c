@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "cmd/rundoc.h"
+#include "cmd/setup.h"
 #include "model/run.h"
 #include "report/run_text.h"
 #include "store/store.h"
@@ -25,32 +25,23 @@ struct runs_opts {
 static const char *const show_formats[] = { "text", "json", NULL };
 
 #define O(f) offsetof(struct runs_opts, f)
-static const struct opt_def db_option = {
-	.name = "db", .type = OPT_STRING, .offset = O(db), .arg = "PATH",
-	.help = "the database (default: $SCHEDLAB_DB, else $XDG_DATA_HOME/schedlab/results.db)",
-};
-static const struct opt_def help_option = {
-	.name = "help", .type = OPT_BOOL, .offset = O(help), .short_flag = 'h',
-	.help = "show this help",
-};
 static const struct opt_def show_options[] = {
-	db_option,
-	{ .name = "format", .type = OPT_ENUM, .offset = O(format), .def = "text",
-	  .choices = show_formats, .arg = "FMT",
-	  .help = "text: the run, its machine and each job's summary; json: the export document" },
-	help_option,
+	OPT_DB(struct runs_opts, db),
+	OPT_FORMAT(struct runs_opts, format, show_formats, "text",
+		   "text: the run, its machine and each job's summary; json: the export document"),
+	OPT_HELP(struct runs_opts, help),
 	{ .name = NULL },
 };
 static const struct opt_def export_options[] = {
-	db_option,
+	OPT_DB(struct runs_opts, db),
 	{ .name = "output", .type = OPT_STRING, .offset = O(output), .short_flag = 'o',
 	  .arg = "FILE", .help = "write to FILE (replaced only once complete) instead of standard output" },
-	help_option,
+	OPT_HELP(struct runs_opts, help),
 	{ .name = NULL },
 };
 static const struct opt_def import_options[] = {
-	db_option,
-	help_option,
+	OPT_DB(struct runs_opts, db),
+	OPT_HELP(struct runs_opts, help),
 	{ .name = NULL },
 };
 #undef O
@@ -157,7 +148,7 @@ int cmd_import(int argc, char **argv)
 	if (i < 0)
 		return rc;
 	doc = export_load(argv[i]);
-	if (!doc || export_validate(doc, argv[i]) || rundoc_db_path(o.db, db, sizeof(db))) {
+	if (!doc || export_validate(doc, argv[i]) || run_db_path(o.db, db, sizeof(db))) {
 		json_decref(doc);
 		return EXIT_USAGE;
 	}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * setup: the options every command that reads or writes runs shares,
+ * declared once (as git declares its setup flags): --db, --format and
+ * --help, each an entry for a command's option table that fills a field
+ * of that command's options struct. The database they name is resolved
+ * by run_db_path() (model/run.h), the one place that knows the default.
+ */
+#ifndef SCHEDLAB_CMD_SETUP_H
+#define SCHEDLAB_CMD_SETUP_H
+
+#include <stddef.h>
+
+#include "harness/options.h"
+
+#define OPT_DB_HELP "the database (default: $SCHEDLAB_DB, else " \
+	"$XDG_DATA_HOME/schedlab/results.db, else ~/.local/share/schedlab/results.db)"
+
+/* --db PATH into the const char * field F of struct T; NULL: not given. */
+#define OPT_DB(T, F)							\
+	{ .name = "db", .type = OPT_STRING, .offset = offsetof(T, F),	\
+	  .arg = "PATH", .help = OPT_DB_HELP }
+
+/*
+ * --format FMT into the int field F of struct T: an index of names (a
+ * NULL-terminated array); def_ names the default, help_ says what each
+ * format gives.
+ */
+#define OPT_FORMAT(T, F, names, def_, help_)				\
+	{ .name = "format", .type = OPT_ENUM, .offset = offsetof(T, F),	\
+	  .def = (def_), .choices = (names), .arg = "FMT", .help = (help_) }
+
+/* -h, --help into the bool field F of struct T. */
+#define OPT_HELP(T, F)							\
+	{ .name = "help", .type = OPT_BOOL, .offset = offsetof(T, F),	\
+	  .short_flag = 'h', .help = "show this help" }
+
+#endif
