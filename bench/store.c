@@ -12,8 +12,12 @@
  *   export   a 10,000-sample run (100 cases x 10 x 10) to a document,
  *            and that document to text, as `show` and `export` do
  *   import   the same document into an empty database
+ *   load     a 100,000-sample run (100 cases x 10 x 100) into the run
+ *            model (store_load()), as show, compare and export do, and
+ *            the model back to a document (run_to_export())
  *
- * Targets: storing 100,000 samples < 1 s; export of 10,000 < 100 ms.
+ * Targets: storing 100,000 samples < 1 s; export of 10,000 < 100 ms;
+ * loading 100,000 < 50 ms (all of `show` for such a run).
  */
 #include <ftw.h>
 #include <math.h>
@@ -21,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/run.h"
 #include "store/store.h"
 #include "util.h"
 
@@ -158,6 +163,34 @@ static int bench_export(const struct metric_def *defs)
 	return 0;
 }
 
+static int bench_load(const struct metric_def *defs)
+{
+	double load_ms[REPEAT], doc_ms[REPEAT];
+	struct store *s = fresh_store();
+	int64_t id = s ? store_run(s, defs, 100, 10, 100, "load") : -1;
+
+	if (id < 0)
+		return -1;
+	for (int k = 0; k < REPEAT; k++) {
+		uint64_t t0 = now_ns(), t1;
+		struct run r;
+		json_t *doc;
+
+		if (store_load(s, id, &r))
+			return -1;
+		t1 = now_ns();
+		doc = run_to_export(&r);
+		load_ms[k] = (t1 - t0) / 1e6;
+		doc_ms[k] = (now_ns() - t1) / 1e6;
+		json_decref(doc);
+		run_free(&r);
+	}
+	report("load 100000 samples (database -> model)", load_ms, 50);
+	report("100000 samples (model -> document)", doc_ms, 1000);
+	store_close(s);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct metric_def defs[100];
@@ -181,7 +214,7 @@ int main(int argc, char **argv)
 	printf("databases in %s; %d runs each, min and median\n", dir, REPEAT);
 	printf("%-44s %12s %12s\n", "", "min", "median");
 	rc = bench_store(defs, 100, 10, 100) || bench_store(defs, 1000, 10, 10) ||
-	     bench_export(defs);
+	     bench_export(defs) || bench_load(defs);
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	return rc ? 1 : 0;
 }
