@@ -71,7 +71,9 @@ struct run_case {
 	struct run_series *series;	/* in metric order */
 	size_t nseries;
 	int *by_metric;		/* [run->nmetrics]: index into series, or -1 */
-	struct hist **latency;	/* NULL, or niter entries (NULL: none) */
+	struct hist **latency;	/* NULL, or niter entries (NULL: none): the
+				 * histograms named "latency", the only ones
+				 * schedlab stores; others are not kept */
 };
 
 struct run {
