@@ -159,8 +159,8 @@ static void progress_clear(const struct progress *p)
 }
 
 /*
- * The finished cases of the current job, for its summary (the one `show`
- * prints, report/run_text.h).
+ * Prints the summary of the current job's finished cases - the one `show`
+ * prints for them later (report/run_text.h) - and empties it.
  */
 static void job_flush(struct run *job)
 {
