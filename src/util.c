@@ -95,6 +95,13 @@ void *xcalloc(size_t n, size_t size)
 	return p ? p : oom(n * size);
 }
 
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	return q ? q : oom(n);
+}
+
 void *xcalloc_lines(size_t n, size_t size)
 {
 	size_t len = (n ? n : 1) * (size ? size : 1);

@@ -43,6 +43,7 @@ void error_mute(int on);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 /*
  * Zeroed like xcalloc, aligned to 64 bytes (a cache line), for types

@@ -27,9 +27,10 @@ static const struct opt_def list_options[] = {
 static int list_runs(const struct list_opts *o)
 {
 	char db[4096];
+	struct store_run_info *runs;
 	struct store *st;
-	json_t *runs, *r;
-	size_t i;
+	size_t n;
+	int rc;
 
 	if (run_db_path(o->db, db, sizeof(db)))
 		return EXIT_USAGE;
@@ -40,27 +41,25 @@ static int list_runs(const struct list_opts *o)
 	st = store_open(db);
 	if (!st)
 		return EXIT_USAGE;
-	runs = store_runs(st);
+	rc = store_runs(st, &runs, &n);
 	store_close(st);
-	if (!runs)
+	if (rc)
 		return EXIT_RUN_FAILED;
 	printf("%5s  %-28s %-16s %-9s %6s %8s\n", "ID", "LABEL", "STARTED (UTC)",
 	       "STATUS", "CASES", "SAMPLES");
-	json_array_foreach(runs, i, r) {
-		time_t t = (time_t)json_number_value(json_object_get(r, "started"));
+	for (size_t i = 0; i < n; i++) {
+		const struct store_run_info *r = &runs[i];
+		time_t t = (time_t)r->started;
 		struct tm tm;
 		char when[32];
 
 		gmtime_r(&t, &tm);
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &tm);
-		printf("%5lld  %-28s %-16s %-9s %6lld %8lld\n",
-		       (long long)json_integer_value(json_object_get(r, "id")),
-		       json_string_value(json_object_get(r, "label")), when,
-		       json_string_value(json_object_get(r, "status")),
-		       (long long)json_integer_value(json_object_get(r, "cases")),
-		       (long long)json_integer_value(json_object_get(r, "samples")));
+		printf("%5lld  %-28s %-16s %-9s %6lld %8lld\n", (long long)r->id,
+		       r->label ? r->label : "-", when, r->status,
+		       (long long)r->cases, (long long)r->samples);
 	}
-	json_decref(runs);
+	store_runs_free(runs, n);
 	return EXIT_OK;
 }
 

@@ -15,6 +15,7 @@
 #include "stats/hist.h"
 #include "store/store.h"
 #include "util.h"
+#include "workload/registry.h"
 
 /* A string member copied, or NULL when absent or null. */
 static char *dup_or_null(const json_t *o, const char *key)
@@ -493,4 +494,11 @@ json_t *run_to_export(const struct run *r)
 		json_array_append_new(cases, case_to_export(r, &r->cases[i]));
 	json_object_set_new(doc, "cases", cases);
 	return doc;
+}
+
+const char *run_events(const char *workload)
+{
+	const struct workload *wl = workload_find(workload);
+
+	return wl && wl->events ? wl->events : "events";
 }

@@ -145,6 +145,12 @@ static inline const struct run_series *run_series_of(const struct run_case *c,
  */
 size_t run_samples(const struct run_case *c, int m, double *out);
 
+/*
+ * What one latency sample of a workload counts ("msgs", "ops"), for the
+ * explanation line; "events" for a workload this binary does not know.
+ */
+const char *run_events(const char *workload);
+
 /* A setting's value, or NULL when the case has none of that name. */
 const char *run_setting(const struct run_case *c, const char *name);
 

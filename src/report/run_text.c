@@ -16,7 +16,6 @@
 #include "report/render.h"
 #include "report/run_text.h"
 #include "stats/summary.h"
-#include "workload/registry.h"
 #include "util.h"
 
 /* "cpus=0-1 probes=off", or "" when c has no settings; to be freed. */
@@ -68,7 +67,6 @@ static void probe_means(const struct run_case *c, const int *pmi, double *x,
 void render_job_text(FILE *f, const struct run *r, size_t from, size_t to)
 {
 	const struct run_case *c0 = &r->cases[from];
-	const struct workload *wl = workload_find(c0->workload);
 	int m = block_metric(r, c0->workload);
 	size_t n = to - from, maxiter = 0;
 	struct sweep_samples *s;
@@ -118,8 +116,7 @@ void render_job_text(FILE *f, const struct run *r, size_t from, size_t to)
 		double pm[PM_N];
 
 		probe_means(&r->cases[from + i], pmi, x, pm);
-		render_explain(f, label[i], wl && wl->events ? wl->events :
-			       "events", pm);
+		render_explain(f, label[i], run_events(c0->workload), pm);
 	}
 	fputc('\n', f);
 	for (size_t i = 0; i < n; i++)

@@ -66,46 +66,70 @@ static json_t *col_real_or_null(sqlite3_stmt *st, int i)
 	return json_real(sqlite3_column_double(st, i));
 }
 
-json_t *store_runs(struct store *s)
+/* A column's text, copied; NULL for NULL. */
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const char *t = (const char *)sqlite3_column_text(st, i);
+
+	return t ? xstrdup(t) : NULL;
+}
+
+int store_runs(struct store *s, struct store_run_info **runs, size_t *n)
 {
 	sqlite3_stmt *st;
-	json_t *runs = json_array();
+	size_t cap = 0;
 	int rc;
+
+	*runs = NULL;
+	*n = 0;
 
 	if (db_prepare(s, "SELECT r.id, r.uuid, r.label, r.host, r.started, r.ended,"
 		    " r.status,"
 		    " (SELECT count(*) FROM cases c WHERE c.run_id = r.id),"
 		    " (SELECT count(*) FROM cases c JOIN samples x"
 		    "   ON x.case_id = c.id WHERE c.run_id = r.id)"
-		    " FROM runs r ORDER BY r.started DESC, r.id DESC", &st)) {
-		json_decref(runs);
-		return NULL;
-	}
+		    " FROM runs r ORDER BY r.started DESC, r.id DESC", &st))
+		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		json_t *r = json_object();
+		struct store_run_info *r;
 
-		json_object_set_new(r, "id",
-				    json_integer(sqlite3_column_int64(st, 0)));
-		json_object_set_new(r, "uuid", col_string(st, 1));
-		json_object_set_new(r, "label", col_string(st, 2));
-		json_object_set_new(r, "host", col_string(st, 3));
-		json_object_set_new(r, "started",
-				    json_real(sqlite3_column_double(st, 4)));
-		json_object_set_new(r, "ended", col_real_or_null(st, 5));
-		json_object_set_new(r, "status", col_string(st, 6));
-		json_object_set_new(r, "cases",
-				    json_integer(sqlite3_column_int64(st, 7)));
-		json_object_set_new(r, "samples",
-				    json_integer(sqlite3_column_int64(st, 8)));
-		json_array_append_new(runs, r);
-	}
-	if (rc != SQLITE_DONE) {
-		db_error(s, "cannot list runs");
-		json_decref(runs);
-		runs = NULL;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 16;
+			*runs = xrealloc(*runs, cap * sizeof(**runs));
+		}
+		r = &(*runs)[(*n)++];
+		*r = (struct store_run_info){
+			.id = sqlite3_column_int64(st, 0),
+			.uuid = col_dup(st, 1), .label = col_dup(st, 2),
+			.host = col_dup(st, 3),
+			.started = sqlite3_column_double(st, 4),
+			.ended = sqlite3_column_type(st, 5) == SQLITE_NULL ? NAN :
+				 sqlite3_column_double(st, 5),
+			.status = col_dup(st, 6),
+			.cases = sqlite3_column_int64(st, 7),
+			.samples = sqlite3_column_int64(st, 8),
+		};
 	}
 	sqlite3_finalize(st);
-	return runs;
+	if (rc != SQLITE_DONE) {
+		db_error(s, "cannot list runs");
+		store_runs_free(*runs, *n);
+		*runs = NULL;
+		*n = 0;
+		return -1;
+	}
+	return 0;
+}
+
+void store_runs_free(struct store_run_info *runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(runs[i].uuid);
+		free(runs[i].status);
+		free(runs[i].label);
+		free(runs[i].host);
+	}
+	free(runs);
 }
 
 /* A JSON object kept in a column; NULL after error(). */

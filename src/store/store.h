@@ -107,9 +107,22 @@ int store_case_add(struct store *s, int64_t run_id, const struct store_case *c);
  */
 int store_resolve(struct store *s, const char *spec, int64_t *id);
 
-/* Every run, newest first: [{"id", "uuid", "label", "host", "started",
- * "ended", "status", "cases", "samples"}]. NULL after error(). */
-json_t *store_runs(struct store *s);
+/* A stored run as `schedlab list runs` shows it. */
+struct store_run_info {
+	int64_t id;
+	char *uuid, *status;
+	char *label, *host;	/* NULL when none */
+	double started;		/* Unix time, seconds */
+	double ended;		/* NAN while running */
+	int64_t cases, samples;
+};
+
+/*
+ * Every run, newest first, into *runs (*n of them; store_runs_free()
+ * releases them). -1 after error().
+ */
+int store_runs(struct store *s, struct store_run_info **runs, size_t *n);
+void store_runs_free(struct store_run_info *runs, size_t n);
 
 /*
  * Run id, read straight into *r (model/run.h): the model's loader for

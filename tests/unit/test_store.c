@@ -490,7 +490,8 @@ static void test_case_add_refusals(void **state)
 		.seq = 7, .job = "j", .workload = "pipe", .status = "complete",
 		.metrics = mdefs, .nmetrics = 1, .niter = 1, .values = inf,
 	};
-	json_t *runs;
+	struct store_run_info *runs;
+	size_t n;
 
 	(void)state;
 	capture();
@@ -520,11 +521,11 @@ static void test_case_add_refusals(void **state)
 	assert_int_equal(store_run_end(s, id, "running", 2, NULL), -1);
 	assert_said("cannot end with status 'running'");
 
-	runs = store_runs(s);
-	assert_int_equal(json_array_size(runs), 1);
-	assert_int_equal(json_integer_value(json_object_get(json_array_get(runs, 0), "cases")), 1);
-	assert_int_equal(json_integer_value(json_object_get(json_array_get(runs, 0), "samples")), 5);
-	json_decref(runs);
+	assert_int_equal(store_runs(s, &runs, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(runs[0].cases, 1);
+	assert_int_equal(runs[0].samples, 5);
+	store_runs_free(runs, n);
 	store_close(s);
 }
 
@@ -567,33 +568,34 @@ static void test_runs_newest_first(void **state)
 	int64_t old = make_run(s, "o", "old", 100, 2);
 	int64_t mid = make_run(s, "m", NULL, 200, 0);
 	int64_t new = begin_run(s, "n", "new", 300);
-	json_t *runs, *r;
+	struct store_run_info *runs, *r;
+	size_t n;
 
 	(void)state;
 	add_case(s, new, 0);
-	runs = store_runs(s);
-	assert_int_equal(json_array_size(runs), 3);
-	r = json_array_get(runs, 0);
-	assert_int_equal(json_integer_value(json_object_get(r, "id")), new);
-	assert_string_equal(json_string_value(json_object_get(r, "status")), "running");
-	assert_true(json_is_null(json_object_get(r, "ended")));
-	assert_int_equal(json_integer_value(json_object_get(r, "cases")), 1);
-	assert_int_equal(json_integer_value(json_object_get(r, "samples")), 5);
-	r = json_array_get(runs, 1);
-	assert_int_equal(json_integer_value(json_object_get(r, "id")), mid);
-	assert_true(json_is_null(json_object_get(r, "label")));
-	assert_int_equal(json_integer_value(json_object_get(r, "cases")), 0);
-	r = json_array_get(runs, 2);
-	assert_int_equal(json_integer_value(json_object_get(r, "id")), old);
-	assert_string_equal(json_string_value(json_object_get(r, "label")), "old");
-	assert_string_equal(json_string_value(json_object_get(r, "uuid")), "o");
-	assert_string_equal(json_string_value(json_object_get(r, "host")), "box");
-	assert_true(json_real_value(json_object_get(r, "started")) == 100);
-	assert_true(json_real_value(json_object_get(r, "ended")) == 160);
-	assert_string_equal(json_string_value(json_object_get(r, "status")), "complete");
-	assert_int_equal(json_integer_value(json_object_get(r, "cases")), 2);
-	assert_int_equal(json_integer_value(json_object_get(r, "samples")), 10);
-	json_decref(runs);
+	assert_int_equal(store_runs(s, &runs, &n), 0);
+	assert_int_equal(n, 3);
+	r = &runs[0];
+	assert_int_equal(r->id, new);
+	assert_string_equal(r->status, "running");
+	assert_true(isnan(r->ended));
+	assert_int_equal(r->cases, 1);
+	assert_int_equal(r->samples, 5);
+	r = &runs[1];
+	assert_int_equal(r->id, mid);
+	assert_null(r->label);
+	assert_int_equal(r->cases, 0);
+	r = &runs[2];
+	assert_int_equal(r->id, old);
+	assert_string_equal(r->label, "old");
+	assert_string_equal(r->uuid, "o");
+	assert_string_equal(r->host, "box");
+	assert_true(r->started == 100);
+	assert_true(r->ended == 160);
+	assert_string_equal(r->status, "complete");
+	assert_int_equal(r->cases, 2);
+	assert_int_equal(r->samples, 10);
+	store_runs_free(runs, n);
 	store_close(s);
 }
 
@@ -717,25 +719,26 @@ static void test_import_twice_is_refused(void **state)
 	struct store *a = store_open(path("src.db"));
 	struct store *b = store_open(path("dst.db"));
 	json_t *doc = store_export(a, make_run(a, "twice", "t", 10, 3));
-	json_t *runs;
-	char *before, *after;
+	struct store_run_info *runs;
+	json_t *before, *after;
 	int64_t id, id2 = -5;
+	size_t n;
 
 	(void)state;
 	assert_int_equal(store_import(b, doc, "t.json", &id), 0);
-	runs = store_runs(b);
-	before = dump(runs);
-	json_decref(runs);
+	before = store_export(b, id);
 	capture();
 	assert_int_equal(store_import(b, doc, "t.json", &id2), -1);
 	assert_said("t.json: run twice is already in ");
 	assert_said("dst.db as run 1");
-	after = dump(runs = store_runs(b));
-	assert_string_equal(before, after);
-	assert_int_equal(json_array_size(runs), 1);
-	json_decref(runs);
-	free(before);
-	free(after);
+	assert_int_equal(store_runs(b, &runs, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(runs[0].id, id);
+	store_runs_free(runs, n);
+	after = store_export(b, id);
+	assert_true(json_equal(before, after));
+	json_decref(before);
+	json_decref(after);
 	json_decref(doc);
 	store_close(a);
 	store_close(b);
@@ -746,8 +749,10 @@ static void test_import_is_all_or_nothing(void **state)
 {
 	struct store *a = store_open(path("half-src.db"));
 	struct store *b;
-	json_t *doc = store_export(a, make_run(a, "half", "h", 10, 4)), *runs;
+	json_t *doc = store_export(a, make_run(a, "half", "h", 10, 4));
+	struct store_run_info *runs;
 	int64_t id;
+	size_t n;
 
 	(void)state;
 	store_close(a);
@@ -760,9 +765,9 @@ static void test_import_is_all_or_nothing(void **state)
 	capture();
 	assert_int_equal(store_import(b, doc, "h.json", &id), -1);
 	assert_said("disk on fire");
-	runs = store_runs(b);
-	assert_int_equal(json_array_size(runs), 0);
-	json_decref(runs);
+	assert_int_equal(store_runs(b, &runs, &n), 0);
+	assert_int_equal(n, 0);
+	store_runs_free(runs, n);
 	store_close(b);
 	assert_string_equal(sql_text(path("half.db"),
 		"SELECT (SELECT count(*) FROM runs) + (SELECT count(*) FROM cases)"
@@ -930,7 +935,9 @@ static void test_validate_rejects(void **state)
 	json_error_t err;
 	json_t *doc = json_loads(good_doc, 0, &err);
 	struct store *s = store_open(path("validate.db"));
+	struct store_run_info *runs;
 	int64_t id;
+	size_t n;
 
 	(void)state;
 	if (!doc)
@@ -971,7 +978,8 @@ static void test_validate_rejects(void **state)
 	assert_said("doc.json: not a schedlab export");
 	json_decref(doc);
 
-	json_decref(store_runs(s));
+	assert_int_equal(store_runs(s, &runs, &n), 0);
+	store_runs_free(runs, n);
 	assert_string_equal(sql_text(path("validate.db"), "SELECT count(*) FROM runs"), "0");
 	/* the good one goes in, with its integers as reals */
 	doc = json_loads(good_doc, 0, NULL);
@@ -1152,8 +1160,9 @@ static void test_two_writers(void **state)
 	int64_t run = begin_run(s, "shared", "both", 1);
 	int go[2], status;
 	pid_t pid[2];
+	struct store_run_info *runs;
 	json_t *doc, *cases, *c;
-	size_t i;
+	size_t i, n;
 
 	(void)state;
 	store_close(s);	/* no connection crosses a fork */
@@ -1180,10 +1189,9 @@ static void test_two_writers(void **state)
 	json_array_foreach(cases, i, c)
 		assert_int_equal(json_integer_value(json_object_get(c, "seq")), i);
 	json_decref(doc);
-	doc = store_runs(s);
-	assert_int_equal(json_integer_value(json_object_get(json_array_get(doc, 0),
-		"samples")), 2 * PER_WRITER * 4);
-	json_decref(doc);
+	assert_int_equal(store_runs(s, &runs, &n), 0);
+	assert_int_equal(runs[0].samples, 2 * PER_WRITER * 4);
+	store_runs_free(runs, n);
 	store_close(s);
 }
 
