@@ -327,6 +327,34 @@ test_compare_old_export_with_new_run() {
 		"$(jq -r '.jobs[0].cases[0].runs | map(.n | tostring) | join(" ")' <<<"$out")"
 }
 
+# A database of schema 2 (made here by taking schema 3's columns away
+# with the sqlite3 program, params back to every option) is migrated by
+# the next run into it, and the run stored before compares with the run
+# made after, by label, as the same case.
+test_compare_schema_2_database_with_new_run() {
+	local full="groups=1 fds=2 loops=1000 datasize=100 ipc=socket mode=process fifo=false"
+	command -v sqlite3 >/dev/null || skip "no sqlite3 program"
+	use_tmpdir
+	small_jobs "$tmp"
+	run_sl run "$tmp/a.job" --db "$tmp/r.db" --label before -q --iterations 3
+	expect_eq "run before" 0 "$rc"
+	sqlite3 "$tmp/r.db" "DROP INDEX cases_config;
+		ALTER TABLE cases DROP COLUMN version;
+		ALTER TABLE cases DROP COLUMN settings;
+		CREATE INDEX cases_config ON cases (workload, params);
+		UPDATE cases SET params = '$full';
+		UPDATE schema_version SET version = 2;"
+	run_sl run "$tmp/a.job" --db "$tmp/r.db" --label after -q --iterations 3
+	expect_eq "run after" 0 "$rc"
+	expect_eq "schema" 3 "$(sqlite3 "$tmp/r.db" "SELECT version FROM schema_version")"
+	expect_eq "stored identities" "fds=2 groups=1 loops=1000|1|{},fds=2 groups=1 loops=1000|1|{}" \
+		"$(sqlite3 "$tmp/r.db" "SELECT params, version, settings FROM cases ORDER BY id" | paste -sd,)"
+	run_sl compare before after --db "$tmp/r.db" --format json
+	expect_eq "compare: exit" 0 "$rc"
+	expect_eq "compare: both measured" "3 3" \
+		"$(jq -r '.jobs[0].cases[0].runs | map(.n | tostring) | join(" ")' <<<"$out")"
+}
+
 # judge: 0 for no regression, 1 for one, 125 when it cannot tell or the
 # run fails, 2 for bad input.
 test_judge_exit_codes() {

@@ -276,6 +276,10 @@ static void test_upgrade_odd_words(void **state)
 	assert_upgrade("messaging", "loops=100 x groups=2", "groups=2 loops=100 x");
 	/* a value with blanks (a command's argv) stays one word */
 	assert_upgrade("command", "argv=sleep 1 -x", "argv=sleep 1 -x");
+	/* old names land on the canonical one; at the default, dropped */
+	assert_upgrade("rr", "test=TCP_RR pairs=1 length=5", "runtime=5");
+	assert_upgrade("tbench", "clients=4 time=60", "clients=4");
+	assert_upgrade("pipe", "loop=5 mode=process", "loops=5");
 	assert_upgrade("no-such-workload", "b=2 a=1", "b=2 a=1");
 	assert_upgrade("messaging", "", "");
 	assert_null(identity_upgrade("messaging", NULL));

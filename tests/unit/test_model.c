@@ -386,19 +386,6 @@ static const struct metric_def mdefs[] = {
 	{ "cpu.idle_pct", "%", BETTER_NONE, false, "idle" },
 };
 
-/* Without the members only the model adds (version, settings). */
-static char *dump_stripped(json_t *doc)
-{
-	size_t i;
-	json_t *c;
-
-	json_array_foreach(json_object_get(doc, "cases"), i, c) {
-		json_object_del(c, "version");
-		json_object_del(c, "settings");
-	}
-	return dump(doc);
-}
-
 /*
  * store_load() gives the run store_export() + run_from_export() give,
  * and run_to_export() writes store_export()'s bytes back: a run with a
@@ -432,8 +419,10 @@ static void test_store_load_is_the_export(void **state)
 		.metrics = mdefs, .nmetrics = 3, .niter = 3, .values = values,
 		.latency = lat,
 	};
+	json_t *settings = json_pack("{s:s}", "cpus", "0-1");
 	struct store_case failed = {
-		.seq = 1, .job = "hb", .workload = "messaging",
+		.seq = 1, .job = "hb", .workload = "messaging", .version = 3,
+		.settings = settings,
 		.status = "failed", .reason = "killed", .metrics = mdefs,
 		.nmetrics = 1, .niter = 0,
 	};
@@ -461,6 +450,9 @@ static void test_store_load_is_the_export(void **state)
 	assert_string_equal(a.command, "schedlab run ??");
 	assert_int_equal(a.cases[0].version, 1);
 	assert_int_equal(a.cases[0].nsetting, 0);
+	assert_int_equal(a.cases[1].version, 3);
+	assert_int_equal(a.cases[1].nsetting, 1);
+	assert_string_equal(run_setting(&a.cases[1], "cpus"), "0-1");
 	assert_int_equal(a.cases[1].nulls, RUN_NULL_PARAMS |
 			 RUN_NULL_SWEEP_KEYS | RUN_NULL_SWEEP);
 	assert_non_null(a.cases[0].latency);
@@ -469,14 +461,14 @@ static void test_store_load_is_the_export(void **state)
 	assert_true(isnan(run_series_of(&a.cases[0], 0)->x[1]));
 	assert_null(run_series_of(&a.cases[0], 2));
 	back = run_to_export(&a);
-	got = dump_stripped(back);
+	got = dump(back);
 	assert_string_equal(got, want);
 	json_decref(back);
 	free(got);
 
 	assert_int_equal(run_from_export(doc, "doc", &b), 0);
 	back = run_to_export(&b);
-	got = dump_stripped(back);
+	got = dump(back);
 	assert_string_equal(got, want);
 	json_decref(back);
 	free(got);
@@ -493,6 +485,7 @@ static void test_store_load_is_the_export(void **state)
 	json_decref(doc);
 	json_decref(env);
 	json_decref(parameters);
+	json_decref(settings);
 	store_close(st);
 }
 
