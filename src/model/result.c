@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/identity.h"
 #include "harness/runner.h"
 #include "model/result.h"
 #include "report/render.h"
@@ -38,6 +39,7 @@ struct run_case *run_case_from_result(struct run *r, const struct plan_case *pc,
 {
 	size_t before = r->nmetrics, *col_metric;
 	struct run_case *c;
+	json_t *settings;
 
 	col_metric = xcalloc(res->cols.n + 1, sizeof(*col_metric));
 	for (size_t k = 0; k < res->cols.n; k++)
@@ -54,13 +56,16 @@ struct run_case *run_case_from_result(struct run *r, const struct plan_case *pc,
 	c->seq = pc->seq;
 	c->job = xstrdup(pc->job);
 	c->workload = xstrdup(pc->wl->name);
-	c->version = 1;
+	c->version = identity_version(pc->wl);
 	c->params = xstrdup(pc->params ? pc->params : "");
 	c->sweep_keys = xstrdup(pc->sweep_keys ? pc->sweep_keys : "");
 	c->sweep = xstrdup(pc->sweep ? pc->sweep : "");
 	c->complete = res->status == RUN_OK;
 	c->reason = c->complete ? NULL : xstrdup(res->reason);
 	run_case_take_parameters(c, json_parameters(pc->wl, pc->cfg));
+	settings = identity_settings(pc);
+	run_case_set_settings(c, settings);
+	json_decref(settings);
 	c->niter = res->niter;
 	/* a series for each metric measured at least once, as stored */
 	c->series = xcalloc(res->cols.n + 1, sizeof(*c->series));

@@ -390,7 +390,8 @@ static const struct metric_def mdefs[] = {
  * store_load() gives the run store_export() + run_from_export() give,
  * and run_to_export() writes store_export()'s bytes back: a run with a
  * null sample, a value that needs 17 digits, histograms, a failed case
- * with null strings, a non-UTF-8 command line.
+ * with null strings, a non-UTF-8 command line, a version and settings
+ * (schema 3).
  */
 static void test_store_load_is_the_export(void **state)
 {
@@ -406,6 +407,8 @@ static void test_store_load_is_the_export(void **state)
 				"busy_at_start", "value", 7.25);
 	json_t *parameters = json_pack("{s:i, s:s, s:b, s:f}", "groups", 4,
 				       "ipc", "pipe", "threads", 0, "w", 0.1);
+	json_t *settings = json_pack("{s:s, s:s}", "cpus", "0-1",
+				     "probes", "off");
 	struct store_run sr = {
 		.uuid = "0b8c1f0e-0000-4000-8000-000000000009", .label = "b",
 		.host = "box", .command = "schedlab run \xff\xfe",
@@ -413,16 +416,15 @@ static void test_store_load_is_the_export(void **state)
 		.environment = env,
 	};
 	struct store_case ok = {
-		.seq = 0, .job = "hb", .workload = "messaging",
+		.seq = 0, .job = "hb", .workload = "messaging", .version = 3,
+		.settings = settings,
 		.params = "groups=4", .sweep_keys = "groups", .sweep = "4",
 		.status = "complete", .parameters = parameters,
 		.metrics = mdefs, .nmetrics = 3, .niter = 3, .values = values,
 		.latency = lat,
 	};
-	json_t *settings = json_pack("{s:s}", "cpus", "0-1");
 	struct store_case failed = {
-		.seq = 1, .job = "hb", .workload = "messaging", .version = 3,
-		.settings = settings,
+		.seq = 1, .job = "hb", .workload = "messaging",
 		.status = "failed", .reason = "killed", .metrics = mdefs,
 		.nmetrics = 1, .niter = 0,
 	};
@@ -448,11 +450,12 @@ static void test_store_load_is_the_export(void **state)
 	assert_int_equal(a.id, id);
 	assert_true(a.busy_at_start == 7.25);
 	assert_string_equal(a.command, "schedlab run ??");
-	assert_int_equal(a.cases[0].version, 1);
-	assert_int_equal(a.cases[0].nsetting, 0);
-	assert_int_equal(a.cases[1].version, 3);
-	assert_int_equal(a.cases[1].nsetting, 1);
-	assert_string_equal(run_setting(&a.cases[1], "cpus"), "0-1");
+	assert_int_equal(a.cases[0].version, 3);
+	assert_int_equal(a.cases[0].nsetting, 2);
+	assert_string_equal(run_setting(&a.cases[0], "cpus"), "0-1");
+	assert_string_equal(run_setting(&a.cases[0], "probes"), "off");
+	assert_int_equal(a.cases[1].version, 1);
+	assert_int_equal(a.cases[1].nsetting, 0);
 	assert_int_equal(a.cases[1].nulls, RUN_NULL_PARAMS |
 			 RUN_NULL_SWEEP_KEYS | RUN_NULL_SWEEP);
 	assert_non_null(a.cases[0].latency);
