@@ -194,7 +194,7 @@ out:
  * Returns the exit code; r is loaded only when it is EXIT_OK.
  */
 static int judge_candidate(const struct compare_opts *o, const char *spec,
-			   int argc, char **argv, char *name, size_t len,
+			   const char *words, char *name, size_t len,
 			   struct run *r)
 {
 	struct run_request rq = {
@@ -203,19 +203,14 @@ static int judge_candidate(const struct compare_opts *o, const char *spec,
 	};
 	char *command;
 	int64_t id;
-	size_t clen = 32;
 	int rc;
 
 	if (o->run) {
 		snprintf(name, len, "%s", o->run);
 		return run_load(o->run, o->db, r) ? EXIT_USAGE : EXIT_OK;
 	}
-	for (int i = 0; i < argc; i++)
-		clen += strlen(argv[i]) + 1;
-	command = xcalloc(clen, 1);
-	strcpy(command, "schedlab");
-	for (int i = 0; i < argc; i++)
-		strcat(strcat(command, " "), argv[i]);
+	command = xmalloc(strlen(words) + sizeof("schedlab "));
+	sprintf(command, "schedlab %s", words);
 	rq.command = command;
 	rc = run_suite(&rq, &id);
 	free(command);
@@ -252,7 +247,8 @@ static int judge_code(const struct comparison *c)
 	return rc;
 }
 
-int cmd_judge(int argc, char **argv)
+/* judge; words: its command line as given, for the run it stores. */
+static int judge(int argc, char **argv, const char *words)
 {
 	struct compare_opts o;
 	struct comparison c;
@@ -279,8 +275,8 @@ int cmd_judge(int argc, char **argv)
 		       EXIT_USAGE;
 	if (run_load(o.baseline, o.db, &runs[0]))
 		return EXIT_USAGE;
-	rc = judge_candidate(&o, first < argc ? argv[first] : NULL, argc,
-			     argv, cand, sizeof(cand), &runs[1]);
+	rc = judge_candidate(&o, first < argc ? argv[first] : NULL, words,
+			     cand, sizeof(cand), &runs[1]);
 	if (rc != EXIT_OK) {
 		run_free(&runs[0]);
 		return rc;
@@ -307,5 +303,14 @@ int cmd_judge(int argc, char **argv)
 out:
 	run_free(&runs[0]);
 	run_free(&runs[1]);
+	return rc;
+}
+
+int cmd_judge(int argc, char **argv)
+{
+	char *words = argv_join(argv, true);	/* before getopt reorders argv */
+	int rc = judge(argc, argv, words);
+
+	free(words);
 	return rc;
 }

@@ -910,3 +910,24 @@ test_bench_repeat() {
 	expect_eq "-r 0: stdout" "" "$out"
 	expect_no_leftovers
 }
+
+# The command line stored with a run splits back into the words that
+# were run, a quote and a blank in them included: run's and judge's
+# (argv_join()).
+test_run_command_recorded() {
+	use_tmpdir
+	local job="$tmp/my dir/it's.job" want
+	mkdir "$tmp/my dir"
+	printf '[p]\nworkload = pipe\nloops = 100\niterations = 1\n' >"$job"
+	"$SCHEDLAB" run -q "$job" --label 'base line' --db "$tmp/r.db" ||
+		fail "run failed"
+	want="schedlab run -q '$tmp/my dir/it'\\''s.job' --label 'base line' --db $tmp/r.db"
+	expect_eq "run's command" "$want" \
+		"$("$SCHEDLAB" export 'base line' --db "$tmp/r.db" | jq -r .run.command)"
+	set +e
+	"$SCHEDLAB" judge --baseline 'base line' "$job" --label cand --db "$tmp/r.db" >/dev/null 2>&1
+	set -e
+	want="schedlab judge --baseline 'base line' '$tmp/my dir/it'\\''s.job' --label cand --db $tmp/r.db"
+	expect_eq "judge's command" "$want" \
+		"$("$SCHEDLAB" export cand --db "$tmp/r.db" | jq -r .run.command)"
+}
