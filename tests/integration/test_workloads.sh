@@ -88,7 +88,7 @@ expect_help() {
 	expect_line "$w --help: usage" "^usage: schedlab bench .*$w" "$help"
 	expect_line "$w --help: headline" "^  ${headline[$w]//./\\.} .*\\(headline\\)$" "$help"
 	for k in $params; do
-		expect_line "$w --help: option $k" "--$k([=; ]|$)" "$help"
+		expect_line "$w --help: option $k" "--$k([=,; ]|$)" "$help"
 	done
 }
 

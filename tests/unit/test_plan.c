@@ -365,7 +365,40 @@ static void test_durations(void **state)
 	}
 }
 
-/* The params of every case of text with --set sets, "a|b". */
+/*
+ * Every option of case c as "name=value", in option-table order: what
+ * the case will run, defaults included (params holds only the others).
+ */
+static const char *values(const struct plan_case *c)
+{
+	static char out[1024];
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (const struct opt_def *o = c->wl->options; o->name; o++) {
+		char v[128];
+
+		if (o->set)
+			continue;
+		opt_format(o, c->cfg, v, sizeof(v));
+		n += (size_t)snprintf(out + n, sizeof(out) - n, "%s%s=%s",
+				      n ? " " : "", o->name, v);
+	}
+	return out;
+}
+
+/* The value of option name of case c, as opt_format() writes it. */
+static const char *value(const struct plan_case *c, const char *name)
+{
+	static char v[128];
+	const struct opt_def *o = opt_find(c->wl->options, name);
+
+	assert_non_null(o);
+	opt_format(o, c->cfg, v, sizeof(v));
+	return v;
+}
+
+/* Every case of text with --set sets: "JOB VALUES it=N t=N|...". */
 static const char *set_params(const char *text, const char *const *sets,
 			      size_t nsets)
 {
@@ -380,7 +413,7 @@ static const char *set_params(const char *text, const char *const *sets,
 	for (size_t i = 0; i < p.ncases; i++)
 		n += (size_t)snprintf(out + n, sizeof(out) - n, "%s%s %s it=%u t=%u",
 				      i ? "|" : "", p.cases[i].job,
-				      p.cases[i].params, p.cases[i].iterations,
+				      values(&p.cases[i]), p.cases[i].iterations,
 				      p.cases[i].timeout_s);
 	plan_free(&p);
 	return out;
@@ -395,8 +428,8 @@ static void test_runtime_in_every_timed_workload(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(timed) / sizeof(timed[0]); i++) {
 		static const char *const vals[][2] = {
-			{ "30s", "runtime=30" }, { "2m", "runtime=120" },
-			{ "1h", "runtime=3600" }, { "45", "runtime=45" },
+			{ "30s", "30" }, { "2m", "120" }, { "1h", "3600" },
+			{ "45", "45" },
 		};
 
 		for (size_t v = 0; v < 4; v++) {
@@ -406,9 +439,9 @@ static void test_runtime_in_every_timed_workload(void **state)
 			snprintf(text, sizeof(text), "[j]\nworkload = %s\nruntime = %s\n",
 				 timed[i], vals[v][0]);
 			p = must_load(text);
-			if (!strstr(p.cases[0].params, vals[v][1]))
+			if (strcmp(value(&p.cases[0], "runtime"), vals[v][1]))
 				fail_msg("%s: runtime = %s gave '%s'", timed[i],
-					 vals[v][0], p.cases[0].params);
+					 vals[v][0], value(&p.cases[0], "runtime"));
 			plan_free(&p);
 		}
 	}
@@ -424,19 +457,22 @@ static void test_aliases_in_job_files(void **state)
 		      "[c]\nworkload = pipe\nloop = 5\n"
 		      "[d]\nworkload = rr\nrequest-size = 9\nruntime = 2,3\n");
 	assert_int_equal(p.ncases, 5);
-	assert_non_null(strstr(p.cases[0].params, " runtime=60 "));
-	assert_non_null(strstr(p.cases[1].params, " runtime=30 "));
-	assert_string_equal(p.cases[2].params,
-			    "loops=5 mode=process ordering=one-token");
-	assert_non_null(strstr(p.cases[3].params, " runtime=2 request_size=9 "));
+	assert_string_equal(value(&p.cases[0], "runtime"), "60");
+	assert_string_equal(value(&p.cases[1], "runtime"), "30");
+	assert_string_equal(value(&p.cases[2], "loops"), "5");
+	assert_string_equal(value(&p.cases[3], "runtime"), "2");
+	assert_string_equal(value(&p.cases[3], "request_size"), "9");
+	/* the identity names the canonical options */
+	assert_string_equal(p.cases[0].params, "runtime=60");
+	assert_string_equal(p.cases[2].params, "loops=5");
 	assert_string_equal(p.cases[4].sweep_keys, "runtime");
 	assert_string_equal(p.cases[4].sweep, "3");
 	plan_free(&p);
 	/* a job's own alias overrides [global]'s canonical name */
 	p = must_load("[global]\nruntime = 7\n[a]\nworkload = sysbench\ntime = 9\n"
 		      "[b]\nworkload = sysbench\n");
-	assert_non_null(strstr(p.cases[0].params, "runtime=9"));
-	assert_non_null(strstr(p.cases[1].params, "runtime=7"));
+	assert_string_equal(value(&p.cases[0], "runtime"), "9");
+	assert_string_equal(value(&p.cases[1], "runtime"), "7");
 	plan_free(&p);
 	/* a duration range is a sweep in seconds */
 	assert_string_equal(set_params("[j]\nworkload = rr\nruntime = 10..30:10\n",
