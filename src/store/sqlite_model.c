@@ -3,9 +3,8 @@
  * store/sqlite_model.c: a stored run straight into struct run
  * (model/run.h) - the database's loader of the model, a handful of
  * prepared statements and no JSON in between but the environment,
- * parameters and settings columns, which hold JSON. It accepts and
- * refuses what store_export() does, with the same messages, and gives
- * the run that document would give.
+ * parameters and settings columns, which hold JSON. It is the one
+ * reader of a stored run: store_export() is run_to_export() of it.
  *
  * The cases are read by column name (SELECT *), so that columns added
  * by later schema versions are read when they are there: version and
@@ -21,38 +20,11 @@
 #include "store/sqlite.h"
 #include "util.h"
 
-/*
- * A column's text copied, NULL for NULL. Bytes that are not UTF-8 become
- * '?', as in store_export(), so that the run exports as it did.
- */
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const char *t = (const char *)sqlite3_column_text(st, i);
-	json_t *j;
-	char *copy;
-
-	if (!t)
-		return NULL;
-	copy = xstrdup(t);
-	for (const char *p = t; *p; p++) {
-		if ((unsigned char)*p < 0x80)
-			continue;
-		j = json_string(t);	/* jansson's UTF-8 check */
-		if (!j)
-			for (char *q = copy; *q; q++)
-				if ((unsigned char)*q >= 0x80)
-					*q = '?';
-		json_decref(j);
-		break;
-	}
-	return copy;
-}
-
 /* The same, "" for NULL, noting it in *nulls (bit) when nulls is given. */
 static char *col_dup_empty(sqlite3_stmt *st, int i, unsigned *nulls,
 			   unsigned bit)
 {
-	char *s = col_dup(st, i);
+	char *s = db_col_dup(st, i);
 
 	if (s)
 		return s;
@@ -105,15 +77,15 @@ static int load_run(struct store *s, int64_t id, struct run *r)
 			r->environment, "busy_at_start"), "value");
 
 		r->id = id;
-		r->uuid = col_dup(st, 0);
-		r->label = col_dup(st, 1);
-		r->host = col_dup(st, 2);
+		r->uuid = db_col_dup(st, 0);
+		r->label = db_col_dup(st, 1);
+		r->host = db_col_dup(st, 2);
 		r->started = sqlite3_column_double(st, 3);
 		r->ended = sqlite3_column_type(st, 4) == SQLITE_NULL ? NAN :
 			   sqlite3_column_double(st, 4);
-		r->status = col_dup(st, 5);
-		r->command = col_dup(st, 6);
-		r->schedlab_version = col_dup(st, 7);
+		r->status = db_col_dup(st, 5);
+		r->command = db_col_dup(st, 6);
+		r->schedlab_version = db_col_dup(st, 7);
 		r->busy_at_start = json_is_number(busy) ?
 				   json_number_value(busy) : NAN;
 		if (!r->uuid)
@@ -150,11 +122,11 @@ static int load_metrics(struct store *s, int64_t id, struct run *r)
 		}
 		d = &r->metrics[r->nmetrics++];
 		memset(d, 0, sizeof(*d));
-		d->name = col_dup(st, 0);
-		d->unit = col_dup(st, 1);
+		d->name = db_col_dup(st, 0);
+		d->unit = db_col_dup(st, 1);
 		d->better = better < 0 ? BETTER_NONE : (enum better)better;
 		d->headline = sqlite3_column_int(st, 3);
-		d->help = col_dup(st, 4);
+		d->help = db_col_dup(st, 4);
 		if (!d->unit)
 			d->unit = xstrdup("");
 		if (!d->help)
@@ -361,7 +333,7 @@ static int load_case(struct store *s, sqlite3_stmt *cs, const int *col,
 	c->sweep = col_dup_empty(cs, col[C_SWEEP], &c->nulls, RUN_NULL_SWEEP);
 	status = (const char *)sqlite3_column_text(cs, col[C_STATUS]);
 	c->complete = status && !strcmp(status, "complete");
-	c->reason = col_dup(cs, col[C_REASON]);
+	c->reason = db_col_dup(cs, col[C_REASON]);
 	c->niter = (size_t)sqlite3_column_int64(cs, col[C_ITERATIONS]);
 	j = col_object(s, cs, col[C_PARAMETERS], "the parameters of case",
 		       case_id);
