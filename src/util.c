@@ -11,8 +11,9 @@
 
 #include "util.h"
 
-static char context[512];
-static int muted;
+/* per thread: compare loads its runs on several at once */
+static __thread char context[512];
+static __thread int muted;
 
 void error_mute(int on)
 {

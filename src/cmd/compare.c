@@ -167,11 +167,11 @@ int cmd_compare(int argc, char **argv)
 	}
 	runs = xcalloc((size_t)n, sizeof(*runs));
 	rp = xcalloc((size_t)n, sizeof(*rp));
-	for (int i = 0; i < n; i++) {
-		if (run_load(argv[first + i], o.db, &runs[i]))
-			goto out;
+	if (run_load_many((const char *const *)argv + first, (size_t)n, o.db,
+			  runs))
+		goto out;
+	for (int i = 0; i < n; i++)
 		rp[i] = &runs[i];
-	}
 	st = open_history(o.db);
 	if (compare_build(rp, (const char *const *)argv + first, (size_t)n,
 			  &co, o.match == 1, st, &c))

@@ -6,6 +6,7 @@
  * is the store's (store_load()).
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -393,6 +394,50 @@ int run_load(const char *spec, const char *dbopt, struct run *r)
 		rc = store_load(st, id, r);
 	store_close(st);
 	return rc;
+}
+
+struct load_job {
+	const char *spec, *db;
+	struct run *r;
+	int rc;
+	pthread_t thread;
+};
+
+static void *load_one(void *arg)
+{
+	struct load_job *j = arg;
+
+	j->rc = run_load(j->spec, j->db, j->r);
+	return NULL;
+}
+
+int run_load_many(const char *const *specs, size_t n, const char *db,
+		  struct run *runs)
+{
+	struct load_job *job = xcalloc(n, sizeof(*job));
+	size_t started = 1;
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++)
+		job[i] = (struct load_job){ .spec = specs[i], .db = db,
+					    .r = &runs[i] };
+	json_object_seed(0);	/* jansson's hash seed, before any thread */
+	for (; started < n; started++)
+		if (pthread_create(&job[started].thread, NULL, load_one,
+				   &job[started]))
+			break;
+	load_one(&job[0]);
+	for (size_t i = started; i < n; i++)	/* not started: here */
+		load_one(&job[i]);
+	for (size_t i = 1; i < started; i++)
+		pthread_join(job[i].thread, NULL);
+	for (size_t i = 0; i < n; i++)
+		rc |= job[i].rc;
+	if (rc)
+		for (size_t i = 0; i < n; i++)
+			run_free(&runs[i]);
+	free(job);
+	return rc ? -1 : 0;
 }
 
 int run_db_path(const char *db, char *buf, size_t len)

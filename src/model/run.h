@@ -98,6 +98,14 @@ struct run {
  */
 int run_load(const char *spec, const char *db, struct run *r);
 
+/*
+ * run_load() of n RUNs at once, each on a thread of its own (reading
+ * two 150,000-sample runs is most of compare's time). -1 after every
+ * RUN that cannot be loaded has said why; runs[] is then all empty.
+ */
+int run_load_many(const char *const *specs, size_t n, const char *db,
+		  struct run *runs);
+
 /* A validated export document into *r; -1 after error() naming origin. */
 int run_from_export(const json_t *doc, const char *origin, struct run *r);
 

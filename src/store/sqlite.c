@@ -384,7 +384,8 @@ struct store *store_open(const char *path)
 	if (make_parent(path))
 		goto fail;
 	rc = sqlite3_open_v2(path, &s->db,
-			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			     SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
 		open_error(s, rc);
 		goto fail;
@@ -442,6 +443,7 @@ void store_close(struct store *s)
 	sqlite3_finalize(s->ins_case);
 	sqlite3_finalize(s->ins_sample);
 	sqlite3_finalize(s->ins_hist);
+	sqlite3_finalize(s->sel_history);
 	sqlite3_close(s->db);
 	free(s->path);
 	free(s);

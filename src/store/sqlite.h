@@ -18,6 +18,8 @@ struct store {
 	char *path;
 	/* the statements every write uses, prepared once */
 	sqlite3_stmt *ins_run, *ins_metric, *ins_case, *ins_sample, *ins_hist;
+	/* compare asks for a case's history once per case: prepared once */
+	sqlite3_stmt *sel_history;
 };
 
 /* "FILE: WHAT (sqlite's message)", -1 */

@@ -158,8 +158,9 @@ int store_history(struct store *s, const char *label, const char *host,
 	int64_t cur = -1;
 	int rc, count = 0;
 
-	if (db_prepare(s, sql, &st))
+	if (!s->sel_history && db_prepare(s, sql, &s->sel_history))
 		return -1;
+	st = s->sel_history;
 	db_bind_text(st, 1, host);
 	db_bind_text(st, 2, workload);
 	db_bind_text(st, 3, params);
@@ -189,6 +190,9 @@ int store_history(struct store *s, const char *label, const char *host,
 		count++;
 	}
 	free(x);
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? count : db_error(s, "history of %s", metric);
+	if (rc != SQLITE_DONE)
+		count = db_error(s, "history of %s", metric);	/* before the reset */
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return count;
 }

@@ -214,6 +214,14 @@ test_compare_bad_input() {
 	run_sl compare "$tmp/base.json" nosuchrun --db "$tmp/r.db"
 	expect_eq "unknown: exit" 2 "$rc"
 	expect_match "unknown: message" "no run 'nosuchrun'" "$err"
+	# runs are loaded at once: each one that cannot be says so, once
+	run_sl import "$tmp/base.json" --db "$tmp/r.db"
+	run_sl compare nosuch1 base nosuch2 --db "$tmp/r.db"
+	expect_eq "two unknown: exit" 2 "$rc"
+	expect_eq "two unknown: stdout" "" "$out"
+	expect_eq "two unknown: messages" \
+		"schedlab: no run 'nosuch1' in $tmp/r.db (see 'schedlab list runs')|schedlab: no run 'nosuch2' in $tmp/r.db (see 'schedlab list runs')" \
+		"$(sort <<<"$err" | paste -sd'|')"
 	run_sl compare "$tmp/base.json" "$tmp/one.json"
 	expect_eq "one sample: exit" 0 "$rc"
 	expect_line "one sample" "^Change +1 +one +n/a +p=- +inconclusive$" "$out"
