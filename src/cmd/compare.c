@@ -27,6 +27,7 @@ struct compare_opts {
 	const char *run;
 	const char *label;
 	unsigned iterations;
+	struct opt_list sets;
 	int format;
 	int test;
 	int match;
@@ -67,6 +68,8 @@ static const struct opt_def judge_options[] = {
 	{ .name = "iterations", .type = OPT_UINT, .offset = O(iterations),
 	  .min = 1, .max = 10000, .arg = "N",
 	  .help = "iterations of every case, instead of the job file's" },
+	{ .name = "set", .type = OPT_LIST, .offset = O(sets), .arg = "[JOB.]KEY=VALUE",
+	  .help = "override a job file's key in every job that has it (or in JOB); repeatable" },
 	COMMON_OPTIONS,
 	{ .name = NULL },
 };
@@ -200,6 +203,7 @@ static int judge_candidate(const struct compare_opts *o, const char *spec,
 	struct run_request rq = {
 		.spec = spec, .label = o->label, .db = o->db,
 		.iterations = o->iterations, .quiet = true,
+		.sets = o->sets.v, .nsets = o->sets.n,
 	};
 	char *command;
 	int64_t id;

@@ -445,5 +445,14 @@ test_judge_live_run() {
 	expect_match "why" "judge: regressed: exit 1" "$err"
 	expect_eq "stored" 2 "$(nruns "$tmp/r.db")"
 	expect_line "named" "^ +[0-9]+ +cand " "$("$SCHEDLAB" list runs --db "$tmp/r.db")"
+	# --set, as with run: a.job made b.job without editing it
+	run_sl judge --baseline good --db "$tmp/r.db" --match job --iterations 8 \
+		--label cand2 --set msg.loops=10000 "$tmp/a.job"
+	expect_eq "--set: exit" 1 "$rc"
+	expect_eq "--set: stored" "fds=2 groups=1 loops=10000" \
+		"$("$SCHEDLAB" export cand2 --db "$tmp/r.db" | jq -r '.cases[0].params')"
+	run_sl judge --baseline good --db "$tmp/r.db" --set nope=1 "$tmp/a.job"
+	expect_eq "--set nope: exit" 2 "$rc"
+	expect_match "--set nope: message" "--set nope=1: 'nope' is not a key of any job" "$err"
 	expect_no_leftovers
 }
