@@ -65,11 +65,8 @@ static const struct opt_def judge_options[] = {
 	  .help = "judge this stored run instead of running a suite" },
 	{ .name = "label", .type = OPT_STRING, .offset = O(label), .arg = "LABEL",
 	  .help = "label of the run judge makes (default: HOSTNAME-KERNELRELEASE)" },
-	{ .name = "iterations", .type = OPT_UINT, .offset = O(iterations),
-	  .min = 1, .max = 10000, .arg = "N",
-	  .help = "iterations of every case, instead of the job file's" },
-	{ .name = "set", .type = OPT_LIST, .offset = O(sets), .arg = "[JOB.]KEY=VALUE",
-	  .help = "override a job file's key in every job that has it (or in JOB); repeatable" },
+	OPT_ITERATIONS(struct compare_opts, iterations),
+	OPT_SET(struct compare_opts, sets),
 	COMMON_OPTIONS,
 	{ .name = NULL },
 };

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * setup: the options every command that reads or writes runs shares,
- * declared once (as git declares its setup flags): --db, --format and
- * --help, each an entry for a command's option table that fills a field
+ * declared once (as git declares its setup flags): --db, --format,
+ * --help, and a suite's --iterations and --set, each an entry for a command's option table that fills a field
  * of that command's options struct. The database they name is resolved
  * by run_db_path() (model/run.h), the one place that knows the default.
  */
@@ -29,6 +29,20 @@
 #define OPT_FORMAT(T, F, names, def_, help_)				\
 	{ .name = "format", .type = OPT_ENUM, .offset = offsetof(T, F),	\
 	  .def = (def_), .choices = (names), .arg = "FMT", .help = (help_) }
+
+/*
+ * What a command that runs a suite (run, judge) takes over its job file:
+ * --iterations N into the unsigned field F (0: the file's), --set into
+ * the struct opt_list field F.
+ */
+#define OPT_ITERATIONS(T, F)						\
+	{ .name = "iterations", .type = OPT_UINT, .offset = offsetof(T, F), \
+	  .min = 1, .max = 10000, .arg = "N",				\
+	  .help = "iterations of every case, instead of the job file's" }
+#define OPT_SET(T, F)							\
+	{ .name = "set", .type = OPT_LIST, .offset = offsetof(T, F),	\
+	  .arg = "[JOB.]KEY=VALUE",					\
+	  .help = "override a job file's key in every job that has it (or in JOB); repeatable" }
 
 /* -h, --help into the bool field F of struct T. */
 #define OPT_HELP(T, F)							\
