@@ -1239,6 +1239,44 @@ static void test_open_corrupt_page(void **state)
 	assert_said("quick_check: Page ");
 }
 
+/*
+ * store_open_ro() creates nothing, refuses what store_open() refuses
+ * without writing, and reads what is there, leaving no -wal or -shm.
+ */
+static void test_open_ro(void **state)
+{
+	struct store_run_info *runs;
+	const char *p;
+	struct store *s;
+	size_t n;
+
+	(void)state;
+	capture();
+	assert_null(store_open_ro(path("ro-missing/none.db")));
+	assert_said("ro-missing/none.db: cannot open database (");
+	assert_int_not_equal(access(path("ro-missing"), F_OK), 0);
+
+	sql(path("ro-foreign.db"), "CREATE TABLE t (x)");
+	capture();
+	assert_null(store_open_ro(path("ro-foreign.db")));
+	assert_said("not a schedlab database (it holds tables of another program)");
+
+	p = path("ro.db");
+	s = store_open(p);
+	assert_non_null(s);
+	make_run(s, NULL, "ro", 1000, 2);
+	store_close(s);
+	s = store_open_ro(p);
+	assert_non_null(s);
+	assert_int_equal(store_runs(s, &runs, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(runs[0].label, "ro");
+	store_runs_free(runs, n);
+	store_close(s);
+	assert_int_not_equal(access(path("ro.db-wal"), F_OK), 0);
+	assert_int_not_equal(access(path("ro.db-shm"), F_OK), 0);
+}
+
 static void test_default_path(void **state)
 {
 	char buf[256], small[8];
@@ -1365,6 +1403,7 @@ int main(void)
 		cmocka_unit_test(test_open_bad_schema_version),
 		cmocka_unit_test(test_open_foreign_unchanged),
 		cmocka_unit_test(test_open_corrupt_page),
+		cmocka_unit_test(test_open_ro),
 		cmocka_unit_test(test_default_path),
 		cmocka_unit_test(test_two_writers),
 	};
