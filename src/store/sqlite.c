@@ -15,6 +15,12 @@
  * every stored case's parameters as its identity), applied in one
  * transaction with the version bump.
  * A binary refuses a database newer than it knows.
+ *
+ * Opening never writes to a file before it is known to be ours: the
+ * writer's open (store_open()) checks that the file and its directory
+ * may be written, reads the schema version, runs quick_check, and only
+ * then switches to WAL and migrates; the reader's (store_open_ro())
+ * writes nothing at all (doc/store.md, "Opening").
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -591,18 +597,15 @@ static int open_read(struct store *s)
 {
 	bool may_write = !access(s->path, W_OK) && !create_errno(s->path);
 	int64_t v;
-	int rc, first;
+	int rc;
 
-	first = rc = connect(s, may_write ? SQLITE_OPEN_READWRITE :
-			     SQLITE_OPEN_READONLY, false);
-	if (!may_write && (rc == SQLITE_CANTOPEN || (rc & 0xff) == SQLITE_READONLY))
+	rc = connect(s, may_write ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY,
+		     false);
+	if (!may_write && ((rc & 0xff) == SQLITE_CANTOPEN ||
+			   (rc & 0xff) == SQLITE_READONLY))
 		rc = connect(s, SQLITE_OPEN_READONLY, true);
-	if (rc != SQLITE_OK) {
-		/* the first answer says more than the immutable open's */
-		if (first != SQLITE_OK && s->db && rc == SQLITE_CANTOPEN)
-			rc = first;
+	if (rc != SQLITE_OK)
 		return open_error(s, rc);
-	}
 	if (schema_version(s, &v))
 		return -1;
 	if (v == SCHEMA_VERSION)
