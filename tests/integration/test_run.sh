@@ -781,7 +781,7 @@ test_run_read_only_database() {
 }
 
 # Issue 12, defects 14 and 12: a damaged page is found before a run
-# starts (quick_check): run refuses in one line, exit 2, before any
+# starts (quick_check): run and judge refuse in one line before any
 # workload process starts, and list runs exits 2 (not 1) on it.
 test_run_corrupt_database_refused() {
 	local size runs_page
@@ -804,6 +804,12 @@ test_run_corrupt_database_refused() {
 	expect_match "run: message" "^schedlab: $tmp/r\\.db: the database is corrupt \\(quick_check: .+\\)$" "$err"
 	expect_eq "run: stdout" "" "$out"
 	[ ! -e "$tmp/marker" ] || fail "run started a workload before finding the database corrupt"
+	# judge's baseline can still be read; its run is refused as run's,
+	# with an exit status git bisect does not count as good or bad
+	run_sl judge --baseline 1 "$tmp/marker.job" --db "$tmp/r.db"
+	[ "$rc" -eq 2 ] || [ "$rc" -ge 128 ] || fail "judge: exit status $rc ($err)"
+	expect_match "judge: message" "^schedlab: $tmp/r\\.db: the database is corrupt \\(quick_check: .+\\)$" "$err"
+	[ ! -e "$tmp/marker" ] || fail "judge started a workload before finding the database corrupt"
 	# list reads the runs table: a damaged page there is bad input
 	head -c 4096 /dev/zero | tr '\0' '\245' |
 		dd of="$tmp/r.db" bs=4096 seek=$((runs_page - 1)) conv=notrunc status=none
