@@ -760,13 +760,9 @@ test_run_read_only_database() {
 	chmod 444 "$tmp/dir/r.db"
 	"${nobody[@]}" true 2>/dev/null || skip "setpriv cannot become nobody here"
 	"${nobody[@]}" test -x "$SCHEDLAB" || skip "nobody cannot run $SCHEDLAB"
-	(
-		SCHEDLAB_REAL=$SCHEDLAB
-		SCHEDLAB=$tmp/as-nobody
-		printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${nobody[*]}" "$SCHEDLAB_REAL" >"$SCHEDLAB"
-		chmod 755 "$SCHEDLAB"
-		read_only_checks "$tmp/dir/r.db" "Permission denied"
-	)
+	printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${nobody[*]}" "$SCHEDLAB" >"$tmp/as-nobody"
+	chmod 755 "$tmp/as-nobody"
+	SCHEDLAB=$tmp/as-nobody read_only_checks "$tmp/dir/r.db" "Permission denied"
 	expect_eq "read-only directory: no -wal or -shm" "r.db" "$(ls "$tmp/dir")"
 
 	# a read-only filesystem
