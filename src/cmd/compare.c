@@ -131,7 +131,7 @@ static struct store *open_history(const char *dbopt)
 
 	if (run_db_path(dbopt, db, sizeof(db)) || access(db, F_OK))
 		return NULL;
-	return store_open(db);
+	return store_open_ro(db);
 }
 
 static void render(const struct comparison *c, int format)

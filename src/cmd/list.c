@@ -38,13 +38,13 @@ static int list_runs(const struct list_opts *o)
 		fprintf(stderr, "no runs yet: no database at %s\n", db);
 		return EXIT_OK;
 	}
-	st = store_open(db);
+	st = store_open_ro(db);
 	if (!st)
 		return EXIT_USAGE;
 	rc = store_runs(st, &runs, &n);
 	store_close(st);
-	if (rc)
-		return EXIT_RUN_FAILED;
+	if (rc)		/* a damaged database, as store_open_ro() would say */
+		return EXIT_USAGE;
 	printf("%5s  %-28s %-16s %-9s %6s %8s\n", "ID", "LABEL", "STARTED (UTC)",
 	       "STATUS", "CASES", "SAMPLES");
 	for (size_t i = 0; i < n; i++) {

@@ -347,7 +347,7 @@ static int print_estimate(const struct plan *plan, const char *db)
 	double total = 0, secs;
 	char d[32];
 
-	if (!access(db, F_OK) && !(st = store_open(db)))
+	if (!access(db, F_OK) && !(st = store_open_ro(db)))
 		return -1;
 	for (size_t i = 0; st && i < plan->ncases; i++) {
 		const struct plan_case *c = &plan->cases[i];

@@ -387,7 +387,7 @@ int run_load(const char *spec, const char *dbopt, struct run *r)
 	if (access(db, F_OK))
 		return error("no run '%s': no database at %s (see 'schedlab run')",
 			     spec, db);
-	st = store_open(db);
+	st = store_open_ro(db);
 	if (!st)
 		return -1;
 	if (!store_resolve(st, spec, &id))

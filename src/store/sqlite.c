@@ -15,11 +15,18 @@
  * every stored case's parameters as its identity), applied in one
  * transaction with the version bump.
  * A binary refuses a database newer than it knows.
+ *
+ * Opening never writes to a file before it is known to be ours: the
+ * writer's open (store_open()) checks that the file and its directory
+ * may be written, reads the schema version, runs quick_check, and only
+ * then switches to WAL and migrates; the reader's (store_open_ro())
+ * writes nothing at all (doc/store.md, "Opening").
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <pwd.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -316,11 +323,18 @@ out:
 	return rc;
 }
 
-/* 0 for a new, empty database. -1 after error() for another program's. */
+/*
+ * The schema's version, *v: 0 for a new, empty database. -1 after
+ * error() for another program's file, a damaged schema_version (it
+ * holds one integer row, 1 or more) or one newer than this binary.
+ * Reads only.
+ */
 static int schema_version(struct store *s, int64_t *v)
 {
 	int64_t ours, tables;
-	int rc;
+	sqlite3_stmt *st;
+	int rc, rows = 0;
+	bool integer = false;
 
 	rc = db_query_int(s, "SELECT count(*) FROM sqlite_master"
 		       " WHERE type = 'table' AND name = 'schema_version'",
@@ -337,9 +351,26 @@ static int schema_version(struct store *s, int64_t *v)
 				     s->path);
 		return 0;
 	}
-	if (db_query_int(s, "SELECT coalesce(max(version), 0) FROM schema_version",
-		      NULL, 0, v) < 0)
+	if (db_prepare(s, "SELECT typeof(version) = 'integer', version"
+		       " FROM schema_version LIMIT 2", &st))
 		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (!rows++) {
+			integer = sqlite3_column_int(st, 0);
+			*v = sqlite3_column_int64(st, 1);
+		}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_error(s, "cannot read the schema version");
+	if (rows != 1)
+		return error("%s: not a schedlab database (its schema_version %s)",
+			     s->path, rows ? "has 2 rows" : "is empty");
+	if (!integer)
+		return error("%s: not a schedlab database (its schema_version is not an integer)",
+			     s->path);
+	if (*v < 1)
+		return error("%s: not a schedlab database (its schema_version is %" PRId64 ")",
+			     s->path, *v);
 	if (*v > SCHEMA_VERSION)
 		return error("%s: database schema version %" PRId64
 			     " is newer than this schedlab (%d)",
@@ -375,29 +406,150 @@ fail:
 	return -1;
 }
 
-struct store *store_open(const char *path)
+/* 0 when this process may write the database at path (or create it),
+ * else -1 after error() saying why: the file's or its directory's. */
+static int check_writable(const char *path)
 {
-	struct store *s = xcalloc(1, sizeof(*s));
+	char *dir;
+	int e;
+
+	if (access(path, F_OK) == 0) {
+		if (access(path, W_OK))
+			return error("%s: cannot write the database (%s)", path,
+				     strerror(errno));
+	} else if (errno != ENOENT) {
+		return error("%s: cannot open database (%s)", path,
+			     strerror(errno));
+	}
+	e = create_errno(path);
+	if (!e)
+		return 0;
+	dir = xstrdup(path);
+	*(strrchr(dir, '/') ?: dir) = '\0';
+	error("%s: cannot write the database (directory %s: %s)", path,
+	      *dir ? dir : ".", strerror(e));
+	free(dir);
+	return -1;
+}
+
+/* "file:PATH?immutable=1", PATH %-escaped as a URI needs it. */
+static char *immutable_uri(const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	char *uri = xmalloc(strlen(path) * 3 + sizeof("file:?immutable=1")), *q;
+
+	q = stpcpy(uri, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (strchr("%?#", *p) || *p < 0x20 || *p >= 0x7f) {
+			*q++ = '%';
+			*q++ = hex[*p >> 4];
+			*q++ = hex[*p & 15];
+		} else {
+			*q++ = (char)*p;
+		}
+	}
+	strcpy(q, "?immutable=1");
+	return uri;
+}
+
+/*
+ * The connection, and the first statement that reads the file: its
+ * SQLite code (SQLITE_OK), the error not yet said. Reads nothing else
+ * and writes nothing.
+ */
+static int connect(struct store *s, int flags, bool immutable)
+{
+	char *uri = NULL;
+	sqlite3_stmt *st;
 	int rc;
 
-	s->path = xstrdup(path);
-	if (make_parent(path))
-		goto fail;
-	rc = sqlite3_open_v2(path, &s->db,
-			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-			     SQLITE_OPEN_NOMUTEX, NULL);
-	if (rc != SQLITE_OK) {
-		open_error(s, rc);
-		goto fail;
+	flags |= SQLITE_OPEN_NOMUTEX;
+	if (immutable) {
+		uri = immutable_uri(s->path);
+		flags |= SQLITE_OPEN_URI;
 	}
+	sqlite3_close(s->db);
+	s->db = NULL;
+	rc = sqlite3_open_v2(uri ?: s->path, &s->db, flags, NULL);
+	free(uri);
+	if (rc != SQLITE_OK)
+		return rc;
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+	rc = sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master", -1,
+				&st, NULL);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc == SQLITE_ROW)
+			rc = SQLITE_OK;
+	}
+	return rc;
+}
+
+/* PRAGMA quick_check: -1 after error() when the file is damaged. */
+static int quick_check(struct store *s)
+{
+	static const char db_main[] = "*** in database main ***\n";
+	sqlite3_stmt *st;
+	const char *what;
+	char *line;
+	int rc;
+
+	rc = sqlite3_prepare_v2(s->db, "PRAGMA quick_check(1)", -1, &st, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		what = (const char *)sqlite3_column_text(st, 0);
+		if (what && !strcmp(what, "ok")) {
+			sqlite3_finalize(st);
+			return 0;
+		}
+		/* its first trouble, on one line */
+		what = what ?: "no answer";
+		if (!strncmp(what, db_main, sizeof(db_main) - 1))
+			what += sizeof(db_main) - 1;
+		line = xstrdup(what);
+		for (char *p = line; *p; p++)
+			if (*p == '\n')
+				*p = ' ';
+		error("%s: the database is corrupt (quick_check: %s)", s->path,
+		      line);
+		free(line);
+	} else if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB) {
+		error("%s: the database is corrupt (quick_check: %s)", s->path,
+		      sqlite3_errmsg(s->db));
+	} else {
+		db_error(s, "cannot check the database");
+	}
+	sqlite3_finalize(st);
+	return -1;
+}
+
+/*
+ * The writer's open: identify the file before anything is written to
+ * it (another program's, damaged or newer: refused as it is), check its
+ * pages, then WAL, the schema's migrations and the statements writes
+ * use.
+ */
+static int open_write(struct store *s)
+{
+	int64_t v;
+	int rc;
+
+	if (make_parent(s->path) || check_writable(s->path))
+		return -1;
+	rc = connect(s, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, false);
+	if (rc != SQLITE_OK)
+		return open_error(s, rc);
+	if (schema_version(s, &v) || (v && quick_check(s)))
+		return -1;
 	/*
-	 * The first statement that reads the file. Switching a new
-	 * database to WAL needs an exclusive lock, and SQLite does not call
-	 * the busy handler for it: a second schedlab creating the same
-	 * database at the same moment gets SQLITE_BUSY at once. Wait here as
-	 * the busy timeout would.
+	 * The first statement that writes. Switching a new database to
+	 * WAL needs an exclusive lock, and SQLite does not call the busy
+	 * handler for it: a second schedlab creating the same database at
+	 * the same moment gets SQLITE_BUSY at once. Wait here as the busy
+	 * timeout would.
 	 */
 	for (int waited = 0;; waited += 10) {
 		rc = sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
@@ -405,13 +557,11 @@ struct store *store_open(const char *path)
 			break;
 		usleep(10 * 1000);
 	}
-	if (rc != SQLITE_OK) {
-		open_error(s, rc);
-		goto fail;
-	}
+	if (rc != SQLITE_OK)
+		return open_error(s, rc);
 	if (db_exec(s, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON",
 		 "cannot set up the connection") || migrate(s))
-		goto fail;
+		return -1;
 	if (db_prepare(s, "INSERT INTO runs (uuid, label, host, started, ended,"
 		    " status, command, schedlab_version, environment)"
 		    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", &s->ins_run) ||
@@ -427,11 +577,68 @@ struct store *store_open(const char *path)
 		    " VALUES (?, ?, ?, ?)", &s->ins_sample) ||
 	    db_prepare(s, "INSERT INTO histograms (case_id, metric, iteration,"
 		    " buckets) VALUES (?, ?, ?, ?)", &s->ins_hist))
-		goto fail;
-	return s;
-fail:
+		return -1;
+	return 0;
+}
+
+/*
+ * The reader's open: it writes nothing, so a database in a read-only
+ * directory or on a read-only filesystem can be read. Where this process
+ * may write the file and its directory, the connection is a read-write
+ * one all the same (never creating the file), because only such a
+ * connection removes the -wal and -shm files when it is the last to
+ * close. Else it is read-only; where SQLite cannot even read a WAL
+ * database that way (it needs a -shm file and cannot make one there),
+ * the file is opened immutable: nothing can write it from here either.
+ * 1: the schema is older than this binary's and the database must be
+ * opened for writing, which upgrades it.
+ */
+static int open_read(struct store *s)
+{
+	bool may_write = !access(s->path, W_OK) && !create_errno(s->path);
+	int64_t v;
+	int rc;
+
+	rc = connect(s, may_write ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY,
+		     false);
+	if (!may_write && ((rc & 0xff) == SQLITE_CANTOPEN ||
+			   (rc & 0xff) == SQLITE_READONLY))
+		rc = connect(s, SQLITE_OPEN_READONLY, true);
+	if (rc != SQLITE_OK)
+		return open_error(s, rc);
+	if (schema_version(s, &v))
+		return -1;
+	if (v == SCHEMA_VERSION)
+		return 0;
+	if (!may_write)
+		return error("%s: database schema version %" PRId64
+			     " is older than this schedlab (%d), which cannot upgrade it here (%s)",
+			     s->path, v, SCHEMA_VERSION,
+			     strerror(access(s->path, W_OK) ? errno : create_errno(s->path)));
+	return 1;
+}
+
+static struct store *open_store(const char *path, bool write)
+{
+	struct store *s = xcalloc(1, sizeof(*s));
+	int rc;
+
+	s->path = xstrdup(path);
+	rc = write ? open_write(s) : open_read(s);
+	if (!rc)
+		return s;
 	store_close(s);
-	return NULL;
+	return rc > 0 ? open_store(path, true) : NULL;
+}
+
+struct store *store_open(const char *path)
+{
+	return open_store(path, true);
+}
+
+struct store *store_open_ro(const char *path)
+{
+	return open_store(path, false);
 }
 
 void store_close(struct store *s)

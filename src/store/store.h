@@ -28,13 +28,25 @@ struct store;
 struct hist;
 
 /*
- * Opens the database at path, creating it (and its directory) and
- * migrating its schema as needed. NULL after error() naming the file:
- * not a database, corrupt, a schema newer than this binary, or a place
- * that cannot be written. Several processes may hold one database open
+ * Opens the database at path for writing, creating it (and its
+ * directory) and migrating its schema as needed. NULL after error()
+ * naming the file: not a database (another program's file, a damaged
+ * schema_version), a schema newer than this binary, a place that cannot
+ * be written, or damaged pages (PRAGMA quick_check, so that a run that
+ * could not be stored is refused before it starts). A file that is
+ * refused is left as it was: nothing is written before these checks. Several processes may hold one database open
  * and write to it at once: writers queue for up to 30 s.
  */
 struct store *store_open(const char *path);
+/*
+ * Opens the database at path for reading only (list, show, export,
+ * compare): nothing is created and nothing written, so a database in a
+ * read-only directory or on a read-only filesystem can be read. Refuses
+ * what store_open() refuses, but for damaged pages that the reads do not
+ * touch. A schema older than this binary's is upgraded by store_open()
+ * when the file can be written, else refused.
+ */
+struct store *store_open_ro(const char *path);
 void store_close(struct store *s);
 
 /* The path the store was opened with, for messages. */

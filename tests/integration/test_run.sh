@@ -712,6 +712,109 @@ test_run_database_faults() {
 	expect_no_leftovers
 }
 
+# read_only_checks DB WHY: the readers read DB (list runs, show and
+# export agree on run 1 and its 3 cases) and run refuses to write it,
+# in one line saying WHY, before running anything; DB is unchanged.
+read_only_checks() {
+	local db=$1 why=$2 sum
+	sum=$(md5sum <"$db")
+	run_sl list runs --db "$db"
+	expect_eq "list runs: exit status ($err)" 0 "$rc"
+	expect_line "list runs: the run" "^ +1  ro " "$out"
+	run_sl show 1 --db "$db" --format json
+	expect_eq "show: exit status ($err)" 0 "$rc"
+	expect_eq "show: the label" ro "$(jval "$out" .run.label)"
+	run_sl export 1 --db "$db"
+	expect_eq "export: exit status ($err)" 0 "$rc"
+	expect_eq "export: cases" 3 "$(jval "$out" '.cases | length')"
+	run_sl run "$tmp/marker.job" --db "$db" -q
+	expect_eq "run: exit status" 2 "$rc"
+	expect_eq "run: stderr lines" 1 "$(nlines "$err")"
+	expect_eq "run: message" "schedlab: $db: cannot write the database ($why)" "$err"
+	[ ! -e "$tmp/marker" ] || fail "run started a workload on a database it cannot write"
+	expect_eq "unchanged" "$sum" "$(md5sum <"$db")"
+}
+
+# marker_job FILE: one command case that leaves $tmp/marker behind.
+marker_job() {
+	printf '[m]\nworkload = command\nargv = touch %s/marker\niterations = 1\n' \
+		"$tmp" >"$1"
+}
+
+# Issue 12, defect 7: a database in a read-only directory (for a user
+# who may not write there) or on a read-only filesystem can be read, and
+# run says why it cannot write it - not "No such file or directory".
+test_run_read_only_database() {
+	local nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	use_tmpdir
+	[ "$(id -u)" = 0 ] || skip "needs root (a read-only mount, another user)"
+	small_job "$tmp/small.job"
+	marker_job "$tmp/marker.job"
+	mkdir "$tmp/dir"
+	run_sl run "$tmp/small.job" --db "$tmp/dir/r.db" --label ro -q
+	expect_eq "the run to read: exit status ($err)" 0 "$rc"
+
+	# a read-only directory, read by nobody
+	chmod 755 "$tmp"
+	chmod 555 "$tmp/dir"
+	chmod 444 "$tmp/dir/r.db"
+	"${nobody[@]}" true 2>/dev/null || skip "setpriv cannot become nobody here"
+	"${nobody[@]}" test -x "$SCHEDLAB" || skip "nobody cannot run $SCHEDLAB"
+	printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${nobody[*]}" "$SCHEDLAB" >"$tmp/as-nobody"
+	chmod 755 "$tmp/as-nobody"
+	SCHEDLAB=$tmp/as-nobody read_only_checks "$tmp/dir/r.db" "Permission denied"
+	expect_eq "read-only directory: no -wal or -shm" "r.db" "$(ls "$tmp/dir")"
+
+	# a read-only filesystem
+	mkdir "$tmp/mnt"
+	mount -t tmpfs -o size=4m tmpfs "$tmp/mnt" 2>/dev/null ||
+		skip "cannot mount a tmpfs here"
+	# shellcheck disable=SC2064
+	trap "umount '$tmp/mnt'; rm -rf '$tmp'" EXIT
+	cp "$tmp/dir/r.db" "$tmp/mnt/r.db"
+	mount -o remount,ro "$tmp/mnt" || skip "cannot remount a tmpfs read-only"
+	read_only_checks "$tmp/mnt/r.db" "Read-only file system"
+}
+
+# Issue 12, defects 14 and 12: a damaged page is found before a run
+# starts (quick_check): run and judge refuse in one line before any
+# workload process starts, and list runs exits 2 (not 1) on it.
+test_run_corrupt_database_refused() {
+	local size runs_page
+	use_tmpdir
+	command -v sqlite3 >/dev/null || skip "no sqlite3"
+	small_job "$tmp/small.job"
+	marker_job "$tmp/marker.job"
+	for i in 1 2 3 4 5 6; do
+		run_sl run "$tmp/small.job" --db "$tmp/r.db" -q --iterations 20
+		expect_eq "run $i: exit status ($err)" 0 "$rc"
+	done
+	size=$(stat -c %s "$tmp/r.db")
+	runs_page=$(sqlite3 "$tmp/r.db" "SELECT rootpage FROM sqlite_master WHERE name = 'runs'")
+	[ "$size" -ge $((16 * 4096)) ] || fail "the database is too small to damage its middle ($size bytes)"
+	head -c 4096 /dev/zero | tr '\0' '\245' |
+		dd of="$tmp/r.db" bs=4096 seek=$((size / 4096 / 2)) conv=notrunc status=none
+	run_sl run "$tmp/marker.job" --db "$tmp/r.db"
+	expect_eq "run: exit status" 2 "$rc"
+	expect_eq "run: stderr lines" 1 "$(nlines "$err")"
+	expect_match "run: message" "^schedlab: $tmp/r\\.db: the database is corrupt \\(quick_check: .+\\)$" "$err"
+	expect_eq "run: stdout" "" "$out"
+	[ ! -e "$tmp/marker" ] || fail "run started a workload before finding the database corrupt"
+	# judge's baseline can still be read; its run is refused as run's,
+	# with an exit status git bisect does not count as good or bad
+	run_sl judge --baseline 1 "$tmp/marker.job" --db "$tmp/r.db"
+	[ "$rc" -eq 2 ] || [ "$rc" -ge 128 ] || fail "judge: exit status $rc ($err)"
+	expect_match "judge: message" "^schedlab: $tmp/r\\.db: the database is corrupt \\(quick_check: .+\\)$" "$err"
+	[ ! -e "$tmp/marker" ] || fail "judge started a workload before finding the database corrupt"
+	# list reads the runs table: a damaged page there is bad input
+	head -c 4096 /dev/zero | tr '\0' '\245' |
+		dd of="$tmp/r.db" bs=4096 seek=$((runs_page - 1)) conv=notrunc status=none
+	run_sl list runs --db "$tmp/r.db"
+	expect_eq "list runs: exit status ($err)" 2 "$rc"
+	expect_eq "list runs: stderr lines" 1 "$(nlines "$err")"
+	expect_match "list runs: names the file" "^schedlab: $tmp/r\\.db: " "$err"
+}
+
 # concurrent_runs DB: two runs of a 4-case job into DB at once; both
 # exit 0 and both are stored whole.
 concurrent_runs() {

@@ -1090,6 +1090,193 @@ static void test_open_refusals(void **state)
 	assert_said("future.db: database schema version 99 is newer than this schedlab (3)");
 }
 
+/* A file's bytes (NULL when it does not exist), for "unchanged" checks. */
+static char *slurp(const char *p, size_t *len)
+{
+	FILE *f = fopen(p, "r");
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *m;
+	int c;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	m = open_memstream(&buf, &n);
+	assert_non_null(m);
+	while ((c = getc(f)) != EOF)
+		putc(c, m);
+	fclose(f);
+	fclose(m);
+	*len = n;
+	return buf;
+}
+
+/* store_open(p) refuses p, saying what, and leaves it byte for byte as
+ * it was, with no -wal or -shm beside it. */
+static void refused_unchanged(const char *p, const char *what)
+{
+	char side[600];
+	size_t n0, n1;
+	char *before = slurp(p, &n0), *after;
+
+	assert_non_null(before);
+	capture();
+	assert_null(store_open(p));
+	assert_said(what);
+	assert_int_equal(lines_said(), 1);
+	after = slurp(p, &n1);
+	assert_non_null(after);
+	assert_int_equal(n0, n1);
+	assert_memory_equal(before, after, n0);
+	snprintf(side, sizeof(side), "%s-wal", p);
+	assert_int_not_equal(access(side, F_OK), 0);
+	snprintf(side, sizeof(side), "%s-shm", p);
+	assert_int_not_equal(access(side, F_OK), 0);
+	free(before);
+	free(after);
+}
+
+/*
+ * Issue 12, defect 1: a schema_version that is negative, 0 with the
+ * tables there, missing, not one row or not a number is a damaged or
+ * foreign file - refused, never an index into the migrations, never
+ * written to.
+ */
+static void test_open_bad_schema_version(void **state)
+{
+	static const struct {
+		const char *sql, *said;
+	} bad[] = {
+		{ "UPDATE schema_version SET version = -1",
+		  "not a schedlab database (its schema_version is -1)" },
+		{ "UPDATE schema_version SET version = -100000",
+		  "not a schedlab database (its schema_version is -100000)" },
+		{ "UPDATE schema_version SET version = 0",
+		  "not a schedlab database (its schema_version is 0)" },
+		{ "DELETE FROM schema_version",
+		  "not a schedlab database (its schema_version is empty)" },
+		{ "INSERT INTO schema_version VALUES (3)",
+		  "not a schedlab database (its schema_version has 2 rows)" },
+		{ "UPDATE schema_version SET version = 'three'",
+		  "not a schedlab database (its schema_version is not an integer)" },
+		{ "UPDATE schema_version SET version = 2.5",
+		  "not a schedlab database (its schema_version is not an integer)" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char name[32];
+		const char *p;
+		struct store *s;
+
+		snprintf(name, sizeof(name), "badversion%zu.db", i);
+		p = path(name);
+		s = store_open(p);
+		assert_non_null(s);
+		store_close(s);
+		/* a rollback journal, so that nothing but the file itself
+		 * could change */
+		sql(p, "PRAGMA journal_mode = DELETE");
+		sql(p, bad[i].sql);
+		refused_unchanged(p, bad[i].said);
+	}
+}
+
+/*
+ * Issue 12, defect 6: another program's SQLite file, or a schedlab
+ * database newer than this binary, is refused before anything is
+ * written to it (it used to be switched to WAL first).
+ */
+static void test_open_foreign_unchanged(void **state)
+{
+	struct store *s;
+
+	(void)state;
+	sql(path("foreign.db"), "CREATE TABLE t (x); INSERT INTO t VALUES (1)");
+	refused_unchanged(path("foreign.db"),
+			  "foreign.db: not a schedlab database (it holds tables of another program)");
+
+	s = store_open(path("newer.db"));
+	assert_non_null(s);
+	store_close(s);
+	sql(path("newer.db"), "PRAGMA journal_mode = DELETE;"
+	    " UPDATE schema_version SET version = 4");
+	refused_unchanged(path("newer.db"),
+			  "newer.db: database schema version 4 is newer than this schedlab (3)");
+}
+
+/*
+ * Issue 12, defect 14: a damaged page in the middle of the file is
+ * found when the database is opened for writing (quick_check), not
+ * after a whole run that then cannot be stored.
+ */
+static void test_open_corrupt_page(void **state)
+{
+	const char *p = path("corrupt.db");
+	struct store *s = store_open(p);
+	char junk[4096];
+	FILE *f;
+	long size;
+
+	(void)state;
+	assert_non_null(s);
+	make_run(s, NULL, "big", 1000, 200);
+	store_close(s);
+	f = fopen(p, "r+");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	assert_true(size > 16 * 4096);
+	memset(junk, 0xa5, sizeof(junk));
+	fseek(f, size / 4096 / 2 * 4096, SEEK_SET);
+	assert_int_equal(fwrite(junk, 1, sizeof(junk), f), sizeof(junk));
+	fclose(f);
+	capture();
+	assert_null(store_open(p));
+	assert_said("corrupt.db: the database is corrupt (quick_check: ");
+	assert_int_equal(lines_said(), 1);
+	assert_said("quick_check: Page ");
+}
+
+/*
+ * store_open_ro() creates nothing, refuses what store_open() refuses
+ * without writing, and reads what is there, leaving no -wal or -shm.
+ */
+static void test_open_ro(void **state)
+{
+	struct store_run_info *runs;
+	const char *p;
+	struct store *s;
+	size_t n;
+
+	(void)state;
+	capture();
+	assert_null(store_open_ro(path("ro-missing/none.db")));
+	assert_said("ro-missing/none.db: cannot open database (");
+	assert_int_not_equal(access(path("ro-missing"), F_OK), 0);
+
+	sql(path("ro-foreign.db"), "CREATE TABLE t (x)");
+	capture();
+	assert_null(store_open_ro(path("ro-foreign.db")));
+	assert_said("not a schedlab database (it holds tables of another program)");
+
+	p = path("ro.db");
+	s = store_open(p);
+	assert_non_null(s);
+	make_run(s, NULL, "ro", 1000, 2);
+	store_close(s);
+	s = store_open_ro(p);
+	assert_non_null(s);
+	assert_int_equal(store_runs(s, &runs, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(runs[0].label, "ro");
+	store_runs_free(runs, n);
+	store_close(s);
+	assert_int_not_equal(access(path("ro.db-wal"), F_OK), 0);
+	assert_int_not_equal(access(path("ro.db-shm"), F_OK), 0);
+}
+
 static void test_default_path(void **state)
 {
 	char buf[256], small[8];
@@ -1213,6 +1400,10 @@ int main(void)
 		cmocka_unit_test(test_old_export_is_upgraded),
 		cmocka_unit_test(test_export_load_refusals),
 		cmocka_unit_test(test_open_refusals),
+		cmocka_unit_test(test_open_bad_schema_version),
+		cmocka_unit_test(test_open_foreign_unchanged),
+		cmocka_unit_test(test_open_corrupt_page),
+		cmocka_unit_test(test_open_ro),
 		cmocka_unit_test(test_default_path),
 		cmocka_unit_test(test_two_writers),
 	};
