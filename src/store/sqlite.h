@@ -9,6 +9,8 @@
 #define SCHEDLAB_STORE_SQLITE_H
 
 #include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "store/store.h"
@@ -51,5 +53,17 @@ int db_step_done(sqlite3_stmt *st);
  */
 int db_query_int(struct store *s, const char *sql, const char *text,
 		 int64_t num, int64_t *out);
+
+/* sqlite_life.c: is a run's writer alive? */
+/* This process's pid and its machine's boot id ("" when unknown). */
+void store_writer_self(int64_t *pid, char *boot, size_t len);
+/* Whether the writer (pid, boot id) of a run of host is known dead. */
+bool store_writer_gone(const char *host, int64_t pid, const char *boot);
+/* status, or "abandoned" for a running run whose writer is gone. */
+const char *store_status_shown(const char *status, const char *host,
+			       int64_t pid, const char *boot);
+/* In the caller's transaction: every running run whose writer is gone
+ * becomes abandoned, ended now. */
+int store_mark_abandoned(struct store *s);
 
 #endif

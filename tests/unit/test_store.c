@@ -227,7 +227,7 @@ static void test_open_creates_schema(void **state)
 	assert_string_equal(sql_text(db, "SELECT name FROM sqlite_master"
 		" WHERE type = 'table' ORDER BY name"),
 		"cases histograms run_metrics runs samples schema_version");
-	assert_string_equal(sql_text(db, "SELECT max(version) FROM schema_version"), "3");
+	assert_string_equal(sql_text(db, "SELECT max(version) FROM schema_version"), "4");
 	assert_string_equal(sql_text(db, "PRAGMA journal_mode"), "wal");
 	s = store_open(db);	/* and again, migrated already */
 	assert_non_null(s);
@@ -313,7 +313,7 @@ static void test_migrate_to_schema_3(void **state)
 		sql(db, old_run);
 		s = store_open(db);
 		assert_non_null(s);
-		assert_string_equal(sql_text(db, "SELECT version FROM schema_version"), "3");
+		assert_string_equal(sql_text(db, "SELECT version FROM schema_version"), "4");
 		assert_string_equal(sql_text(db, "SELECT '[' || params || ']' FROM cases ORDER BY id"),
 				    "[groups=4] [] [b=2 a=1]");
 		assert_string_equal(sql_text(db, "SELECT version || settings FROM cases ORDER BY id"),
@@ -325,6 +325,14 @@ static void test_migrate_to_schema_3(void **state)
 		assert_int_equal(store_estimate(s, "pipe", 1, "", &secs), 1);
 		assert_true(secs == 4);
 		assert_int_equal(store_estimate(s, "messaging", 2, "groups=4", &secs), 0);
+		/* 4 rebuilt runs: its rows, their cases and the references
+		 * kept; pid and boot id unknown; 'abandoned' a status */
+		assert_string_equal(sql_text(db, "SELECT count(*) || ' ' ||"
+			" count(pid) || count(boot_id) FROM runs"), "1 00");
+		assert_string_equal(sql_text(db, "SELECT count(*) FROM cases"), "3");
+		assert_string_equal(sql_text(db, "SELECT count(*) FROM pragma_foreign_key_check"), "0");
+		assert_string_equal(sql_text(db, "SELECT sql LIKE '%''abandoned''%'"
+			" FROM sqlite_master WHERE name = 'runs'"), "1");
 
 		doc = store_export(s, 1);
 		assert_non_null(doc);
@@ -818,7 +826,7 @@ static const struct mutation mutations[] = {
 	{ { "run" }, "ended", "true", "doc.json: run.ended: expected a number or null" },
 	{ { "run" }, "label", "3", "doc.json: run.label: expected a string or null" },
 	{ { "run" }, "status", "\"done\"",
-	  "doc.json: run.status: \"done\" is not running, complete, partial or failed" },
+	  "doc.json: run.status: \"done\" is not running, complete, partial, failed or abandoned" },
 	{ {}, "environment", NULL, "doc.json: environment: missing" },
 	{ {}, "environment", "\"linux\"", "doc.json: environment: expected an object" },
 	{ {}, "metrics", "[]", "doc.json: metrics: expected an object" },
@@ -1087,7 +1095,7 @@ static void test_open_refusals(void **state)
 	sql(path("future.db"), "UPDATE schema_version SET version = 99");
 	capture();
 	assert_null(store_open(path("future.db")));
-	assert_said("future.db: database schema version 99 is newer than this schedlab (3)");
+	assert_said("future.db: database schema version 99 is newer than this schedlab (4)");
 }
 
 /* A file's bytes (NULL when it does not exist), for "unchanged" checks. */
