@@ -456,3 +456,19 @@ test_judge_live_run() {
 	expect_match "--set nope: message" "--set nope=1: 'nope' is not a key of any job" "$err"
 	expect_no_leftovers
 }
+
+# judge with a database that stays locked past the busy timeout: not
+# the commit's fault, so no verdict - exit 128, which makes git bisect
+# run stop - rather than 1 (bad) or 2 (issue 12, defect 4).
+test_judge_locked_database_aborts() {
+	use_tmpdir
+	fixture "$tmp/base.json" base "$BASE"
+	printf '[msg]\nworkload = messaging\ngroups = 1\nloops = 100\niterations = 1\n' >"$tmp/m.job"
+	"$SCHEDLAB" run "$tmp/m.job" --db "$tmp/r.db" -q
+	hold_lock "$tmp/r.db"
+	SCHEDLAB_BUSY_TIMEOUT_MS=300 run_sl judge --baseline "$tmp/base.json" "$tmp/m.job" --db "$tmp/r.db"
+	release_lock
+	expect_eq "exit status" 128 "$rc"
+	expect_match "why" "judge: the database could not be written: abort \(128\)" "$err"
+	expect_no_leftovers
+}
