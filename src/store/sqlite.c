@@ -126,7 +126,8 @@ static const struct migration migrations[] = {
 	  "DROP INDEX cases_config;"
 	  "CREATE INDEX cases_config ON cases (workload, version, params);",
 	  recompute_identities },
-	/* 4: who writes a run (pid, boot id: store/sqlite_life.c), so a
+	/* 4: who writes a run (pid, its start time, boot id:
+	 * store/sqlite_life.c), so a
 	 * run whose writer died is told from one still running, and the
 	 * status 'abandoned'. SQLite cannot change a CHECK in place: the
 	 * table is rebuilt (sqlite.org/lang_altertable.html, with foreign
@@ -144,6 +145,7 @@ static const struct migration migrations[] = {
 	" schedlab_version TEXT,"
 	" environment TEXT NOT NULL DEFAULT '{}',"
 	" pid INTEGER,"
+	" pid_start INTEGER,"
 	" boot_id TEXT);"
 	"INSERT INTO runs_new (id, uuid, label, host, started, ended, status,"
 	" command, schedlab_version, environment)"
@@ -612,7 +614,8 @@ static int open_write(struct store *s)
 		return -1;
 	if (db_prepare(s, "INSERT INTO runs (uuid, label, host, started, ended,"
 		    " status, command, schedlab_version, environment, pid,"
-		    " boot_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    " pid_start, boot_id)"
+		    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		    &s->ins_run) ||
 	    db_prepare(s, "INSERT OR IGNORE INTO run_metrics (run_id, name, unit,"
 		    " better, headline, help) VALUES (?, ?, ?, ?, ?, ?)",

@@ -65,8 +65,7 @@ struct run_row {
 	const char *uuid, *label, *host, *command, *version, *status;
 	double started, ended;		/* ended: NAN while running */
 	const char *environment;	/* JSON text */
-	int64_t pid;			/* the writer's; 0: none (imported) */
-	const char *boot_id;		/* its machine's boot; NULL: none */
+	struct store_writer w;		/* pid 0: none (imported) */
 };
 
 static int insert_run(struct store *s, const struct run_row *r, int64_t *id)
@@ -84,9 +83,11 @@ static int insert_run(struct store *s, const struct run_row *r, int64_t *id)
 	db_bind_text(st, 7, r->command);
 	db_bind_text(st, 8, r->version);
 	db_bind_text(st, 9, r->environment);
-	if (r->pid > 0)
-		sqlite3_bind_int64(st, 10, r->pid);
-	db_bind_text(st, 11, r->boot_id);
+	if (r->w.pid > 0) {
+		sqlite3_bind_int64(st, 10, r->w.pid);
+		sqlite3_bind_int64(st, 11, r->w.start);
+		db_bind_text(st, 12, *r->w.boot ? r->w.boot : NULL);
+	}
 	rc = db_step_done(st);
 	if (rc == SQLITE_CONSTRAINT_UNIQUE)
 		return error("%s: a run with UUID %s is already stored", s->path,
@@ -196,7 +197,7 @@ static int insert_hist(struct store *s, int64_t case_id, const char *metric,
 
 int store_run_begin(struct store *s, const struct store_run *r, int64_t *id)
 {
-	char uuid[37], boot[64];
+	char uuid[37];
 	struct run_row row = {
 		.uuid = r->uuid, .label = r->label, .host = r->host,
 		.command = r->command, .version = r->version,
@@ -212,8 +213,7 @@ int store_run_begin(struct store *s, const struct store_run *r, int64_t *id)
 		row.uuid = uuid;
 	}
 	row.environment = env;
-	store_writer_self(&row.pid, boot, sizeof(boot));
-	row.boot_id = *boot ? boot : NULL;
+	store_writer_self(&row.w);
 	if (!db_begin(s)) {
 		rc = store_mark_abandoned(s) || insert_run(s, &row, id) ||
 		     db_commit(s) ? -1 : 0;

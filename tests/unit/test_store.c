@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "stats/hist.h"
+#include "store/sqlite.h"
 #include "store/store.h"
 
 static char tmp[256];
@@ -1390,6 +1391,58 @@ static void test_two_writers(void **state)
 	store_close(s);
 }
 
+/*
+ * Whether a run's writer is alive (sqlite_life.c): this process is; a
+ * child reaped is gone; a live pid with another start time (reused) is
+ * gone; another boot of this host is gone; another host's run is never
+ * judged; a writer of unknown boot (imported, schema 3) neither.
+ */
+static void test_writer_gone(void **state)
+{
+	struct store_writer me, w;
+	char host[256] = "";
+	FILE *f;
+	long long start = 0;
+	pid_t pid;
+
+	(void)state;
+	gethostname(host, sizeof(host) - 1);
+	store_writer_self(&me);
+	if (!*me.boot)
+		skip();
+	f = popen("awk '{ sub(/.*\\) /, \"\"); print $20 }' /proc/$PPID/stat", "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%lld", &start), 1);
+	pclose(f);
+	assert_true(start == me.start);
+	assert_false(store_writer_gone(host, &me));
+	assert_string_equal(store_status_shown("running", host, &me), "running");
+
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	w = me;
+	w.pid = pid;
+	assert_true(store_writer_gone(host, &w));
+	assert_string_equal(store_status_shown("running", host, &w), "abandoned");
+	assert_string_equal(store_status_shown("partial", host, &w), "partial");
+
+	w = me;
+	w.pid = 1;		/* alive, started long before this test */
+	w.start = me.start;
+	assert_true(store_writer_gone(host, &w));
+
+	w = me;
+	w.pid = pid;
+	snprintf(w.boot, sizeof(w.boot), "another-boot");
+	assert_true(store_writer_gone(host, &w));
+	assert_false(store_writer_gone("another-host", &w));
+	*w.boot = '\0';
+	assert_false(store_writer_gone(host, &w));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1414,6 +1467,7 @@ int main(void)
 		cmocka_unit_test(test_open_ro),
 		cmocka_unit_test(test_default_path),
 		cmocka_unit_test(test_two_writers),
+		cmocka_unit_test(test_writer_gone),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
