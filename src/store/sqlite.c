@@ -51,7 +51,12 @@ static int busy_timeout_ms(void)
 	if (!e || !*e)
 		return BUSY_TIMEOUT_MS;
 	v = strtol(e, &end, 10);
-	return *end || v < 0 || v > 600000 ? BUSY_TIMEOUT_MS : (int)v;
+	if (*end || v < 0 || v > 600000) {
+		warning("SCHEDLAB_BUSY_TIMEOUT_MS: expected milliseconds in 0..600000, got '%s': waiting %d",
+			e, BUSY_TIMEOUT_MS);
+		return BUSY_TIMEOUT_MS;
+	}
+	return (int)v;
 }
 
 static int recompute_identities(struct store *s);
@@ -525,7 +530,9 @@ static int connect(struct store *s, int flags, bool immutable)
 	if (rc != SQLITE_OK)
 		return rc;
 	sqlite3_extended_result_codes(s->db, 1);
-	sqlite3_busy_timeout(s->db, busy_timeout_ms());
+	if (!s->busy_ms)
+		s->busy_ms = busy_timeout_ms();
+	sqlite3_busy_timeout(s->db, s->busy_ms);
 	rc = sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master", -1,
 				&st, NULL);
 	if (rc == SQLITE_OK) {
@@ -603,7 +610,7 @@ static int open_write(struct store *s)
 	 */
 	for (int waited = 0;; waited += 10) {
 		rc = sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
-		if ((rc & 0xff) != SQLITE_BUSY || waited >= busy_timeout_ms())
+		if ((rc & 0xff) != SQLITE_BUSY || waited >= s->busy_ms)
 			break;
 		usleep(10 * 1000);
 	}

@@ -18,6 +18,7 @@
 struct store {
 	sqlite3 *db;
 	char *path;
+	int busy_ms;		/* the busy timeout, once read */
 	/* the statements every write uses, prepared once */
 	sqlite3_stmt *ins_run, *ins_metric, *ins_case, *ins_sample, *ins_hist;
 	/* compare asks for a case's history once per case: prepared once */

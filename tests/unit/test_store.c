@@ -1392,6 +1392,41 @@ static void test_two_writers(void **state)
 }
 
 /*
+ * The last case and the run's end in one transaction: both stored, or
+ * (the end refused) neither - never a run complete without its case.
+ */
+static void test_last_case_ends_the_run(void **state)
+{
+	const char *db = path("end.db");
+	struct store_case c = {
+		.seq = 1, .job = "hackbench", .workload = "messaging",
+		.status = "complete", .metrics = mdefs, .nmetrics = 3,
+		.niter = 3, .values = vals,
+		.run_status = "complete", .run_ended = 1060,
+	};
+	struct store *s;
+	int64_t id;
+
+	(void)state;
+	s = store_open(db);
+	assert_non_null(s);
+	id = begin_run(s, "end-1", "e", 1000);
+	assert_int_equal(store_case_add(s, id, &c), 0);
+	assert_string_equal(sql_text(db, "SELECT status || ended || ' ' ||"
+		" (SELECT count(*) FROM cases) FROM runs"), "complete1060.0 1");
+
+	id = begin_run(s, "end-2", "e", 2000);
+	c.run_status = "done";
+	capture();
+	assert_int_equal(store_case_add(s, id, &c), -1);
+	assert_said("cannot end with status 'done'");
+	assert_string_equal(sql_text(db, "SELECT status || coalesce(ended, '-') ||"
+		" ' ' || (SELECT count(*) FROM cases WHERE run_id = r.id)"
+		" FROM runs r WHERE uuid = 'end-2'"), "running- 0");
+	store_close(s);
+}
+
+/*
  * Whether a run's writer is alive (sqlite_life.c): this process is; a
  * child reaped is gone; a live pid with another start time (reused) is
  * gone; another boot of this host is gone; another host's run is never
@@ -1467,6 +1502,7 @@ int main(void)
 		cmocka_unit_test(test_open_ro),
 		cmocka_unit_test(test_default_path),
 		cmocka_unit_test(test_two_writers),
+		cmocka_unit_test(test_last_case_ends_the_run),
 		cmocka_unit_test(test_writer_gone),
 	};
 
