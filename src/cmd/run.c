@@ -308,10 +308,11 @@ static int execute(struct plan *plan, const struct run_request *ro,
 			break;
 		}
 		/*
-		 * A stop signal that came while the last case was stored is
-		 * taken now: the case is kept, the run ends partial, 130.
-		 * The last case carries the run's end in its own transaction,
-		 * so the two are stored together or not at all.
+		 * Stop signals stay blocked from the case's end to its
+		 * store's end (a lock wait included); one that came meanwhile
+		 * is taken here or after the store: the case is kept, the run
+		 * ends partial, exit 130. The last case carries the run's end
+		 * in its own transaction: both are stored, or neither.
 		 */
 		if (supervise_stop_pending())
 			interrupted = true;
