@@ -1210,9 +1210,9 @@ static void test_open_foreign_unchanged(void **state)
 	assert_non_null(s);
 	store_close(s);
 	sql(path("newer.db"), "PRAGMA journal_mode = DELETE;"
-	    " UPDATE schema_version SET version = 4");
+	    " UPDATE schema_version SET version = 5");
 	refused_unchanged(path("newer.db"),
-			  "newer.db: database schema version 4 is newer than this schedlab (3)");
+			  "newer.db: database schema version 5 is newer than this schedlab (4)");
 }
 
 /*
