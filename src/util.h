@@ -18,6 +18,9 @@ enum {
 	EXIT_RUN_FAILED = 1,
 	EXIT_USAGE = 2,
 	EXIT_SKIP = 125,
+	/* judge: the store failed (locked past the busy timeout, disk
+	 * full): git bisect run stops, as for any status of 128 and above */
+	EXIT_ABORT = 128,
 	EXIT_INTERRUPTED = 130,
 };
 

@@ -36,6 +36,9 @@ struct run_request {
 	size_t nsets;
 	bool quiet;		/* no progress, no summary */
 	const char *command;	/* the command line, for the record */
+	/* when not NULL, set when the database could not be opened or
+	 * written (judge aborts the bisection rather than blame a commit) */
+	bool *store_failed;
 };
 int run_suite(const struct run_request *rq, int64_t *run_id);
 

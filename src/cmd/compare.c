@@ -94,7 +94,8 @@ static void judge_usage(FILE *f)
 	fprintf(f, "\nExit status: 0 no regression beyond the threshold, 1 a regression,\n"
 		"125 inconclusive or the run failed (git bisect skips the commit),\n"
 		"2 bad input (which git bisect would count as bad: try the command once first),\n"
-		"130 interrupted (git bisect run stops).\n");
+		"128 the database could not be opened or written, 130 interrupted\n"
+		"(git bisect run stops at both).\n");
 }
 
 static int parse_threshold(const char *who, const char *s, double *out)
@@ -202,10 +203,12 @@ static int judge_candidate(const struct compare_opts *o, const char *spec,
 		.iterations = o->iterations, .quiet = true,
 		.sets = o->sets.v, .nsets = o->sets.n,
 	};
+	bool store_failed = false;
 	char *command;
 	int64_t id;
 	int rc;
 
+	rq.store_failed = &store_failed;
 	if (o->run) {
 		snprintf(name, len, "%s", o->run);
 		return run_load(o->run, o->db, r) ? EXIT_USAGE : EXIT_OK;
@@ -215,6 +218,12 @@ static int judge_candidate(const struct compare_opts *o, const char *spec,
 	rq.command = command;
 	rc = run_suite(&rq, &id);
 	free(command);
+	if (store_failed && rc != EXIT_INTERRUPTED) {
+		/* not the commit's fault: no verdict, and bisect must stop */
+		error("judge: the database could not be written: abort (%d)",
+		      EXIT_ABORT);
+		return EXIT_ABORT;
+	}
 	if (id < 0 || rc == EXIT_USAGE || rc == EXIT_INTERRUPTED)
 		return rc == EXIT_OK ? EXIT_SKIP : rc;	/* 130 stops git bisect run */
 	snprintf(name, len, "%lld", (long long)id);

@@ -169,8 +169,10 @@ static void job_flush(struct run *job)
 		run_case_free(&job->cases[--job->ncases]);
 }
 
+/* end_status: NULL, or the run's status, stored with the case. */
 static int store_result(struct store *st, int64_t run_id,
-			const struct plan_case *c, const struct case_result *r)
+			const struct plan_case *c, const struct case_result *r,
+			const char *end_status, json_t *env)
 {
 	json_t *params = json_parameters(c->wl, c->cfg);
 	json_t *settings = identity_settings(c);
@@ -184,6 +186,8 @@ static int store_result(struct store *st, int64_t run_id,
 		.parameters = params, .metrics = r->cols.def,
 		.nmetrics = r->cols.n, .niter = r->niter, .values = r->values,
 		.latency = r->latency,
+		.run_status = end_status, .run_ended = wall_now(),
+		.run_environment = env,
 	};
 	int rc = store_case_add(st, run_id, &sc);
 
@@ -205,6 +209,15 @@ static void add_steal(json_t *env, const struct cpu_times *a, bool have_a)
 	total = cpu_times_total(&b) - cpu_times_total(a);
 	json_object_set_new(env, "steal_during_run", sysenv_item(json_real(
 		total ? 100.0 * (double)(b.steal - a->steal) / (double)total : 0)));
+}
+
+/* The run's status from what its cases did. */
+static const char *run_status(bool interrupted, size_t complete, size_t failed,
+			      int rc)
+{
+	if (!interrupted && !failed && rc == EXIT_OK)
+		return "complete";
+	return complete ? "partial" : "failed";
 }
 
 /* The most any case asks for (perf above on above off). */
@@ -233,16 +246,19 @@ static int execute(struct plan *plan, const struct run_request *ro,
 	struct store *st;
 	char uuid[40], label[256 + sizeof(u.release)], host[256] = "unknown";
 	size_t complete = 0, failed = 0;
-	bool interrupted = false, have_t0;
-	const char *status;
+	bool interrupted = false, have_t0, stored = true, ended = true;
+	const char *status, *end_status = NULL;
 	json_t *env;
 	int64_t run_id;
 	double busy;
 	int rc = EXIT_OK;
 
 	st = store_open(db);
-	if (!st)
+	if (!st) {
+		if (ro->store_failed)
+			*ro->store_failed = true;
 		return EXIT_USAGE;
+	}
 	supervise_block_signals();
 	gethostname(host, sizeof(host) - 1);
 	if (uname(&u))
@@ -266,6 +282,8 @@ static int execute(struct plan *plan, const struct run_request *ro,
 	if (store_run_begin(st, &sr, &run_id)) {
 		json_decref(env);
 		store_close(st);
+		if (ro->store_failed)
+			*ro->store_failed = true;
 		return EXIT_RUN_FAILED;
 	}
 	*run_id_out = run_id;
@@ -289,11 +307,33 @@ static int execute(struct plan *plan, const struct run_request *ro,
 			case_result_free(&r);
 			break;
 		}
-		if (store_result(st, run_id, c, &r)) {
+		/*
+		 * Stop signals stay blocked from the case's end to its
+		 * store's end (a lock wait included); one that came meanwhile
+		 * is taken here or after the store: the case is kept, the run
+		 * ends partial, exit 130. The last case carries the run's end
+		 * in its own transaction: both are stored, or neither.
+		 */
+		if (supervise_stop_pending())
+			interrupted = true;
+		else if (i + 1 == plan->ncases) {
+			add_steal(env, &t0, have_t0);
+			end_status = run_status(false,
+				complete + (r.status == RUN_OK),
+				failed + (r.status != RUN_OK), rc);
+		}
+		if (store_result(st, run_id, c, &r, end_status, env)) {
 			case_result_free(&r);
+			end_status = NULL;
+			stored = false;
 			rc = EXIT_RUN_FAILED;
+			/* a stop while the store waited and failed still counts */
+			if (supervise_stop_pending())
+				interrupted = true;
 			break;
 		}
+		if (supervise_stop_pending())
+			interrupted = true;
 		if (r.status == RUN_OK) {
 			complete++;
 		} else {
@@ -305,25 +345,34 @@ static int execute(struct plan *plan, const struct run_request *ro,
 		if (!ro->quiet)
 			run_case_from_result(&job, c, &r);
 		case_result_free(&r);
+		if (interrupted)
+			break;
 	}
 	progress_clear(&pr);
 	if (!ro->quiet)
 		job_flush(&job);
 	run_free(&job);
 
-	add_steal(env, &t0, have_t0);
-	if (!interrupted && !failed && rc == EXIT_OK)
-		status = "complete";
-	else if (complete)
-		status = "partial";
-	else
-		status = "failed";
-	if (store_run_end(st, run_id, status, wall_now(), env))
-		rc = EXIT_RUN_FAILED;
-	if (!ro->quiet)
+	status = run_status(interrupted, complete, failed, rc);
+	if (!end_status || strcmp(end_status, status)) {
+		if (!end_status)
+			add_steal(env, &t0, have_t0);
+		if (store_run_end(st, run_id, status, wall_now(), env)) {
+			rc = EXIT_RUN_FAILED;
+			stored = ended = false;
+		}
+	}
+	if (!stored && ro->store_failed)
+		*ro->store_failed = true;
+	if (!ro->quiet && stored)
 		printf("run %lld (%s): %s, %zu of %zu case%s complete, stored in %s\n",
 		       (long long)run_id, sr.label, status, complete,
 		       plan->ncases, plan->ncases == 1 ? "" : "s", db);
+	else if (!ro->quiet)
+		printf("run %lld (%s): %s, %zu of %zu case%s complete; not all of it could be stored in %s%s\n",
+		       (long long)run_id, sr.label, status, complete,
+		       plan->ncases, plan->ncases == 1 ? "" : "s", db,
+		       ended ? "" : " (it shows as abandoned once this process is gone)");
 	json_decref(env);
 	store_close(st);
 	if (interrupted) {

@@ -4,6 +4,7 @@
  * schedlab import FILE. RUN is a run id, a label (the latest run with
  * it) or an exported JSON file ("-": standard input).
  */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -100,6 +101,7 @@ int cmd_export(int argc, char **argv)
 	struct runs_opts o;
 	struct run r;
 	char tmp[4096];
+	sigset_t stop, old;
 	json_t *doc;
 	FILE *f;
 	int i, rc;
@@ -116,12 +118,22 @@ int cmd_export(int argc, char **argv)
 		json_decref(doc);
 		return rc;
 	}
-	/* written beside the target, renamed over it once complete */
+	/*
+	 * Written beside the target, renamed over it once complete. Stop
+	 * signals wait until the file is renamed or removed: a Ctrl-C
+	 * halfway must not leave FILE.tmp.PID behind.
+	 */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, &old);
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", o.output, (int)getpid());
 	f = fopen(tmp, "w");
 	if (!f) {
 		json_decref(doc);
 		error_errno("export: %s", tmp);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		return EXIT_USAGE;
 	}
 	rc = export_dump(doc, f);
@@ -131,6 +143,7 @@ int cmd_export(int argc, char **argv)
 		rc = EXIT_RUN_FAILED;
 	}
 	json_decref(doc);
+	sigprocmask(SIG_SETMASK, &old, NULL);	/* a pending stop ends us here */
 	return rc;
 }
 

@@ -238,6 +238,18 @@ void supervise_block_signals(void)
 	sigprocmask(SIG_BLOCK, &set, NULL);
 }
 
+int supervise_stop_pending(void)
+{
+	static const struct timespec now = { 0, 0 };
+	sigset_t set;
+	int sig;
+
+	stop_signals(&set);
+	sigdelset(&set, SIGCHLD);
+	sig = sigtimedwait(&set, NULL, &now);
+	return sig > 0 ? sig : 0;
+}
+
 void run_outcome_release(struct run_outcome *o)
 {
 	free(o->latency);

@@ -103,6 +103,13 @@ int supervise_run(const struct workload *wl, const void *cfg,
  */
 void supervise_block_signals(void);
 
+/*
+ * A stop signal (SIGINT, SIGTERM, SIGHUP) that arrived while they were
+ * blocked between runs (while a case was stored), taken off the queue;
+ * 0 when none did.
+ */
+int supervise_stop_pending(void);
+
 /* The exit code for a status: 0, 1 or 130. */
 int run_status_exit(enum run_status st);
 

@@ -25,7 +25,7 @@
 #include "util.h"
 
 const char *const export_run_statuses[] = {
-	"running", "complete", "partial", "failed", NULL
+	"running", "complete", "partial", "failed", "abandoned", NULL
 };
 const char *const export_case_statuses[] = { "complete", "failed", NULL };
 

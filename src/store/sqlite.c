@@ -38,6 +38,27 @@
 
 #define BUSY_TIMEOUT_MS 30000
 
+/*
+ * How long a writer waits for the lock: 30 s, or for tests
+ * $SCHEDLAB_BUSY_TIMEOUT_MS (0..600000; doc/store.md).
+ */
+static int busy_timeout_ms(void)
+{
+	const char *e = getenv("SCHEDLAB_BUSY_TIMEOUT_MS");
+	char *end;
+	long v;
+
+	if (!e || !*e)
+		return BUSY_TIMEOUT_MS;
+	v = strtol(e, &end, 10);
+	if (*end || v < 0 || v > 600000) {
+		warning("SCHEDLAB_BUSY_TIMEOUT_MS: expected milliseconds in 0..600000, got '%s': waiting %d",
+			e, BUSY_TIMEOUT_MS);
+		return BUSY_TIMEOUT_MS;
+	}
+	return (int)v;
+}
+
 static int recompute_identities(struct store *s);
 
 /* Version N of the schema: its SQL, then, when given, C code. */
@@ -110,6 +131,35 @@ static const struct migration migrations[] = {
 	  "DROP INDEX cases_config;"
 	  "CREATE INDEX cases_config ON cases (workload, version, params);",
 	  recompute_identities },
+	/* 4: who writes a run (pid, its start time, boot id:
+	 * store/sqlite_life.c), so a
+	 * run whose writer died is told from one still running, and the
+	 * status 'abandoned'. SQLite cannot change a CHECK in place: the
+	 * table is rebuilt (sqlite.org/lang_altertable.html, with foreign
+	 * keys off: see migrate()) */
+	{ "CREATE TABLE runs_new ("
+	" id INTEGER PRIMARY KEY,"
+	" uuid TEXT UNIQUE NOT NULL,"
+	" label TEXT,"
+	" host TEXT,"
+	" started REAL NOT NULL,"
+	" ended REAL,"
+	" status TEXT NOT NULL CHECK (status IN"
+	"  ('running', 'complete', 'partial', 'failed', 'abandoned')),"
+	" command TEXT,"
+	" schedlab_version TEXT,"
+	" environment TEXT NOT NULL DEFAULT '{}',"
+	" pid INTEGER,"
+	" pid_start INTEGER,"
+	" boot_id TEXT);"
+	"INSERT INTO runs_new (id, uuid, label, host, started, ended, status,"
+	" command, schedlab_version, environment)"
+	" SELECT id, uuid, label, host, started, ended, status, command,"
+	" schedlab_version, environment FROM runs;"
+	"DROP TABLE runs;"
+	"ALTER TABLE runs_new RENAME TO runs;"
+	"CREATE INDEX runs_label ON runs (label, started);"
+	"CREATE INDEX runs_started ON runs (started);", NULL },
 };
 
 #define SCHEMA_VERSION ((int)ARRAY_SIZE(migrations))
@@ -387,8 +437,11 @@ static int migrate(struct store *s)
 		return -1;
 	if (v == SCHEMA_VERSION)
 		return 0;
+	/* a table rebuilt (4) must not cascade its drop: no-op inside a
+	 * transaction, so set around it */
+	sqlite3_exec(s->db, "PRAGMA foreign_keys = OFF", NULL, NULL, NULL);
 	if (db_begin(s))
-		return -1;
+		goto fail;
 	/* another process may have migrated it while we waited */
 	if (schema_version(s, &v))
 		goto fail;
@@ -400,9 +453,11 @@ static int migrate(struct store *s)
 		 " INSERT INTO schema_version VALUES (%d)", SCHEMA_VERSION);
 	if (db_exec(s, sql, "cannot record the schema version") || db_commit(s))
 		goto fail;
+	sqlite3_exec(s->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
 	return 0;
 fail:
 	db_rollback(s);
+	sqlite3_exec(s->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
 	return -1;
 }
 
@@ -475,7 +530,9 @@ static int connect(struct store *s, int flags, bool immutable)
 	if (rc != SQLITE_OK)
 		return rc;
 	sqlite3_extended_result_codes(s->db, 1);
-	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+	if (!s->busy_ms)
+		s->busy_ms = busy_timeout_ms();
+	sqlite3_busy_timeout(s->db, s->busy_ms);
 	rc = sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master", -1,
 				&st, NULL);
 	if (rc == SQLITE_OK) {
@@ -553,7 +610,7 @@ static int open_write(struct store *s)
 	 */
 	for (int waited = 0;; waited += 10) {
 		rc = sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
-		if ((rc & 0xff) != SQLITE_BUSY || waited >= BUSY_TIMEOUT_MS)
+		if ((rc & 0xff) != SQLITE_BUSY || waited >= s->busy_ms)
 			break;
 		usleep(10 * 1000);
 	}
@@ -563,8 +620,10 @@ static int open_write(struct store *s)
 		 "cannot set up the connection") || migrate(s))
 		return -1;
 	if (db_prepare(s, "INSERT INTO runs (uuid, label, host, started, ended,"
-		    " status, command, schedlab_version, environment)"
-		    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", &s->ins_run) ||
+		    " status, command, schedlab_version, environment, pid,"
+		    " pid_start, boot_id)"
+		    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    &s->ins_run) ||
 	    db_prepare(s, "INSERT OR IGNORE INTO run_metrics (run_id, name, unit,"
 		    " better, headline, help) VALUES (?, ?, ?, ?, ?, ?)",
 		    &s->ins_metric) ||

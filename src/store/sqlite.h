@@ -9,6 +9,8 @@
 #define SCHEDLAB_STORE_SQLITE_H
 
 #include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "store/store.h"
@@ -16,6 +18,7 @@
 struct store {
 	sqlite3 *db;
 	char *path;
+	int busy_ms;		/* the busy timeout, once read */
 	/* the statements every write uses, prepared once */
 	sqlite3_stmt *ins_run, *ins_metric, *ins_case, *ins_sample, *ins_hist;
 	/* compare asks for a case's history once per case: prepared once */
@@ -51,5 +54,28 @@ int db_step_done(sqlite3_stmt *st);
  */
 int db_query_int(struct store *s, const char *sql, const char *text,
 		 int64_t num, int64_t *out);
+
+/* sqlite_life.c: is a run's writer alive? */
+struct store_writer {
+	int64_t pid;
+	int64_t start;		/* the process's start, in clock ticks after
+				 * boot (/proc/PID/stat); 0: unknown */
+	char boot[40];		/* the boot id; "": unknown */
+};
+/* This process. */
+void store_writer_self(struct store_writer *w);
+/*
+ * The writer of runs columns pid, pid_start, boot_id at col, col + 1
+ * and col + 2 of st's row (pid 0 when NULL).
+ */
+void store_writer_col(sqlite3_stmt *st, int col, struct store_writer *w);
+/* Whether w, the writer of a run of host, is known dead. */
+bool store_writer_gone(const char *host, const struct store_writer *w);
+/* status, or "abandoned" for a running run whose writer is gone. */
+const char *store_status_shown(const char *status, const char *host,
+			       const struct store_writer *w);
+/* In the caller's transaction: every running run whose writer is gone
+ * becomes abandoned, ended now. */
+int store_mark_abandoned(struct store *s);
 
 #endif

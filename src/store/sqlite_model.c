@@ -59,8 +59,9 @@ static int load_run(struct store *s, int64_t id, struct run *r)
 	int rc;
 
 	if (db_prepare(s, "SELECT uuid, label, host, started, ended, status,"
-		    " command, schedlab_version, environment FROM runs"
-		    " WHERE id = ?", &st))
+		    " command, schedlab_version, environment, pid,"
+		    " pid_start, boot_id"
+		    " FROM runs WHERE id = ?", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
 	rc = sqlite3_step(st);
@@ -75,6 +76,8 @@ static int load_run(struct store *s, int64_t id, struct run *r)
 	if (!rc) {
 		const json_t *busy = json_object_get(json_object_get(
 			r->environment, "busy_at_start"), "value");
+		struct store_writer w;
+		const char *shown;
 
 		r->id = id;
 		r->uuid = db_col_dup(st, 0);
@@ -83,7 +86,10 @@ static int load_run(struct store *s, int64_t id, struct run *r)
 		r->started = sqlite3_column_double(st, 3);
 		r->ended = sqlite3_column_type(st, 4) == SQLITE_NULL ? NAN :
 			   sqlite3_column_double(st, 4);
-		r->status = db_col_dup(st, 5);
+		store_writer_col(st, 9, &w);
+		shown = store_status_shown((const char *)sqlite3_column_text(st, 5),
+			(const char *)sqlite3_column_text(st, 2), &w);
+		r->status = shown ? xstrdup(shown) : NULL;
 		r->command = db_col_dup(st, 6);
 		r->schedlab_version = db_col_dup(st, 7);
 		r->busy_at_start = json_is_number(busy) ?

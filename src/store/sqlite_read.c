@@ -50,17 +50,23 @@ int store_runs(struct store *s, struct store_run_info **runs, size_t *n)
 		    " r.status,"
 		    " (SELECT count(*) FROM cases c WHERE c.run_id = r.id),"
 		    " (SELECT count(*) FROM cases c JOIN samples x"
-		    "   ON x.case_id = c.id WHERE c.run_id = r.id)"
+		    "   ON x.case_id = c.id WHERE c.run_id = r.id),"
+		    " r.pid, r.pid_start, r.boot_id"
 		    " FROM runs r ORDER BY r.started DESC, r.id DESC", &st))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct store_run_info *r;
+		struct store_writer w;
+		const char *shown;
 
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 16;
 			*runs = xrealloc(*runs, cap * sizeof(**runs));
 		}
 		r = &(*runs)[(*n)++];
+		store_writer_col(st, 9, &w);
+		shown = store_status_shown((const char *)sqlite3_column_text(st, 6),
+			(const char *)sqlite3_column_text(st, 3), &w);
 		*r = (struct store_run_info){
 			.id = sqlite3_column_int64(st, 0),
 			.uuid = db_col_dup(st, 1), .label = db_col_dup(st, 2),
@@ -68,7 +74,7 @@ int store_runs(struct store *s, struct store_run_info **runs, size_t *n)
 			.started = sqlite3_column_double(st, 4),
 			.ended = sqlite3_column_type(st, 5) == SQLITE_NULL ? NAN :
 				 sqlite3_column_double(st, 5),
-			.status = db_col_dup(st, 6),
+			.status = shown ? xstrdup(shown) : NULL,
 			.cases = sqlite3_column_int64(st, 7),
 			.samples = sqlite3_column_int64(st, 8),
 		};

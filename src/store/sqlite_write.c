@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * store/sqlite_write.c: runs into the database - as `schedlab run`
- * makes them (begin, one case at a time, end) and from an export
- * document (import). Each call is one BEGIN IMMEDIATE transaction:
- * all of it is stored or, after an error, none.
+ * makes them (begin, one case at a time, end - or the last case and
+ * the end together) and from an export document (import). Each call is
+ * one BEGIN IMMEDIATE transaction: all of it is stored or, after an
+ * error, none. A writer that begins a run or imports one first marks
+ * the runs whose writer died abandoned (sqlite_life.c).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -63,6 +65,7 @@ struct run_row {
 	const char *uuid, *label, *host, *command, *version, *status;
 	double started, ended;		/* ended: NAN while running */
 	const char *environment;	/* JSON text */
+	struct store_writer w;		/* pid 0: none (imported) */
 };
 
 static int insert_run(struct store *s, const struct run_row *r, int64_t *id)
@@ -80,6 +83,11 @@ static int insert_run(struct store *s, const struct run_row *r, int64_t *id)
 	db_bind_text(st, 7, r->command);
 	db_bind_text(st, 8, r->version);
 	db_bind_text(st, 9, r->environment);
+	if (r->w.pid > 0) {
+		sqlite3_bind_int64(st, 10, r->w.pid);
+		sqlite3_bind_int64(st, 11, r->w.start);
+		db_bind_text(st, 12, *r->w.boot ? r->w.boot : NULL);
+	}
 	rc = db_step_done(st);
 	if (rc == SQLITE_CONSTRAINT_UNIQUE)
 		return error("%s: a run with UUID %s is already stored", s->path,
@@ -205,8 +213,10 @@ int store_run_begin(struct store *s, const struct store_run *r, int64_t *id)
 		row.uuid = uuid;
 	}
 	row.environment = env;
+	store_writer_self(&row.w);
 	if (!db_begin(s)) {
-		rc = insert_run(s, &row, id) || db_commit(s) ? -1 : 0;
+		rc = store_mark_abandoned(s) || insert_run(s, &row, id) ||
+		     db_commit(s) ? -1 : 0;
 		if (rc)
 			db_rollback(s);
 	}
@@ -214,39 +224,68 @@ int store_run_begin(struct store *s, const struct store_run *r, int64_t *id)
 	return rc;
 }
 
-int store_run_end(struct store *s, int64_t id, const char *status,
-		  double ended, json_t *environment)
+/* The run's end, inside the caller's transaction. env: JSON text or NULL. */
+static int update_end(struct store *s, int64_t id, const char *status,
+		      double ended, const char *env)
 {
 	static const char *const ends[] = { "complete", "partial", "failed", NULL };
 	sqlite3_stmt *st = NULL;
-	char *env = NULL;
 	int rc = -1;
 
 	if (!status || !export_one_of(status, ends))
 		return error("%s: run %" PRId64 ": cannot end with status '%s'",
 			     s->path, id, status ? status : "(null)");
-	if (environment && !(env = json_text(s, environment, "the environment")))
-		return -1;
 	if (db_prepare(s, "UPDATE runs SET status = ?, ended = ?,"
 		    " environment = coalesce(?, environment) WHERE id = ?", &st))
-		goto out;
+		return -1;
 	db_bind_text(st, 1, status);
 	sqlite3_bind_double(st, 2, ended);
 	db_bind_text(st, 3, env);
 	sqlite3_bind_int64(st, 4, id);
-	if (db_begin(s))
-		goto out;
 	if (sqlite3_step(st) != SQLITE_DONE)
 		db_error(s, "run %" PRId64 ": cannot record its end", id);
 	else if (!sqlite3_changes(s->db))
 		error("no run %" PRId64 " in %s", id, s->path);
 	else
-		rc = db_commit(s);
+		rc = 0;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int store_run_end(struct store *s, int64_t id, const char *status,
+		  double ended, json_t *environment)
+{
+	char *env = NULL;
+	bool full = false;
+	int rc = -1;
+
+	if (environment && !(env = json_text(s, environment, "the environment")))
+		return -1;
+	if (!db_begin(s)) {
+		rc = update_end(s, id, status, ended, env) || db_commit(s) ? -1 : 0;
+		full = rc && (sqlite3_extended_errcode(s->db) & 0xff) == SQLITE_FULL;
+		if (rc)
+			db_rollback(s);
+	}
+	free(env);
+	if (!full)
+		return rc;
+	/*
+	 * Disk full (a case may just have failed to store for it): the end
+	 * is one row. Once checkpointed the WAL starts over in the space
+	 * it already holds, and the row without the grown environment fits
+	 * there: the run says how it ended rather than "running".
+	 */
+	sqlite3_wal_checkpoint_v2(s->db, NULL, SQLITE_CHECKPOINT_PASSIVE,
+				  NULL, NULL);
+	if (db_begin(s))
+		return -1;
+	rc = update_end(s, id, status, ended, NULL) || db_commit(s) ? -1 : 0;
 	if (rc)
 		db_rollback(s);
-out:
-	sqlite3_finalize(st);
-	free(env);
+	else
+		warning("%s: run %" PRId64 ": its end recorded all the same, without what was measured during the run",
+			s->path, id);
 	return rc;
 }
 
@@ -287,7 +326,7 @@ int store_case_add(struct store *s, int64_t run_id, const struct store_case *c)
 		.iterations = (int64_t)c->niter,
 		.version = c->version ? c->version : 1,
 	};
-	char *parameters, *settings = NULL;
+	char *parameters, *settings = NULL, *env = NULL;
 	int64_t case_id;
 	size_t i, m;
 
@@ -295,8 +334,11 @@ int store_case_add(struct store *s, int64_t run_id, const struct store_case *c)
 		return -1;
 	parameters = json_text(s, c->parameters, "the case's parameters");
 	if (!parameters ||
-	    !(settings = json_text(s, c->settings, "the case's settings"))) {
+	    !(settings = json_text(s, c->settings, "the case's settings")) ||
+	    (c->run_status && c->run_environment &&
+	     !(env = json_text(s, c->run_environment, "the environment")))) {
 		free(parameters);
+		free(settings);
 		return -1;
 	}
 	row.parameters = parameters;
@@ -330,15 +372,19 @@ int store_case_add(struct store *s, int64_t run_id, const struct store_case *c)
 		if (bad)
 			goto fail;
 	}
-	if (db_commit(s))
+	if ((c->run_status &&
+	     update_end(s, run_id, c->run_status, c->run_ended, env)) ||
+	    db_commit(s))
 		goto fail;
 	free(parameters);
 	free(settings);
+	free(env);
 	return 0;
 fail:
 	db_rollback(s);
 	free(parameters);
 	free(settings);
+	free(env);
 	return -1;
 }
 
@@ -422,7 +468,7 @@ int store_import(struct store *s, json_t *doc, const char *origin,
 		.ended = json_is_number(ended) ? json_number_value(ended) : NAN,
 		.environment = env,
 	};
-	if (db_begin(s))
+	if (db_begin(s) || store_mark_abandoned(s))
 		goto fail;
 	rc = db_query_int(s, "SELECT id FROM runs WHERE uuid = ?1", row.uuid, 0,
 		       &other);

@@ -68,7 +68,12 @@ struct store_run {
 	json_t *environment;	/* borrowed: sysenv_collect(); NULL: {} */
 };
 
-/* A run begins with status "running". *id: its local id. */
+/*
+ * A run begins with status "running", with this process's pid and boot
+ * id: while it is "running" and that process is gone, list, show and
+ * export say "abandoned", and the next run begun or imported marks it
+ * so (store/sqlite_life.c). *id: its local id.
+ */
 int store_run_begin(struct store *s, const struct store_run *r, int64_t *id);
 
 /*
@@ -105,6 +110,13 @@ struct store_case {
 	/* NULL, or niter entries: each row's latency histogram as the
 	 * probes recorded it (NULL: none), kept as histogram "latency" */
 	struct hist *const *latency;
+	/* not NULL: the run ends with this status ("complete", "partial",
+	 * "failed") in the case's own transaction - its last case and its
+	 * status are stored together or not at all; run_ended and
+	 * run_environment as store_run_end() takes them */
+	const char *run_status;
+	double run_ended;
+	json_t *run_environment;
 };
 
 /*

@@ -321,3 +321,30 @@ expect_ext_clean() {
 	[ -z "$left" ] || fail "directories left behind in $tmp/t: $left"
 	expect_no_leftovers
 }
+
+# hold_lock DB: takes DB's write lock with sqlite3(1) (BEGIN IMMEDIATE)
+# and keeps it until release_lock, as another writer would.
+hold_lock() {
+	local tries=0
+
+	lock_fifo=$(mktemp -u "${TMPDIR:-/tmp}/sltest.lock.XXXXXX")
+	lock_out=$(mktemp)
+	mkfifo "$lock_fifo"
+	sqlite3 "$1" <"$lock_fifo" >"$lock_out" 2>&1 &
+	lock_pid=$!
+	exec {lock_fd}>"$lock_fifo"
+	printf ".timeout 10000\nBEGIN IMMEDIATE;\nSELECT 'locked';\n" >&"$lock_fd"
+	until grep -q locked "$lock_out"; do
+		tries=$((tries + 1))
+		[ $tries -lt 200 ] || fail "sqlite3 did not lock $1: $(cat "$lock_out")"
+		sleep 0.05
+	done
+}
+
+# release_lock: ends hold_lock's transaction (nothing written) and its sqlite3.
+release_lock() {
+	printf "ROLLBACK;\n" >&"$lock_fd"
+	exec {lock_fd}>&-
+	wait "$lock_pid" || true
+	rm -f "$lock_fifo" "$lock_out"
+}

@@ -354,7 +354,7 @@ test_compare_schema_2_database_with_new_run() {
 		UPDATE schema_version SET version = 2;"
 	run_sl run "$tmp/a.job" --db "$tmp/r.db" --label after -q --iterations 3
 	expect_eq "run after" 0 "$rc"
-	expect_eq "schema" 3 "$(sqlite3 "$tmp/r.db" "SELECT version FROM schema_version")"
+	expect_eq "schema" 4 "$(sqlite3 "$tmp/r.db" "SELECT version FROM schema_version")"
 	expect_eq "stored identities" "fds=2 groups=1 loops=1000|1|{},fds=2 groups=1 loops=1000|1|{}" \
 		"$(sqlite3 "$tmp/r.db" "SELECT params, version, settings FROM cases ORDER BY id" | paste -sd,)"
 	run_sl compare before after --db "$tmp/r.db" --format json
@@ -454,5 +454,21 @@ test_judge_live_run() {
 	run_sl judge --baseline good --db "$tmp/r.db" --set nope=1 "$tmp/a.job"
 	expect_eq "--set nope: exit" 2 "$rc"
 	expect_match "--set nope: message" "--set nope=1: 'nope' is not a key of any job" "$err"
+	expect_no_leftovers
+}
+
+# judge with a database that stays locked past the busy timeout: not
+# the commit's fault, so no verdict - exit 128, which makes git bisect
+# run stop - rather than 1 (bad) or 2 (issue 12, defect 4).
+test_judge_locked_database_aborts() {
+	use_tmpdir
+	fixture "$tmp/base.json" base "$BASE"
+	printf '[msg]\nworkload = messaging\ngroups = 1\nloops = 100\niterations = 1\n' >"$tmp/m.job"
+	"$SCHEDLAB" run "$tmp/m.job" --db "$tmp/r.db" -q
+	hold_lock "$tmp/r.db"
+	SCHEDLAB_BUSY_TIMEOUT_MS=300 run_sl judge --baseline "$tmp/base.json" "$tmp/m.job" --db "$tmp/r.db"
+	release_lock
+	expect_eq "exit status" 128 "$rc"
+	expect_match "why" "judge: the database could not be written: abort \(128\)" "$err"
 	expect_no_leftovers
 }

@@ -228,3 +228,94 @@ test_stopped_worker_timeout() {
 	finish_sl
 	expect_failed_run 1 'timed out after 2 s$'
 }
+
+# one_case_job FILE: one pipe case of about a second, long enough to
+# take the database's lock while it runs.
+one_case_job() {
+	printf '[pp]\nworkload = pipe\nloops = 150000\niterations = 1\n' >"$1"
+}
+
+# wait_run_begun DB N: until DB holds N runs and the schedlab of
+# start_sl has no child left (its case over: it is storing).
+wait_case_over() {
+	local tries=0
+
+	while [ "$(sqlite3 "$1" 'SELECT count(*) FROM runs' 2>/dev/null)" != "$2" ] ||
+	      pgrep -P "$sl_pid" >/dev/null; do
+		kill -0 "$sl_pid" 2>/dev/null || fail "schedlab ended first: $(cat "$sl_errf")"
+		tries=$((tries + 1))
+		[ $tries -lt 400 ] || fail "the case did not end in 20 s"
+		sleep 0.05
+	done
+}
+
+# Ctrl-C while the last case waits for the database's lock: the case is
+# stored once the lock comes, then the stop takes effect - exit 130 and
+# the run partial, not 0 and complete (issue 12, defect 5).
+test_ctrl_c_while_case_is_stored() {
+	use_tmpdir
+	one_case_job "$tmp/one.job"
+	"$SCHEDLAB" run "$tmp/one.job" --db "$tmp/r.db" -q
+	start_sl run "$tmp/one.job" --db "$tmp/r.db" -q
+	until [ "$(sqlite3 "$tmp/r.db" 'SELECT count(*) FROM runs' 2>/dev/null)" = 2 ]; do
+		kill -0 "$sl_pid" 2>/dev/null || fail "schedlab ended first"
+		sleep 0.02
+	done
+	hold_lock "$tmp/r.db"
+	wait_case_over "$tmp/r.db" 2
+	kill -INT "$sl_pid"
+	sleep 0.3
+	release_lock
+	finish_sl
+	expect_eq "exit status" 130 "$rc"
+	expect_match "stderr" "interrupted; the 1 finished case is kept" "$err"
+	expect_eq "stored" "partial|1|1" "$(sqlite3 "$tmp/r.db" 'SELECT status, ended IS NOT NULL, (SELECT count(*) FROM cases WHERE run_id = 2) FROM runs WHERE id = 2')"
+}
+
+# Ctrl-C while the store waits for a lock that outlasts the busy timeout
+# ($SCHEDLAB_BUSY_TIMEOUT_MS here): still exit 130 (not 1); the run,
+# which could not be ended, reads as abandoned once schedlab is gone.
+test_ctrl_c_while_lock_wait_fails() {
+	use_tmpdir
+	one_case_job "$tmp/one.job"
+	"$SCHEDLAB" run "$tmp/one.job" --db "$tmp/r.db" -q
+	SCHEDLAB_BUSY_TIMEOUT_MS=1500 start_sl run "$tmp/one.job" --db "$tmp/r.db" -q
+	until [ "$(sqlite3 "$tmp/r.db" 'SELECT count(*) FROM runs' 2>/dev/null)" = 2 ]; do
+		kill -0 "$sl_pid" 2>/dev/null || fail "schedlab ended first"
+		sleep 0.02
+	done
+	hold_lock "$tmp/r.db"
+	wait_case_over "$tmp/r.db" 2
+	kill -INT "$sl_pid"
+	finish_sl
+	release_lock
+	expect_eq "exit status" 130 "$rc"
+	expect_eq "status read back" abandoned "$("$SCHEDLAB" show 2 --db "$tmp/r.db" --format json | jq -r .run.status)"
+}
+
+# The disk fills up in the middle of a run (a tmpfs filled by dd): the
+# case cannot be stored, and the run's row still says how it ended,
+# with an end time - not "running" (issue 12, defect 2).
+test_disk_full_run_ends_honestly() {
+	local mnt
+
+	[ "$(id -u)" = 0 ] || skip "needs root (mounts a tmpfs)"
+	use_tmpdir
+	mnt=$tmp/mnt
+	mkdir "$mnt"
+	mount -t tmpfs -o size=8m tmpfs "$mnt" 2>/dev/null || skip "cannot mount a tmpfs"
+	# shellcheck disable=SC2064
+	trap "umount '$mnt'; rm -rf '$tmp'" EXIT
+	one_case_job "$tmp/one.job"
+	"$SCHEDLAB" run "$tmp/one.job" --db "$mnt/r.db" -q
+	start_sl run "$tmp/one.job" --db "$mnt/r.db" -q
+	until [ "$(sqlite3 "$mnt/r.db" 'SELECT count(*) FROM runs' 2>/dev/null)" = 2 ]; do
+		kill -0 "$sl_pid" 2>/dev/null || fail "schedlab ended first"
+		sleep 0.02
+	done
+	dd if=/dev/zero of="$mnt/fill" bs=64k 2>/dev/null || true
+	finish_sl
+	expect_eq "exit status" 1 "$rc"
+	expect_match "stderr" "full" "$err"
+	expect_eq "stored" "failed|1|0" "$(sqlite3 "$mnt/r.db" 'SELECT status, ended IS NOT NULL, (SELECT count(*) FROM cases WHERE run_id = 2) FROM runs WHERE id = 2')"
+}

@@ -1034,3 +1034,59 @@ test_run_command_recorded() {
 	expect_eq "judge's command" "$want" \
 		"$("$SCHEDLAB" export cand --db "$tmp/r.db" | jq -r .run.command)"
 }
+
+# schedlab killed outright mid-run leaves its run "running" with nobody
+# to end it: list and show say abandoned (the writer's pid is gone on
+# this boot), and the next writer marks it so, with an end time; the
+# export carries the status (issue 12, defect 3).
+test_run_killed_is_abandoned() {
+	use_tmpdir
+	printf '[long]\nworkload = messaging\ngroups = 1\nfds = 2\nloops = 1000000000\ntimeout = 60\niterations = 1\n' >"$tmp/long.job"
+	start_sl run "$tmp/long.job" --db "$tmp/r.db" -q
+	wait_workers 4
+	kill -KILL "$sl_pid"
+	finish_sl
+	expect_eq "exit status" 137 "$rc"
+	wait_gone 2 || fail "workers outlived schedlab"
+	expect_eq "stored" "running|0" "$(sqlite3 "$tmp/r.db" 'SELECT status, ended IS NOT NULL FROM runs WHERE id = 1')"
+	run_sl show 1 --db "$tmp/r.db" --format json
+	expect_eq "show: status" abandoned "$(jval "$out" .run.status)"
+	run_sl list runs --db "$tmp/r.db"
+	expect_match "list runs" " abandoned +0 +0\$" "$(tail -n 1 <<<"$out")"
+	expect_eq "readers change nothing" running "$(sqlite3 "$tmp/r.db" 'SELECT status FROM runs WHERE id = 1')"
+	small_job "$tmp/small.job"
+	run_sl run "$tmp/small.job" --db "$tmp/r.db" -q
+	expect_eq "next run" 0 "$rc"
+	expect_eq "marked by the next writer" "abandoned|1" "$(sqlite3 "$tmp/r.db" 'SELECT status, ended >= started FROM runs WHERE id = 1')"
+	"$SCHEDLAB" export 1 --db "$tmp/r.db" -o "$tmp/e.json"
+	run_sl import "$tmp/e.json" --db "$tmp/other.db"
+	expect_eq "import of an abandoned run" 0 "$rc"
+	expect_eq "imported status" abandoned "$(sqlite3 "$tmp/other.db" 'SELECT status FROM runs')"
+}
+
+# Ctrl-C during `export -o FILE` (here while its write is held up by
+# strace) leaves FILE whole or absent, never FILE.tmp.PID (defect 9).
+test_export_interrupted_leaves_no_tmp() {
+	local spid pid tries=0 erc=0
+
+	command -v strace >/dev/null || skip "no strace"
+	use_tmpdir
+	small_job "$tmp/small.job"
+	"$SCHEDLAB" run "$tmp/small.job" --db "$tmp/r.db" -q
+	env --default-signal=INT strace -f -qq -o /dev/null -e trace=write \
+		-e inject=write:delay_exit=1500000 \
+		"$SCHEDLAB" export 1 --db "$tmp/r.db" -o "$tmp/e.json" &
+	spid=$!
+	until compgen -G "$tmp/e.json.tmp.*" >/dev/null; do
+		tries=$((tries + 1))
+		[ $tries -lt 200 ] || fail "export never made its temporary file"
+		sleep 0.02
+	done
+	pid=$(tagged_pids)
+	[ -n "$pid" ] || fail "no schedlab export process"
+	kill -INT $pid
+	wait "$spid" || erc=$?
+	expect_eq "export's end" 130 "$erc"
+	expect_eq "temporary files left" "" "$(compgen -G "$tmp/e.json.tmp.*" || true)"
+	expect_eq "the export is whole" 1 "$(jq '.cases | length > 0' "$tmp/e.json" | grep -c true)"
+}

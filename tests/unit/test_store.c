@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "stats/hist.h"
+#include "store/sqlite.h"
 #include "store/store.h"
 
 static char tmp[256];
@@ -227,7 +228,7 @@ static void test_open_creates_schema(void **state)
 	assert_string_equal(sql_text(db, "SELECT name FROM sqlite_master"
 		" WHERE type = 'table' ORDER BY name"),
 		"cases histograms run_metrics runs samples schema_version");
-	assert_string_equal(sql_text(db, "SELECT max(version) FROM schema_version"), "3");
+	assert_string_equal(sql_text(db, "SELECT max(version) FROM schema_version"), "4");
 	assert_string_equal(sql_text(db, "PRAGMA journal_mode"), "wal");
 	s = store_open(db);	/* and again, migrated already */
 	assert_non_null(s);
@@ -313,7 +314,7 @@ static void test_migrate_to_schema_3(void **state)
 		sql(db, old_run);
 		s = store_open(db);
 		assert_non_null(s);
-		assert_string_equal(sql_text(db, "SELECT version FROM schema_version"), "3");
+		assert_string_equal(sql_text(db, "SELECT version FROM schema_version"), "4");
 		assert_string_equal(sql_text(db, "SELECT '[' || params || ']' FROM cases ORDER BY id"),
 				    "[groups=4] [] [b=2 a=1]");
 		assert_string_equal(sql_text(db, "SELECT version || settings FROM cases ORDER BY id"),
@@ -325,6 +326,14 @@ static void test_migrate_to_schema_3(void **state)
 		assert_int_equal(store_estimate(s, "pipe", 1, "", &secs), 1);
 		assert_true(secs == 4);
 		assert_int_equal(store_estimate(s, "messaging", 2, "groups=4", &secs), 0);
+		/* 4 rebuilt runs: its rows, their cases and the references
+		 * kept; pid and boot id unknown; 'abandoned' a status */
+		assert_string_equal(sql_text(db, "SELECT count(*) || ' ' ||"
+			" count(pid) || count(boot_id) FROM runs"), "1 00");
+		assert_string_equal(sql_text(db, "SELECT count(*) FROM cases"), "3");
+		assert_string_equal(sql_text(db, "SELECT count(*) FROM pragma_foreign_key_check"), "0");
+		assert_string_equal(sql_text(db, "SELECT sql LIKE '%''abandoned''%'"
+			" FROM sqlite_master WHERE name = 'runs'"), "1");
 
 		doc = store_export(s, 1);
 		assert_non_null(doc);
@@ -818,7 +827,7 @@ static const struct mutation mutations[] = {
 	{ { "run" }, "ended", "true", "doc.json: run.ended: expected a number or null" },
 	{ { "run" }, "label", "3", "doc.json: run.label: expected a string or null" },
 	{ { "run" }, "status", "\"done\"",
-	  "doc.json: run.status: \"done\" is not running, complete, partial or failed" },
+	  "doc.json: run.status: \"done\" is not running, complete, partial, failed or abandoned" },
 	{ {}, "environment", NULL, "doc.json: environment: missing" },
 	{ {}, "environment", "\"linux\"", "doc.json: environment: expected an object" },
 	{ {}, "metrics", "[]", "doc.json: metrics: expected an object" },
@@ -1087,7 +1096,7 @@ static void test_open_refusals(void **state)
 	sql(path("future.db"), "UPDATE schema_version SET version = 99");
 	capture();
 	assert_null(store_open(path("future.db")));
-	assert_said("future.db: database schema version 99 is newer than this schedlab (3)");
+	assert_said("future.db: database schema version 99 is newer than this schedlab (4)");
 }
 
 /* A file's bytes (NULL when it does not exist), for "unchanged" checks. */
@@ -1201,9 +1210,9 @@ static void test_open_foreign_unchanged(void **state)
 	assert_non_null(s);
 	store_close(s);
 	sql(path("newer.db"), "PRAGMA journal_mode = DELETE;"
-	    " UPDATE schema_version SET version = 4");
+	    " UPDATE schema_version SET version = 5");
 	refused_unchanged(path("newer.db"),
-			  "newer.db: database schema version 4 is newer than this schedlab (3)");
+			  "newer.db: database schema version 5 is newer than this schedlab (4)");
 }
 
 /*
@@ -1382,6 +1391,93 @@ static void test_two_writers(void **state)
 	store_close(s);
 }
 
+/*
+ * The last case and the run's end in one transaction: both stored, or
+ * (the end refused) neither - never a run complete without its case.
+ */
+static void test_last_case_ends_the_run(void **state)
+{
+	const char *db = path("end.db");
+	struct store_case c = {
+		.seq = 1, .job = "hackbench", .workload = "messaging",
+		.status = "complete", .metrics = mdefs, .nmetrics = 3,
+		.niter = 3, .values = vals,
+		.run_status = "complete", .run_ended = 1060,
+	};
+	struct store *s;
+	int64_t id;
+
+	(void)state;
+	s = store_open(db);
+	assert_non_null(s);
+	id = begin_run(s, "end-1", "e", 1000);
+	assert_int_equal(store_case_add(s, id, &c), 0);
+	assert_string_equal(sql_text(db, "SELECT status || ended || ' ' ||"
+		" (SELECT count(*) FROM cases) FROM runs"), "complete1060.0 1");
+
+	id = begin_run(s, "end-2", "e", 2000);
+	c.run_status = "done";
+	capture();
+	assert_int_equal(store_case_add(s, id, &c), -1);
+	assert_said("cannot end with status 'done'");
+	assert_string_equal(sql_text(db, "SELECT status || coalesce(ended, '-') ||"
+		" ' ' || (SELECT count(*) FROM cases WHERE run_id = r.id)"
+		" FROM runs r WHERE uuid = 'end-2'"), "running- 0");
+	store_close(s);
+}
+
+/*
+ * Whether a run's writer is alive (sqlite_life.c): this process is; a
+ * child reaped is gone; a live pid with another start time (reused) is
+ * gone; another boot of this host is gone; another host's run is never
+ * judged; a writer of unknown boot (imported, schema 3) neither.
+ */
+static void test_writer_gone(void **state)
+{
+	struct store_writer me, w;
+	char host[256] = "";
+	FILE *f;
+	long long start = 0;
+	pid_t pid;
+
+	(void)state;
+	gethostname(host, sizeof(host) - 1);
+	store_writer_self(&me);
+	if (!*me.boot)
+		skip();
+	f = popen("awk '{ sub(/.*\\) /, \"\"); print $20 }' /proc/$PPID/stat", "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%lld", &start), 1);
+	pclose(f);
+	assert_true(start == me.start);
+	assert_false(store_writer_gone(host, &me));
+	assert_string_equal(store_status_shown("running", host, &me), "running");
+
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	w = me;
+	w.pid = pid;
+	assert_true(store_writer_gone(host, &w));
+	assert_string_equal(store_status_shown("running", host, &w), "abandoned");
+	assert_string_equal(store_status_shown("partial", host, &w), "partial");
+
+	w = me;
+	w.pid = 1;		/* alive, started long before this test */
+	w.start = me.start;
+	assert_true(store_writer_gone(host, &w));
+
+	w = me;
+	w.pid = pid;
+	snprintf(w.boot, sizeof(w.boot), "another-boot");
+	assert_true(store_writer_gone(host, &w));
+	assert_false(store_writer_gone("another-host", &w));
+	*w.boot = '\0';
+	assert_false(store_writer_gone(host, &w));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1406,6 +1502,8 @@ int main(void)
 		cmocka_unit_test(test_open_ro),
 		cmocka_unit_test(test_default_path),
 		cmocka_unit_test(test_two_writers),
+		cmocka_unit_test(test_last_case_ends_the_run),
+		cmocka_unit_test(test_writer_gone),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
