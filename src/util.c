@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -152,6 +153,44 @@ char *argv_join(char *const *argv, bool quote)
 	}
 	*p = '\0';
 	return s;
+}
+
+static const char *file_kind(mode_t m)
+{
+	switch (m & S_IFMT) {
+	case S_IFDIR:	return "a directory";
+	case S_IFIFO:	return "a FIFO";
+	case S_IFCHR:	return "a character device";
+	case S_IFBLK:	return "a block device";
+	case S_IFSOCK:	return "a socket";
+	default:	return "not a plain file";
+	}
+}
+
+int open_regular(const char *path, long long *size)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	struct stat st;
+
+	if (fd < 0)
+		return error_errno("cannot open '%s'", path);
+	if (fstat(fd, &st)) {
+		error_errno("cannot stat '%s'", path);
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return error("%s: not a regular file (%s)", path, file_kind(st.st_mode));
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+		error_errno("cannot read '%s'", path);
+		close(fd);
+		return -1;
+	}
+	if (size)
+		*size = st.st_size;
+	return fd;
 }
 
 static int rm_one(const char *path, const struct stat *st, int type,

@@ -70,6 +70,15 @@ char *argv_join(char *const *argv, bool quote);
  */
 int rm_tree(const char *path);
 
+/*
+ * Opens path for reading only if it is a regular file: it is opened
+ * non-blocking, so a FIFO cannot hang the open, and refused after
+ * fstat() with "PATH: not a regular file (a FIFO)" and the like. Returns
+ * the descriptor (blocking again, close-on-exec), *size set when not
+ * NULL, or -1 after saying why.
+ */
+int open_regular(const char *path, long long *size);
+
 /* What bounds the file descriptors of one process. */
 struct nofile_limits {
 	unsigned long long hard;	/* RLIMIT_NOFILE's hard limit */
