@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -177,6 +181,95 @@ workload_process(const struct workload *wl, const void *cfg,
 }
 
 /*
+ * Kills every process below schedlab and reaps it, with a ppid walk of
+ * /proc/PID/stat. When a case ends, all of them are the case's: the
+ * workload process is the only child schedlab forks, and as a child
+ * subreaper schedlab adopts whatever its descendants orphan. A program
+ * that called setsid() left the process group killed above, but not
+ * this tree. Round after round, until no descendant is left (a killed
+ * parent's children are adopted in between); returns how many were
+ * reaped.
+ */
+static unsigned kill_descendants(void)
+{
+	pid_t self = getpid(), *pids = NULL, *ppids = NULL;
+	size_t cap = 0;
+	unsigned reaped = 0;
+
+	for (int round = 0; round < 2000; round++) {
+		DIR *d = opendir("/proc");
+		struct dirent *e;
+		size_t n = 0, found = 0;
+		bool more = true;
+
+		while (d && (e = readdir(d))) {
+			char path[300], buf[512], *p;
+			ssize_t len;
+			int fd;
+
+			if (e->d_name[0] < '1' || e->d_name[0] > '9')
+				continue;
+			snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			len = read(fd, buf, sizeof(buf) - 1);
+			close(fd);
+			if (len <= 0)
+				continue;
+			buf[len] = '\0';
+			/* "PID (COMM) S PPID ...": COMM may hold ')' */
+			p = strrchr(buf, ')');
+			if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
+				continue;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 256;
+				pids = xrealloc(pids, cap * sizeof(*pids));
+				ppids = xrealloc(ppids, cap * sizeof(*ppids));
+			}
+			pids[n] = (pid_t)atoi(e->d_name);
+			ppids[n++] = (pid_t)atoi(p + 4);
+		}
+		if (d)
+			closedir(d);
+		/* descendants of self are moved to the front, level by level */
+		for (size_t i = 0; i < n; i++)
+			if (ppids[i] == self) {
+				pid_t t = pids[i], tp = ppids[i];
+
+				pids[i] = pids[found], ppids[i] = ppids[found];
+				pids[found] = t, ppids[found++] = tp;
+			}
+		for (size_t lo = 0; more; ) {
+			size_t hi = found;
+
+			more = false;
+			for (size_t i = found; i < n; i++)
+				for (size_t j = lo; j < hi; j++)
+					if (ppids[i] == pids[j]) {
+						pid_t t = pids[i], tp = ppids[i];
+
+						pids[i] = pids[found], ppids[i] = ppids[found];
+						pids[found] = t, ppids[found++] = tp;
+						more = true;
+						break;
+					}
+			lo = hi;
+		}
+		for (size_t i = 0; i < found; i++)
+			kill(pids[i], SIGKILL);
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			reaped++;
+		if (!found)
+			break;
+		usleep(1000);
+	}
+	free(pids);
+	free(ppids);
+	return reaped;
+}
+
+/*
  * Waits until the workload process has ended (without reaping it, so its
  * pid - the group id - stays reserved), the deadline passes or a signal
  * asks us to stop.
@@ -314,6 +407,8 @@ int supervise_run(const struct workload *wl, const void *cfg,
 		else if (errno != EINTR)
 			break;
 	}
+	/* and what left the group: setsid() children, adopted or not yet */
+	out->killed += kill_descendants();
 
 	remove_owned(ctx);
 
