@@ -245,6 +245,7 @@ static int execute(struct plan *plan, const struct run_request *ro,
 	struct utsname u;
 	struct store *st;
 	char uuid[40], label[256 + sizeof(u.release)], host[256] = "unknown";
+	char what[96];
 	size_t complete = 0, failed = 0;
 	bool interrupted = false, have_t0, stored = true, ended = true;
 	const char *status, *end_status = NULL;
@@ -364,14 +365,17 @@ static int execute(struct plan *plan, const struct run_request *ro,
 	}
 	if (!stored && ro->store_failed)
 		*ro->store_failed = true;
+	if (plan->ncases == 1)
+		snprintf(what, sizeof(what), "%s (one case)", status);
+	else
+		snprintf(what, sizeof(what), "%s, %zu of %zu cases complete",
+			 status, complete, plan->ncases);
 	if (!ro->quiet && stored)
-		printf("run %lld (%s): %s, %zu of %zu case%s complete, stored in %s\n",
-		       (long long)run_id, sr.label, status, complete,
-		       plan->ncases, plan->ncases == 1 ? "" : "s", db);
+		printf("run %lld (%s): %s, stored in %s\n",
+		       (long long)run_id, sr.label, what, db);
 	else if (!ro->quiet)
-		printf("run %lld (%s): %s, %zu of %zu case%s complete; not all of it could be stored in %s%s\n",
-		       (long long)run_id, sr.label, status, complete,
-		       plan->ncases, plan->ncases == 1 ? "" : "s", db,
+		printf("run %lld (%s): %s; not all of it could be stored in %s%s\n",
+		       (long long)run_id, sr.label, what, db,
 		       ended ? "" : " (it shows as abandoned once this process is gone)");
 	json_decref(env);
 	store_close(st);
@@ -414,9 +418,20 @@ static int print_estimate(const struct plan *plan, const char *db)
 		return 0;
 	}
 	fmt_dur(d, sizeof(d), total * (double)plan->ncases / (double)known);
-	printf("estimated time: %s (from earlier runs of %zu of the %zu cases in %s%s)\n",
-	       d, known, plan->ncases, db,
-	       known < plan->ncases ? "; the others counted at their average" : "");
+	if (plan->ncases == 1)
+		printf("estimated time: %s (from an earlier run of the case in %s)\n",
+		       d, db);
+	else if (known == plan->ncases && known == 2)
+		printf("estimated time: %s (from earlier runs of both cases in %s)\n",
+		       d, db);
+	else if (known == plan->ncases)
+		printf("estimated time: %s (from earlier runs of all %zu cases in %s)\n",
+		       d, known, db);
+	else
+		printf("estimated time: %s (from earlier runs of %zu of the %zu cases in %s; %s)\n",
+		       d, known, plan->ncases, db,
+		       plan->ncases - known == 1 ? "the other counted at the average" :
+		       "the others counted at their average");
 	return 0;
 }
 

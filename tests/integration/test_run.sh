@@ -536,6 +536,24 @@ EOF
 	expect_eq "runs after --dry-run" 1 "$(nruns "$tmp/r.db")"
 }
 
+# One case is not "1 of 1 case" nor "runs of 1 of the 1 cases"; all of
+# several is "all N" (issue 12, defect 12's wording).
+test_run_case_count_wording() {
+	use_tmpdir
+	printf '[a]\nworkload = pipe\nloops = 100\niterations = 1\n' >"$tmp/one.job"
+	printf '[a]\nworkload = pipe\nloops = 100\niterations = 1\n[b]\nworkload = pipe\nloops = 200\niterations = 1\n' >"$tmp/two.job"
+	run_sl run "$tmp/one.job" --db "$tmp/r.db"
+	expect_eq "exit status ($err)" 0 "$rc"
+	expect_match "one case: last line" "^run 1 \(.*\): complete \(one case\), stored in $tmp/r.db$" "$(tail -n 1 <<<"$out")"
+	run_sl run -n "$tmp/one.job" --db "$tmp/r.db"
+	expect_line "one case: estimate" "^estimated time: [0-9:]+ \(from an earlier run of the case in $tmp/r.db\)$" "$out"
+	run_sl run -n "$tmp/two.job" --db "$tmp/r.db"
+	expect_line "1 of 2: estimate" "^estimated time: [0-9:]+ \(from earlier runs of 1 of the 2 cases in $tmp/r.db; the other counted at the average\)$" "$out"
+	"$SCHEDLAB" run -q "$tmp/two.job" --db "$tmp/r.db" || fail "the second run failed"
+	run_sl run -n "$tmp/two.job" --db "$tmp/r.db"
+	expect_line "2 of 2: estimate" "^estimated time: [0-9:]+ \(from earlier runs of both cases in $tmp/r.db\)$" "$out"
+}
+
 # The quick suite with 2 CPUs is 13 cases; with 1, repeated group counts
 # run once.
 test_run_dry_run_quick_suite() {

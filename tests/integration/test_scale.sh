@@ -97,6 +97,18 @@ test_too_many_tasks() {
 	expect_match "stderr" '4200000 tasks.*4000000' "$err"
 }
 
+# Threads that do not fit under 'ulimit -v' are blamed on it, not on
+# 'ulimit -u' (issue 12, defect 12).
+test_thread_limit_by_address_space() {
+	set +e
+	err=$( (ulimit -v 150000; "$SCHEDLAB" bench messaging -T -g 100 -l 10) 2>&1 >/dev/null)
+	rc=$?
+	set -e
+	expect_eq "exit status ($err)" 1 "$rc"
+	expect_match "names ulimit -v" "cannot create thread [0-9]+ of 4000.*ulimit -v" "$err"
+	[[ $err != *"ulimit -u"* ]] || fail "blames ulimit -u: $err"
+}
+
 # hackbench keeps the message buffer on a PTHREAD_STACK_MIN stack and
 # crashes with -T -s 20000; schedlab sizes the stack.
 test_thread_mode_large_messages() {
