@@ -37,14 +37,162 @@ void error_context(const char *fmt, ...)
 static void vreport(const char *prefix, const char *fmt, va_list ap,
 		    const char *suffix)
 {
-	char buf[1024];
+	char *msg, *line, *safe;
 
 	if (muted)
 		return;
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	/* on the heap: a message must not need much of a small stack */
+	if (vasprintf(&msg, fmt, ap) < 0)
+		return;
+	if (asprintf(&line, "%s%s%s%s%s", prefix, context, msg,
+		     suffix ? ": " : "", suffix ? suffix : "") < 0) {
+		free(msg);
+		return;
+	}
+	/* a label, a path or a tool's line may hold escape sequences */
+	safe = text_escape(line);
 	/* one write, so lines from several processes do not interleave */
-	fprintf(stderr, "schedlab: %s%s%s%s%s\n", prefix, context, buf,
-		suffix ? ": " : "", suffix ? suffix : "");
+	fprintf(stderr, "schedlab: %s\n", safe);
+	free(safe);
+	free(line);
+	free(msg);
+}
+
+static void *oom(size_t n) __attribute__((noreturn));
+
+/* How many bytes the UTF-8 sequence led by c has; 0: c cannot lead one. */
+static size_t utf8_seq(unsigned char c)
+{
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		return 2;
+	if (c >= 0xe0 && c <= 0xef)
+		return 3;
+	if (c >= 0xf0 && c <= 0xf4)
+		return 4;
+	return 0;
+}
+
+/*
+ * Appends s[0..n) escaped to out (which has room for 6 * n bytes) and
+ * returns how many bytes of s it took: all, unless !final and s ends in
+ * the first bytes of a UTF-8 sequence, which are left for the next call.
+ */
+static size_t escape_into(char *out, size_t *len, const unsigned char *s,
+			  size_t n, bool keep_nl, bool final)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i = 0, o = *len;
+
+	while (i < n) {
+		unsigned char c = s[i];
+		size_t k = utf8_seq(c), j;
+
+		if (c == '\n' && keep_nl) {
+			out[o++] = (char)c;
+			i++;
+			continue;
+		}
+		if (k == 1 && c >= 0x20 && c != 0x7f) {
+			out[o++] = (char)c;
+			i++;
+			continue;
+		}
+		if (k > 1) {
+			for (j = 1; j < k && i + j < n &&
+				    (s[i + j] & 0xc0) == 0x80; j++)
+				;
+			if (j < k && i + j == n && !final)
+				break;		/* the rest comes in the next write */
+			if (j == k && !(c == 0xc2 && s[i + 1] < 0xa0)) {
+				memcpy(out + o, s + i, k);
+				o += k;
+				i += k;
+				continue;
+			}
+			if (j == k) {		/* C1: U+0080..U+009F */
+				memcpy(out + o, "\\u00", 4);
+				out[o + 4] = hex[s[i + 1] >> 4];
+				out[o + 5] = hex[s[i + 1] & 15];
+				o += 6;
+				i += 2;
+				continue;
+			}
+		}
+		out[o++] = '\\';
+		switch (c) {
+		case '\t': out[o++] = 't'; break;
+		case '\r': out[o++] = 'r'; break;
+		case '\n': out[o++] = 'n'; break;
+		default:
+			out[o++] = 'x';
+			out[o++] = hex[c >> 4];
+			out[o++] = hex[c & 15];
+		}
+		i++;
+	}
+	*len = o;
+	return i;
+}
+
+char *text_escape(const char *s)
+{
+	size_t n = strlen(s), len = 0;
+	char *out = xmalloc(6 * n + 1);
+
+	escape_into(out, &len, (const unsigned char *)s, n, false, true);
+	out[len] = '\0';
+	return out;
+}
+
+struct safe_stream {
+	FILE *to;
+	unsigned char held[4];	/* the start of a UTF-8 sequence */
+	size_t nheld;
+};
+
+static ssize_t safe_write(void *cookie, const char *buf, size_t n)
+{
+	struct safe_stream *ss = cookie;
+	unsigned char *in = xmalloc(n + sizeof(ss->held));
+	char *out = xmalloc(6 * (n + sizeof(ss->held)));
+	size_t len = 0, m = ss->nheld + n, used;
+	bool ok;
+
+	memcpy(in, ss->held, ss->nheld);
+	if (n)
+		memcpy(in + ss->nheld, buf, n);
+	used = escape_into(out, &len, in, m, true, !buf);
+	ss->nheld = m - used;
+	memcpy(ss->held, in + used, ss->nheld);
+	ok = fwrite(out, 1, len, ss->to) == len;
+	free(in);
+	free(out);
+	return ok ? (ssize_t)n : -1;
+}
+
+static int safe_close(void *cookie)
+{
+	struct safe_stream *ss = cookie;
+	int rc = 0;
+
+	if (ss->nheld)		/* a sequence that never ended */
+		rc = safe_write(ss, NULL, 0) < 0 ? -1 : 0;
+	free(ss);
+	return rc;
+}
+
+FILE *text_safe(FILE *f)
+{
+	struct safe_stream *ss = xcalloc(1, sizeof(*ss));
+	FILE *s = fopencookie(ss, "w", (cookie_io_functions_t){
+		.write = safe_write, .close = safe_close });
+
+	if (!s)
+		oom(sizeof(*ss));	/* fopencookie fails for memory only */
+	ss->to = f;
+	return s;
 }
 
 int error(const char *fmt, ...)

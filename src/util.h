@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 /* Exit codes shared by every command (see doc/schedlab.1). */
@@ -78,6 +79,22 @@ int rm_tree(const char *path);
  * NULL, or -1 after saying why.
  */
 int open_regular(const char *path, long long *size);
+
+/*
+ * Terminal-safe text: what a label, a path or a tool's output could
+ * hold that a terminal would obey - control characters (C0, DEL, the
+ * C1 range U+0080..U+009F) and bytes that are not UTF-8 - is written
+ * as "\\t", "\\r", "\\n", "\\xNN" or "\\u00NN"; all else (valid UTF-8,
+ * a backslash) is kept as it is. text_escape() returns a malloc'ed copy
+ * of s, newlines escaped too; text_safe() returns a stream that writes
+ * what is written to it into f so escaped, newlines kept, for the text
+ * renderers (show, list, compare, a run's summaries): fclose() it,
+ * which flushes it into f and leaves f open; an error writing f makes
+ * fclose() fail. error() and warning()
+ * escape their messages.
+ */
+char *text_escape(const char *s);
+FILE *text_safe(FILE *f);
 
 /* What bounds the file descriptors of one process. */
 struct nofile_limits {

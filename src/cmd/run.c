@@ -130,7 +130,7 @@ static void progress_before(void *arg, const struct plan_case *c,
 {
 	struct progress *p = arg;
 	double el = (double)(now_ns() - p->start) / 1e9;
-	char e[32], left[48] = "";
+	char e[32], left[48] = "", *job, *sweep;
 
 	if (p->done) {
 		char l[32];
@@ -143,10 +143,14 @@ static void progress_before(void *arg, const struct plan_case *c,
 	if (!p->on)
 		return;
 	fmt_dur(e, sizeof(e), el);
+	job = text_escape(c->job);
+	sweep = text_escape(c->sweep);
 	fprintf(stderr, "\r\033[K[%u/%zu] %s%s%s: %s %u/%u, %s elapsed%s",
-		c->seq, p->ncases, c->job, *c->sweep ? " " : "", c->sweep,
+		c->seq, p->ncases, job, *sweep ? " " : "", sweep,
 		warmup ? "warm-up" : "iteration", iter,
 		warmup ? c->warmup : c->iterations, e, left);
+	free(job);
+	free(sweep);
 }
 
 static void progress_clear(const struct progress *p)
@@ -161,9 +165,13 @@ static void progress_clear(const struct progress *p)
  */
 static void job_flush(struct run *job)
 {
+	FILE *f;
+
 	if (!job->ncases)
 		return;
-	render_job_text(stdout, job, 0, job->ncases);
+	f = text_safe(stdout);
+	render_job_text(f, job, 0, job->ncases);
+	fclose(f);
 	fflush(stdout);
 	while (job->ncases)
 		run_case_free(&job->cases[--job->ncases]);
@@ -370,13 +378,18 @@ static int execute(struct plan *plan, const struct run_request *ro,
 	else
 		snprintf(what, sizeof(what), "%s, %zu of %zu cases complete",
 			 status, complete, plan->ncases);
-	if (!ro->quiet && stored)
-		printf("run %lld (%s): %s, stored in %s\n",
-		       (long long)run_id, sr.label, what, db);
-	else if (!ro->quiet)
-		printf("run %lld (%s): %s; not all of it could be stored in %s%s\n",
-		       (long long)run_id, sr.label, what, db,
-		       ended ? "" : " (it shows as abandoned once this process is gone)");
+	if (!ro->quiet) {
+		FILE *f = text_safe(stdout);
+
+		if (stored)
+			fprintf(f, "run %lld (%s): %s, stored in %s\n",
+				(long long)run_id, sr.label, what, db);
+		else
+			fprintf(f, "run %lld (%s): %s; not all of it could be stored in %s%s\n",
+				(long long)run_id, sr.label, what, db,
+				ended ? "" : " (it shows as abandoned once this process is gone)");
+		fclose(f);
+	}
 	json_decref(env);
 	store_close(st);
 	if (interrupted) {

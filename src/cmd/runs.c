@@ -90,7 +90,10 @@ int cmd_show(int argc, char **argv)
 		export_dump(doc, stdout);
 		json_decref(doc);
 	} else {
-		render_run_text(stdout, &r);
+		FILE *f = text_safe(stdout);
+
+		render_run_text(f, &r);
+		fclose(f);
 	}
 	run_free(&r);
 	return EXIT_OK;

@@ -1010,6 +1010,47 @@ test_list_suites_and_runs() {
 	expect_line "workloads" "^pipe " "$out"
 }
 
+# no_control NAME TEXT: TEXT holds no control character but newlines.
+no_control() {
+	if LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' <<<"$2"; then
+		fail "$1: a control character is printed raw: $(od -c <<<"$2" | head -n 5)"
+	fi
+}
+
+# A label, a job name and a tool's output with escape sequences in them
+# are printed escaped by the text formats, as stored in JSON (issue 12,
+# "Deliver 5"); the label is not changed where it is stored.
+test_text_output_escapes_control_characters() {
+	local label=$'evil\e[2J\e]0;title\a-1'
+
+	use_tmpdir
+	printf '[j]\nworkload = pipe\nloops = 100\niterations = 1\n' >"$tmp/e.job"
+	run_sl run "$tmp/e.job" --label "$label" --db "$tmp/r.db"
+	expect_eq "run: exit status ($err)" 0 "$rc"
+	no_control "run: stdout" "$out"
+	expect_match "run: the label escaped" 'evil\\x1b\[2J\\x1b\]0;title\\x07-1' "$out"
+	run_sl list runs --db "$tmp/r.db"
+	no_control "list runs" "$out"
+	expect_match "list runs: the label escaped" 'evil\\x1b\[2J' "$out"
+	run_sl show 1 --db "$tmp/r.db"
+	expect_eq "show: exit status ($err)" 0 "$rc"
+	no_control "show" "$out"
+	expect_line "show: the label escaped" '^run +evil\\x1b\[2J\\x1b\]0;title\\x07-1$' "$out"
+	run_sl show 1 --db "$tmp/r.db" --format json
+	expect_eq "json: the label as given" "$label" "$(jval "$out" .run.label)"
+	run_sl compare 1 1 --db "$tmp/r.db"
+	no_control "compare" "$out$err"
+	run_sl show "$label-nothere" --db "$tmp/r.db"
+	expect_eq "unknown label: exit status" 2 "$rc"
+	no_control "unknown label: message" "$err"
+	expect_match "unknown label: named escaped" 'evil\\x1b\[2J' "$err"
+	# a tool's last line, quoted in the failure message
+	run_sl bench command -- sh -c 'printf "\033[2Jboom\n"; exit 3'
+	expect_eq "command: exit status" 1 "$rc"
+	no_control "command: message" "$err"
+	expect_match "command: its line escaped" "its last line: '\\\\x1b\\[2Jboom'" "$err"
+}
+
 # bench -r N: N results, then each metric's mean +- standard error.
 test_bench_repeat() {
 	run_sl bench -r 3 messaging -g 1 -f 2 -l 10
