@@ -634,6 +634,47 @@ test_export_to_file() {
 	[ ! -e "$tmp/nodir" ] || fail "export created $tmp/nodir"
 }
 
+# A document above the import size limit is refused before it is parsed,
+# from a file or from standard input; the limit is settable (issue 12,
+# "Deliver 5": 200 MB took 750 MB of memory).
+test_import_size_limit() {
+	local size
+
+	use_tmpdir
+	printf '[j]\nworkload = pipe\nloops = 100\niterations = 1\n' >"$tmp/j.job"
+	"$SCHEDLAB" run -q "$tmp/j.job" --db "$tmp/r.db" || fail "the run failed"
+	"$SCHEDLAB" export 1 --db "$tmp/r.db" >"$tmp/run.json"
+	size=$(stat -c %s "$tmp/run.json")
+	SCHEDLAB_IMPORT_MAX=1K run_sl import "$tmp/run.json" --db "$tmp/new.db"
+	expect_eq "file above SCHEDLAB_IMPORT_MAX: exit status" 2 "$rc"
+	expect_eq "stderr lines ($err)" 1 "$(nlines "$err")"
+	expect_match "message" "$tmp/run\\.json: $size bytes, above the import limit of 1024 bytes \\(SCHEDLAB_IMPORT_MAX\\)" "$err"
+	[ ! -e "$tmp/new.db" ] || fail "the database was created"
+	SCHEDLAB_IMPORT_MAX=1K run_sl import - --db "$tmp/new.db" < <(cat "$tmp/run.json")
+	expect_eq "stdin above the limit: exit status" 2 "$rc"
+	expect_match "stdin: message" "^schedlab: stdin: more than 1024 bytes, above the import limit" "$err"
+	run_sl import "$tmp/run.json" --db "$tmp/new.db" --max-size 1K
+	expect_eq "--max-size: exit status" 2 "$rc"
+	expect_match "--max-size: message" "above the import limit of 1024 bytes \\(--max-size\\)" "$err"
+	SCHEDLAB_IMPORT_MAX=1K run_sl show "$tmp/run.json"
+	expect_eq "show FILE above the limit: exit status" 2 "$rc"
+	# at or above its size it is imported, stdin too
+	SCHEDLAB_IMPORT_MAX=$size run_sl import - --db "$tmp/new.db" < <(cat "$tmp/run.json")
+	expect_eq "at the limit: exit status ($err)" 0 "$rc"
+	run_sl import "$tmp/run.json" --db "$tmp/new2.db" --max-size 1M
+	expect_eq "--max-size 1M: exit status ($err)" 0 "$rc"
+	# bad limits
+	for v in 0 x 1Q -5 2T; do
+		SCHEDLAB_IMPORT_MAX=$v run_sl import "$tmp/run.json" --db "$tmp/new3.db"
+		expect_eq "SCHEDLAB_IMPORT_MAX=$v: exit status" 2 "$rc"
+		expect_match "SCHEDLAB_IMPORT_MAX=$v: message" "SCHEDLAB_IMPORT_MAX: '$v' is not a size from 1 byte to 1T \\(as 256M, 4096, 1G\\)" "$err"
+		run_sl import "$tmp/run.json" --db "$tmp/new3.db" --max-size "$v"
+		expect_eq "--max-size $v: exit status" 2 "$rc"
+		expect_match "--max-size $v: message" "max-size: '$v' is not a size" "$err"
+	done
+	[ ! -e "$tmp/new3.db" ] || fail "a refused limit created the database"
+}
+
 # A document that is not a whole, valid export is refused with one line
 # naming the file, and the database is left as it was.
 test_import_rejects_bad_documents() {
