@@ -364,6 +364,24 @@ int rm_tree(const char *path)
  * fs.nr_open, or the kernel's default when it cannot be read; with
  * pread, so that strace's read() count is the workload's alone.
  */
+int stack_raise(unsigned long long need, unsigned long long *hard)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_STACK, &rl))
+		return error_errno("getrlimit(RLIMIT_STACK)");
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need)
+		return 0;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) {
+		*hard = rl.rlim_max;
+		return 1;
+	}
+	rl.rlim_cur = need;
+	if (setrlimit(RLIMIT_STACK, &rl))
+		return error_errno("setrlimit(RLIMIT_STACK)");
+	return 0;
+}
+
 static unsigned long long nr_open(void)
 {
 	unsigned long long v = 1048576;	/* the kernel's default */

@@ -96,6 +96,21 @@ int open_regular(const char *path, long long *size);
 char *text_escape(const char *s);
 FILE *text_safe(FILE *f);
 
+/*
+ * The stack the schedlab process needs (measured: run, show and compare
+ * die at 32 KiB and work at 48; the environment and argv count too),
+ * and that a forked worker needs beside what it puts on its own stack.
+ */
+#define STACK_NEED	(128u << 10)
+
+/*
+ * Raises the soft RLIMIT_STACK to need if it is lower (the main thread's
+ * stack grows up to the soft limit at the time it grows). 0 when the
+ * limit is now at least need; 1 when the hard limit is below it, *hard
+ * set (bytes); -1 after saying why getrlimit or setrlimit failed.
+ */
+int stack_raise(unsigned long long need, unsigned long long *hard);
+
 /* What bounds the file descriptors of one process. */
 struct nofile_limits {
 	unsigned long long hard;	/* RLIMIT_NOFILE's hard limit */
