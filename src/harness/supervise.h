@@ -10,7 +10,7 @@
  * by timeout or because schedlab got SIGINT/SIGTERM/SIGHUP - the whole
  * group is killed and reaped, then every process still below schedlab
  * (one that left the group with setsid(), adopted by the subreaper) is
- * found in /proc and killed: nothing the workload started survives.
+ * found in /proc's children files and killed: nothing the workload started survives.
  *
  * SIGINT, SIGTERM and SIGHUP (those not ignored, so nohup still works)
  * are blocked from the first call on and taken synchronously while a
