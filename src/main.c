@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "util.h"
@@ -64,10 +65,50 @@ static int finish(int rc)
 	return rc;
 }
 
+/* n in decimal at the end of buf's text */
+static void append_u(char *buf, unsigned long long n)
+{
+	char d[24];
+	int i = sizeof(d);
+
+	d[--i] = '\0';
+	do
+		d[--i] = (char)('0' + n % 10);
+	while (n /= 10);
+	strcat(buf, d + i);
+}
+
+/*
+ * Said without stdio: under a stack of 16 KiB (argv and the environment
+ * take part of it) vfprintf's own frame does not fit.
+ */
+static int stack_too_small(unsigned long long hard)
+{
+	char msg[200] = "schedlab: the stack limit (ulimit -s) of ";
+
+	append_u(msg, hard >> 10);
+	strcat(msg, " KiB is below the ");
+	append_u(msg, STACK_NEED >> 10);
+	strcat(msg, " KiB schedlab needs: raise it with 'ulimit -s ");
+	append_u(msg, STACK_NEED >> 10);
+	strcat(msg, "'\n");
+	if (write(STDERR_FILENO, msg, strlen(msg)) < 0)
+		return EXIT_USAGE;
+	return EXIT_USAGE;
+}
+
 static int dispatch(int argc, char **argv)
 {
 	const struct command *c;
+	unsigned long long hard;
 
+	/* before anything deep: below it, sqlite or a renderer would crash */
+	switch (stack_raise(STACK_NEED, &hard)) {
+	case 1:
+		return stack_too_small(hard);
+	case -1:
+		return EXIT_RUN_FAILED;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

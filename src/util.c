@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -36,14 +37,162 @@ void error_context(const char *fmt, ...)
 static void vreport(const char *prefix, const char *fmt, va_list ap,
 		    const char *suffix)
 {
-	char buf[1024];
+	char *msg, *line, *safe;
 
 	if (muted)
 		return;
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	/* on the heap: a message must not need much of a small stack */
+	if (vasprintf(&msg, fmt, ap) < 0)
+		return;
+	if (asprintf(&line, "%s%s%s%s%s", prefix, context, msg,
+		     suffix ? ": " : "", suffix ? suffix : "") < 0) {
+		free(msg);
+		return;
+	}
+	/* a label, a path or a tool's line may hold escape sequences */
+	safe = text_escape(line);
 	/* one write, so lines from several processes do not interleave */
-	fprintf(stderr, "schedlab: %s%s%s%s%s\n", prefix, context, buf,
-		suffix ? ": " : "", suffix ? suffix : "");
+	fprintf(stderr, "schedlab: %s\n", safe);
+	free(safe);
+	free(line);
+	free(msg);
+}
+
+static void *oom(size_t n) __attribute__((noreturn));
+
+/* How many bytes the UTF-8 sequence led by c has; 0: c cannot lead one. */
+static size_t utf8_seq(unsigned char c)
+{
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		return 2;
+	if (c >= 0xe0 && c <= 0xef)
+		return 3;
+	if (c >= 0xf0 && c <= 0xf4)
+		return 4;
+	return 0;
+}
+
+/*
+ * Appends s[0..n) escaped to out (which has room for 6 * n bytes) and
+ * returns how many bytes of s it took: all, unless !final and s ends in
+ * the first bytes of a UTF-8 sequence, which are left for the next call.
+ */
+static size_t escape_into(char *out, size_t *len, const unsigned char *s,
+			  size_t n, bool keep_nl, bool final)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i = 0, o = *len;
+
+	while (i < n) {
+		unsigned char c = s[i];
+		size_t k = utf8_seq(c), j;
+
+		if (c == '\n' && keep_nl) {
+			out[o++] = (char)c;
+			i++;
+			continue;
+		}
+		if (k == 1 && c >= 0x20 && c != 0x7f) {
+			out[o++] = (char)c;
+			i++;
+			continue;
+		}
+		if (k > 1) {
+			for (j = 1; j < k && i + j < n &&
+				    (s[i + j] & 0xc0) == 0x80; j++)
+				;
+			if (j < k && i + j == n && !final)
+				break;		/* the rest comes in the next write */
+			if (j == k && !(c == 0xc2 && s[i + 1] < 0xa0)) {
+				memcpy(out + o, s + i, k);
+				o += k;
+				i += k;
+				continue;
+			}
+			if (j == k) {		/* C1: U+0080..U+009F */
+				memcpy(out + o, "\\u00", 4);
+				out[o + 4] = hex[s[i + 1] >> 4];
+				out[o + 5] = hex[s[i + 1] & 15];
+				o += 6;
+				i += 2;
+				continue;
+			}
+		}
+		out[o++] = '\\';
+		switch (c) {
+		case '\t': out[o++] = 't'; break;
+		case '\r': out[o++] = 'r'; break;
+		case '\n': out[o++] = 'n'; break;
+		default:
+			out[o++] = 'x';
+			out[o++] = hex[c >> 4];
+			out[o++] = hex[c & 15];
+		}
+		i++;
+	}
+	*len = o;
+	return i;
+}
+
+char *text_escape(const char *s)
+{
+	size_t n = strlen(s), len = 0;
+	char *out = xmalloc(6 * n + 1);
+
+	escape_into(out, &len, (const unsigned char *)s, n, false, true);
+	out[len] = '\0';
+	return out;
+}
+
+struct safe_stream {
+	FILE *to;
+	unsigned char held[4];	/* the start of a UTF-8 sequence */
+	size_t nheld;
+};
+
+static ssize_t safe_write(void *cookie, const char *buf, size_t n)
+{
+	struct safe_stream *ss = cookie;
+	unsigned char *in = xmalloc(n + sizeof(ss->held));
+	char *out = xmalloc(6 * (n + sizeof(ss->held)));
+	size_t len = 0, m = ss->nheld + n, used;
+	bool ok;
+
+	memcpy(in, ss->held, ss->nheld);
+	if (n)
+		memcpy(in + ss->nheld, buf, n);
+	used = escape_into(out, &len, in, m, true, !buf);
+	ss->nheld = m - used;
+	memcpy(ss->held, in + used, ss->nheld);
+	ok = fwrite(out, 1, len, ss->to) == len;
+	free(in);
+	free(out);
+	return ok ? (ssize_t)n : -1;
+}
+
+static int safe_close(void *cookie)
+{
+	struct safe_stream *ss = cookie;
+	int rc = 0;
+
+	if (ss->nheld)		/* a sequence that never ended */
+		rc = safe_write(ss, NULL, 0) < 0 ? -1 : 0;
+	free(ss);
+	return rc;
+}
+
+FILE *text_safe(FILE *f)
+{
+	struct safe_stream *ss = xcalloc(1, sizeof(*ss));
+	FILE *s = fopencookie(ss, "w", (cookie_io_functions_t){
+		.write = safe_write, .close = safe_close });
+
+	if (!s)
+		oom(sizeof(*ss));	/* fopencookie fails for memory only */
+	ss->to = f;
+	return s;
 }
 
 int error(const char *fmt, ...)
@@ -154,6 +303,44 @@ char *argv_join(char *const *argv, bool quote)
 	return s;
 }
 
+static const char *file_kind(mode_t m)
+{
+	switch (m & S_IFMT) {
+	case S_IFDIR:	return "a directory";
+	case S_IFIFO:	return "a FIFO";
+	case S_IFCHR:	return "a character device";
+	case S_IFBLK:	return "a block device";
+	case S_IFSOCK:	return "a socket";
+	default:	return "not a plain file";
+	}
+}
+
+int open_regular(const char *path, long long *size)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	struct stat st;
+
+	if (fd < 0)
+		return error_errno("cannot open '%s'", path);
+	if (fstat(fd, &st)) {
+		error_errno("cannot stat '%s'", path);
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return error("%s: not a regular file (%s)", path, file_kind(st.st_mode));
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+		error_errno("cannot read '%s'", path);
+		close(fd);
+		return -1;
+	}
+	if (size)
+		*size = st.st_size;
+	return fd;
+}
+
 static int rm_one(const char *path, const struct stat *st, int type,
 		  struct FTW *ftw)
 {
@@ -177,6 +364,24 @@ int rm_tree(const char *path)
  * fs.nr_open, or the kernel's default when it cannot be read; with
  * pread, so that strace's read() count is the workload's alone.
  */
+int stack_raise(unsigned long long need, unsigned long long *hard)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_STACK, &rl))
+		return error_errno("getrlimit(RLIMIT_STACK)");
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need)
+		return 0;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) {
+		*hard = rl.rlim_max;
+		return 1;
+	}
+	rl.rlim_cur = need;
+	if (setrlimit(RLIMIT_STACK, &rl))
+		return error_errno("setrlimit(RLIMIT_STACK)");
+	return 0;
+}
+
 static unsigned long long nr_open(void)
 {
 	unsigned long long v = 1048576;	/* the kernel's default */

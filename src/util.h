@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 /* Exit codes shared by every command (see doc/schedlab.1). */
@@ -69,6 +70,46 @@ char *argv_join(char *const *argv, bool quote);
  * into another file system; 0 (also when it is not there) or -1 with errno.
  */
 int rm_tree(const char *path);
+
+/*
+ * Opens path for reading only if it is a regular file: it is opened
+ * non-blocking, so a FIFO cannot hang the open, and refused after
+ * fstat() with "PATH: not a regular file (a FIFO)" and the like. Returns
+ * the descriptor (blocking again, close-on-exec), *size set when not
+ * NULL, or -1 after saying why.
+ */
+int open_regular(const char *path, long long *size);
+
+/*
+ * Terminal-safe text: what a label, a path or a tool's output could
+ * hold that a terminal would obey - control characters (C0, DEL, the
+ * C1 range U+0080..U+009F) and bytes that are not UTF-8 - is written
+ * as "\\t", "\\r", "\\n", "\\xNN" or "\\u00NN"; all else (valid UTF-8,
+ * a backslash) is kept as it is. text_escape() returns a malloc'ed copy
+ * of s, newlines escaped too; text_safe() returns a stream that writes
+ * what is written to it into f so escaped, newlines kept, for the text
+ * renderers (show, list, compare, a run's summaries): fclose() it,
+ * which flushes it into f and leaves f open; an error writing f makes
+ * fclose() fail. error() and warning()
+ * escape their messages.
+ */
+char *text_escape(const char *s);
+FILE *text_safe(FILE *f);
+
+/*
+ * The stack the schedlab process needs (measured: run, show and compare
+ * die at 32 KiB and work at 48; the environment and argv count too),
+ * and that a forked worker needs beside what it puts on its own stack.
+ */
+#define STACK_NEED	(128u << 10)
+
+/*
+ * Raises the soft RLIMIT_STACK to need if it is lower (the main thread's
+ * stack grows up to the soft limit at the time it grows). 0 when the
+ * limit is now at least need; 1 when the hard limit is below it, *hard
+ * set (bytes); -1 after saying why getrlimit or setrlimit failed.
+ */
+int stack_raise(unsigned long long need, unsigned long long *hard);
 
 /* What bounds the file descriptors of one process. */
 struct nofile_limits {

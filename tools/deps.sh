@@ -10,7 +10,7 @@
 set -eu
 
 build="gcc libc6-dev make pkg-config libjansson-dev libsqlite3-dev libinih-dev libmnl-dev libgsl-dev"
-test="$build libcmocka-dev jq sqlite3 strace procps dbench postgresql postgresql-contrib sysbench"
+test="$build clang libcmocka-dev jq sqlite3 strace procps dbench postgresql postgresql-contrib sysbench"
 bench="$test rt-tests linux-perf time"
 
 case "${1:-build}" in

@@ -137,12 +137,16 @@ static struct store *open_history(const char *dbopt)
 
 static void render(const struct comparison *c, int format)
 {
+	FILE *f = format == 3 ? stdout : text_safe(stdout);
+
 	switch (format) {
-	case 1: render_compare_markdown(stdout, c); break;
-	case 2: render_compare_csv(stdout, c); break;
-	case 3: render_compare_json(stdout, c); break;
-	default: render_compare_text(stdout, c); break;
+	case 1: render_compare_markdown(f, c); break;
+	case 2: render_compare_csv(f, c); break;
+	case 3: render_compare_json(f, c); break;
+	default: render_compare_text(f, c); break;
 	}
+	if (f != stdout)
+		fclose(f);
 }
 
 int cmd_compare(int argc, char **argv)

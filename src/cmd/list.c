@@ -29,6 +29,7 @@ static int list_runs(const struct list_opts *o)
 	char db[4096];
 	struct store_run_info *runs;
 	struct store *st;
+	FILE *f;
 	size_t n;
 	int rc;
 
@@ -45,8 +46,9 @@ static int list_runs(const struct list_opts *o)
 	store_close(st);
 	if (rc)		/* a damaged database, as store_open_ro() would say */
 		return EXIT_USAGE;
-	printf("%5s  %-28s %-16s %-9s %6s %8s\n", "ID", "LABEL", "STARTED (UTC)",
-	       "STATUS", "CASES", "SAMPLES");
+	f = text_safe(stdout);
+	fprintf(f, "%5s  %-28s %-16s %-9s %6s %8s\n", "ID", "LABEL", "STARTED (UTC)",
+		"STATUS", "CASES", "SAMPLES");
 	for (size_t i = 0; i < n; i++) {
 		const struct store_run_info *r = &runs[i];
 		time_t t = (time_t)r->started;
@@ -55,10 +57,11 @@ static int list_runs(const struct list_opts *o)
 
 		gmtime_r(&t, &tm);
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &tm);
-		printf("%5lld  %-28s %-16s %-9s %6lld %8lld\n", (long long)r->id,
-		       r->label ? r->label : "-", when, r->status,
-		       (long long)r->cases, (long long)r->samples);
+		fprintf(f, "%5lld  %-28s %-16s %-9s %6lld %8lld\n", (long long)r->id,
+			r->label ? r->label : "-", when, r->status,
+			(long long)r->cases, (long long)r->samples);
 	}
+	fclose(f);
 	store_runs_free(runs, n);
 	return EXIT_OK;
 }

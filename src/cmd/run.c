@@ -130,7 +130,7 @@ static void progress_before(void *arg, const struct plan_case *c,
 {
 	struct progress *p = arg;
 	double el = (double)(now_ns() - p->start) / 1e9;
-	char e[32], left[48] = "";
+	char e[32], left[48] = "", *job, *sweep;
 
 	if (p->done) {
 		char l[32];
@@ -143,10 +143,14 @@ static void progress_before(void *arg, const struct plan_case *c,
 	if (!p->on)
 		return;
 	fmt_dur(e, sizeof(e), el);
+	job = text_escape(c->job);
+	sweep = text_escape(c->sweep);
 	fprintf(stderr, "\r\033[K[%u/%zu] %s%s%s: %s %u/%u, %s elapsed%s",
-		c->seq, p->ncases, c->job, *c->sweep ? " " : "", c->sweep,
+		c->seq, p->ncases, job, *sweep ? " " : "", sweep,
 		warmup ? "warm-up" : "iteration", iter,
 		warmup ? c->warmup : c->iterations, e, left);
+	free(job);
+	free(sweep);
 }
 
 static void progress_clear(const struct progress *p)
@@ -161,9 +165,13 @@ static void progress_clear(const struct progress *p)
  */
 static void job_flush(struct run *job)
 {
+	FILE *f;
+
 	if (!job->ncases)
 		return;
-	render_job_text(stdout, job, 0, job->ncases);
+	f = text_safe(stdout);
+	render_job_text(f, job, 0, job->ncases);
+	fclose(f);
 	fflush(stdout);
 	while (job->ncases)
 		run_case_free(&job->cases[--job->ncases]);
@@ -245,6 +253,7 @@ static int execute(struct plan *plan, const struct run_request *ro,
 	struct utsname u;
 	struct store *st;
 	char uuid[40], label[256 + sizeof(u.release)], host[256] = "unknown";
+	char what[96];
 	size_t complete = 0, failed = 0;
 	bool interrupted = false, have_t0, stored = true, ended = true;
 	const char *status, *end_status = NULL;
@@ -364,15 +373,23 @@ static int execute(struct plan *plan, const struct run_request *ro,
 	}
 	if (!stored && ro->store_failed)
 		*ro->store_failed = true;
-	if (!ro->quiet && stored)
-		printf("run %lld (%s): %s, %zu of %zu case%s complete, stored in %s\n",
-		       (long long)run_id, sr.label, status, complete,
-		       plan->ncases, plan->ncases == 1 ? "" : "s", db);
-	else if (!ro->quiet)
-		printf("run %lld (%s): %s, %zu of %zu case%s complete; not all of it could be stored in %s%s\n",
-		       (long long)run_id, sr.label, status, complete,
-		       plan->ncases, plan->ncases == 1 ? "" : "s", db,
-		       ended ? "" : " (it shows as abandoned once this process is gone)");
+	if (plan->ncases == 1)
+		snprintf(what, sizeof(what), "%s (one case)", status);
+	else
+		snprintf(what, sizeof(what), "%s, %zu of %zu cases complete",
+			 status, complete, plan->ncases);
+	if (!ro->quiet) {
+		FILE *f = text_safe(stdout);
+
+		if (stored)
+			fprintf(f, "run %lld (%s): %s, stored in %s\n",
+				(long long)run_id, sr.label, what, db);
+		else
+			fprintf(f, "run %lld (%s): %s; not all of it could be stored in %s%s\n",
+				(long long)run_id, sr.label, what, db,
+				ended ? "" : " (it shows as abandoned once this process is gone)");
+		fclose(f);
+	}
 	json_decref(env);
 	store_close(st);
 	if (interrupted) {
@@ -414,9 +431,20 @@ static int print_estimate(const struct plan *plan, const char *db)
 		return 0;
 	}
 	fmt_dur(d, sizeof(d), total * (double)plan->ncases / (double)known);
-	printf("estimated time: %s (from earlier runs of %zu of the %zu cases in %s%s)\n",
-	       d, known, plan->ncases, db,
-	       known < plan->ncases ? "; the others counted at their average" : "");
+	if (plan->ncases == 1)
+		printf("estimated time: %s (from an earlier run of the case in %s)\n",
+		       d, db);
+	else if (known == plan->ncases && known == 2)
+		printf("estimated time: %s (from earlier runs of both cases in %s)\n",
+		       d, db);
+	else if (known == plan->ncases)
+		printf("estimated time: %s (from earlier runs of all %zu cases in %s)\n",
+		       d, known, db);
+	else
+		printf("estimated time: %s (from earlier runs of %zu of the %zu cases in %s; %s)\n",
+		       d, known, plan->ncases, db,
+		       plan->ncases - known == 1 ? "the other counted at the average" :
+		       "the others counted at their average");
 	return 0;
 }
 

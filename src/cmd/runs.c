@@ -19,6 +19,7 @@
 struct runs_opts {
 	const char *db;
 	const char *output;
+	const char *max_size;
 	int format;
 	bool help;
 };
@@ -42,6 +43,8 @@ static const struct opt_def export_options[] = {
 };
 static const struct opt_def import_options[] = {
 	OPT_DB(struct runs_opts, db),
+	{ .name = "max-size", .type = OPT_STRING, .offset = O(max_size), .arg = "SIZE",
+	  .help = "refuse a document above SIZE bytes (K, M, G, T; default SCHEDLAB_IMPORT_MAX, else 256M)" },
 	OPT_HELP(struct runs_opts, help),
 	{ .name = NULL },
 };
@@ -90,7 +93,10 @@ int cmd_show(int argc, char **argv)
 		export_dump(doc, stdout);
 		json_decref(doc);
 	} else {
-		render_run_text(stdout, &r);
+		FILE *f = text_safe(stdout);
+
+		render_run_text(f, &r);
+		fclose(f);
 	}
 	run_free(&r);
 	return EXIT_OK;
@@ -150,6 +156,7 @@ int cmd_export(int argc, char **argv)
 int cmd_import(int argc, char **argv)
 {
 	struct runs_opts o;
+	struct export_limit lim;
 	struct run r;
 	struct store *st;
 	char db[4096];
@@ -157,10 +164,12 @@ int cmd_import(int argc, char **argv)
 	int64_t id;
 	int i, rc;
 
-	i = parse(argc, argv, import_options, &o, "import FILE [--db PATH]", &rc);
+	i = parse(argc, argv, import_options, &o, "import FILE [--db PATH] [--max-size SIZE]", &rc);
 	if (i < 0)
 		return rc;
-	doc = export_load(argv[i]);
+	if (export_limit(o.max_size, &lim))
+		return EXIT_USAGE;
+	doc = export_load_limited(argv[i], &lim);
 	if (!doc || export_validate(doc, argv[i]) || run_db_path(o.db, db, sizeof(db))) {
 		json_decref(doc);
 		return EXIT_USAGE;

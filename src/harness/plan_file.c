@@ -3,9 +3,10 @@
  * plan_file: a job file read into sections of key = value lines, each
  * with its line number, for plan.c to check.
  *
- * The file is read whole and refused if it is not text (a NUL byte,
- * invalid UTF-8, control characters). inih splits the key = value
- * lines, through a reader that hands it one line per call, so that its
+ * Only a regular file is read: a FIFO would block the read, so it is
+ * refused before it is opened for reading. The file is read whole and
+ * refused if it is not text (a NUL byte, invalid UTF-8, control
+ * characters). inih splits the key = value lines, through a reader that hands it one line per call, so that its
  * line count is ours (Debian's inih passes no line numbers to the
  * handler). Section headers are recognised here, not by inih, so that
  * an empty section still counts and names are checked. Leading blanks
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <ini.h>
 
@@ -236,11 +238,18 @@ binary:
 
 static int read_file(struct reader *rd)
 {
-	FILE *f = fopen(rd->jf->path, "r");
+	int fd = open_regular(rd->jf->path, NULL);
+	FILE *f;
 	size_t n;
 
-	if (!f)
+	/* a FIFO or device is refused before a read could block on it */
+	if (fd < 0)
+		return -1;
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
 		return error_errno("cannot open '%s'", rd->jf->path);
+	}
 	rd->buf = xmalloc(JOB_FILE_MAX + 1);
 	n = fread(rd->buf, 1, JOB_FILE_MAX + 1, f);
 	if (ferror(f)) {

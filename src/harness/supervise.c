@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -176,6 +180,159 @@ workload_process(const struct workload *wl, const void *cfg,
 	_exit(rc ? 1 : 0);
 }
 
+struct pids {
+	pid_t *v, *ppid;
+	size_t n, cap;
+};
+
+static void pids_add(struct pids *p, pid_t pid, pid_t ppid)
+{
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 64;
+		p->v = xrealloc(p->v, p->cap * sizeof(*p->v));
+		p->ppid = xrealloc(p->ppid, p->cap * sizeof(*p->ppid));
+	}
+	p->v[p->n] = pid;
+	p->ppid[p->n++] = ppid;
+}
+
+/*
+ * Adds the children of pid, from every thread's
+ * /proc/PID/task/TID/children; false when the kernel has no such files
+ * (CONFIG_PROC_CHILDREN).
+ */
+static bool children_of(pid_t pid, struct pids *out)
+{
+	char path[300];
+	struct dirent *e;
+	DIR *d;
+	bool ok = false;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	while (d && (e = readdir(d))) {
+		FILE *f;
+		long c;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/children",
+			 (int)pid, e->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		ok = true;
+		while (fscanf(f, "%ld", &c) == 1)
+			pids_add(out, (pid_t)c, pid);
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return ok;
+}
+
+/* Every process, with its parent, from /proc/PID/stat. */
+static void all_processes(struct pids *out)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char path[300], buf[512], *p;
+		ssize_t len;
+		int fd;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = '\0';
+		/* "PID (COMM) S PPID ...": COMM may hold ')' */
+		p = strrchr(buf, ')');
+		if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
+			continue;
+		pids_add(out, (pid_t)atoi(e->d_name), (pid_t)atoi(p + 4));
+	}
+	if (d)
+		closedir(d);
+}
+
+/*
+ * The processes below self, into all->v[0..return): a walk down the
+ * children files, or where the kernel has none, a ppid walk of every
+ * process (moved to the front, pass after pass until one moves none).
+ */
+static size_t descendants(pid_t self, struct pids *all)
+{
+	size_t found = 0;
+	bool more = true;
+
+	all->n = 0;
+	if (children_of(self, all)) {
+		for (size_t i = 0; i < all->n; i++)
+			children_of(all->v[i], all);
+		return all->n;
+	}
+	all_processes(all);
+	while (more) {
+		more = false;
+		for (size_t i = found; i < all->n; i++) {
+			bool below = all->ppid[i] == self;
+
+			for (size_t j = 0; j < found && !below; j++)
+				below = all->ppid[i] == all->v[j];
+			if (below) {
+				pid_t t = all->v[i], tp = all->ppid[i];
+
+				all->v[i] = all->v[found];
+				all->ppid[i] = all->ppid[found];
+				all->v[found] = t;
+				all->ppid[found++] = tp;
+				more = true;
+			}
+		}
+	}
+	return found;
+}
+
+/*
+ * Kills every process below schedlab and reaps it. When a case ends, all
+ * of them are the case's: the workload process is the only child
+ * schedlab forks, and as a child subreaper schedlab adopts whatever its
+ * descendants orphan. A program that called setsid() left the process
+ * group killed above, but not this tree. Round after round, until none
+ * is left (a killed parent's children are adopted in between); returns
+ * how many were reaped. In a clean case it costs one read of schedlab's
+ * children files.
+ */
+static unsigned kill_descendants(void)
+{
+	struct pids all = { 0 };
+	pid_t self = getpid();
+	unsigned reaped = 0;
+
+	for (int round = 0; round < 2000; round++) {
+		size_t found = descendants(self, &all);
+
+		for (size_t i = 0; i < found; i++)
+			kill(all.v[i], SIGKILL);
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			reaped++;
+		if (!found)
+			break;
+		usleep(1000);
+	}
+	free(all.v);
+	free(all.ppid);
+	return reaped;
+}
+
 /*
  * Waits until the workload process has ended (without reaping it, so its
  * pid - the group id - stays reserved), the deadline passes or a signal
@@ -314,6 +471,8 @@ int supervise_run(const struct workload *wl, const void *cfg,
 		else if (errno != EINTR)
 			break;
 	}
+	/* and what left the group: setsid() children, adopted or not yet */
+	out->killed += kill_descendants();
 
 	remove_owned(ctx);
 

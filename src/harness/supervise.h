@@ -8,7 +8,9 @@
  * is a child subreaper, so workers orphaned by a dying workload process
  * come back to it. When the workload process ends - normally, by failure,
  * by timeout or because schedlab got SIGINT/SIGTERM/SIGHUP - the whole
- * group is killed and reaped: nothing the workload started survives.
+ * group is killed and reaped, then every process still below schedlab
+ * (one that left the group with setsid(), adopted by the subreaper) is
+ * found in /proc's children files and killed: nothing the workload started survives.
  *
  * SIGINT, SIGTERM and SIGHUP (those not ignored, so nohup still works)
  * are blocked from the first call on and taken synchronously while a

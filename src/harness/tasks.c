@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <stdint.h>
@@ -90,6 +91,28 @@ int tasks_run_inline(struct tasks *t, task_fn fn, void *arg)
 	return run_worker(&s, true, false);
 }
 
+/*
+ * pthread_create() says EAGAIN both when RLIMIT_NPROC is reached and when
+ * the stack cannot be mapped: under a finite 'ulimit -v' the address
+ * space is the likelier limit, so that is the one named.
+ */
+static int thread_failed(struct tasks *t, int err)
+{
+	struct rlimit as;
+	size_t stack = 0;
+
+	pthread_attr_getstacksize(&t->attr, &stack);
+	errno = err;
+	if (!getrlimit(RLIMIT_AS, &as) && as.rlim_cur != RLIM_INFINITY)
+		return wl_fail_errno(t->ctx,
+			"cannot create thread %u of %u (each needs a %zu KiB stack; check ulimit -v, now %llu KiB)",
+			t->n + 1, t->cap, stack / 1024,
+			(unsigned long long)as.rlim_cur / 1024);
+	return wl_fail_errno(t->ctx,
+		"cannot create thread %u of %u (check ulimit -u and kernel.threads-max)",
+		t->n + 1, t->cap);
+}
+
 int tasks_spawn(struct tasks *t, task_fn fn, void *arg)
 {
 	struct task_slot *s;
@@ -104,12 +127,8 @@ int tasks_spawn(struct tasks *t, task_fn fn, void *arg)
 	s->probe = t->probe ? &t->probe[t->n + t->ninline] : NULL;
 	if (t->mode == TASK_THREAD) {
 		err = pthread_create(&s->thread, &t->attr, thread_main, s);
-		if (err) {
-			errno = err;
-			return wl_fail_errno(t->ctx,
-				"cannot create thread %u of %u (check ulimit -u and kernel.threads-max)",
-				t->n + 1, t->cap);
-		}
+		if (err)
+			return thread_failed(t, err);
 		t->n++;
 		return 0;
 	}

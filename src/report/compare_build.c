@@ -616,10 +616,21 @@ int compare_build(const struct run *const *runs, const char *const *specs,
 				     c->runs[k].name);
 		c->overall = combine(c->overall, c->verdict[k]);
 	}
-	if (ncompared && nnoise < ncompared)
-		note(c, "%zu of %zu cases: < %d runs labelled %s here, no run-to-run noise counted",
-		     ncompared - nnoise, ncompared, RUN_NOISE_MIN_RUNS,
+	if (ncompared && nnoise < ncompared) {
+		char which[64];
+
+		/* not "1 of 1 cases" */
+		if (ncompared == 1)
+			snprintf(which, sizeof(which), "the case");
+		else if (!nnoise)
+			snprintf(which, sizeof(which), "all %zu cases", ncompared);
+		else
+			snprintf(which, sizeof(which), "%zu of %zu cases",
+				 ncompared - nnoise, ncompared);
+		note(c, "%s: < %d runs labelled %s here, no run-to-run noise counted",
+		     which, RUN_NOISE_MIN_RUNS,
 		     base->label ? base->label : "as the baseline");
+	}
 	if (!ncompared)
 		explain_mismatch(&b, nruns, match_job);
 	for (size_t k = 0; k < nruns; k++)

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "harness/identity.h"
 #include "stats/hist.h"
@@ -460,25 +461,120 @@ int export_dump(json_t *doc, FILE *f)
 	return 0;
 }
 
+static int parse_size(const char *s, unsigned long long *out)
+{
+	static const char units[] = "KMGT";
+	unsigned long long v = 0;
+	const char *p = s, *u;
+	int shift = 0;
+
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (1ull << 40))
+			return -1;
+		v = v * 10 + (unsigned long long)(*p - '0');
+	}
+	if (*p && (u = strchr(units, *p)) != NULL) {
+		shift = 10 * (int)(u - units + 1);
+		p++;
+		if (!strcmp(p, "iB") || !strcmp(p, "B"))
+			p += strlen(p);
+	}
+	if (*p || !v || v > (1ull << 40) >> shift)
+		return -1;
+	*out = v << shift;
+	return 0;
+}
+
+int export_limit(const char *opt, struct export_limit *lim)
+{
+	const char *env = getenv("SCHEDLAB_IMPORT_MAX");
+
+	lim->bytes = EXPORT_MAX_DEFAULT;
+	lim->from = "the default";
+	if (opt) {
+		lim->from = "--max-size";
+	} else if (env && *env) {
+		lim->from = "SCHEDLAB_IMPORT_MAX";
+		opt = env;
+	} else {
+		return 0;
+	}
+	if (parse_size(opt, &lim->bytes))
+		return error("%s: '%s' is not a size from 1 byte to 1T (as 256M, 4096, 1G)",
+			     lim->from, opt);
+	return 0;
+}
+
+/* A jansson reader that stops one byte past the limit. */
+struct capped {
+	FILE *f;
+	unsigned long long n, max;
+	bool over;
+};
+
+static size_t capped_read(void *buf, size_t len, void *arg)
+{
+	struct capped *c = arg;
+	size_t got;
+
+	if (len > c->max + 1 - c->n)
+		len = (size_t)(c->max + 1 - c->n);
+	got = fread(buf, 1, len, c->f);
+	c->n += got;
+	if (c->n > c->max) {
+		c->over = true;
+		return (size_t)-1;
+	}
+	return got;
+}
+
 json_t *export_load(const char *path)
+{
+	struct export_limit lim;
+
+	if (export_limit(NULL, &lim))
+		return NULL;
+	return export_load_limited(path, &lim);
+}
+
+json_t *export_load_limited(const char *path, const struct export_limit *lim)
 {
 	bool from_stdin = !strcmp(path, "-");
 	const char *name = from_stdin ? "stdin" : path;
 	FILE *f = from_stdin ? stdin : fopen(path, "r");
+	struct capped cap = { .f = f, .max = lim->bytes };
 	json_error_t err;
 	json_t *doc;
+	struct stat st;
 	int read_errno = 0;
 
 	if (!f) {
 		error_errno("%s: cannot open", path);
 		return NULL;
 	}
+	/* a file known to be too large is not read at all */
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) &&
+	    (unsigned long long)st.st_size > lim->bytes) {
+		error("%s: %lld bytes, above the import limit of %llu bytes (%s)",
+		      name, (long long)st.st_size, lim->bytes, lim->from);
+		if (!from_stdin)
+			fclose(f);
+		return NULL;
+	}
 	errno = 0;
-	doc = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
+	doc = json_load_callback(capped_read, &cap, JSON_REJECT_DUPLICATES, &err);
 	if (ferror(f))
 		read_errno = errno ? errno : EIO;
 	if (!from_stdin)
 		fclose(f);
+	if (cap.over) {
+		json_decref(doc);
+		error("%s: more than %llu bytes, above the import limit of %llu bytes (%s)",
+		      name, lim->bytes, lim->bytes, lim->from);
+		return NULL;
+	}
 	if (read_errno) {
 		json_decref(doc);
 		errno = read_errno;

@@ -192,6 +192,22 @@ void export_upgrade(json_t *doc);
 json_t *export_load(const char *path);
 
 /*
+ * The most bytes a document may have: export_load() reads no further,
+ * and refuses a regular file above it before parsing. opt (the import
+ * option --max-size, or NULL), else SCHEDLAB_IMPORT_MAX, else 256 MiB;
+ * a size is bytes or K, M, G, T (binary), from 1 byte to 1T. -1 after
+ * saying which setting is bad.
+ */
+#define EXPORT_MAX_DEFAULT	(256ull << 20)
+struct export_limit {
+	unsigned long long bytes;
+	const char *from;	/* "--max-size", "SCHEDLAB_IMPORT_MAX", "the default" */
+};
+int export_limit(const char *opt, struct export_limit *lim);
+/* export_load() under lim instead of export_limit(NULL, ...)'s. */
+json_t *export_load_limited(const char *path, const struct export_limit *lim);
+
+/*
  * Stores an export document as a new run (same uuid), in one
  * transaction: on any error nothing is written. Validates it first;
  * refuses a uuid already in the database. origin names the document in

@@ -257,8 +257,22 @@ static int messaging_prepare(const void *cfgp)
 		"thread mode keeps 2 x fds descriptors per group open in one process" :
 		"one group's channels";
 	struct nofile_limits lim;
+	unsigned long long hard;
 	int rc;
 
+	/* a process worker keeps its message on its own (main) stack */
+	if (cfg->mode == MSG_PROCESS) {
+		unsigned long long stack = STACK_NEED + cfg->datasize;
+
+		rc = stack_raise(stack, &hard);
+		if (rc > 0) {
+			error("messaging: datasize %u needs a worker stack of %llu KiB, above the hard stack limit (ulimit -Hs) of %llu KiB: use thread mode (-T) or raise it",
+			      cfg->datasize, stack >> 10, hard >> 10);
+			return EXIT_USAGE;
+		}
+		if (rc)
+			return EXIT_RUN_FAILED;
+	}
 	if (tasks > 4000000) {
 		error("messaging: %llu tasks (groups x 2 x fds) is more than the 4000000 allowed",
 		      tasks);

@@ -83,6 +83,42 @@ test_command_timeout() {
 	expect_ext_clean
 }
 
+# marker_pids MARKER: the pids of processes whose command line holds
+# MARKER (a string unique to one test).
+marker_pids() {
+	local d
+
+	for d in /proc/[0-9]*; do
+		grep -qF -- "$1" "$d/cmdline" 2>/dev/null && echo "${d#/proc/}"
+	done
+	return 0
+}
+
+# A child that calls setsid() leaves the process group that the end of a
+# case kills (issue 12, defect 8): it must die with the case all the
+# same, after --timeout and after a normal end. Whatever the outcome,
+# the test kills what it started, found by a marker in its argv.
+test_command_setsid_child_dies() {
+	local marker=linger-$$-$RANDOM left
+
+	use_tmpdir
+	use_ext_tmpdir
+	# shellcheck disable=SC2064
+	trap "kill -9 \$(marker_pids '$marker') 2>/dev/null || :; rm -rf '$tmp'" EXIT
+	run_sl bench command --timeout 1 -- \
+		sh -c "setsid bash -c 'exec -a $marker-t sleep 300' & sleep 30"
+	expect_eq "timeout: exit status ($err)" 1 "$rc"
+	expect_match "timeout: message" "timed out after 1 s" "$err"
+	left=$(marker_pids "$marker-t")
+	[ -z "$left" ] || fail "timeout: the setsid child survived: $(ps -o pid,ppid,sid,args -p "$left")"
+	run_sl bench command --format json -- \
+		sh -c "setsid bash -c 'exec -a $marker-n sleep 300' & exit 0"
+	expect_eq "normal end: exit status ($err)" 0 "$rc"
+	left=$(marker_pids "$marker-n")
+	[ -z "$left" ] || fail "normal end: the setsid child survived: $(ps -o pid,ppid,sid,args -p "$left")"
+	expect_ext_clean
+}
+
 # argv in a job file; stored like a native workload's runs.
 test_command_job() {
 	use_tmpdir

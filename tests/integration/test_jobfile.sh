@@ -130,6 +130,22 @@ test_jobfile_missing_file_or_suite() {
 	bad_run directory "$tmp/jobs" "" "$tmp/jobs"
 }
 
+# A FIFO (or any file that is not a regular file) is refused before it
+# is opened: reading one would block until a writer came (issue 12,
+# defect 10). timeout turns a hang into a failure, not a stuck suite.
+test_jobfile_fifo_refused() {
+	use_tmpdir
+	have_db
+	mkfifo "$tmp/fifo.job"
+	set +e
+	timeout 10 "$SCHEDLAB" run -n "$tmp/fifo.job" --db "$tmp/have.db" 2>"$tmp/err" >/dev/null
+	rc=$?
+	set -e
+	[ "$rc" != 124 ] || { fail "fifo: run -n blocked on the FIFO"; return; }
+	bad_run fifo "$tmp/fifo.job" "$tmp/fifo.job: " "not a regular file \\(a FIFO\\)"
+	bad_run chardev /dev/null "/dev/null: " "not a regular file \\(a character device\\)"
+}
+
 # A mistake in a job after good ones still stops everything before any
 # case runs.
 test_jobfile_late_mistake_runs_nothing() {

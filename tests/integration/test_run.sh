@@ -536,6 +536,24 @@ EOF
 	expect_eq "runs after --dry-run" 1 "$(nruns "$tmp/r.db")"
 }
 
+# One case is not "1 of 1 case" nor "runs of 1 of the 1 cases"; all of
+# several is "all N" (issue 12, defect 12's wording).
+test_run_case_count_wording() {
+	use_tmpdir
+	printf '[a]\nworkload = pipe\nloops = 100\niterations = 1\n' >"$tmp/one.job"
+	printf '[a]\nworkload = pipe\nloops = 100\niterations = 1\n[b]\nworkload = pipe\nloops = 200\niterations = 1\n' >"$tmp/two.job"
+	run_sl run "$tmp/one.job" --db "$tmp/r.db"
+	expect_eq "exit status ($err)" 0 "$rc"
+	expect_match "one case: last line" "^run 1 \(.*\): complete \(one case\), stored in $tmp/r.db$" "$(tail -n 1 <<<"$out")"
+	run_sl run -n "$tmp/one.job" --db "$tmp/r.db"
+	expect_line "one case: estimate" "^estimated time: [0-9:]+ \(from an earlier run of the case in $tmp/r.db\)$" "$out"
+	run_sl run -n "$tmp/two.job" --db "$tmp/r.db"
+	expect_line "1 of 2: estimate" "^estimated time: [0-9:]+ \(from earlier runs of 1 of the 2 cases in $tmp/r.db; the other counted at the average\)$" "$out"
+	"$SCHEDLAB" run -q "$tmp/two.job" --db "$tmp/r.db" || fail "the second run failed"
+	run_sl run -n "$tmp/two.job" --db "$tmp/r.db"
+	expect_line "2 of 2: estimate" "^estimated time: [0-9:]+ \(from earlier runs of both cases in $tmp/r.db\)$" "$out"
+}
+
 # The quick suite with 2 CPUs is 13 cases; with 1, repeated group counts
 # run once.
 test_run_dry_run_quick_suite() {
@@ -614,6 +632,47 @@ test_export_to_file() {
 	expect_eq "export into a missing directory" 2 "$rc"
 	expect_eq "stderr lines" 1 "$(nlines "$err")"
 	[ ! -e "$tmp/nodir" ] || fail "export created $tmp/nodir"
+}
+
+# A document above the import size limit is refused before it is parsed,
+# from a file or from standard input; the limit is settable (issue 12,
+# "Deliver 5": 200 MB took 750 MB of memory).
+test_import_size_limit() {
+	local size
+
+	use_tmpdir
+	printf '[j]\nworkload = pipe\nloops = 100\niterations = 1\n' >"$tmp/j.job"
+	"$SCHEDLAB" run -q "$tmp/j.job" --db "$tmp/r.db" || fail "the run failed"
+	"$SCHEDLAB" export 1 --db "$tmp/r.db" >"$tmp/run.json"
+	size=$(stat -c %s "$tmp/run.json")
+	SCHEDLAB_IMPORT_MAX=1K run_sl import "$tmp/run.json" --db "$tmp/new.db"
+	expect_eq "file above SCHEDLAB_IMPORT_MAX: exit status" 2 "$rc"
+	expect_eq "stderr lines ($err)" 1 "$(nlines "$err")"
+	expect_match "message" "$tmp/run\\.json: $size bytes, above the import limit of 1024 bytes \\(SCHEDLAB_IMPORT_MAX\\)" "$err"
+	[ ! -e "$tmp/new.db" ] || fail "the database was created"
+	SCHEDLAB_IMPORT_MAX=1K run_sl import - --db "$tmp/new.db" < <(cat "$tmp/run.json")
+	expect_eq "stdin above the limit: exit status" 2 "$rc"
+	expect_match "stdin: message" "^schedlab: stdin: more than 1024 bytes, above the import limit" "$err"
+	run_sl import "$tmp/run.json" --db "$tmp/new.db" --max-size 1K
+	expect_eq "--max-size: exit status" 2 "$rc"
+	expect_match "--max-size: message" "above the import limit of 1024 bytes \\(--max-size\\)" "$err"
+	SCHEDLAB_IMPORT_MAX=1K run_sl show "$tmp/run.json"
+	expect_eq "show FILE above the limit: exit status" 2 "$rc"
+	# at or above its size it is imported, stdin too
+	SCHEDLAB_IMPORT_MAX=$size run_sl import - --db "$tmp/new.db" < <(cat "$tmp/run.json")
+	expect_eq "at the limit: exit status ($err)" 0 "$rc"
+	run_sl import "$tmp/run.json" --db "$tmp/new2.db" --max-size 1M
+	expect_eq "--max-size 1M: exit status ($err)" 0 "$rc"
+	# bad limits
+	for v in 0 x 1Q -5 2T; do
+		SCHEDLAB_IMPORT_MAX=$v run_sl import "$tmp/run.json" --db "$tmp/new3.db"
+		expect_eq "SCHEDLAB_IMPORT_MAX=$v: exit status" 2 "$rc"
+		expect_match "SCHEDLAB_IMPORT_MAX=$v: message" "SCHEDLAB_IMPORT_MAX: '$v' is not a size from 1 byte to 1T \\(as 256M, 4096, 1G\\)" "$err"
+		run_sl import "$tmp/run.json" --db "$tmp/new3.db" --max-size "$v"
+		expect_eq "--max-size $v: exit status" 2 "$rc"
+		expect_match "--max-size $v: message" "max-size: '$v' is not a size" "$err"
+	done
+	[ ! -e "$tmp/new3.db" ] || fail "a refused limit created the database"
 }
 
 # A document that is not a whole, valid export is refused with one line
@@ -990,6 +1049,47 @@ test_list_suites_and_runs() {
 	run_sl list workloads
 	expect_line "workloads" "^messaging " "$out"
 	expect_line "workloads" "^pipe " "$out"
+}
+
+# no_control NAME TEXT: TEXT holds no control character but newlines.
+no_control() {
+	if LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' <<<"$2"; then
+		fail "$1: a control character is printed raw: $(od -c <<<"$2" | head -n 5)"
+	fi
+}
+
+# A label, a job name and a tool's output with escape sequences in them
+# are printed escaped by the text formats, as stored in JSON (issue 12,
+# "Deliver 5"); the label is not changed where it is stored.
+test_text_output_escapes_control_characters() {
+	local label=$'evil\e[2J\e]0;title\a-1'
+
+	use_tmpdir
+	printf '[j]\nworkload = pipe\nloops = 100\niterations = 1\n' >"$tmp/e.job"
+	run_sl run "$tmp/e.job" --label "$label" --db "$tmp/r.db"
+	expect_eq "run: exit status ($err)" 0 "$rc"
+	no_control "run: stdout" "$out"
+	expect_match "run: the label escaped" 'evil\\x1b\[2J\\x1b\]0;title\\x07-1' "$out"
+	run_sl list runs --db "$tmp/r.db"
+	no_control "list runs" "$out"
+	expect_match "list runs: the label escaped" 'evil\\x1b\[2J' "$out"
+	run_sl show 1 --db "$tmp/r.db"
+	expect_eq "show: exit status ($err)" 0 "$rc"
+	no_control "show" "$out"
+	expect_line "show: the label escaped" '^run +evil\\x1b\[2J\\x1b\]0;title\\x07-1$' "$out"
+	run_sl show 1 --db "$tmp/r.db" --format json
+	expect_eq "json: the label as given" "$label" "$(jval "$out" .run.label)"
+	run_sl compare 1 1 --db "$tmp/r.db"
+	no_control "compare" "$out$err"
+	run_sl show "$label-nothere" --db "$tmp/r.db"
+	expect_eq "unknown label: exit status" 2 "$rc"
+	no_control "unknown label: message" "$err"
+	expect_match "unknown label: named escaped" 'evil\\x1b\[2J' "$err"
+	# a tool's last line, quoted in the failure message
+	run_sl bench command -- sh -c 'printf "\033[2Jboom\n"; exit 3'
+	expect_eq "command: exit status" 1 "$rc"
+	no_control "command: message" "$err"
+	expect_match "command: its line escaped" "its last line: '\\\\x1b\\[2Jboom'" "$err"
 }
 
 # bench -r N: N results, then each metric's mean +- standard error.

@@ -97,6 +97,20 @@ test_too_many_tasks() {
 	expect_match "stderr" '4200000 tasks.*4000000' "$err"
 }
 
+# Threads that do not fit under 'ulimit -v' are blamed on it, not on
+# 'ulimit -u' (issue 12, defect 12).
+test_thread_limit_by_address_space() {
+	(ulimit -v 150000; "$SCHEDLAB" --version) >/dev/null 2>&1 ||
+		skip "schedlab cannot start under ulimit -v 150000 (a sanitizer build)"
+	set +e
+	err=$( (ulimit -v 150000; "$SCHEDLAB" bench messaging -T -g 100 -l 10) 2>&1 >/dev/null)
+	rc=$?
+	set -e
+	expect_eq "exit status ($err)" 1 "$rc"
+	expect_match "names ulimit -v" "cannot create thread [0-9]+ of 4000.*ulimit -v" "$err"
+	[[ $err != *"ulimit -u"* ]] || fail "blames ulimit -u: $err"
+}
+
 # hackbench keeps the message buffer on a PTHREAD_STACK_MIN stack and
 # crashes with -T -s 20000; schedlab sizes the stack.
 test_thread_mode_large_messages() {
@@ -130,4 +144,51 @@ test_messages_per_receiver_do_not_wrap() {
 	*)	fail "exit status $rc: $err" ;;
 	esac
 	expect_no_leftovers
+}
+
+# sl_stack SOFT HARD ARGS...: schedlab ARGS under 'ulimit -s' SOFT/HARD
+# KiB, into $out, $err, $rc (HARD "-" leaves the hard limit alone).
+sl_stack() {
+	local soft=$1 hard=$2
+
+	shift 2
+	set +e
+	out=$( (ulimit -Ss "$soft"; if [ "$hard" != - ]; then ulimit -Hs "$hard"; fi
+		"$SCHEDLAB" "$@") 2>"$tmp/err")
+	rc=$?
+	set -e
+	err=$(cat "$tmp/err")
+}
+
+# Under a tiny stack limit (ulimit -s 16..24) the main process died with
+# SIGSEGV (issue 12, defect 13). A soft limit below what schedlab needs
+# is raised up to the hard one; a hard limit below it is refused with
+# one message, before anything is stored. Process-mode messaging
+# workers hold a message on their stack: -s 20000 at 24-32 KiB works,
+# and a size that the hard limit cannot hold is refused in prepare().
+test_small_stack_limits() {
+	use_tmpdir
+	printf '[j]\nworkload = pipe\nloops = 100\niterations = 1\n' >"$tmp/j.job"
+	for s in 16 20 24; do
+		sl_stack "$s" "$s" run -q "$tmp/j.job" --db "$tmp/h.db"
+		expect_eq "hard $s KiB: exit status ($err)" 2 "$rc"
+		expect_eq "hard $s KiB: stderr lines" 1 "$(nlines "$err")"
+		expect_match "hard $s KiB: message" "stack limit \\(ulimit -s\\) of $s KiB is below the 128 KiB schedlab needs" "$err"
+		[ ! -e "$tmp/h.db" ] || fail "hard $s KiB: the database was created"
+		sl_stack "$s" - run -q "$tmp/j.job" --db "$tmp/r.db"
+		expect_eq "soft $s KiB: exit status ($err)" 0 "$rc"
+		sl_stack "$s" - bench messaging -T -s 20000 -g 1 -l 10
+		expect_eq "soft $s KiB, -T -s 20000: exit status ($err)" 0 "$rc"
+	done
+	expect_eq "runs stored" 3 "$(nruns "$tmp/r.db")"
+	for s in 24 32; do
+		sl_stack "$s" - bench messaging -s 20000 -g 1 -l 10
+		expect_eq "soft $s KiB, process mode -s 20000: exit status ($err)" 0 "$rc"
+	done
+	sl_stack 256 256 bench messaging -s 1000000 -g 1 -l 10
+	expect_eq "process mode -s 1000000 under hard 256 KiB: exit status" 2 "$rc"
+	expect_eq "stderr lines ($err)" 1 "$(nlines "$err")"
+	expect_match "message" "messaging: datasize 1000000 needs a worker stack of [0-9]+ KiB, above the hard stack limit \\(ulimit -Hs\\) of 256 KiB" "$err"
+	sl_stack 256 256 bench messaging -T -s 1000000 -g 1 -l 10
+	expect_eq "thread mode -s 1000000 under hard 256 KiB: exit status ($err)" 0 "$rc"
 }

@@ -382,7 +382,6 @@ static void test_bootstrap_threads_same_numbers(void **state)
 	static double a[NA], b[NB], sa[NA], sb[NB], ratio[NBOOT];
 	uint64_t s = 7, seed = 99;
 	struct boot_ci ci;
-	double ma = 0;
 	(void)state;
 
 	for (size_t i = 0; i < NA; i++)
@@ -395,8 +394,6 @@ static void test_bootstrap_threads_same_numbers(void **state)
 	memcpy(sb, b, sizeof(b));
 	qsort(sa, NA, sizeof(double), ref_cmp);
 	qsort(sb, NB, sizeof(double), ref_cmp);
-	for (size_t i = 0; i < NA; i++)
-		ma += sa[i];
 	for (size_t k = 0; k < NBOOT; k++) {
 		double ra = 0, rb = 0;
 

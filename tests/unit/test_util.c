@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * util: argv_join(), the one joiner of words: quoted so a shell (and
- * ext_split()) splits it back, or plain as perf stat names a command.
+ * ext_split()) splits it back, or plain as perf stat names a command;
+ * text_escape() and text_safe(), the one terminal-safe form of labels,
+ * paths and tool output.
  */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "util.h"
@@ -45,11 +49,60 @@ static void test_join_plain(void **state)
 	join(odd, false, "sh -c echo \"$1\" a b  it's");
 }
 
+static void escaped(const char *in, const char *want)
+{
+	char *s = text_escape(in);
+
+	assert_string_equal(s, want);
+	free(s);
+}
+
+/* What a terminal would obey is spelled out; UTF-8 text is kept. */
+static void test_text_escape(void **state)
+{
+	(void)state;
+	escaped("plain label-1.0", "plain label-1.0");
+	escaped("\033[31mred\033[0m", "\\x1b[31mred\\x1b[0m");
+	escaped("a\tb\r\nc\x7f", "a\\tb\\r\\nc\\x7f");
+	escaped("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+	/* U+009B is CSI to a UTF-8 terminal */
+	escaped("x\xc2\x9b" "2Jy", "x\\u009b2Jy");
+	/* not UTF-8: a lone continuation byte, a cut sequence, a bad lead */
+	escaped("\x9b\xe2\x82 \xff", "\\x9b\\xe2\\x82 \\xff");
+	escaped("back\\slash", "back\\slash");
+	escaped("", "");
+}
+
+/*
+ * The stream keeps newlines, and a UTF-8 sequence cut by stdio's buffer
+ * (written byte by byte here) comes out whole.
+ */
+static void test_text_safe_stream(void **state)
+{
+	static const char in[] = "ok \xe2\x82\xac\n\033]0;title\a\xc2\x9b\n\xe2";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len), *f;
+
+	(void)state;
+	assert_non_null(mem);
+	f = text_safe(mem);
+	setvbuf(f, NULL, _IONBF, 0);
+	for (size_t i = 0; i < sizeof(in) - 1; i++)
+		assert_int_equal(fputc(in[i], f), (unsigned char)in[i]);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(fclose(mem), 0);
+	assert_string_equal(buf, "ok \xe2\x82\xac\n\\x1b]0;title\\x07\\u009b\n\\xe2");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_join_quoted),
 		cmocka_unit_test(test_join_plain),
+		cmocka_unit_test(test_text_escape),
+		cmocka_unit_test(test_text_safe_stream),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
