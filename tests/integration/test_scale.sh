@@ -35,7 +35,7 @@ test_fd_hard_limit_low() {
 	tr=$(mktemp)
 	e=$(mktemp)
 	set +e
-	out=$(ulimit -n 1024 && strace -f -qq -o "$tr" -e trace=clone,clone3,fork,vfork \
+	out=$(ulimit -n 1024 && env "$NO_LSAN" strace -f -qq -o "$tr" -e trace=clone,clone3,fork,vfork \
 		"$SCHEDLAB" bench messaging -T -g $g -f $f -l 1 --format json 2>"$e")
 	rc=$?
 	set -e
