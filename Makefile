@@ -6,7 +6,7 @@
 # make asan       AddressSanitizer + UBSan build in build/asan, unit tests run
 # make check-asan the same build: unit and integration tests, corpus replay
 # make check-clang  clang build (ASan+UBSan) in build/clang: unit tests, replay
-# make fuzz       FUZZ_SECONDS=60 FUZZ=jobfile: libFuzzer harnesses (clang)
+# make fuzz       FUZZ_SECONDS=60 FUZZ_NAMES=jobfile: libFuzzer harnesses (clang)
 #                 in build/fuzz, each run for FUZZ_SECONDS on its corpus
 # make bench-store  time storing and exporting runs (bench/store.c)
 # make install    PREFIX=/usr/local DESTDIR=
@@ -100,7 +100,7 @@ deps:
 	@tools/deps.sh
 
 # Every test, then again under ASan+UBSan with the fuzz corpus replayed,
-# then a clang build's unit tests.
+# then a clang ASan+UBSan build: unit tests and the replay.
 check: deps
 	$(MAKE) all unit
 	tests/run.sh $(O)
