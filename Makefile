@@ -158,7 +158,7 @@ fuzz-replay: $(FUZZ_NAMES:%=$(O)/fuzz/replay_%)
 
 fuzz:
 	$(MAKE) O=build/fuzz CC=clang CFLAGS="-O1 -g" \
-		EXTRA_CFLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+		EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(SAN_FLAGS)" \
 		$(FUZZ_NAMES:%=build/fuzz/fuzz/fuzz_%)
 	@for n in $(FUZZ_NAMES); do \
 		mkdir -p build/fuzz/corpus/$$n build/fuzz/crashes/$$n; \
