@@ -4,6 +4,10 @@
 # make check      install missing Debian packages, build, run every test
 # make run        install missing Debian packages, build, run the quick suite
 # make asan       AddressSanitizer + UBSan build in build/asan, unit tests run
+# make check-asan the same build: unit and integration tests, corpus replay
+# make check-clang  clang build (ASan+UBSan) in build/clang: unit tests, replay
+# make fuzz       FUZZ_SECONDS=60 FUZZ_NAMES=jobfile: libFuzzer harnesses (clang)
+#                 in build/fuzz, each run for FUZZ_SECONDS on its corpus
 # make bench-store  time storing and exporting runs (bench/store.c)
 # make install    PREFIX=/usr/local DESTDIR=
 #
@@ -31,7 +35,8 @@ SUITES   := $(sort $(wildcard jobs/*.job))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 
-.PHONY: all check run asan install uninstall clean deps unit bench-store FORCE
+.PHONY: all check run asan check-asan check-clang fuzz fuzz-replay install \
+	uninstall clean deps unit bench-store FORCE
 
 all: schedlab
 
@@ -62,10 +67,17 @@ $(O)/gen/suites.list: FORCE
 $(O)/gen/suites.c: tools/gen-suites.sh $(O)/gen/suites.list $(SUITES)
 	tools/gen-suites.sh $@ $(SUITES)
 
-$(O)/gen/suites.o: $(O)/gen/suites.c
+$(O)/gen/suites.o: $(O)/gen/suites.c $(O)/gen/cflags
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(O)/%.o: %.c | $(O)/gen/version.h
+# The compiler and flags $(O) was built with: objects depend on it, so
+# changing them (make O=build/clang CC=clang EXTRA_CFLAGS=...) rebuilds.
+$(O)/gen/cflags: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(CC) $(ALL_CFLAGS)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(O)/%.o: %.c $(O)/gen/cflags | $(O)/gen/version.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -87,19 +99,75 @@ $(O)/bench/store: bench/store.c $(O)/libschedlab.a
 deps:
 	@tools/deps.sh
 
+# Every test, then again under ASan+UBSan with the fuzz corpus replayed,
+# then a clang ASan+UBSan build: unit tests and the replay.
 check: deps
 	$(MAKE) all unit
 	tests/run.sh $(O)
+	$(MAKE) check-asan
+	$(MAKE) check-clang
 
 run: deps
 	$(MAKE) all
 	./schedlab run
 
+SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer \
+	    -fno-sanitize-recover=undefined
+
 asan:
-	$(MAKE) O=build/asan CFLAGS="-O1 -g" \
-		EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	$(MAKE) O=build/asan CFLAGS="-O1 -g" EXTRA_CFLAGS="$(SAN_FLAGS)" \
 		build/asan/schedlab unit
 	UNIT_ONLY=1 tests/run.sh build/asan
+
+check-asan:
+	$(MAKE) O=build/asan CFLAGS="-O1 -g" EXTRA_CFLAGS="$(SAN_FLAGS)" \
+		build/asan/schedlab unit fuzz-replay
+	tests/run.sh build/asan
+
+# clang's UBSan checks more than gcc's (a NULL pointer plus an offset,
+# for one), so the corpus is replayed again here.
+check-clang:
+	$(MAKE) O=build/clang CC=clang CFLAGS="-O1 -g" EXTRA_CFLAGS="$(SAN_FLAGS)" \
+		build/clang/schedlab unit fuzz-replay
+	UNIT_ONLY=1 tests/run.sh build/clang
+
+# Fuzzing (tests/fuzz/fuzz.h): one harness per parser, its corpus in
+# tests/fuzz/corpus/NAME/. fuzz-replay (part of check-asan) feeds each
+# corpus file once to the harness built with $(O)'s flags and replay.c;
+# fuzz builds them with libFuzzer and runs each for FUZZ_SECONDS, one
+# after the other, new inputs going to build/fuzz/corpus/NAME/ (copy the
+# ones worth keeping into the repository's corpus).
+FUZZ_NAMES   ?= jobfile import procfs ext
+FUZZ_SECONDS ?= 60
+FUZZ_ARGS    ?=
+FUZZ_HDRS    := tests/fuzz/fuzz.h
+
+$(O)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_HDRS) $(O)/libschedlab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS_ALL) $(LDLIBS)
+
+$(O)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_HDRS) $(O)/libschedlab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $(filter %.c %.a,$^) \
+		$(LDFLAGS_ALL) $(LDLIBS)
+
+fuzz-replay: $(FUZZ_NAMES:%=$(O)/fuzz/replay_%)
+	@for n in $(FUZZ_NAMES); do \
+		$(O)/fuzz/replay_$$n tests/fuzz/corpus/$$n || exit 1; \
+	done
+
+fuzz:
+	$(MAKE) O=build/fuzz CC=clang CFLAGS="-O1 -g" \
+		EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(SAN_FLAGS)" \
+		$(FUZZ_NAMES:%=build/fuzz/fuzz/fuzz_%)
+	@for n in $(FUZZ_NAMES); do \
+		mkdir -p build/fuzz/corpus/$$n build/fuzz/crashes/$$n; \
+		echo "fuzz_$$n: $(FUZZ_SECONDS)s"; \
+		SCHEDLAB_NCPU=4 build/fuzz/fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) \
+			-close_fd_mask=3 -print_final_stats=1 \
+			-artifact_prefix=build/fuzz/crashes/$$n/ $(FUZZ_ARGS) \
+			build/fuzz/corpus/$$n tests/fuzz/corpus/$$n || exit 1; \
+	done
 
 install: schedlab
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

@@ -279,7 +279,9 @@ int sweep_expand(const char *path, const struct kv *kv,
 			rc = sweep_error(&x, "'%s' has an empty item", kv->value);
 		else
 			rc = expand_item(&x, item);
-		p = comma + 1;
+		/* not NULL + 1 past the last item: UB (fuzz_jobfile found it) */
+		if (comma)
+			p = comma + 1;
 	} while (!rc && comma);
 out:
 	if (rc)

@@ -42,3 +42,37 @@ test_readme_setup_commands() {
 	grep -qF -- "$test_cmd" "$TOP/.ci/run" ||
 		fail ".ci/run does not run the README's test command '$test_cmd'"
 }
+
+# The test command runs the sanitizer and clang builds: make check runs
+# the unit and integration tests under ASan+UBSan, every fuzz harness in
+# tests/fuzz/ has a corpus that make check replays (under gcc's and
+# clang's sanitizers), and make fuzz knows every harness.
+test_check_runs_sanitizers_and_fuzz_corpus() {
+	local plan names h n b
+	# not the variables of a make this runs under (make check-asan's O=)
+	plan=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -C "$TOP" check \
+		2>/dev/null) || fail "make -n check failed"
+	grep -qE '^tests/run.sh build/asan$' <<<"$plan" ||
+		fail "make check does not run every test against build/asan"
+	grep -q 'build/clang' <<<"$plan" ||
+		fail "make check has no clang build"
+	names=$(sed -nE 's/^for n in ([a-z0-9 ]+); do.*/\1/p' <<<"$plan" |
+		head -n 1)
+	[ -n "$names" ] || fail "make check replays no fuzz corpus"
+	for b in asan clang; do
+		grep -qF "build/$b/fuzz/replay_\$n tests/fuzz/corpus/\$n" \
+			<<<"$plan" || fail "make check does not replay the corpus in build/$b"
+	done
+	for h in "$TOP"/tests/fuzz/fuzz_*.c; do
+		n=$(basename "$h" .c)
+		n=${n#fuzz_}
+		grep -qw "$n" <<<"$names" ||
+			fail "make check does not replay harness $n (replays: $names)"
+		[ "$(find "$TOP/tests/fuzz/corpus/$n" -type f | wc -l)" -ge 5 ] ||
+			fail "tests/fuzz/corpus/$n has fewer than 5 inputs"
+	done
+	grep -q "fuzz_$(sed 's/ .*//' <<<"$names")" \
+		<<<"$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -C "$TOP" fuzz \
+			2>/dev/null)" ||
+		fail "make fuzz does not build the harnesses"
+}

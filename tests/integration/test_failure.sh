@@ -80,7 +80,7 @@ test_workers_dead_before_start_fail_fast() {
 	tr=$(mktemp)
 	t0=$EPOCHREALTIME
 	set +e
-	timeout -k 1 30 strace -f -qq -s 256 -o "$tr" -e trace=write \
+	timeout -k 1 30 env "$NO_LSAN" strace -f -qq -s 256 -o "$tr" -e trace=write \
 		-e inject=write:signal=KILL:when=1 \
 		"$SCHEDLAB" bench messaging -g 1 -f 2 -l 1 --format json --timeout 6 \
 		>/dev/null 2>&1

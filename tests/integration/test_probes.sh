@@ -54,8 +54,8 @@ test_probes_keep_syscall_counts() {
 	local on off tmp
 	command -v strace >/dev/null || skip "no strace"
 	tmp=$(mktemp -d)
-	strace -f -qq -c -o "$tmp/on" "$SCHEDLAB" bench messaging -g 1 -f 4 -l 20 --probes=on >/dev/null 2>&1
-	strace -f -qq -c -o "$tmp/off" "$SCHEDLAB" bench messaging -g 1 -f 4 -l 20 --probes=off >/dev/null 2>&1
+	env "$NO_LSAN" strace -f -qq -c -o "$tmp/on" "$SCHEDLAB" bench messaging -g 1 -f 4 -l 20 --probes=on >/dev/null 2>&1
+	env "$NO_LSAN" strace -f -qq -c -o "$tmp/off" "$SCHEDLAB" bench messaging -g 1 -f 4 -l 20 --probes=off >/dev/null 2>&1
 	for call in read write poll; do
 		# "% time  seconds  usecs/call  calls  [errors]  syscall"
 		on=$(awk -v c="$call" '$NF == c { print $4 }' "$tmp/on")
@@ -124,8 +124,8 @@ test_bench_probes_default_by_format() {
 	local tmp
 	command -v strace >/dev/null || skip "no strace"
 	tmp=$(mktemp -d)
-	strace -f -qq -c -o "$tmp/text" "$SCHEDLAB" bench messaging -g 1 -f 2 -l 5 >/dev/null 2>&1
-	strace -f -qq -c -o "$tmp/json" "$SCHEDLAB" bench messaging -g 1 -f 2 -l 5 --format json >/dev/null 2>&1
+	env "$NO_LSAN" strace -f -qq -c -o "$tmp/text" "$SCHEDLAB" bench messaging -g 1 -f 2 -l 5 >/dev/null 2>&1
+	env "$NO_LSAN" strace -f -qq -c -o "$tmp/json" "$SCHEDLAB" bench messaging -g 1 -f 2 -l 5 --format json >/dev/null 2>&1
 	# the probes read /proc with pread64
 	[ -z "$(awk '$NF == "pread64" && $4 > 50' "$tmp/text")" ] || fail "text format ran probes: $(cat "$tmp/text")"
 	[ -n "$(awk '$NF == "pread64" && $4 > 10' "$tmp/json")" ] || fail "json format ran no probes: $(cat "$tmp/json")"
