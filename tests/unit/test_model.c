@@ -23,72 +23,8 @@
 #include "stats/hist.h"
 #include "store/store.h"
 
-static char tmp[256];
-
-static const char *path(const char *name)
-{
-	static char buf[4][512];
-	static int n;
-	char *p = buf[n++ % 4];
-
-	snprintf(p, sizeof(buf[0]), "%s/%s", tmp, name);
-	return p;
-}
-
-static int rm_one(const char *p, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(p);
-}
-
-static int setup(void **state)
-{
-	const char *t = getenv("TMPDIR");
-
-	(void)state;
-	snprintf(tmp, sizeof(tmp), "%s/schedlab-model-XXXXXX", t ? t : "/tmp");
-	return mkdtemp(tmp) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* stderr into a buffer: capture(), the call, assert_said(). */
-static char said[8192];
-static int saved_fd = -1;
-static FILE *cap;
-
-static void capture(void)
-{
-	fflush(stderr);
-	cap = tmpfile();
-	assert_non_null(cap);
-	saved_fd = dup(2);
-	dup2(fileno(cap), 2);
-}
-
-static const char *captured(void)
-{
-	size_t n;
-
-	fflush(stderr);
-	dup2(saved_fd, 2);
-	close(saved_fd);
-	rewind(cap);
-	n = fread(said, 1, sizeof(said) - 1, cap);
-	said[n] = '\0';
-	fclose(cap);
-	return said;
-}
-
-#define assert_said(s) do {						\
-	if (!strstr(said, (s)))						\
-		fail_msg("expected \"%s\" in: %s", (s), said);		\
-} while (0)
+#define TMPDIR_TAG "model"
+#include "tmpdir.h"
 
 /* Two cases of one job, the second failed; one null sample. */
 static const char doc_text[] =

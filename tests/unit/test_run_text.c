@@ -29,39 +29,8 @@
 #include "report/run_text.h"
 #include "store/store.h"
 
-static char tmp[256];
-
-static const char *path(const char *name)
-{
-	static char buf[4][512];
-	static int n;
-	char *p = buf[n++ % 4];
-
-	snprintf(p, sizeof(buf[0]), "%s/%s", tmp, name);
-	return p;
-}
-
-static int rm_one(const char *p, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(p);
-}
-
-static int setup(void **state)
-{
-	const char *t = getenv("TMPDIR");
-
-	(void)state;
-	snprintf(tmp, sizeof(tmp), "%s/schedlab-runtext-XXXXXX", t ? t : "/tmp");
-	return mkdtemp(tmp) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
+#define TMPDIR_TAG "runtext"
+#include "tmpdir.h"
 
 /* What render_job_text() printed for cases [from, to) of r; to be freed. */
 static char *job_text(const struct run *r, size_t from, size_t to)
