@@ -47,8 +47,9 @@ static int list_runs(const struct list_opts *o)
 	if (rc)		/* a damaged database, as store_open_ro() would say */
 		return EXIT_USAGE;
 	f = text_safe(stdout);
-	fprintf(f, "%5s  %-28s %-16s %-9s %6s %8s\n", "ID", "LABEL", "STARTED (UTC)",
-		"STATUS", "CASES", "SAMPLES");
+	/* the commit last: a describe has no useful width to pad to */
+	fprintf(f, "%5s  %-28s %-16s %-9s %6s %8s  %s\n", "ID", "LABEL",
+		"STARTED (UTC)", "STATUS", "CASES", "SAMPLES", "COMMIT");
 	for (size_t i = 0; i < n; i++) {
 		const struct store_run_info *r = &runs[i];
 		time_t t = (time_t)r->started;
@@ -57,9 +58,10 @@ static int list_runs(const struct list_opts *o)
 
 		gmtime_r(&t, &tm);
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &tm);
-		fprintf(f, "%5lld  %-28s %-16s %-9s %6lld %8lld\n", (long long)r->id,
-			r->label ? r->label : "-", when, r->status,
-			(long long)r->cases, (long long)r->samples);
+		fprintf(f, "%5lld  %-28s %-16s %-9s %6lld %8lld  %s\n",
+			(long long)r->id, r->label ? r->label : "-", when,
+			r->status, (long long)r->cases, (long long)r->samples,
+			r->commit ? r->commit : "-");
 	}
 	fclose(f);
 	store_runs_free(runs, n);
