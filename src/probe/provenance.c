@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -162,6 +163,62 @@ int sysenv_git_describe(char *buf, size_t len)
 	return 0;
 }
 
+/* dir is one of GIT_CEILING_DIRECTORIES, which git does not look in. */
+static bool is_ceiling(const char *dir)
+{
+	const char *c = getenv("GIT_CEILING_DIRECTORIES");
+	size_t n = strlen(dir);
+
+	while (c && *c) {
+		size_t w = strcspn(c, ":");
+		size_t k = w;
+
+		while (k > 1 && c[k - 1] == '/')
+			k--;
+		if (k == n && !strncmp(c, dir, n))
+			return true;
+		c += w + (c[w] == ':');
+	}
+	return false;
+}
+
+/*
+ * Why git found no work tree. The likely surprise is a tree it refuses:
+ * since 2.35.2 git will not work in a repository another user owns
+ * (safe.directory), which is what `sudo schedlab run` in one's own
+ * kernel tree meets; so the nearest .git above cwd, if any, is named
+ * with its owner (not above GIT_CEILING_DIRECTORIES, as git does not
+ * look there; GIT_DIR set: git was told where to look, not asked).
+ */
+static json_t *not_a_work_tree(const char *cwd, const char *why)
+{
+	char dir[4096], dotgit[4200];
+	struct stat st;
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", cwd);
+	while (!getenv("GIT_DIR") && dir[0] == '/') {
+		snprintf(dotgit, sizeof(dotgit), "%s/.git", dir[1] ? dir : "");
+		if (!lstat(dotgit, &st)) {
+			if (st.st_uid != geteuid())
+				return sysenv_missing("%s: git refuses the work tree "
+					"%s, owned by uid %u, not this uid %u (see "
+					"safe.directory in git-config(1))", cwd,
+					dir, (unsigned)st.st_uid,
+					(unsigned)geteuid());
+			return sysenv_missing("%s: git refuses the work tree %s "
+					      "(%s)", cwd, dir, why);
+		}
+		slash = strrchr(dir, '/');
+		if (slash == dir && !dir[1])
+			break;
+		slash[slash == dir] = '\0';
+		if (is_ceiling(dir))
+			break;
+	}
+	return sysenv_missing("%s: not inside a git work tree (%s)", cwd, why);
+}
+
 json_t *sysenv_git(void)
 {
 	static char *const top_argv[] = {
@@ -180,8 +237,7 @@ json_t *sysenv_git(void)
 		      sizeof(top), why, sizeof(why));
 	/* 128: git's "fatal", here "not a git repository" and its kin */
 	if (rc == 128)
-		return sysenv_missing("%s: not inside a git work tree (%s)",
-				      cwd, why);
+		return not_a_work_tree(cwd, why);
 	if (rc)
 		return sysenv_missing("%s: %s", cwd, why);
 	if (!top[0])

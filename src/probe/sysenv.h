@@ -58,8 +58,9 @@ json_t *sysenv_scalar(const char *s);
  * Provenance (src/probe/provenance.c): the "git" item - {"describe":
  * `git describe --always --dirty`, "commit": the full hash of HEAD,
  * "work_tree": its top directory} of the work tree the current
- * directory is in, or missing with why (not in a work tree, no commit
- * yet, git not installed, no answer within 10 s) - and the kernel's
+ * directory is in, or missing with why (not in a work tree, one another
+ * user owns, no commit yet, git not installed, no answer within 10 s) -
+ * and the kernel's
  * "build_id" item (the GNU build id note of /sys/kernel/notes, in hex).
  * git runs without a shell, stdin from /dev/null, stderr discarded.
  */

@@ -196,3 +196,20 @@ test_provenance_kernel_build_id() {
 	run_sl show 1 --db "$tmp/r.db"
 	expect_line "show's build id line" "^kernel build id +$want\$" "$out"
 }
+
+# A work tree another user owns, which git refuses (safe.directory):
+# the reason names it and its owner rather than "not a work tree".
+test_provenance_work_tree_of_another_user() {
+	local top
+	use_tmpdir
+	[ "$(id -u)" -eq 0 ] || skip "needs root (to give the repository away)"
+	prov_repo
+	mkdir "$tmp/repo/sub"
+	chown -R 65534 "$tmp/repo"
+	top=$(cd "$tmp/repo" && pwd -P)
+	out=$(cd "$tmp/repo/sub" && env -u SUDO_UID "$SCHEDLAB" env --format json) ||
+		fail "env failed"
+	expect_eq "git reason" \
+		"$top/sub: git refuses the work tree $top, owned by uid 65534, not this uid 0 (see safe.directory in git-config(1))" \
+		"$(jval "$out" .git.reason)"
+}
