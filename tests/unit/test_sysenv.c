@@ -190,7 +190,7 @@ static void test_build_id_notes(void **state)
 		0x1a, 0x48, 0x71, 0xba, 0xdc, 0xee, 0x75, 0xd0, 0xac, 0xac,
 	};
 	unsigned char buf[512];
-	char hex[64], small[40];
+	char hex[64], small[41];
 	uint32_t one = 0x101;
 	size_t n = 0, k;
 
