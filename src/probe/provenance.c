@@ -9,8 +9,10 @@
  * its commands together, after which it is killed and the item says so.
  * The user's GIT_* variables (GIT_DIR, GIT_WORK_TREE, ...) are kept, so
  * git answers as it would typed in the same place; only
- * GIT_OPTIONAL_LOCKS=0 is added when unset, so that `describe --dirty`
- * refreshing the index never takes a lock a concurrent git wants.
+ * GIT_OPTIONAL_LOCKS=0 is added when unset, asking the git versions that
+ * honour it not to take the index lock to write back a refreshed index
+ * (a concurrent git, an editor's or a prompt's, would find it taken).
+ * The ownership rule git applies (safe.directory) is not overridden.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,12 +35,16 @@
 
 /* ---- git ------------------------------------------------------------ */
 
+/* Only async-signal-safe calls: the environment is made before fork. */
 static void __attribute__((noreturn))
-git_child(char *const *argv, int out)
+git_child(char *const *argv, char *const *envp, int out)
 {
 	sigset_t none;
 	int null;
 
+	/* above the standard descriptors, so that dup2() cannot clobber it */
+	if (out < 3 && (out = fcntl(out, F_DUPFD, 3)) < 0)
+		_exit(126);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);	/* run blocks the stop signals */
 	signal(SIGPIPE, SIG_DFL);
@@ -46,9 +52,24 @@ git_child(char *const *argv, int out)
 	if (null < 0 || dup2(out, 1) < 0 || dup2(null, 0) < 0 ||
 	    dup2(null, 2) < 0)
 		_exit(126);
-	setenv("GIT_OPTIONAL_LOCKS", "0", 0);
-	execvp("git", argv);
+	execvpe("git", argv, envp);
 	_exit(errno == ENOENT ? 127 : 126);
+}
+
+/* environ, with GIT_OPTIONAL_LOCKS=0 added when unset; free() it. */
+static char **git_environ(void)
+{
+	extern char **environ;
+	size_t n = 0;
+	char **envp;
+
+	while (environ[n])
+		n++;
+	envp = xcalloc(n + 2, sizeof(*envp));
+	memcpy(envp, environ, n * sizeof(*envp));
+	if (!getenv("GIT_OPTIONAL_LOCKS"))
+		envp[n] = "GIT_OPTIONAL_LOCKS=0";
+	return envp;
 }
 
 /*
@@ -63,27 +84,26 @@ static int git_line(const char *args, char *const *argv, uint64_t deadline,
 	size_t n = 0;
 	int p[2], status = 0, got;
 	bool late = false;
+	char **envp;
 	pid_t pid;
 
 	out[0] = '\0';
-	/* above the standard descriptors, so dup2() cannot clobber one */
 	if (pipe2(p, O_CLOEXEC)) {
 		snprintf(why, wlen, "pipe: %s", strerror(errno));
 		return -1;
 	}
+	envp = git_environ();
 	pid = fork();
-	if (pid < 0) {
+	if (!pid)
+		git_child(argv, envp, p[1]);
+	if (pid < 0)
 		snprintf(why, wlen, "fork: %s", strerror(errno));
+	free(envp);
+	close(p[1]);
+	if (pid < 0) {
 		close(p[0]);
-		close(p[1]);
 		return -1;
 	}
-	if (!pid) {
-		if (p[1] < 3 && (p[1] = fcntl(p[1], F_DUPFD, 3)) < 0)
-			_exit(126);
-		git_child(argv, p[1]);
-	}
-	close(p[1]);
 	for (;;) {
 		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
 		uint64_t now = now_ns();
