@@ -37,9 +37,15 @@ prov_run() {
 	doc=$out
 }
 
-# The COMMIT column (the last) of list runs' row for run $1.
+# list runs' commit of run $1, from its json ("-" for null), after
+# checking that the text's COMMIT column (the last) says the same.
 list_commit() {
-	"$SCHEDLAB" list runs --db "$tmp/r.db" | awk -v id="$1" '$1 == id { print $NF }'
+	local json text
+	json=$("$SCHEDLAB" list runs --format json --db "$tmp/r.db" |
+		jq -r --argjson id "$1" '.[] | select(.id == $id) | .commit // "-"')
+	text=$("$SCHEDLAB" list runs --db "$tmp/r.db" | awk -v id="$1" '$1 == id { print $NF }')
+	expect_eq "list runs' COMMIT column for run $1" "$json" "$text"
+	echo "$json"
 }
 
 test_provenance_git_commit_of_the_work_tree() {
@@ -84,6 +90,13 @@ test_provenance_git_commit_of_the_work_tree() {
 	expect_eq "commit, one past" "$head" "$(jval "$doc" .environment.git.value.commit)"
 	expect_eq "list runs commits" "$(jval "$doc" .environment.git.value.describe) v1-dirty v1" \
 		"$("$SCHEDLAB" list runs --db "$tmp/r.db" | awk 'NR > 1 { print $NF }' | xargs)"
+	# list runs --format json: the run as export has it
+	expect_eq "list runs json" \
+		"$(jq -c --argjson id "$id" '{id: $id, uuid: .run.uuid, label: .run.label,
+			host: .run.host, status: .run.status, cases: (.cases | length),
+			commit: .environment.git.value.describe}' <<<"$doc")" \
+		"$("$SCHEDLAB" list runs --format json --db "$tmp/r.db" |
+			jq -c '.[0] | {id, uuid, "label": .label, host, status, cases, commit}')"
 
 	# an export carries it into another database
 	printf '%s\n' "$doc" >"$tmp/e.json"
@@ -212,4 +225,21 @@ test_provenance_work_tree_of_another_user() {
 	expect_eq "git reason" \
 		"$top/sub: git refuses the work tree $top, owned by uid 65534, not this uid 0 (see safe.directory in git-config(1))" \
 		"$(jval "$out" .git.reason)"
+}
+
+# list runs --format json without a database is an empty array; --format
+# is refused for the other lists.
+test_provenance_list_runs_json_edges() {
+	use_tmpdir
+	run_sl list runs --format json --db "$tmp/none.db"
+	expect_eq "exit status" 0 "$rc"
+	expect_eq "no database" "[]" "$out"
+	expect_eq "stderr" "no runs yet: no database at $tmp/none.db" "$err"
+	run_sl list workloads --format json
+	expect_eq "workloads --format json: exit status" 2 "$rc"
+	expect_eq "workloads --format json: stderr" \
+		"schedlab: list: --format json is for 'list runs' only" "$err"
+	run_sl list runs --format csv --db "$tmp/none.db"
+	expect_eq "--format csv: exit status" 2 "$rc"
+	expect_match "--format csv: stderr" "csv" "$err"
 }
