@@ -976,7 +976,7 @@ EOF
 	expect_eq "run status" partial "$(jval "$doc" .run.status)"
 	expect_eq "cases" "1 first complete 2" "$(jq -r '.cases[] | "\(.seq) \(.job) \(.status) \(.iterations)"' <<<"$doc")"
 	jq -e '.run.ended != null' <<<"$doc" >/dev/null || fail "no end time"
-	expect_match "list" " partial +1 +[0-9]+$" "$("$SCHEDLAB" list runs --db "$tmp/r.db" | tail -n 1)"
+	expect_match "list" " partial +1 +[0-9]+  [^ ]+$" "$("$SCHEDLAB" list runs --db "$tmp/r.db" | tail -n 1)"
 }
 
 # Progress goes to a terminal, and only to a terminal.
@@ -1152,7 +1152,7 @@ test_run_killed_is_abandoned() {
 	run_sl show 1 --db "$tmp/r.db" --format json
 	expect_eq "show: status" abandoned "$(jval "$out" .run.status)"
 	run_sl list runs --db "$tmp/r.db"
-	expect_match "list runs" " abandoned +0 +0\$" "$(tail -n 1 <<<"$out")"
+	expect_match "list runs" " abandoned +0 +0  [^ ]+\$" "$(tail -n 1 <<<"$out")"
 	expect_eq "readers change nothing" running "$(sqlite3 "$tmp/r.db" 'SELECT status FROM runs WHERE id = 1')"
 	small_job "$tmp/small.job"
 	run_sl run "$tmp/small.job" --db "$tmp/r.db" -q
