@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* schedlab list [workloads|suites|runs] [--db PATH] */
+/* schedlab list [workloads|suites|runs] [--db PATH] [--format text|json] */
+#include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -15,14 +17,49 @@
 
 struct list_opts {
 	const char *db;
+	int format;
 	bool help;
 };
 
+static const char *const list_formats[] = { "text", "json", NULL };
+
 static const struct opt_def list_options[] = {
 	OPT_DB(struct list_opts, db),
+	OPT_FORMAT(struct list_opts, format, list_formats, "text",
+		   "for runs - text: a table; json: an array of the runs"),
 	OPT_HELP(struct list_opts, help),
 	{ .name = NULL },
 };
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+/* The runs as a JSON array, newest first; 0, or -1 if stdout failed. */
+static int runs_json(const struct store_run_info *runs, size_t n)
+{
+	json_t *a = json_array();
+	int rc;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct store_run_info *r = &runs[i];
+
+		json_array_append_new(a, json_pack("{s:I, s:s, s:o, s:o, s:f, "
+			"s:o, s:s, s:I, s:I, s:o}", "id", (json_int_t)r->id,
+			"uuid", r->uuid ? r->uuid : "", "label", str_or_null(r->label),
+			"host", str_or_null(r->host), "started", r->started,
+			"ended", isnan(r->ended) ? json_null() : json_real(r->ended),
+			"status", r->status ? r->status : "", "cases",
+			(json_int_t)r->cases, "samples", (json_int_t)r->samples,
+			"commit", str_or_null(r->commit)));
+	}
+	rc = json_dumpf(a, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+			JSON_REAL_PRECISION(17));
+	fputc('\n', stdout);
+	json_decref(a);
+	return rc;
+}
 
 static int list_runs(const struct list_opts *o)
 {
@@ -37,6 +74,8 @@ static int list_runs(const struct list_opts *o)
 		return EXIT_USAGE;
 	if (access(db, F_OK)) {
 		fprintf(stderr, "no runs yet: no database at %s\n", db);
+		if (o->format == 1)
+			puts("[]");
 		return EXIT_OK;
 	}
 	st = store_open_ro(db);
@@ -46,9 +85,15 @@ static int list_runs(const struct list_opts *o)
 	store_close(st);
 	if (rc)		/* a damaged database, as store_open_ro() would say */
 		return EXIT_USAGE;
+	if (o->format == 1) {
+		rc = runs_json(runs, n);
+		store_runs_free(runs, n);
+		return rc ? EXIT_RUN_FAILED : EXIT_OK;
+	}
 	f = text_safe(stdout);
-	fprintf(f, "%5s  %-28s %-16s %-9s %6s %8s\n", "ID", "LABEL", "STARTED (UTC)",
-		"STATUS", "CASES", "SAMPLES");
+	/* the commit last: a describe has no useful width to pad to */
+	fprintf(f, "%5s  %-28s %-16s %-9s %6s %8s  %s\n", "ID", "LABEL",
+		"STARTED (UTC)", "STATUS", "CASES", "SAMPLES", "COMMIT");
 	for (size_t i = 0; i < n; i++) {
 		const struct store_run_info *r = &runs[i];
 		time_t t = (time_t)r->started;
@@ -57,9 +102,10 @@ static int list_runs(const struct list_opts *o)
 
 		gmtime_r(&t, &tm);
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &tm);
-		fprintf(f, "%5lld  %-28s %-16s %-9s %6lld %8lld\n", (long long)r->id,
-			r->label ? r->label : "-", when, r->status,
-			(long long)r->cases, (long long)r->samples);
+		fprintf(f, "%5lld  %-28s %-16s %-9s %6lld %8lld  %s\n",
+			(long long)r->id, r->label ? r->label : "-", when,
+			r->status, (long long)r->cases, (long long)r->samples,
+			r->commit ? r->commit : "-");
 	}
 	fclose(f);
 	store_runs_free(runs, n);
@@ -68,16 +114,18 @@ static int list_runs(const struct list_opts *o)
 
 int cmd_list(int argc, char **argv)
 {
-	struct list_opts o = { 0 };
+	struct list_opts o;
 	struct opt_target t = { list_options, &o };
 	const char *what;
 	int first;
 
+	opts_defaults(list_options, &o);
 	first = opts_parse_argv(&t, 1, argc, argv, "list", true);
 	if (first < 0)
 		return EXIT_USAGE;
 	if (o.help) {
-		printf("usage: schedlab list [workloads|suites|runs] [--db PATH]\n");
+		printf("usage: schedlab list [workloads|suites|runs] [--db PATH] "
+		       "[--format text|json]\n");
 		return EXIT_OK;
 	}
 	if (argc - first > 1) {
@@ -85,6 +133,11 @@ int cmd_list(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	what = first < argc ? argv[first] : "workloads";
+	if (o.format && strcmp(what, "runs")) {
+		error("list: --format %s is for 'list runs' only",
+		      list_formats[o.format]);
+		return EXIT_USAGE;
+	}
 	if (!strcmp(what, "workloads")) {
 		for (size_t i = 0; workloads[i]; i++)
 			printf("%-12s %s\n", workloads[i]->name,

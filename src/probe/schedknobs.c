@@ -29,6 +29,7 @@ json_t *sysenv_kernel(const struct utsname *u, int uts_err,
 		u->release)) : sysenv_missing("uname: %s", strerror(uts_err)));
 	json_object_set_new(k, "version", u ? sysenv_item(json_string(
 		u->version)) : sysenv_missing("uname: %s", strerror(uts_err)));
+	json_object_set_new(k, "build_id", sysenv_build_id());
 	json_object_set_new(k, "cmdline", cmd_err ?
 		sysenv_file_missing("/proc/cmdline", cmd_err, NULL) :
 		sysenv_item(json_string(cmdline)));

@@ -502,6 +502,7 @@ json_t *sysenv_collect(void)
 	json_object_set_new(env, "memory", memory());
 	json_object_set_new(env, "load_at_start",
 		load(n > 0 ? n : (int)sysconf(_SC_NPROCESSORS_ONLN)));
+	json_object_set_new(env, "git", sysenv_git());
 	free(cmdline);
 	free(online);
 	return env;

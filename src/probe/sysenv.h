@@ -15,7 +15,8 @@
  * and an available item may carry "source" (where V came from) when it
  * can come from more than one place. Items are grouped in objects
  * (machine, kernel, cpus, topology, cpufreq, cpuidle, sched, memory) that
- * are always present; "load_at_start" is an item of its own; "schema"
+ * are always present; "load_at_start" and "git" are items of their own
+ * (the kernel's group holds release, version, build_id, cmdline); "schema"
  * and "schedlab_version" are plain strings. CPU sets read from one
  * sysfs file (cpus.online.list, cpus.allowed, cpus.isolated) are
  * cpulists as the kernel writes them ("0-3,8"); topology groups are
@@ -52,6 +53,37 @@ json_t *sysenv_file_missing(const char *path, int err, const char *enoent);
 json_t *sysenv_file_item(const char *path, const char *enoent);
 /* An integer when s is one, else the string. */
 json_t *sysenv_scalar(const char *s);
+
+/*
+ * Provenance (src/probe/provenance.c): the "git" item - {"describe":
+ * `git describe --always --dirty`, "commit": the full hash of HEAD,
+ * "work_tree": its top directory} of the work tree the current
+ * directory is in, or missing with why (not in a work tree, one another
+ * user owns, no commit yet, git not installed, no answer within 10 s) -
+ * and the kernel's
+ * "build_id" item (the GNU build id note of /sys/kernel/notes, in hex).
+ * git runs without a shell, stdin from /dev/null, stderr discarded.
+ */
+json_t *sysenv_git(void);
+json_t *sysenv_build_id(void);
+
+/*
+ * `git describe --always --dirty` of the current directory's work tree
+ * into buf ("v1.2-3-gdeadbee-dirty"), for a default label. Returns 0,
+ * or -1 (buf empty, nothing printed) when there is none.
+ */
+int sysenv_git_describe(char *buf, size_t len);
+
+/*
+ * The GNU build id among ELF notes as the kernel exports them (Elf_Nhdr
+ * namesz, descsz, type in the machine's byte order, then the name and
+ * the descriptor, each padded to 4 bytes): the descriptor of the first
+ * NT_GNU_BUILD_ID note named "GNU", as lowercase hex into hex. Returns
+ * 0; -ENOENT when there is none; -EINVAL for notes that run past len
+ * (or an empty id); -ENOSPC when hexlen cannot hold it.
+ */
+int sysenv_parse_build_id(const void *notes, size_t len, char *hex,
+			  size_t hexlen);
 
 /* Pieces of sysenv_collect() in src/probe/schedknobs.c. */
 struct utsname;

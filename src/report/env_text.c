@@ -224,6 +224,20 @@ static void load_line(FILE *f, const json_t *it, int ncpu)
 	fputc('\n', f);
 }
 
+/* "v1.2-3-gdeadbee-dirty (commit FULL, work tree DIR)" */
+static void git_text_line(FILE *f, const json_t *it)
+{
+	json_t *v;
+
+	label(f, "git");
+	if (!(v = value_or_why(f, it)))
+		return;
+	fprintf(f, "%s (commit %s, work tree %s)\n",
+		json_string_value(json_object_get(v, "describe")) ?: "?",
+		json_string_value(json_object_get(v, "commit")) ?: "?",
+		json_string_value(json_object_get(v, "work_tree")) ?: "?");
+}
+
 void render_env_text(FILE *f, const json_t *env)
 {
 	json_t *online = sysenv_item_value(item(env, "cpus", "online"));
@@ -233,6 +247,7 @@ void render_env_text(FILE *f, const json_t *env)
 
 	label(f, "schedlab");
 	fprintf(f, "%s\n", json_string_value(json_object_get(env, "schedlab_version")));
+	git_text_line(f, json_object_get(env, "git"));
 	label(f, "host");
 	if ((v = value_or_why(f, item(env, "machine", "hostname")))) {
 		json_t *arch = sysenv_item_value(item(env, "machine", "arch"));
@@ -247,6 +262,7 @@ void render_env_text(FILE *f, const json_t *env)
 		fprintf(f, "%s %s\n", json_string_value(v),
 			ver ? json_string_value(ver) : "");
 	}
+	line(f, "kernel build id", item(env, "kernel", "build_id"));
 	line(f, "cmdline", item(env, "kernel", "cmdline"));
 	line(f, "preempt", item(env, "sched", "preempt"));
 	line(f, "cpu", item(env, "machine", "cpu_model"));

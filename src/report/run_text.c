@@ -12,6 +12,7 @@
 
 #include "model/run.h"
 #include "probe/probe.h"
+#include "probe/sysenv.h"
 #include "report/mmtests.h"
 #include "report/render.h"
 #include "report/run_text.h"
@@ -158,6 +159,24 @@ static void probes_text(FILE *f, const json_t *probes)
 	}
 }
 
+/*
+ * The commit the run was made in: "v1.2-3-gdeadbee-dirty (deadbeefcafe)",
+ * the hash cut to 12 digits; "-" when none was recorded (the
+ * environment's git line says why).
+ */
+static void commit_text(FILE *f, const json_t *env)
+{
+	json_t *v = sysenv_item_value(json_object_get(env, "git"));
+	const char *d = json_string_value(json_object_get(v, "describe"));
+	const char *c = json_string_value(json_object_get(v, "commit"));
+
+	fputs("commit     ", f);
+	if (d && c)
+		fprintf(f, "%s (%.12s)\n", d, c);
+	else
+		fputs("-\n", f);
+}
+
 void render_run_text(FILE *f, const struct run *r)
 {
 	char a[64], b[64];
@@ -166,9 +185,12 @@ void render_run_text(FILE *f, const struct run *r)
 	fmt_time(a, sizeof(a), r->started);
 	fmt_time(b, sizeof(b), r->ended);
 	fprintf(f, "run        %s\nstatus     %s, %zu case%s\nstarted    %s\n"
-		"ended      %s\nhost       %s\ncommand    %s\nuuid       %s\n\n",
+		"ended      %s\nhost       %s\n",
 		r->label ?: "-", r->status, n, n == 1 ? "" : "s", a, b,
-		r->host ?: "-", r->command ?: "-", r->uuid);
+		r->host ?: "-");
+	commit_text(f, r->environment);
+	fprintf(f, "command    %s\nuuid       %s\n\n", r->command ?: "-",
+		r->uuid);
 	render_env_text(f, r->environment);
 	probes_text(f, json_object_get(r->environment, "probes"));
 	fputc('\n', f);

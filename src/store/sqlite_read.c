@@ -51,7 +51,10 @@ int store_runs(struct store *s, struct store_run_info **runs, size_t *n)
 		    " (SELECT count(*) FROM cases c WHERE c.run_id = r.id),"
 		    " (SELECT count(*) FROM cases c JOIN samples x"
 		    "   ON x.case_id = c.id WHERE c.run_id = r.id),"
-		    " r.pid, r.pid_start, r.boot_id"
+		    " r.pid, r.pid_start, r.boot_id,"
+		    /* the environment's git item (probe/sysenv.h) */
+		    " CASE WHEN json_valid(r.environment) THEN json_extract("
+		    "   r.environment, '$.git.value.describe') END"
 		    " FROM runs r ORDER BY r.started DESC, r.id DESC", &st))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -77,6 +80,7 @@ int store_runs(struct store *s, struct store_run_info **runs, size_t *n)
 			.status = shown ? xstrdup(shown) : NULL,
 			.cases = sqlite3_column_int64(st, 7),
 			.samples = sqlite3_column_int64(st, 8),
+			.commit = db_col_dup(st, 12),
 		};
 	}
 	sqlite3_finalize(st);
@@ -97,6 +101,7 @@ void store_runs_free(struct store_run_info *runs, size_t n)
 		free(runs[i].status);
 		free(runs[i].label);
 		free(runs[i].host);
+		free(runs[i].commit);
 	}
 	free(runs);
 }

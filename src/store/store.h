@@ -136,6 +136,7 @@ struct store_run_info {
 	int64_t id;
 	char *uuid, *status;
 	char *label, *host;	/* NULL when none */
+	char *commit;		/* git describe of its work tree; NULL: none */
 	double started;		/* Unix time, seconds */
 	double ended;		/* NAN while running */
 	int64_t cases, samples;

@@ -74,8 +74,8 @@ pp: pipe.usecs_per_op, us (lower is better)" \
 	run_sl list runs --db "$tmp/r.db"
 	expect_eq "list exit status" 0 "$rc"
 	expect_eq "list lines" 2 "$(nlines "$out")"
-	expect_match "list header" '^ +ID +LABEL +STARTED \(UTC\) +STATUS +CASES +SAMPLES$' "$(head -n 1 <<<"$out")"
-	expect_match "list row" "^ +$id +$label +[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} +complete +3 +$(nsamples "$doc")\$" \
+	expect_match "list header" '^ +ID +LABEL +STARTED \(UTC\) +STATUS +CASES +SAMPLES +COMMIT$' "$(head -n 1 <<<"$out")"
+	expect_match "list row" "^ +$id +$label +[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} +complete +3 +$(nsamples "$doc")  [^ ]+\$" \
 		"$(tail -n 1 <<<"$out")"
 }
 
@@ -222,7 +222,7 @@ EOF
 	expect_match "uuid" '^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$' "$(jval "$doc" .run.uuid)"
 	jq -e '.run.started <= .run.ended and .run.ended <= now + 1' <<<"$doc" >/dev/null ||
 		fail "started/ended: $(jq -c '.run | {started, ended}' <<<"$doc")"
-	expect_match "list row" " complete +8 +$(nsamples "$doc")\$" "$("$SCHEDLAB" list runs --db "$tmp/r.db" | tail -n 1)"
+	expect_match "list row" " complete +8 +$(nsamples "$doc")  [^ ]+\$" "$("$SCHEDLAB" list runs --db "$tmp/r.db" | tail -n 1)"
 }
 
 # doc/export.md: sweep_keys and sweep are "" when nothing is swept, and
@@ -976,7 +976,7 @@ EOF
 	expect_eq "run status" partial "$(jval "$doc" .run.status)"
 	expect_eq "cases" "1 first complete 2" "$(jq -r '.cases[] | "\(.seq) \(.job) \(.status) \(.iterations)"' <<<"$doc")"
 	jq -e '.run.ended != null' <<<"$doc" >/dev/null || fail "no end time"
-	expect_match "list" " partial +1 +[0-9]+$" "$("$SCHEDLAB" list runs --db "$tmp/r.db" | tail -n 1)"
+	expect_match "list" " partial +1 +[0-9]+  [^ ]+$" "$("$SCHEDLAB" list runs --db "$tmp/r.db" | tail -n 1)"
 }
 
 # Progress goes to a terminal, and only to a terminal.
@@ -1152,7 +1152,7 @@ test_run_killed_is_abandoned() {
 	run_sl show 1 --db "$tmp/r.db" --format json
 	expect_eq "show: status" abandoned "$(jval "$out" .run.status)"
 	run_sl list runs --db "$tmp/r.db"
-	expect_match "list runs" " abandoned +0 +0\$" "$(tail -n 1 <<<"$out")"
+	expect_match "list runs" " abandoned +0 +0  [^ ]+\$" "$(tail -n 1 <<<"$out")"
 	expect_eq "readers change nothing" running "$(sqlite3 "$tmp/r.db" 'SELECT status FROM runs WHERE id = 1')"
 	small_job "$tmp/small.job"
 	run_sl run "$tmp/small.job" --db "$tmp/r.db" -q

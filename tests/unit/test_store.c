@@ -537,6 +537,53 @@ static void test_runs_newest_first(void **state)
 	store_close(s);
 }
 
+/* A run whose environment is the JSON text env, started at t. */
+static void begin_run_env(struct store *s, const char *env, double t)
+{
+	json_t *e = json_loads(env, 0, NULL);
+	struct store_run r = {
+		.uuid = NULL, .host = "box", .started = t, .environment = e,
+	};
+	int64_t id;
+
+	assert_non_null(e);
+	assert_int_equal(store_run_begin(s, &r, &id), 0);
+	json_decref(e);
+}
+
+/*
+ * list runs' commit: the environment's git describe (sysenv.h), NULL
+ * when the item is missing, absent (older runs) or the text damaged.
+ */
+static void test_runs_commit(void **state)
+{
+	const char *db = path("commit.db");
+	struct store *s = store_open(db);
+	struct store_run_info *runs;
+	size_t n;
+
+	(void)state;
+	begin_run_env(s, "{\"git\": {\"available\": true, \"value\": "
+		"{\"describe\": \"v1-2-gdeadbee-dirty\", \"commit\": \"deadbee\"}}}", 5);
+	begin_run_env(s, "{\"git\": {\"available\": false, \"reason\": "
+		"\"/x: not inside a git work tree\"}}", 4);
+	begin_run_env(s, "{\"kernel\": {}}", 3);
+	begin_run_env(s, "{\"git\": {\"available\": true, \"value\": "
+		"{\"describe\": \"v2\"}}}", 2);
+	store_close(s);
+	sql(db, "UPDATE runs SET environment = '{\"git\": ' WHERE started = 2");
+	s = store_open_ro(db);
+	assert_non_null(s);
+	assert_int_equal(store_runs(s, &runs, &n), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(runs[0].commit, "v1-2-gdeadbee-dirty");
+	assert_null(runs[1].commit);
+	assert_null(runs[2].commit);
+	assert_null(runs[3].commit);
+	store_runs_free(runs, n);
+	store_close(s);
+}
+
 static void test_export_import_export_is_identical(void **state)
 {
 	struct store *a = store_open(path("one.db"));
@@ -1417,6 +1464,7 @@ int main(void)
 		cmocka_unit_test(test_case_add_refusals),
 		cmocka_unit_test(test_resolve),
 		cmocka_unit_test(test_runs_newest_first),
+		cmocka_unit_test(test_runs_commit),
 		cmocka_unit_test(test_export_import_export_is_identical),
 		cmocka_unit_test(test_histograms),
 		cmocka_unit_test(test_import_twice_is_refused),

@@ -2,8 +2,10 @@
 /*
  * sysenv and cpus: the pure parsers (cpulists, "[selected]" values,
  * kernel parameters, uname preemption words, /proc/stat and loadavg
- * lines), the busy rule, and the shape of every collected item.
+ * lines, the kernel's ELF notes), the busy rule, and the shape of every
+ * collected item.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -162,6 +164,65 @@ static void test_preempt_from_uname(void **state)
 	assert_null(sysenv_preempt_from_uname("#1 SMP NOPREEMPT_THING"));
 }
 
+/* One ELF note as the kernel lays it out: header, name, descriptor, padded. */
+static size_t note(unsigned char *at, uint32_t type, const char *name,
+		   const void *desc, uint32_t descsz)
+{
+	uint32_t namesz = (uint32_t)strlen(name) + 1, hdr[3] = { namesz, descsz, type };
+	size_t n = 0;
+
+	memcpy(at, hdr, sizeof(hdr));
+	n += sizeof(hdr);
+	memset(at + n, 0, (namesz + 3) & ~3u);
+	memcpy(at + n, name, namesz);
+	n += (namesz + 3) & ~3u;
+	memset(at + n, 0, (descsz + 3) & ~3u);
+	memcpy(at + n, desc, descsz);
+	n += (descsz + 3) & ~3u;
+	return n;
+}
+
+/* What /sys/kernel/notes holds on an x86 guest: Xen notes around the id. */
+static void test_build_id_notes(void **state)
+{
+	static const unsigned char id[20] = {
+		0x24, 0xa3, 0x59, 0x8f, 0xd7, 0x00, 0x11, 0x4d, 0x0a, 0x1b,
+		0x1a, 0x48, 0x71, 0xba, 0xdc, 0xee, 0x75, 0xd0, 0xac, 0xac,
+	};
+	unsigned char buf[512];
+	char hex[64], small[41];
+	uint32_t one = 0x101;
+	size_t n = 0, k;
+
+	(void)state;
+	n += note(buf + n, 6, "Linux", "\x01\x01\x00", 3);
+	n += note(buf + n, 3, "Linuy", id, 4);	/* type 3, not GNU's */
+	k = n;
+	n += note(buf + n, 3, "GNU", id, sizeof(id));
+	n += note(buf + n, 0x100, "Linux", "6.1.102\0", 8);
+	n += note(buf + n, 18, "Xen", &one, sizeof(one));
+	assert_int_equal(sysenv_parse_build_id(buf, n, hex, sizeof(hex)), 0);
+	assert_string_equal(hex, "24a3598fd700114d0a1b1a4871badcee75d0acac");
+	/* exactly large enough, and one byte short */
+	assert_int_equal(sysenv_parse_build_id(buf, n, small, 41), 0);
+	assert_string_equal(small, hex);
+	assert_int_equal(sysenv_parse_build_id(buf, n, small, 40), -ENOSPC);
+	/* the notes before it only: none; cut inside it: malformed */
+	assert_int_equal(sysenv_parse_build_id(buf, k, hex, sizeof(hex)), -ENOENT);
+	assert_int_equal(sysenv_parse_build_id(buf, k + 20, hex, sizeof(hex)),
+			 -EINVAL);
+	assert_int_equal(sysenv_parse_build_id(buf, k + 5, hex, sizeof(hex)),
+			 -EINVAL);
+	assert_int_equal(sysenv_parse_build_id(buf, 0, hex, sizeof(hex)), -ENOENT);
+	/* a name size past the end */
+	buf[k] = 0xff;
+	buf[k + 1] = 0xff;
+	assert_int_equal(sysenv_parse_build_id(buf, n, hex, sizeof(hex)), -EINVAL);
+	/* an empty id is no id */
+	n = note(buf, 3, "GNU", id, 0);
+	assert_int_equal(sysenv_parse_build_id(buf, n, hex, sizeof(hex)), -EINVAL);
+}
+
 static void test_cpu_line(void **state)
 {
 	struct cpu_times t;
@@ -290,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_selected),
 		cmocka_unit_test(test_cmdline_param),
 		cmocka_unit_test(test_preempt_from_uname),
+		cmocka_unit_test(test_build_id_notes),
 		cmocka_unit_test(test_cpu_line),
 		cmocka_unit_test(test_loadavg_and_busy_rule),
 		cmocka_unit_test(test_item_shape),
