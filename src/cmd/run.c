@@ -468,6 +468,7 @@ int run_suite(const struct run_request *rq, int64_t *run_id)
 	*run_id = -1;
 	if (load_plan(rq, &plan))
 		return EXIT_USAGE;
+	plan_warn_power(&plan, (enum stat_test)rq->test, 0.05);
 	if (run_db_path(rq->db, db, sizeof(db)))
 		goto out;
 	for (size_t i = 0; i < plan.ncases; i++)
