@@ -98,6 +98,8 @@ static json_t *cell_json(const struct comparison *c, const struct cmp_cell *cell
 	json_object_set_new(o, "params", cell->params ? json_string(cell->params) :
 			    json_null());
 	json_object_set_new(o, "pct", pct);
+	json_object_set_new(o, "change_of",
+			    json_string(stat_test_change_of(c->opts.test)));
 	json_object_set_new(o, "change", num(r->change));
 	json_object_set_new(o, "change_lo", num(r->lo));
 	json_object_set_new(o, "change_hi", num(r->hi));

@@ -39,6 +39,11 @@ bool stat_test_medians(enum stat_test t)
 	return t == TEST_MWU || t == TEST_BOOT_MEDIAN;
 }
 
+const char *stat_test_change_of(enum stat_test t)
+{
+	return stat_test_medians(t) ? "median" : "amean";
+}
+
 static double *sorted(const double *x, size_t n)
 {
 	double *s = xcalloc(n + 1, sizeof(*s));

@@ -114,6 +114,12 @@ extern const char *const stat_test_names[];	/* NULL-terminated */
 
 /* Whether a test is about medians (its change and interval are too). */
 bool stat_test_medians(enum stat_test t);
+/*
+ * What stats_compare()'s change under test t is a ratio of: "median",
+ * or "amean" - the arithmetic mean, also for a higher-is-better metric
+ * whose summary row is the Hmean (summary.h).
+ */
+const char *stat_test_change_of(enum stat_test t);
 
 /*
  * What a sample size allows. Some tests cannot call anything

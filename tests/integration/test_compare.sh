@@ -59,7 +59,7 @@ test_compare_fixed_runs() {
 	expect_line "marked mean" '^Amean +1 +1\.0440 \(   0\.00%\) +1\.2528 \* -20\.00%\*$' "$out"
 	# Stddev uses the lower-is-better formula too: 20% larger is -20%
 	expect_line "stddev" '^Stddev +1 +[0-9.]+ \(   0\.00%\) +[0-9.]+ \( -20\.00%\)$' "$out"
-	expect_line "change" '^Change +1 +slow +-20\.0% \[-[0-9.]+, -[0-9.]+\] +p=0\.0021 +regressed$' "$out"
+	expect_line "change" '^Change \(median\) +1 +slow +-20\.0% \[-[0-9.]+, -[0-9.]+\] +p=0\.0021 +regressed$' "$out"
 	expect_line "explanation" '^ +101\.8 +\+20\.0% +122\.2 +sched\.migrations$' "$out"
 	expect_line "duration" '^Duration User +5\.00 +5\.00$' "$out"
 	expect_eq "last line" "  msg 1 in slow: messaging.time -20.0% [-23.0, -17.1]: significant, beyond 5%" \
@@ -71,6 +71,7 @@ test_compare_fixed_runs() {
 	expect_eq "json exit" 0 "$rc"
 	expect_eq "schema" schedlab-compare/1 "$(jval "$out" .schema)"
 	expect_eq "verdict" regressed "$(jval "$out" .verdict)"
+	expect_eq "change of" median "$(jval "$out" '.jobs[0].cases[0].runs[1].change_of')"
 	mean_b=$(jval "$out" '.jobs[0].cases[0].runs[0].mean')
 	mean_s=$(jval "$out" '.jobs[0].cases[0].runs[1].mean')
 	pct=$(jval "$out" '.jobs[0].cases[0].runs[1].pct.mean')
@@ -90,6 +91,7 @@ test_compare_fixed_runs() {
 	expect_match "csv row" '^msg,1,messaging\.time,slow,10,1\.2,1\.2528,.*,yes,regressed$' "$(tail -n 1 <<<"$out")"
 	run_sl compare "$tmp/base.json" "$tmp/slow.json" --format markdown
 	expect_line "markdown mean" '^\| Amean \| 1 \| 1\.0440 \(0\.00%\) \| 1\.2528 \*\*\(-20\.00%\)\*\* \|$' "$out"
+	expect_line "markdown change" '^\| groups \| run \| Change \(median\) \[interval\] \| p \| verdict \|$' "$out"
 }
 
 # Every test but the two range rules finds the slowdown; none calls
@@ -118,6 +120,13 @@ test_compare_tests_and_candidates() {
 	run_sl compare "$tmp/hb.json" "$tmp/hs.json"
 	expect_line "hmean" '^Hmean +1 ' "$out"
 	expect_eq "improved" "verdict: improved" "$(grep '^verdict:' <<<"$out")"
+	# a change of the mean is of the arithmetic one, not of the Hmean row
+	run_sl compare "$tmp/hb.json" "$tmp/hs.json" --test welch
+	expect_line "welch: hmean" '^Hmean +1 ' "$out"
+	expect_line "welch: change of the amean" '^Change \(Amean\) +1 +slow +\+20\.0% ' "$out"
+	run_sl compare "$tmp/hb.json" "$tmp/hs.json" --test welch --format json
+	expect_eq "welch: change_of" amean "$(jval "$out" '.jobs[0].cases[0].runs[1].change_of')"
+	expect_eq "welch: mean_kind" hmean "$(jval "$out" '.jobs[0].cases[0].runs[1].mean_kind')"
 }
 
 # Runs that do not match say what differs, and compare nothing.
@@ -224,10 +233,10 @@ test_compare_bad_input() {
 		"$(sort <<<"$err" | paste -sd'|')"
 	run_sl compare "$tmp/base.json" "$tmp/one.json"
 	expect_eq "one sample: exit" 0 "$rc"
-	expect_line "one sample" "^Change +1 +one +n/a +p=- +inconclusive$" "$out"
+	expect_line "one sample" "^Change \(median\) +1 +one +n/a +p=- +inconclusive$" "$out"
 	expect_line "one sample: why" "too few samples \(10 and 1; 3 a side needed\)" "$out"
 	run_sl compare "$tmp/flat.json" "$tmp/flat2.json" --test welch
-	expect_line "all equal" "^Change +1 +flat2 +\+0\.0% \[\+0\.0, \+0\.0\] +p=- +no change$" "$out"
+	expect_line "all equal" "^Change \(Amean\) +1 +flat2 +\+0\.0% \[\+0\.0, \+0\.0\] +p=- +no change$" "$out"
 	run_sl compare "$tmp/zero.json" "$tmp/pos.json"
 	expect_eq "zeros: exit" 0 "$rc"
 	expect_line "zeros: hmean n/a" "^Hmean +1 +n/a \(   0\.00%\) +1\.9200 \(    n/a%\)$" "$out"
