@@ -300,7 +300,7 @@ static void notes(FILE *f, const struct comparison *c, const char *bullet)
 {
 	if (!c->nnotes)
 		return;
-	fprintf(f, "\nNot compared, or compared with a difference:\n");
+	fprintf(f, "\nNotes:\n");
 	for (size_t i = 0; i < c->nnotes; i++)
 		fprintf(f, "%s%s\n", bullet, c->notes[i]);
 }
