@@ -281,6 +281,7 @@ static int execute(struct plan *plan, const struct run_request *ro,
 	if (busy > 25)
 		warning("the machine was busy when the run started (%.0f%% of CPU time used over 0.2 s): results may be noisy",
 			busy);
+	plan_warn_power(plan, (enum stat_test)ro->test, 0.05);
 	have_t0 = !sysenv_cpu_times(&t0);
 	make_uuid(uuid, sizeof(uuid));
 	struct store_run sr = {
@@ -468,7 +469,6 @@ int run_suite(const struct run_request *rq, int64_t *run_id)
 	*run_id = -1;
 	if (load_plan(rq, &plan))
 		return EXIT_USAGE;
-	plan_warn_power(&plan, (enum stat_test)rq->test, 0.05);
 	if (run_db_path(rq->db, db, sizeof(db)))
 		goto out;
 	for (size_t i = 0; i < plan.ncases; i++)
