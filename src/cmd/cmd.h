@@ -35,6 +35,8 @@ struct run_request {
 	const char *const *sets;	/* --set KEY=VALUE over the job file */
 	size_t nsets;
 	bool quiet;		/* no progress, no summary */
+	int test;		/* enum stat_test it is judged by, for the
+				 * plan-time warning; 0: mann-whitney */
 	const char *command;	/* the command line, for the record */
 	/* when not NULL, set when the database could not be opened or
 	 * written (judge aborts the bisection rather than blame a commit) */

@@ -204,7 +204,7 @@ static int judge_candidate(const struct compare_opts *o, const char *spec,
 {
 	struct run_request rq = {
 		.spec = spec, .label = o->label, .db = o->db,
-		.iterations = o->iterations, .quiet = true,
+		.iterations = o->iterations, .quiet = true, .test = o->test,
 		.sets = o->sets.v, .nsets = o->sets.n,
 	};
 	bool store_failed = false;

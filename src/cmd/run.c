@@ -281,6 +281,7 @@ static int execute(struct plan *plan, const struct run_request *ro,
 	if (busy > 25)
 		warning("the machine was busy when the run started (%.0f%% of CPU time used over 0.2 s): results may be noisy",
 			busy);
+	plan_warn_power(plan, (enum stat_test)ro->test, 0.05);
 	have_t0 = !sysenv_cpu_times(&t0);
 	make_uuid(uuid, sizeof(uuid));
 	struct store_run sr = {

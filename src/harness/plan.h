@@ -49,6 +49,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "stats/tests.h"
 #include "workload/workload.h"
 
 #define PLAN_MAX_CASES 10000
@@ -124,6 +125,16 @@ int plan_list_suites(FILE *f);
  * option-table order).
  */
 void plan_print(FILE *f, const struct plan *p);
+
+/*
+ * Warns (stderr, before anything runs) of the cases whose iteration
+ * count is too small for test t to reach significance at alpha in a
+ * comparison of two such runs (stats_min_samples()), one line per
+ * distinct count, naming the jobs unless every case has it:
+ * "3 iterations: mann-whitney cannot reach p < 0.05 below 4 a side;
+ * use 5 or more, or --iterations auto". Returns the lines printed.
+ */
+int plan_warn_power(const struct plan *p, enum stat_test t, double alpha);
 
 void plan_free(struct plan *p);
 

@@ -151,6 +151,16 @@ static void text_explain(FILE *f, const struct comparison *c,
 }
 
 /*
+ * "Change (median)": what the change is of, spelt as the summary rows
+ * are (Amean), so that it is not read as a change of the Hmean row.
+ */
+static const char *change_label(const struct comparison *c)
+{
+	return stat_test_medians(c->opts.test) ? "Change (median)" :
+						 "Change (Amean)";
+}
+
+/*
  * What the text and the markdown tables do differently: the start of a
  * summary row, a cell, a candidate's change row. summary_rows() and
  * change_rows() walk the comparison once for both.
@@ -159,8 +169,8 @@ struct table_style {
 	void (*row_head)(FILE *f, const char *label, int w, const char *sweep);
 	void (*cell)(FILE *f, const struct cmp_cell *c, int row, bool mark,
 		     int dec);
-	void (*change)(FILE *f, int w, const char *sweep, const char *run,
-		       const char *change, const char *p,
+	void (*change)(FILE *f, const char *label, int w, const char *sweep,
+		       const char *run, const char *change, const char *p,
 		       const struct cmp_result *r);
 };
 
@@ -197,8 +207,9 @@ static void change_rows(FILE *f, const struct comparison *c,
 
 			change_text(ch, sizeof(ch), r);
 			p_text(p, sizeof(p), r->p);
-			t->change(f, w, sweep_or_dash(&j->cases[i]),
-				  c->runs[k].name, ch, p, r);
+			t->change(f, change_label(c), w,
+				  sweep_or_dash(&j->cases[i]), c->runs[k].name,
+				  ch, p, r);
 		}
 }
 
@@ -207,11 +218,11 @@ static void text_row_head(FILE *f, const char *label, int w, const char *sweep)
 	fprintf(f, "%-9s %-*s", label, w, sweep);
 }
 
-static void text_change(FILE *f, int w, const char *sweep, const char *run,
-			const char *change, const char *p,
+static void text_change(FILE *f, const char *label, int w, const char *sweep,
+			const char *run, const char *change, const char *p,
 			const struct cmp_result *r)
 {
-	fprintf(f, "%-9s %-*s %-10.10s %-22s p=%-7s %s\n", "Change", w, sweep,
+	fprintf(f, "%-15s %-*s %-10.10s %-22s p=%-7s %s\n", label, w, sweep,
 		run, change, p, verdict_names[r->verdict]);
 	if (r->verdict == V_INCONCLUSIVE)
 		fprintf(f, "    (%s)\n", r->why);
@@ -289,7 +300,7 @@ static void notes(FILE *f, const struct comparison *c, const char *bullet)
 {
 	if (!c->nnotes)
 		return;
-	fprintf(f, "\nNot compared, or compared with a difference:\n");
+	fprintf(f, "\nNotes:\n");
 	for (size_t i = 0; i < c->nnotes; i++)
 		fprintf(f, "%s%s\n", bullet, c->notes[i]);
 }
@@ -333,11 +344,11 @@ static void md_row_head(FILE *f, const char *label, int w, const char *sweep)
 	fprintf(f, "| %s | %s |", label, sweep);
 }
 
-static void md_change(FILE *f, int w, const char *sweep, const char *run,
-		      const char *change, const char *p,
+static void md_change(FILE *f, const char *label, int w, const char *sweep,
+		      const char *run, const char *change, const char *p,
 		      const struct cmp_result *r)
 {
-	(void)w;
+	(void)label, (void)w;
 	fprintf(f, "| %s | %s | %s | %s | %s (%s) |\n", sweep, run, change, p,
 		verdict_names[r->verdict], r->why);
 }
@@ -363,9 +374,9 @@ void render_compare_markdown(FILE *f, const struct comparison *c)
 			fprintf(f, "---:|");
 		fputc('\n', f);
 		summary_rows(f, c, j, 0, &md_style);
-		fprintf(f, "\n| %s | run | change [interval] | p | verdict |\n"
+		fprintf(f, "\n| %s | run | %s [interval] | p | verdict |\n"
 			"|---|---|---:|---:|---|\n",
-			*j->sweep_keys ? j->sweep_keys : "case");
+			*j->sweep_keys ? j->sweep_keys : "case", change_label(c));
 		change_rows(f, c, j, 0, &md_style);
 		fputc('\n', f);
 	}

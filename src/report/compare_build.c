@@ -21,6 +21,16 @@
 /* The earlier runs of a case that its run-to-run noise is measured on. */
 #define HISTORY_RUNS 20
 
+/*
+ * The fewest values the outlier rule is applied to: with fewer the MAD
+ * is one gap between two of them. Even at 5 to 10 normal samples, 13 to
+ * 20% of sets have a value past OUTLIER_Z (doc/statistics.md): a note,
+ * not a verdict.
+ */
+#define OUTLIER_MIN_SAMPLES 5
+/* Outlying values listed in a note, at most. */
+#define OUTLIERS_LISTED 5
+
 /* The CPU time of a case, summed into struct cmp_run. */
 static const char *const duration_metric[] = {
 	"process.user_s", "process.sys_s", "process.wall_s",
@@ -267,21 +277,110 @@ static void add_median(void *arg, const double *x, size_t n)
  * the store - the runs with its label and host - and not from every run
  * of the case: in a bisection the database also holds the bad runs,
  * whose difference is the very change to be found. NULL when there is
- * no store or fewer than RUN_NOISE_MIN_RUNS such runs.
+ * no store or fewer than RUN_NOISE_MIN_RUNS such runs. m: the repeats'
+ * medians (none without a store).
  */
 static const struct run_noise *case_noise(struct store *st,
 					  const struct run *base,
 					  const struct run_case *bc,
 					  const char *metric,
+					  struct medians *m,
 					  struct run_noise *rn)
 {
-	struct medians m = { .n = 0 };
-
+	m->n = 0;
 	if (!st || !base->label ||
 	    store_history(st, base->label, base->host, bc->workload, bc->version,
-			  bc->params, metric, HISTORY_RUNS, add_median, &m) < 0)
+			  bc->params, metric, HISTORY_RUNS, add_median, m) < 0) {
+		m->n = 0;
 		return NULL;
-	return stats_run_noise(m.x, m.n, rn) ? NULL : rn;
+	}
+	return stats_run_noise(m->x, m->n, rn) ? NULL : rn;
+}
+
+/* "41.2, 39.8 ms": values with the metric's unit. */
+static void values_text(const double *v, size_t n, size_t shown,
+			const char *unit, char *buf, size_t len)
+{
+	size_t used;
+
+	*buf = 0;
+	for (size_t i = 0; i < n && i < shown; i++) {
+		used = strlen(buf);
+		snprintf(buf + used, len - used, "%s%.4g", i ? ", " : "", v[i]);
+	}
+	used = strlen(buf);
+	snprintf(buf + used, len - used, "%s%s%s", n > shown ? ", ..." : "",
+		 *unit ? " " : "", unit);
+}
+
+/*
+ * The iterations of run k's case cs that are outliers among its own
+ * (modified Z-score, stats/summary.h), as a note: an iteration that a
+ * neighbour's burst or a migration storm made absurd moves a mean and
+ * widens every interval, and is worth a look before the verdict.
+ */
+static void outlier_iterations(struct build *b, const struct cmp_job *j,
+			       size_t k, const struct run_case *cs)
+{
+	double med, mad, out[OUTLIERS_LISTED], *x = b->xa;
+	size_t n = samples(cs, run_metric(b->runs[k], j->metric.name), x);
+	size_t nout = 0;
+	char name[512], vals[160];
+
+	if (n < OUTLIER_MIN_SAMPLES || stats_median_mad(x, n, &med, &mad) ||
+	    !(mad > 0))
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (fabs(MODIFIED_Z_K * (x[i] - med) / mad) > OUTLIER_Z) {
+			if (nout < OUTLIERS_LISTED)
+				out[nout] = x[i];
+			nout++;
+		}
+	if (!nout)
+		return;
+	values_text(out, nout, OUTLIERS_LISTED, j->metric.unit, vals,
+		    sizeof(vals));
+	note(b->c, "%s in %s: %zu of %zu iterations %s (modified Z > %g): %s",
+	     case_name(cs, name, sizeof(name)), b->c->runs[k].name, nout, n,
+	     nout == 1 ? "is an outlier" : "are outliers", OUTLIER_Z, vals);
+}
+
+/*
+ * The baseline's median, and each candidate's, against the medians of
+ * the baseline's repeats m: a baseline that is itself an outlier among
+ * them is a poor reference (another run of it would compare otherwise),
+ * and a candidate far outside them differs from every run of the
+ * baseline, not only from the one compared.
+ */
+static void outlier_runs(struct build *b, const struct cmp_job *j,
+			 const struct cmp_case *cc, const struct run_case *bc,
+			 const struct medians *m)
+{
+	const struct comparison *c = b->c;
+	const char *unit = j->metric.unit, *sp = *unit ? " " : "";
+	const char *label = b->runs[0]->label;
+	double center, mad, z;
+	char name[512];
+
+	if (m->n < OUTLIER_MIN_SAMPLES ||
+	    stats_median_mad(m->x, m->n, &center, &mad) || !(mad > 0))
+		return;
+	case_name(bc, name, sizeof(name));
+	for (size_t k = 0; k < c->nruns; k++) {
+		const struct cmp_cell *cell = &cc->cell[k];
+
+		if (!cell->ok || stats_modified_z(m->x, m->n, cell->s.median, &z) ||
+		    !(fabs(z) > OUTLIER_Z))
+			continue;
+		if (!k)
+			note(b->c, "%s: the baseline (%s) is an outlier among the %zu runs labelled %s here (modified Z %.1f): its median %.4g%s%s against %.4g%s%s",
+			     name, c->runs[0].name, m->n, label, z, cell->s.median,
+			     sp, unit, center, sp, unit);
+		else
+			note(b->c, "%s in %s: the median %.4g%s%s is far outside the %zu runs labelled %s here (modified Z %.1f; their median %.4g%s%s)",
+			     name, c->runs[k].name, cell->s.median, sp, unit,
+			     m->n, label, z, center, sp, unit);
+	}
 }
 
 /*
@@ -498,6 +597,7 @@ static void add_case(struct build *b, struct cmp_job *j,
 {
 	struct comparison *c = b->c;
 	const struct run_noise *rnp;
+	struct medians hist;
 	struct run_noise rn;
 	struct cmp_case *cc;
 	char diff[1100];
@@ -509,12 +609,14 @@ static void add_case(struct build *b, struct cmp_job *j,
 	cc->sweep = bc->sweep;
 	cc->params = bc->params;
 	cc->cell = xcalloc(c->nruns, sizeof(*cc->cell));
-	rnp = case_noise(st, b->runs[0], bc, j->metric.name, &rn);
+	rnp = case_noise(st, b->runs[0], bc, j->metric.name, &hist, &rn);
 	*nnoise += rnp != NULL;
 	for (size_t k = 0; k < c->nruns; k++) {
 		const struct run_case *x = match[k];
 
 		fill_cell(b, j, cc, k, x, absent[k], bc, rnp);
+		if (x)
+			outlier_iterations(b, j, k, x);
 		if (!k)
 			continue;
 		if (x && strcmp(x->params, bc->params)) {
@@ -528,6 +630,7 @@ static void add_case(struct build *b, struct cmp_job *j,
 		c->verdict[k] = combine(c->verdict[k],
 					x ? cc->cell[k].r.verdict : V_INCONCLUSIVE);
 	}
+	outlier_runs(b, j, cc, bc, &hist);
 }
 
 /* Names, notes on the machine, and the indices every case is read by. */

@@ -35,7 +35,8 @@ static void csv_num(FILE *f, double v)
 void render_compare_csv(FILE *f, const struct comparison *c)
 {
 	fprintf(f, "job,sweep,metric,run,n,min,mean,stddev,coeffvar,max,bamean95,"
-		"mean_pct,change_pct,change_lo,change_hi,p,significant,verdict\n");
+		"mean_pct,change_pct,change_lo,change_hi,p,significant,verdict,"
+		"change_of\n");
 	for (size_t jn = 0; jn < c->njobs; jn++) {
 		const struct cmp_job *j = &c->jobs[jn];
 
@@ -59,8 +60,9 @@ void render_compare_csv(FILE *f, const struct comparison *c)
 				csv_num(f, k ? r->lo : NAN);
 				csv_num(f, k ? r->hi : NAN);
 				csv_num(f, k ? r->p : NAN);
-				fprintf(f, ",%s,%s\n", k ? (r->significant ? "yes" : "no") : "",
-					k ? verdict_names[r->verdict] : "");
+				fprintf(f, ",%s,%s,%s\n", k ? (r->significant ? "yes" : "no") : "",
+					k ? verdict_names[r->verdict] : "",
+					k ? stat_test_change_of(c->opts.test) : "");
 			}
 	}
 }
@@ -98,6 +100,8 @@ static json_t *cell_json(const struct comparison *c, const struct cmp_cell *cell
 	json_object_set_new(o, "params", cell->params ? json_string(cell->params) :
 			    json_null());
 	json_object_set_new(o, "pct", pct);
+	json_object_set_new(o, "change_of",
+			    json_string(stat_test_change_of(c->opts.test)));
 	json_object_set_new(o, "change", num(r->change));
 	json_object_set_new(o, "change_lo", num(r->lo));
 	json_object_set_new(o, "change_hi", num(r->hi));

@@ -299,6 +299,32 @@ int stats_median(const double *x, size_t n, double *out)
 	return 0;
 }
 
+int stats_median_mad(const double *x, size_t n, double *median, double *mad)
+{
+	double *a, m;
+
+	CHECK(x, n);
+	a = sorted_copy(x, n);
+	m = median_sorted(a, n);
+	for (size_t i = 0; i < n; i++)
+		a[i] = fabs(x[i] - m);
+	stats_sort(a, n);
+	*mad = median_sorted(a, n);
+	*median = m;
+	free(a);
+	return 0;
+}
+
+int stats_modified_z(const double *x, size_t n, double v, double *z)
+{
+	double m, mad;
+
+	if (stats_median_mad(x, n, &m, &mad) || !(mad > 0) || !isfinite(v))
+		return -1;
+	*z = MODIFIED_Z_K * (v - m) / mad;
+	return 0;
+}
+
 int stats_stddev(const double *x, size_t n, double *out)
 {
 	CHECK(x, n);

@@ -172,6 +172,29 @@ double stats_percentile_sorted(const double *asc, size_t n, double pct);
 double stats_percentile_select(double *a, size_t n, double pct);
 
 /*
+ * Outliers by Iglewicz and Hoaglin's modified Z-score (the rule
+ * hyperfine applies to its runs):
+ *
+ *	z = 0.6745 * (v - median) / MAD,  MAD = median(|x_i - median|)
+ *
+ * 0.6745 is the normal distribution's 0.75 quantile, which makes MAD /
+ * 0.6745 estimate the standard deviation of normal samples; |z| >
+ * OUTLIER_Z (3.5) is an outlier. Unlike a z-score from the mean and
+ * standard deviation, the outliers themselves barely move the median
+ * and MAD, so one absurd value cannot hide itself.
+ *
+ * stats_median_mad: the median and MAD of x[0..n).
+ * stats_modified_z: z of v against the samples x[0..n) (v need not be
+ * one of them). -1 (z untouched) for what stats_why() refuses, or a
+ * MAD of 0 - more than half the samples the same value, where the rule
+ * says nothing.
+ */
+#define OUTLIER_Z 3.5
+#define MODIFIED_Z_K 0.6745
+int stats_median_mad(const double *x, size_t n, double *median, double *mad);
+int stats_modified_z(const double *x, size_t n, double v, double *z);
+
+/*
  * Fills s from one sorted copy of x. Returns -1 (s untouched) for
  * what stats_why() refuses. For BETTER_HIGHER with a sample <= 0, mean,
  * stddev and coeffvar are NAN and the rest is filled (returns 0).

@@ -39,6 +39,11 @@ bool stat_test_medians(enum stat_test t)
 	return t == TEST_MWU || t == TEST_BOOT_MEDIAN;
 }
 
+const char *stat_test_change_of(enum stat_test t)
+{
+	return stat_test_medians(t) ? "median" : "amean";
+}
+
 static double *sorted(const double *x, size_t n)
 {
 	double *s = xcalloc(n + 1, sizeof(*s));
@@ -177,6 +182,64 @@ int stats_mann_whitney(const double *a, size_t na, const double *b,
 	if (r->p > 1)
 		r->p = 1;
 	return 0;
+}
+
+/*
+ * The two-sided p of U = u (u <= na * nb / 2) without ties, as
+ * stats_mann_whitney() computes it for these sizes.
+ */
+static double mwu_p_at(size_t na, size_t nb, size_t u)
+{
+	double mu = (double)na * (double)nb / 2, sigma, z, c;
+
+	if (!na || !nb)
+		return 1;
+	if (na < MWU_EXACT_MAX && nb < MWU_EXACT_MAX)
+		return fmin(1, 2 * mwu_exact_cdf(na, nb, u));
+	sigma = sqrt((double)na * (double)nb * (double)(na + nb + 1) / 12);
+	z = (double)u - mu;
+	c = z > 0 ? 0.5 : z < 0 ? -0.5 : 0;
+	z = (z - c) / sigma;
+	return fmin(1, 2 * fmin(gsl_cdf_ugaussian_P(z), gsl_cdf_ugaussian_Q(z)));
+}
+
+double stats_mwu_min_p(size_t na, size_t nb)
+{
+	return mwu_p_at(na, nb, 0);
+}
+
+bool stats_can_reach(enum stat_test t, size_t na, size_t nb, double alpha)
+{
+	switch (t) {
+	case TEST_MWU:
+		return stats_mwu_min_p(na, nb) < alpha;
+	case TEST_WELCH:
+		return na >= 2 && nb >= 2;
+	case TEST_LKP:
+		return na && nb && (na >= 3 || nb >= 3);
+	default:	/* the bootstraps and the bands */
+		return na && nb;
+	}
+}
+
+/* The smallest n >= CMP_MIN_SAMPLES whose U = u (n a side) is significant. */
+static size_t smallest_n(enum stat_test t, double alpha, size_t u)
+{
+	for (size_t n = CMP_MIN_SAMPLES; n <= STATS_MAX_SAMPLES_ASKED; n++)
+		if (t == TEST_MWU ? mwu_p_at(n, n, u) < alpha :
+		    stats_can_reach(t, n, n, alpha))
+			return n;
+	return 0;
+}
+
+size_t stats_min_samples(enum stat_test t, double alpha)
+{
+	return smallest_n(t, alpha, 0);
+}
+
+size_t stats_advised_samples(enum stat_test t, double alpha)
+{
+	return smallest_n(t, alpha, 1);
 }
 
 /* splitmix64: small, fast, and the same sequence everywhere. */
@@ -458,24 +521,55 @@ static int significance(const double *a, size_t na, const double *b,
 	}
 }
 
-static void decide(struct cmp_result *r, double t)
+static enum verdict verdict_of(bool significant, double change, double lo,
+			       double hi, double t)
+{
+	if (significant)
+		return fabs(change) < t ? V_NO_CHANGE :
+		       change > 0 ? V_IMPROVED : V_REGRESSED;
+	return lo >= -t && hi <= t ? V_NO_CHANGE : V_INCONCLUSIVE;
+}
+
+/*
+ * The verdict and why. plain: the verdict the samples alone gave, before
+ * the run noise widened the interval (the same when there was none).
+ */
+static void decide(struct cmp_result *r, const struct cmp_opts *o,
+		   enum verdict plain)
 {
 	const char *test = r->significant ? "significant" : "not significant";
+	const char *name = stat_test_names[o->test];
+	double t = o->threshold;
+	bool noise = !isnan(r->noise_pct);
+	size_t l;
 
-	if (r->significant && fabs(r->change) >= t) {
-		r->verdict = r->change > 0 ? V_IMPROVED : V_REGRESSED;
+	r->verdict = verdict_of(r->significant, r->change, r->lo, r->hi, t);
+	if (r->verdict == V_IMPROVED || r->verdict == V_REGRESSED)
 		snprintf(r->why, sizeof(r->why), "%s, beyond %g%%", test, t);
-	} else if (r->significant) {
-		r->verdict = V_NO_CHANGE;
+	else if (r->significant)
 		snprintf(r->why, sizeof(r->why), "%s, within %g%%", test, t);
-	} else if (r->lo >= -t && r->hi <= t) {
-		r->verdict = V_NO_CHANGE;
+	else if (r->verdict == V_NO_CHANGE)
 		snprintf(r->why, sizeof(r->why), "interval within +-%g%%", t);
+	else if (!stats_can_reach(o->test, r->na, r->nb, o->alpha)) {
+		snprintf(r->why, sizeof(r->why),
+			 "too few samples: %s cannot reach p < %g with %zu and %zu (needs %zu a side)",
+			 name, o->alpha, r->na, r->nb,
+			 stats_min_samples(o->test, o->alpha));
+		return;
+	} else if (noise && plain != V_INCONCLUSIVE) {
+		snprintf(r->why, sizeof(r->why),
+			 "noise between runs %.1f%% (%u runs) widens the interval past +-%g%%",
+			 r->noise_pct, r->noise_runs, t);
+		return;
 	} else {
-		r->verdict = V_INCONCLUSIVE;
 		snprintf(r->why, sizeof(r->why),
 			 "too noisy: interval reaches past +-%g%%", t);
 	}
+	l = strlen(r->why);
+	if (noise)
+		snprintf(r->why + l, sizeof(r->why) - l,
+			 "; run noise %.1f%%, %u runs", r->noise_pct,
+			 r->noise_runs);
 }
 
 int stats_run_noise(const double *medians, size_t runs, struct run_noise *rn)
@@ -539,6 +633,7 @@ void stats_compare(const double *a0, size_t na0, const double *b0,
 	size_t na, nb;
 	double *a = finite_copy(a0, na0, &na), *b = finite_copy(b0, nb0, &nb);
 	struct boot_ci ci;
+	enum verdict plain;
 
 	memset(r, 0, sizeof(*r));
 	r->na = na;
@@ -567,6 +662,8 @@ void stats_compare(const double *a0, size_t na0, const double *b0,
 	set_change(r, &ci, dir);
 	if (significance(a, na, b, nb, dir, o, &ci, r))
 		goto out;
+	plain = verdict_of(r->significant, r->change, r->lo, r->hi,
+			   o->threshold);
 	if (rn && ci.ratio > 0 && ci.lo > 0) {
 		widen(&ci, rn, o->alpha);
 		set_change(r, &ci, dir);
@@ -574,13 +671,7 @@ void stats_compare(const double *a0, size_t na0, const double *b0,
 		r->noise_pct = 100 * rn->sd_log;
 		r->noise_runs = rn->runs;
 	}
-	decide(r, o->threshold);
-	if (!isnan(r->noise_pct)) {
-		size_t l = strlen(r->why);
-
-		snprintf(r->why + l, sizeof(r->why) - l, "; run noise %.1f%%, %u runs",
-			 r->noise_pct, r->noise_runs);
-	}
+	decide(r, o, plain);
 out:
 	free(a);
 	free(b);

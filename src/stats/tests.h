@@ -114,6 +114,48 @@ extern const char *const stat_test_names[];	/* NULL-terminated */
 
 /* Whether a test is about medians (its change and interval are too). */
 bool stat_test_medians(enum stat_test t);
+/*
+ * What stats_compare()'s change under test t is a ratio of: "median",
+ * or "amean" - the arithmetic mean, also for a higher-is-better metric
+ * whose summary row is the Hmean (summary.h).
+ */
+const char *stat_test_change_of(enum stat_test t);
+
+/*
+ * What a sample size allows. Some tests cannot call anything
+ * significant below a size, whatever the data: Mann-Whitney's smallest
+ * two-sided p without ties is 2 / C(na + nb, na) (every sample of one
+ * side below every one of the other), 0.1 at 3 against 3 - so no run of
+ * 3 iterations can show a change by it.
+ *
+ * stats_mwu_min_p: that smallest p for sizes na and nb (no ties): the
+ * exact 2 / C(na + nb, na) where stats_mann_whitney() is exact (both
+ * below MWU_EXACT_MAX), else the normal approximation's at U = 0 (with
+ * the continuity correction); 1 when a side is empty.
+ *
+ * stats_can_reach: whether test t can be significant at alpha with na
+ * and nb samples at all: Mann-Whitney when stats_mwu_min_p() < alpha;
+ * Welch with 2 a side; lkp's rule with 3 on one side; the bootstraps and
+ * mmtests' bands with 1 (a percentile interval of two separated sides
+ * excludes 1 at any size - the small-sample undercoverage of
+ * doc/statistics.md, not power). stats_compare() asks CMP_MIN_SAMPLES
+ * a side besides.
+ *
+ * stats_min_samples: the smallest n, CMP_MIN_SAMPLES at least, with
+ * stats_can_reach(t, n, n, alpha): 4 for Mann-Whitney at 0.05 (5 at
+ * 0.01), CMP_MIN_SAMPLES for the others; 0 if none up to
+ * STATS_MAX_SAMPLES_ASKED (an alpha of 0).
+ *
+ * stats_advised_samples: the smallest n a side, CMP_MIN_SAMPLES at
+ * least, at which a significant result does not need a perfect
+ * separation: for Mann-Whitney one pair out of order (U = 1) still
+ * gives p < alpha (5 at 0.05); for the others stats_min_samples().
+ */
+#define STATS_MAX_SAMPLES_ASKED 1000
+double stats_mwu_min_p(size_t na, size_t nb);
+bool stats_can_reach(enum stat_test t, size_t na, size_t nb, double alpha);
+size_t stats_min_samples(enum stat_test t, double alpha);
+size_t stats_advised_samples(enum stat_test t, double alpha);
 
 enum verdict { V_NO_CHANGE, V_IMPROVED, V_REGRESSED, V_INCONCLUSIVE };
 extern const char *const verdict_names[];	/* "no change", ... */
@@ -127,6 +169,7 @@ struct cmp_opts {
 };
 
 #define CMP_MIN_SAMPLES 3
+#define CMP_WHY_LEN 160
 
 /*
  * Run-to-run noise: the sample standard deviation of the log of the
@@ -155,7 +198,7 @@ struct cmp_result {
 	double noise_pct;	/* run-to-run noise used, 100 * sd_log; NAN: none */
 	unsigned noise_runs;
 	enum verdict verdict;
-	char why[96];		/* what decided the verdict, in words */
+	char why[CMP_WHY_LEN];	/* what decided the verdict, in words */
 };
 
 /*
@@ -178,8 +221,11 @@ struct cmp_result {
  * Verdict: significant and |change| >= threshold: improved or regressed;
  * significant and smaller: no change (below the threshold); not
  * significant and the interval within +-threshold: no change; not
- * significant and the interval reaching past it: inconclusive (too
- * noisy to say).
+ * significant and the interval reaching past it: inconclusive, why
+ * saying what limited it, the first that applies of: too few samples
+ * (the sizes cannot reach significance by this test at all:
+ * stats_can_reach()); the noise between runs (without rn the verdict
+ * would have been another); too noisy (the samples' own spread).
  */
 void stats_compare(const double *a, size_t na, const double *b, size_t nb,
 		   enum better dir, const struct cmp_opts *o,

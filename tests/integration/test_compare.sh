@@ -59,7 +59,7 @@ test_compare_fixed_runs() {
 	expect_line "marked mean" '^Amean +1 +1\.0440 \(   0\.00%\) +1\.2528 \* -20\.00%\*$' "$out"
 	# Stddev uses the lower-is-better formula too: 20% larger is -20%
 	expect_line "stddev" '^Stddev +1 +[0-9.]+ \(   0\.00%\) +[0-9.]+ \( -20\.00%\)$' "$out"
-	expect_line "change" '^Change +1 +slow +-20\.0% \[-[0-9.]+, -[0-9.]+\] +p=0\.0021 +regressed$' "$out"
+	expect_line "change" '^Change \(median\) +1 +slow +-20\.0% \[-[0-9.]+, -[0-9.]+\] +p=0\.0021 +regressed$' "$out"
 	expect_line "explanation" '^ +101\.8 +\+20\.0% +122\.2 +sched\.migrations$' "$out"
 	expect_line "duration" '^Duration User +5\.00 +5\.00$' "$out"
 	expect_eq "last line" "  msg 1 in slow: messaging.time -20.0% [-23.0, -17.1]: significant, beyond 5%" \
@@ -71,6 +71,7 @@ test_compare_fixed_runs() {
 	expect_eq "json exit" 0 "$rc"
 	expect_eq "schema" schedlab-compare/1 "$(jval "$out" .schema)"
 	expect_eq "verdict" regressed "$(jval "$out" .verdict)"
+	expect_eq "change of" median "$(jval "$out" '.jobs[0].cases[0].runs[1].change_of')"
 	mean_b=$(jval "$out" '.jobs[0].cases[0].runs[0].mean')
 	mean_s=$(jval "$out" '.jobs[0].cases[0].runs[1].mean')
 	pct=$(jval "$out" '.jobs[0].cases[0].runs[1].pct.mean')
@@ -87,9 +88,10 @@ test_compare_fixed_runs() {
 
 	run_sl compare "$tmp/base.json" "$tmp/slow.json" --format csv
 	expect_eq "csv lines" 3 "$(nlines "$out")"
-	expect_match "csv row" '^msg,1,messaging\.time,slow,10,1\.2,1\.2528,.*,yes,regressed$' "$(tail -n 1 <<<"$out")"
+	expect_match "csv row" '^msg,1,messaging\.time,slow,10,1\.2,1\.2528,.*,yes,regressed,median$' "$(tail -n 1 <<<"$out")"
 	run_sl compare "$tmp/base.json" "$tmp/slow.json" --format markdown
 	expect_line "markdown mean" '^\| Amean \| 1 \| 1\.0440 \(0\.00%\) \| 1\.2528 \*\*\(-20\.00%\)\*\* \|$' "$out"
+	expect_line "markdown change" '^\| groups \| run \| Change \(median\) \[interval\] \| p \| verdict \|$' "$out"
 }
 
 # Every test but the two range rules finds the slowdown; none calls
@@ -118,6 +120,13 @@ test_compare_tests_and_candidates() {
 	run_sl compare "$tmp/hb.json" "$tmp/hs.json"
 	expect_line "hmean" '^Hmean +1 ' "$out"
 	expect_eq "improved" "verdict: improved" "$(grep '^verdict:' <<<"$out")"
+	# a change of the mean is of the arithmetic one, not of the Hmean row
+	run_sl compare "$tmp/hb.json" "$tmp/hs.json" --test welch
+	expect_line "welch: hmean" '^Hmean +1 ' "$out"
+	expect_line "welch: change of the amean" '^Change \(Amean\) +1 +slow +\+20\.0% ' "$out"
+	run_sl compare "$tmp/hb.json" "$tmp/hs.json" --test welch --format json
+	expect_eq "welch: change_of" amean "$(jval "$out" '.jobs[0].cases[0].runs[1].change_of')"
+	expect_eq "welch: mean_kind" hmean "$(jval "$out" '.jobs[0].cases[0].runs[1].mean_kind')"
 }
 
 # Runs that do not match say what differs, and compare nothing.
@@ -224,10 +233,10 @@ test_compare_bad_input() {
 		"$(sort <<<"$err" | paste -sd'|')"
 	run_sl compare "$tmp/base.json" "$tmp/one.json"
 	expect_eq "one sample: exit" 0 "$rc"
-	expect_line "one sample" "^Change +1 +one +n/a +p=- +inconclusive$" "$out"
+	expect_line "one sample" "^Change \(median\) +1 +one +n/a +p=- +inconclusive$" "$out"
 	expect_line "one sample: why" "too few samples \(10 and 1; 3 a side needed\)" "$out"
 	run_sl compare "$tmp/flat.json" "$tmp/flat2.json" --test welch
-	expect_line "all equal" "^Change +1 +flat2 +\+0\.0% \[\+0\.0, \+0\.0\] +p=- +no change$" "$out"
+	expect_line "all equal" "^Change \(Amean\) +1 +flat2 +\+0\.0% \[\+0\.0, \+0\.0\] +p=- +no change$" "$out"
 	run_sl compare "$tmp/zero.json" "$tmp/pos.json"
 	expect_eq "zeros: exit" 0 "$rc"
 	expect_line "zeros: hmean n/a" "^Hmean +1 +n/a \(   0\.00%\) +1\.9200 \(    n/a%\)$" "$out"
@@ -266,12 +275,87 @@ test_compare_run_noise() {
 	approx "noise" 15.811388 "$(jval "$out" '.jobs[0].cases[0].runs[1].run_noise_pct')" 1e-5
 	expect_eq "runs" 5 "$(jval "$out" '.jobs[0].cases[0].runs[1].run_noise_runs')"
 	expect_eq "verdict" inconclusive "$(jval "$out" .verdict)"
-	expect_match "why" "run noise 15\.8%, 5 runs" "$(jval "$out" '.jobs[0].cases[0].runs[1].why')"
+	# the iterations alone say regressed (below): the noise took it away
+	expect_eq "why" "noise between runs 15.8% (5 runs) widens the interval past +-5%" \
+		"$(jval "$out" '.jobs[0].cases[0].runs[1].why')"
 	# without the database: the iterations alone, a regression
 	run_sl compare "$tmp/h0.json" "$tmp/slow.json" --db "$tmp/none.db"
 	expect_eq "no history" "verdict: regressed" "$(grep '^verdict' <<<"$out")"
 	expect_line "no history: note" "the case: < 3 runs labelled base here, no run-to-run noise counted" "$out"
 	[[ $out != *"1 of 1 cases"* ]] || fail "no history: says '1 of 1 cases'"
+}
+
+# Outliers by the modified Z-score, in the notes: an absurd iteration
+# within its case; a baseline that is an outlier among its own repeats;
+# a candidate far outside them. Nothing where the MAD is 0 or for fewer
+# than 5 values.
+test_compare_outliers() {
+	local f s notes
+	use_tmpdir
+	# BASE's 1.30 against its median 1.015 and MAD 0.01: z = 19.2
+	fixture "$tmp/b.json" base "$BASE"
+	fixture "$tmp/flat.json" flat '[1,1,1,1,1,1,2]'
+	fixture "$tmp/few.json" few '[1.0,1.01,1.02,5]'
+	run_sl compare "$tmp/b.json" "$tmp/flat.json" "$tmp/few.json" --format json
+	expect_eq "exit" 0 "$rc"
+	notes=$(jq -r '.notes[] | select(test("outlier"))' <<<"$out")
+	expect_eq "iterations" "msg 1 in base: 1 of 10 iterations is an outlier (modified Z > 3.5): 1.3 s" "$notes"
+	run_sl compare "$tmp/b.json" "$tmp/flat.json"
+	expect_line "text note" "^  msg 1 in base: 1 of 10 iterations is an outlier" "$out"
+	expect_line "notes heading" "^Notes:$" "$out"
+
+	# six repeats of the baseline 1% apart, and a seventh 50% slower
+	for f in -0.02 -0.01 0 0.01 0.02 0.03; do
+		s=$(jq -c --argjson f "$f" 'map(. * ($f | exp))' <<<"$BASE")
+		fixture "$tmp/h$f.json" base "$s"
+		"$SCHEDLAB" import "$tmp/h$f.json" --db "$tmp/r.db" >/dev/null
+	done
+	s=$(jq -c 'map(. * 1.5)' <<<"$BASE")
+	fixture "$tmp/hx.json" base "$s"
+	"$SCHEDLAB" import "$tmp/hx.json" --db "$tmp/r.db" >/dev/null
+	fixture "$tmp/slow.json" slow "$SLOW"
+	# medians 1.015 * e^f and 1.5225 (Python's statistics.median): their
+	# median 1.015 * e^0.01 = 1.0252, MAD 1.015 * (e^0.01 - e^-0.01) =
+	# 0.0203, z of 1.5225 = 0.6745 * 0.4973 / 0.0203 = 16.52, of the
+	# candidate's 1.218: 6.41
+	run_sl compare "$tmp/hx.json" "$tmp/h0.json" --db "$tmp/r.db" --format json
+	expect_eq "outlying baseline: exit" 0 "$rc"
+	notes=$(jq -r '.notes[] | select(test("labelled base here \\("))' <<<"$out")
+	expect_match "outlying baseline" '^msg 1: the baseline \(base\) is an outlier among the 7 runs labelled base here \(modified Z 16\.5\): its median 1\.522 s against 1\.025 s$' "$notes"
+	run_sl compare "$tmp/h0.json" "$tmp/slow.json" --db "$tmp/r.db" --format json
+	notes=$(jq -r '.notes[] | select(test("labelled base here \\("))' <<<"$out")
+	expect_match "far candidate" '^msg 1 in slow: the median 1\.218 s is far outside the 7 runs labelled base here \(modified Z 6\.4; their median 1\.025 s\)$' "$notes"
+	# without a database: no repeats, no such notes
+	run_sl compare "$tmp/hx.json" "$tmp/slow.json" --db "$tmp/none.db" --format json
+	expect_eq "no history" "" "$(jq -r '.notes[] | select(test("labelled base here \\("))' <<<"$out")"
+}
+
+# Messages that say what limited a verdict: 3 against 3 can never be
+# significant by Mann-Whitney (p >= 0.1), and run says so before it starts.
+test_compare_too_few_to_decide() {
+	use_tmpdir
+	fixture "$tmp/a3.json" a3 '[1.00,1.04,1.02]'
+	fixture "$tmp/b3.json" b3 '[3.29,3.15,3.34]'
+	run_sl compare "$tmp/a3.json" "$tmp/b3.json" --format json
+	expect_eq "exit" 0 "$rc"
+	expect_eq "verdict" inconclusive "$(jval "$out" .verdict)"
+	expect_eq "why" "too few samples: mann-whitney cannot reach p < 0.05 with 3 and 3 (needs 4 a side)" \
+		"$(jval "$out" '.jobs[0].cases[0].runs[1].why')"
+	run_sl compare "$tmp/a3.json" "$tmp/b3.json" --test welch --format json
+	expect_eq "welch can" regressed "$(jval "$out" .verdict)"
+
+	small_jobs "$tmp"
+	run_sl run "$tmp/a.job" --db "$tmp/r.db" -q --iterations 3
+	expect_eq "run exit" 0 "$rc"
+	expect_eq "warned" "schedlab: warning: 3 iterations: mann-whitney cannot reach p < 0.05 below 4 a side; use 5 or more, or --iterations auto" \
+		"$(grep -v 'machine was busy' <<<"$err" || true)"
+	run_sl run "$tmp/a.job" --db "$tmp/r.db" -q --iterations 4
+	expect_eq "4: not warned" "" "$(grep -v 'machine was busy' <<<"$err" || true)"
+	# judge warns for the test it judges by: Welch can at 3
+	run_sl judge --baseline 1 --db "$tmp/r.db" --iterations 3 --test welch "$tmp/a.job"
+	expect_eq "judge welch: not warned" 0 "$(grep -c 'warning: 3 iterations' <<<"$err" || true)"
+	run_sl judge --baseline 1 --db "$tmp/r.db" --iterations 3 "$tmp/a.job"
+	expect_match "judge: warned" "warning: 3 iterations: mann-whitney cannot reach" "$err"
 }
 
 # small_jobs DIR: a.job and b.job, b with 10 times the loops (about 9 ms

@@ -982,6 +982,55 @@ static void test_shipped_suites_load(void **state)
 	load_shipped("lkml-hackbench", 4 * 4, 10);
 }
 
+/* plan_warn_power() of a job file's text: its warnings into errbuf. */
+static int power_warnings(const char *text, enum stat_test t, double alpha)
+{
+	struct plan p;
+	int n;
+
+	assert_int_equal(plan_load_text("t.job", "t.job", text, strlen(text),
+					NULL, 0, &p), 0);
+	capture_begin();
+	n = plan_warn_power(&p, t, alpha);
+	capture_end();
+	plan_free(&p);
+	return n;
+}
+
+static void test_power_warnings(void **state)
+{
+	static const char three[] =
+		"[global]\niterations = 3\n[a]\nworkload = messaging\ngroups = 1,2\n"
+		"[b]\nworkload = pipe\n";
+	static const char mixed[] =
+		"[a]\nworkload = messaging\niterations = 3\ngroups = 1,2\n"
+		"[b]\nworkload = pipe\niterations = 2\n[c]\nworkload = pipe\n"
+		"iterations = 3\nloops = 5\n[d]\nworkload = pipe\niterations = 10\n"
+		"loops = 6\n";
+	static const char enough[] = "[a]\nworkload = pipe\niterations = 4\n";
+
+	(void)state;
+	/* one line for the one count, no jobs named: all cases have it */
+	assert_int_equal(power_warnings(three, TEST_MWU, 0.05), 1);
+	assert_string_equal(errbuf, "schedlab: warning: 3 iterations: mann-whitney cannot reach p < 0.05 below 4 a side; use 5 or more, or --iterations auto\n");
+	/* a line per count, each naming its jobs once; 10 is enough */
+	assert_int_equal(power_warnings(mixed, TEST_MWU, 0.05), 2);
+	assert_string_equal(errbuf,
+		"schedlab: warning: 3 iterations in a, c: mann-whitney cannot reach p < 0.05 below 4 a side; use 5 or more, or --iterations auto\n"
+		"schedlab: warning: 2 iterations in b: mann-whitney cannot reach p < 0.05 below 4 a side; use 5 or more, or --iterations auto\n");
+	assert_int_equal(power_warnings(enough, TEST_MWU, 0.05), 0);
+	assert_string_equal(errbuf, "");
+	/* at 0.01 four is not enough either */
+	assert_int_equal(power_warnings(enough, TEST_MWU, 0.01), 1);
+	assert_non_null(strstr(errbuf, "4 iterations: mann-whitney cannot reach p < 0.01 below 5 a side; use 6 or more"));
+	/* Welch can at 3; below it, compare's own minimum is the limit */
+	assert_int_equal(power_warnings(three, TEST_WELCH, 0.05), 0);
+	assert_int_equal(power_warnings(mixed, TEST_WELCH, 0.05), 1);
+	assert_string_equal(errbuf, "schedlab: warning: 2 iterations in b: compare needs 3 a side; use 3 or more, or --iterations auto\n");
+	assert_int_equal(power_warnings(mixed, TEST_LKP, 0.05), 1);
+	assert_non_null(strstr(errbuf, "lkp cannot mark a change below 3 a side"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1006,6 +1055,7 @@ int main(void)
 		cmocka_unit_test(test_builtin_suites_are_jobs),
 		cmocka_unit_test(test_text_suite_messages),
 		cmocka_unit_test(test_shipped_suites_load),
+		cmocka_unit_test(test_power_warnings),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -607,6 +607,50 @@ static void test_percentile_select_matches_sort(void **state)
 	}
 }
 
+/*
+ * The modified Z-score by hand. {10, 11, 12, 13, 50}: median 12,
+ * deviations {2, 1, 0, 1, 38}, MAD 1, so z(50) = 0.6745 * 38 = 25.631.
+ * {1, 2, 3, 4, 100, 6}: median 3.5, deviations {2.5, 1.5, 0.5, 0.5,
+ * 96.5, 2.5}, MAD (1.5 + 2.5) / 2 = 2, z(100) = 0.6745 * 96.5 / 2.
+ */
+static void test_modified_z(void **state)
+{
+	static const double odd[] = { 10, 11, 12, 13, 50 };
+	static const double even[] = { 1, 2, 3, 4, 100, 6 };
+	static const double flat[] = { 5, 5, 5, 7 }, bad[] = { 1, NAN, 3 };
+	double m, mad, z = -7;
+
+	(void)state;
+	assert_int_equal(stats_median_mad(odd, N(odd), &m, &mad), 0);
+	assert_close(m, 12);
+	assert_close(mad, 1);
+	assert_int_equal(stats_modified_z(odd, N(odd), 50, &z), 0);
+	assert_close(z, 25.631);
+	assert_true(fabs(z) > OUTLIER_Z);
+	assert_int_equal(stats_modified_z(odd, N(odd), 10, &z), 0);
+	assert_close(z, -1.349);
+	assert_true(fabs(z) <= OUTLIER_Z);
+	/* a value outside the set: 0.6745 * (20 - 12) / 1 */
+	assert_int_equal(stats_modified_z(odd, N(odd), 20, &z), 0);
+	assert_close(z, 5.396);
+	assert_int_equal(stats_median_mad(even, N(even), &m, &mad), 0);
+	assert_close(m, 3.5);
+	assert_close(mad, 2);
+	assert_int_equal(stats_modified_z(even, N(even), 100, &z), 0);
+	assert_close(z, 0.6745 * 96.5 / 2);
+	assert_int_equal(stats_modified_z(even, N(even), 3.5, &z), 0);
+	assert_close(z, 0);
+	/* MAD 0 (more than half the same), bad samples, a bad value: no rule */
+	z = -7;
+	assert_int_equal(stats_median_mad(flat, N(flat), &m, &mad), 0);
+	assert_close(mad, 0);
+	assert_int_equal(stats_modified_z(flat, N(flat), 7, &z), -1);
+	assert_int_equal(stats_modified_z(bad, N(bad), 1, &z), -1);
+	assert_int_equal(stats_modified_z(odd, 0, 1, &z), -1);
+	assert_int_equal(stats_modified_z(odd, N(odd), NAN, &z), -1);
+	assert_true(z == -7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -631,6 +675,7 @@ int main(void)
 		cmocka_unit_test(test_none_is_lower),
 		cmocka_unit_test(test_input_not_modified),
 		cmocka_unit_test(test_percentile_select_matches_sort),
+		cmocka_unit_test(test_modified_z),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -272,6 +272,110 @@ static void verdicts(void **state)
 	assert_int_equal(r.verdict, V_REGRESSED);
 }
 
+/*
+ * The smallest p a size allows: 2 / C(na + nb, na) by hand, the normal
+ * approximation's at U = 0 for (1, 60) in Python (mu = 30, sigma =
+ * sqrt(60 * 62 / 12), z = -29.5 / sigma, erfc(|z| / sqrt(2))), and each
+ * the p that stats_mann_whitney() gives two fully separated sides.
+ */
+static void reachable_sizes(void **state)
+{
+	static const size_t size[][2] = {
+		{ 3, 3 }, { 4, 4 }, { 3, 4 }, { 3, 5 }, { 2, 8 }, { 1, 60 },
+		{ 49, 51 },
+	};
+	double x[120];
+	struct mwu u;
+
+	(void)state;
+	assert_close(stats_mwu_min_p(3, 3), 0.1);
+	assert_close(stats_mwu_min_p(4, 4), 2.0 / 70);
+	assert_close(stats_mwu_min_p(3, 4), 2.0 / 35);
+	assert_close(stats_mwu_min_p(3, 5), 2.0 / 56);
+	assert_close(stats_mwu_min_p(1, 60), 0.09383863903411002);
+	assert_close(stats_mwu_min_p(0, 5), 1);
+	for (int i = 0; i < 120; i++)
+		x[i] = i;
+	for (size_t i = 0; i < N(size); i++) {
+		size_t na = size[i][0], nb = size[i][1];
+
+		assert_int_equal(stats_mann_whitney(x, na, x + na, nb, &u), 0);
+		assert_close(u.p, stats_mwu_min_p(na, nb));
+	}
+	assert_false(stats_can_reach(TEST_MWU, 3, 3, 0.05));
+	assert_false(stats_can_reach(TEST_MWU, 3, 4, 0.05));	/* 0.057 */
+	assert_true(stats_can_reach(TEST_MWU, 3, 5, 0.05));	/* 0.036 */
+	assert_true(stats_can_reach(TEST_MWU, 2, 8, 0.05));	/* 0.044 */
+	assert_false(stats_can_reach(TEST_MWU, 2, 7, 0.05));	/* 0.056 */
+	assert_false(stats_can_reach(TEST_MWU, 1, 60, 0.05));
+	assert_true(stats_can_reach(TEST_WELCH, 2, 2, 0.05));
+	assert_false(stats_can_reach(TEST_WELCH, 1, 9, 0.05));
+	assert_true(stats_can_reach(TEST_LKP, 1, 3, 0.05));
+	assert_false(stats_can_reach(TEST_LKP, 2, 2, 0.05));
+	assert_true(stats_can_reach(TEST_BOOT_MEDIAN, 1, 1, 0.05));
+	assert_int_equal(stats_min_samples(TEST_MWU, 0.05), 4);
+	assert_int_equal(stats_min_samples(TEST_MWU, 0.01), 5);	/* 2/252 */
+	assert_int_equal(stats_advised_samples(TEST_MWU, 0.05), 5);	/* 4/252 */
+	assert_int_equal(stats_advised_samples(TEST_MWU, 0.01), 6);	/* 4/924 */
+	for (int t = 1; t < TEST_N; t++) {
+		assert_int_equal(stats_min_samples((enum stat_test)t, 0.05),
+				 CMP_MIN_SAMPLES);
+		assert_int_equal(stats_advised_samples((enum stat_test)t, 0.05),
+				 CMP_MIN_SAMPLES);
+	}
+	assert_int_equal(stats_min_samples(TEST_MWU, 0), 0);
+}
+
+/*
+ * Why a comparison is inconclusive: the reason that limited it. 3
+ * against 3, three times as slow, and still not significant:
+ * Mann-Whitney cannot go below p = 0.1 at these sizes.
+ */
+static void inconclusive_reasons(void **state)
+{
+	static const double a[] = { 10.0, 10.4, 10.2 }, b[] = { 32.9, 31.5, 33.4 };
+	struct run_noise rn = { .sd_log = 0.25, .runs = 20 };
+	struct cmp_opts o = defaults;
+	double slow[N(A)];
+	struct cmp_result r;
+
+	(void)state;
+	stats_compare(a, 3, b, 3, BETTER_LOWER, &o, NULL, &r);
+	assert_int_equal(r.verdict, V_INCONCLUSIVE);
+	assert_close(r.p, 0.1);
+	assert_true(r.change < -200);
+	assert_string_equal(r.why, "too few samples: mann-whitney cannot reach p < 0.05 with 3 and 3 (needs 4 a side)");
+	/* the same with noise: the sizes are still what limits it */
+	stats_compare(a, 3, b, 3, BETTER_LOWER, &o, &rn, &r);
+	assert_non_null(strstr(r.why, "too few samples: mann-whitney"));
+	/* Welch can: significant at 3 a side */
+	o.test = TEST_WELCH;
+	stats_compare(a, 3, b, 3, BETTER_LOWER, &o, NULL, &r);
+	assert_int_equal(r.verdict, V_REGRESSED);
+
+	/* 20% slower: regressed alone, inconclusive in 25% noise between runs */
+	o = defaults;
+	for (size_t i = 0; i < N(A); i++)
+		slow[i] = A[i] * 1.2;
+	stats_compare(A, N(A), slow, N(A), BETTER_LOWER, &o, &rn, &r);
+	assert_int_equal(r.verdict, V_INCONCLUSIVE);
+	assert_string_equal(r.why, "noise between runs 25.0% (20 runs) widens the interval past +-5%");
+
+	/* p = 0.083 at 8 a side, interval [-12.6%, +7.1%]: the samples' spread */
+	stats_compare(A, N(A), B, N(B), BETTER_LOWER, &o, NULL, &r);
+	assert_int_equal(r.verdict, V_INCONCLUSIVE);
+	assert_string_equal(r.why, "too noisy: interval reaches past +-5%");
+	rn.sd_log = 0.001;	/* inconclusive with or without the noise */
+	stats_compare(A, N(A), B, N(B), BETTER_LOWER, &o, &rn, &r);
+	assert_string_equal(r.why, "too noisy: interval reaches past +-5%; run noise 0.1%, 20 runs");
+	/* the longest reasons fit */
+	o.threshold = 12.345678;
+	rn = (struct run_noise){ .sd_log = 123.456, .runs = 4000000000u };
+	stats_compare(A, N(A), slow, N(A), BETTER_LOWER, &o, &rn, &r);
+	assert_true(strlen(r.why) < sizeof(r.why) - 1);
+	assert_non_null(strstr(r.why, "runs"));
+}
+
 static void verdicts_bad_input(void **state)
 {
 	static const double one[] = { 1.0 }, same[] = { 4, 4, 4, 4 };
@@ -424,6 +528,8 @@ int main(void)
 		cmocka_unit_test(lkp_by_hand),
 		cmocka_unit_test(verdicts),
 		cmocka_unit_test(verdicts_bad_input),
+		cmocka_unit_test(reachable_sizes),
+		cmocka_unit_test(inconclusive_reasons),
 		cmocka_unit_test(run_noise),
 	};
 
