@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "stats/sequential.h"
+#include "stats/summary.h"
+#include "stats/tests.h"
+#include "util.h"
+
+const char *const seq_decision_names[] = { "undecided", "good", "bad", NULL };
+
+static unsigned grow(unsigned n)
+{
+	unsigned next = n + (n + 1) / 2;	/* ceil(1.5 n) */
+
+	return next > n ? next : n + 1;
+}
+
+unsigned seq_nlooks(unsigned min, unsigned max)
+{
+	unsigned k = 1;
+
+	if (min < 1)
+		min = 1;
+	for (unsigned n = min; n < max; n = grow(n))
+		k++;
+	return k;
+}
+
+bool seq_is_look(unsigned n, unsigned min, unsigned max)
+{
+	if (n == max)
+		return true;
+	for (unsigned l = min < 1 ? 1 : min; l < max && l <= n; l = grow(l))
+		if (l == n)
+			return true;
+	return false;
+}
+
+unsigned seq_next_look(unsigned n, unsigned min, unsigned max)
+{
+	unsigned l = min < 1 ? 1 : min;
+
+	while (l <= n && l < max)
+		l = grow(l);
+	return l < max ? l : max;
+}
+
+double seq_alpha(double alpha, unsigned min, unsigned max)
+{
+	return alpha / seq_nlooks(min, max);
+}
+
+/* The fewest samples with which the sign test can reject at level a. */
+static unsigned sign_min_n(double a)
+{
+	unsigned n = 1;
+
+	while (2 * pow(0.5, n) > a)
+		n++;
+	return n;
+}
+
+double seq_alpha_sign(double alpha, unsigned min, unsigned max)
+{
+	unsigned k_all = seq_nlooks(min, max);
+
+	for (unsigned k = 1; k < k_all; k++) {
+		unsigned nmin = sign_min_n(alpha / k), able = 0;
+
+		for (unsigned n = min < 1 ? 1 : min;; n = grow(n)) {
+			if (n >= max) {
+				able += max >= nmin;
+				break;
+			}
+			able += n >= nmin;
+		}
+		if (able <= k)
+			return alpha / k;
+	}
+	return alpha / k_all;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The sign test's k for n samples at 1 - conf (two-sided); 0: none. */
+static size_t sign_k(size_t n, double conf)
+{
+	double a = 1 - conf;
+	size_t k = 0;
+
+	/* P(B <= k - 1) grows with k: the largest k with 2 P <= a */
+	while (k + 1 <= (n + 1) / 2 &&
+	       2 * gsl_cdf_binomial_P((unsigned)k, 0.5, (unsigned)n) <= a)
+		k++;
+	return k;
+}
+
+int stats_median_ci(const double *x, size_t n, double conf, double *lo,
+		    double *hi)
+{
+	size_t k = n ? sign_k(n, conf) : 0;
+	double *s;
+
+	if (!k)
+		return -1;
+	s = xmalloc(n * sizeof(*s));
+	for (size_t i = 0; i < n; i++)
+		s[i] = x[i];
+	qsort(s, n, sizeof(*s), cmp_double);
+	*lo = s[k - 1];
+	*hi = s[n - k];
+	free(s);
+	return 0;
+}
+
+bool seq_precise(const double *x, size_t n, double threshold_pct,
+		 char *why, size_t len)
+{
+	double lo, hi, med, half = threshold_pct / 2;
+
+	if (stats_median(x, n, &med) || stats_median_ci(x, n, 0.95, &lo, &hi)) {
+		snprintf(why, len, "too few iterations for a 95%% interval of the median");
+		return false;
+	}
+	if (!(med > 0) && !(med < 0)) {
+		snprintf(why, len, "a median of 0 has no relative interval");
+		return false;
+	}
+	lo = 100 * (lo / med - 1);
+	hi = 100 * (hi / med - 1);
+	if (med < 0) {
+		double t = lo;
+
+		lo = -hi;
+		hi = -t;
+	}
+	snprintf(why, len, "95%% interval of the median %+.1f%%..%+.1f%%, %s +-%.3g%%",
+		 lo, hi, lo >= -half && hi <= half ? "within" : "not yet within",
+		 half);
+	return lo >= -half && hi <= half;
+}
+
+/*
+ * The exact null distribution of W+ for the (doubled, so integer)
+ * ranks r[0..n): the count of the 2^n sign assignments giving each
+ * sum, as doubles (n <= 60 keeps 2^n exact enough).
+ */
+static double *signed_rank_counts(const unsigned *r, size_t n, unsigned total)
+{
+	double *f = xcalloc(total + 1, sizeof(*f));
+
+	f[0] = 1;
+	for (size_t i = 0; i < n; i++)
+		for (unsigned w = total; w >= r[i]; w--) {
+			f[w] += f[w - r[i]];
+			if (w == r[i])
+				break;
+		}
+	return f;
+}
+
+static int cmp_abs(const void *a, const void *b)
+{
+	double x = fabs(*(const double *)a), y = fabs(*(const double *)b);
+
+	return (x > y) - (x < y);
+}
+
+int stats_signed_rank(const double *d0, size_t n0, double *p)
+{
+	double *d = xmalloc((n0 + 1) * sizeof(*d)), wplus = 0, tie = 0;
+	unsigned *r2, total = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < n0; i++)
+		if (isfinite(d0[i]) && d0[i] != 0)	/* zeros dropped, as Wilcoxon */
+			d[n++] = d0[i];
+	if (!n) {
+		free(d);
+		return -1;
+	}
+	qsort(d, n, sizeof(*d), cmp_abs);
+	r2 = xmalloc(n * sizeof(*r2));
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j + 1 < n && fabs(d[j + 1]) == fabs(d[i]))
+			j++;
+		for (size_t k = i; k <= j; k++)
+			r2[k] = (unsigned)(i + j + 2);	/* 2 x the midrank */
+		tie += (double)(j - i + 1) * ((double)(j - i + 1) * (j - i + 1) - 1);
+		i = j + 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		total += r2[i];
+		if (d[i] > 0)
+			wplus += r2[i];
+	}
+	if (n <= 50) {
+		/* exact, conditional on the ranks (midranks when tied) */
+		double *f = signed_rank_counts(r2, n, total), all = ldexp(1, (int)n);
+		double lo = 0, hi = 0;
+
+		for (unsigned w = 0; w <= total; w++) {
+			if (w <= wplus)
+				lo += f[w];
+			if (w >= wplus)
+				hi += f[w];
+		}
+		*p = 2 * (lo < hi ? lo : hi) / all;
+		free(f);
+	} else {
+		double nn = (double)n, w = wplus / 2;
+		double mean = nn * (nn + 1) / 4;
+		double var = nn * (nn + 1) * (2 * nn + 1) / 24 - tie / 48;
+		double z = fabs(w - mean) - 0.5;
+
+		*p = var > 0 ? 2 * gsl_cdf_ugaussian_Q((z > 0 ? z : 0) / sqrt(var)) : 1;
+	}
+	if (*p > 1)
+		*p = 1;
+	free(d);
+	free(r2);
+	return 0;
+}
+
+static double median_of(const double *x, size_t n)
+{
+	double m = NAN;
+
+	stats_median(x, n, &m);
+	return m;
+}
+
+/* The positive finite logs of x; returns how many. */
+static size_t logs(const double *x, size_t n, double *out)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]) && x[i] > 0)
+			out[m++] = log(x[i]);
+	return m;
+}
+
+
+/*
+ * Whether c differs from ref toward side (+1: c above ref, -1: below)
+ * at alpha: paired, the signed-rank test of the rounds' differences;
+ * unpaired, Mann-Whitney. Both two-sided, so that the direction, read
+ * from the same data, cannot spend more than alpha / 2.
+ */
+static bool moved(const double *c, const double *ref, size_t n, size_t nref,
+		  bool paired, int side, double alpha)
+{
+	double *d, p, med;
+	struct mwu u;
+	bool r;
+
+	if (!paired) {
+		if (stats_mann_whitney(ref, nref, c, n, &u) || !(u.p < alpha))
+			return false;
+		return side > 0 ? median_of(c, n) > median_of(ref, nref) :
+				  median_of(c, n) < median_of(ref, nref);
+	}
+	d = xmalloc((n + 1) * sizeof(*d));
+	for (size_t i = 0; i < n; i++)
+		d[i] = c[i] - ref[i];
+	med = median_of(d, n);
+	r = !stats_signed_rank(d, n, &p) && p < alpha &&
+	    (side > 0 ? med > 0 : med < 0);
+	free(d);
+	return r;
+}
+
+int seq_classify(const double *c, size_t nc, const double *g, size_t ng,
+		 const double *b, size_t nb, bool paired, double alpha,
+		 struct seq_class *r)
+{
+	size_t most = nc > ng ? nc : ng, n = 0, mg = 0, mb = 0;
+	double *lc, *lg, *lb, *t, delta, s, tlo, thi, tmed, mid;
+	bool have_ci, bad, good;
+	int rc = -1;
+
+	most = most > nb ? most : nb;
+	lc = xmalloc((most + 1) * sizeof(*lc));
+	lg = xmalloc((most + 1) * sizeof(*lg));
+	lb = xmalloc((most + 1) * sizeof(*lb));
+	t = xmalloc((most + 1) * sizeof(*t));
+	*r = (struct seq_class){ .decision = SEQ_UNDECIDED, .pos = NAN,
+				 .lo = NAN, .hi = NAN, .ref_pct = NAN };
+	if (paired) {
+		/* the rounds where all three have a sample */
+		for (size_t i = 0; i < nc && i < ng && i < nb; i++)
+			if (isfinite(c[i]) && c[i] > 0 && isfinite(g[i]) &&
+			    g[i] > 0 && isfinite(b[i]) && b[i] > 0) {
+				lc[n] = log(c[i]);
+				lg[n] = log(g[i]);
+				lb[n] = log(b[i]);
+				t[n] = lb[n] - lg[n];
+				n++;
+			}
+		mg = mb = n;
+		if (!n)
+			goto out;
+		delta = median_of(t, n);
+	} else {
+		mg = logs(g, ng, lg);
+		mb = logs(b, nb, lb);
+		n = logs(c, nc, lc);
+		if (!n || !mg || !mb)
+			goto out;
+		delta = median_of(lb, mb) - median_of(lg, mg);
+	}
+	rc = 0;
+	s = delta < 0 ? -1 : 1;
+	r->n = n;
+	r->ref_pct = 100 * (exp(delta) - 1);
+	/* the references must differ, in the direction that defines bad */
+	r->refs_differ = moved(lb, lg, mb, mg, paired, (int)s, alpha);
+	/* bad: the build moved off good toward bad; good: off bad toward good */
+	bad = moved(lc, lg, n, mg, paired, (int)s, alpha);
+	good = moved(lc, lb, n, mb, paired, (int)-s, alpha);
+	/* where it sits: rounds' (or medians') offsets from the midpoint */
+	mid = paired ? 0 : (median_of(lg, mg) + median_of(lb, mb)) / 2;
+	for (size_t i = 0; i < n; i++)
+		t[i] = s * (lc[i] - (paired ? (lg[i] + lb[i]) / 2 : mid));
+	tmed = median_of(t, n);
+	have_ci = !stats_median_ci(t, n, 0.95, &tlo, &thi);
+	if (fabs(delta) > 0) {
+		r->pos = 0.5 + tmed / fabs(delta);
+		if (have_ci) {
+			r->lo = 0.5 + tlo / fabs(delta);
+			r->hi = 0.5 + thi / fabs(delta);
+		}
+	}
+	if (paired && n < sign_min_n(alpha)) {
+		snprintf(r->why, sizeof(r->why),
+			 "too few rounds for a decision at alpha %.3g (%zu of the %u needed)",
+			 alpha, n, sign_min_n(alpha));
+		goto out;
+	}
+	if (!r->refs_differ) {
+		snprintf(r->why, sizeof(r->why),
+			 "the good and bad references do not differ at this level (%+.1f%%, %zu %s)",
+			 r->ref_pct, n, paired ? "rounds" : "iterations");
+		goto out;
+	}
+	if (bad && good)	/* off both: between them; the nearer wins */
+		r->decision = r->pos > 0.5 ? SEQ_BAD : SEQ_GOOD;
+	else if (bad)
+		r->decision = SEQ_BAD;
+	else if (good)
+		r->decision = SEQ_GOOD;
+	snprintf(r->why, sizeof(r->why),
+		 "%s: position %.2f (0 good, 1 bad; 95%% %.2f..%.2f), %zu %s, references %+.1f%% apart",
+		 r->decision == SEQ_BAD ? (good ? "between, nearer bad" : "bad: off good toward bad") :
+		 r->decision == SEQ_GOOD ? (bad ? "between, nearer good" : "good: off bad toward good") :
+		 "undecided: off neither yet",
+		 r->pos, r->lo, r->hi, n, paired ? "rounds" : "iterations",
+		 r->ref_pct);
+out:
+	free(lc);
+	free(lg);
+	free(lb);
+	free(t);
+	return rc;
+}
