@@ -79,6 +79,8 @@ void *plan_grow(void *arr, size_t n, size_t size)
 
 struct harness {
 	unsigned iterations, warmup, retries, timeout_s;
+	bool auto_iter;		/* iterations = auto */
+	unsigned min_iter, max_iter, budget_s;
 	int probes;		/* enum probe_level */
 	char cpus[256];		/* normalised cpulist; "" to inherit */
 };
@@ -96,6 +98,12 @@ static const struct opt_def harness_options[] = {
 	{ .name = "probes", .type = OPT_ENUM,
 	  .offset = offsetof(struct harness, probes), .def = "on",
 	  .choices = probe_level_names },
+	{ .name = "min_iterations", .type = OPT_UINT,
+	  .offset = offsetof(struct harness, min_iter), .def = "5",
+	  .min = 1, .max = 10000 },
+	{ .name = "max_iterations", .type = OPT_UINT,
+	  .offset = offsetof(struct harness, max_iter), .def = "30",
+	  .min = 1, .max = 10000 },
 	{ .name = NULL },
 };
 
@@ -105,7 +113,7 @@ static const struct opt_def harness_options[] = {
 bool is_harness_key(const char *key)
 {
 	return opt_find(harness_options, key) || !strcmp(key, "timeout") ||
-	       !strcmp(key, "cpus");
+	       !strcmp(key, "cpus") || !strcmp(key, "budget");
 }
 
 /* "300", "300s", "5m", "1h"; "none" for no limit. */
@@ -162,11 +170,28 @@ static int set_harness(const struct loader *ld, const struct kv *kv,
 
 	snprintf(where, sizeof(where), "%s: %s",
 		 kv_where(ld->path, kv, at, sizeof(at)), kv->key);
+	if (o == &harness_options[0]) {	/* iterations: a count or auto */
+		const char *v = kv->value;
+		size_t n = strspn(v, "0123456789");
+
+		h->auto_iter = !strcmp(v, "auto");
+		if (h->auto_iter)
+			return 0;
+		if (!n || v[n])
+			return error("%s: '%s' is not an iteration count (expected a whole number in 1..10000, or auto)",
+				     where, v);
+		if (n > 5 || atoi(v) < 1 || atoi(v) > 10000)
+			return error("%s: '%s' is out of range (expected a whole number in 1..10000, or auto)",
+				     where, v);
+		h->iterations = (unsigned)atoi(v);
+		return 0;
+	}
 	if (o)
 		return opt_set(o, h, kv->value, where);
 	if (!strcmp(kv->key, "cpus"))
 		return set_cpus(ld, kv, h);
-	rc = parse_timeout(kv->value, &h->timeout_s);
+	rc = parse_timeout(kv->value, !strcmp(kv->key, "budget") ?
+			   &h->budget_s : &h->timeout_s);
 	if (rc)
 		return error("%s: '%s' %s (expected a duration in 1s..8760h such as 300, 300s, 5m or 1h, or none)",
 			     where, kv->value,
@@ -368,6 +393,9 @@ static int prepare_job(const struct loader *ld, const struct section *glob,
 		if (set_twice(ld, j->sec, wl, kv) || add_axis(ld, j, o, kv))
 			return -1;
 	}
+	if (j->h.auto_iter && j->h.min_iter > j->h.max_iter)
+		return error("%s: job %s: min_iterations (%u) is above max_iterations (%u)",
+			     ld->path, j->sec->name, j->h.min_iter, j->h.max_iter);
 	j->ncases = 1;
 	for (size_t i = 0; i < j->nax; i++)
 		j->ncases = j->ncases > ULLONG_MAX / j->ax[i].n ?
@@ -472,7 +500,11 @@ static int fill_case(const struct loader *ld, const struct job *j,
 	}
 	free(pick);
 	c->params = identity_params(wl, c->cfg);
-	c->iterations = j->h.iterations;
+	c->auto_iter = j->h.auto_iter;
+	c->min_iter = j->h.min_iter;
+	c->max_iter = j->h.max_iter;
+	c->budget_s = j->h.budget_s;
+	c->iterations = c->auto_iter ? c->max_iter : j->h.iterations;
 	c->warmup = j->h.warmup;
 	c->timeout_s = j->h.timeout_s;
 	c->retries = j->h.retries;
@@ -622,7 +654,7 @@ void plan_free(struct plan *p)
 
 void plan_print(FILE *f, const struct plan *p)
 {
-	unsigned long long iters = 0, warm = 0;
+	unsigned long long iters = 0, least = 0, warm = 0;
 	int wjob = 3, wwl = 8, wsw = 5;
 	char sweep[512];
 
@@ -631,6 +663,7 @@ void plan_print(FILE *f, const struct plan *p)
 		int n;
 
 		iters += c->iterations;
+		least += c->auto_iter ? c->min_iter : c->iterations;
 		warm += c->warmup;
 		n = (int)strlen(c->job);
 		wjob = n > wjob ? n : wjob;
@@ -640,9 +673,14 @@ void plan_print(FILE *f, const struct plan *p)
 		n = (int)strlen(sweep);
 		wsw = n > wsw ? n : wsw;
 	}
-	fprintf(f, "# %s (%s): %zu case%s, %llu iterations + %llu warm-up\n",
-		p->name, p->source, p->ncases, p->ncases == 1 ? "" : "s",
-		iters, warm);
+	if (least < iters)	/* adaptive: from the least to the most */
+		fprintf(f, "# %s (%s): %zu case%s, %llu..%llu iterations + %llu warm-up\n",
+			p->name, p->source, p->ncases, p->ncases == 1 ? "" : "s",
+			least, iters, warm);
+	else
+		fprintf(f, "# %s (%s): %zu case%s, %llu iterations + %llu warm-up\n",
+			p->name, p->source, p->ncases, p->ncases == 1 ? "" : "s",
+			iters, warm);
 	fprintf(f, "%5s  %-*s  %-*s  %-*s  %-9s  %s\n", "seq", wjob, "job",
 		wwl, "workload", wsw, "sweep", "iter+warm", "params");
 	for (size_t i = 0; i < p->ncases; i++) {
@@ -650,13 +688,19 @@ void plan_print(FILE *f, const struct plan *p)
 		char iw[32], *all = params_of(c->wl, c->cfg);
 
 		zip(c->sweep_keys, c->sweep, sweep, sizeof(sweep));
-		snprintf(iw, sizeof(iw), "%u+%u", c->iterations, c->warmup);
+		if (c->auto_iter)
+			snprintf(iw, sizeof(iw), "%u..%u+%u", c->min_iter,
+				 c->max_iter, c->warmup);
+		else
+			snprintf(iw, sizeof(iw), "%u+%u", c->iterations, c->warmup);
 		fprintf(f, "%5u  %-*s  %-*s  %-*s  %-9s  %s", c->seq, wjob,
 			c->job, wwl, c->wl->name, wsw, *sweep ? sweep : "-",
 			iw, all);
 		free(all);
 		if (c->timeout_s)
 			fprintf(f, " timeout=%us", c->timeout_s);
+		if (c->auto_iter && c->budget_s)
+			fprintf(f, " budget=%us", c->budget_s);
 		if (c->retries)
 			fprintf(f, " retries=%u", c->retries);
 		if (c->probes != PROBES_ON)

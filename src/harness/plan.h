@@ -15,7 +15,9 @@
  *   loops = 1000
  *
  * Harness keys, in [global] or a job (the job's value wins): iterations
- * (1..10000, default 5), warmup (0..1000, default 0), timeout (per
+ * (1..10000, default 5, or auto: from min_iterations (default 5) to
+ * max_iterations (default 30) as the decision needs, within budget, a
+ * duration or none, the most wall time the case may take), warmup (0..1000, default 0), timeout (per
  * iteration: "300", "300s", "5m", "1h", up to a year, or "none"; default
  * none), retries (0..100, default 0), cpus (a cpulist such as "0-3,8" of
  * CPUs this machine has; default: inherit), probes (on, off or perf,
@@ -67,7 +69,14 @@ struct plan_case {
 	char *params;
 	char *sweep_keys;	/* swept option names, space-separated; "" if none */
 	char *sweep;		/* their values in this case, e.g. "4" or "4 pipe" */
-	unsigned iterations;	/* default 5 */
+	unsigned iterations;	/* default 5; auto: at most max_iter */
+	/*
+	 * iterations = auto: after min_iter, as many as the decision the
+	 * run is for needs (stats/sequential.h), up to max_iter and the
+	 * budget (wall seconds of the case; 0: none)
+	 */
+	bool auto_iter;
+	unsigned min_iter, max_iter, budget_s;
 	unsigned warmup;	/* default 0 */
 	unsigned timeout_s;	/* per iteration; default 0 = none */
 	unsigned retries;	/* of a failed iteration; default 0 */

@@ -65,7 +65,7 @@ int plan_load_text(const char *where, const char *source, const char *text,
 		   struct plan *p);
 
 /* The keys that are not a workload's options, for messages. */
-#define PLAN_HARNESS_KEYS "iterations, warmup, timeout, retries, cpus, probes"
+#define PLAN_HARNESS_KEYS "iterations, min_iterations, max_iterations, budget, warmup, timeout, retries, cpus, probes"
 
 /* Whether key is a harness key (which shadows a workload option). */
 bool is_harness_key(const char *key);

@@ -60,11 +60,11 @@ int plan_warn_power(const struct plan *p, enum stat_test t, double alpha)
 		bool all = true, seen = false;
 		char jobs[512], why[160];
 
-		/* TODO(core): skip a case whose iterations are auto (auto_iter) */
-		if (c->iterations >= need)
+		if (c->auto_iter || c->iterations >= need)
 			continue;
 		for (size_t k = 0; k < i && !seen; k++)
-			seen = p->cases[k].iterations == c->iterations;
+			seen = !p->cases[k].auto_iter &&
+			       p->cases[k].iterations == c->iterations;
 		if (seen)
 			continue;
 		for (size_t k = 0; k < p->ncases && all; k++)

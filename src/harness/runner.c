@@ -76,44 +76,91 @@ static int attempt(const struct plan_case *c, struct case_result *r,
 	}
 }
 
-int runner_case(const struct plan_case *c, struct case_result *r,
-		const struct runner_progress *p)
+/* A failed attempt's status and reason into r. */
+static void failed(struct case_result *r, struct run_outcome *o, bool warm)
+{
+	r->status = o->status;
+	snprintf(r->reason, sizeof(r->reason), "%s%.*s", warm ? "warm-up: " : "",
+		 (int)sizeof(r->reason) - 16, o->reason);
+}
+
+int runner_begin(const struct plan_case *c, struct case_result *r,
+		 const struct runner_progress *p)
 {
 	struct run_outcome o = { .latency = NULL };
-	unsigned total = c->warmup + c->iterations;
+	int rc = 0;
 
 	memset(r, 0, sizeof(*r));
 	metric_cols_init(&r->cols, c->wl);
-	r->values = xcalloc((size_t)c->iterations * r->cols.n, sizeof(double));
+	r->values = xcalloc((size_t)(c->iterations ? c->iterations : 1) *
+			    r->cols.n, sizeof(double));
 	r->latency = xcalloc(c->iterations ? c->iterations : 1,
 			     sizeof(*r->latency));
-	for (unsigned i = 0; i < total; i++) {
-		bool warm = i < c->warmup;
-		int rc;
-
+	r->status = RUN_OK;
+	for (unsigned i = 0; i < c->warmup && !rc; i++) {
 		if (p && p->before)
-			p->before(p->arg, c, warm ? i + 1 : i - c->warmup + 1,
-				  warm);
+			p->before(p->arg, c, i + 1, true);
 		rc = attempt(c, r, &o);
-		if (rc < 0)
-			return -1;
-		if (rc) {
-			r->status = o.status;
-			snprintf(r->reason, sizeof(r->reason), "%s%.*s",
-				 warm ? "warm-up: " : "",
-				 (int)sizeof(r->reason) - 16, o.reason);
-			run_outcome_release(&o);
-			return 0;
-		}
-		if (!warm) {
-			r->latency[r->niter] = o.latency;	/* now the row's */
-			o.latency = NULL;
-			fill_row(r, &o, r->values + r->niter++ * r->cols.n);
-		}
+		if (rc > 0)
+			failed(r, &o, true);
 	}
 	run_outcome_release(&o);
-	r->status = RUN_OK;
+	return rc < 0 ? -1 : 0;
+}
+
+int runner_step(const struct plan_case *c, struct case_result *r,
+		const struct runner_progress *p)
+{
+	struct run_outcome o = { .latency = NULL };
+	int rc;
+
+	if (r->niter >= c->iterations)
+		return error("case %u: no room for iteration %zu (at most %u)",
+			     c->seq, r->niter + 1, c->iterations);
+	if (p && p->before)
+		p->before(p->arg, c, (unsigned)r->niter + 1, false);
+	rc = attempt(c, r, &o);
+	if (rc > 0)
+		failed(r, &o, false);
+	if (!rc) {
+		r->latency[r->niter] = o.latency;	/* now the row's */
+		o.latency = NULL;
+		fill_row(r, &o, r->values + r->niter++ * r->cols.n);
+	}
+	run_outcome_release(&o);
+	return rc;
+}
+
+int runner_case(const struct plan_case *c, struct case_result *r,
+		const struct runner_progress *p)
+{
+	if (runner_begin(c, r, p))
+		return -1;
+	while (r->status == RUN_OK && r->niter < c->iterations)
+		if (runner_step(c, r, p) < 0)
+			return -1;
 	return 0;
+}
+
+size_t case_result_column(const struct case_result *r, size_t col, double *x)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->niter; i++) {
+		double v = r->values[i * r->cols.n + col];
+
+		if (isfinite(v))
+			x[n++] = v;
+	}
+	return n;
+}
+
+int case_result_headline(const struct case_result *r)
+{
+	for (size_t i = 0; i < r->cols.nworkload; i++)
+		if (r->cols.def[i].headline)
+			return (int)i;
+	return -1;
 }
 
 void case_result_free(struct case_result *r)

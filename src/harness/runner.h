@@ -61,6 +61,25 @@ struct runner_progress {
  */
 int runner_case(const struct plan_case *c, struct case_result *r,
 		const struct runner_progress *p);
+
+/*
+ * runner_case() in steps, for executors that decide as they go
+ * (adaptive counts, interleaved variants): runner_begin() empties r,
+ * with room for c->iterations rows, and runs the warm-ups (r->status
+ * is not RUN_OK when one failed); runner_step() runs one iteration
+ * into r: 0 kept, 1 failed (r->status and r->reason say how; its rows
+ * so far kept), -1 nothing could be started. Both return -1 only when
+ * nothing could be started.
+ */
+int runner_begin(const struct plan_case *c, struct case_result *r,
+		 const struct runner_progress *p);
+int runner_step(const struct plan_case *c, struct case_result *r,
+		const struct runner_progress *p);
+
+/* The finite values of column col into x (room for r->niter); how many. */
+size_t case_result_column(const struct case_result *r, size_t col, double *x);
+/* The column of the workload's headline metric, or -1. */
+int case_result_headline(const struct case_result *r);
 void case_result_free(struct case_result *r);
 
 #endif

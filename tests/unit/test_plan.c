@@ -547,14 +547,14 @@ static void test_set(void **state)
 			    "r test=TCP_RR pairs=1 runtime=5 request_size=3 response_size=1 message_size=16384 mode=process it=2 t=0");
 
 	expect_set_error(file, "nope=1",
-		"--set nope=1: 'nope' is not a key of any job in PATH (harness keys: iterations, warmup, timeout, retries, cpus, probes; "
+		"--set nope=1: 'nope' is not a key of any job in PATH (harness keys: iterations, min_iterations, max_iterations, budget, warmup, timeout, retries, cpus, probes; "
 		"pipe: loops, mode, ordering; rr: test, pairs, runtime, request_size, response_size, message_size, mode)");
 	expect_set_error(file, "zz.loops=1",
 		"--set zz.loops=1: PATH has no job [zz] (jobs: [a], [b], [r])");
 	expect_set_error(file, "global.loops=1",
 		"--set global.loops=1: PATH has no job [global] (jobs: [a], [b], [r])");
 	expect_set_error(file, "a.runtime=1",
-		"--set a.runtime=1: 'runtime' is not a key of job [a] (harness keys: iterations, warmup, timeout, retries, cpus, probes; pipe: loops, mode, ordering)");
+		"--set a.runtime=1: 'runtime' is not a key of job [a] (harness keys: iterations, min_iterations, max_iterations, budget, warmup, timeout, retries, cpus, probes; pipe: loops, mode, ordering)");
 	expect_set_error(file, "loops",
 		"--set loops: expected KEY=VALUE or JOB.KEY=VALUE");
 	expect_set_error(file, "=5",
@@ -570,7 +570,7 @@ static void test_set(void **state)
 	expect_set_error(file, "b.loops=1,x",
 		"--set b.loops=1,x: loops: 'x' is not a number (expected a whole number in 1..2000000000)");
 	expect_set_error(file, "iterations=0",
-		"--set iterations=0: iterations: '0' is out of range (expected a whole number in 1..10000)");
+		"--set iterations=0: iterations: '0' is out of range (expected a whole number in 1..10000, or auto)");
 	expect_set_error(file, "r.timeout=soon",
 		"--set r.timeout=soon: timeout: 'soon' is not a duration (expected a duration in 1s..8760h such as 300, 300s, 5m or 1h, or none)");
 	expect_set_error(file, "cpus=x",
@@ -754,7 +754,7 @@ static void test_harness_errors(void **state)
 	ERR("[global]\ntimeout = -1\n[a]\nworkload = pipe\n", 2,
 	    "timeout: '-1' is not a duration", NULL);
 	ERR("[a]\nworkload = pipe\niterations = 0\n", 3,
-	    "iterations: '0' is out of range", "1..10000");
+	    "iterations: '0' is out of range", "1..10000, or auto");
 	ERR("[a]\nworkload = pipe\niterations = 10001\n", 3,
 	    "iterations: '10001' is out of range", NULL);
 	ERR("[a]\nworkload = pipe\nwarmup = 1001\n", 3,
@@ -762,7 +762,7 @@ static void test_harness_errors(void **state)
 	ERR("[a]\nworkload = pipe\nretries = 101\n", 3,
 	    "retries: '101' is out of range", "0..100");
 	ERR("[a]\nworkload = pipe\niterations = 1,2\n", 3,
-	    "iterations: '1,2' is not a number", NULL);
+	    "iterations: '1,2' is not an iteration count", NULL);
 	ERR("[a]\nworkload = pipe\ncpus = 0-3x\n", 3,
 	    "cpus: '0-3x' is not a CPU list", NULL);
 	ERR("[a]\nworkload = pipe\ncpus = 3-1\n", 3,
@@ -966,6 +966,7 @@ static void load_shipped(const char *name, size_t want_cases,
 		assert_string_equal(p.name, name);
 		assert_string_equal(p.source, builtin ? "built in" : path);
 		for (size_t i = 0; i < p.ncases; i++) {
+			/* auto: want_iter is the most */
 			assert_int_equal(p.cases[i].iterations, want_iter);
 			assert_non_null(p.cases[i].params);
 		}
@@ -977,7 +978,7 @@ static void test_shipped_suites_load(void **state)
 {
 	(void)state;
 	/* with 4 CPUs: groups 1,4,8 for each of the four modes, and perfpipe */
-	load_shipped("quick", 4 * 3 + 1, 3);
+	load_shipped("quick", 4 * 3 + 1, 10);	/* auto, 5..10 */
 	/* with 4 CPUs: groups 1,2,4,8 for each of the four modes */
 	load_shipped("lkml-hackbench", 4 * 4, 10);
 }
