@@ -27,13 +27,56 @@ int cmd_judge(int argc, char **argv);
  * Returns run's exit code; *run_id is the stored run's id, or -1 when
  * none was begun.
  */
+struct plan_case;
+struct case_result;
+
+/*
+ * A plan run beside the run itself, round by round (every round runs
+ * each plan's iteration once, in an order shuffled per round from a
+ * recorded seed): the same suite or job file with its own --set
+ * overrides applied after the run's. Judge's live references. Stored
+ * as a run of its own, labelled LABEL/NAME.
+ */
+struct run_variant {
+	const char *name;
+	const char *const *sets;
+	size_t nsets;
+};
+
+/* What decides an adaptive case (iterations = auto). */
+struct run_adapt {
+	/*
+	 * At each look (stats/sequential.h) of case c: r[0] is the run's
+	 * own result, r[1..nr) the variants'. true: enough; why says what
+	 * decided, or what is still missing.
+	 */
+	bool (*enough)(void *arg, const struct plan_case *c,
+		       const struct case_result *const *r, size_t nr,
+		       char *why, size_t len);
+	/*
+	 * Case c ended after n iterations a side: why is the decision, or
+	 * the limit that was hit and the last look's why. NULL: nothing.
+	 */
+	void (*done)(void *arg, const struct plan_case *c, unsigned n,
+		     bool decided, const char *why);
+	void *arg;
+};
+
 struct run_request {
 	const char *spec;	/* SUITE or JOBFILE; NULL: quick */
 	const char *label;	/* NULL: HOSTNAME-KERNELRELEASE */
 	const char *db;		/* NULL: the default database */
-	unsigned iterations;	/* 0: the job file's */
+	/* over the job file's: NULL, a count or "auto"; 0/NULL: the file's */
+	const char *iterations;
+	unsigned min_iter, max_iter;
+	const char *budget;
+	double threshold;	/* percent; run's own adaptive rule (0: 5) */
 	const char *const *sets;	/* --set KEY=VALUE over the job file */
 	size_t nsets;
+	const struct run_variant *variants;	/* run beside it; may be NULL */
+	size_t nvariants;
+	const struct run_adapt *adapt;	/* NULL: seq_precise() at threshold */
+	int64_t *variant_ids;	/* [nvariants]: their runs' ids, -1: none */
 	bool quiet;		/* no progress, no summary */
 	int test;		/* enum stat_test it is judged by, for the
 				 * plan-time warning; 0: mann-whitney */
@@ -42,6 +85,16 @@ struct run_request {
 	 * written (judge aborts the bisection rather than blame a commit) */
 	bool *store_failed;
 };
+
+/*
+ * The options of run and judge that choose iteration counts, checked:
+ * 0, or -1 after error() naming who's option.
+ */
+int run_check_iterations(const char *who, const struct run_request *rq);
+
+/* --threshold PCT (0..1000) into *out: 0, or -1 after error(). */
+int parse_percent(const char *who, const char *s, double *out);
+
 int run_suite(const struct run_request *rq, int64_t *run_id);
 
 #endif

@@ -36,9 +36,24 @@
  * the struct opt_list field F.
  */
 #define OPT_ITERATIONS(T, F)						\
-	{ .name = "iterations", .type = OPT_UINT, .offset = offsetof(T, F), \
+	{ .name = "iterations", .type = OPT_STRING, .offset = offsetof(T, F), \
+	  .arg = "N|auto",						\
+	  .help = "iterations of every case (1..10000) instead of the job file's; auto: as many as a decision needs" }
+/*
+ * The adaptive count's limits: --min-iterations, --max-iterations (the
+ * unsigned fields MIN, MAX; 0: the job file's) and --budget DURATION
+ * (the const char * field BUDGET).
+ */
+#define OPT_ADAPTIVE(T, MIN, MAX, BUDGET)				\
+	{ .name = "min-iterations", .type = OPT_UINT, .offset = offsetof(T, MIN), \
 	  .min = 1, .max = 10000, .arg = "N",				\
-	  .help = "iterations of every case, instead of the job file's" }
+	  .help = "with auto: iterations before the first look (default 5)" }, \
+	{ .name = "max-iterations", .type = OPT_UINT, .offset = offsetof(T, MAX), \
+	  .min = 1, .max = 10000, .arg = "N",				\
+	  .help = "with auto: the most iterations of a case (default 30)" }, \
+	{ .name = "budget", .type = OPT_STRING, .offset = offsetof(T, BUDGET), \
+	  .arg = "DURATION",						\
+	  .help = "with auto: the most wall time one case may take (30s, 5m; default none)" }
 #define OPT_SET(T, F)							\
 	{ .name = "set", .type = OPT_LIST, .offset = offsetof(T, F),	\
 	  .arg = "[JOB.]KEY=VALUE",					\

@@ -560,7 +560,7 @@ test_run_case_count_wording() {
 test_run_dry_run_quick_suite() {
 	use_tmpdir
 	out=$(cd "$tmp" && SCHEDLAB_JOBS=$TOP/jobs SCHEDLAB_NCPU=2 "$SCHEDLAB" run --dry-run)
-	expect_match "quick, 2 CPUs" '^# quick \(.*/jobs/quick\.job\): 13 cases, 39 iterations \+ 0 warm-up$' "$(head -n 1 <<<"$out")"
+	expect_match "quick, 2 CPUs" '^# quick \(.*/jobs/quick\.job\): 13 cases, 65..130 iterations \+ 0 warm-up$' "$(head -n 1 <<<"$out")"
 	expect_eq "quick case lines" 13 "$(grep -cE '^ +[0-9]+  [a-z-]+ +(messaging|pipe) ' <<<"$out")"
 	expect_line "estimated time" "^estimated time: " "$out"
 	out=$(cd "$TOP" && SCHEDLAB_NCPU=1 "$SCHEDLAB" run -n quick)
@@ -849,6 +849,8 @@ test_run_corrupt_database_refused() {
 		run_sl run "$tmp/small.job" --db "$tmp/r.db" -q --iterations 20
 		expect_eq "run $i: exit status ($err)" 0 "$rc"
 	done
+	# judge's baseline, kept where the damage cannot reach it
+	"$SCHEDLAB" export 1 --db "$tmp/r.db" -o "$tmp/base.json" || fail "export"
 	size=$(stat -c %s "$tmp/r.db")
 	runs_page=$(sqlite3 "$tmp/r.db" "SELECT rootpage FROM sqlite_master WHERE name = 'runs'")
 	[ "$size" -ge $((16 * 4096)) ] || fail "the database is too small to damage its middle ($size bytes)"
@@ -860,10 +862,10 @@ test_run_corrupt_database_refused() {
 	expect_match "run: message" "^schedlab: $tmp/r\\.db: the database is corrupt \\(quick_check: .+\\)$" "$err"
 	expect_eq "run: stdout" "" "$out"
 	[ ! -e "$tmp/marker" ] || fail "run started a workload before finding the database corrupt"
-	# judge's baseline can still be read; its run is refused as run's,
-	# with an exit status git bisect does not count as good or bad
-	run_sl judge --baseline 1 "$tmp/marker.job" --db "$tmp/r.db"
-	[ "$rc" -eq 2 ] || [ "$rc" -ge 128 ] || fail "judge: exit status $rc ($err)"
+	# judge's run is refused as run's, with an exit status that stops
+	# git bisect (abort) rather than count the commit good or bad
+	run_sl judge --baseline "$tmp/base.json" "$tmp/marker.job" --db "$tmp/r.db"
+	expect_eq "judge: exit status ($err)" 128 "$rc"
 	expect_match "judge: message" "^schedlab: $tmp/r\\.db: the database is corrupt \\(quick_check: .+\\)$" "$err"
 	[ ! -e "$tmp/marker" ] || fail "judge started a workload before finding the database corrupt"
 	# list reads the runs table: a damaged page there is bad input
