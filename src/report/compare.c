@@ -252,6 +252,10 @@ void render_verdict_line(FILE *f, const struct comparison *c)
 {
 	size_t shown = 0;
 
+	if (c->verdict_text) {
+		fprintf(f, "%s\n", c->verdict_text);
+		return;
+	}
 	fprintf(f, "verdict: %s", verdict_names[c->overall]);
 	if (c->overall == V_NO_CHANGE)
 		fprintf(f, " (nothing changed beyond %g%% by %s)",

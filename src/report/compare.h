@@ -12,6 +12,7 @@
 #ifndef SCHEDLAB_REPORT_COMPARE_H
 #define SCHEDLAB_REPORT_COMPARE_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "report/mmtests.h"
@@ -73,6 +74,8 @@ struct comparison {
 	size_t nnotes;
 	enum verdict *verdict;	/* by run (the baseline's unused) */
 	enum verdict overall;
+	json_t *judge;		/* borrowed: judge's decision, printed by json */
+	const char *verdict_text;	/* borrowed: replaces the verdict lines */
 };
 
 struct run;
@@ -94,6 +97,20 @@ int compare_build(const struct run *const *runs, const char *const *specs,
 		  size_t nruns, const struct cmp_opts *o, bool match_job,
 		  struct store *st, struct comparison *c);
 void compare_free(struct comparison *c);
+
+struct run_noise;
+struct run_case;
+/*
+ * The run-to-run noise of the baseline's case bc for metric, from the
+ * repeats of the baseline in st (runs with its label and host) - the
+ * one compare_build() uses. NULL when st is NULL or there are fewer
+ * than RUN_NOISE_MIN_RUNS.
+ */
+const struct run_noise *compare_case_noise(struct store *st,
+					   const struct run *base,
+					   const struct run_case *bc,
+					   const char *metric,
+					   struct run_noise *rn);
 
 void render_compare_text(FILE *f, const struct comparison *c);
 void render_compare_markdown(FILE *f, const struct comparison *c);

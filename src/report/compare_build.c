@@ -297,6 +297,17 @@ static const struct run_noise *case_noise(struct store *st,
 	return stats_run_noise(m->x, m->n, rn) ? NULL : rn;
 }
 
+const struct run_noise *compare_case_noise(struct store *st,
+					   const struct run *base,
+					   const struct run_case *bc,
+					   const char *metric,
+					   struct run_noise *rn)
+{
+	struct medians m;
+
+	return case_noise(st, base, bc, metric, &m, rn);
+}
+
 /* "41.2, 39.8 ms": values with the metric's unit. */
 static void values_text(const double *v, size_t n, size_t shown,
 			const char *unit, char *buf, size_t len)

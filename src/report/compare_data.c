@@ -172,6 +172,8 @@ void render_compare_json(FILE *f, const struct comparison *c)
 	for (size_t i = 0; i < c->nnotes; i++)
 		json_array_append_new(notes, json_string(c->notes[i]));
 	json_object_set_new(doc, "notes", notes);
+	if (c->judge)
+		json_object_set(doc, "judge", c->judge);
 	json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 		   JSON_REAL_PRECISION(10));
 	fputc('\n', f);

@@ -467,12 +467,12 @@ test_judge_exit_codes() {
 	run_sl judge --baseline "$tmp/base.json" --run "$tmp/few.json"
 	expect_eq "few" 125 "$rc"
 	run_sl judge --run "$tmp/same.json"
-	expect_eq "no baseline" 2 "$rc"
+	expect_eq "no baseline" 128 "$rc"
 	# a run that fails (its only case times out) is a skip
 	printf '[pp]\nworkload = pipe\nloops = 2000000000\ntimeout = 1\niterations = 1\n' >"$tmp/fail.job"
 	run_sl judge --baseline "$tmp/base.json" "$tmp/fail.job" --db "$tmp/r.db"
 	expect_eq "failed run" 125 "$rc"
-	expect_match "failed run: why" "did not complete: skip \(125\)" "$err"
+	expect_match "failed run: why" "did not complete \(timed out after 1 s\): skip \(125\)" "$err"
 	expect_no_leftovers
 }
 
@@ -537,7 +537,7 @@ test_judge_live_run() {
 	expect_eq "--set: stored" "fds=2 groups=1 loops=10000" \
 		"$("$SCHEDLAB" export cand2 --db "$tmp/r.db" | jq -r '.cases[0].params')"
 	run_sl judge --baseline good --db "$tmp/r.db" --set nope=1 "$tmp/a.job"
-	expect_eq "--set nope: exit" 2 "$rc"
+	expect_eq "--set nope: exit" 128 "$rc"
 	expect_match "--set nope: message" "--set nope=1: 'nope' is not a key of any job" "$err"
 	expect_no_leftovers
 }

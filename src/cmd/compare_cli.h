@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * compare_cli: what `schedlab compare` (compare.c) and `judge`
+ * (judge.c) share - their options, parsing, the store whose history
+ * gives the run-to-run noise, and the renderers by --format.
+ */
+#ifndef SCHEDLAB_CMD_COMPARE_CLI_H
+#define SCHEDLAB_CMD_COMPARE_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cmd/setup.h"
+#include "report/compare.h"
+
+#define DEFAULT_THRESHOLD "5"
+
+struct compare_opts {
+	const char *db;
+	const char *threshold;
+	const char *baseline;
+	const char *run;
+	const char *label;
+	const char *good, *bad;
+	struct opt_list good_sets, bad_sets;
+	const char *iterations, *budget;
+	unsigned min_iter, max_iter;
+	struct opt_list sets;
+	int format;
+	int test;
+	int match;
+	bool help;
+};
+
+
+#define COMMON_OPTIONS							\
+	OPT_DB(struct compare_opts, db),					\
+	{ .name = "test", .type = OPT_ENUM, .offset = offsetof(struct compare_opts, test),		\
+	  .def = "mann-whitney", .choices = stat_test_names, .arg = "TEST", \
+	  .help = "what decides significance: bands is mmtests' rule, lkp lkp-tests' (doc/statistics.md)" }, \
+	{ .name = "threshold", .type = OPT_STRING, .offset = offsetof(struct compare_opts, threshold),	\
+	  .def = DEFAULT_THRESHOLD, .arg = "PCT",				\
+	  .help = "the smallest change that matters, in percent (0..1000)" }, \
+	{ .name = "match", .type = OPT_ENUM, .offset = offsetof(struct compare_opts, match), .def = "params", \
+	  .choices = compare_matches, .arg = "HOW",				\
+	  .help = "params: cases with the same job, workload version and parameters; job: the same job and sweep values, parameters may differ" }, \
+	OPT_FORMAT(struct compare_opts, format, compare_formats, "text",		\
+		   "text (mmtests' layout), markdown, csv or json"),	\
+	OPT_HELP(struct compare_opts, help)
+
+
+extern const char *const compare_formats[];
+extern const char *const compare_matches[];
+
+/* Options into o and co; *first: the first operand. -1 after error(). */
+int compare_parse(int argc, char **argv, const struct opt_def *tab,
+		  struct compare_opts *o, struct cmp_opts *co, int *first);
+/* The database, when there is one, for the run-to-run noise; else NULL. */
+struct store *compare_open_history(const char *dbopt);
+/* c in the --format chosen: 0 text, 1 markdown, 2 csv, 3 json. */
+void compare_render(const struct comparison *c, int format);
+
+#endif

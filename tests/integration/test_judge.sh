@@ -1,0 +1,183 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Issue 13: adaptive iteration counts and judge's bisect mode, on real
+# runs. The programs compared are `sleep`s of different lengths, whose
+# difference (3x) no load on the machine can hide, so that each test
+# decides quickly and the same way every time.
+
+# job NAME ARGV: a one-job file timing ARGV with the command workload.
+sleep_job() {
+	printf '[nap]\nworkload = command\nargv = %s\n' "$2" >"$1"
+}
+
+# run --iterations auto adds iterations until the median is known to
+# +-threshold/2, says so, and stores what it ran; --budget stops it.
+test_run_iterations_auto() {
+	local n
+	use_tmpdir
+	sleep_job "$tmp/n.job" "sleep 0.02"
+	run_sl run "$tmp/n.job" --iterations auto --threshold 50 --db "$tmp/r.db"
+	expect_eq "exit ($err)" 0 "$rc"
+	expect_match "why" "schedlab: case 1 \(nap\): [0-9]+ iterations: 95% interval of the median .*within \+-25%" "$err"
+	n=$("$SCHEDLAB" show 1 --db "$tmp/r.db" --format json | jq '.cases[0].iterations')
+	# the first look is at 5 and the sign-test interval needs 6 at least
+	[ "$n" -ge 6 ] && [ "$n" -le 30 ] || fail "iterations: $n"
+	expect_match "stopped at a look" "^(8|12|18|27|30)$" "$n"
+	# a precision it cannot reach in 8: the limit says so
+	run_sl run "$tmp/n.job" --iterations auto --max-iterations 8 --threshold 0.001 --db "$tmp/r.db"
+	expect_eq "max: exit" 0 "$rc"
+	expect_match "max: why" "case 1 \(nap\): 8 iterations: max_iterations 8 reached; 95% interval of the median .* not yet within" "$err"
+	# the budget: 0.2 s of 20 ms iterations
+	sleep_job "$tmp/long.job" "sleep 0.1"
+	run_sl run "$tmp/long.job" --iterations auto --budget 1s --threshold 0.001 --db "$tmp/r.db"
+	expect_eq "budget: exit" 0 "$rc"
+	expect_match "budget: why" "case 1 \(nap\): [0-9]+ iterations: budget 1s spent" "$err"
+	n=$("$SCHEDLAB" show 3 --db "$tmp/r.db" --format json | jq '.cases[0].iterations')
+	[ "$n" -le 12 ] || fail "budget: $n iterations of 0.1 s in a 1 s budget"
+	# the plan shows the range
+	run_sl run -n "$tmp/n.job" --iterations auto --min-iterations 4 --max-iterations 9
+	expect_match "dry-run" "1 case, 4..9 iterations" "$out"
+	expect_line "dry-run case" "  4..9\+0  " "$out"
+	run_sl run "$tmp/n.job" --iterations auto --min-iterations 9 --max-iterations 4
+	expect_eq "min > max" 2 "$rc"
+	expect_match "min > max: why" "option --min-iterations: 9 is above --max-iterations 4" "$err"
+	run_sl run "$tmp/n.job" --budget 5q
+	expect_eq "bad budget" 2 "$rc"
+	expect_match "bad budget: why" "option --budget: expected a duration" "$err"
+	printf '[nap]\nworkload = command\nargv = true\niterations = sometimes\n' >"$tmp/bad.job"
+	run_sl run "$tmp/bad.job"
+	expect_eq "bad key" 2 "$rc"
+	expect_match "bad key: why" "bad.job:4: iterations: 'sometimes' is not an iteration count \(expected a whole number in 1..10000, or auto\)" "$err"
+	expect_no_leftovers
+}
+
+# The references run beside the build: a build that is the bad program
+# is bad (1), the good program good (0); both are stored with the
+# references as LABEL/good and LABEL/bad, the rounds interleaved.
+test_judge_bisect_live() {
+	local j
+	use_tmpdir
+	sleep_job "$tmp/n.job" "sleep 0.02"
+	run_sl judge --label step --db "$tmp/r.db" --good-set 'argv=sleep 0.02' \
+		--bad-set 'argv=sleep 0.06' --set 'argv=sleep 0.06' "$tmp/n.job" --format json
+	expect_eq "bad build: exit ($err)" 1 "$rc"
+	expect_eq "mode" classify "$(jval "$out" .judge.mode)"
+	expect_eq "interleaved" true "$(jval "$out" .judge.interleaved)"
+	expect_eq "decision" bad "$(jval "$out" .judge.decision)"
+	expect_eq "case decision" bad "$(jval "$out" '.judge.cases[0].decision')"
+	j=$(jval "$out" '.judge.cases[0].position')
+	awk -v p="$j" 'BEGIN { exit !(p > 0.7 && p < 1.3) }' || fail "position $j"
+	# each wrong call <= 1% in 5..60 rounds: the level at a look is 0.002,
+	# so the first look that can decide is 12 rounds
+	expect_match "rounds" "^(12|18|27|41|60)$" "$(jval "$out" '.judge.cases[0].iterations')"
+	expect_match "why on stderr" "judge: case 1 \(nap\): [0-9]+ iterations: bad: off good toward bad: position" "$err"
+	expect_match "exit line" "judge: bisect: exit 1 \(bad for git bisect: 1 case nearer bad\)" "$err"
+	expect_eq "runs stored" "step step/bad step/good" \
+		"$("$SCHEDLAB" list runs --db "$tmp/r.db" --format json | jq -r '[.[].label] | sort | join(" ")')"
+	expect_match "seed recorded" '^[0-9]+$' \
+		"$("$SCHEDLAB" show step --db "$tmp/r.db" --format json | jq -r '.environment.interleave_seed.value')"
+	# the same number of rounds on every side
+	for l in step step/good step/bad; do
+		expect_eq "$l: iterations" "$(jval "$out" '.judge.cases[0].iterations')" \
+			"$("$SCHEDLAB" show "$l" --db "$tmp/r.db" --format json | jq '.cases[0].iterations')"
+	done
+	run_sl judge --label good-step --db "$tmp/r.db" --good-set 'argv=sleep 0.02' \
+		--bad-set 'argv=sleep 0.06' "$tmp/n.job"
+	expect_eq "good build: exit ($err)" 0 "$rc"
+	expect_match "good: why" "judge: bisect: exit 0 \(good for git bisect: the case nearer good\)" "$err"
+	expect_match "good: verdict line" "bisect: good \(the case nearer good\), between good-step/good \(good\) and good-step/bad \(bad\)" "$out"
+	expect_no_leftovers
+}
+
+# References that do not differ cannot place anything: skip, not a guess.
+test_judge_bisect_references_alike() {
+	use_tmpdir
+	sleep_job "$tmp/n.job" "sleep 0.01"
+	run_sl judge --db "$tmp/r.db" --good-set 'argv=sleep 0.01' --bad-set 'argv=sleep 0.01' \
+		--max-iterations 12 "$tmp/n.job"
+	expect_eq "exit ($err)" 125 "$rc"
+	expect_match "why" "12 iterations: max_iterations 12 reached; the good and bad references do not differ" "$err"
+	expect_match "exit line" "exit 125 \(skip for git bisect: the good and bad references do not differ in any case\)" "$err"
+}
+
+# Stored references: the good and bad runs made once with the builds of
+# their commits (here one program, rewritten between them), the build
+# judged against them (unpaired).
+test_judge_bisect_stored() {
+	use_tmpdir
+	printf '#!/bin/sh\nexec sleep 0.02\n' >"$tmp/prog"
+	chmod +x "$tmp/prog"
+	sleep_job "$tmp/n.job" "$tmp/prog"
+	run_sl run "$tmp/n.job" --label good --iterations 10 -q --db "$tmp/r.db"
+	expect_eq "good run ($err)" 0 "$rc"
+	printf '#!/bin/sh\nexec sleep 0.06\n' >"$tmp/prog"
+	run_sl run "$tmp/n.job" --label bad --iterations 10 -q --db "$tmp/r.db"
+	run_sl judge --good good --bad bad "$tmp/n.job" --db "$tmp/r.db" --label c1 --format json
+	expect_eq "bad: exit ($err)" 1 "$rc"
+	expect_eq "bad: interleaved" false "$(jval "$out" .judge.interleaved)"
+	expect_eq "bad: decision" bad "$(jval "$out" .judge.decision)"
+	printf '#!/bin/sh\nexec sleep 0.02\n' >"$tmp/prog"
+	run_sl judge --good good --bad bad "$tmp/n.job" --db "$tmp/r.db" --label c2
+	expect_eq "good: exit ($err)" 0 "$rc"
+	# --run: a stored build, one look
+	run_sl judge --good good --bad bad --run c1 --db "$tmp/r.db"
+	expect_eq "stored bad: exit ($err)" 1 "$rc"
+	run_sl judge --good good --bad bad --run good --db "$tmp/r.db"
+	expect_eq "stored good: exit ($err)" 0 "$rc"
+	# the same run as both references: nothing to place by, before any run
+	run_sl judge --good good --bad good "$tmp/n.job" --db "$tmp/r.db"
+	expect_eq "same references: exit ($err)" 128 "$rc"
+	expect_match "same references: why" "judge: good \(good\) and good \(bad\) do not differ in any case they share" "$err"
+	expect_eq "same references: nothing run" 4 "$(nruns "$tmp/r.db")"
+}
+
+# Everything that would mislabel every commit aborts git bisect (128).
+test_judge_abort_codes() {
+	use_tmpdir
+	sleep_job "$tmp/n.job" "sleep 0.01"
+	run_sl judge --good-set 'argv=sleep 0.01' --bad-set 'argv=false' "$tmp/n.job" --db "$tmp/r.db"
+	expect_eq "failing reference: exit ($err)" 128 "$rc"
+	expect_match "failing reference: why" "judge: the bad reference failed \(.*\): abort \(128\)" "$err"
+	run_sl judge --good nope --bad nope2 "$tmp/n.job" --db "$tmp/r.db"
+	expect_eq "unknown good run" 128 "$rc"
+	run_sl judge --good 1 "$tmp/n.job" --db "$tmp/r.db"
+	expect_eq "--good alone" 128 "$rc"
+	expect_match "--good alone: why" "judge: --good RUN needs --bad RUN too" "$err"
+	run_sl judge --baseline 1 --good-set argv=true "$tmp/n.job"
+	expect_eq "two modes" 128 "$rc"
+	expect_match "two modes: why" "judge: one of --baseline RUN, --good RUN --bad RUN, or --good-set" "$err"
+	run_sl judge --bad-set argv=true "$tmp/n.job"
+	expect_eq "--bad-set alone" 128 "$rc"
+	run_sl judge --good-set argv=true --iterations many "$tmp/n.job"
+	expect_eq "bad --iterations" 128 "$rc"
+	expect_match "bad --iterations: why" "judge: option --iterations: 'many' is not a number" "$err"
+	run_sl judge --good-set argv=true --frobnicate "$tmp/n.job"
+	expect_eq "unknown option" 128 "$rc"
+	# a --good-set that makes other cases than the build's
+	run_sl judge --good-set 'argv=true,false' "$tmp/n.job" --db "$tmp/r.db"
+	expect_eq "variant sweeps" 128 "$rc"
+	expect_match "variant sweeps: why" "variant good: its plan has 2 cases, the run's 1" "$err"
+	expect_no_leftovers
+}
+
+# Threshold mode, adaptive by default: a build 3x slower regressed after
+# the first look; the same build against itself stops as soon as no
+# regression of 5% is left possible, or says what limited it.
+test_judge_threshold_adaptive() {
+	local n
+	use_tmpdir
+	sleep_job "$tmp/g.job" "sleep 0.02"
+	sleep_job "$tmp/b.job" "sleep 0.06"
+	run_sl run "$tmp/g.job" --label base --iterations 10 -q --db "$tmp/r.db"
+	run_sl judge --baseline base --match job "$tmp/b.job" --db "$tmp/r.db" --format json
+	expect_eq "slower: exit ($err)" 1 "$rc"
+	expect_eq "mode" threshold "$(jval "$out" .judge.mode)"
+	expect_eq "stopped at the first look" 5 "$(jval "$out" '.judge.cases[0].iterations')"
+	expect_match "alpha of a look" '^0.008333' "$(jval "$out" .alpha)"
+	# live baseline (--good-set alone): the same question, interleaved
+	run_sl judge --good-set 'argv=sleep 0.02' "$tmp/b.job" --db "$tmp/r.db" --format json
+	expect_eq "live: exit ($err)" 1 "$rc"
+	expect_eq "live: interleaved" true "$(jval "$out" .judge.interleaved)"
+	n=$(jval "$out" '.judge.cases[0].iterations')
+	expect_eq "live: first look" 5 "$n"
+}
