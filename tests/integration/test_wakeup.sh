@@ -133,7 +133,7 @@ test_wakeup_timeout() {
 test_wakeup_suite_dry_run() {
 	local out
 	out=$(cd "$TOP" && SCHEDLAB_JOBS=$TOP/jobs SCHEDLAB_NCPU=2 "$SCHEDLAB" run --dry-run schbench-sweep)
-	expect_match "2 CPUs" '^# schbench-sweep \(.*\): 5 cases, 15 iterations' "$out"
+	expect_match "2 CPUs" '^# schbench-sweep \(.*\): 5 cases, 25..50 iterations' "$out"
 	expect_line "runtime" 'schbench-m1 +wakeup +workers=4 .* runtime=30 warmup_s=5 ' "$out"
 	out=$(cd "$TOP" && SCHEDLAB_JOBS=$TOP/jobs SCHEDLAB_NCPU=8 "$SCHEDLAB" run --dry-run schbench-sweep)
 	expect_match "8 CPUs" '^# schbench-sweep \(.*\): 7 cases, ' "$out"
