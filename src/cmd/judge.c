@@ -23,6 +23,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/compare_cli.h"
+#include "cmd/run_exec.h"
 #include "harness/identity.h"
 #include "harness/plan.h"
 #include "harness/runner.h"
@@ -607,19 +608,15 @@ static int judge_main(struct judge_args *a)
 			rc = EXIT_SKIP;
 			goto out;
 		}
-		if (run_rc == EXIT_RUN_FAILED && has_case_failed(&runs[2], &failed)) {
-			error("judge: run %s did not complete (%s): skip (%d)",
-			      names[0], failed, EXIT_SKIP);
-			rc = EXIT_SKIP;
-			goto out;
-		}
+
 		if (j.live) {
 			for (size_t k = 0; k < 2 && ids[k + 1] >= 0; k++) {
 				snprintf(names[k + 1], sizeof(names[k + 1]), "%lld",
 					 (long long)ids[k + 1]);
 				if (run_load(names[k + 1], a->o.db, &runs[k]))
 					goto abort;
-				if (has_case_failed(&runs[k], &failed)) {
+				if (has_case_failed(&runs[k], &failed) &&
+				    !strstr(failed, RUN_EXEC_OTHER_FAILED)) {
 					error("judge: the %s reference failed (%s): abort (%d)",
 					      k ? "bad" : "good", failed, EXIT_ABORT);
 					rc = EXIT_ABORT;
@@ -630,6 +627,13 @@ static int judge_main(struct judge_args *a)
 			loaded_refs = true;
 			j.base = &runs[0];
 			j.bad = j.mode == M_CLASSIFY ? &runs[1] : NULL;
+		}
+		/* the build's own failure (after the references': theirs abort) */
+		if (run_rc == EXIT_RUN_FAILED && has_case_failed(&runs[2], &failed)) {
+			error("judge: run %s did not complete (%s): skip (%d)",
+			      names[0], failed, EXIT_SKIP);
+			rc = EXIT_SKIP;
+			goto out;
 		}
 	}
 	/* the columns: the good (or baseline), the build, the bad */

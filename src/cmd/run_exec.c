@@ -324,6 +324,7 @@ static int run_rounds(struct side *sd, size_t nsides, size_t i,
 	size_t *ord = xcalloc(nsides, sizeof(*ord));
 	uint64_t t0 = now_ns();
 	unsigned rounds = 0;
+	size_t f = 0;
 	bool failed = false, decided = false;
 	char why[256] = "", limit[64] = "";
 	int rc = 0;
@@ -363,9 +364,34 @@ static int run_rounds(struct side *sd, size_t nsides, size_t i,
 		}
 	}
 	pr->side = NULL;
-	for (size_t k = 0; k < nsides; k++)
-		if (sd[k].have_res && sd[k].res.status == RUN_INTERRUPTED)
-			*stop = true;
+	for (size_t k = 0; k < nsides; k++) {
+		struct case_result *r = &sd[k].res;
+
+		if (sd[k].have_res) {
+			*stop |= r->status == RUN_INTERRUPTED;
+			continue;
+		}
+		/* a side whose warm-up came after another's failure: not run */
+		memset(r, 0, sizeof(*r));
+		metric_cols_init(&r->cols, sd[k].plan->cases[i].wl);
+		r->status = RUN_FAILED;
+		sd[k].have_res = true;
+	}
+	/* the sides are one experiment: a failure on one ends them all */
+	while (failed && f < nsides &&
+	       (sd[f].res.status == RUN_OK || !*sd[f].res.reason))
+		f++;
+	for (size_t k = 0; failed && k < nsides; k++) {
+		struct case_result *r = &sd[k].res;
+
+		if (r->status == RUN_OK || !*r->reason) {
+			r->status = RUN_FAILED;
+			snprintf(r->reason, sizeof(r->reason),
+				 "stopped after %zu iteration%s: " RUN_EXEC_OTHER_FAILED " %s",
+				 r->niter, r->niter == 1 ? "" : "s",
+				 f < nsides && sd[f].name ? sd[f].name : "the run");
+		}
+	}
 	if (!rc && !failed && !*stop && c0->auto_iter && ad->done) {
 		char full[384];
 

@@ -24,6 +24,13 @@
 int run_execute(struct plan *plans, size_t nplans, const struct run_request *rq,
 		const char *db, int64_t *run_id);
 
+/*
+ * How the reason of a side's case begins (after "stopped after N
+ * iterations: ") when it failed because another side did, the name of
+ * that side ("the run" for the run itself) after it.
+ */
+#define RUN_EXEC_OTHER_FAILED "the case failed on"
+
 /* "m:ss" or "h:mm:ss". */
 void fmt_dur(char *buf, size_t len, double s);
 
