@@ -138,6 +138,12 @@ test_judge_abort_codes() {
 	run_sl judge --good-set 'argv=sleep 0.01' --bad-set 'argv=false' "$tmp/n.job" --db "$tmp/r.db"
 	expect_eq "failing reference: exit ($err)" 128 "$rc"
 	expect_match "failing reference: why" "judge: the bad reference failed \(.*\): abort \(128\)" "$err"
+	expect_match "the others stopped" "case 1 \(nap\): stopped after 0 iterations: the case failed on bad" "$err"
+	# the build failing beside good references is the build's fault: skip
+	run_sl judge --good-set 'argv=sleep 0.01' --bad-set 'argv=sleep 0.02' --set argv=false \
+		"$tmp/n.job" --db "$tmp/r.db"
+	expect_eq "failing build: exit ($err)" 125 "$rc"
+	expect_match "failing build: why" "judge: run [0-9]+ did not complete \(the command exited with status 1.*\): skip \(125\)" "$err"
 	run_sl judge --good nope --bad nope2 "$tmp/n.job" --db "$tmp/r.db"
 	expect_eq "unknown good run" 128 "$rc"
 	run_sl judge --good 1 "$tmp/n.job" --db "$tmp/r.db"
