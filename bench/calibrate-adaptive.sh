@@ -59,7 +59,7 @@
 #
 # Environment: WORKLOAD (messaging), PAIRS (40), MAX (30: --max-iterations
 # of every adaptive run), MIN (empty: schedlab's --min-iterations
-# default), EFFECTS ("0 10 5", percent), FIXED ("10 30"), DESIGNS,
+# default), BUDGET (empty: none; --budget of every adaptive run), EFFECTS ("0 10 5", percent), FIXED ("10 30"), DESIGNS,
 # BASE (auto, or N: the sep-auto baseline's iterations), THRESHOLD (5),
 # LOOPS (5000), WORK (cpu: turns of the loop; default measured here to
 # take TARGET_MS), CPUS (empty: the scheduler places the tasks; a list
@@ -77,6 +77,7 @@ workloads=${WORKLOAD:-messaging}
 pairs=${PAIRS:-40}
 max=${MAX:-30}
 min=${MIN:-}
+budget=${BUDGET:-}
 effects=${EFFECTS:-0 10 5}
 fixed=${FIXED:-10 30}
 base=${BASE:-auto}
@@ -105,6 +106,7 @@ mkdir -p "$tmp"
 iter_args() {
 	if [ "$1" = auto ]; then
 		printf '%s\n' --iterations auto --max-iterations "$max"
+		[ -z "$budget" ] || printf '%s\n' --budget "$budget"
 		[ -z "$min" ] || printf '%s\n' --min-iterations "$min"
 	else
 		printf '%s\n' --iterations "$1"
@@ -189,24 +191,26 @@ latest() {
 
 # record W D E I RC JSON BASE_N_FALLBACK BASE_S JUDGE_S BASESPEC LABEL:
 # one line of records.tsv: workload design effect pair exit decision
-# verdict change base_n cand_n base_s judge_s basespec label json.
+# verdict change base_n cand_n base_s judge_s basespec label json why
+# (judge's reason for its case: where it stopped and why).
 record() {
 	local w=$1 d=$2 e=$3 i=$4 rc=$5 f=$6 bn=$7 bs=$8 js=$9 spec=${10} lab=${11}
-	local r dec ver chg n0 n1
+	local r dec ver chg n0 n1 why
 	r=$(jq -r --arg rc "$rc" '
 		(.jobs[0].cases[0].runs // []) as $r |
 		[(.judge.decision // ({"0": "good", "1": "bad", "125": "skip"}[$rc] // "error")),
 		 ($r[-1].verdict // .verdict // "-"), ($r[-1].change // "-"),
-		 ($r[0].n // "-"), (if ($r | length) > 1 then $r[-1].n else "-" end)] | @tsv' \
+		 ($r[0].n // "-"), (if ($r | length) > 1 then $r[-1].n else "-" end),
+		 (.judge.cases[0].why // .judge.why // "-" | gsub("[\t\n]"; " "))] | @tsv' \
 		"$f" 2>/dev/null) || r=
 	# no document (the run failed before judge could print one)
-	[ -n "$r" ] || r=$(printf '%s\t-\t-\t-\t-' \
+	[ -n "$r" ] || r=$(printf '%s\t-\t-\t-\t-\tno document' \
 		"$(case $rc in 0) echo good ;; 1) echo bad ;; *) echo skip ;; esac)")
-	IFS=$'\t' read -r dec ver chg n0 n1 <<<"$r"
+	IFS=$'\t' read -r dec ver chg n0 n1 why <<<"$r"
 	[ "$n0" != - ] || n0=$bn
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
 		"$w" "$d" "$e" "$i" "$rc" "$dec" "$ver" "$chg" "$n0" "$n1" "$bs" "$js" \
-		"$spec" "$lab" "$f"
+		"$spec" "$lab" "$f" "$why"
 }
 
 # judge W D E I N SPEC OUT ARGS...: one judge of effect E's job, its
@@ -277,12 +281,11 @@ pair() {
 # reanalyze W: records.tsv again as analyze.tsv, the fixed designs'
 # decisions taken by this build's judge from their stored runs.
 reanalyze() {
-	local w=$1 dir=$tmp/$1 rw d e i rc dec ver chg n0 n1 bs js spec lab f out
-	while IFS=$'\t' read -r rw d e i rc dec ver chg n0 n1 bs js spec lab f; do
+	local w=$1 dir=$tmp/$1 line rw d e i rc spec lab f n0 bs js out
+	while IFS= read -r line; do
+		IFS=$'\t' read -r rw d e i rc _ _ _ n0 _ bs js spec lab f _ <<<"$line"
 		if [ "${d#*-}" = auto ]; then
-			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
-				"$rw" "$d" "$e" "$i" "$rc" "$dec" "$ver" "$chg" "$n0" "$n1" \
-				"$bs" "$js" "$spec" "$lab" "$f"
+			printf '%s\n' "$line"
 			continue
 		fi
 		out=${f%.json}.again.json
@@ -351,6 +354,8 @@ for w in $workloads; do
 	dir=$tmp/$w
 	if [ -z "$analyze" ]; then
 		rm -f "$dir/records.tsv" "$dir/cal.db"
+		echo "$designs" >"$dir/designs"
+		echo "$effects" >"$dir/effects"
 		echo "calibrate-adaptive: $w ($desc; effects ${effects// /, }%)," \
 			"$pairs pairs, designs $designs, max $max, threshold $threshold%," \
 			"cpus ${cpus:-any}" >&2
@@ -371,6 +376,9 @@ for w in $workloads; do
 			{ echo "calibrate-adaptive: no $dir/records.tsv to analyze" >&2; exit 2; }
 		reanalyze "$w" >"$dir/analyze.tsv"
 		recs=$dir/analyze.tsv
+		# the designs and effects of the records, unless told
+		[ -n "${DESIGNS:-}${FIXED:-}" ] || designs=$(cat "$dir/designs")
+		[ -n "${EFFECTS:-}" ] || effects=$(cat "$dir/effects")
 		echo "$w: $desc; records of $dir (ANALYZE: fixed designs judged again" \
 			"from their stored runs, adaptive ones as recorded)"
 	fi
