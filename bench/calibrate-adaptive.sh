@@ -36,7 +36,14 @@
 #              the good reference runs beside the candidate, iterations
 #              interleaved round by round (threshold mode);
 #   sep-N      the same as sep-auto with --iterations N on both runs;
-#   int-N      the same as int-auto with --iterations N.
+#   int-N      the same as int-auto with --iterations N;
+#   cls-auto   the bisect mode, not in the default DESIGNS (three sides a
+#              judge, two judges an effect): `schedlab judge --good-set
+#              KEY=A --bad-set KEY=B --iterations auto X.job` for each
+#              effect, X being A (an exit 1, nearer bad, is a false
+#              alarm) and B (an exit 1 is a detection); tabulated as
+#              clsE-auto, E the effect of its bad reference;
+#   cls-N      the same with --iterations N.
 #
 # Every judge gets --match job (A and B differ in a parameter), a label
 # of its own (judge would otherwise label it by this repository's git
@@ -92,8 +99,8 @@ command -v jq >/dev/null || { echo "calibrate-adaptive: needs jq (apt-get instal
 	{ echo "calibrate-adaptive: ANALYZE=1 needs KEEP=DIR of an earlier run" >&2; exit 2; }
 for d in $designs; do
 	case $d in
-	sep-auto|int-auto|sep-[1-9]*|int-[1-9]*) ;;
-	*) echo "calibrate-adaptive: DESIGNS: unknown design '$d' (sep-auto, int-auto, sep-N, int-N)" >&2
+	sep-auto|int-auto|cls-auto|sep-[1-9]*|int-[1-9]*|cls-[1-9]*) ;;
+	*) echo "calibrate-adaptive: DESIGNS: unknown design '$d' (sep-auto, int-auto, cls-auto, sep-N, int-N, cls-N)" >&2
 	   exit 2 ;;
 	esac
 done
@@ -140,8 +147,10 @@ spin() {
 	cc -O2 -o "$1/spin" "$1/spin.c"
 }
 
-# setup W: the job files of workload W (DIR/W/e0.job, e10.job, ...) and
-# the --good-set of the interleaved designs in $key and $aval.
+# setup W: the job files of workload W (DIR/W/e0.job, e10.job, ...),
+# the --good-set of the interleaved designs in $key and $aval, and the
+# value of the bad reference of a cls design of effect E in bval[clsE].
+declare -A bval
 setup() {
 	local w=$1 dir=$tmp/$1 e v t
 	mkdir -p "$dir"
@@ -177,8 +186,10 @@ setup() {
 		v=${aval##* }	# loops, or the work count after the program
 		v=$((v + v * e / 100))
 		if [ "$w" = cpu ]; then
+			bval[cls$e]="$dir/spin $v"
 			job cpu command argv "$dir/spin $v"
 		else
+			bval[cls$e]=$v
 			job msg messaging loops "$v"
 		fi >"$dir/e$e.job"
 	done
@@ -196,11 +207,15 @@ latest() {
 record() {
 	local w=$1 d=$2 e=$3 i=$4 rc=$5 f=$6 bn=$7 bs=$8 js=$9 spec=${10} lab=${11}
 	local r dec ver chg n0 n1 why
-	r=$(jq -r --arg rc "$rc" '
+	# the candidate is the run with its label: the last but for
+	# classify, whose bad reference comes after it
+	r=$(jq -r --arg rc "$rc" --arg lab "$lab" '
 		(.jobs[0].cases[0].runs // []) as $r |
+		((($r | map(select(.run == $lab)))[0]) // (if ($r | length) > 1 then $r[-1]
+			else {} end)) as $c |
 		[(.judge.decision // ({"0": "good", "1": "bad", "125": "skip"}[$rc] // "error")),
-		 ($r[-1].verdict // .verdict // "-"), ($r[-1].change // "-"),
-		 ($r[0].n // "-"), (if ($r | length) > 1 then $r[-1].n else "-" end),
+		 ($c.verdict // .verdict // "-"), ($c.change // "-"),
+		 ($r[0].n // "-"), ($c.n // "-"),
 		 (.judge.cases[0].why // .judge.why // "-" | gsub("[\t\n]"; " "))] | @tsv' \
 		"$f" 2>/dev/null) || r=
 	# no document (the run failed before judge could print one)
@@ -213,12 +228,12 @@ record() {
 		"$spec" "$lab" "$f" "$why"
 }
 
-# judge W D E I N SPEC OUT ARGS...: one judge of effect E's job, its
+# judge W D E I N OUT ARGS...: one judge of effect E's job, its
 # document in OUT; prints its exit code. Dies on an exit that is no
 # decision (bad input, the database, an interrupt).
 judge() {
-	local w=$1 d=$2 e=$3 i=$4 n=$5 out=$7 rc=0
-	shift 7
+	local w=$1 d=$2 e=$3 i=$4 n=$5 out=$6 rc=0
+	shift 6
 	mapfile -t ia < <(iter_args "$n")
 	"$sl" judge --db "$tmp/$w/cal.db" --match job --threshold "$threshold" \
 		--format json "${ia[@]}" "$@" "$tmp/$w/e$e.job" >"$out" \
@@ -234,8 +249,8 @@ judge() {
 # pair W I: every design and effect of pair I of workload W, appended
 # to records.tsv.
 pair() {
-	local w=$1 i=$2 dir=$tmp/$1 d n e lab t0 t1 bs bn id rc k
-	local -a ds es
+	local w=$1 i=$2 dir=$tmp/$1 d n e lab t0 t1 bs bn id rc k j
+	local -a ds es js
 	read -ra ds <<<"$designs"
 	read -ra es <<<"$effects"
 	for ((k = 0; k < ${#ds[@]}; k++)); do
@@ -259,19 +274,30 @@ pair() {
 			bn=$("$sl" show "$id" --db "$dir/cal.db" --format json | jq '.cases[0].iterations')
 			n=${d#*-}
 		fi
-		for ((t = 0; t < ${#es[@]}; t++)); do
-			e=${es[(t + i) % ${#es[@]}]}
-			lab=$d-e$e-p$i
+		# the judges of this design: "DESIGN EFFECT" each, the
+		# candidate's job being that effect's
+		js=()
+		for e in "${es[@]}"; do
+			case ${d%%-*} in
+			cls)	[ "$e" = 0 ] || js+=("cls$e-$n 0" "cls$e-$n $e") ;;
+			*)	js+=("$d $e") ;;
+			esac
+		done
+		for ((t = 0; t < ${#js[@]}; t++)); do
+			read -r j e <<<"${js[(t + i) % ${#js[@]}]}"
+			lab=$j-e$e-p$i
 			t0=$EPOCHREALTIME
-			if [ -n "$id" ]; then
-				rc=$(judge "$w" "$d" "$e" "$i" "$n" "$id" "$dir/$lab.json" \
-					--baseline "$id" --label "$lab")
-			else
-				rc=$(judge "$w" "$d" "$e" "$i" "$n" "" "$dir/$lab.json" \
-					--good-set "$key=$aval" --label "$lab")
-			fi
+			case ${d%%-*} in
+			sep)	rc=$(judge "$w" "$j" "$e" "$i" "$n" "$dir/$lab.json" \
+					--baseline "$id" --label "$lab") ;;
+			int)	rc=$(judge "$w" "$j" "$e" "$i" "$n" "$dir/$lab.json" \
+					--good-set "$key=$aval" --label "$lab") ;;
+			cls)	rc=$(judge "$w" "$j" "$e" "$i" "$n" "$dir/$lab.json" \
+					--good-set "$key=$aval" --bad-set "$key=${bval[${j%%-*}]}" \
+					--label "$lab") ;;
+			esac
 			t1=$EPOCHREALTIME
-			record "$w" "$d" "$e" "$i" "$rc" "$dir/$lab.json" "$bn" "$bs" \
+			record "$w" "$j" "$e" "$i" "$rc" "$dir/$lab.json" "$bn" "$bs" \
 				"$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" \
 				"${id:-$lab/good}" "$lab" >>"$dir/records.tsv"
 		done
@@ -290,12 +316,17 @@ reanalyze() {
 		fi
 		out=${f%.json}.again.json
 		rc=0
+		if [ "${d#cls}" != "$d" ]; then
+			set -- --good "$lab/good" --bad "$lab/bad"
+		else
+			set -- --baseline "$spec"
+		fi
 		"$sl" judge --db "$dir/cal.db" --match job --threshold "$threshold" \
-			--format json --baseline "$spec" --run "$lab" >"$out" \
+			--format json "$@" --run "$lab" >"$out" \
 			2>"$dir/judge.err" || rc=$?
 		case $rc in
 		0|1|125) ;;
-		*)	echo "calibrate-adaptive: judge --baseline $spec --run $lab exited $rc:" >&2
+		*)	echo "calibrate-adaptive: judge $* --run $lab exited $rc:" >&2
 			cat "$dir/judge.err" >&2
 			exit 1 ;;
 		esac
@@ -321,9 +352,9 @@ table() {
 		else
 			printf '%s, A/B +%s%%: regressed is a detection\n' "$w" "$e"
 		fi
-		printf '%-9s %9s %9s %9s %9s  %11s %11s %8s %8s\n' design regressed \
+		printf '%-11s %9s %9s %9s %9s  %11s %11s %8s %8s\n' design regressed \
 			improved "skip 125" inconcl. "base n m/90" "cand n m/90" "change" "wall s"
-		for d in $designs; do
+		for d in $(expand_designs); do
 			sel=$(awk -F'\t' -v e="$e" -v d="$d" '$2 == d && $3 == e' "$f")
 			[ -n "$sel" ] || continue
 			reg=$(awk -F'\t' '$5 == 1' <<<"$sel" | wc -l)
@@ -333,9 +364,9 @@ table() {
 			bm=$(cut -f9 <<<"$sel" | quant 0.5) b9=$(cut -f9 <<<"$sel" | quant 0.9)
 			cm=$(cut -f10 <<<"$sel" | quant 0.5) c9=$(cut -f10 <<<"$sel" | quant 0.9)
 			chg=$(cut -f8 <<<"$sel" | grep -v '^-$' | median)
-			wall=$(awk -F'\t' '{ s += $11 + $12 } END { printf "%.0f", s }' <<<"$sel")
+			wall=$(awk -F'\t' '{ s += $11 + $12 } END { printf "%.1f", s }' <<<"$sel")
 			n=$(wc -l <<<"$sel")
-			printf '%-9s %9s %9s %9s %9s  %11s %11s %8s %8s\n' "$d" \
+			printf '%-11s %9s %9s %9s %9s  %11s %11s %8s %8s\n' "$d" \
 				"$(rate "$reg" "$n")" "$(rate "$imp" "$n")" "$(rate "$skp" "$n")" \
 				"$(rate "$inc" "$n")" "$bm/$b9" "$cm/$c9" \
 				"$( [ -n "$chg" ] && printf '%.1f%%' "$chg" || echo -)" "$wall"
@@ -346,12 +377,30 @@ table() {
 		echo
 	done
 }
+# expand_designs: $designs, a cls design as one per effect of its bad
+# reference (cls10-auto, cls5-auto).
+expand_designs() {
+	local d e
+	for d in $designs; do
+		case $d in
+		cls-*)	for e in $effects; do
+				[ "$e" = 0 ] || echo "cls$e-${d#*-}"
+			done ;;
+		*)	echo "$d" ;;
+		esac
+	done
+}
 rate() { awk -v a="$1" -v n="$2" 'BEGIN { printf "%5.1f%%", n ? 100 * a / n : 0 }'; }
 
 : >"$tmp/summary.tsv"
 for w in $workloads; do
-	setup "$w"
 	dir=$tmp/$w
+	if [ -n "$analyze" ]; then
+		# the designs and effects of the records, unless told
+		[ -n "${DESIGNS:-}${FIXED:-}" ] || designs=$(cat "$dir/designs")
+		[ -n "${EFFECTS:-}" ] || effects=$(cat "$dir/effects")
+	fi
+	setup "$w"
 	if [ -z "$analyze" ]; then
 		rm -f "$dir/records.tsv" "$dir/cal.db"
 		echo "$designs" >"$dir/designs"
@@ -376,9 +425,7 @@ for w in $workloads; do
 			{ echo "calibrate-adaptive: no $dir/records.tsv to analyze" >&2; exit 2; }
 		reanalyze "$w" >"$dir/analyze.tsv"
 		recs=$dir/analyze.tsv
-		# the designs and effects of the records, unless told
-		[ -n "${DESIGNS:-}${FIXED:-}" ] || designs=$(cat "$dir/designs")
-		[ -n "${EFFECTS:-}" ] || effects=$(cat "$dir/effects")
+
 		echo "$w: $desc; records of $dir (ANALYZE: fixed designs judged again" \
 			"from their stored runs, adaptive ones as recorded)"
 	fi
