@@ -66,15 +66,20 @@
 #
 # Environment: WORKLOAD (messaging), PAIRS (40), MAX (30: --max-iterations
 # of every adaptive run), MIN (empty: schedlab's --min-iterations
-# default), BUDGET (empty: none; --budget of every adaptive run), EFFECTS ("0 10 5", percent), FIXED ("10 30"), DESIGNS,
-# BASE (auto, or N: the sep-auto baseline's iterations), THRESHOLD (5),
-# LOOPS (5000), WORK (cpu: turns of the loop; default measured here to
-# take TARGET_MS), CPUS (empty: the scheduler places the tasks; a list
-# pins them), KEEP=DIR keeps the databases, records and documents there,
+# default), BUDGET (empty: none; --budget of every adaptive run),
+# EFFECTS ("0 10 5", percent), FIXED ("10 30"), DESIGNS, BASE (auto, or
+# N: the sep-auto baseline's iterations), THRESHOLD (5), LOOPS (5000),
+# WORK (cpu: turns of the loop; default measured here to take
+# TARGET_MS), CPUS (empty: the scheduler places the tasks; a list pins
+# them), KEEP=DIR keeps the databases, records and documents there,
 # ANALYZE=1 (with KEEP) tabulates what an earlier KEEP run left without
 # running a workload: the fixed designs judged again from their stored
 # runs (`judge --run`, with this build's judge), the adaptive ones as
 # recorded - where they stopped was decided while they ran.
+#
+# Cost: a pair of the default designs is at most about 700 iterations
+# (sep-30 and int-30 are half of it), some 30 s at 40 ms an iteration:
+# up to 20-25 minutes a workload for 40 pairs, less as stopping saves.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=bench/lib.sh
