@@ -42,7 +42,8 @@
 #              KEY=A --bad-set KEY=B --iterations auto X.job` for each
 #              effect, X being A (an exit 1, nearer bad, is a false
 #              alarm) and B (an exit 1 is a detection); tabulated as
-#              clsE-auto, E the effect of its bad reference;
+#              clsE-auto, E the effect of its bad reference; at most
+#              CLS_MAX rounds (default judge's own there: 60);
 #   cls-N      the same with --iterations N.
 #
 # Every judge gets --match job (A and B differ in a parameter), a label
@@ -65,17 +66,18 @@
 # record is in DIR/WORKLOAD/records.tsv and its document in DIR/WORKLOAD/.
 #
 # Environment: WORKLOAD (messaging), PAIRS (40), MAX (30: --max-iterations
-# of every adaptive run), MIN (empty: schedlab's --min-iterations
-# default), BUDGET (empty: none; --budget of every adaptive run),
-# EFFECTS ("0 10 5", percent), FIXED ("10 30"), DESIGNS, BASE (auto, or
-# N: the sep-auto baseline's iterations), THRESHOLD (5), LOOPS (5000),
-# WORK (cpu: turns of the loop; default measured here to take
-# TARGET_MS), CPUS (empty: the scheduler places the tasks; a list pins
-# them), KEEP=DIR keeps the databases, records and documents there,
-# ANALYZE=1 (with KEEP) tabulates what an earlier KEEP run left without
-# running a workload: the fixed designs judged again from their stored
-# runs (`judge --run`, with this build's judge), the adaptive ones as
-# recorded - where they stopped was decided while they ran.
+# of every adaptive run but the cls designs'), CLS_MAX (empty: judge's
+# own), MIN (empty: schedlab's --min-iterations default), BUDGET (empty:
+# none; --budget of every adaptive run), EFFECTS ("0 10 5", percent),
+# FIXED ("10 30"), DESIGNS, BASE (auto, or N: the sep-auto baseline's
+# iterations), THRESHOLD (5), LOOPS (5000), WORK (cpu: turns of the
+# loop; default measured here to take TARGET_MS), CPUS (empty: the
+# scheduler places the tasks; a list pins them), KEEP=DIR keeps the
+# databases, records and documents there, ANALYZE=1 (with KEEP)
+# tabulates what an earlier KEEP run left without running a workload:
+# the fixed designs judged again from their stored runs (`judge --run`,
+# with this build's judge), the adaptive ones as recorded - where they
+# stopped was decided while they ran.
 #
 # Cost: a pair of the default designs is at most about 700 iterations
 # (sep-30 and int-30 are half of it), some 30 s at 40 ms an iteration:
@@ -88,6 +90,7 @@ sl=${SCHEDLAB:-$top/schedlab}
 workloads=${WORKLOAD:-messaging}
 pairs=${PAIRS:-40}
 max=${MAX:-30}
+cls_max=${CLS_MAX-}
 min=${MIN:-}
 budget=${BUDGET:-}
 effects=${EFFECTS:-0 10 5}
@@ -113,11 +116,13 @@ tmp=${KEEP:-$(mktemp -d)}
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp"
 
-# iter_args N: the iteration options of a run or judge of N (auto or a
-# count) iterations.
+# iter_args N [MAX]: the iteration options of a run or judge of N (auto
+# or a count) iterations, at most MAX (default $max; empty: schedlab's).
 iter_args() {
+	local m=${2-$max}
 	if [ "$1" = auto ]; then
-		printf '%s\n' --iterations auto --max-iterations "$max"
+		printf '%s\n' --iterations auto
+		[ -z "$m" ] || printf '%s\n' --max-iterations "$m"
 		[ -z "$budget" ] || printf '%s\n' --budget "$budget"
 		[ -z "$min" ] || printf '%s\n' --min-iterations "$min"
 	else
@@ -239,7 +244,11 @@ record() {
 judge() {
 	local w=$1 d=$2 e=$3 i=$4 n=$5 out=$6 rc=0
 	shift 6
-	mapfile -t ia < <(iter_args "$n")
+	if [ "${d#cls}" != "$d" ]; then
+		mapfile -t ia < <(iter_args "$n" "$cls_max")
+	else
+		mapfile -t ia < <(iter_args "$n")
+	fi
 	"$sl" judge --db "$tmp/$w/cal.db" --match job --threshold "$threshold" \
 		--format json "${ia[@]}" "$@" "$tmp/$w/e$e.job" >"$out" \
 		2>"$tmp/$w/judge.err" || rc=$?
