@@ -24,6 +24,9 @@
 #   bench/calibrate.sh                  40 pairs x 10 iterations
 #   PAIRS=10 ITER=5 bench/calibrate.sh  quicker, less certain
 #
+# bench/calibrate-adaptive.sh asks the same of judge's decisions with
+# --iterations auto, and what fixed counts cost at the same error rates.
+#
 # Compare takes the run-to-run noise into account when the database
 # holds repeats of the baseline (runs with its label; doc/statistics.md):
 # the separate runs are judged with it (every A run is labelled A), the
