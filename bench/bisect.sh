@@ -19,7 +19,8 @@
 # back from the trial's database (each step's run is labelled by git
 # describe, the references' runs LABEL/good and LABEL/bad); then a
 # summary: trials found, median wall time, median and 90th percentile
-# rounds per step.
+# rounds per step. Trials do not wait for a quiet machine (bench/lib.sh's
+# quiet): the recipe is meant for a busy one.
 #
 #   bench/bisect.sh                   10 trials, 16 commits, 5% slowdown
 #   SLOWDOWN=2 bench/bisect.sh        the 2% figure
@@ -47,8 +48,9 @@ tmp=${KEEP:-$(mktemp -d)}
 mkdir -p "$tmp"
 RANDOM=$seed
 
-command -v git >/dev/null || { echo "bisect: no git" >&2; exit 2; }
-command -v jq >/dev/null || { echo "bisect: no jq" >&2; exit 2; }
+for t in git cc make jq; do
+	command -v "$t" >/dev/null || { echo "bisect: no $t" >&2; exit 2; }
+done
 "$sl" judge --help 2>&1 | grep -q -- --good-set ||
 	{ echo "bisect: $sl judge has no --good-set" >&2; exit 2; }
 
