@@ -14,7 +14,9 @@
 #
 # with JOBFILE one `workload = command` job running ./prog (pinned to
 # CPU $CPUS, as the README says). Per trial it prints whether git bisect
-# named the exact commit, the wall time of `git bisect run`, its steps
+# named the exact commit (yes; no; or "in N" when skipped steps left git
+# N commits that could be the first bad one, the right one among them),
+# what it blamed, the wall time of `git bisect run`, its steps and skips
 # and the rounds (iterations of the build under test) of each step, read
 # back from the trial's database (each step's run is labelled by git
 # describe, the references' runs LABEL/good and LABEL/bad); then a
@@ -61,9 +63,9 @@ done
 
 echo "bisect: $trials trials, $n commits, ${slow}% slowdown, WORK ${WORK:-30000000}," \
 	"cpus ${cpus:-any}, seed $seed${JUDGE_ARGS:+, judge $JUDGE_ARGS}" >&2
-printf '%-5s %-4s %-5s %-7s %6s %5s  %s\n' trial bad found blamed wall_s steps \
+printf '%-5s %-4s %-6s %-7s %6s %5s %5s  %s\n' trial bad found blamed wall_s steps skips \
 	"rounds per step"
-walls=() rounds=() found=0
+walls=() rounds=() found=0 skipped=0
 for ((t = 1; t <= trials; t++)); do
 	repo=$tmp/t$t db=$tmp/t$t.db
 	rm -rf "$repo" "$db"
@@ -92,6 +94,11 @@ for ((t = 1; t <= trials; t++)); do
 	wall=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
 	blamed=$(sed -n 's/^\([0-9a-f]\{40\}\) is the first bad commit$/\1/p' "$tmp/t$t.log")
 	steps=$(grep -cE '^git bisect (good|bad|skip) ' "$tmp/t$t.bisect" || true)
+	skips=$(grep -cE '^git bisect skip ' "$tmp/t$t.bisect" || true)
+	# Only skipped commits left: git lists the commits that could be
+	# the first bad one.
+	left=$(sed -n '/^The first bad commit could be any of:$/,/^We cannot bisect more!$/p' \
+		"$tmp/t$t.log" | grep -E '^[0-9a-f]{40}$' || true)
 	# The rounds of each step: the iterations of the runs judge made of
 	# the build under test (not the references', labelled .../good and
 	# .../bad), in the order they ran.
@@ -104,16 +111,23 @@ for ((t = 1; t <= trials; t++)); do
 		[ -z "$r" ] || step_rounds+=("$r")
 	done
 	ok=no
-	[ "$blamed" != "$want" ] || { ok=yes; found=$((found + 1)); }
+	if [ -n "$blamed" ] && [ "$blamed" = "$want" ]; then
+		ok=yes found=$((found + 1))
+	elif [ -n "$left" ]; then
+		blamed=skipped skipped=$((skipped + 1))
+		! grep -qx "$want" <<<"$left" || ok="in $(wc -l <<<"$left")"
+	fi
+	: "${blamed:=-}"
 	walls+=("$wall")
 	rounds+=("${step_rounds[@]}")
-	printf '%-5s %-4s %-5s %-7s %6s %5s  %s\n' "$t" "$bad" "$ok" \
-		"${blamed:0:7}" "$wall" "$steps" "${step_rounds[*]}"
+	printf '%-5s %-4s %-6s %-7s %6s %5s %5s  %s\n' "$t" "$bad" "$ok" \
+		"${blamed:0:7}" "$wall" "$steps" "$skips" "${step_rounds[*]}"
 done
 
 p90() { sort -g | awk '{ v[NR] = $1 } END { i = int(0.9 * NR + 0.999999); print v[i ? i : 1] }'; }
 echo
-echo "found $found of $trials (${slow}% slowdown, $n commits)"
+echo "found $found of $trials (${slow}% slowdown, $n commits);" \
+	"$skipped ended with only skipped commits left"
 echo "wall time of git bisect run: median $(printf '%s\n' "${walls[@]}" | median) s"
 if [ ${#rounds[@]} -gt 0 ]; then
 	echo "rounds per step: median $(printf '%s\n' "${rounds[@]}" | median)," \
