@@ -43,7 +43,7 @@
 #              effect, X being A (an exit 1, nearer bad, is a false
 #              alarm) and B (an exit 1 is a detection); tabulated as
 #              clsE-auto, E the effect of its bad reference; at most
-#              CLS_MAX rounds (default judge's own there: 60);
+#              CLS_MAX rounds (default judge's own there: 100);
 #   cls-N      the same with --iterations N.
 #
 # Every judge gets --match job (A and B differ in a parameter), a label

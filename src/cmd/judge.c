@@ -38,8 +38,8 @@
  * The bisect mode's design (doc/statistics.md): each wrong call at most
  * CLASSIFY_ALPHA, in up to CLASSIFY_MAX rounds unless --max-iterations.
  */
-#define CLASSIFY_ALPHA 0.01
-#define CLASSIFY_MAX 60
+#define CLASSIFY_ALPHA 0.02
+#define CLASSIFY_MAX 100
 
 #define O(f) offsetof(struct compare_opts, f)
 static const struct opt_def judge_options[] = {
@@ -237,7 +237,7 @@ static bool enough_classify(struct judge *j, const struct plan_case *c,
 		nx = live_rows(r[0], &x);
 		ng = live_rows(r[1], &g);
 		nb = live_rows(r[2], &b);
-		rc = seq_classify(x, nx, g, ng, b, nb, true, alpha, cls);
+		rc = seq_classify(x, nx, g, ng, b, nb, true, alpha, CLASSIFY_ALPHA, cls);
 	} else {
 		const struct run_case *gc = stored_case(j->base, c);
 		const struct run_case *bc = stored_case(j->bad, c);
@@ -252,7 +252,7 @@ static bool enough_classify(struct judge *j, const struct plan_case *c,
 		}
 		ng = stored_samples(j->base, gc, &g, NULL);
 		nb = stored_samples(j->bad, bc, &b, NULL);
-		rc = seq_classify(x, nx, g, ng, b, nb, false, alpha, cls);
+		rc = seq_classify(x, nx, g, ng, b, nb, false, alpha, CLASSIFY_ALPHA, cls);
 	}
 	if (rc) {
 		*cls = (struct seq_class){ .decision = SEQ_UNDECIDED };
@@ -345,7 +345,7 @@ static void classify_stored(struct judge *j, const struct run *cand,
 		n->have_cls = true;
 		if (!gc || !bc ||
 		    seq_classify(x, nx, g, ng, b, nb, paired && nx == ng && nx == nb,
-				 CLASSIFY_ALPHA, &n->cls)) {
+				 CLASSIFY_ALPHA, CLASSIFY_ALPHA, &n->cls)) {
 			n->cls = (struct seq_class){ .decision = SEQ_UNDECIDED };
 			snprintf(n->cls.why, sizeof(n->cls.why), "%s",
 				 !gc || !bc ? "a reference lacks the case" :

@@ -168,68 +168,76 @@ static double *signed_rank_counts(const unsigned *r, size_t n, unsigned total)
 	return f;
 }
 
-static int cmp_abs(const void *a, const void *b)
+/* Pooled values with their owner's round, for ranking. */
+struct pooled {
+	double v;
+	size_t round;
+	bool is_x;
+};
+
+static int cmp_pooled(const void *a, const void *b)
 {
-	double x = fabs(*(const double *)a), y = fabs(*(const double *)b);
+	double x = ((const struct pooled *)a)->v, y = ((const struct pooled *)b)->v;
 
 	return (x > y) - (x < y);
 }
 
-int stats_signed_rank(const double *d0, size_t n0, double *p)
+int stats_paired_rank_sum(const double *x, const double *y, size_t n0,
+			  double *p)
 {
-	double *d = xmalloc((n0 + 1) * sizeof(*d)), wplus = 0, tie = 0;
-	unsigned *r2, total = 0;
-	size_t n = 0;
+	struct pooled *pv = xmalloc((2 * n0 + 1) * sizeof(*pv));
+	unsigned *rx = xmalloc((n0 + 1) * sizeof(*rx));
+	unsigned *ry = xmalloc((n0 + 1) * sizeof(*ry));
+	unsigned *d = xmalloc((n0 + 1) * sizeof(*d)), total = 0, w = 0;
+	size_t n = 0, m = 0, k = 0;
+	double *f, all, lo = 0, hi = 0;
 
 	for (size_t i = 0; i < n0; i++)
-		if (isfinite(d0[i]) && d0[i] != 0)	/* zeros dropped, as Wilcoxon */
-			d[n++] = d0[i];
-	if (!n) {
-		free(d);
-		return -1;
-	}
-	qsort(d, n, sizeof(*d), cmp_abs);
-	r2 = xmalloc(n * sizeof(*r2));
-	for (size_t i = 0; i < n;) {
+		if (isfinite(x[i]) && isfinite(y[i])) {
+			pv[m++] = (struct pooled){ x[i], n, true };
+			pv[m++] = (struct pooled){ y[i], n, false };
+			n++;
+		}
+	qsort(pv, m, sizeof(*pv), cmp_pooled);
+	for (size_t i = 0; i < m;) {
 		size_t j = i;
 
-		while (j + 1 < n && fabs(d[j + 1]) == fabs(d[i]))
+		while (j + 1 < m && pv[j + 1].v == pv[i].v)
 			j++;
-		for (size_t k = i; k <= j; k++)
-			r2[k] = (unsigned)(i + j + 2);	/* 2 x the midrank */
-		tie += (double)(j - i + 1) * ((double)(j - i + 1) * (j - i + 1) - 1);
+		for (size_t q = i; q <= j; q++)	/* 2 x the midrank */
+			(pv[q].is_x ? rx : ry)[pv[q].round] = (unsigned)(i + j + 2);
 		i = j + 1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		total += r2[i];
-		if (d[i] > 0)
-			wplus += r2[i];
+		if (rx[i] == ry[i])
+			continue;	/* a tie within the round: no information */
+		d[k] = rx[i] > ry[i] ? rx[i] - ry[i] : ry[i] - rx[i];
+		total += d[k];
+		if (rx[i] > ry[i])
+			w += d[k];
+		k++;
 	}
-	if (n <= 50) {
-		/* exact, conditional on the ranks (midranks when tied) */
-		double *f = signed_rank_counts(r2, n, total), all = ldexp(1, (int)n);
-		double lo = 0, hi = 0;
-
-		for (unsigned w = 0; w <= total; w++) {
-			if (w <= wplus)
-				lo += f[w];
-			if (w >= wplus)
-				hi += f[w];
-		}
-		*p = 2 * (lo < hi ? lo : hi) / all;
-		free(f);
-	} else {
-		double nn = (double)n, w = wplus / 2;
-		double mean = nn * (nn + 1) / 4;
-		double var = nn * (nn + 1) * (2 * nn + 1) / 24 - tie / 48;
-		double z = fabs(w - mean) - 0.5;
-
-		*p = var > 0 ? 2 * gsl_cdf_ugaussian_Q((z > 0 ? z : 0) / sqrt(var)) : 1;
+	free(pv);
+	free(rx);
+	free(ry);
+	if (!k) {
+		free(d);
+		return -1;
 	}
+	/* exact: each round's pair swapped or not, 2^k assignments */
+	f = signed_rank_counts(d, k, total);
+	all = ldexp(1, (int)k);
+	for (unsigned v = 0; v <= total; v++) {
+		if (v <= w)
+			lo += f[v];
+		if (v >= w)
+			hi += f[v];
+	}
+	*p = 2 * (lo < hi ? lo : hi) / all;
 	if (*p > 1)
 		*p = 1;
+	free(f);
 	free(d);
-	free(r2);
 	return 0;
 }
 
@@ -255,7 +263,7 @@ static size_t logs(const double *x, size_t n, double *out)
 
 /*
  * Whether c differs from ref toward side (+1: c above ref, -1: below)
- * at alpha: paired, the signed-rank test of the rounds' differences;
+ * at alpha: paired, the within-round permutation test of the rank sum;
  * unpaired, Mann-Whitney. Both two-sided, so that the direction, read
  * from the same data, cannot spend more than alpha / 2.
  */
@@ -276,7 +284,7 @@ static bool moved(const double *c, const double *ref, size_t n, size_t nref,
 	for (size_t i = 0; i < n; i++)
 		d[i] = c[i] - ref[i];
 	med = median_of(d, n);
-	r = !stats_signed_rank(d, n, &p) && p < alpha &&
+	r = !stats_paired_rank_sum(c, ref, n, &p) && p < alpha &&
 	    (side > 0 ? med > 0 : med < 0);
 	free(d);
 	return r;
@@ -284,7 +292,7 @@ static bool moved(const double *c, const double *ref, size_t n, size_t nref,
 
 int seq_classify(const double *c, size_t nc, const double *g, size_t ng,
 		 const double *b, size_t nb, bool paired, double alpha,
-		 struct seq_class *r)
+		 double alpha_refs, struct seq_class *r)
 {
 	size_t most = nc > ng ? nc : ng, n = 0, mg = 0, mb = 0;
 	double *lc, *lg, *lb, *t, delta, s, tlo, thi, tmed, mid;
@@ -326,7 +334,7 @@ int seq_classify(const double *c, size_t nc, const double *g, size_t ng,
 	r->n = n;
 	r->ref_pct = 100 * (exp(delta) - 1);
 	/* the references must differ, in the direction that defines bad */
-	r->refs_differ = moved(lb, lg, mb, mg, paired, (int)s, alpha);
+	r->refs_differ = moved(lb, lg, mb, mg, paired, (int)s, alpha_refs);
 	/* bad: the build moved off good toward bad; good: off bad toward good */
 	bad = moved(lc, lg, n, mg, paired, (int)s, alpha);
 	good = moved(lc, lb, n, mb, paired, (int)-s, alpha);

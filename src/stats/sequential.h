@@ -58,31 +58,40 @@ bool seq_precise(const double *x, size_t n, double threshold_pct,
 		 char *why, size_t len);
 
 /*
- * Wilcoxon's signed-rank test of d (finite; zeros dropped) against a
- * distribution symmetric about 0: the two-sided p, exact (conditional on
- * the midranks when |d| ties) up to 50 values, else the normal
- * approximation with tie and continuity correction (R's wilcox.test()
- * rules). -1 when no value is left.
+ * Does x differ from y, measured in pairs (x_i and y_i in round i, run
+ * side by side)? The Mann-Whitney rank sum of x among all 2n values,
+ * against its distribution when each round's pair is swapped or not at
+ * random: the within-round permutation test, exact (by enumerating the
+ * 2^k swaps' sums, k the rounds without a tie) whenever x_i and y_i are
+ * exchangeable in each round - however the machine drifted between
+ * rounds, and whatever the noise's shape. Ranks, not differences: a
+ * burst that slows one side of a round counts one rank, and the rounds
+ * where neither side was disturbed (the tight cluster near the minimum
+ * of timings) carry the test. Two-sided p; midranks for ties; a round
+ * whose pair ties is left out. -1 when no round is left.
  */
-int stats_signed_rank(const double *d, size_t n, double *p);
+int stats_paired_rank_sum(const double *x, const double *y, size_t n,
+			  double *p);
 
 
 /*
  * Bisecting between two known states: is the candidate c the good state
  * g or the bad one b? In log scale, so that changes are ratios. Paired
  * (rounds that ran good, candidate and bad side by side: element i of
- * each from round i), with the signed-rank test of the rounds'
- * differences: when the candidate is the good state, log c_i - log g_i
- * is symmetric about 0 whatever the machine did in round i - the test
- * is exact without a model of the noise or the drift. Unpaired (stored
- * references), Mann-Whitney between the samples.
+ * each from round i), with stats_paired_rank_sum(): when the candidate
+ * is the good state, c_i and g_i are exchangeable within round i
+ * whatever the machine did then - the test is exact without a model of
+ * the noise or the drift. Unpaired (stored references), Mann-Whitney
+ * between the samples.
  *
  * bad: c differs from g toward b at alpha; good: c differs from b
  * toward g at alpha (both: the nearer, by pos); both tests two-sided.
  * When the candidate is exactly the good state, calling it bad needs
  * the first test to reject a true null: at most alpha at one look -
  * and likewise for the bad state. No decision unless g and b differ
- * (the same test between them).
+ * (the same test between them, at alpha_refs: a gate against
+ * references that are the same program, not part of the guarantee,
+ * so that it may use the unadjusted level).
  *
  * pos places the candidate on the line from good (0) to bad (1): 1/2 +
  * the median of t_i / |log(b/g)|, t_i = s (log c_i - (log g_i + log b_i)
@@ -105,6 +114,6 @@ struct seq_class {
 /* -1 when a side has no positive finite sample (logs are undefined). */
 int seq_classify(const double *c, size_t nc, const double *g, size_t ng,
 		 const double *b, size_t nb, bool paired, double alpha,
-		 struct seq_class *r);
+		 double alpha_refs, struct seq_class *r);
 
 #endif
