@@ -108,6 +108,7 @@ struct judge {
 	struct case_note *notes;
 	size_t nnotes;
 	double look_alpha;	/* of the threshold mode's looks; 0: none */
+	bool match_job;		/* --match job */
 };
 
 static struct case_note *note_of(struct judge *j, unsigned seq)
@@ -120,16 +121,23 @@ static struct case_note *note_of(struct judge *j, unsigned seq)
 	return &j->notes[seq - 1];
 }
 
-/* The case of r that plan case c measures the same thing as, or NULL. */
+/*
+ * The case of r that plan case c measures the same thing as, or NULL:
+ * the same job, workload, version and params - or, with match_job
+ * (--match job), the same job, workload, version and sweep values, as
+ * compare matches them.
+ */
 static const struct run_case *stored_case(const struct run *r,
-					  const struct plan_case *c)
+					  const struct plan_case *c,
+					  bool match_job)
 {
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct run_case *rc = &r->cases[i];
 
 		if (!strcmp(rc->job, c->job) && !strcmp(rc->workload, c->wl->name) &&
 		    rc->version == identity_version(c->wl) &&
-		    !strcmp(rc->params, c->params))
+		    !strcmp(match_job ? rc->sweep : rc->params,
+			    match_job ? c->sweep : c->params))
 			return rc;
 	}
 	return NULL;
@@ -201,7 +209,7 @@ static bool enough_threshold(struct judge *j, const struct plan_case *c,
 	} else {
 		const struct metric_def *def = NULL;
 
-		bc = stored_case(j->base, c);
+		bc = stored_case(j->base, c, j->match_job);
 		if (!bc) {
 			free(b);
 			snprintf(why, len, "the baseline has no such case");
@@ -239,8 +247,8 @@ static bool enough_classify(struct judge *j, const struct plan_case *c,
 		nb = live_rows(r[2], &b);
 		rc = seq_classify(x, nx, g, ng, b, nb, true, alpha, CLASSIFY_ALPHA, cls);
 	} else {
-		const struct run_case *gc = stored_case(j->base, c);
-		const struct run_case *bc = stored_case(j->bad, c);
+		const struct run_case *gc = stored_case(j->base, c, j->match_job);
+		const struct run_case *bc = stored_case(j->bad, c, j->match_job);
 
 		nx = live_samples(r[0], &x, NULL);
 		if (!gc || !bc) {
@@ -559,7 +567,7 @@ static int judge_run(struct judge_args *a, struct judge *j, int64_t ids[3])
 
 static int judge_main(struct judge_args *a)
 {
-	struct judge j = { .co = a->co };
+	struct judge j = { .co = a->co, .match_job = a->o.match == 1 };
 	struct run runs[3];
 	const struct run *rp[3];
 	const char *specs[3];
