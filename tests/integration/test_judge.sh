@@ -179,6 +179,8 @@ test_judge_threshold_adaptive() {
 	expect_eq "slower: exit ($err)" 1 "$rc"
 	expect_eq "mode" threshold "$(jval "$out" .judge.mode)"
 	expect_eq "stopped at the first look" 5 "$(jval "$out" '.judge.cases[0].iterations')"
+	# decided by the baseline's samples (matched by job), not by a case it lacks
+	expect_match "decided at the look" "^regressed: -[0-9.]+% \\[" "$(jval "$out" '.judge.cases[0].why')"
 	expect_match "alpha of a look" '^0.008333' "$(jval "$out" .alpha)"
 	# live baseline (--good-set alone): the same question, interleaved
 	run_sl judge --good-set 'argv=sleep 0.02' "$tmp/b.job" --db "$tmp/r.db" --format json
