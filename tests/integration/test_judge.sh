@@ -189,3 +189,20 @@ test_judge_threshold_adaptive() {
 	n=$(jval "$out" '.judge.cases[0].iterations')
 	expect_eq "live: first look" 5 "$n"
 }
+
+# Interrupted while the references run beside the build: 130 (an abort
+# for git bisect), every side's run ended, no process left behind.
+test_judge_interrupted_with_references() {
+	use_tmpdir
+	sleep_job "$tmp/n.job" "sleep 0.2"
+	start_sl judge --db "$tmp/r.db" --label s --good-set 'argv=sleep 0.2' \
+		--bad-set 'argv=sleep 0.4' "$tmp/n.job"
+	sleep 1.5
+	kill -INT "$sl_pid"
+	finish_sl
+	expect_eq "exit ($err)" 130 "$rc"
+	expect_match "why" "run: interrupted" "$err"
+	expect_eq "runs" "s failed,s/bad failed,s/good failed" \
+		"$("$SCHEDLAB" list runs --db "$tmp/r.db" --format json | jq -r '[.[] | "\(.label) \(.status)"] | sort | join(",")')"
+	expect_no_leftovers
+}
