@@ -76,7 +76,9 @@ static void judge_usage(FILE *f)
 		"iterations as the decision needs, unless --iterations N - compares it with\n"
 		"the baseline, or places it between a good and a bad state, and says why, for\n"
 		"git bisect run. --good-set/--bad-set run the references beside the build,\n"
-		"iteration by iteration, so that the machine's drift cancels.\n\n"
+		"iteration by iteration, so that the machine's drift cancels. The bisect mode\n"
+		"(--good/--bad, --good-set with --bad-set) calls each build wrong at most 2%%\n"
+		"of the time and adds rounds up to 100 unless --max-iterations.\n\n"
 		"Options:\n");
 	opts_help(f, judge_options);
 	fprintf(f, "\nExit status (for git bisect run):\n"
