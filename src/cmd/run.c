@@ -131,16 +131,13 @@ int run_check_iterations(const char *who, const struct run_request *rq)
 	unsigned long long v;
 	const char *it = rq->iterations;
 
-	if (it && strcmp(it, "auto")) {
-		size_t n = strspn(it, "0123456789");
+	unsigned n;
+	int rc = it ? plan_parse_iterations(it, &n) : 0;
 
-		if (!n || it[n])
-			return error("%s: option --iterations: '%s' is not a number (expected a whole number in 1..10000, or auto)",
-				     who, it);
-		if (n > 5 || atoi(it) < 1 || atoi(it) > 10000)
-			return error("%s: option --iterations: '%s' is out of range (expected a whole number in 1..10000, or auto)",
-				     who, it);
-	}
+	if (rc)
+		return error("%s: option --iterations: '%s' %s (expected %s)", who,
+			     it, rc == -1 ? "is not a number" : "is out of range",
+			     PLAN_ITERATIONS_ACCEPTED);
 	if (rq->budget && strcmp(rq->budget, "none") &&
 	    (opt_parse_duration(rq->budget, 31536000, &v) || v < 1))
 		return error("%s: option --budget: expected a duration in 1s..8760h such as 30s, 5m or 1h, or none, got '%s'",

@@ -109,6 +109,22 @@ static const struct opt_def harness_options[] = {
 
 #define TIMEOUT_MAX 31536000u	/* a year */
 
+int plan_parse_iterations(const char *s, unsigned *n)
+{
+	size_t digits = strspn(s, "0123456789");
+
+	if (!strcmp(s, "auto")) {
+		*n = 0;
+		return 0;
+	}
+	if (!digits || s[digits])
+		return -1;
+	if (digits > 5 || atoi(s) < 1 || atoi(s) > 10000)
+		return -2;
+	*n = (unsigned)atoi(s);
+	return 0;
+}
+
 /* A harness key shadows a workload option of the same name. */
 bool is_harness_key(const char *key)
 {
@@ -171,19 +187,16 @@ static int set_harness(const struct loader *ld, const struct kv *kv,
 	snprintf(where, sizeof(where), "%s: %s",
 		 kv_where(ld->path, kv, at, sizeof(at)), kv->key);
 	if (o == &harness_options[0]) {	/* iterations: a count or auto */
-		const char *v = kv->value;
-		size_t n = strspn(v, "0123456789");
+		unsigned n;
 
-		h->auto_iter = !strcmp(v, "auto");
-		if (h->auto_iter)
-			return 0;
-		if (!n || v[n])
-			return error("%s: '%s' is not an iteration count (expected a whole number in 1..10000, or auto)",
-				     where, v);
-		if (n > 5 || atoi(v) < 1 || atoi(v) > 10000)
-			return error("%s: '%s' is out of range (expected a whole number in 1..10000, or auto)",
-				     where, v);
-		h->iterations = (unsigned)atoi(v);
+		rc = plan_parse_iterations(kv->value, &n);
+		if (rc)
+			return error("%s: '%s' %s (expected %s)", where, kv->value,
+				     rc == -1 ? "is not an iteration count" :
+				     "is out of range", PLAN_ITERATIONS_ACCEPTED);
+		h->auto_iter = !n;
+		if (n)
+			h->iterations = n;
 		return 0;
 	}
 	if (o)

@@ -147,4 +147,12 @@ int plan_warn_power(const struct plan *p, enum stat_test t, double alpha);
 
 void plan_free(struct plan *p);
 
+/*
+ * An iteration count as a job file or --iterations gives it: 0 with *n
+ * the count (1..10000), or 0 for auto; -1 not a count, -2 out of range.
+ */
+int plan_parse_iterations(const char *s, unsigned *n);
+#define PLAN_ITERATIONS_ACCEPTED "a whole number in 1..10000, or auto"
+
+
 #endif
