@@ -339,8 +339,10 @@ expect_ext_clean() {
 hold_lock() {
 	local tries=0
 
-	lock_fifo=$(mktemp -u "${TMPDIR:-/tmp}/sltest.lock.XXXXXX")
-	lock_out=$(mktemp)
+	# in the test's directory when it has one: a test that fails while
+	# holding the lock leaves nothing behind
+	lock_fifo=$(mktemp -u "${tmp:-${TMPDIR:-/tmp}}/sltest.lock.XXXXXX")
+	lock_out=$(mktemp "${tmp:-${TMPDIR:-/tmp}}/sltest.lockout.XXXXXX")
 	mkfifo "$lock_fifo"
 	sqlite3 "$1" <"$lock_fifo" >"$lock_out" 2>&1 &
 	lock_pid=$!
