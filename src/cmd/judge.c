@@ -124,25 +124,42 @@ static struct case_note *note_of(struct judge *j, unsigned seq)
 }
 
 /*
- * The case of r that plan case c measures the same thing as, or NULL:
- * the same job, workload, version and params - or, with match_job
- * (--match job), the same job, workload, version and sweep values, as
- * compare matches them.
+ * The case of r that measures the same thing as (job, workload,
+ * version, params), or NULL - or, with match_job (--match job), the same
+ * job, workload, version and sweep values, as compare matches them.
  */
-static const struct run_case *stored_case(const struct run *r,
-					  const struct plan_case *c,
-					  bool match_job)
+static const struct run_case *find_case(const struct run *r, const char *job,
+					const char *workload, unsigned version,
+					const char *params, const char *sweep,
+					bool match_job)
 {
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct run_case *rc = &r->cases[i];
 
-		if (!strcmp(rc->job, c->job) && !strcmp(rc->workload, c->wl->name) &&
-		    rc->version == identity_version(c->wl) &&
+		if (!strcmp(rc->job, job) && !strcmp(rc->workload, workload) &&
+		    rc->version == version &&
 		    !strcmp(match_job ? rc->sweep : rc->params,
-			    match_job ? c->sweep : c->params))
+			    match_job ? sweep : params))
 			return rc;
 	}
 	return NULL;
+}
+
+/* The case of r that plan case c will measure again. */
+static const struct run_case *stored_case(const struct run *r,
+					  const struct plan_case *c,
+					  bool match_job)
+{
+	return find_case(r, c->job, c->wl->name, identity_version(c->wl),
+			 c->params, c->sweep, match_job);
+}
+
+/* The case of r that a stored case x measured too. */
+static const struct run_case *twin_case(const struct run *r,
+					const struct run_case *x, bool match_job)
+{
+	return find_case(r, x->job, x->workload, x->version, x->params,
+			 x->sweep, match_job);
 }
 
 /* The headline's finite samples of a stored case into *x (malloc'd). */
@@ -335,18 +352,13 @@ static void classify_stored(struct judge *j, const struct run *cand,
 	for (size_t i = 0; i < cand->ncases; i++) {
 		const struct run_case *cc = &cand->cases[i];
 		struct case_note *n = note_of(j, cc->seq);
-		const struct run_case *gc = NULL, *bc = NULL;
+		const struct run_case *gc, *bc;
 		double *x, *g = NULL, *b = NULL;
 		size_t nx, ng = 0, nb = 0;
 
-		for (size_t k = 0; k < refs[0]->ncases; k++)
-			if (!strcmp(refs[0]->cases[k].job, cc->job) &&
-			    !strcmp(refs[0]->cases[k].params, cc->params))
-				gc = &refs[0]->cases[k];
-		for (size_t k = 0; k < refs[1]->ncases; k++)
-			if (!strcmp(refs[1]->cases[k].job, cc->job) &&
-			    !strcmp(refs[1]->cases[k].params, cc->params))
-				bc = &refs[1]->cases[k];
+		/* live references differ from the build by their --set */
+		gc = twin_case(refs[0], cc, j->match_job || paired);
+		bc = twin_case(refs[1], cc, j->match_job || paired);
 		nx = stored_samples(cand, cc, &x, NULL);
 		if (gc)
 			ng = stored_samples(refs[0], gc, &g, NULL);
@@ -375,25 +387,26 @@ static void classify_stored(struct judge *j, const struct run *cand,
  * test the bisect mode places the build with): if not, every commit
  * would be skipped - bad input, to be refused before anything runs.
  */
-static bool refs_differ(const struct run *g, const struct run *b)
+static bool refs_differ(const struct run *g, const struct run *b,
+			bool match_job)
 {
 	bool any = false;
 
-	for (size_t i = 0; i < g->ncases && !any; i++)
-		for (size_t k = 0; k < b->ncases && !any; k++) {
-			const struct run_case *gc = &g->cases[i], *bc = &b->cases[k];
-			double *x, *y;
-			size_t nx, ny;
-			struct mwu u;
+	for (size_t i = 0; i < g->ncases && !any; i++) {
+		const struct run_case *gc = &g->cases[i];
+		const struct run_case *bc = twin_case(b, gc, match_job);
+		double *x, *y;
+		size_t nx, ny;
+		struct mwu u;
 
-			if (strcmp(gc->job, bc->job) || strcmp(gc->params, bc->params))
-				continue;
-			nx = stored_samples(g, gc, &x, NULL);
-			ny = stored_samples(b, bc, &y, NULL);
-			any = !stats_mann_whitney(x, nx, y, ny, &u) && u.p < CLASSIFY_ALPHA;
-			free(x);
-			free(y);
-		}
+		if (!bc)
+			continue;
+		nx = stored_samples(g, gc, &x, NULL);
+		ny = stored_samples(b, bc, &y, NULL);
+		any = !stats_mann_whitney(x, nx, y, ny, &u) && u.p < CLASSIFY_ALPHA;
+		free(x);
+		free(y);
+	}
 	return any;
 }
 
@@ -596,7 +609,7 @@ static int judge_main(struct judge_args *a)
 		j.bad = j.mode == M_CLASSIFY ? &runs[1] : NULL;
 		if (j.mode == M_THRESHOLD)
 			j.st = compare_open_history(a->o.db);
-		if (j.bad && !refs_differ(j.base, j.bad)) {
+		if (j.bad && !refs_differ(j.base, j.bad, j.match_job)) {
 			error("judge: %s (good) and %s (bad) do not differ in any case they share (Mann-Whitney, p < %g): nothing to place a build by: abort (%d)",
 			      a->o.good, a->o.bad, CLASSIFY_ALPHA, EXIT_ABORT);
 			goto abort;

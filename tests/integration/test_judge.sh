@@ -81,6 +81,12 @@ test_judge_bisect_live() {
 		expect_eq "$l: iterations" "$(jval "$out" '.judge.cases[0].iterations')" \
 			"$("$SCHEDLAB" show "$l" --db "$tmp/r.db" --format json | jq '.cases[0].iterations')"
 	done
+	# a fixed count: one look at the end, the references matched to the
+	# build's case though their argv differs from it
+	run_sl judge --label fixed --db "$tmp/r.db" --good-set 'argv=sleep 0.02' \
+		--bad-set 'argv=sleep 0.06' --set 'argv=sleep 0.06' --iterations 12 "$tmp/n.job"
+	expect_eq "fixed count: exit ($err)" 1 "$rc"
+	expect_match "fixed count: why" "judge: case 1 \(nap\): 12 iterations: bad: off good toward bad" "$err"
 	run_sl judge --label good-step --db "$tmp/r.db" --good-set 'argv=sleep 0.02' \
 		--bad-set 'argv=sleep 0.06' "$tmp/n.job"
 	expect_eq "good build: exit ($err)" 0 "$rc"
