@@ -158,29 +158,24 @@ static int load_plan(const struct run_request *rq, const struct run_variant *ext
 {
 	size_t n = rq->nsets + (extra ? extra->nsets : 0), k = 0;
 	const char **sets = xcalloc(n + 4, sizeof(*sets));
-	char it[32], mn[32], mx[32], bu[64];
+	char opt[4][64];	/* the iteration options, as harness keys */
+	size_t o = 0;
 	int rc;
 
 	for (size_t i = 0; i < rq->nsets; i++)
 		sets[k++] = rq->sets[i];
 	for (size_t i = 0; extra && i < extra->nsets; i++)
 		sets[k++] = extra->sets[i];
-	if (rq->iterations) {
-		snprintf(it, sizeof(it), "iterations=%s", rq->iterations);
-		sets[k++] = it;
-	}
-	if (rq->min_iter) {
-		snprintf(mn, sizeof(mn), "min_iterations=%u", rq->min_iter);
-		sets[k++] = mn;
-	}
-	if (rq->max_iter) {
-		snprintf(mx, sizeof(mx), "max_iterations=%u", rq->max_iter);
-		sets[k++] = mx;
-	}
-	if (rq->budget) {
-		snprintf(bu, sizeof(bu), "budget=%.40s", rq->budget);
-		sets[k++] = bu;
-	}
+	if (rq->iterations)
+		snprintf(opt[o++], sizeof(opt[0]), "iterations=%.40s", rq->iterations);
+	if (rq->min_iter)
+		snprintf(opt[o++], sizeof(opt[0]), "min_iterations=%u", rq->min_iter);
+	if (rq->max_iter)
+		snprintf(opt[o++], sizeof(opt[0]), "max_iterations=%u", rq->max_iter);
+	if (rq->budget)
+		snprintf(opt[o++], sizeof(opt[0]), "budget=%.40s", rq->budget);
+	for (size_t i = 0; i < o; i++)
+		sets[k++] = opt[i];
 	rc = plan_load_spec(rq->spec ? rq->spec : "quick", sets, k, plan);
 	free(sets);
 	return rc;

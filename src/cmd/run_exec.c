@@ -436,7 +436,7 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 	struct store *st;
 	char uuid[40], label[256 + sizeof(u.release)], host[256] = "unknown";
 	char what[96];
-	bool interrupted = false, have_t0, stored = true, ended = true;
+	bool interrupted = false, have_t0, stored = true;
 	const char *status;
 	uint64_t seed, rng;
 	size_t kept;
@@ -589,7 +589,6 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 			if (store_run_end(st, s->id, status, wall_now(), env)) {
 				rc = EXIT_RUN_FAILED;
 				s->stored = stored = s_ended = false;
-				ended = false;
 			}
 		}
 		if (plan->ncases == 1)
@@ -612,7 +611,6 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 	}
 	if (!stored && ro->store_failed)
 		*ro->store_failed = true;
-	(void)ended;
 	json_decref(env);
 	store_close(st);
 	kept = sd[0].complete + sd[0].failed;

@@ -40,15 +40,6 @@ bool seq_is_look(unsigned n, unsigned min, unsigned max)
 	return false;
 }
 
-unsigned seq_next_look(unsigned n, unsigned min, unsigned max)
-{
-	unsigned l = min < 1 ? 1 : min;
-
-	while (l <= n && l < max)
-		l = grow(l);
-	return l < max ? l : max;
-}
-
 double seq_alpha(double alpha, unsigned min, unsigned max)
 {
 	return alpha / seq_nlooks(min, max);
@@ -84,13 +75,6 @@ double seq_alpha_sign(double alpha, unsigned min, unsigned max)
 	return alpha / k_all;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The sign test's k for n samples at 1 - conf (two-sided); 0: none. */
 static size_t sign_k(size_t n, double conf)
 {
@@ -115,7 +99,7 @@ int stats_median_ci(const double *x, size_t n, double conf, double *lo,
 	s = xmalloc(n * sizeof(*s));
 	for (size_t i = 0; i < n; i++)
 		s[i] = x[i];
-	qsort(s, n, sizeof(*s), cmp_double);
+	stats_sort(s, n);
 	*lo = s[k - 1];
 	*hi = s[n - k];
 	free(s);

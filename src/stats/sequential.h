@@ -24,8 +24,6 @@
 /* The looks of an adaptive case with min..max iterations (1 <= min <= max). */
 unsigned seq_nlooks(unsigned min, unsigned max);
 bool seq_is_look(unsigned n, unsigned min, unsigned max);
-/* The next look after n (max when none is left before it). */
-unsigned seq_next_look(unsigned n, unsigned min, unsigned max);
 
 /* The level every look tests at: alpha / seq_nlooks(min, max). */
 double seq_alpha(double alpha, unsigned min, unsigned max);

@@ -334,6 +334,15 @@ expect_ext_clean() {
 	expect_no_leftovers
 }
 
+# wait_runs DB N: waits until DB holds N runs (the schedlab of start_sl
+# has begun its own), failing if that schedlab ends first.
+wait_runs() {
+	until [ "$(sqlite3 "$1" 'SELECT count(*) FROM runs' 2>/dev/null)" = "$2" ]; do
+		kill -0 "$sl_pid" 2>/dev/null || fail "schedlab ended first"
+		sleep 0.02
+	done
+}
+
 # hold_lock DB: takes DB's write lock with sqlite3(1) (BEGIN IMMEDIATE)
 # and keeps it until release_lock, as another writer would.
 hold_lock() {

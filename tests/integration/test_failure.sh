@@ -257,10 +257,7 @@ test_ctrl_c_while_case_is_stored() {
 	one_case_job "$tmp/one.job"
 	"$SCHEDLAB" run "$tmp/one.job" --db "$tmp/r.db" -q
 	start_sl run "$tmp/one.job" --db "$tmp/r.db" -q
-	until [ "$(sqlite3 "$tmp/r.db" 'SELECT count(*) FROM runs' 2>/dev/null)" = 2 ]; do
-		kill -0 "$sl_pid" 2>/dev/null || fail "schedlab ended first"
-		sleep 0.02
-	done
+	wait_runs "$tmp/r.db" 2
 	hold_lock "$tmp/r.db"
 	wait_case_over "$tmp/r.db" 2
 	kill -INT "$sl_pid"
@@ -280,10 +277,7 @@ test_ctrl_c_while_lock_wait_fails() {
 	one_case_job "$tmp/one.job"
 	"$SCHEDLAB" run "$tmp/one.job" --db "$tmp/r.db" -q
 	SCHEDLAB_BUSY_TIMEOUT_MS=1500 start_sl run "$tmp/one.job" --db "$tmp/r.db" -q
-	until [ "$(sqlite3 "$tmp/r.db" 'SELECT count(*) FROM runs' 2>/dev/null)" = 2 ]; do
-		kill -0 "$sl_pid" 2>/dev/null || fail "schedlab ended first"
-		sleep 0.02
-	done
+	wait_runs "$tmp/r.db" 2
 	hold_lock "$tmp/r.db"
 	wait_case_over "$tmp/r.db" 2
 	kill -INT "$sl_pid"
@@ -309,10 +303,7 @@ test_disk_full_run_ends_honestly() {
 	one_case_job "$tmp/one.job"
 	"$SCHEDLAB" run "$tmp/one.job" --db "$mnt/r.db" -q
 	start_sl run "$tmp/one.job" --db "$mnt/r.db" -q
-	until [ "$(sqlite3 "$mnt/r.db" 'SELECT count(*) FROM runs' 2>/dev/null)" = 2 ]; do
-		kill -0 "$sl_pid" 2>/dev/null || fail "schedlab ended first"
-		sleep 0.02
-	done
+	wait_runs "$mnt/r.db" 2
 	dd if=/dev/zero of="$mnt/fill" bs=64k 2>/dev/null || true
 	finish_sl
 	expect_eq "exit status" 1 "$rc"

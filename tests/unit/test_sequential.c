@@ -32,9 +32,6 @@ static void test_looks(void **state)
 			assert_int_equal(i, looks[k++]);
 		}
 	assert_int_equal(k, 6);
-	assert_int_equal(seq_next_look(5, 5, 30), 8);
-	assert_int_equal(seq_next_look(27, 5, 30), 30);
-	assert_int_equal(seq_next_look(30, 5, 30), 30);
 	assert_int_equal(seq_nlooks(10, 10), 1);
 	assert_true(seq_is_look(10, 10, 10));
 	assert_false(seq_is_look(9, 10, 10));
