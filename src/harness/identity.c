@@ -191,5 +191,8 @@ json_t *identity_settings(const struct plan_case *c)
 	if (c->probes != PROBES_ON)
 		json_object_set_new(s, "probes",
 				    json_string(probe_level_names[c->probes]));
+	for (size_t i = 0; i < c->nset; i++)
+		json_object_set_new(s, c->set[i].key,
+				    json_string(c->set[i].value));
 	return s;
 }

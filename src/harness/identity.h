@@ -47,7 +47,9 @@ char *identity_upgrade(const char *workload, const char *old);
 
 /*
  * The run settings of a case as a JSON object of strings: {"cpus":
- * "0-1"} when it is pinned, "probes" when not "on"; {} when none.
+ * "0-1"} when it is pinned, "probes" when not "on", and each setting
+ * (harness/settings.h: "nice": "10", "sysctl.kernel.x": "37"); {} when
+ * none.
  */
 json_t *identity_settings(const struct plan_case *c);
 

@@ -34,7 +34,7 @@ struct loader {
 	const char *path;
 	struct jobfile jf;
 	unsigned ncpu;		/* what $ncpu stands for */
-	const char *const *sets;	/* run --set KEY=VALUE, applied to jf */
+	const struct plan_set *sets;	/* run --set KEY=VALUE, applied to jf */
 	size_t nsets;
 };
 
@@ -83,6 +83,8 @@ struct harness {
 	unsigned min_iter, max_iter, budget_s;
 	int probes;		/* enum probe_level */
 	char cpus[256];		/* normalised cpulist; "" to inherit */
+	const struct kv **set;	/* settings (harness/settings.h), one a key */
+	size_t nset;
 };
 
 static const struct opt_def harness_options[] = {
@@ -129,7 +131,28 @@ int plan_parse_iterations(const char *s, unsigned *n)
 bool is_harness_key(const char *key)
 {
 	return opt_find(harness_options, key) || !strcmp(key, "timeout") ||
-	       !strcmp(key, "cpus") || !strcmp(key, "budget");
+	       !strcmp(key, "cpus") || !strcmp(key, "budget") ||
+	       setting_kind(key) != SETTING_NONE;
+}
+
+/* A setting's line, checked, in place of the same key's or added. */
+static int set_setting(const struct loader *ld, const struct kv *kv,
+		       struct harness *h)
+{
+	char err[512], at[PATH_MAX + 32];
+	size_t i;
+
+	if (setting_check(kv->key, kv->value, err, sizeof(err)))
+		return error("%s: %s: %s", kv_where(ld->path, kv, at, sizeof(at)),
+			     kv->key, err);
+	for (i = 0; i < h->nset && strcmp(h->set[i]->key, kv->key); i++)
+		;
+	if (i == h->nset) {
+		h->set = plan_grow(h->set, h->nset, sizeof(*h->set));
+		h->nset++;
+	}
+	h->set[i] = kv;
+	return 0;
 }
 
 /* "300", "300s", "5m", "1h"; "none" for no limit. */
@@ -201,6 +224,8 @@ static int set_harness(const struct loader *ld, const struct kv *kv,
 	}
 	if (o)
 		return opt_set(o, h, kv->value, where);
+	if (setting_kind(kv->key) != SETTING_NONE)
+		return set_setting(ld, kv, h);
 	if (!strcmp(kv->key, "cpus"))
 		return set_cpus(ld, kv, h);
 	rc = parse_timeout(kv->value, !strcmp(kv->key, "budget") ?
@@ -210,6 +235,12 @@ static int set_harness(const struct loader *ld, const struct kv *kv,
 			     where, kv->value,
 			     rc == -2 ? "is out of range" : "is not a duration");
 	return 0;
+}
+
+static int setting_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct setting *)a)->key,
+		      ((const struct setting *)b)->key);
 }
 
 /* ---- jobs ------------------------------------------------------------ */
@@ -346,6 +377,7 @@ static int check_global(const struct loader *ld, const struct section *glob)
 
 static void job_free(struct job *j)
 {
+	free(j->h.set);
 	for (size_t i = 0; i < j->nax; i++)
 		axis_free(&j->ax[i]);
 	free(j->ax);
@@ -523,7 +555,80 @@ static int fill_case(const struct loader *ld, const struct job *j,
 	c->retries = j->h.retries;
 	c->probes = j->h.probes;
 	c->cpus = j->h.cpus[0] ? xstrdup(j->h.cpus) : NULL;
+	c->nset = j->h.nset;
+	c->set = xcalloc(c->nset + 1, sizeof(*c->set));
+	for (size_t i = 0; i < c->nset; i++)
+		c->set[i] = (struct setting){ xstrdup(j->h.set[i]->key),
+					      xstrdup(j->h.set[i]->value) };
+	qsort(c->set, c->nset, sizeof(*c->set), setting_cmp);
+	task_settings_from(c->set, c->nset, &c->task);
 	return rc;
+}
+
+/* ---- variants ------------------------------------------------------ */
+
+#define VARIANT_PREFIX "variant:"
+#define VARIANT_NAME_MAX 32
+
+/* A variant's name: letters, digits, '_', '-', '.', '+'; not too long. */
+bool plan_variant_name_ok(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!n || n > VARIANT_NAME_MAX)
+		return false;
+	for (const char *c = name; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("_-.+", *c))
+			return false;
+	return true;
+}
+
+/*
+ * The [variant:NAME] sections of ld's file into p->variants, taken out
+ * of the file's sections (they are not jobs).
+ */
+static int take_variants(struct loader *ld, struct plan *p)
+{
+	size_t keep = 0;
+
+	for (size_t i = 0; i < ld->jf.nsec; i++) {
+		struct section *sec = &ld->jf.sec[i];
+		const char *name = sec->name + strlen(VARIANT_PREFIX);
+		struct plan_variant *v;
+
+		if (strncmp(sec->name, VARIANT_PREFIX, strlen(VARIANT_PREFIX))) {
+			ld->jf.sec[keep++] = *sec;
+			continue;
+		}
+		if (!plan_variant_name_ok(name))
+			return error("%s:%u: [%s]: '%s' is not a variant name (expected up to %d letters, digits, '_', '-', '.' or '+')",
+				     ld->path, sec->line, sec->name, name,
+				     VARIANT_NAME_MAX);
+		p->variants = plan_grow(p->variants, p->nvariants,
+					sizeof(*p->variants));
+		v = &p->variants[p->nvariants++];
+		*v = (struct plan_variant){ .name = xstrdup(name),
+					    .line = sec->line };
+		v->sets = xcalloc(sec->nkv + 1, sizeof(*v->sets));
+		v->origins = xcalloc(sec->nkv + 1, sizeof(*v->origins));
+		for (size_t k = 0; k < sec->nkv; k++) {
+			const struct kv *kv = &sec->kv[k];
+			char *t = xmalloc(strlen(kv->key) + strlen(kv->value) + 2);
+			char at[PATH_MAX + 64];
+
+			sprintf(t, "%s=%s", kv->key, kv->value);
+			snprintf(at, sizeof(at), "%s:%u", ld->path, kv->line);
+			v->sets[v->nsets] = t;
+			v->origins[v->nsets++] = xstrdup(at);
+			free(kv->key);
+			free(kv->value);
+			free(kv->origin);
+		}
+		free(sec->kv);
+		free(sec->name);
+	}
+	ld->jf.nsec = keep;
+	return 0;
 }
 
 /* The number $ncpu stands for: SCHEDLAB_NCPU, or the online CPUs. */
@@ -557,7 +662,7 @@ static int build(struct loader *ld, struct plan *p)
 	size_t njobs, nj = 0, big = 0;
 	int rc = -1;
 
-	if (resolve_workloads(ld, &njobs) ||
+	if (take_variants(ld, p) || resolve_workloads(ld, &njobs) ||
 	    plan_apply_sets(ld->path, &ld->jf, ld->sets, ld->nsets) ||
 	    check_global(ld, glob))
 		return -1;
@@ -601,7 +706,7 @@ out:
  * the file or, when text is not NULL, from text..text+len.
  */
 static int load(const char *where, const char *source, const char *text,
-		size_t len, const char *const *sets, size_t nsets,
+		size_t len, const struct plan_set *sets, size_t nsets,
 		struct plan *p)
 {
 	struct loader ld = { .path = where, .sets = sets, .nsets = nsets };
@@ -632,15 +737,47 @@ int plan_load(const char *path, struct plan *p)
 	return load(path, path, NULL, 0, NULL, 0, p);
 }
 
+/* --set strings as sets without an origin; free() it. */
+static struct plan_set *as_sets(const char *const *sets, size_t n)
+{
+	struct plan_set *v = xcalloc(n + 1, sizeof(*v));
+
+	for (size_t i = 0; i < n; i++)
+		v[i].text = sets[i];
+	return v;
+}
+
 int plan_load_with(const char *path, const char *const *sets, size_t nsets,
 		   struct plan *p)
 {
-	return load(path, path, NULL, 0, sets, nsets, p);
+	struct plan_set *v = as_sets(sets, nsets);
+	int rc = load(path, path, NULL, 0, v, nsets, p);
+
+	free(v);
+	return rc;
 }
 
 int plan_load_text(const char *where, const char *source, const char *text,
 		   size_t len, const char *const *sets, size_t nsets,
 		   struct plan *p)
+{
+	struct plan_set *v = as_sets(sets, nsets);
+	int rc = load(where, source, text, len, v, nsets, p);
+
+	free(v);
+	return rc;
+}
+
+int plan_load_file_sets(const char *path, const struct plan_set *sets,
+			size_t nsets, struct plan *p)
+{
+	return load(path, path, NULL, 0, sets, nsets, p);
+}
+
+int plan_load_text_sets(const char *where, const char *source,
+			const char *text, size_t len,
+			const struct plan_set *sets, size_t nsets,
+			struct plan *p)
 {
 	return load(where, source, text, len, sets, nsets, p);
 }
@@ -656,7 +793,25 @@ void plan_free(struct plan *p)
 		free(c->sweep_keys);
 		free(c->sweep);
 		free(c->cpus);
+		for (size_t k = 0; k < c->nset; k++) {
+			free(c->set[k].key);
+			free(c->set[k].value);
+		}
+		free(c->set);
+		task_settings_free(&c->task);
 	}
+	for (size_t i = 0; i < p->nvariants; i++) {
+		struct plan_variant *v = &p->variants[i];
+
+		for (size_t k = 0; k < v->nsets; k++) {
+			free(v->sets[k]);
+			free(v->origins[k]);
+		}
+		free(v->sets);
+		free(v->origins);
+		free(v->name);
+	}
+	free(p->variants);
 	free(p->cases);
 	free(p->source);
 	free(p->name);
@@ -720,6 +875,8 @@ void plan_print(FILE *f, const struct plan *p)
 			fprintf(f, " probes=%s", probe_level_names[c->probes]);
 		if (c->cpus)
 			fprintf(f, " cpus=%s", c->cpus);
+		for (size_t k = 0; k < c->nset; k++)
+			fprintf(f, " %s=%s", c->set[k].key, c->set[k].value);
 		fputc('\n', f);
 	}
 }

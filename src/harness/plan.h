@@ -22,7 +22,12 @@
  * none), retries (0..100, default 0), cpus (a cpulist such as "0-3,8" of
  * CPUs this machine has; default: inherit), probes (on, off or perf,
  * default on: the scheduler metrics of probe/probe.h; perf adds perf's
- * software counters, at a cost on every context switch). Every other key of a job is
+ * software counters, at a cost on every context switch), and the settings
+ * of harness/settings.h (nice, policy, uclamp_min, uclamp_max, env.NAME,
+ * cgroup.CONTROLLER.FILE, sysctl.NAME, sched.NAME, sched_feat, scx, a
+ * path under /proc or /sys), taken as written. A [variant:NAME] section
+ * holds the settings or options of ab's variant NAME (not a job; `run`
+ * refuses a file with variants). Every other key of a job is
  * an option of its workload, by its name or an alias (rr's length is
  * runtime; '_' and '-' alike); one option under two names in a section
  * is a mistake. Durations (runtime) take 30, 30s, 2m or 1h. Workload
@@ -51,6 +56,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "harness/settings.h"
 #include "stats/tests.h"
 #include "workload/workload.h"
 
@@ -84,6 +90,27 @@ struct plan_case {
 	 * run settings (identity_settings()) */
 	char *cpus;		/* affinity as a cpulist; NULL: inherit */
 	int probes;		/* enum probe_level: on (0), off, perf */
+	/*
+	 * Settings (harness/settings.h: nice, policy, env.*, cgroup.*,
+	 * sysctl.*, ...) as written, sorted by key; stored with the case
+	 * as run settings too. task: the task settings among them, parsed
+	 * (its cgroup_procs filled by switch_prepare()).
+	 */
+	struct setting *set;
+	size_t nset;
+	struct task_settings task;
+};
+
+/*
+ * A [variant:NAME] section of a job file: ab's variant NAME, its lines
+ * as KEY=VALUE over every job (as run --set applies them).
+ */
+struct plan_variant {
+	char *name;
+	char **sets;		/* "KEY=VALUE", in file order */
+	char **origins;		/* "FILE:LINE" of each */
+	size_t nsets;
+	unsigned line;		/* the section's */
 };
 
 struct plan {
@@ -91,6 +118,18 @@ struct plan {
 	char *name;		/* the file's name without directory and .job */
 	struct plan_case *cases;
 	size_t ncases;
+	struct plan_variant *variants;	/* [variant:NAME] sections, in order */
+	size_t nvariants;
+};
+
+/*
+ * A --set over a job file: KEY=VALUE or JOB.KEY=VALUE, and where it
+ * came from for messages (NULL: "--set TEXT"; ab's variants: "variant
+ * slice: TEXT" or the job file's line).
+ */
+struct plan_set {
+	const char *text;
+	const char *origin;
 };
 
 /*
@@ -119,6 +158,9 @@ int plan_load_with(const char *path, const char *const *sets, size_t nsets,
  */
 int plan_load_spec(const char *spec, const char *const *sets, size_t nsets,
 		   struct plan *p);
+/* plan_load_spec() with each set's origin. */
+int plan_load_sets(const char *spec, const struct plan_set *sets, size_t nsets,
+		   struct plan *p);
 
 /*
  * The suites plan_load_spec() can find, $SCHEDLAB_JOBS's under its
@@ -146,6 +188,9 @@ void plan_print(FILE *f, const struct plan *p);
 int plan_warn_power(const struct plan *p, enum stat_test t, double alpha);
 
 void plan_free(struct plan *p);
+
+/* Whether name may name a variant: 1..32 of letters, digits, _ - . + */
+bool plan_variant_name_ok(const char *name);
 
 /*
  * An iteration count as a job file or --iterations gives it: 0 with *n

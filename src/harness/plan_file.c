@@ -64,6 +64,7 @@ static bool job_name_char(char c)
 static int section_line(struct reader *rd, const char *s, size_t n)
 {
 	const char *close = memchr(s, ']', n), *rest, *a, *b;
+	const char *a_name;
 	struct section *sec, *dup;
 	char name[JOB_NAME_MAX + 1];
 
@@ -82,7 +83,11 @@ static int section_line(struct reader *rd, const char *s, size_t n)
 	if (b - a > JOB_NAME_MAX)
 		return parse_error(rd, "section name '%.*s' is longer than %d characters",
 				   (int)(b - a), a, JOB_NAME_MAX);
-	for (const char *c = a; c < b; c++)
+	a_name = a;
+	/* [variant:NAME]: ab's variant (plan.c takes it out) */
+	if (b - a > 8 && !strncmp(a, "variant:", 8))
+		a_name = a + 8;
+	for (const char *c = a_name; c < b; c++)
 		if (!job_name_char(*c))
 			return parse_error(rd, "section name '%.*s' may only use letters, digits and . _ - +",
 					   (int)(b - a), a);

@@ -64,8 +64,16 @@ int plan_load_text(const char *where, const char *source, const char *text,
 		   size_t len, const char *const *sets, size_t nsets,
 		   struct plan *p);
 
+/* plan_load_with() and plan_load_text() of sets with their origins. */
+int plan_load_file_sets(const char *path, const struct plan_set *sets,
+			size_t nsets, struct plan *p);
+int plan_load_text_sets(const char *where, const char *source,
+			const char *text, size_t len,
+			const struct plan_set *sets, size_t nsets,
+			struct plan *p);
+
 /* The keys that are not a workload's options, for messages. */
-#define PLAN_HARNESS_KEYS "iterations, min_iterations, max_iterations, budget, warmup, timeout, retries, cpus, probes"
+#define PLAN_HARNESS_KEYS "iterations, min_iterations, max_iterations, budget, warmup, timeout, retries, cpus, probes, settings (nice, policy, env.*, cgroup.*, sysctl.*, sched.*, sched_feat, scx, a /proc or /sys path)"
 
 /* Whether key is a harness key (which shadows a workload option). */
 bool is_harness_key(const char *key);
@@ -86,7 +94,7 @@ struct kv *section_find(const struct section *sec, const struct workload *wl,
  * what is wrong, naming the --set.
  */
 int plan_apply_sets(const char *path, struct jobfile *jf,
-		    const char *const *sets, size_t nsets);
+		    const struct plan_set *sets, size_t nsets);
 
 /* One workload option of a job and the distinct values it takes. */
 struct axis {

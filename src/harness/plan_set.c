@@ -55,10 +55,10 @@ static void put(struct section *sec, const struct workload *wl,
 	char origin[1024];
 
 	if (every && !sec->global)
-		snprintf(origin, sizeof(origin), "--set %s, in job [%s]", set,
+		snprintf(origin, sizeof(origin), "%s, in job [%s]", set,
 			 sec->name);
 	else
-		snprintf(origin, sizeof(origin), "--set %s", set);
+		snprintf(origin, sizeof(origin), "%s", set);
 	if (!kv) {
 		sec->kv = plan_grow(sec->kv, sec->nkv, sizeof(*sec->kv));
 		kv = &sec->kv[sec->nkv++];
@@ -108,29 +108,62 @@ static void keys_list(const struct jobfile *jf, const struct section *only,
 	}
 }
 
-static int apply_set(const char *path, struct jobfile *jf, const char *set)
+/*
+ * Where JOB.KEY splits: NULL for a KEY alone. A setting's key has dots
+ * of its own (sysctl.kernel.x): the first dot whose left names a job
+ * and whose right is a key splits; else, for a key that is a setting
+ * as a whole, none; else the last dot.
+ */
+static char *job_dot(const struct jobfile *jf, char *lhs)
 {
-	const char *eq = strchr(set, '=');
+	for (char *d = strchr(lhs, '.'); d; d = strchr(d + 1, '.')) {
+		const struct section *sec;
+
+		*d = '\0';
+		sec = jobfile_section(jf, lhs);
+		*d = '.';
+		if (sec && !sec->global && job_has(sec, d + 1))
+			return d;
+	}
+	if (setting_kind(lhs) != SETTING_NONE)
+		return NULL;
+	return strrchr(lhs, '.');
+}
+
+static int apply_set(const char *path, struct jobfile *jf,
+		     const struct plan_set *ps)
+{
+	const char *text = ps->text, *eq = strchr(text, '=');
 	struct section *glob = jobfile_section(jf, "global"), *sec;
-	char *lhs, *key, *dot, list[2048];
+	char *lhs, *key, *dot, list[2048], *set;
 	size_t used = 0;
 	int rc = -1;
 
-	if (!eq || eq == set)
-		return error("--set %s: expected KEY=VALUE or JOB.KEY=VALUE",
-			     set);
-	lhs = xstrdup(set);
-	lhs[eq - set] = '\0';
-	dot = strrchr(lhs, '.');
+	if (ps->origin) {
+		set = xmalloc(strlen(ps->origin) + strlen(text) + 3);
+		sprintf(set, "%s", ps->origin);
+	} else {
+		set = xmalloc(strlen(text) + 7);
+		sprintf(set, "--set %s", text);
+	}
+	if (!eq || eq == text) {
+		error("%s: expected KEY=VALUE or JOB.KEY=VALUE", set);
+		free(set);
+		return -1;
+	}
+	lhs = xstrdup(text);
+	lhs[eq - text] = '\0';
+	plan_trim(lhs);
+	dot = job_dot(jf, lhs);
 	key = dot ? dot + 1 : lhs;
 	if (dot)
 		*dot = '\0';
 	if (!*key || (dot && !*lhs)) {
-		error("--set %s: expected KEY=VALUE or JOB.KEY=VALUE", set);
+		error("%s: expected KEY=VALUE or JOB.KEY=VALUE", set);
 		goto out;
 	}
 	if (!strcmp(key, "workload")) {
-		error("--set %s: a job's workload is not a key --set changes (it names the job's options)",
+		error("%s: a job's workload is not a key --set changes (it names the job's options)",
 		      set);
 		goto out;
 	}
@@ -138,13 +171,13 @@ static int apply_set(const char *path, struct jobfile *jf, const char *set)
 		sec = jobfile_section(jf, lhs);
 		if (!sec || sec->global) {
 			jobs_list(jf, list, sizeof(list));
-			error("--set %s: %s has no job [%s] (jobs: %s)", set,
+			error("%s: %s has no job [%s] (jobs: %s)", set,
 			      path, lhs, list);
 			goto out;
 		}
 		if (!job_has(sec, key)) {
 			keys_list(jf, sec, list, sizeof(list));
-			error("--set %s: '%s' is not a key of job [%s] (%s)",
+			error("%s: '%s' is not a key of job [%s] (%s)",
 			      set, key, lhs, list);
 			goto out;
 		}
@@ -165,21 +198,22 @@ static int apply_set(const char *path, struct jobfile *jf, const char *set)
 	}
 	if (!used) {
 		keys_list(jf, NULL, list, sizeof(list));
-		error("--set %s: '%s' is not a key of any job in %s (%s)", set,
+		error("%s: '%s' is not a key of any job in %s (%s)", set,
 		      key, path, list);
 		goto out;
 	}
 	rc = 0;
 out:
 	free(lhs);
+	free(set);
 	return rc;
 }
 
 int plan_apply_sets(const char *path, struct jobfile *jf,
-		    const char *const *sets, size_t nsets)
+		    const struct plan_set *sets, size_t nsets)
 {
 	for (size_t i = 0; i < nsets; i++)
-		if (apply_set(path, jf, sets[i]))
+		if (apply_set(path, jf, &sets[i]))
 			return -1;
 	return 0;
 }

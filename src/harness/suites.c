@@ -77,18 +77,31 @@ static const struct suite *builtin(const char *name)
 int plan_load_spec(const char *spec, const char *const *sets, size_t nsets,
 		   struct plan *p)
 {
+	struct plan_set *v = xcalloc(nsets + 1, sizeof(*v));
+	int rc;
+
+	for (size_t i = 0; i < nsets; i++)
+		v[i].text = sets[i];
+	rc = plan_load_sets(spec, v, nsets, p);
+	free(v);
+	return rc;
+}
+
+int plan_load_sets(const char *spec, const struct plan_set *sets, size_t nsets,
+		   struct plan *p)
+{
 	const struct suite *s;
 	char path[PATH_MAX];
 
 	if (is_path(spec))
-		return plan_load_with(spec, sets, nsets, p);
+		return plan_load_file_sets(spec, sets, nsets, p);
 	if (in_jobs_dir(spec, path, sizeof(path)))
-		return plan_load_with(path, sets, nsets, p);
+		return plan_load_file_sets(path, sets, nsets, p);
 	s = builtin(spec);
 	if (s) {
 		snprintf(path, sizeof(path), "%s.job", s->name);
-		return plan_load_text(path, "built in", s->text, s->len, sets,
-				      nsets, p);
+		return plan_load_text_sets(path, "built in", s->text, s->len,
+					   sets, nsets, p);
 	}
 	memset(p, 0, sizeof(*p));
 	return error("no suite or job file '%s' (see 'schedlab list suites')",
