@@ -41,6 +41,14 @@ struct run_variant {
 	const char *name;
 	const char *const *sets;
 	size_t nsets;
+	/* where each set came from, for messages (NULL: "--set TEXT") */
+	const char *const *origins;
+};
+
+/* Knobs written before an iteration and put back after it (switch.h). */
+struct run_switch_stats {
+	unsigned n;		/* iterations that switched something */
+	double median_us, max_us;	/* apply + restore, each iteration */
 };
 
 /* What decides an adaptive case (iterations = auto). */
@@ -75,6 +83,11 @@ struct run_request {
 	size_t nsets;
 	const struct run_variant *variants;	/* run beside it; may be NULL */
 	size_t nvariants;
+	/* the run's own variant name (ab's first variant): labelled
+	 * LABEL/NAME too; NULL: the run itself, labelled LABEL */
+	const char *name;
+	/* when not NULL: what applying and restoring knobs cost */
+	struct run_switch_stats *switch_stats;
 	const struct run_adapt *adapt;	/* NULL: seq_precise() at threshold */
 	int64_t *variant_ids;	/* [nvariants]: their runs' ids, -1: none */
 	bool quiet;		/* no progress, no summary */

@@ -554,10 +554,10 @@ static int judge_run(struct judge_args *a, struct judge *j, int64_t ids[3])
 		rq.max_iter = CLASSIFY_MAX;
 	if (a->o.good_sets.n) {
 		vars[rq.nvariants++] = (struct run_variant){ "good",
-			a->o.good_sets.v, a->o.good_sets.n };
+			a->o.good_sets.v, a->o.good_sets.n, NULL };
 		if (a->o.bad_sets.n)
 			vars[rq.nvariants++] = (struct run_variant){ "bad",
-				a->o.bad_sets.v, a->o.bad_sets.n };
+				a->o.bad_sets.v, a->o.bad_sets.n, NULL };
 	}
 	if (run_check_iterations("judge", &rq))
 		return EXIT_ABORT;

@@ -157,15 +157,17 @@ static int load_plan(const struct run_request *rq, const struct run_variant *ext
 		     struct plan *plan)
 {
 	size_t n = rq->nsets + (extra ? extra->nsets : 0), k = 0;
-	const char **sets = xcalloc(n + 4, sizeof(*sets));
+	struct plan_set *sets = xcalloc(n + 4, sizeof(*sets));
 	char opt[4][64];	/* the iteration options, as harness keys */
 	size_t o = 0;
 	int rc;
 
 	for (size_t i = 0; i < rq->nsets; i++)
-		sets[k++] = rq->sets[i];
-	for (size_t i = 0; extra && i < extra->nsets; i++)
-		sets[k++] = extra->sets[i];
+		sets[k++].text = rq->sets[i];
+	for (size_t i = 0; extra && i < extra->nsets; i++, k++) {
+		sets[k].text = extra->sets[i];
+		sets[k].origin = extra->origins ? extra->origins[i] : NULL;
+	}
 	if (rq->iterations)
 		snprintf(opt[o++], sizeof(opt[0]), "iterations=%.40s", rq->iterations);
 	if (rq->min_iter)
@@ -175,8 +177,8 @@ static int load_plan(const struct run_request *rq, const struct run_variant *ext
 	if (rq->budget)
 		snprintf(opt[o++], sizeof(opt[0]), "budget=%.40s", rq->budget);
 	for (size_t i = 0; i < o; i++)
-		sets[k++] = opt[i];
-	rc = plan_load_spec(rq->spec ? rq->spec : "quick", sets, k, plan);
+		sets[k++].text = opt[i];
+	rc = plan_load_sets(rq->spec ? rq->spec : "quick", sets, k, plan);
 	free(sets);
 	return rc;
 }

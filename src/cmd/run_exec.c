@@ -10,6 +10,7 @@
 #include "cmd/run_exec.h"
 #include "harness/identity.h"
 #include "harness/runner.h"
+#include "harness/switch.h"
 #include "model/result.h"
 #include "model/run.h"
 #include "probe/probe.h"
@@ -17,6 +18,7 @@
 #include "report/render.h"
 #include "report/run_text.h"
 #include "stats/sequential.h"
+#include "stats/summary.h"
 #include "store/store.h"
 #include "util.h"
 #include "version.h"
@@ -205,6 +207,13 @@ static enum probe_level plan_probes(const struct plan *plan)
 }
 
 
+/* The knobs' cost, per iteration that switched something. */
+struct switching {
+	struct switchboard *sb;
+	double *us;
+	size_t n;
+};
+
 /* One plan's run. */
 struct side {
 	struct plan *plan;
@@ -314,10 +323,66 @@ static void done_print(void *arg, const struct plan_case *c, unsigned n,
  * decision or its budget. 0; -1 when nothing could be started. *stop:
  * interrupted.
  */
+/*
+ * Side k's knobs for case i before its iteration or warm-ups: 0, or
+ * -1 with the iteration failed (r->reason says why) - r is set up as
+ * a failed result when fresh.
+ */
+static int switch_on(struct switching *sw, size_t k, size_t i,
+		     struct case_result *r, bool fresh,
+		     const struct plan_case *c)
+{
+	char err[sizeof(r->reason)];
+
+	if (!sw->sb || !switch_apply(sw->sb, k, i, err, sizeof(err)))
+		return 0;
+	switch_restore(sw->sb, k, i);
+	if (fresh) {
+		memset(r, 0, sizeof(*r));
+		metric_cols_init(&r->cols, c->wl);
+	}
+	r->status = RUN_FAILED;
+	snprintf(r->reason, sizeof(r->reason), "%s", err);
+	return -1;
+}
+
+/*
+ * What switching cost so far, into env ("knob_switching": iterations,
+ * median_us, max_us) and *out; nothing when nothing switched.
+ */
+static void add_switching(json_t *env, const struct switching *sw,
+			  struct run_switch_stats *out)
+{
+	json_t *o;
+	double med = 0, max = 0;
+
+	if (!sw->n)
+		return;
+	stats_median(sw->us, sw->n, &med);
+	for (size_t k = 0; k < sw->n; k++)
+		max = sw->us[k] > max ? sw->us[k] : max;
+	o = json_object();
+	json_object_set_new(o, "iterations", json_integer((json_int_t)sw->n));
+	json_object_set_new(o, "median_us", json_real(med));
+	json_object_set_new(o, "max_us", json_real(max));
+	json_object_set_new(env, "knob_switching", sysenv_item(o));
+	if (out)
+		*out = (struct run_switch_stats){ (unsigned)sw->n, med, max };
+}
+
+static void switch_off(struct switching *sw, size_t k, size_t i)
+{
+	if (!sw->sb)
+		return;
+	switch_restore(sw->sb, k, i);
+	sw->us = xrealloc(sw->us, (sw->n + 1) * sizeof(*sw->us));
+	sw->us[sw->n++] = switch_last_us(sw->sb);
+}
+
 static int run_rounds(struct side *sd, size_t nsides, size_t i,
 		      const struct run_adapt *ad, struct progress *pr,
 		      const struct runner_progress *rp, uint64_t *rng,
-		      bool *stop)
+		      struct switching *sw, bool *stop)
 {
 	const struct plan_case *c0 = &sd[0].plan->cases[i];
 	const struct case_result **rs = xcalloc(nsides, sizeof(*rs));
@@ -330,10 +395,20 @@ static int run_rounds(struct side *sd, size_t nsides, size_t i,
 	int rc = 0;
 
 	for (size_t k = 0; k < nsides && !rc && !failed; k++) {
+		const struct plan_case *c = &sd[k].plan->cases[i];
+
 		pr->side = sd[k].name;
-		rc = runner_begin(&sd[k].plan->cases[i], &sd[k].res, rp);
 		sd[k].have_res = true;
 		rs[k] = &sd[k].res;
+		if (switch_on(sw, k, i, &sd[k].res, true, c)) {
+			failed = true;
+			break;
+		}
+		rc = runner_begin(c, &sd[k].res, rp);
+		if (c->warmup)
+			switch_off(sw, k, i);
+		else if (sw->sb)
+			switch_restore(sw->sb, k, i);
 		failed = sd[k].res.status != RUN_OK;
 	}
 	while (!rc && !failed && rounds < c0->iterations) {
@@ -342,7 +417,13 @@ static int run_rounds(struct side *sd, size_t nsides, size_t i,
 			struct side *s = &sd[ord[o]];
 
 			pr->side = s->name;
+			if (switch_on(sw, ord[o], i, &s->res, false,
+				      &s->plan->cases[i])) {
+				failed = true;
+				break;
+			}
 			rc = runner_step(&s->plan->cases[i], &s->res, rp);
+			switch_off(sw, ord[o], i);
 			failed = rc > 0;
 			rc = rc < 0 ? -1 : 0;
 		}
@@ -429,12 +510,14 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 				 &threshold };
 	const struct run_adapt *ad = ro->adapt ? ro->adapt : &own;
 	struct side *sd = xcalloc(nplans, sizeof(*sd));
+	const char **names = xcalloc(nplans, sizeof(*names));
+	struct switching sw = { 0 };
 	struct run job = { .id = -1 };
 	struct plan *plan = &plans[0];
 	struct cpu_times t0;
 	struct utsname u;
 	struct store *st;
-	char uuid[40], label[256 + sizeof(u.release)], host[256] = "unknown";
+	char uuid[40], ab[40], label[256 + sizeof(u.release)], host[256] = "unknown";
 	char what[96];
 	bool interrupted = false, have_t0, stored = true;
 	const char *status;
@@ -447,7 +530,7 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 	*run_id_out = -1;
 	for (size_t k = 0; k < nplans; k++) {
 		sd[k].plan = &plans[k];
-		sd[k].name = k ? ro->variants[k - 1].name : NULL;
+		sd[k].name = k ? ro->variants[k - 1].name : ro->name;
 		sd[k].id = -1;
 		sd[k].stored = true;
 		if (k && ro->variant_ids)
@@ -455,6 +538,7 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 	}
 	if (check_sides(sd, nplans)) {
 		free(sd);
+		free(names);
 		return EXIT_USAGE;
 	}
 	st = store_open(db);
@@ -462,9 +546,28 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 		if (ro->store_failed)
 			*ro->store_failed = true;
 		free(sd);
+		free(names);
 		return EXIT_USAGE;
 	}
 	supervise_block_signals();
+	/* what the plans change on the machine: checked, journalled */
+	for (size_t k = 0; k < nplans; k++) {
+		names[k] = sd[k].name;
+		if (names[k]) {
+			char *t = xmalloc(strlen(names[k]) + sizeof("variant "));
+
+			sprintf(t, "variant %s", names[k]);
+			names[k] = t;
+		}
+	}
+	if (switch_prepare(plans, nplans, names, &sw.sb)) {
+		store_close(st);
+		for (size_t k = 0; k < nplans; k++)
+			free((char *)names[k]);
+		free(names);
+		free(sd);
+		return EXIT_USAGE;
+	}
 	gethostname(host, sizeof(host) - 1);
 	if (uname(&u))
 		snprintf(u.release, sizeof(u.release), "unknown");
@@ -478,6 +581,7 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 	if (nplans > 1)
 		json_object_set_new(env, "interleave_seed",
 				    sysenv_item(json_integer((json_int_t)seed)));
+	make_uuid(ab, sizeof(ab));
 	busy = busy_pct();
 	if (busy >= 0)
 		json_object_set_new(env, "busy_at_start", sysenv_item(json_real(busy)));
@@ -490,13 +594,17 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 		const char *base = ro->label ? ro->label : label;
 		struct store_run sr;
 
+		const char *vn = sd[k].name;
+
 		make_uuid(uuid, sizeof(uuid));
-		sd[k].label = xmalloc(strlen(base) + (k ? strlen(sd[k].name) : 0) + 2);
-		sprintf(sd[k].label, "%s%s%s", base, k ? "/" : "", k ? sd[k].name : "");
+		sd[k].label = xmalloc(strlen(base) + (vn ? strlen(vn) : 0) + 2);
+		sprintf(sd[k].label, "%s%s%s", base, vn ? "/" : "", vn ? vn : "");
 		sr = (struct store_run){
 			.uuid = uuid, .label = sd[k].label, .host = host,
 			.command = ro->command, .version = SCHEDLAB_VERSION,
 			.started = wall_now(), .environment = env,
+			.ab = nplans > 1 ? ab : NULL,
+			.variant = nplans > 1 ? (vn ? vn : "run") : NULL,
 		};
 		if (store_run_begin(st, &sr, &sd[k].id)) {
 			rc = EXIT_RUN_FAILED;
@@ -519,7 +627,8 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 			progress_clear(&pr);
 			job_flush(&job);
 		}
-		if (run_rounds(sd, nplans, i, ad, &pr, &rp, &rng, &interrupted)) {
+		if (run_rounds(sd, nplans, i, ad, &pr, &rp, &rng, &sw,
+			       &interrupted)) {
 			rc = EXIT_RUN_FAILED;
 			break;
 		}
@@ -534,8 +643,10 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 		 */
 		if (supervise_stop_pending())
 			interrupted = true;
-		else if (last)
+		else if (last) {
 			add_steal(env, &t0, have_t0);
+			add_switching(env, &sw, NULL);
+		}
 		for (size_t k = 0; k < nplans; k++) {
 			struct side *s = &sd[k];
 			const struct case_result *r = &s->res;
@@ -575,6 +686,12 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 	if (!ro->quiet)
 		job_flush(&job);
 	run_free(&job);
+	/* the knobs back, the cgroups gone, before the runs end */
+	if (switch_close(sw.sb))
+		rc = rc == EXIT_OK ? EXIT_RUN_FAILED : rc;
+	sw.sb = NULL;
+	add_switching(env, &sw, ro->switch_stats);
+	free(sw.us);
 
 	for (size_t k = 0; k < nplans; k++) {
 		struct side *s = &sd[k];
@@ -617,7 +734,9 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 	for (size_t k = 0; k < nplans; k++) {
 		rc = rc == EXIT_OK && sd[k].failed ? EXIT_RUN_FAILED : rc;
 		free(sd[k].label);
+		free((char *)names[k]);
 	}
+	free(names);
 	free(sd);
 	if (interrupted) {
 		error("run: interrupted; the %zu finished case%s kept", kept,

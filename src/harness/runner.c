@@ -61,7 +61,7 @@ static void fill_row(const struct case_result *r, const struct run_outcome *o,
 static int attempt(const struct plan_case *c, struct case_result *r,
 		   struct run_outcome *o)
 {
-	struct run_settings rs = { c->timeout_s, c->cpus, c->probes };
+	struct run_settings rs = { c->timeout_s, c->cpus, c->probes, &c->task };
 
 	for (unsigned a = 0;; a++) {
 		run_outcome_release(o);

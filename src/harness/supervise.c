@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "harness/instrument.h"
+#include "harness/settings.h"
 #include "harness/supervise.h"
 #include "probe/cpus.h"
 #include "util.h"
@@ -158,7 +159,7 @@ static int set_affinity(const char *cpus, struct wl_ctx *ctx)
 
 static void __attribute__((noreturn))
 workload_process(const struct workload *wl, const void *cfg,
-		 const char *cpus, struct wl_ctx *ctx, pid_t parent)
+		 const struct run_settings *rs, struct wl_ctx *ctx, pid_t parent)
 {
 	struct rusage ru;
 	sigset_t none;
@@ -169,7 +170,10 @@ workload_process(const struct workload *wl, const void *cfg,
 		_exit(127);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (set_affinity(cpus, ctx))
+	if (set_affinity(rs->cpus, ctx))
+		_exit(1);
+	if (rs->task && task_settings_any(rs->task) &&
+	    task_settings_apply(rs->task, ctx))
 		_exit(1);
 	instrument_setup(ctx);
 	rc = wl->run(cfg, ctx, &ctx->result);
@@ -451,7 +455,7 @@ int supervise_run(const struct workload *wl, const void *cfg,
 		return -1;
 	}
 	if (pid == 0)
-		workload_process(wl, cfg, rs->cpus, ctx, parent);
+		workload_process(wl, cfg, rs, ctx, parent);
 	setpgid(pid, pid);	/* both sides, so no race decides */
 
 	st = wait_end(pid, &set, deadline, &signo);

@@ -65,6 +65,8 @@ struct run_settings {
 	unsigned timeout_s;	/* 0: none */
 	const char *cpus;	/* affinity as a cpulist; NULL: inherit */
 	int probes;		/* enum probe_level */
+	/* nice, policy, env, cgroups (harness/settings.h); NULL: none */
+	const struct task_settings *task;
 };
 
 enum run_status {

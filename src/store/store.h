@@ -66,6 +66,10 @@ struct store_run {
 	const char *version;	/* schedlab's */
 	double started;		/* Unix time, seconds */
 	json_t *environment;	/* borrowed: sysenv_collect(); NULL: {} */
+	/* runs made side by side (ab's variants, judge's live references):
+	 * the uuid they share and this one's variant name; NULL: none */
+	const char *ab;
+	const char *variant;
 };
 
 /*
