@@ -20,6 +20,7 @@ int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_judge(int argc, char **argv);
+int cmd_ab(int argc, char **argv);
 
 /*
  * What `schedlab run` does once its options are read, for run and
@@ -86,6 +87,9 @@ struct run_request {
 	/* the run's own variant name (ab's first variant): labelled
 	 * LABEL/NAME too; NULL: the run itself, labelled LABEL */
 	const char *name;
+	const struct run_variant *own;	/* its sets; NULL: none */
+	bool ab;		/* a job file's [variant:NAME] sections are
+				 * ab's (run and judge refuse them) */
 	/* when not NULL: what applying and restoring knobs cost */
 	struct run_switch_stats *switch_stats;
 	const struct run_adapt *adapt;	/* NULL: seq_precise() at threshold */
@@ -109,5 +113,12 @@ int run_check_iterations(const char *who, const struct run_request *rq);
 int parse_percent(const char *who, const char *s, double *out);
 
 int run_suite(const struct run_request *rq, int64_t *run_id);
+
+/*
+ * --dry-run: the plan printed with its estimated time (for every plan
+ * run beside it too), the variants' plans loaded and checked. An exit
+ * code.
+ */
+int run_dry(const struct run_request *rq);
 
 #endif

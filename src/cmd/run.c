@@ -72,7 +72,8 @@ static void run_usage(FILE *f)
  * --dry-run's estimate, from earlier runs of the same cases in db; -1
  * when db exists but is no schedlab database (a real run would fail).
  */
-static int print_estimate(const struct plan *plan, const char *db)
+static int print_estimate(const struct plan *plan, const char *db,
+			  size_t nplans)
 {
 	struct store *st = NULL;
 	size_t known = 0;
@@ -96,7 +97,8 @@ static int print_estimate(const struct plan *plan, const char *db)
 		printf("estimated time: unknown (no earlier run of these cases in %s)\n", db);
 		return 0;
 	}
-	fmt_dur(d, sizeof(d), total * (double)plan->ncases / (double)known);
+	fmt_dur(d, sizeof(d), total * (double)plan->ncases / (double)known *
+		(double)nplans);
 	if (plan->ncases == 1)
 		printf("estimated time: %s (from an earlier run of the case in %s)\n",
 		       d, db);
@@ -183,6 +185,40 @@ static int load_plan(const struct run_request *rq, const struct run_variant *ext
 	return rc;
 }
 
+/* run and judge refuse a job file with ab's variants. */
+static int no_variants(const struct run_request *rq, const struct plan *p)
+{
+	if (rq->ab || !p->nvariants)
+		return 0;
+	return error("%s has %zu [variant:NAME] section%s ([variant:%s]...): run it with 'schedlab ab %s'",
+		     p->source, p->nvariants, p->nvariants == 1 ? "" : "s",
+		     p->variants[0].name, rq->spec ? rq->spec : "quick");
+}
+
+int run_dry(const struct run_request *rq)
+{
+	size_t np = 1 + rq->nvariants;
+	struct plan *plans = xcalloc(np, sizeof(*plans));
+	size_t loaded = 0;
+	char db[4096];
+	int rc = EXIT_USAGE;
+
+	for (; loaded < np; loaded++)
+		if (load_plan(rq, loaded ? &rq->variants[loaded - 1] : rq->own,
+			      &plans[loaded]))
+			goto out;
+	if (no_variants(rq, &plans[0]) ||
+	    run_db_path(rq->db, db, sizeof(db)))
+		goto out;
+	plan_print(stdout, &plans[0]);
+	rc = print_estimate(&plans[0], db, np) ? EXIT_USAGE : EXIT_OK;
+out:
+	for (size_t k = 0; k < loaded; k++)
+		plan_free(&plans[k]);
+	free(plans);
+	return rc;
+}
+
 int run_suite(const struct run_request *rq, int64_t *run_id)
 {
 	size_t np = 1 + rq->nvariants, loaded = 0;
@@ -192,9 +228,11 @@ int run_suite(const struct run_request *rq, int64_t *run_id)
 
 	*run_id = -1;
 	for (; loaded < np; loaded++)
-		if (load_plan(rq, loaded ? &rq->variants[loaded - 1] : NULL,
+		if (load_plan(rq, loaded ? &rq->variants[loaded - 1] : rq->own,
 			      &plans[loaded]))
 			goto out;
+	if (no_variants(rq, &plans[0]))
+		goto out;
 	if (run_db_path(rq->db, db, sizeof(db)))
 		goto out;
 	for (size_t k = 0; k < np; k++)
@@ -215,8 +253,6 @@ int cmd_run(int argc, char **argv)
 	struct run_opts ro = { 0 };
 	struct opt_target t = { run_options, &ro };
 	struct run_request rq;
-	char db[4096];
-	struct plan plan;
 	char *command, *words;
 	int64_t id;
 	int first, rc;
@@ -253,17 +289,7 @@ int cmd_run(int argc, char **argv)
 	if (parse_percent("run", ro.threshold, &rq.threshold) ||
 	    run_check_iterations("run", &rq))
 		goto out;
-	if (!ro.dry_run) {
-		rc = run_suite(&rq, &id);
-		goto out;
-	}
-	if (load_plan(&rq, NULL, &plan))
-		goto out;
-	if (!run_db_path(ro.db, db, sizeof(db))) {
-		plan_print(stdout, &plan);
-		rc = print_estimate(&plan, db) ? EXIT_USAGE : EXIT_OK;
-	}
-	plan_free(&plan);
+	rc = ro.dry_run ? run_dry(&rq) : run_suite(&rq, &id);
 out:
 	free(command);
 	return rc;

@@ -1,0 +1,462 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedlab ab [SUITE|JOBFILE] --variant 'NAME: KEY=VALUE ...' ...: one
+ * plan run under two or more variants - settings (harness/settings.h:
+ * knobs, nice, policy, cgroups, environment), affinity, or any option
+ * of the jobs (two builds of one program through argv) - interleaved
+ * round by round in an order shuffled per round from a recorded seed,
+ * so that the machine's drift is shared by every variant. Each variant
+ * is a run of its own, labelled LABEL/NAME, the runs linked by one A/B
+ * uuid; the comparison against the first variant is printed at the end.
+ *
+ * Variants come from --variant, or else from the job file's
+ * [variant:NAME] sections; --variant replaces the file's. The knobs are
+ * switched around each iteration and put back however the run ends
+ * (harness/switch.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/compare_cli.h"
+#include "cmd/run_exec.h"
+#include "cmd/setup.h"
+#include "harness/plan.h"
+#include "harness/runner.h"
+#include "model/run.h"
+#include "stats/sequential.h"
+#include "store/store.h"
+#include "util.h"
+
+#define AB_MAX_VARIANTS 16
+#define AB_ALPHA 0.05
+
+struct ab_opts {
+	struct opt_list variants;
+	const char *label;
+	const char *db;
+	const char *iterations, *budget, *threshold;
+	unsigned min_iter, max_iter;
+	struct opt_list sets;
+	int format;
+	bool dry_run;
+	bool quiet;
+	bool help;
+};
+
+#define O(f) offsetof(struct ab_opts, f)
+static const struct opt_def ab_options[] = {
+	{ .name = "variant", .type = OPT_LIST, .offset = O(variants),
+	  .arg = "'NAME: KEY=VALUE ...'", .short_flag = 'V',
+	  .help = "a variant: its name, then settings or job keys (quoted as in a shell); repeatable, the first is the baseline; replaces the job file's [variant:NAME] sections" },
+	{ .name = "label", .type = OPT_STRING, .offset = O(label), .arg = "LABEL",
+	  .help = "the runs' label (default: HOSTNAME-KERNELRELEASE); variant NAME is stored as LABEL/NAME" },
+	OPT_DB(struct ab_opts, db),
+	OPT_ITERATIONS(struct ab_opts, iterations),
+	OPT_ADAPTIVE(struct ab_opts, min_iter, max_iter, budget),
+	{ .name = "threshold", .type = OPT_STRING, .offset = O(threshold),
+	  .def = "5", .arg = "PCT",
+	  .help = "the smallest change that matters, in percent (0..1000); with auto: stop once each variant differs from the first or both medians are known to +-PCT/2" },
+	OPT_SET(struct ab_opts, sets),
+	OPT_FORMAT(struct ab_opts, format, compare_formats, "text",
+		   "of the comparison: text, markdown, csv or json"),
+	{ .name = "dry-run", .type = OPT_BOOL, .offset = O(dry_run), .short_flag = 'n',
+	  .help = "print the variants and the expanded plan; run nothing" },
+	{ .name = "quiet", .type = OPT_BOOL, .offset = O(quiet), .short_flag = 'q',
+	  .help = "no progress and no per-run summary; the comparison only" },
+	OPT_HELP(struct ab_opts, help),
+	{ .name = NULL },
+};
+#undef O
+
+static void ab_usage(FILE *f)
+{
+	fprintf(f, "usage: schedlab ab [SUITE|JOBFILE] --variant 'NAME: KEY=VALUE ...' --variant ... [OPTIONS]\n\n"
+		"Runs a suite (default: quick) or a job file under two or more variants,\n"
+		"their iterations interleaved round by round in a random order (recorded),\n"
+		"stores each variant as a run labelled LABEL/NAME, and compares every\n"
+		"variant with the first. A variant's keys are settings - nice, policy,\n"
+		"uclamp_min, uclamp_max, env.NAME, cgroup.CONTROLLER.FILE, sysctl.NAME,\n"
+		"sched.NAME, sched_feat, scx, a /proc or /sys path - or any key of the\n"
+		"jobs (cpus, argv, a workload option). Knobs are switched around each\n"
+		"iteration and put back however the run ends.\n\n"
+		"  schedlab ab hackbench.job --variant 'base:' \\\n"
+		"      --variant 'slice: sysctl.kernel.sched_rr_timeslice_ms=37' \\\n"
+		"      --variant 'n7: nice=7'\n\nOptions:\n");
+	opts_help(f, ab_options);
+	fprintf(f, "\nExit status: 0 every case of every variant completed, 1 a case failed,\n"
+		"2 bad input (nothing changed), 130 interrupted (knobs restored, finished\n"
+		"cases kept).\n");
+}
+
+/* One variant: its name and its KEY=VALUE words, with where they came from. */
+struct ab_variant {
+	char *name;
+	char **sets, **origins;
+	size_t nsets;
+};
+
+static void variant_free(struct ab_variant *v)
+{
+	for (size_t i = 0; i < v->nsets; i++) {
+		free(v->sets[i]);
+		free(v->origins[i]);
+	}
+	free(v->sets);
+	free(v->origins);
+	free(v->name);
+}
+
+static void variant_add(struct ab_variant *v, const char *set, const char *origin)
+{
+	v->sets = xrealloc(v->sets, (v->nsets + 1) * sizeof(*v->sets));
+	v->origins = xrealloc(v->origins, (v->nsets + 1) * sizeof(*v->origins));
+	v->sets[v->nsets] = xstrdup(set);
+	v->origins[v->nsets++] = xstrdup(origin);
+}
+
+/*
+ * The next word of s (blanks between words; 'single' and "double"
+ * quotes and backslashes as a shell reads them) into *word; NULL at the
+ * end. *bad: an unterminated quote.
+ */
+static const char *next_word(const char *s, char **word, bool *bad)
+{
+	size_t n = 0, cap = strlen(s) + 1;
+	char *w, q = 0;
+
+	s += strspn(s, " \t");
+	if (!*s)
+		return NULL;
+	w = xmalloc(cap);
+	for (; *s && (q || (*s != ' ' && *s != '\t')); s++) {
+		if (q) {
+			if (*s == q)
+				q = 0;
+			else if (*s == '\\' && q == '"' && s[1])
+				w[n++] = *++s;
+			else
+				w[n++] = *s;
+		} else if (*s == '\'' || *s == '"') {
+			q = *s;
+		} else if (*s == '\\' && s[1]) {
+			w[n++] = *++s;
+		} else {
+			w[n++] = *s;
+		}
+	}
+	w[n] = '\0';
+	*bad = q != 0;
+	*word = w;
+	return s;
+}
+
+/* --variant 'NAME: KEY=VALUE ...' into v: 0, or -1 after error(). */
+static int parse_variant(const char *arg, struct ab_variant *v)
+{
+	const char *colon = strchr(arg, ':'), *s;
+	char *word, origin[512];
+	bool bad = false;
+
+	memset(v, 0, sizeof(*v));
+	if (!colon)
+		return error("ab: --variant '%s': expected 'NAME: KEY=VALUE ...' (the name, a colon, then settings; 'base:' for none)",
+			     arg);
+	v->name = xmalloc((size_t)(colon - arg) + 1);
+	memcpy(v->name, arg, (size_t)(colon - arg));
+	v->name[colon - arg] = '\0';
+	for (size_t n = strlen(v->name); n && (v->name[n - 1] == ' ' ||
+					       v->name[n - 1] == '\t');)
+		v->name[--n] = '\0';
+	memmove(v->name, v->name + strspn(v->name, " \t"),
+		strlen(v->name + strspn(v->name, " \t")) + 1);
+	if (!plan_variant_name_ok(v->name))
+		return error("ab: --variant '%s': '%s' is not a variant name (expected up to 32 letters, digits, '_', '-', '.' or '+')",
+			     arg, v->name);
+	s = colon + 1;
+	while ((s = next_word(s, &word, &bad))) {
+		if (bad) {
+			error("ab: --variant '%s': a quote is not closed", arg);
+			free(word);
+			return -1;
+		}
+		if (!strchr(word, '=') || word[0] == '=') {
+			error("ab: --variant '%s': '%s' is not KEY=VALUE", arg, word);
+			free(word);
+			return -1;
+		}
+		snprintf(origin, sizeof(origin), "--variant %s: %s", v->name, word);
+		variant_add(v, word, origin);
+		free(word);
+	}
+	return 0;
+}
+
+/* Variants from the plan's [variant:NAME] sections. */
+static void file_variants(const struct plan *p, struct ab_variant *v)
+{
+	for (size_t i = 0; i < p->nvariants; i++) {
+		memset(&v[i], 0, sizeof(v[i]));
+		v[i].name = xstrdup(p->variants[i].name);
+		for (size_t k = 0; k < p->variants[i].nsets; k++)
+			variant_add(&v[i], p->variants[i].sets[k],
+				    p->variants[i].origins[k]);
+	}
+}
+
+/* ab's stopping rule (iterations = auto), for every variant against the first. */
+struct ab_rule {
+	double threshold;
+	bool quiet;
+	const struct ab_variant *v;
+};
+
+/* r's headline column into a fresh array; *n its length. */
+static double *headline(const struct case_result *r, size_t *n)
+{
+	int h = case_result_headline(r);
+	double *x = xmalloc((r->niter + 1) * sizeof(*x));
+
+	*n = h < 0 ? 0 : case_result_column(r, (size_t)h, x);
+	return x;
+}
+
+/*
+ * Enough when each variant differs from the first (the within-round
+ * permutation test of the rank sum at the look's level) or both medians
+ * are known to +-threshold/2.
+ */
+static bool ab_enough(void *arg, const struct plan_case *c,
+		      const struct case_result *const *r, size_t nr,
+		      char *why, size_t len)
+{
+	const struct ab_rule *rule = arg;
+	double alpha = seq_alpha(AB_ALPHA, c->min_iter, c->max_iter), p;
+	size_t n0, nk, m, open = 0;
+	double *x0 = headline(r[0], &n0);
+	char w[160] = "";
+	bool base_precise = seq_precise(x0, n0, rule->threshold, w, sizeof(w));
+	const char *first_open = NULL;
+
+	for (size_t k = 1; k < nr; k++) {
+		double *xk = headline(r[k], &nk);
+		bool differs, precise;
+
+		m = n0 < nk ? n0 : nk;
+		differs = !stats_paired_rank_sum(x0, xk, m, &p) && p < alpha;
+		precise = base_precise &&
+			  seq_precise(xk, nk, rule->threshold, w, sizeof(w));
+		if (!differs && !precise) {
+			open++;
+			if (!first_open)
+				first_open = rule->v[k].name;
+		}
+		free(xk);
+	}
+	free(x0);
+	if (open)
+		snprintf(why, len, "%zu variant%s undecided (%s: neither different from %s at p < %.3g nor known to +-%g%%)",
+			 open, open == 1 ? "" : "s", first_open, rule->v[0].name,
+			 alpha, rule->threshold / 2);
+	else
+		snprintf(why, len, "every variant differs from %s at p < %.3g or is known to +-%g%%",
+			 rule->v[0].name, alpha, rule->threshold / 2);
+	return !open;
+}
+
+static void ab_done(void *arg, const struct plan_case *c, unsigned n,
+		    bool decided, const char *why)
+{
+	const struct ab_rule *rule = arg;
+	char *job = text_escape(c->job), *sweep = text_escape(c->sweep);
+	char *w = text_escape(why);
+
+	(void)decided;
+	if (!rule->quiet)
+		fprintf(stderr, "schedlab: case %u (%s%s%s): %u round%s: %s\n",
+			c->seq, job, *sweep ? " " : "", sweep, n,
+			n == 1 ? "" : "s", w);
+	free(job);
+	free(sweep);
+	free(w);
+}
+
+static void print_variants(FILE *f, const struct ab_variant *v, size_t n)
+{
+	fprintf(f, "# %zu variants, interleaved round by round (the first is the baseline):\n", n);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "#   %s:", v[i].name);
+		if (!v[i].nsets)
+			fprintf(f, " (the plan as it is)");
+		for (size_t k = 0; k < v[i].nsets; k++)
+			fprintf(f, " %s", v[i].sets[k]);
+		fputc('\n', f);
+	}
+}
+
+/* Loads the runs ids[0..n) and prints their comparison; an exit code. */
+static int ab_compare(const struct ab_opts *o, const struct cmp_opts *co,
+		      const int64_t *ids, size_t n)
+{
+	struct run *runs = xcalloc(n, sizeof(*runs));
+	const struct run **rp = xcalloc(n, sizeof(*rp));
+	char (*names)[24] = xcalloc(n, sizeof(*names));
+	const char **specs = xcalloc(n, sizeof(*specs));
+	struct comparison c;
+	struct store *st;
+	int rc = EXIT_RUN_FAILED;
+
+	for (size_t k = 0; k < n; k++) {
+		snprintf(names[k], sizeof(names[k]), "%lld", (long long)ids[k]);
+		specs[k] = names[k];
+		rp[k] = &runs[k];
+	}
+	if (run_load_many(specs, n, o->db, runs))
+		goto out;
+	st = compare_open_history(o->db);
+	/* variants may differ in a job's options (argv): match by job */
+	if (!compare_build(rp, specs, n, co, true, st, &c)) {
+		fflush(stdout);
+		compare_render(&c, o->format);
+		compare_free(&c);
+		rc = EXIT_OK;
+	}
+	if (st)
+		store_close(st);
+	for (size_t k = 0; k < n; k++)
+		run_free(&runs[k]);
+out:
+	free(runs);
+	free(rp);
+	free(names);
+	free(specs);
+	return rc;
+}
+
+int cmd_ab(int argc, char **argv)
+{
+	struct ab_opts o;
+	struct opt_target t = { ab_options, &o };
+	struct ab_variant v[AB_MAX_VARIANTS];
+	struct run_variant rv[AB_MAX_VARIANTS];
+	int64_t ids[AB_MAX_VARIANTS];
+	struct run_switch_stats sws = { 0 };
+	struct run_request rq;
+	struct ab_rule rule;
+	struct run_adapt ad;
+	struct cmp_opts co;
+	struct plan plan = { 0 };
+	char *command, *words;
+	size_t nv = 0;
+	int first, rc = EXIT_USAGE, run_rc;
+
+	memset(&o, 0, sizeof(o));
+	opts_defaults(ab_options, &o);
+	words = argv_join(argv, true);
+	command = xmalloc(strlen(words) + sizeof("schedlab "));
+	sprintf(command, "schedlab %s", words);
+	free(words);
+	first = opts_parse_argv(&t, 1, argc, argv, "ab", true);
+	if (first < 0)
+		goto out;
+	if (o.help) {
+		ab_usage(stdout);
+		rc = EXIT_OK;
+		goto out;
+	}
+	if (argc - first > 1) {
+		error("ab: one SUITE or JOBFILE at most, got '%s' and '%s'",
+		      argv[first], argv[first + 1]);
+		goto out;
+	}
+	rq = (struct run_request){
+		.spec = first < argc ? argv[first] : NULL, .label = o.label,
+		.db = o.db, .iterations = o.iterations,
+		.min_iter = o.min_iter, .max_iter = o.max_iter,
+		.budget = o.budget, .quiet = o.quiet,
+		.sets = o.sets.v, .nsets = o.sets.n,
+		.command = command, .ab = true,
+	};
+	co = (struct cmp_opts){ .test = TEST_MWU, .alpha = AB_ALPHA,
+				.nboot = BOOT_RESAMPLES, .seed = BOOT_SEED };
+	if (parse_percent("ab", o.threshold, &co.threshold) ||
+	    run_check_iterations("ab", &rq))
+		goto out;
+	rq.threshold = co.threshold;
+	/* the plan once: its [variant:NAME] sections, and its mistakes early */
+	if (plan_load_spec(rq.spec ? rq.spec : "quick", rq.sets, rq.nsets, &plan))
+		goto out;
+	if (o.variants.n > AB_MAX_VARIANTS ||
+	    (!o.variants.n && plan.nvariants > AB_MAX_VARIANTS)) {
+		error("ab: %zu variants; at most %d", o.variants.n ? o.variants.n :
+		      plan.nvariants, AB_MAX_VARIANTS);
+		goto out;
+	}
+	if (o.variants.n) {
+		for (; nv < o.variants.n; nv++)
+			if (parse_variant(o.variants.v[nv], &v[nv])) {
+				variant_free(&v[nv]);
+				goto out;
+			}
+	} else {
+		file_variants(&plan, v);
+		nv = plan.nvariants;
+	}
+	if (nv < 2) {
+		error("ab: %s variant%s; ab compares two or more (--variant 'base:' --variant 'NAME: KEY=VALUE ...', or [variant:NAME] sections in the job file)",
+		      nv ? "one" : "no", nv ? "" : "s");
+		goto out;
+	}
+	for (size_t i = 0; i < nv; i++)
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(v[i].name, v[k].name)) {
+				error("ab: variant '%s' is given twice", v[i].name);
+				goto out;
+			}
+	for (size_t i = 0; i < nv; i++)
+		rv[i] = (struct run_variant){ v[i].name,
+			(const char *const *)v[i].sets, v[i].nsets,
+			(const char *const *)v[i].origins };
+	rq.own = &rv[0];
+	rq.name = rv[0].name;
+	rq.variants = &rv[1];
+	rq.nvariants = nv - 1;
+	rq.variant_ids = &ids[1];
+	rq.switch_stats = &sws;
+	rule = (struct ab_rule){ co.threshold, o.quiet, v };
+	ad = (struct run_adapt){ ab_enough, ab_done, &rule };
+	rq.adapt = &ad;
+	if (o.dry_run) {
+		print_variants(stdout, v, nv);
+		rc = run_dry(&rq);
+		goto out;
+	}
+	if (!o.quiet)
+		print_variants(stdout, v, nv);
+	run_rc = run_suite(&rq, &ids[0]);
+	if (ids[0] < 0 || run_rc == EXIT_USAGE) {
+		rc = run_rc;
+		goto out;
+	}
+	if (sws.n && !o.quiet)
+		printf("knobs: switched around %u iterations, %.3f ms each to apply and restore (median; the most %.3f ms)\n",
+		       sws.n, sws.median_us / 1000, sws.max_us / 1000);
+	for (size_t k = 1; k < nv; k++)
+		if (ids[k] < 0)
+			goto done;
+	if (!o.quiet)
+		putchar('\n');
+	rc = ab_compare(&o, &co, ids, nv);
+	if (rc == EXIT_OK)
+		rc = run_rc;
+	goto out;
+done:
+	rc = run_rc;
+out:
+	for (size_t i = 0; i < nv; i++)
+		variant_free(&v[i]);
+	plan_free(&plan);
+	free(command);
+	return rc;
+}
