@@ -289,8 +289,14 @@ static void print_variants(FILE *f, const struct ab_variant *v, size_t n)
 		fprintf(f, "#   %s:", v[i].name);
 		if (!v[i].nsets)
 			fprintf(f, " (the plan as it is)");
-		for (size_t k = 0; k < v[i].nsets; k++)
-			fprintf(f, " %s", v[i].sets[k]);
+		for (size_t k = 0; k < v[i].nsets; k++) {
+			const char *s = v[i].sets[k], *eq = strchr(s, '=');
+
+			if (strpbrk(eq, " \t\"\\") && !strchr(eq, '\''))
+				fprintf(f, " %.*s='%s'", (int)(eq - s), s, eq + 1);
+			else
+				fprintf(f, " %s", s);
+		}
 		fputc('\n', f);
 	}
 }

@@ -235,6 +235,7 @@ int cmd_bench(int argc, char **argv)
 	if (tf && tf->header)
 		tf->header(stdout, cfg);
 	pc = (struct plan_case){ .seq = 1, .job = (char *)wl->name, .wl = wl,
+				 .task = TASK_SETTINGS_NONE,
 				 .cfg = cfg, .iterations = bo.repeat,
 				 .timeout_s = bo.timeout, .probes = bo.probes };
 	if (runner_case(&pc, &r, NULL)) {

@@ -65,6 +65,9 @@ struct task_settings {
 	size_t ncgroup_procs;
 };
 
+/* Task settings that change nothing (a zeroed struct would set policy 0). */
+#define TASK_SETTINGS_NONE { .policy = -1, .uclamp_min = -1, .uclamp_max = -1 }
+
 enum setting_kind {
 	SETTING_NONE,		/* not a setting's key */
 	SETTING_TASK,		/* nice, policy, uclamp_min, uclamp_max */

@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Issue 14: schedlab ab - one plan under two or more variants,
+# interleaved round by round, each stored as a run of its own. The
+# workload is `command`, whose program writes which variant ran into a
+# log, so that the order of the rounds can be checked from outside.
+
+# tag_job FILE LOG: a job whose program appends $TAG to LOG.
+tag_job() {
+	printf '[tag]\nworkload = command\nargv = sh -c "echo $TAG >> %s"\niterations = 6\n' \
+		"$2" >"$1"
+}
+
+# Two variants: both stored, labelled LABEL/NAME, every round running
+# each variant once (the log comes in pairs of different tags), the
+# order recorded as a seed, the comparison printed at the end.
+test_ab_interleaved_rounds() {
+	local labels seed pairs
+	use_tmpdir
+	tag_job "$tmp/t.job" "$tmp/log"
+	run_sl ab "$tmp/t.job" --label x --db "$tmp/r.db" \
+		--variant 'a: env.TAG=a' --variant 'b: env.TAG=b'
+	expect_eq "exit ($err)" 0 "$rc"
+	labels=$("$SCHEDLAB" list runs --db "$tmp/r.db" --format json | jq -r '[.[].label] | sort | join(" ")')
+	expect_eq "runs" "x/a x/b" "$labels"
+	expect_eq "log lines" 12 "$(wc -l <"$tmp/log")"
+	# rounds: lines 1-2, 3-4, ... hold one a and one b each
+	pairs=$(paste -d' ' - - <"$tmp/log" | sort | uniq -c | awk '{ print $2 $3 ":" $1 }' | sort | tr '\n' ' ')
+	expect_match "every round ran both" "^(ab:[0-6] )?(ba:[0-6] )?$" "$pairs"
+	[ "$(paste -d' ' - - <"$tmp/log" | awk '$1 != $2' | wc -l)" = 6 ] || fail "a round ran one variant twice: $(cat "$tmp/log")"
+	seed=$("$SCHEDLAB" show x/a --db "$tmp/r.db" --format json | jq -r '.environment.interleave_seed.value')
+	expect_match "seed recorded" '^[0-9]+$' "$seed"
+	expect_eq "one seed for both" "$seed" \
+		"$("$SCHEDLAB" show x/b --db "$tmp/r.db" --format json | jq -r '.environment.interleave_seed.value')"
+	expect_eq "settings stored" "b" \
+		"$("$SCHEDLAB" show x/b --db "$tmp/r.db" --format json | jq -r '.cases[0].settings["env.TAG"]')"
+	expect_match "variants listed" "#   b: env.TAG=b" "$out"
+	expect_match "comparison" "verdict:" "$out"
+	expect_no_leftovers
+}
+
+# The job file's [variant:NAME] sections, in order; --variant replaces
+# them; run and judge refuse such a file.
+test_ab_variants_from_the_job_file() {
+	use_tmpdir
+	tag_job "$tmp/t.job" "$tmp/log"
+	printf '[variant:one]\nenv.TAG = 1\n[variant:two]\nenv.TAG = 2\niterations = 2\n' >>"$tmp/t.job"
+	run_sl ab "$tmp/t.job" --label f --db "$tmp/r.db" -q
+	expect_eq "exit ($err)" 0 "$rc"
+	expect_eq "runs" "f/one f/two" \
+		"$("$SCHEDLAB" list runs --db "$tmp/r.db" --format json | jq -r '[.[].label] | sort | join(" ")')"
+	# the baseline's count rules every side
+	expect_eq "iterations of two" 6 \
+		"$("$SCHEDLAB" show f/two --db "$tmp/r.db" --format json | jq '.cases[0].iterations')"
+	: >"$tmp/log"
+	run_sl ab "$tmp/t.job" --label g --db "$tmp/r.db" -q --iterations 2 \
+		--variant 'p: env.TAG=p' --variant 'q: env.TAG=q'
+	expect_eq "--variant: exit ($err)" 0 "$rc"
+	expect_eq "--variant replaces the file's" "p p q q" "$(sort "$tmp/log" | tr '\n' ' ' | sed 's/ $//')"
+	run_sl run "$tmp/t.job" --db "$tmp/r.db"
+	expect_eq "run refuses" 2 "$rc"
+	expect_match "run says ab" "has 2 \[variant:NAME\] sections \(\[variant:one\]...\): run it with 'schedlab ab " "$err"
+	run_sl run -n "$tmp/t.job"
+	expect_eq "run -n refuses" 2 "$rc"
+	expect_no_leftovers
+}
+
+# Bad input: exit 2, one line naming what is wrong, nothing stored.
+test_ab_bad_input() {
+	use_tmpdir
+	tag_job "$tmp/t.job" "$tmp/log"
+	run_sl ab "$tmp/t.job" --db "$tmp/r.db" --variant 'a:'
+	expect_eq "one variant" 2 "$rc"
+	expect_match "one: why" "ab: one variant; ab compares two or more" "$err"
+	run_sl ab "$tmp/t.job" --db "$tmp/r.db"
+	expect_eq "no variant" 2 "$rc"
+	run_sl ab "$tmp/t.job" --db "$tmp/r.db" --variant 'a:' --variant 'a: nice=1'
+	expect_eq "twice" 2 "$rc"
+	expect_match "twice: why" "variant 'a' is given twice" "$err"
+	run_sl ab "$tmp/t.job" --db "$tmp/r.db" --variant 'a:' --variant 'b c: nice=1'
+	expect_eq "bad name" 2 "$rc"
+	expect_match "bad name: why" "'b c' is not a variant name" "$err"
+	run_sl ab "$tmp/t.job" --db "$tmp/r.db" --variant 'a:' --variant 'b nice=1'
+	expect_eq "no colon" 2 "$rc"
+	expect_match "no colon: why" "expected 'NAME: KEY=VALUE ...'" "$err"
+	run_sl ab "$tmp/t.job" --db "$tmp/r.db" --variant 'a:' --variant "b: env.X='open"
+	expect_eq "quote" 2 "$rc"
+	expect_match "quote: why" "a quote is not closed" "$err"
+	run_sl ab "$tmp/t.job" --db "$tmp/r.db" --variant 'a:' --variant 'b: nice=30'
+	expect_eq "bad value" 2 "$rc"
+	expect_match "bad value: why" "^schedlab: --variant b: nice=30, in job \[tag\]: nice: '30' is out of range \(expected -20..19\)$" "$err"
+	run_sl ab "$tmp/t.job" --db "$tmp/r.db" --variant 'a:' --variant 'b: nosuchkey=1'
+	expect_eq "bad key" 2 "$rc"
+	expect_match "bad key: why" "--variant b: nosuchkey=1: 'nosuchkey' is not a key of any job" "$err"
+	printf '[variant:x y]\n' >>"$tmp/t.job"
+	run_sl ab "$tmp/t.job" --db "$tmp/r.db"
+	expect_eq "bad section" 2 "$rc"
+	expect_match "bad section: why" "t.job:5: section name 'variant:x y'" "$err"
+	[ ! -e "$tmp/r.db" ] || [ "$(nruns "$tmp/r.db")" = 0 ] || fail "bad input stored a run"
+	[ ! -e "$tmp/log" ] || fail "bad input ran the program"
+}
+
+# Two builds of one program (argv): compared by job, the slower one is
+# a regression; --dry-run runs nothing and names the variants.
+test_ab_two_programs() {
+	use_tmpdir
+	printf '[nap]\nworkload = command\nargv = sleep 0.01\niterations = 6\n' >"$tmp/n.job"
+	run_sl ab -n "$tmp/n.job" --db "$tmp/r.db" --variant 'fast:' --variant "slow: argv='sleep 0.05'"
+	expect_eq "dry-run ($err)" 0 "$rc"
+	expect_match "dry-run variants" "#   slow: argv='sleep 0.05'" "$out"
+	expect_match "dry-run plan" "1 case, 6 iterations" "$out"
+	[ ! -e "$tmp/r.db" ] || fail "dry-run made a database"
+	run_sl ab "$tmp/n.job" --label p --db "$tmp/r.db" --format json \
+		--variant 'fast:' --variant "slow: argv='sleep 0.05'"
+	expect_eq "exit ($err)" 0 "$rc"
+	expect_eq "match by job" job "$(jval "$out" .match)"
+	expect_eq "slow regressed" regressed "$(jval "$out" '.verdict')"
+	expect_no_leftovers
+}
