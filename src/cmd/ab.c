@@ -14,6 +14,7 @@
  * switched around each iteration and put back however the run ends
  * (harness/switch.h).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@ struct ab_opts {
 	const char *iterations, *budget, *threshold;
 	unsigned min_iter, max_iter;
 	struct opt_list sets;
+	const char *seed;
 	int format;
 	bool dry_run;
 	bool quiet;
@@ -59,6 +61,8 @@ static const struct opt_def ab_options[] = {
 	  .def = "5", .arg = "PCT",
 	  .help = "the smallest change that matters, in percent (0..1000); with auto: stop once each variant differs from the first or both medians are known to +-PCT/2" },
 	OPT_SET(struct ab_opts, sets),
+	{ .name = "seed", .type = OPT_STRING, .offset = O(seed), .arg = "N",
+	  .help = "the seed of the rounds' order (1..2^53-1; default: a random one, recorded as environment.interleave_seed): the same seed, the same order" },
 	OPT_FORMAT(struct ab_opts, format, compare_formats, "text",
 		   "of the comparison: text, markdown, csv or json"),
 	{ .name = "dry-run", .type = OPT_BOOL, .offset = O(dry_run), .short_flag = 'n',
@@ -390,6 +394,20 @@ int cmd_ab(int argc, char **argv)
 	    run_check_iterations("ab", &rq))
 		goto out;
 	rq.threshold = co.threshold;
+	if (o.seed) {
+		char *end;
+		unsigned long long s;
+
+		errno = 0;
+		s = strtoull(o.seed, &end, 10);
+		if (!*o.seed || *o.seed == '-' || *end || errno || !s ||
+		    s >= 1ULL << 53) {
+			error("ab: option --seed: expected a whole number in 1..9007199254740991, got '%s'",
+			      o.seed);
+			goto out;
+		}
+		rq.seed = s;
+	}
 	/* the plan once: its [variant:NAME] sections, and its mistakes early */
 	if (plan_load_spec(rq.spec ? rq.spec : "quick", rq.sets, rq.nsets, &plan))
 		goto out;

@@ -88,6 +88,7 @@ struct run_request {
 	 * LABEL/NAME too; NULL: the run itself, labelled LABEL */
 	const char *name;
 	const struct run_variant *own;	/* its sets; NULL: none */
+	uint64_t seed;		/* of the rounds' order; 0: a random one */
 	bool ab;		/* a job file's [variant:NAME] sections are
 				 * ab's (run and judge refuse them) */
 	/* when not NULL: what applying and restoring knobs cost */

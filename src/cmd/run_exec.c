@@ -574,7 +574,9 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 	snprintf(label, sizeof(label), "%s-%s", host, u.release);
 	env = sysenv_collect();
 	json_object_set_new(env, "probes", probes_availability(plan_probes(plan)));
-	if (getrandom(&seed, sizeof(seed), 0) != sizeof(seed))
+	if (ro->seed)
+		seed = ro->seed;
+	else if (getrandom(&seed, sizeof(seed), 0) != sizeof(seed))
 		seed = now_ns() ^ (uint64_t)getpid() << 32;
 	seed &= (1ULL << 53) - 1;	/* exact in a JSON number */
 	rng = seed;

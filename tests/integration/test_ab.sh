@@ -117,3 +117,24 @@ test_ab_two_programs() {
 	expect_eq "slow regressed" regressed "$(jval "$out" '.verdict')"
 	expect_no_leftovers
 }
+
+# --seed: the same seed, the same order of the rounds; recorded.
+test_ab_seed_repeats_the_order() {
+	use_tmpdir
+	tag_job "$tmp/t.job" "$tmp/log1"
+	run_sl ab "$tmp/t.job" --db "$tmp/r.db" -q --seed 12345 \
+		--variant 'a: env.TAG=a' --variant 'b: env.TAG=b' --variant 'c: env.TAG=c'
+	expect_eq "exit ($err)" 0 "$rc"
+	tag_job "$tmp/t.job" "$tmp/log2"
+	run_sl ab "$tmp/t.job" --db "$tmp/r.db" -q --seed 12345 \
+		--variant 'a: env.TAG=a' --variant 'b: env.TAG=b' --variant 'c: env.TAG=c'
+	expect_eq "same order" "$(cat "$tmp/log1")" "$(cat "$tmp/log2")"
+	# 6 rounds of 3: not all in the one order a b c
+	[ "$(paste -d' ' - - - <"$tmp/log1" | sort -u | wc -l)" -gt 1 ] ||
+		fail "every round ran in the same order: $(paste -d' ' - - - <"$tmp/log1" | tr '\n' ',')"
+	expect_eq "seed stored" 12345 \
+		"$("$SCHEDLAB" show 1 --db "$tmp/r.db" --format json | jq -r '.environment.interleave_seed.value')"
+	run_sl ab "$tmp/t.job" --db "$tmp/r.db" --seed 0 --variant 'a:' --variant 'b:'
+	expect_eq "seed 0" 2 "$rc"
+	expect_match "seed 0: why" "option --seed: expected a whole number in 1..9007199254740991, got '0'" "$err"
+}
