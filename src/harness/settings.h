@@ -111,4 +111,14 @@ struct wl_ctx;
  */
 int task_settings_apply(const struct task_settings *ts, struct wl_ctx *ctx);
 
+/*
+ * Tries what task_settings_apply() does (the cgroups too, when
+ * cgroup_procs is filled) in a forked child that then exits, so that
+ * what the machine refuses ("policy=fifo:10: cannot set: Operation not
+ * permitted", a kernel without uclamp) fails the plan before anything
+ * runs. 0, or -1 with err holding the message (which names the
+ * setting); nothing of the caller's changes.
+ */
+int task_settings_check(const struct task_settings *ts, char *err, size_t len);
+
 #endif
