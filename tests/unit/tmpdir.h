@@ -18,7 +18,7 @@
 
 static char tmp[256];
 
-static const char *path(const char *name)
+static __attribute__((unused)) const char *path(const char *name)
 {
 	static char buf[4][512];
 	static int n;
