@@ -331,15 +331,13 @@ static void controller_files(const char *dir, const char *ctrl, char *buf,
 /* The same value, as cpu lists ("0,1" and "0-1") or as text. */
 static bool same_value(const char *file, const char *a, const char *b)
 {
-	static struct cpumask ma, mb;
 	const char *base = strrchr(file, '/') + 1;
+	struct cpumask ma = { 0 }, mb = { 0 };
 
 	if (!strcmp(a, b))
 		return true;
 	if (strcmp(base, "cpuset.cpus") && strcmp(base, "cpuset.mems"))
 		return false;
-	memset(&ma, 0, sizeof(ma));
-	memset(&mb, 0, sizeof(mb));
 	return cpulist_parse(a, &ma) >= 0 && cpulist_parse(b, &mb) >= 0 &&
 	       !memcmp(&ma, &mb, sizeof(ma));
 }

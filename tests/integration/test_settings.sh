@@ -51,11 +51,19 @@ state() {
 	awk -v k="$1" '$1 == k { $1 = ""; sub(/^ /, ""); print }' "$tmp/state"
 }
 
-# Nothing of schedlab's left in any cgroup hierarchy.
+# expect_no_cgroups [NAME]: the cgroup NAME (/schedlab-...) is in no
+# hierarchy, nor any schedlab-PID-* whose schedlab is gone (a leftover);
+# those of live schedlab processes (other tests') may be there.
 expect_no_cgroups() {
-	local left
-	left=$(ls -d /sys/fs/cgroup/*/schedlab-* /sys/fs/cgroup/schedlab-* 2>/dev/null || true)
-	[ -z "$left" ] || fail "cgroups left behind: $left"
+	local d pid
+	for d in /sys/fs/cgroup/*/schedlab-* /sys/fs/cgroup/schedlab-*; do
+		[ -d "$d" ] || continue
+		[ -z "${1:-}" ] || [ "/${d##*/}" != "$1" ] || fail "cgroup left behind: $d"
+		pid=${d##*/schedlab-}
+		pid=${pid%%-*}
+		[[ $pid =~ ^[0-9]+$ ]] || continue
+		kill -0 "$pid" 2>/dev/null || fail "cgroup left behind: $d"
+	done
 }
 
 # nice, policy, cpus and env.NAME take effect in the workload's program
@@ -219,7 +227,7 @@ test_setting_cgroup_quota() {
 	expect_eq "the quota" 50000 "$(state quota)"
 	expect_eq "stored" 50000 \
 		"$("$SCHEDLAB" show 1 --db "$tmp/r.db" --format json | jq -r '.cases[0].settings["cgroup.cpu.cfs_quota_us"]')"
-	expect_no_cgroups
+	expect_no_cgroups "$(state cpu_cgroup)"
 	expect_no_leftovers
 }
 
@@ -234,6 +242,7 @@ timeout 0.5 sh -c 'while :; do :; done'
 for h in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct; do
 	[ -f "$h$cg/cpu.stat" ] && awk '$1 == "nr_throttled" { print $2 }' "$h$cg/cpu.stat" >"$1" && break
 done
+echo "$cg" >"$1.cgroup"
 EOF
 	printf '[spin]\nworkload = command\nargv = sh %s %s\niterations = 1\ncgroup.cpu.cfs_quota_us = 10000\n' \
 		"$tmp/spin.sh" "$tmp/throttled" >"$tmp/s.job"
@@ -243,7 +252,8 @@ EOF
 	fi
 	expect_eq "exit ($err)" 0 "$rc"
 	[ "$(cat "$tmp/throttled")" -gt 0 ] || fail "not throttled: nr_throttled $(cat "$tmp/throttled")"
-	expect_no_cgroups
+	expect_match "its cgroup" "^/schedlab-" "$(cat "$tmp/throttled.cgroup")"
+	expect_no_cgroups "$(cat "$tmp/throttled.cgroup")"
 	expect_no_leftovers
 }
 
