@@ -360,6 +360,7 @@ int cmd_ab(int argc, char **argv)
 	char *command, *words;
 	size_t nv = 0;
 	int first, rc = EXIT_USAGE, run_rc;
+	bool doc_only;
 
 	memset(&o, 0, sizeof(o));
 	opts_defaults(ab_options, &o);
@@ -390,6 +391,9 @@ int cmd_ab(int argc, char **argv)
 	};
 	co = (struct cmp_opts){ .test = TEST_MWU, .alpha = AB_ALPHA,
 				.nboot = BOOT_RESAMPLES, .seed = BOOT_SEED };
+	/* csv and json: the document alone on stdout */
+	doc_only = o.format >= 2;
+	rq.quiet = o.quiet || doc_only;
 	if (parse_percent("ab", o.threshold, &co.threshold) ||
 	    run_check_iterations("ab", &rq))
 		goto out;
@@ -448,7 +452,7 @@ int cmd_ab(int argc, char **argv)
 	rq.nvariants = nv - 1;
 	rq.variant_ids = &ids[1];
 	rq.switch_stats = &sws;
-	rule = (struct ab_rule){ co.threshold, o.quiet, v };
+	rule = (struct ab_rule){ co.threshold, rq.quiet, v };
 	ad = (struct run_adapt){ ab_enough, ab_done, &rule };
 	rq.adapt = &ad;
 	if (o.dry_run) {
@@ -456,7 +460,7 @@ int cmd_ab(int argc, char **argv)
 		rc = run_dry(&rq);
 		goto out;
 	}
-	if (!o.quiet)
+	if (!rq.quiet)
 		print_variants(stdout, v, nv);
 	run_rc = run_suite(&rq, &ids[0]);
 	if (ids[0] < 0 || run_rc == EXIT_USAGE) {
@@ -464,12 +468,13 @@ int cmd_ab(int argc, char **argv)
 		goto out;
 	}
 	if (sws.n && !o.quiet)
-		printf("knobs: switched around %u iterations, %.3f ms each to apply and restore (median; the most %.3f ms)\n",
-		       sws.n, sws.median_us / 1000, sws.max_us / 1000);
+		fprintf(doc_only ? stderr : stdout,
+			"knobs: switched around %u iterations, %.3f ms each to apply and restore (median; the most %.3f ms)\n",
+			sws.n, sws.median_us / 1000, sws.max_us / 1000);
 	for (size_t k = 1; k < nv; k++)
 		if (ids[k] < 0)
 			goto done;
-	if (!o.quiet)
+	if (!rq.quiet)
 		putchar('\n');
 	rc = ab_compare(&o, &co, ids, nv);
 	if (rc == EXIT_OK)
