@@ -255,6 +255,8 @@ int run_from_export(const json_t *doc, const char *origin, struct run *r)
 	r->host = dup_or_null(run, "host");
 	r->command = dup_or_null(run, "command");
 	r->schedlab_version = dup_or_null(run, "schedlab_version");
+	r->ab = dup_or_null(run, "ab");
+	r->variant = dup_or_null(run, "variant");
 	r->status = xstrdup(json_string_value(json_object_get(run, "status")) ?: "");
 	r->started = number_or_nan(json_object_get(run, "started"));
 	r->ended = number_or_nan(json_object_get(run, "ended"));
@@ -305,6 +307,8 @@ void run_free(struct run *r)
 	free(r->host);
 	free(r->command);
 	free(r->schedlab_version);
+	free(r->ab);
+	free(r->variant);
 	free(r->status);
 	json_decref(r->environment);
 	for (size_t m = 0; m < r->nmetrics; m++) {
@@ -521,6 +525,8 @@ json_t *run_to_export(const struct run *r)
 	json_object_set_new(run, "command", string_or_null(r->command));
 	json_object_set_new(run, "schedlab_version",
 			    string_or_null(r->schedlab_version));
+	json_object_set_new(run, "ab", string_or_null(r->ab));
+	json_object_set_new(run, "variant", string_or_null(r->variant));
 	json_object_set_new(doc, "run", run);
 	json_object_set_new(doc, "environment", r->environment ?
 			    json_deep_copy(r->environment) : json_object());

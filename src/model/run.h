@@ -80,6 +80,9 @@ struct run {
 	int64_t id;		/* local id in the store; -1 from a file */
 	char *uuid;
 	char *label, *host, *command, *schedlab_version;	/* or NULL */
+	/* runs made side by side (ab's variants, judge's live references):
+	 * the A/B uuid they share and this run's variant name; NULL: none */
+	char *ab, *variant;
 	char *status;		/* running, complete, partial, failed */
 	double started;		/* Unix time, seconds */
 	double ended;		/* NAN while running */

@@ -9,7 +9,8 @@
  * and silent about members it does not know, so that fields added
  * within the version do not break older readers. A document from
  * before a field was added (a case's version and settings) is read and
- * upgraded in place (export_upgrade()).
+ * upgraded in place (export_upgrade()); one from before the A/B link
+ * (run.ab, run.variant) reads as a run made alone.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -116,6 +117,13 @@ static const struct field run_fields[] = {
 	{ 0 }
 };
 
+/* Optional members of run (documents before the A/B link have none). */
+static const struct field run_optional[] = {
+	{ "ab", W_STRING_NULL, NULL },
+	{ "variant", W_STRING_NULL, NULL },
+	{ 0 }
+};
+
 static const struct field metric_fields[] = {
 	{ "unit", W_STRING, NULL },
 	{ "better", W_STRING, better_names },
@@ -188,6 +196,17 @@ static int check_fields(const char *origin, json_t *obj, const char *at,
 		return bad(origin, path, "\"%s\" is not %s",
 			   json_string_value(v), set);
 	}
+	return 0;
+}
+
+/* fields that obj may lack, checked when it has them */
+static int check_optional(const char *origin, json_t *obj, const char *at,
+			  const struct field *fields)
+{
+	for (const struct field *f = fields; f->key; f++)
+		if (json_object_get(obj, f->key) &&
+		    !member(origin, obj, at, f->key, f->want))
+			return -1;
 	return 0;
 }
 
@@ -395,7 +414,8 @@ int export_validate(json_t *doc, const char *origin)
 		return error("%s: schema \"%s\" is not one this schedlab reads (%s)",
 			     origin, name, EXPORT_SCHEMA);
 	run = member(origin, doc, "", "run", W_OBJECT);
-	if (!run || check_fields(origin, run, "run", run_fields))
+	if (!run || check_fields(origin, run, "run", run_fields) ||
+	    check_optional(origin, run, "run", run_optional))
 		return -1;
 	if (!*json_string_value(json_object_get(run, "uuid")))
 		return bad(origin, "run.uuid", "expected a non-empty string");

@@ -160,6 +160,12 @@ static const struct migration migrations[] = {
 	"ALTER TABLE runs_new RENAME TO runs;"
 	"CREATE INDEX runs_label ON runs (label, started);"
 	"CREATE INDEX runs_started ON runs (started);", NULL },
+	/* 5: the A/B link - runs made side by side (ab's variants,
+	 * judge's live references) share the uuid ab; variant is this
+	 * run's name among them */
+	{ "ALTER TABLE runs ADD COLUMN ab TEXT;"
+	  "ALTER TABLE runs ADD COLUMN variant TEXT;"
+	  "CREATE INDEX runs_ab ON runs (ab);", NULL },
 };
 
 #define SCHEMA_VERSION ((int)ARRAY_SIZE(migrations))
@@ -621,8 +627,8 @@ static int open_write(struct store *s)
 		return -1;
 	if (db_prepare(s, "INSERT INTO runs (uuid, label, host, started, ended,"
 		    " status, command, schedlab_version, environment, pid,"
-		    " pid_start, boot_id)"
-		    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    " pid_start, boot_id, ab, variant)"
+		    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		    &s->ins_run) ||
 	    db_prepare(s, "INSERT OR IGNORE INTO run_metrics (run_id, name, unit,"
 		    " better, headline, help) VALUES (?, ?, ?, ?, ?, ?)",

@@ -60,7 +60,7 @@ static int load_run(struct store *s, int64_t id, struct run *r)
 
 	if (db_prepare(s, "SELECT uuid, label, host, started, ended, status,"
 		    " command, schedlab_version, environment, pid,"
-		    " pid_start, boot_id"
+		    " pid_start, boot_id, ab, variant"
 		    " FROM runs WHERE id = ?", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
@@ -92,6 +92,8 @@ static int load_run(struct store *s, int64_t id, struct run *r)
 		r->status = shown ? xstrdup(shown) : NULL;
 		r->command = db_col_dup(st, 6);
 		r->schedlab_version = db_col_dup(st, 7);
+		r->ab = db_col_dup(st, 12);
+		r->variant = db_col_dup(st, 13);
 		r->busy_at_start = json_is_number(busy) ?
 				   json_number_value(busy) : NAN;
 		if (!r->uuid)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * store/sqlite_read.c: runs out of the database - finding one by id or
- * label, listing them, a case's history (compare's run-to-run noise,
+ * label, listing them (all, or the runs of one A/B), a case's history (compare's run-to-run noise,
  * run's estimates), and a run's export document, which is the model's
  * (sqlite_model.c reads the run). The local ids stay out of the
  * document.
@@ -54,7 +54,8 @@ int store_runs(struct store *s, struct store_run_info **runs, size_t *n)
 		    " r.pid, r.pid_start, r.boot_id,"
 		    /* the environment's git item (probe/sysenv.h) */
 		    " CASE WHEN json_valid(r.environment) THEN json_extract("
-		    "   r.environment, '$.git.value.describe') END"
+		    "   r.environment, '$.git.value.describe') END,"
+		    " r.ab, r.variant"
 		    " FROM runs r ORDER BY r.started DESC, r.id DESC", &st))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -81,6 +82,7 @@ int store_runs(struct store *s, struct store_run_info **runs, size_t *n)
 			.cases = sqlite3_column_int64(st, 7),
 			.samples = sqlite3_column_int64(st, 8),
 			.commit = db_col_dup(st, 12),
+			.ab = db_col_dup(st, 13), .variant = db_col_dup(st, 14),
 		};
 	}
 	sqlite3_finalize(st);
@@ -102,6 +104,52 @@ void store_runs_free(struct store_run_info *runs, size_t n)
 		free(runs[i].label);
 		free(runs[i].host);
 		free(runs[i].commit);
+		free(runs[i].ab);
+		free(runs[i].variant);
+	}
+	free(runs);
+}
+
+int store_ab_runs(struct store *s, const char *ab, struct store_ab_run **runs,
+		  size_t *n)
+{
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc;
+
+	*runs = NULL;
+	*n = 0;
+	if (db_prepare(s, "SELECT id, variant, label FROM runs WHERE ab = ?"
+		       " ORDER BY id", &st))
+		return -1;
+	db_bind_text(st, 1, ab);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 8;
+			*runs = xrealloc(*runs, cap * sizeof(**runs));
+		}
+		(*runs)[(*n)++] = (struct store_ab_run){
+			.id = sqlite3_column_int64(st, 0),
+			.variant = db_col_dup(st, 1),
+			.label = db_col_dup(st, 2),
+		};
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_error(s, "cannot list the runs of A/B %s", ab);
+		store_ab_runs_free(*runs, *n);
+		*runs = NULL;
+		*n = 0;
+		return -1;
+	}
+	return 0;
+}
+
+void store_ab_runs_free(struct store_ab_run *runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(runs[i].variant);
+		free(runs[i].label);
 	}
 	free(runs);
 }

@@ -63,6 +63,7 @@ static char *json_text(struct store *s, json_t *obj, const char *what)
 
 struct run_row {
 	const char *uuid, *label, *host, *command, *version, *status;
+	const char *ab, *variant;	/* the A/B link, or NULL */
 	double started, ended;		/* ended: NAN while running */
 	const char *environment;	/* JSON text */
 	struct store_writer w;		/* pid 0: none (imported) */
@@ -88,6 +89,8 @@ static int insert_run(struct store *s, const struct run_row *r, int64_t *id)
 		sqlite3_bind_int64(st, 11, r->w.start);
 		db_bind_text(st, 12, *r->w.boot ? r->w.boot : NULL);
 	}
+	db_bind_text(st, 13, r->ab);
+	db_bind_text(st, 14, r->variant);
 	rc = db_step_done(st);
 	if (rc == SQLITE_CONSTRAINT_UNIQUE)
 		return error("%s: a run with UUID %s is already stored", s->path,
@@ -201,6 +204,7 @@ int store_run_begin(struct store *s, const struct store_run *r, int64_t *id)
 	struct run_row row = {
 		.uuid = r->uuid, .label = r->label, .host = r->host,
 		.command = r->command, .version = r->version,
+		.ab = r->ab, .variant = r->variant,
 		.status = "running", .started = r->started, .ended = NAN,
 	};
 	char *env = json_text(s, r->environment, "the environment");
@@ -463,6 +467,7 @@ int store_import(struct store *s, json_t *doc, const char *origin,
 		.uuid = str(run, "uuid"), .label = str(run, "label"),
 		.host = str(run, "host"), .command = str(run, "command"),
 		.version = str(run, "schedlab_version"),
+		.ab = str(run, "ab"), .variant = str(run, "variant"),
 		.status = str(run, "status"),
 		.started = json_number_value(json_object_get(run, "started")),
 		.ended = json_is_number(ended) ? json_number_value(ended) : NAN,

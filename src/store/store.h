@@ -141,6 +141,7 @@ struct store_run_info {
 	char *uuid, *status;
 	char *label, *host;	/* NULL when none */
 	char *commit;		/* git describe of its work tree; NULL: none */
+	char *ab, *variant;	/* its A/B link (struct store_run); NULL: none */
 	double started;		/* Unix time, seconds */
 	double ended;		/* NAN while running */
 	int64_t cases, samples;
@@ -152,6 +153,22 @@ struct store_run_info {
  */
 int store_runs(struct store *s, struct store_run_info **runs, size_t *n);
 void store_runs_free(struct store_run_info *runs, size_t n);
+
+/* One of the runs of an A/B. */
+struct store_ab_run {
+	int64_t id;
+	char *variant;		/* NULL when none was stored */
+	char *label;		/* NULL when none */
+};
+
+/*
+ * The runs whose ab is ab (struct store_run), ordered by id, into *runs
+ * (*n of them, 0 when none; store_ab_runs_free() releases them). -1
+ * after error().
+ */
+int store_ab_runs(struct store *s, const char *ab, struct store_ab_run **runs,
+		  size_t *n);
+void store_ab_runs_free(struct store_ab_run *runs, size_t n);
 
 /*
  * Run id, read straight into *r (model/run.h): the model's loader for

@@ -31,7 +31,8 @@ static const char doc_text[] =
 	"{\"schema\": \"schedlab-run/1\","
 	" \"run\": {\"uuid\": \"u-1\", \"label\": \"base\", \"host\": null,"
 	"  \"started\": 100.5, \"ended\": 160.25, \"status\": \"partial\","
-	"  \"command\": \"schedlab run x\", \"schedlab_version\": \"0.1\"},"
+	"  \"command\": \"schedlab run x\", \"schedlab_version\": \"0.1\","
+	"  \"ab\": \"ab-1\", \"variant\": \"base\"},"
 	" \"environment\": {\"kernel\": \"6.1\","
 	"  \"busy_at_start\": {\"value\": 2.5}},"
 	" \"metrics\": {"
@@ -83,6 +84,8 @@ static void test_from_export_fields(void **state)
 	assert_null(r.host);
 	assert_string_equal(r.status, "partial");
 	assert_string_equal(r.command, "schedlab run x");
+	assert_string_equal(r.ab, "ab-1");
+	assert_string_equal(r.variant, "base");
 	assert_true(r.started == 100.5 && r.ended == 160.25);
 	assert_true(r.busy_at_start == 2.5);
 	assert_string_equal(json_string_value(json_object_get(r.environment,
@@ -187,6 +190,20 @@ static void test_to_export_same_document(void **state)
 	assert_int_equal(export_validate(back, "back"), 0);
 	free(got);
 	free(want);
+	json_decref(back);
+	run_free(&r);
+
+	/* a document from before the A/B link: a run made alone, whose
+	 * export says so with nulls */
+	json_object_del(json_object_get(doc, "run"), "ab");
+	json_object_del(json_object_get(doc, "run"), "variant");
+	assert_int_equal(export_validate(doc, "old"), 0);
+	assert_int_equal(run_from_export(doc, "old", &r), 0);
+	assert_null(r.ab);
+	assert_null(r.variant);
+	back = run_to_export(&r);
+	assert_true(json_is_null(json_object_get(json_object_get(back, "run"), "ab")));
+	assert_true(json_is_null(json_object_get(json_object_get(back, "run"), "variant")));
 	json_decref(back);
 	json_decref(doc);
 	run_free(&r);
@@ -349,7 +366,7 @@ static void test_store_load_is_the_export(void **state)
 		.uuid = "0b8c1f0e-0000-4000-8000-000000000009", .label = "b",
 		.host = "box", .command = "schedlab run \xff\xfe",
 		.version = "0.1", .started = 1700000000.123456789,
-		.environment = env,
+		.environment = env, .ab = "ab-2", .variant = "n7",
 	};
 	struct store_case ok = {
 		.seq = 0, .job = "hb", .workload = "messaging", .version = 3,
@@ -386,6 +403,8 @@ static void test_store_load_is_the_export(void **state)
 	assert_int_equal(a.id, id);
 	assert_true(a.busy_at_start == 7.25);
 	assert_string_equal(a.command, "schedlab run ??");
+	assert_string_equal(a.ab, "ab-2");
+	assert_string_equal(a.variant, "n7");
 	assert_int_equal(a.cases[0].version, 3);
 	assert_int_equal(a.cases[0].nsetting, 2);
 	assert_string_equal(run_setting(&a.cases[0], "cpus"), "0-1");

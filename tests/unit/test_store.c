@@ -157,7 +157,7 @@ static void test_open_creates_schema(void **state)
 	assert_string_equal(sql_text(db, "SELECT name FROM sqlite_master"
 		" WHERE type = 'table' ORDER BY name"),
 		"cases histograms run_metrics runs samples schema_version");
-	assert_string_equal(sql_text(db, "SELECT max(version) FROM schema_version"), "4");
+	assert_string_equal(sql_text(db, "SELECT max(version) FROM schema_version"), "5");
 	assert_string_equal(sql_text(db, "PRAGMA journal_mode"), "wal");
 	s = store_open(db);	/* and again, migrated already */
 	assert_non_null(s);
@@ -243,7 +243,7 @@ static void test_migrate_to_schema_3(void **state)
 		sql(db, old_run);
 		s = store_open(db);
 		assert_non_null(s);
-		assert_string_equal(sql_text(db, "SELECT version FROM schema_version"), "4");
+		assert_string_equal(sql_text(db, "SELECT version FROM schema_version"), "5");
 		assert_string_equal(sql_text(db, "SELECT '[' || params || ']' FROM cases ORDER BY id"),
 				    "[groups=4] [] [b=2 a=1]");
 		assert_string_equal(sql_text(db, "SELECT version || settings FROM cases ORDER BY id"),
@@ -263,10 +263,17 @@ static void test_migrate_to_schema_3(void **state)
 		assert_string_equal(sql_text(db, "SELECT count(*) FROM pragma_foreign_key_check"), "0");
 		assert_string_equal(sql_text(db, "SELECT sql LIKE '%''abandoned''%'"
 			" FROM sqlite_master WHERE name = 'runs'"), "1");
+		/* 5: the A/B link, none for a run stored before it */
+		assert_string_equal(sql_text(db, "SELECT count(ab) || count(variant)"
+			" FROM runs"), "00");
+		assert_string_equal(sql_text(db, "SELECT name FROM pragma_index_info('runs_ab')"),
+				    "ab");
 
 		doc = store_export(s, 1);
 		assert_non_null(doc);
 		assert_int_equal(export_validate(doc, "migrated"), 0);
+		assert_true(json_is_null(json_object_get(json_object_get(doc, "run"), "ab")));
+		assert_true(json_is_null(json_object_get(json_object_get(doc, "run"), "variant")));
 		c = json_array_get(json_object_get(doc, "cases"), 0);
 		assert_int_equal(json_integer_value(json_object_get(c, "version")), 1);
 		assert_string_equal(json_string_value(json_object_get(c, "params")), "groups=4");
@@ -399,6 +406,96 @@ static void test_values_come_back(void **state)
 	assert_int_equal(json_object_size(json_object_get(c, "samples")), 0);
 	json_decref(doc);
 	store_close(s);
+}
+
+/*
+ * The A/B link: runs begun with one ab come back from store_ab_runs()
+ * by id with their variant names, from store_runs() and in the export;
+ * import keeps both; a run made alone has neither.
+ */
+static void test_ab_runs(void **state)
+{
+	static const char *const names[] = { "base", "slice", "n7" };
+	static const char ab[] = "3f2a0000-0000-4000-8000-00000000000a";
+	struct store *s = store_open(path("ab.db"));
+	struct store *t = store_open(path("ab2.db"));
+	struct store_run_info *runs;
+	struct store_ab_run *abr;
+	int64_t ids[3], alone, imported;
+	json_t *doc, *run;
+	size_t n;
+
+	(void)state;
+	assert_non_null(s);
+	assert_non_null(t);
+	alone = begin_run(s, NULL, "alone", 1);
+	for (int i = 0; i < 3; i++) {
+		char label[32];
+		struct store_run r = {
+			.label = label, .started = 2 + i, .ab = ab,
+			.variant = names[i],
+		};
+
+		snprintf(label, sizeof(label), "l/%s", names[i]);
+		assert_int_equal(store_run_begin(s, &r, &ids[i]), 0);
+	}
+	begin_run(s, NULL, "after", 9);
+	assert_int_equal(store_ab_runs(s, ab, &abr, &n), 0);
+	assert_int_equal(n, 3);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(abr[i].id, ids[i]);
+		assert_string_equal(abr[i].variant, names[i]);
+	}
+	assert_string_equal(abr[1].label, "l/slice");
+	store_ab_runs_free(abr, n);
+	assert_int_equal(store_ab_runs(s, "no-such-ab", &abr, &n), 0);
+	assert_int_equal(n, 0);
+	assert_null(abr);
+
+	assert_int_equal(store_runs(s, &runs, &n), 0);
+	assert_int_equal(n, 5);
+	assert_null(runs[4].ab);		/* alone, the oldest */
+	assert_int_equal(runs[4].id, alone);
+	assert_null(runs[4].variant);
+	assert_string_equal(runs[1].ab, ab);	/* n7 */
+	assert_string_equal(runs[1].variant, "n7");
+	store_runs_free(runs, n);
+
+	doc = store_export(s, ids[1]);
+	run = json_object_get(doc, "run");
+	assert_string_equal(json_string_value(json_object_get(run, "ab")), ab);
+	assert_string_equal(json_string_value(json_object_get(run, "variant")), "slice");
+	assert_int_equal(store_import(t, doc, "doc", &imported), 0);
+	json_decref(doc);
+	doc = store_export(t, imported);
+	run = json_object_get(doc, "run");
+	assert_string_equal(json_string_value(json_object_get(run, "ab")), ab);
+	assert_string_equal(json_string_value(json_object_get(run, "variant")), "slice");
+	json_decref(doc);
+	assert_int_equal(store_ab_runs(t, ab, &abr, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(abr[0].id, imported);
+	store_ab_runs_free(abr, n);
+
+	doc = store_export(s, alone);
+	run = json_object_get(doc, "run");
+	assert_true(json_is_null(json_object_get(run, "ab")));
+	assert_true(json_is_null(json_object_get(run, "variant")));
+	/* a document from before the link: no members at all */
+	json_object_del(run, "ab");
+	json_object_del(run, "variant");
+	assert_int_equal(export_validate(doc, "old"), 0);
+	assert_int_equal(store_import(t, doc, "old", &imported), 0);
+	assert_string_equal(sql_text(path("ab2.db"), "SELECT count(ab) || count(variant)"
+				     " FROM runs"), "11");
+	/* and one that has them must have strings or null */
+	json_object_set_new(run, "variant", json_integer(7));
+	capture();
+	assert_int_equal(export_validate(doc, "bad"), -1);
+	assert_said("bad: run.variant: expected a string or null");
+	json_decref(doc);
+	store_close(s);
+	store_close(t);
 }
 
 static void test_uuid_made_when_missing(void **state)
@@ -1072,7 +1169,7 @@ static void test_open_refusals(void **state)
 	sql(path("future.db"), "UPDATE schema_version SET version = 99");
 	capture();
 	assert_null(store_open(path("future.db")));
-	assert_said("future.db: database schema version 99 is newer than this schedlab (4)");
+	assert_said("future.db: database schema version 99 is newer than this schedlab (5)");
 }
 
 /* A file's bytes (NULL when it does not exist), for "unchanged" checks. */
@@ -1186,9 +1283,9 @@ static void test_open_foreign_unchanged(void **state)
 	assert_non_null(s);
 	store_close(s);
 	sql(path("newer.db"), "PRAGMA journal_mode = DELETE;"
-	    " UPDATE schema_version SET version = 5");
+	    " UPDATE schema_version SET version = 6");
 	refused_unchanged(path("newer.db"),
-			  "newer.db: database schema version 5 is newer than this schedlab (4)");
+			  "newer.db: database schema version 6 is newer than this schedlab (5)");
 }
 
 /*
@@ -1460,6 +1557,7 @@ int main(void)
 		cmocka_unit_test(test_open_creates_schema),
 		cmocka_unit_test(test_migrate_to_schema_3),
 		cmocka_unit_test(test_values_come_back),
+		cmocka_unit_test(test_ab_runs),
 		cmocka_unit_test(test_uuid_made_when_missing),
 		cmocka_unit_test(test_case_add_refusals),
 		cmocka_unit_test(test_resolve),
