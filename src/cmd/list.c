@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* schedlab list [workloads|suites|runs] [--db PATH] [--format text|json] */
+/*
+ * schedlab list [workloads|suites|runs] [--db PATH] [--format text|json]
+ * [--ab RUN]: --ab lists only the runs of RUN's A/B (the runs made beside
+ * it by ab or judge's live references).
+ */
 #include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -17,6 +22,7 @@
 
 struct list_opts {
 	const char *db;
+	const char *ab;
 	int format;
 	bool help;
 };
@@ -27,6 +33,8 @@ static const struct opt_def list_options[] = {
 	OPT_DB(struct list_opts, db),
 	OPT_FORMAT(struct list_opts, format, list_formats, "text",
 		   "for runs - text: a table; json: an array of the runs"),
+	{ .name = "ab", .type = OPT_STRING, .offset = offsetof(struct list_opts, ab),
+	  .arg = "RUN", .help = "for runs - only the runs of RUN's A/B (RUN: id or label of any of them)" },
 	OPT_HELP(struct list_opts, help),
 	{ .name = NULL },
 };
@@ -46,19 +54,52 @@ static int runs_json(const struct store_run_info *runs, size_t n)
 		const struct store_run_info *r = &runs[i];
 
 		json_array_append_new(a, json_pack("{s:I, s:s, s:o, s:o, s:f, "
-			"s:o, s:s, s:I, s:I, s:o}", "id", (json_int_t)r->id,
+			"s:o, s:s, s:I, s:I, s:o, s:o, s:o}", "id", (json_int_t)r->id,
 			"uuid", r->uuid ? r->uuid : "", "label", str_or_null(r->label),
 			"host", str_or_null(r->host), "started", r->started,
 			"ended", isnan(r->ended) ? json_null() : json_real(r->ended),
 			"status", r->status ? r->status : "", "cases",
 			(json_int_t)r->cases, "samples", (json_int_t)r->samples,
-			"commit", str_or_null(r->commit)));
+			"commit", str_or_null(r->commit), "ab", str_or_null(r->ab),
+			"variant", str_or_null(r->variant)));
 	}
 	rc = json_dumpf(a, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 			JSON_REAL_PRECISION(17));
 	fputc('\n', stdout);
 	json_decref(a);
 	return rc;
+}
+
+/*
+ * Keeps of runs[0..*n) the runs of spec's A/B, in their order; the rest
+ * are freed. -1 after error() when spec is no run or was made alone.
+ */
+static int only_ab(struct store *st, const char *spec,
+		   struct store_run_info *runs, size_t *n)
+{
+	struct store_run_info *other;
+	const char *ab = NULL;
+	size_t kept = 0, nother = 0;
+	int64_t id;
+
+	if (store_resolve(st, spec, &id))
+		return -1;
+	for (size_t i = 0; i < *n; i++)
+		if (runs[i].id == id)
+			ab = runs[i].ab;
+	if (!ab)
+		return error("list: --ab %s: run %lld was not made beside others (it has no A/B)",
+			     spec, (long long)id);
+	other = xcalloc(*n, sizeof(*other));
+	for (size_t i = 0; i < *n; i++) {
+		if (runs[i].ab && !strcmp(runs[i].ab, ab))
+			runs[kept++] = runs[i];
+		else
+			other[nother++] = runs[i];
+	}
+	*n = kept;
+	store_runs_free(other, nother);
+	return 0;
 }
 
 static int list_runs(const struct list_opts *o)
@@ -82,9 +123,13 @@ static int list_runs(const struct list_opts *o)
 	if (!st)
 		return EXIT_USAGE;
 	rc = store_runs(st, &runs, &n);
+	if (!rc && o->ab)
+		rc = only_ab(st, o->ab, runs, &n);
 	store_close(st);
-	if (rc)		/* a damaged database, as store_open_ro() would say */
+	if (rc) {	/* a damaged database, as store_open_ro() would say */
+		store_runs_free(runs, n);
 		return EXIT_USAGE;
+	}
 	if (o->format == 1) {
 		rc = runs_json(runs, n);
 		store_runs_free(runs, n);
@@ -125,7 +170,8 @@ int cmd_list(int argc, char **argv)
 		return EXIT_USAGE;
 	if (o.help) {
 		printf("usage: schedlab list [workloads|suites|runs] [--db PATH] "
-		       "[--format text|json]\n");
+		       "[--format text|json] [--ab RUN]\n\nOptions:\n");
+		opts_help(stdout, list_options);
 		return EXIT_OK;
 	}
 	if (argc - first > 1) {
@@ -133,6 +179,10 @@ int cmd_list(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	what = first < argc ? argv[first] : "workloads";
+	if (o.ab && strcmp(what, "runs")) {
+		error("list: --ab is for 'list runs' only");
+		return EXIT_USAGE;
+	}
 	if (o.format && strcmp(what, "runs")) {
 		error("list: --format %s is for 'list runs' only",
 		      list_formats[o.format]);

@@ -76,6 +76,21 @@ static int parse(int argc, char **argv, const struct opt_def *tab,
 	return first;
 }
 
+/* The runs of A/B ab in the database the run came from. */
+static int show_ab_runs(const char *dbopt, const char *ab,
+			struct store_ab_run **runs, size_t *n)
+{
+	struct store *st;
+	char db[4096];
+	int rc;
+
+	if (run_db_path(dbopt, db, sizeof(db)) || !(st = store_open_ro(db)))
+		return -1;
+	rc = store_ab_runs(st, ab, runs, n);
+	store_close(st);
+	return rc;
+}
+
 int cmd_show(int argc, char **argv)
 {
 	struct runs_opts o;
@@ -93,10 +108,18 @@ int cmd_show(int argc, char **argv)
 		export_dump(doc, stdout);
 		json_decref(doc);
 	} else {
-		FILE *f = text_safe(stdout);
+		struct store_ab_run *ab = NULL;
+		size_t nab = 0;
+		FILE *f;
 
-		render_run_text(f, &r);
+		if (r.ab && r.id >= 0 && show_ab_runs(o.db, r.ab, &ab, &nab)) {
+			run_free(&r);
+			return EXIT_USAGE;
+		}
+		f = text_safe(stdout);
+		render_run_text(f, &r, ab, nab);
 		fclose(f);
+		store_ab_runs_free(ab, nab);
 	}
 	run_free(&r);
 	return EXIT_OK;

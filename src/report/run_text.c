@@ -17,6 +17,7 @@
 #include "report/render.h"
 #include "report/run_text.h"
 #include "stats/summary.h"
+#include "store/store.h"
 #include "util.h"
 
 /* "cpus=0-1 probes=off", or "" when c has no settings; to be freed. */
@@ -177,17 +178,36 @@ static void commit_text(FILE *f, const json_t *env)
 		fputs("-\n", f);
 }
 
-void render_run_text(FILE *f, const struct run *r)
+/*
+ * "variant    slice of A/B 3f2a1b2c... (runs 12 base, 13 slice)": the
+ * run's place among the runs made beside it (ab: those the store has,
+ * by id; none for a run read from a file).
+ */
+static void ab_text(FILE *f, const struct run *r, const struct store_ab_run *ab,
+		    size_t nab)
+{
+	if (!r->ab)
+		return;
+	fprintf(f, "variant    %s of A/B %.8s...", r->variant ?: "-", r->ab);
+	for (size_t i = 0; i < nab; i++)
+		fprintf(f, "%s%lld %s", i ? ", " : " (runs ",
+			(long long)ab[i].id, ab[i].variant ?: "-");
+	fputs(nab ? ")\n" : "\n", f);
+}
+
+void render_run_text(FILE *f, const struct run *r,
+		     const struct store_ab_run *ab, size_t nab)
 {
 	char a[64], b[64];
 	size_t from = 0, n = r->ncases;
 
 	fmt_time(a, sizeof(a), r->started);
 	fmt_time(b, sizeof(b), r->ended);
-	fprintf(f, "run        %s\nstatus     %s, %zu case%s\nstarted    %s\n"
+	fprintf(f, "run        %s\n", r->label ?: "-");
+	ab_text(f, r, ab, nab);
+	fprintf(f, "status     %s, %zu case%s\nstarted    %s\n"
 		"ended      %s\nhost       %s\n",
-		r->label ?: "-", r->status, n, n == 1 ? "" : "s", a, b,
-		r->host ?: "-");
+		r->status, n, n == 1 ? "" : "s", a, b, r->host ?: "-");
 	commit_text(f, r->environment);
 	fprintf(f, "command    %s\nuuid       %s\n\n", r->command ?: "-",
 		r->uuid);

@@ -3,7 +3,9 @@
  * run_text: a run of the model (model/run.h) as text - what `show`
  * prints, and the per-job summary `run` prints as each job finishes:
  * the headline metric's mmtests block, a line of scheduler metrics per
- * case (their means, from src/stats/) and the settings a case ran with.
+ * case (their means, from src/stats/) and the settings a case ran with
+ * (every one: cpus, nice, sysctl.*, cgroup.*, ...), beside the job's
+ * heading when its cases share them, else beside each case's sweep.
  */
 #ifndef SCHEDLAB_REPORT_RUN_TEXT_H
 #define SCHEDLAB_REPORT_RUN_TEXT_H
@@ -12,6 +14,7 @@
 #include <stdio.h>
 
 struct run;
+struct store_ab_run;
 
 /*
  * The summary of cases [from, to) of r, which are one job's: the block,
@@ -19,7 +22,11 @@ struct run;
  */
 void render_job_text(FILE *f, const struct run *r, size_t from, size_t to);
 
-/* The whole run as `show` prints it: the run, its machine, each job. */
-void render_run_text(FILE *f, const struct run *r);
+/*
+ * The whole run as `show` prints it: the run (with its A/B, ab[0..nab)
+ * being the runs of it the store has), its machine, each job.
+ */
+void render_run_text(FILE *f, const struct run *r,
+		     const struct store_ab_run *ab, size_t nab);
 
 #endif
