@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * schedlab compare BASE CAND [CAND...]: stored runs side by side in
- * mmtests' layout, with significance, intervals and verdicts.
+ * mmtests' layout, with significance, intervals and verdicts, or with
+ * --layout variants one table per job, a column per run.
  * The parsing, history and rendering it shares with judge (judge.c).
  */
 #include <math.h>
@@ -19,9 +20,13 @@
 
 const char *const compare_formats[] = { "text", "markdown", "csv", "json", NULL };
 const char *const compare_matches[] = { "params", "job", NULL };
+const char *const compare_layouts[] = { "mmtests", "variants", NULL };
 
 static const struct opt_def compare_options[] = {
 	COMMON_OPTIONS,
+	{ .name = "layout", .type = OPT_ENUM, .offset = offsetof(struct compare_opts, layout),
+	  .def = "mmtests", .choices = compare_layouts, .arg = "HOW",
+	  .help = "mmtests: its rows for each sweep value, changes, verdicts, metrics that moved; variants: one table per job, a column per run (text or markdown)" },
 	{ .name = NULL },
 };
 
@@ -93,6 +98,11 @@ int cmd_compare(int argc, char **argv)
 		compare_usage(stdout);
 		return EXIT_OK;
 	}
+	if (o.layout == 1 && o.format > 1) {
+		error("compare: --layout variants is a table for reading (--format text or markdown); --format %s has every number already",
+		      compare_formats[o.format]);
+		return EXIT_USAGE;
+	}
 	n = argc - first;
 	if (n < 2) {
 		error("compare: expected a baseline and at least one candidate (usage: schedlab compare BASE CAND [CAND...])");
@@ -109,7 +119,14 @@ int cmd_compare(int argc, char **argv)
 	if (compare_build(rp, (const char *const *)argv + first, (size_t)n,
 			  &co, o.match == 1, st, &c))
 		goto out;
-	compare_render(&c, o.format);
+	if (o.layout == 1) {
+		FILE *f = text_safe(stdout);
+
+		render_compare_variants(f, &c, o.format == 1);
+		fclose(f);
+	} else {
+		compare_render(&c, o.format);
+	}
 	compare_free(&c);
 	rc = EXIT_OK;
 out:

@@ -27,6 +27,7 @@ struct compare_opts {
 	unsigned min_iter, max_iter;
 	struct opt_list sets;
 	int format;
+	int layout;		/* compare's: 0 mmtests, 1 variants */
 	int test;
 	int match;
 	bool help;
@@ -51,6 +52,7 @@ struct compare_opts {
 
 extern const char *const compare_formats[];
 extern const char *const compare_matches[];
+extern const char *const compare_layouts[];
 
 /* Options into o and co; *first: the first operand. -1 after error(). */
 int compare_parse(int argc, char **argv, const struct opt_def *tab,

@@ -7,7 +7,7 @@
  * compare_build() from typed runs (model/run.h), every number by
  * src/stats/; the renderers only format it: text (mmtests' layout, 80
  * columns for one or two candidates), markdown, csv and json
- * (doc/statistics.md has the schema).
+ * (doc/statistics.md has the schema), and the variants' table.
  */
 #ifndef SCHEDLAB_REPORT_COMPARE_H
 #define SCHEDLAB_REPORT_COMPARE_H
@@ -116,6 +116,17 @@ void render_compare_text(FILE *f, const struct comparison *c);
 void render_compare_markdown(FILE *f, const struct comparison *c);
 void render_compare_csv(FILE *f, const struct comparison *c);
 void render_compare_json(FILE *f, const struct comparison *c);
+
+/*
+ * One table per job in the shape of seed 001's (compare_table.c): the
+ * sweep values as row labels, one column per run headed by its variant
+ * name, each run's median (or Amean/Hmean for the mean tests) and each
+ * candidate's change against the first run, `*` (markdown: bold) where
+ * significant. Text fits 80 columns for 3 runs and 2 sweep keys;
+ * markdown is a pipe table. `compare --layout variants` and ab print it.
+ */
+void render_compare_variants(FILE *f, const struct comparison *c,
+			     bool markdown);
 
 /* The overall verdict and why, as the last line judge prints. */
 void render_verdict_line(FILE *f, const struct comparison *c);

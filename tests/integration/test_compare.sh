@@ -557,3 +557,34 @@ test_judge_locked_database_aborts() {
 	expect_match "why" "judge: the database could not be written: abort \(128\)" "$err"
 	expect_no_leftovers
 }
+
+# --layout variants: one table per job, a column per run headed by its
+# variant name (the shared LABEL/ said once), the sweep values as row
+# labels, the candidate's change with its mark; text and markdown only.
+test_compare_layout_variants() {
+	use_tmpdir
+	small_jobs "$tmp"
+	run_sl run "$tmp/a.job" --db "$tmp/r.db" --label box/base -q --iterations 8
+	expect_eq "base run" 0 "$rc"
+	run_sl run "$tmp/b.job" --db "$tmp/r.db" --label box/slow -q --iterations 8
+	expect_eq "slow run" 0 "$rc"
+	run_sl compare box/base box/slow --db "$tmp/r.db" --match job --layout variants
+	expect_eq "exit" 0 "$rc"
+	expect_eq "first line" "runs of box: change against base in %, + is better" \
+		"$(head -n 1 <<<"$out")"
+	expect_line "title" '^msg: messaging.time, s, median \(lower is better\)$' "$out"
+	expect_line "header" '^ +base +slow$' "$out"
+	# ten times the loops: far slower, and significant
+	expect_line "row" '^ *[0-9.]+ +[0-9.]+ +-[0-9]+\.[0-9]%\*$' "$out"
+	expect_line "footer" '^\* significant at p<0\.05 \(mann-whitney\); 8 iterations$' "$out"
+	# the table (compare's notes below it are sentences)
+	[ "$(awk '/^Notes:/ { exit } { print length }' <<<"$out" | sort -n | tail -n 1)" -le 80 ] ||
+		fail "a line of the table wider than 80 columns: $out"
+	run_sl compare box/base box/slow --db "$tmp/r.db" --match job --layout variants --format markdown
+	expect_eq "markdown exit" 0 "$rc"
+	expect_line "markdown header" '^\| base \| slow \| % \|$' "$out"
+	expect_line "markdown row" '^\| [0-9.]+ \| [0-9.]+ \| \*\*-[0-9.]+%\*\* \|$' "$out"
+	run_sl compare box/base box/slow --db "$tmp/r.db" --match job --layout variants --format json
+	expect_eq "json: exit" 2 "$rc"
+	expect_match "json: message" "--layout variants is a table for reading" "$err"
+}

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * compare_table: a comparison as one table per job in the shape of the
+ * pgbench table of seed 001 (a policy per column, the sweep values as
+ * row labels) - what `compare --layout variants` and `ab` print. Per
+ * job: a title naming the job, the headline metric, its unit, the
+ * statistic shown and its direction; a header of the sweep keys and one
+ * column per run, headed by its variant name (the part of its label
+ * after "LABEL/" when every run has that prefix, the label said once
+ * above); a row per case: the sweep values, each run's statistic and
+ * each candidate's change against the first run, marked where the test
+ * found the difference significant; a footer saying what the mark means.
+ *
+ * The statistic is the one the change is of: the median for the median
+ * tests (Mann-Whitney, the median bootstrap), else the mean row of
+ * compare's text (Amean, or Hmean for a throughput). Every number comes
+ * from the comparison (compare_build.c); this file only formats them.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/compare.h"
+#include "util.h"
+
+/* A job's table as text: the cells, then their widths. */
+struct grid {
+	size_t nkeys, nruns, ncols, nrows;
+	char **cell;		/* [nrows][ncols] */
+	bool *sig;		/* [nrows][ncols]: a change marked significant */
+	int *w;			/* [ncols] */
+	const char **head;	/* [ncols]: the header row (runs: value column) */
+	char *keys;		/* the sweep keys, cut into head[0..nkeys) */
+};
+
+/* Column of run k's value; its change (k > 0) is the next one. */
+static size_t value_col(const struct grid *g, size_t k)
+{
+	return g->nkeys + (k ? 2 * k - 1 : 0);
+}
+
+static char **at(const struct grid *g, size_t row, size_t col)
+{
+	return &g->cell[row * g->ncols + col];
+}
+
+/*
+ * The length of "LABEL/" when every run's name is LABEL/NAME with one
+ * LABEL and a non-empty NAME without '/', else 0.
+ */
+static size_t shared_prefix(const struct comparison *c)
+{
+	const char *first = c->runs[0].name, *slash = strrchr(first, '/');
+	size_t len;
+
+	if (!slash || c->nruns < 2)
+		return 0;
+	len = (size_t)(slash - first) + 1;
+	for (size_t k = 0; k < c->nruns; k++) {
+		const char *n = c->runs[k].name;
+
+		if (strncmp(n, first, len) || !n[len] || strchr(n + len, '/'))
+			return 0;
+	}
+	return len;
+}
+
+static bool by_median(const struct comparison *c)
+{
+	return stat_test_medians(c->opts.test);
+}
+
+/* The statistic shown: "median", "Amean" or "Hmean" (the baseline's row). */
+static const char *stat_name(const struct comparison *c,
+			     const struct cmp_job *j)
+{
+	if (by_median(c))
+		return "median";
+	for (size_t i = 0; i < j->ncases; i++)
+		if (j->cases[i].cell[0].ok)
+			return mm_row_label(MM_MEAN, j->cases[i].cell[0].s.hmean);
+	return mm_row_label(MM_MEAN, false);
+}
+
+static double stat_of(const struct comparison *c, const struct cmp_cell *cell)
+{
+	return by_median(c) ? cell->s.median : cell->s.mean;
+}
+
+/* Decimals for a job: 4 significant digits of its smallest baseline value. */
+static int decimals(const struct comparison *c, const struct cmp_job *j)
+{
+	double m = INFINITY;
+
+	for (size_t i = 0; i < j->ncases; i++) {
+		const struct cmp_cell *b = &j->cases[i].cell[0];
+		double v = b->ok ? fabs(stat_of(c, b)) : NAN;
+
+		if (v > 0 && v < m)
+			m = v;
+	}
+	if (!isfinite(m))
+		return 2;
+	return (int)fmax(0, fmin(8, 3 - floor(log10(m))));
+}
+
+static char *text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *text(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	return s;
+}
+
+/* The sweep values of a case into its key columns ("" when they do not split). */
+static void key_cells(struct grid *g, size_t row, const char *sweep)
+{
+	char *copy = xstrdup(sweep), *save = NULL, *t;
+	size_t n = 0;
+
+	for (t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		if (n < g->nkeys)
+			*at(g, row, n) = xstrdup(t);
+		n++;
+	}
+	free(copy);
+	if (n == g->nkeys)
+		return;
+	for (size_t k = 0; k < g->nkeys; k++) {
+		free(*at(g, row, k));
+		*at(g, row, k) = xstrdup(k ? "" : sweep);
+	}
+}
+
+static void fill(struct grid *g, const struct comparison *c,
+		 const struct cmp_job *j, size_t prefix)
+{
+	int dec = decimals(c, j);
+	char *save = NULL, *t;
+
+	g->nkeys = 0;
+	for (const char *p = j->sweep_keys; *p; p++)
+		g->nkeys += *p != ' ' && (p == j->sweep_keys || p[-1] == ' ');
+	g->nruns = c->nruns;
+	g->ncols = g->nkeys + 2 * c->nruns - 1;
+	g->nrows = j->ncases;
+	g->cell = xcalloc(g->nrows * g->ncols + 1, sizeof(*g->cell));
+	g->sig = xcalloc(g->nrows * g->ncols + 1, sizeof(*g->sig));
+	g->w = xcalloc(g->ncols, sizeof(*g->w));
+	g->head = xcalloc(g->ncols, sizeof(*g->head));
+	g->keys = xstrdup(j->sweep_keys);
+	t = strtok_r(g->keys, " ", &save);
+	for (size_t k = 0; k < g->nkeys && t; k++, t = strtok_r(NULL, " ", &save))
+		g->head[k] = t;
+	for (size_t k = 0; k < g->nruns; k++)
+		g->head[value_col(g, k)] = c->runs[k].name + prefix;
+	for (size_t i = 0; i < g->nrows; i++) {
+		const struct cmp_case *cs = &j->cases[i];
+
+		key_cells(g, i, cs->sweep);
+		for (size_t k = 0; k < g->nruns; k++) {
+			const struct cmp_cell *cell = &cs->cell[k];
+			size_t v = value_col(g, k);
+
+			if (!cell->present)
+				*at(g, i, v) = xstrdup("-");
+			else if (!cell->ok)
+				*at(g, i, v) = xstrdup("failed");
+			else
+				*at(g, i, v) = text("%.*f", dec, stat_of(c, cell));
+			if (!k)
+				continue;
+			if (!cell->ok)
+				*at(g, i, v + 1) = xstrdup("");
+			else if (!cs->cell[0].ok || isnan(cell->r.change))
+				*at(g, i, v + 1) = xstrdup("n/a");
+			else
+				*at(g, i, v + 1) = text("%+.1f%%",
+					fabs(cell->r.change) < 0.05 ? 0 : cell->r.change);
+			g->sig[i * g->ncols + v + 1] = cell->ok &&
+				cs->cell[0].ok && cell->r.significant;
+		}
+	}
+}
+
+static void grid_free(struct grid *g)
+{
+	for (size_t i = 0; i < g->nrows * g->ncols; i++)
+		free(g->cell[i]);
+	free(g->cell);
+	free(g->sig);
+	free(g->w);
+	free(g->keys);
+	free(g->head);
+}
+
+/* Widths: each column's widest cell; a candidate's name widens its value. */
+static void widths(struct grid *g)
+{
+	for (size_t col = 0; col < g->ncols; col++) {
+		int w = g->head[col] && col < g->nkeys ? (int)strlen(g->head[col]) : 0;
+
+		for (size_t i = 0; i < g->nrows; i++) {
+			int n = (int)strlen(*at(g, i, col));
+
+			if (col > g->nkeys && (col - g->nkeys) % 2 == 0)
+				n++;	/* a change: room for its mark */
+			if (n > w)
+				w = n;
+		}
+		g->w[col] = w;
+	}
+	for (size_t k = 0; k < g->nruns; k++) {
+		size_t v = value_col(g, k);
+		int name = (int)strlen(g->head[v]);
+		int span = k ? g->w[v] + 1 + g->w[v + 1] : g->w[v];
+
+		if (name > span)
+			g->w[v] += name - span;
+	}
+}
+
+/* Prints line without its trailing blanks, and a newline. */
+static void put_line(FILE *f, char *line, size_t len)
+{
+	while (len && line[len - 1] == ' ')
+		len--;
+	fwrite(line, 1, len, f);
+	fputc('\n', f);
+}
+
+static void text_table(FILE *f, const struct grid *g)
+{
+	char *line = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	m = open_memstream(&line, &len);
+	for (size_t col = 0; col < g->nkeys; col++)
+		fprintf(m, "%s%*s", col ? "  " : "", g->w[col], g->head[col]);
+	for (size_t k = 0; k < g->nruns; k++) {
+		size_t v = value_col(g, k);
+
+		fprintf(m, "%s%*s", v ? "  " : "",
+			k ? g->w[v] + 1 + g->w[v + 1] : g->w[v], g->head[v]);
+	}
+	fclose(m);
+	put_line(f, line, len);
+	free(line);
+	for (size_t i = 0; i < g->nrows; i++) {
+		line = NULL;
+		m = open_memstream(&line, &len);
+		for (size_t col = 0; col < g->nkeys; col++)
+			fprintf(m, "%s%*s", col ? "  " : "", g->w[col], *at(g, i, col));
+		for (size_t k = 0; k < g->nruns; k++) {
+			size_t v = value_col(g, k);
+
+			fprintf(m, "%s%*s", v ? "  " : "", g->w[v], *at(g, i, v));
+			if (k)
+				fprintf(m, " %*s%c", g->w[v + 1] - 1, *at(g, i, v + 1),
+					g->sig[i * g->ncols + v + 1] ? '*' : ' ');
+		}
+		fclose(m);
+		put_line(f, line, len);
+		free(line);
+	}
+}
+
+static void md_table(FILE *f, const struct grid *g)
+{
+	fputc('|', f);
+	for (size_t col = 0; col < g->ncols; col++)
+		fprintf(f, " %s |", col >= g->nkeys && (col - g->nkeys) % 2 == 0 &&
+			col > g->nkeys ? "%" : g->head[col]);
+	fputs("\n|", f);
+	for (size_t col = 0; col < g->ncols; col++)
+		fputs("---:|", f);
+	fputc('\n', f);
+	for (size_t i = 0; i < g->nrows; i++) {
+		fputc('|', f);
+		for (size_t col = 0; col < g->ncols; col++) {
+			const char *s = *at(g, i, col);
+			bool sig = g->sig[i * g->ncols + col];
+
+			fprintf(f, " %s%s%s |", sig ? "**" : "", s, sig ? "**" : "");
+		}
+		fputc('\n', f);
+	}
+}
+
+/* What the mark means: "at p<0.05 (mann-whitney)", by the test. */
+static void mark_text(char *buf, size_t len, const struct comparison *c)
+{
+	const char *t = stat_test_names[c->opts.test];
+
+	switch (c->opts.test) {
+	case TEST_MWU:
+	case TEST_WELCH:
+		snprintf(buf, len, "at p<%g (%s)", c->opts.alpha, t);
+		break;
+	case TEST_BOOT_MEAN:
+	case TEST_BOOT_MEDIAN:
+		snprintf(buf, len, "by %s (its %g%% interval excludes no change)",
+			 t, 100 * (1 - c->opts.alpha));
+		break;
+	default:
+		snprintf(buf, len, "by %s's rule", t);
+		break;
+	}
+}
+
+/* "10 iterations", "3-10 iterations": the samples of the job's cells. */
+static void iterations_text(char *buf, size_t len, const struct cmp_job *j,
+			    size_t nruns)
+{
+	size_t lo = SIZE_MAX, hi = 0;
+
+	for (size_t i = 0; i < j->ncases; i++)
+		for (size_t k = 0; k < nruns; k++) {
+			const struct cmp_cell *cell = &j->cases[i].cell[k];
+
+			if (!cell->ok)
+				continue;
+			lo = cell->s.n < lo ? cell->s.n : lo;
+			hi = cell->s.n > hi ? cell->s.n : hi;
+		}
+	if (!hi)
+		snprintf(buf, len, "no iterations");
+	else if (lo == hi)
+		snprintf(buf, len, "%zu iteration%s", hi, hi == 1 ? "" : "s");
+	else
+		snprintf(buf, len, "%zu-%zu iterations", lo, hi);
+}
+
+void render_compare_variants(FILE *f, const struct comparison *c,
+			     bool markdown)
+{
+	size_t prefix = shared_prefix(c);
+	char mark[128], iters[64];
+
+	mark_text(mark, sizeof(mark), c);
+	if (prefix)
+		fprintf(f, "runs of %.*s: ", (int)prefix - 1, c->runs[0].name);
+	fprintf(f, "change against %s in %%, + is better\n\n",
+		c->runs[0].name + prefix);
+	for (size_t jn = 0; jn < c->njobs; jn++) {
+		const struct cmp_job *j = &c->jobs[jn];
+		struct grid g;
+
+		fprintf(f, "%s%s%s%s: %s, %s, %s (%s is better)\n", markdown ? "### " : "",
+			j->job, *j->sweep_keys ? " by " : "", j->sweep_keys,
+			j->metric.name, *j->metric.unit ? j->metric.unit : "count",
+			stat_name(c, j), better_word(j->metric.better));
+		if (markdown)
+			fputc('\n', f);
+		fill(&g, c, j, prefix);
+		widths(&g);
+		if (markdown)
+			md_table(f, &g);
+		else
+			text_table(f, &g);
+		grid_free(&g);
+		iterations_text(iters, sizeof(iters), j, c->nruns);
+		fprintf(f, "%s%s significant %s; %s\n\n", markdown ? "\n" : "",
+			markdown ? "**bold**:" : "*", mark, iters);
+	}
+	if (c->nnotes) {
+		fprintf(f, "Notes:\n");
+		for (size_t i = 0; i < c->nnotes; i++)
+			fprintf(f, "%s%s\n", markdown ? "- " : "  ", c->notes[i]);
+	}
+}
