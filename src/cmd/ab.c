@@ -41,7 +41,7 @@ struct ab_opts {
 	unsigned min_iter, max_iter;
 	struct opt_list sets;
 	const char *seed;
-	int format;
+	int format, layout;
 	bool dry_run;
 	bool quiet;
 	bool help;
@@ -65,6 +65,9 @@ static const struct opt_def ab_options[] = {
 	  .help = "the seed of the rounds' order (1..2^53-1; default: a random one, recorded as environment.interleave_seed): the same seed, the same order" },
 	OPT_FORMAT(struct ab_opts, format, compare_formats, "text",
 		   "of the comparison: text, markdown, csv or json"),
+	{ .name = "layout", .type = OPT_ENUM, .offset = O(layout),
+	  .def = "variants", .choices = compare_layouts, .arg = "HOW",
+	  .help = "text and markdown: variants (a table per job, a column per variant, as seed 001's) or mmtests (compare's full layout)" },
 	{ .name = "dry-run", .type = OPT_BOOL, .offset = O(dry_run), .short_flag = 'n',
 	  .help = "print the variants and the expanded plan; run nothing" },
 	{ .name = "quiet", .type = OPT_BOOL, .offset = O(quiet), .short_flag = 'q',
@@ -328,7 +331,16 @@ static int ab_compare(const struct ab_opts *o, const struct cmp_opts *co,
 	/* variants may differ in a job's options (argv): match by job */
 	if (!compare_build(rp, specs, n, co, true, st, &c)) {
 		fflush(stdout);
-		compare_render(&c, o->format);
+		if (o->layout == 1 && o->format <= 1) {
+			FILE *f = text_safe(stdout);
+
+			render_compare_variants(f, &c, o->format == 1);
+			fputc('\n', f);
+			render_verdict_line(f, &c);
+			fclose(f);
+		} else {
+			compare_render(&c, o->format);
+		}
 		compare_free(&c);
 		rc = EXIT_OK;
 	}
