@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "harness/switch.h"
 #include "util.h"
 #include "version.h"
 
@@ -138,6 +139,8 @@ static int dispatch(int argc, char **argv)
 		error("unknown command '%s' (see 'schedlab --help')", argv[1]);
 		return EXIT_USAGE;
 	}
+	/* what a killed schedlab left switched goes back first */
+	switch_recover();
 	return c->fn(argc - 1, argv + 1);
 }
 

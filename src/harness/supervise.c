@@ -19,6 +19,7 @@
 #include "harness/instrument.h"
 #include "harness/settings.h"
 #include "harness/supervise.h"
+#include "harness/switch.h"
 #include "probe/cpus.h"
 #include "util.h"
 
@@ -322,13 +323,15 @@ static unsigned kill_descendants(void)
 	unsigned reaped = 0;
 
 	for (int round = 0; round < 2000; round++) {
-		size_t found = descendants(self, &all);
+		size_t found = descendants(self, &all), killed = 0;
 
+		/* a sched_ext scheduler of harness/switch.h's is not the case's */
 		for (size_t i = 0; i < found; i++)
-			kill(all.v[i], SIGKILL);
+			if (!switch_keeps(all.v[i]) && !kill(all.v[i], SIGKILL))
+				killed++;
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			reaped++;
-		if (!found)
+		if (!killed)
 			break;
 		usleep(1000);
 	}

@@ -40,6 +40,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "harness/plan.h"
 
@@ -75,6 +76,12 @@ double switch_last_us(const struct switchboard *sb);
  * then stays for the next invocation). NULL: nothing.
  */
 int switch_close(struct switchboard *sb);
+
+/*
+ * Whether pid is a sched_ext scheduler an open board of this process
+ * runs: supervise's reaper of what a case left behind spares it.
+ */
+bool switch_keeps(pid_t pid);
 
 /*
  * The state directory: $SCHEDLAB_STATE_DIR, else /var/lib/schedlab for
