@@ -250,10 +250,14 @@ static int check_file(const char *who, const char *key, const char *path,
 	}
 	if (!S_ISREG(st.st_mode))
 		return error("%s%s: %s is not a file", who, key, path);
-	if (knob_read(path, orig, len) < 0)
+	if (knob_read(path, orig, len) < 0) {
+		if (debugfs_path(path) && (errno == EPERM || errno == EACCES))
+			return error("%s%s: the kernel refuses to read %s (debugfs locked down?)",
+				     who, key, path);
 		return error("%s%s: %s cannot be read: %s", who, key, path,
 			     errno == EFBIG ? "it holds more than 8 KiB" :
 			     strerror(errno));
+	}
 	if (geteuid() && access(path, W_OK))
 		return error("%s%s: writing needs root (euid %u)", who, key,
 			     (unsigned)geteuid());
