@@ -193,3 +193,22 @@ test_knob_path_outside_refused() {
 	expect_eq "values seen" "$val $val $val $val" "$(echo $(cat "$tmp/seen"))"
 	expect_eq "after the run" "$orig" "$(cat "$RR")"
 }
+
+# Not root: refused before anything runs, saying so.
+test_knob_needs_root() {
+	command -v setpriv >/dev/null || skip "no setpriv"
+	use_knob
+	knob_job "$tmp/k.job"
+	chmod 755 "$tmp"
+	mkdir -m 777 "$tmp/nobody"
+	rc=0
+	err=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+		env HOME="$tmp/nobody" SCHEDLAB_STATE_DIR="$tmp/nobody/state" \
+		"$SCHEDLAB" run "$tmp/k.job" --db "$tmp/nobody/r.db" \
+		--set "$RR_KEY=$val" 2>&1 >/dev/null) || rc=$?
+	expect_eq "exit status" 2 "$rc"
+	expect_match "stderr" "^schedlab: $RR_KEY: writing needs root \\(euid 65534\\)\$" "$(unwarned "$err")"
+	[ ! -s "$tmp/seen" ] || fail "an iteration ran"
+	expect_eq "the knob" "$orig" "$(cat "$RR")"
+	[ ! -e "$tmp/nobody/state" ] || fail "a journal was written: $(ls -R "$tmp/nobody/state")"
+}
