@@ -34,6 +34,7 @@ struct knob {
 	char *path;
 	char *feature;		/* sched_feat: the feature; NULL: a file */
 	char *orig;		/* the file's value, or the feature's word */
+	size_t plan;		/* the plan that first named it */
 	char **tried;		/* the values prepare wrote once */
 	size_t ntried;
 	bool dirty;		/* written since its original was put back */
@@ -329,12 +330,12 @@ static size_t find_knob(struct switchboard *sb, const char *path,
 }
 
 /* The knob of path (and feature), new ones checked: its index or -1. */
-static ssize_t knob_of(struct switchboard *sb, const char *who,
+static ssize_t knob_of(struct switchboard *sb, size_t plan, const char *who,
 		       const char *key, const char *path, const char *feat)
 {
 	char buf[KNOB_MAX];
 	size_t i = find_knob(sb, path, feat);
-	struct knob k = { 0 };
+	struct knob k = { .plan = plan };
 
 	if (i != SIZE_MAX)
 		return (ssize_t)i;
@@ -411,7 +412,7 @@ static int check_scx(const char *who, const char *value, char ***argv)
 }
 
 /* The knob and scx settings of case c of plan p into cs: 0 or -1. */
-static int resolve_case(struct switchboard *sb, const char *who,
+static int resolve_case(struct switchboard *sb, size_t p, const char *who,
 			const struct plan_case *c, struct case_sw *cs)
 {
 	for (size_t s = 0; s < c->nset; s++) {
@@ -433,7 +434,7 @@ static int resolve_case(struct switchboard *sb, const char *who,
 				const char *f = strncmp(w[i], "NO_", 3) ? w[i] :
 						w[i] + 3;
 
-				k = knob_of(sb, who, key, FEATURES, f);
+				k = knob_of(sb, p, who, key, FEATURES, f);
 				if (k < 0) {
 					free_words(w);
 					return -1;
@@ -447,7 +448,7 @@ static int resolve_case(struct switchboard *sb, const char *who,
 
 		if (!path)
 			return -1;
-		k = knob_of(sb, who, key, path, NULL);
+		k = knob_of(sb, p, who, key, path, NULL);
 		free(path);
 		if (k < 0)
 			return -1;
@@ -869,22 +870,14 @@ static int write_journal(struct switchboard *sb, const char *const *names)
 	}
 	rc = journal_open(&j, &sb->jf, &other, &item);
 	if (rc == 1) {
-		/* whose item: a knob's (in knob order) or a cgroup's */
-		const char *what = j.items[item].path;
-		size_t plan = 0;
+		/* the items are the knobs, in order, then the cgroups */
+		bool knob = item < sb->nknobs;
 
-		if (item < sb->nknobs) {
-			what = sb->knobs[item].key;
-			for (size_t p = 0; p < sb->nplans; p++)
-				for (size_t c = 0; c < sb->plans[p].n; c++)
-					for (size_t o = 0; o < sb->plans[p].cases[c].nops; o++)
-						if (sb->plans[p].cases[c].ops[o].knob == item &&
-						    !plan)
-							plan = p + 1;
-		}
 		error("%s%s: schedlab pid %ld is switching %s too; run one at a time",
-		      plan_name(names, plan ? plan - 1 : 0, who, sizeof(who)),
-		      what, other, j.items[item].path);
+		      knob ? plan_name(names, sb->knobs[item].plan, who,
+				       sizeof(who)) : "",
+		      knob ? sb->knobs[item].key : "cgroup", other,
+		      j.items[item].path);
 	}
 	journal_free(&j);
 	return rc ? -1 : 0;
@@ -911,7 +904,8 @@ int switch_prepare(struct plan *plans, size_t n, const char *const *names,
 		ps->cases = xcalloc(plans[p].ncases, sizeof(*ps->cases));
 		ps->n = plans[p].ncases;
 		for (size_t c = 0; c < ps->n; c++) {
-			if (resolve_case(sb, who, &plans[p].cases[c], &ps->cases[c]))
+			if (resolve_case(sb, p, who, &plans[p].cases[c],
+					 &ps->cases[c]))
 				goto fail;
 			any |= ps->cases[c].nops || ps->cases[c].scx;
 		}
