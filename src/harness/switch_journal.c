@@ -516,9 +516,13 @@ static void say_restored(const struct journal *j, unsigned knobs,
 
 	if (!f)
 		abort();
-	fprintf(f, "restored %u knob%s", knobs, knobs == 1 ? "" : "s");
+	fprintf(f, "restored");
+	if (knobs || !cgroups)
+		fprintf(f, " %u knob%s", knobs, knobs == 1 ? "" : "s");
+	if (knobs && cgroups)
+		fprintf(f, " and");
 	if (cgroups)
-		fprintf(f, " and %u cgroup%s", cgroups, cgroups == 1 ? "" : "s");
+		fprintf(f, " %u cgroup%s", cgroups, cgroups == 1 ? "" : "s");
 	fprintf(f, " left by schedlab pid %ld (killed?):", j->pid);
 	for (size_t i = 0; i < j->n; i++) {
 		char *name = journal_item_name(&j->items[i]);

@@ -23,7 +23,7 @@ use_knob() {
 	[ "$orig" != 37 ] || val=38
 	export SCHEDLAB_STATE_DIR=$tmp/state
 	# shellcheck disable=SC2064
-	trap "echo '$orig' >'$RR'; ${knob_trap_extra:-:}; rm -rf '$tmp'" EXIT
+	trap "echo '$orig' >'$RR'; ${knob_trap_extra:-:} || true; rm -rf '$tmp'" EXIT
 }
 
 # knob_job FILE [SLEEP]: a command job whose every iteration appends the
@@ -211,4 +211,32 @@ test_knob_needs_root() {
 	[ ! -s "$tmp/seen" ] || fail "an iteration ran"
 	expect_eq "the knob" "$orig" "$(cat "$RR")"
 	[ ! -e "$tmp/nobody/state" ] || fail "a journal was written: $(ls -R "$tmp/nobody/state")"
+}
+
+# A cgroup of a killed run is removed by the next schedlab, with the knob.
+test_knob_cgroup_recovered_after_sigkill() {
+	local pid dir
+
+	[ -f /sys/fs/cgroup/cpu/cpu.shares ] || skip "no cgroup v1 cpu hierarchy at /sys/fs/cgroup/cpu"
+	use_knob
+	knob_job "$tmp/k.job" 30
+	start_sl run "$tmp/k.job" --db "$tmp/r.db" --set "$RR_KEY=$val" \
+		--set cgroup.cpu.shares=512
+	wait_seen
+	pid=$sl_pid
+	dir=/sys/fs/cgroup/cpu/schedlab-$pid-1
+	# shellcheck disable=SC2064
+	trap "echo '$orig' >'$RR'; rmdir '$dir' 2>/dev/null || true; rm -rf '$tmp'" EXIT
+	[ -d "$dir" ] || fail "no cgroup $dir: $(ls /sys/fs/cgroup/cpu)"
+	expect_eq "its shares" 512 "$(cat "$dir/cpu.shares")"
+	kill -KILL "$sl_pid"
+	finish_sl
+	wait_gone 5 || fail "the workload outlived schedlab"
+	[ -d "$dir" ] || fail "the cgroup went with schedlab"
+	run_sl list runs --db "$tmp/r.db"
+	expect_eq "exit status" 0 "$rc"
+	expect_match "stderr" "^schedlab: restored 1 knob and 1 cgroup left by schedlab pid $pid \\(killed\\?\\): $RR_KEY=$orig $dir\$" "$err"
+	[ ! -e "$dir" ] || fail "$dir is left"
+	expect_eq "after recovery" "$orig" "$(cat "$RR")"
+	expect_eq "journals left" 0 "$(journals)"
 }
