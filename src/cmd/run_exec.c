@@ -214,6 +214,42 @@ struct switching {
 	size_t n;
 };
 
+/* Two cases' settings alike (the cases of a job share theirs). */
+static bool same_settings(const struct plan_case *a, const struct plan_case *b)
+{
+	if (a->nset != b->nset)
+		return false;
+	for (size_t i = 0; i < a->nset; i++)
+		if (strcmp(a->set[i].key, b->set[i].key) ||
+		    strcmp(a->set[i].value, b->set[i].value))
+			return false;
+	return true;
+}
+
+/*
+ * The task settings the kernel would refuse (a real-time policy without
+ * the right, no uclamp), tried in a child before anything runs: 0, or
+ * -1 after error() naming the plan and the job.
+ */
+static int check_tasks(const struct plan *plans, size_t n,
+		       const char *const *names)
+{
+	char err[512];
+
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < plans[k].ncases; i++) {
+			const struct plan_case *c = &plans[k].cases[i];
+
+			if (!task_settings_any(&c->task) ||
+			    (i && same_settings(c, &plans[k].cases[i - 1])))
+				continue;
+			if (task_settings_check(&c->task, err, sizeof(err)))
+				return error("%s%sjob [%s]: %s", names[k] ? names[k] : "",
+					     names[k] ? ": " : "", c->job, err);
+		}
+	return 0;
+}
+
 /* One plan's run. */
 struct side {
 	struct plan *plan;
@@ -560,7 +596,8 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 			names[k] = t;
 		}
 	}
-	if (switch_prepare(plans, nplans, names, &sw.sb)) {
+	if (switch_prepare(plans, nplans, names, &sw.sb) ||
+	    (check_tasks(plans, nplans, names) && (switch_close(sw.sb), 1))) {
 		store_close(st);
 		for (size_t k = 0; k < nplans; k++)
 			free((char *)names[k]);

@@ -138,3 +138,18 @@ test_ab_seed_repeats_the_order() {
 	expect_eq "seed 0" 2 "$rc"
 	expect_match "seed 0: why" "option --seed: expected a whole number in 1..9007199254740991, got '0'" "$err"
 }
+
+# A task setting the kernel refuses fails before anything runs, naming
+# the variant: exit 2, nothing stored.
+test_ab_refused_task_setting_fails_first() {
+	use_tmpdir
+	tag_job "$tmp/t.job" "$tmp/log"
+	run_sl ab "$tmp/t.job" --db "$tmp/r.db" --variant 'a:' --variant 'u: uclamp_min=100'
+	if [ "$rc" = 0 ]; then
+		skip "this kernel has uclamp: nothing to refuse"
+	fi
+	expect_eq "exit ($err)" 2 "$rc"
+	expect_match "why" "^schedlab: variant u: job \[tag\]: uclamp_min=100: " "$err"
+	[ ! -e "$tmp/log" ] || fail "the program ran"
+	[ "$(nruns "$tmp/r.db")" = 0 ] || fail "a run was stored"
+}
