@@ -406,11 +406,26 @@ static void add_switching(json_t *env, const struct switching *sw,
 		*out = (struct run_switch_stats){ (unsigned)sw->n, med, max };
 }
 
-static void switch_off(struct switching *sw, size_t k, size_t i)
+/* Whether c writes a knob or starts a scheduler around its iterations. */
+static bool case_switches(const struct plan_case *c)
+{
+	for (size_t s = 0; s < c->nset; s++) {
+		enum setting_kind k = setting_kind(c->set[s].key);
+
+		if (k == SETTING_KNOB || k == SETTING_SCX)
+			return true;
+	}
+	return false;
+}
+
+static void switch_off(struct switching *sw, size_t k, size_t i,
+		       const struct plan_case *c)
 {
 	if (!sw->sb)
 		return;
 	switch_restore(sw->sb, k, i);
+	if (!case_switches(c))
+		return;
 	sw->us = xrealloc(sw->us, (sw->n + 1) * sizeof(*sw->us));
 	sw->us[sw->n++] = switch_last_us(sw->sb);
 }
@@ -442,7 +457,7 @@ static int run_rounds(struct side *sd, size_t nsides, size_t i,
 		}
 		rc = runner_begin(c, &sd[k].res, rp);
 		if (c->warmup)
-			switch_off(sw, k, i);
+			switch_off(sw, k, i, c);
 		else if (sw->sb)
 			switch_restore(sw->sb, k, i);
 		failed = sd[k].res.status != RUN_OK;
@@ -459,7 +474,7 @@ static int run_rounds(struct side *sd, size_t nsides, size_t i,
 				break;
 			}
 			rc = runner_step(&s->plan->cases[i], &s->res, rp);
-			switch_off(sw, ord[o], i);
+			switch_off(sw, ord[o], i, &s->plan->cases[i]);
 			failed = rc > 0;
 			rc = rc < 0 ? -1 : 0;
 		}
