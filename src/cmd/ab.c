@@ -97,32 +97,6 @@ static void ab_usage(FILE *f)
 		"cases kept).\n");
 }
 
-/* One variant: its name and its KEY=VALUE words, with where they came from. */
-struct ab_variant {
-	char *name;
-	char **sets, **origins;
-	size_t nsets;
-};
-
-static void variant_free(struct ab_variant *v)
-{
-	for (size_t i = 0; i < v->nsets; i++) {
-		free(v->sets[i]);
-		free(v->origins[i]);
-	}
-	free(v->sets);
-	free(v->origins);
-	free(v->name);
-}
-
-static void variant_add(struct ab_variant *v, const char *set, const char *origin)
-{
-	v->sets = xrealloc(v->sets, (v->nsets + 1) * sizeof(*v->sets));
-	v->origins = xrealloc(v->origins, (v->nsets + 1) * sizeof(*v->origins));
-	v->sets[v->nsets] = xstrdup(set);
-	v->origins[v->nsets++] = xstrdup(origin);
-}
-
 /*
  * The next word of s (blanks between words; 'single' and "double"
  * quotes and backslashes as a shell reads them) into *word; NULL at the
@@ -160,7 +134,7 @@ static const char *next_word(const char *s, char **word, bool *bad)
 }
 
 /* --variant 'NAME: KEY=VALUE ...' into v: 0, or -1 after error(). */
-static int parse_variant(const char *arg, struct ab_variant *v)
+static int parse_variant(const char *arg, struct plan_variant *v)
 {
 	const char *colon = strchr(arg, ':'), *s;
 	char *word, origin[512];
@@ -194,20 +168,20 @@ static int parse_variant(const char *arg, struct ab_variant *v)
 			return -1;
 		}
 		snprintf(origin, sizeof(origin), "--variant %s: %s", v->name, word);
-		variant_add(v, word, origin);
+		plan_variant_add(v, word, origin);
 		free(word);
 	}
 	return 0;
 }
 
 /* Variants from the plan's [variant:NAME] sections. */
-static void file_variants(const struct plan *p, struct ab_variant *v)
+static void file_variants(const struct plan *p, struct plan_variant *v)
 {
 	for (size_t i = 0; i < p->nvariants; i++) {
 		memset(&v[i], 0, sizeof(v[i]));
 		v[i].name = xstrdup(p->variants[i].name);
 		for (size_t k = 0; k < p->variants[i].nsets; k++)
-			variant_add(&v[i], p->variants[i].sets[k],
+			plan_variant_add(&v[i], p->variants[i].sets[k],
 				    p->variants[i].origins[k]);
 	}
 }
@@ -216,7 +190,7 @@ static void file_variants(const struct plan *p, struct ab_variant *v)
 struct ab_rule {
 	double threshold;
 	bool quiet;
-	const struct ab_variant *v;
+	const struct plan_variant *v;
 };
 
 /* r's headline column into a fresh array; *n its length. */
@@ -289,7 +263,7 @@ static void ab_done(void *arg, const struct plan_case *c, unsigned n,
 	free(w);
 }
 
-static void print_variants(FILE *f, const struct ab_variant *v, size_t n)
+static void print_variants(FILE *f, const struct plan_variant *v, size_t n)
 {
 	fprintf(f, "# %zu variants, interleaved round by round (the first is the baseline):\n", n);
 	for (size_t i = 0; i < n; i++) {
@@ -360,7 +334,7 @@ int cmd_ab(int argc, char **argv)
 {
 	struct ab_opts o;
 	struct opt_target t = { ab_options, &o };
-	struct ab_variant v[AB_MAX_VARIANTS];
+	struct plan_variant v[AB_MAX_VARIANTS];
 	struct run_variant rv[AB_MAX_VARIANTS];
 	int64_t ids[AB_MAX_VARIANTS];
 	struct run_switch_stats sws = { 0 };
@@ -436,7 +410,7 @@ int cmd_ab(int argc, char **argv)
 	if (o.variants.n) {
 		for (; nv < o.variants.n; nv++)
 			if (parse_variant(o.variants.v[nv], &v[nv])) {
-				variant_free(&v[nv]);
+				plan_variant_free(&v[nv]);
 				goto out;
 			}
 	} else {
@@ -496,7 +470,7 @@ done:
 	rc = run_rc;
 out:
 	for (size_t i = 0; i < nv; i++)
-		variant_free(&v[i]);
+		plan_variant_free(&v[i]);
 	plan_free(&plan);
 	free(command);
 	return rc;

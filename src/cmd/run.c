@@ -195,6 +195,20 @@ static int no_variants(const struct run_request *rq, const struct plan *p)
 		     p->variants[0].name, rq->spec ? rq->spec : "quick");
 }
 
+/*
+ * The plan and its variants' plans into plans[0..*loaded); 0 when all
+ * of them loaded and the run may take the file's variants.
+ */
+static int load_plans(const struct run_request *rq, struct plan *plans,
+		      size_t *loaded)
+{
+	for (*loaded = 0; *loaded < 1 + rq->nvariants; (*loaded)++)
+		if (load_plan(rq, *loaded ? &rq->variants[*loaded - 1] : rq->own,
+			      &plans[*loaded]))
+			return -1;
+	return no_variants(rq, &plans[0]);
+}
+
 int run_dry(const struct run_request *rq)
 {
 	size_t np = 1 + rq->nvariants;
@@ -203,12 +217,7 @@ int run_dry(const struct run_request *rq)
 	char db[4096];
 	int rc = EXIT_USAGE;
 
-	for (; loaded < np; loaded++)
-		if (load_plan(rq, loaded ? &rq->variants[loaded - 1] : rq->own,
-			      &plans[loaded]))
-			goto out;
-	if (no_variants(rq, &plans[0]) ||
-	    run_db_path(rq->db, db, sizeof(db)))
+	if (load_plans(rq, plans, &loaded) || run_db_path(rq->db, db, sizeof(db)))
 		goto out;
 	plan_print(stdout, &plans[0]);
 	rc = print_estimate(&plans[0], db, np) ? EXIT_USAGE : EXIT_OK;
@@ -227,13 +236,7 @@ int run_suite(const struct run_request *rq, int64_t *run_id)
 	int rc = EXIT_USAGE;
 
 	*run_id = -1;
-	for (; loaded < np; loaded++)
-		if (load_plan(rq, loaded ? &rq->variants[loaded - 1] : rq->own,
-			      &plans[loaded]))
-			goto out;
-	if (no_variants(rq, &plans[0]))
-		goto out;
-	if (run_db_path(rq->db, db, sizeof(db)))
+	if (load_plans(rq, plans, &loaded) || run_db_path(rq->db, db, sizeof(db)))
 		goto out;
 	for (size_t k = 0; k < np; k++)
 		for (size_t i = 0; i < plans[k].ncases; i++)

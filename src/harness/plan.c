@@ -800,22 +800,34 @@ void plan_free(struct plan *p)
 		free(c->set);
 		task_settings_free(&c->task);
 	}
-	for (size_t i = 0; i < p->nvariants; i++) {
-		struct plan_variant *v = &p->variants[i];
-
-		for (size_t k = 0; k < v->nsets; k++) {
-			free(v->sets[k]);
-			free(v->origins[k]);
-		}
-		free(v->sets);
-		free(v->origins);
-		free(v->name);
-	}
+	for (size_t i = 0; i < p->nvariants; i++)
+		plan_variant_free(&p->variants[i]);
 	free(p->variants);
 	free(p->cases);
 	free(p->source);
 	free(p->name);
 	memset(p, 0, sizeof(*p));
+}
+
+void plan_variant_free(struct plan_variant *v)
+{
+	for (size_t k = 0; k < v->nsets; k++) {
+		free(v->sets[k]);
+		free(v->origins[k]);
+	}
+	free(v->sets);
+	free(v->origins);
+	free(v->name);
+	memset(v, 0, sizeof(*v));
+}
+
+void plan_variant_add(struct plan_variant *v, const char *set,
+		      const char *origin)
+{
+	v->sets = xrealloc(v->sets, (v->nsets + 2) * sizeof(*v->sets));
+	v->origins = xrealloc(v->origins, (v->nsets + 2) * sizeof(*v->origins));
+	v->sets[v->nsets] = xstrdup(set);
+	v->origins[v->nsets++] = xstrdup(origin);
 }
 
 /* ---- printing ------------------------------------------------------ */

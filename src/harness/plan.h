@@ -189,6 +189,11 @@ int plan_warn_power(const struct plan *p, enum stat_test t, double alpha);
 
 void plan_free(struct plan *p);
 
+/* A variant's set and its origin added; all of it freed. */
+void plan_variant_add(struct plan_variant *v, const char *set,
+		      const char *origin);
+void plan_variant_free(struct plan_variant *v);
+
 /* Whether name may name a variant: 1..32 of letters, digits, _ - . + */
 bool plan_variant_name_ok(const char *name);
 
