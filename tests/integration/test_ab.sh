@@ -153,3 +153,29 @@ test_ab_refused_task_setting_fails_first() {
 	[ ! -e "$tmp/log" ] || fail "the program ran"
 	[ "$(nruns "$tmp/r.db")" = 0 ] || fail "a run was stored"
 }
+
+# A variant's knob holds during its own iterations only: read from
+# inside the program of each round, the other variant sees the original
+# value, and the original is back after the run.
+test_ab_knob_only_in_its_variant() {
+	local knob=/proc/sys/kernel/sched_rr_timeslice_ms orig
+	[ "$(id -u)" = 0 ] || skip "writing $knob needs root"
+	[ -w "$knob" ] || skip "$knob is not writable here"
+	use_tmpdir
+	orig=$(cat "$knob")
+	[ "$orig" != 37 ] || skip "$knob is 37 already"
+	export SCHEDLAB_STATE_DIR="$tmp/state"
+	printf '[k]\nworkload = command\nargv = sh -c "echo $TAG $(cat %s) >> %s"\niterations = 5\nwarmup = 1\n' \
+		"$knob" "$tmp/log" >"$tmp/k.job"
+	run_sl ab "$tmp/k.job" --db "$tmp/r.db" -q \
+		--variant 'a: env.TAG=a' --variant 'b: env.TAG=b sysctl.kernel.sched_rr_timeslice_ms=37'
+	echo "$orig" >"$knob" 2>/dev/null
+	expect_eq "exit ($err)" 0 "$rc"
+	expect_eq "a saw the original" "6 a $orig" "$(grep -c '^a ' "$tmp/log") $(grep '^a ' "$tmp/log" | sort -u)"
+	expect_eq "b saw its value" "6 b 37" "$(grep -c '^b ' "$tmp/log") $(grep '^b ' "$tmp/log" | sort -u)"
+	expect_eq "restored" "$orig" "$(cat "$knob")"
+	expect_eq "no journal left" "" "$(ls "$tmp/state/restore" 2>/dev/null)"
+	expect_eq "b's settings" 37 \
+		"$("$SCHEDLAB" show 2 --db "$tmp/r.db" --format json | jq -r '.cases[0].settings["sysctl.kernel.sched_rr_timeslice_ms"]')"
+	unset SCHEDLAB_STATE_DIR
+}
