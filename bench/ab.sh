@@ -62,7 +62,8 @@
 # MSG_GROUPS (2), LOOPS (200), SPIN (20000), SWITCH_TRIALS (10),
 # SWITCH_ROUNDS (20), PG_SCALES ("1 10"), PG_CLIENTS (1,2,4), PG_RUNTIME
 # (5s), PG_ITERATIONS (5), KEEP=DIR keeps the databases, records and
-# documents there.
+# documents there, ANALYZE=1 (with KEEP, aa or spread) tabulates the
+# documents an earlier KEEP run left, running nothing.
 #
 # Cost on the 2-CPU VM: aa ~5 minutes (both workloads), spread ~5,
 # switch ~1, pgbench ~10 (2 x 3 cases x 3 variants x 5 rounds of 5 s,
@@ -92,6 +93,7 @@ pg_scales=${PG_SCALES:-1 10}
 pg_clients=${PG_CLIENTS:-1,2,4}
 pg_runtime=${PG_RUNTIME:-5s}
 pg_iter=${PG_ITERATIONS:-5}
+analyze=${ANALYZE:-}
 
 case $mode in
 aa|spread|switch|pgbench|all) ;;
@@ -104,6 +106,8 @@ for w in $workloads; do
 	*) echo "ab.sh: WORKLOAD: unknown workload '$w' (messaging, cpu)" >&2; exit 2 ;;
 	esac
 done
+[ -z "$analyze" ] || { [ -n "${KEEP:-}" ] && { [ "$mode" = aa ] || [ "$mode" = spread ]; }; } ||
+	{ echo "ab.sh: ANALYZE=1 needs KEEP=DIR of an earlier aa or spread run, and that mode" >&2; exit 2; }
 command -v jq >/dev/null || { echo "ab.sh: needs jq (apt-get install jq)" >&2; exit 2; }
 [ -x "$src" ] || { echo "ab.sh: no schedlab at $src (make, or SCHEDLAB=PATH)" >&2; exit 2; }
 "$src" ab --help >/dev/null 2>&1 || { echo "ab.sh: $src has no ab command" >&2; exit 2; }
@@ -125,7 +129,8 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-cp "$src" "$tmp/schedlab"
+# a new file (a KEEP directory's old copy may be running)
+cp "$src" "$tmp/schedlab.$$" && mv -f "$tmp/schedlab.$$" "$tmp/schedlab"
 sl=$tmp/schedlab
 
 # job W: the job file of workload W on stdout.
@@ -150,12 +155,14 @@ latest() {
 	"$sl" list runs --db "$1" | awk 'NR == 2 { print $1 }'
 }
 
-# fields JSON: "verdict change p median_a median_b" of a compare document
-# of two runs (one case).
+# fields JSON: "verdict change p median_a median_b significant" of a
+# compare document of two runs (one case).
 fields() {
 	jq -r '.jobs[0].cases[0].runs as $r |
 		[$r[1].verdict // "-", $r[1].change // "-", $r[1].p // "-",
-		 $r[0].median // "-", $r[1].median // "-"] | @tsv' "$1"
+		 $r[0].median // "-", $r[1].median // "-",
+		 (if $r[1].significant == null then "-"
+		  else ($r[1].significant | tostring) end)] | @tsv' "$1"
 }
 
 # cp_interval K N: the 95% Clopper-Pearson interval of K successes in N
@@ -199,6 +206,7 @@ rate() {
 elapsed() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
 
 machine() {
+	[ -z "$analyze" ] || { echo "ANALYZE: the documents in $tmp"; return; }
 	echo "machine: $(nproc) CPUs, $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)," \
 		"schedlab $("$sl" --version 2>/dev/null | head -1)"
 }
@@ -214,6 +222,7 @@ mode_aa() {
 	for ((t = 1; t <= trials; t++)); do
 		for w in $workloads; do
 			f=$tmp/aa-$w-$t.json rc=0
+			[ -z "$analyze" ] || { [ -s "$f" ] && printf '%s\t%s\t%s\n' "$w" "$t" "$(fields "$f")" >>"$rec"; continue; }
 			"$sl" ab "$tmp/$w.job" --db "$tmp/aa.db" --label "aa-$w-$t" -q \
 				--variant 'a:' --variant 'b:' --iterations "$rounds" \
 				--format json >"$f" 2>"$tmp/ab.err" || rc=$?
@@ -231,20 +240,21 @@ mode_aa() {
 	echo
 	echo "$(machine); took $(elapsed "$start") s"
 	echo
-	echo "| workload | not \"no change\" (false alarms) | claimed a change (improved or regressed) | inconclusive | median change | median p |"
-	echo "|---|---|---|---|---|---|"
+	echo "| workload | not \"no change\" | claimed a change (improved or regressed) | inconclusive | significant (p < 0.05) | median change | median p |"
+	echo "|---|---|---|---|---|---|---|"
 	for w in $workloads; do
-		local sel n bad claim inc chg p
+		local sel n bad claim inc sig chg p
 		sel=$(awk -F'\t' -v w="$w" '$1 == w' "$rec")
 		n=$(wc -l <<<"$sel")
 		bad=$(awk -F'\t' '$3 != "no change"' <<<"$sel" | wc -l)
 		claim=$(awk -F'\t' '$3 == "improved" || $3 == "regressed"' <<<"$sel" | wc -l)
 		inc=$(awk -F'\t' '$3 == "inconclusive"' <<<"$sel" | wc -l)
+		sig=$(awk -F'\t' '$8 == "true"' <<<"$sel" | wc -l)
 		chg=$(cut -f4 <<<"$sel" | grep -v '^-$' | median)
 		p=$(cut -f5 <<<"$sel" | grep -v '^-$' | median)
-		printf '| %s | %s | %s | %s | %.2f%% | %.2f |\n' "$(desc "$w")" \
+		printf '| %s | %s | %s | %s | %s | %.2f%% | %.2f |\n' "$(desc "$w")" \
 			"$(rate "$bad" "$n")" "$(rate "$claim" "$n")" "$(rate "$inc" "$n")" \
-			"$chg" "$p"
+			"$(rate "$sig" "$n")" "$chg" "$p"
 	done
 	echo
 	echo "Rates: count/trials = rate [95% Clopper-Pearson interval]; the verdict is"
@@ -257,7 +267,8 @@ mode_aa() {
 # spread_int W T: one interleaved trial, "int W T verdict change p ma mb".
 spread_int() {
 	local w=$1 t=$2 f=$tmp/int-$1-$2.json
-	"$sl" ab "$tmp/$w.job" --db "$tmp/spread.db" --label "int-$w-$t" -q \
+	[ -z "$analyze" ] || [ -s "$f" ] || return 0
+	[ -n "$analyze" ] || "$sl" ab "$tmp/$w.job" --db "$tmp/spread.db" --label "int-$w-$t" -q \
 		--variant 'a:' --variant 'b:' --iterations "$rounds" --format json \
 		>"$f" 2>"$tmp/ab.err" || {
 		echo "ab.sh: spread $w trial $t: ab failed:" >&2
@@ -270,6 +281,8 @@ spread_int() {
 # spread_b2b W T: one back-to-back trial, the same fields.
 spread_b2b() {
 	local w=$1 t=$2 f=$tmp/b2b-$1-$2.json s ida idb
+	[ -z "$analyze" ] || [ -s "$f" ] || return 0
+	[ -z "$analyze" ] || { printf 'b2b\t%s\t%s\t%s\n' "$w" "$t" "$(fields "$f")"; return; }
 	for s in a b; do
 		"$sl" run "$tmp/$w.job" --db "$tmp/spread.db" --label "b2b-$w-$t/$s" -q \
 			--iterations "$rounds" 2>"$tmp/run.err" || {
@@ -334,6 +347,7 @@ mode_spread() {
 			# ln(median_b / median_a)
 			l=$(awk -F'\t' -v w="$w" -v d="$d" '$1 == d && $2 == w && $7 > 0 && $8 > 0 {
 				printf "%.9g\n", log($8 / $7) }' "$rec")
+			[ -n "$l" ] || continue
 			read -r n sd mx < <(spread_stats <<<"$l")
 			md=$(awk -v m="$(mad "$l")" 'BEGIN { printf "%.9g", 1.4826 * m }')
 			bad=$(awk -F'\t' -v w="$w" -v d="$d" '$1 == d && $2 == w && $4 != "no change"' "$rec" | wc -l)
