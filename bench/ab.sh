@@ -338,12 +338,12 @@ mode_spread() {
 	echo
 	echo "$(machine); took $(elapsed "$start") s"
 	echo
-	echo "| workload | design | trials | sd of ln(b/a) | MAD x 1.4826 | largest \|b/a - 1\| | not \"no change\" |"
-	echo "|---|---|---|---|---|---|---|"
+	echo "| workload | design | trials | sd of ln(b/a) | MAD x 1.4826 | largest \|b/a - 1\| | not \"no change\" | claimed a change |"
+	echo "|---|---|---|---|---|---|---|---|"
 	declare -A sdv madv
 	for w in $workloads; do
 		for d in int b2b; do
-			local l n sd mx md bad
+			local l n sd mx md bad claim
 			# ln(median_b / median_a)
 			l=$(awk -F'\t' -v w="$w" -v d="$d" '$1 == d && $2 == w && $7 > 0 && $8 > 0 {
 				printf "%.9g\n", log($8 / $7) }' "$rec")
@@ -351,13 +351,15 @@ mode_spread() {
 			read -r n sd mx < <(spread_stats <<<"$l")
 			md=$(awk -v m="$(mad "$l")" 'BEGIN { printf "%.9g", 1.4826 * m }')
 			bad=$(awk -F'\t' -v w="$w" -v d="$d" '$1 == d && $2 == w && $4 != "no change"' "$rec" | wc -l)
+			claim=$(awk -F'\t' -v w="$w" -v d="$d" '$1 == d && $2 == w &&
+				($4 == "improved" || $4 == "regressed")' "$rec" | wc -l)
 			sdv[$w$d]=$sd madv[$w$d]=$md
-			printf '| %s | %s | %s | %.2f%% | %.2f%% | %.1f%% | %s |\n' "$(desc "$w")" \
+			printf '| %s | %s | %s | %.2f%% | %.2f%% | %.1f%% | %s | %s |\n' "$(desc "$w")" \
 				"$([ $d = int ] && echo "interleaved (ab)" || echo "back to back (run, run)")" \
 				"$n" "$(awk -v x="$sd" 'BEGIN { print 100 * x }')" \
 				"$(awk -v x="$md" 'BEGIN { print 100 * x }')" \
 				"$(awk -v x="$mx" 'BEGIN { print 100 * (exp(x) - 1) }')" \
-				"$(rate "$bad" "$n")"
+				"$(rate "$bad" "$n")" "$(rate "$claim" "$n")"
 		done
 	done
 	echo
@@ -371,8 +373,9 @@ mode_spread() {
 	done
 	echo
 	echo "sd and MAD of ln(median_b / median_a) in percent (x 100); the medians are"
-	echo "compare's of each side's $rounds iterations; the last column counts compare's"
-	echo "verdicts of b against a that were not \"no change\" [95% Clopper-Pearson]."
+	echo "compare's of each side's $rounds iterations. Verdicts (compare's, b against a;"
+	echo "[95% Clopper-Pearson]): not \"no change\" counts inconclusive ones too,"
+	echo "claimed a change only improved and regressed."
 	echo
 }
 
