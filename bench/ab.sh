@@ -34,7 +34,9 @@
 #   pgbench   a seed 001-style table: pgbench select-only at PG_SCALES x
 #             clients PG_CLIENTS under --variant 'base:' --variant
 #             'cpus: cpus=0' --variant 'nice: nice=10', PG_ITERATIONS
-#             rounds of PG_RUNTIME each; ab's comparison as markdown.
+#             rounds of PG_RUNTIME each; ab's comparison as markdown
+#             (--layout variants, a column per variant, where this
+#             schedlab has it).
 #   all       the four, in that order.
 #
 #   bench/ab.sh aa                  40 trials of 10 rounds, messaging and cpu
@@ -42,7 +44,7 @@
 #   WORKLOAD=cpu TRIALS=100 bench/ab.sh aa
 #
 # Workloads (WORKLOAD, a list): messaging (groups = MSG_GROUPS (2), loops =
-# LOOPS (200): ~0.15 s an iteration on the 2-CPU VM) and cpu (the
+# LOOPS (200): ~0.2 s an iteration on the 2-CPU VM) and cpu (the
 # command workload running sh -c 'i=0; while [ $i -lt SPIN ]; do
 # i=$((i+1)); done', SPIN 20000: ~25 ms). Unpinned. Every trial has a
 # label of its own (aa-W-T, ...): compare's run-to-run noise, counted
@@ -65,8 +67,8 @@
 # documents there, ANALYZE=1 (with KEEP, aa or spread) tabulates the
 # documents an earlier KEEP run left, running nothing.
 #
-# Cost on the 2-CPU VM: aa ~5 minutes (both workloads), spread ~5,
-# switch ~1, pgbench ~10 (2 x 3 cases x 3 variants x 5 rounds of 5 s,
+# Cost on the 2-CPU VM: aa 3-4 minutes (both workloads), spread 3-5,
+# switch 10 s, pgbench 8 (2 x 3 cases x 3 variants x 5 rounds of 5 s,
 # and the loading).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
