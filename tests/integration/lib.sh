@@ -371,3 +371,13 @@ release_lock() {
 	wait "$lock_pid" || true
 	rm -f "$lock_fifo" "$lock_out"
 }
+
+# knob_lock: the machine's knobs are one for every test suite running on
+# it (two worktrees' suites at once): a test that writes a real knob holds
+# this lock until it ends, so that another suite's test does not change
+# the knob under it.
+KNOB_LOCK=/tmp/schedlab-tests-knobs.lock
+knob_lock() {
+	exec 9>>"$KNOB_LOCK"
+	flock 9
+}

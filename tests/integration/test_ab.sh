@@ -161,6 +161,7 @@ test_ab_knob_only_in_its_variant() {
 	local knob=/proc/sys/kernel/sched_rr_timeslice_ms orig
 	[ "$(id -u)" = 0 ] || skip "writing $knob needs root"
 	[ -w "$knob" ] || skip "$knob is not writable here"
+	knob_lock
 	use_tmpdir
 	orig=$(cat "$knob")
 	[ "$orig" != 37 ] || skip "$knob is 37 already"

@@ -17,6 +17,7 @@ RR_KEY=sysctl.kernel.sched_rr_timeslice_ms
 use_knob() {
 	[ "$(id -u)" = 0 ] || skip "needs root to write $RR"
 	[ -w "$RR" ] || skip "no writable $RR"
+	knob_lock
 	use_tmpdir
 	orig=$(cat "$RR")
 	val=37

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -36,8 +38,17 @@ static void read_knob(char *buf, size_t len)
 	assert_true(knob_read(KNOB, buf, len) > 0);
 }
 
+/*
+ * The knob is the machine's, shared with any other test suite running
+ * here at once: held under the integration tests' lock (lib.sh's
+ * knob_lock) while this file's tests run.
+ */
 static int knob_setup(void **state)
 {
+	int fd = open("/tmp/schedlab-tests-knobs.lock", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+
+	if (fd >= 0)
+		flock(fd, LOCK_EX);	/* released when the test program exits */
 	if (setup(state))
 		return -1;
 	setenv("SCHEDLAB_STATE_DIR", tmp, 1);
