@@ -48,20 +48,36 @@ test_compute_json_one_task() {
 # sharing CPU 0: task 1 finishes at t, the others near 2t. Finish times
 # t, 2t, 2t: mean 5t/3, sigma = t sqrt(2)/3, sigma/mean = 0.283: JTI 71.
 # Allow for the noise of a shared machine, but far below 100.
+# The percentage of CPU time others used over half a second.
+busy_now() {
+	local a b
+	a=$(awk '/^cpu / { print $2+$3+$4+$7+$8+$9, $5+$6 }' /proc/stat)
+	sleep 0.5
+	b=$(awk '/^cpu / { print $2+$3+$4+$7+$8+$9, $5+$6 }' /proc/stat)
+	awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, " "); split(b, y, " ");
+		t = (y[1] - x[1]) + (y[2] - x[2]);
+		printf "%d", t ? 100 * (y[1] - x[1]) / t : 0 }'
+}
+
 test_compute_jti_lopsided() {
-	local jti ratio try
+	local jti ratio try busy quiet=0
 	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs, has $(nproc)"
 	# Another program's burst of runnable tasks evens out every task's
 	# share and lifts JTI towards 100 for the moment: up to 3 tries, so
 	# that one burst does not fail the test, and a JTI that never drops
-	# still does.
+	# still does - when some try had the machine to itself.
 	for try in 1 2 3; do
+		busy=$(busy_now)
+		[ "$busy" -le 25 ] && quiet=$((quiet + 1))
 		run_sl bench compute -n 3 -j 20 --pin-one 1 --format json
 		expect_eq "exit status" 0 "$rc"
 		jti=$(m compute.jti)
 		awk -v j="$jti" 'BEGIN { exit !(j >= 50 && j <= 85) }' && break
-		echo "try $try: JTI $jti"
+		echo "try $try: JTI $jti (others used $busy% of the CPUs just before)"
 	done
+	if ! awk -v j="$jti" 'BEGIN { exit !(j >= 50 && j <= 85) }' && [ "$quiet" = 0 ]; then
+		skip "the machine was busy before every try (others used more than 25% of the CPUs): JTI $jti says nothing of the pinning"
+	fi
 	expect_eq "pin" 1 "$(jval "$out" .parameters.pin_one)"
 	awk -v j="$jti" 'BEGIN { exit !(j >= 50 && j <= 85) }' ||
 		fail "JTI $jti with one of 3 tasks alone on a CPU (expected about 71)"

@@ -193,7 +193,10 @@ test_judge_threshold_adaptive() {
 	expect_eq "live: exit ($err)" 1 "$rc"
 	expect_eq "live: interleaved" true "$(jval "$out" .judge.interleaved)"
 	n=$(jval "$out" '.judge.cases[0].iterations')
-	expect_eq "live: first look" 5 "$n"
+	# 5 against 5 decide only when every round separates them (p 0.0079
+	# at a look's 0.0083): on a loaded machine one slow 20 ms sleep
+	# defers it to the next look
+	expect_match "live: an early look" "^(5|8)$" "$n"
 }
 
 # Interrupted while the references run beside the build: 130 (an abort
