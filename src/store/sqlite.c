@@ -385,7 +385,7 @@ out:
  * holds one integer row, 1 or more) or one newer than this binary.
  * Reads only.
  */
-static int schema_version(struct store *s, int64_t *v)
+static int read_schema_version(struct store *s, int64_t *v)
 {
 	int64_t ours, tables;
 	sqlite3_stmt *st;
@@ -432,6 +432,25 @@ static int schema_version(struct store *s, int64_t *v)
 			     " is newer than this schedlab (%d)",
 			     s->path, *v, SCHEMA_VERSION);
 	return 0;
+}
+
+/*
+ * read_schema_version() in one snapshot: its queries in a transaction of
+ * their own unless one is open, so that another process creating the
+ * schema between them (a new database two runs open at once) is seen
+ * whole or not at all - not as tables without a schema_version.
+ */
+static int schema_version(struct store *s, int64_t *v)
+{
+	bool own = sqlite3_get_autocommit(s->db);
+	int rc;
+
+	if (own && db_exec(s, "BEGIN", "cannot read the schema version"))
+		return -1;
+	rc = read_schema_version(s, v);
+	if (own)
+		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	return rc;
 }
 
 static int migrate(struct store *s)
