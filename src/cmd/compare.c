@@ -20,13 +20,21 @@
 
 const char *const compare_formats[] = { "text", "markdown", "csv", "json", NULL };
 const char *const compare_matches[] = { "params", "job", NULL };
-const char *const compare_layouts[] = { "mmtests", "variants", NULL };
+const char *const compare_layouts[] = { "mmtests", "variants", "wide", "grid",
+					 "raw", NULL };
+enum { LAYOUT_MMTESTS, LAYOUT_VARIANTS, LAYOUT_WIDE, LAYOUT_GRID, LAYOUT_RAW };
 
 static const struct opt_def compare_options[] = {
 	COMMON_OPTIONS,
 	{ .name = "layout", .type = OPT_ENUM, .offset = offsetof(struct compare_opts, layout),
 	  .def = "mmtests", .choices = compare_layouts, .arg = "HOW",
-	  .help = "mmtests: its rows for each sweep value, changes, verdicts, metrics that moved; variants: one table per job, a column per run (text or markdown)" },
+	  .help = "mmtests: its rows for each sweep value, changes, verdicts, metrics that moved; variants: one table per job, a column per run with each change; wide: the sweep values as columns, a row per run; grid: the sweep values as rows, a column per run; raw: every iteration's value, a line per run and case (all but mmtests: text or markdown)" },
+	{ .name = "stat", .type = OPT_ENUM, .offset = offsetof(struct compare_opts, stat),
+	  .def = "mean", .choices = cmp_stat_names, .arg = "STAT",
+	  .help = "the statistic of --layout wide and grid; mean: the headline row (Hmean for a throughput, Amean for a time)" },
+	{ .name = "rows", .type = OPT_STRING, .offset = offsetof(struct compare_opts, rows),
+	  .arg = "ROW,...",
+	  .help = "the mmtests rows shown, e.g. Amean,Stddev (Min, Amean or Hmean or Mean, Stddev, CoeffVar, Max, BAmean-95; any case)" },
 	{ .name = NULL },
 };
 
@@ -98,9 +106,9 @@ int cmd_compare(int argc, char **argv)
 		compare_usage(stdout);
 		return EXIT_OK;
 	}
-	if (o.layout == 1 && o.format > 1) {
-		error("compare: --layout variants is a table for reading (--format text or markdown); --format %s has every number already",
-		      compare_formats[o.format]);
+	if (o.layout != LAYOUT_MMTESTS && o.format > 1) {
+		error("compare: --layout %s is a table for reading (--format text or markdown); --format %s has every number already",
+		      compare_layouts[o.layout], compare_formats[o.format]);
 		return EXIT_USAGE;
 	}
 	n = argc - first;
@@ -119,10 +127,18 @@ int cmd_compare(int argc, char **argv)
 	if (compare_build(rp, (const char *const *)argv + first, (size_t)n,
 			  &co, o.match == 1, st, &c))
 		goto out;
-	if (o.layout == 1) {
+	if (o.layout != LAYOUT_MMTESTS) {
+		struct layout_opts lo = { .stat = o.stat, .markdown = o.format == 1 };
 		FILE *f = text_safe(stdout);
 
-		render_compare_variants(f, &c, o.format == 1);
+		if (o.layout == LAYOUT_VARIANTS)
+			render_compare_variants(f, &c, lo.markdown);
+		else if (o.layout == LAYOUT_WIDE)
+			render_compare_wide(f, &c, &lo);
+		else if (o.layout == LAYOUT_GRID)
+			render_compare_grid(f, &c, &lo);
+		else
+			render_compare_raw(f, &c, &lo);
 		fclose(f);
 	} else {
 		compare_render(&c, o.format);

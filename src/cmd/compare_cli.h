@@ -27,7 +27,9 @@ struct compare_opts {
 	unsigned min_iter, max_iter;
 	struct opt_list sets;
 	int format;
-	int layout;		/* compare's: 0 mmtests, 1 variants */
+	int layout;		/* compare's: compare_layouts[] */
+	int stat;		/* compare's --stat: cmp_stat_names[] */
+	const char *rows;	/* compare's --rows: mmtests rows, NULL all */
 	int test;
 	int match;
 	bool help;

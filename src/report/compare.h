@@ -44,6 +44,8 @@ struct cmp_cell {
 	const char *failed;	/* why it failed or has none */
 	const char *params;	/* when they differ from the baseline's */
 	struct summary s;
+	const double *x;	/* borrowed: every iteration's value, NaN where */
+	size_t n;		/* ... one was not measured (the raw layout) */
 	double pct[MM_NROWS];	/* mmtests' % against the baseline; NaN: n/a */
 	struct cmp_result r;	/* candidates: against the baseline */
 	struct cmp_expl *expl;
@@ -127,6 +129,48 @@ void render_compare_json(FILE *f, const struct comparison *c);
  */
 void render_compare_variants(FILE *f, const struct comparison *c,
 			     bool markdown);
+
+/*
+ * The statistic of the wide, grid and raw layouts (--stat), by index in
+ * cmp_stat_names: 0 "mean" is the headline row compare prints (Hmean
+ * for a throughput, Amean for a time), the others as named.
+ */
+extern const char *const cmp_stat_names[];
+/* Its label as mmtests spells the row ("Hmean", "Median", "CoeffVar"). */
+const char *cmp_stat_label(int stat, const struct cmp_job *j);
+/* The value of statistic stat of an ok cell (from src/stats/); NaN: undefined. */
+double cmp_cell_stat(const struct cmp_cell *cell, int stat);
+
+/* What the wide, grid and raw layouts show (compare --stat, show). */
+struct layout_opts {
+	int stat;		/* index in cmp_stat_names */
+	bool markdown;
+	int width;		/* text: split wider tables into blocks; 0: 80 */
+};
+
+/*
+ * Seed 000's tbench table (compare_layout.c): per job a title naming the
+ * statistic, the sweep values as columns, one row per run headed by its
+ * whole name; a table wider than lo->width is split into blocks of
+ * columns, each repeating the names, as one would in a mail.
+ */
+void render_compare_wide(FILE *f, const struct comparison *c,
+			 const struct layout_opts *lo);
+/*
+ * Seed 000's `Time: 3.919 4.250 4.116` lines: per job, one line per run
+ * and case, "NAME SWEEP: v1 v2 ...", every iteration's value in order
+ * ("-" where one was not measured), wrapped under the first value past
+ * lo->width.
+ */
+void render_compare_raw(FILE *f, const struct comparison *c,
+			const struct layout_opts *lo);
+/*
+ * Seed 001's pgbench table (compare_table.c, the variants' code without
+ * the change columns): the sweep values as row labels, a column per
+ * run holding lo->stat.
+ */
+void render_compare_grid(FILE *f, const struct comparison *c,
+			 const struct layout_opts *lo);
 
 /* The overall verdict and why, as the last line judge prints. */
 void render_verdict_line(FILE *f, const struct comparison *c);

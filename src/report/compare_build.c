@@ -418,6 +418,10 @@ static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
 		return;
 	}
 	cell->present = true;
+	if (run_series_of(cs, m)) {
+		cell->x = run_series_of(cs, m)->x;
+		cell->n = cs->niter;
+	}
 	add_durations(b, k, cs);
 	if (!cs->complete)
 		cell->failed = cs->reason ? cs->reason : "failed";

@@ -28,6 +28,8 @@
 /* A job's table as text: the cells, then their widths. */
 struct grid {
 	size_t nkeys, nruns, ncols, nrows;
+	bool change;		/* the variants': a change column per candidate */
+	int stat;		/* grid: cmp_stat_names[]; variants: -1 */
 	char **cell;		/* [nrows][ncols] */
 	bool *sig;		/* [nrows][ncols]: a change marked significant */
 	int *w;			/* [ncols] */
@@ -38,7 +40,14 @@ struct grid {
 /* Column of run k's value; its change (k > 0) is the next one. */
 static size_t value_col(const struct grid *g, size_t k)
 {
+	if (!g->change)
+		return g->nkeys + k;
 	return g->nkeys + (k ? 2 * k - 1 : 0);
+}
+
+static bool change_col(const struct grid *g, size_t col)
+{
+	return g->change && col > g->nkeys && (col - g->nkeys) % 2 == 0;
 }
 
 static char **at(const struct grid *g, size_t row, size_t col)
@@ -84,19 +93,23 @@ static const char *stat_name(const struct comparison *c,
 	return mm_row_label(MM_MEAN, false);
 }
 
-static double stat_of(const struct comparison *c, const struct cmp_cell *cell)
+static double stat_of(const struct comparison *c, const struct cmp_cell *cell,
+		      int stat)
 {
+	if (stat >= 0)
+		return cmp_cell_stat(cell, stat);
 	return by_median(c) ? cell->s.median : cell->s.mean;
 }
 
 /* Decimals for a job: 4 significant digits of its smallest baseline value. */
-static int decimals(const struct comparison *c, const struct cmp_job *j)
+static int decimals(const struct comparison *c, const struct cmp_job *j,
+		    int stat)
 {
 	double m = INFINITY;
 
 	for (size_t i = 0; i < j->ncases; i++) {
 		const struct cmp_cell *b = &j->cases[i].cell[0];
-		double v = b->ok ? fabs(stat_of(c, b)) : NAN;
+		double v = b->ok ? fabs(stat_of(c, b, stat)) : NAN;
 
 		if (v > 0 && v < m)
 			m = v;
@@ -142,14 +155,14 @@ static void key_cells(struct grid *g, size_t row, const char *sweep)
 static void fill(struct grid *g, const struct comparison *c,
 		 const struct cmp_job *j, size_t prefix)
 {
-	int dec = decimals(c, j);
+	int dec = decimals(c, j, g->stat);
 	char *save = NULL, *t;
 
 	g->nkeys = 0;
 	for (const char *p = j->sweep_keys; *p; p++)
 		g->nkeys += *p != ' ' && (p == j->sweep_keys || p[-1] == ' ');
 	g->nruns = c->nruns;
-	g->ncols = g->nkeys + 2 * c->nruns - 1;
+	g->ncols = g->nkeys + (g->change ? 2 * c->nruns - 1 : c->nruns);
 	g->nrows = j->ncases;
 	g->cell = xcalloc(g->nrows * g->ncols + 1, sizeof(*g->cell));
 	g->sig = xcalloc(g->nrows * g->ncols + 1, sizeof(*g->sig));
@@ -173,9 +186,11 @@ static void fill(struct grid *g, const struct comparison *c,
 				*at(g, i, v) = xstrdup("-");
 			else if (!cell->ok)
 				*at(g, i, v) = xstrdup("failed");
+			else if (isnan(stat_of(c, cell, g->stat)))
+				*at(g, i, v) = xstrdup("n/a");
 			else
-				*at(g, i, v) = text("%.*f", dec, stat_of(c, cell));
-			if (!k)
+				*at(g, i, v) = text("%.*f", dec, stat_of(c, cell, g->stat));
+			if (!k || !g->change)
 				continue;
 			if (!cell->ok)
 				*at(g, i, v + 1) = xstrdup("");
@@ -210,7 +225,7 @@ static void widths(struct grid *g)
 		for (size_t i = 0; i < g->nrows; i++) {
 			int n = (int)strlen(*at(g, i, col));
 
-			if (col > g->nkeys && (col - g->nkeys) % 2 == 0)
+			if (change_col(g, col))
 				n++;	/* a change: room for its mark */
 			if (n > w)
 				w = n;
@@ -220,7 +235,7 @@ static void widths(struct grid *g)
 	for (size_t k = 0; k < g->nruns; k++) {
 		size_t v = value_col(g, k);
 		int name = (int)strlen(g->head[v]);
-		int span = k ? g->w[v] + 1 + g->w[v + 1] : g->w[v];
+		int span = k && g->change ? g->w[v] + 1 + g->w[v + 1] : g->w[v];
 
 		if (name > span)
 			g->w[v] += name - span;
@@ -249,7 +264,8 @@ static void text_table(FILE *f, const struct grid *g)
 		size_t v = value_col(g, k);
 
 		fprintf(m, "%s%*s", v ? "  " : "",
-			k ? g->w[v] + 1 + g->w[v + 1] : g->w[v], g->head[v]);
+			k && g->change ? g->w[v] + 1 + g->w[v + 1] : g->w[v],
+			g->head[v]);
 	}
 	fclose(m);
 	put_line(f, line, len);
@@ -263,7 +279,7 @@ static void text_table(FILE *f, const struct grid *g)
 			size_t v = value_col(g, k);
 
 			fprintf(m, "%s%*s", v ? "  " : "", g->w[v], *at(g, i, v));
-			if (k)
+			if (k && g->change)
 				fprintf(m, " %*s%c", g->w[v + 1] - 1, *at(g, i, v + 1),
 					g->sig[i * g->ncols + v + 1] ? '*' : ' ');
 		}
@@ -277,8 +293,7 @@ static void md_table(FILE *f, const struct grid *g)
 {
 	fputc('|', f);
 	for (size_t col = 0; col < g->ncols; col++)
-		fprintf(f, " %s |", col >= g->nkeys && (col - g->nkeys) % 2 == 0 &&
-			col > g->nkeys ? "%" : g->head[col]);
+		fprintf(f, " %s |", change_col(g, col) ? "%" : g->head[col]);
 	fputs("\n|", f);
 	for (size_t col = 0; col < g->ncols; col++)
 		fputs("---:|", f);
@@ -352,7 +367,7 @@ void render_compare_variants(FILE *f, const struct comparison *c,
 		c->runs[0].name + prefix);
 	for (size_t jn = 0; jn < c->njobs; jn++) {
 		const struct cmp_job *j = &c->jobs[jn];
-		struct grid g;
+		struct grid g = { .change = true, .stat = -1 };
 
 		fprintf(f, "%s%s%s%s: %s, %s, %s (%s is better)\n", markdown ? "### " : "",
 			j->job, *j->sweep_keys ? " by " : "", j->sweep_keys,
@@ -375,5 +390,41 @@ void render_compare_variants(FILE *f, const struct comparison *c,
 		fprintf(f, "Notes:\n");
 		for (size_t i = 0; i < c->nnotes; i++)
 			fprintf(f, "%s%s\n", markdown ? "- " : "  ", c->notes[i]);
+	}
+}
+
+void render_compare_grid(FILE *f, const struct comparison *c,
+			 const struct layout_opts *lo)
+{
+	size_t prefix = shared_prefix(c);
+	char iters[64];
+
+	if (prefix)
+		fprintf(f, "runs of %.*s\n\n", (int)prefix - 1, c->runs[0].name);
+	for (size_t jn = 0; jn < c->njobs; jn++) {
+		const struct cmp_job *j = &c->jobs[jn];
+		struct grid g = { .change = false, .stat = lo->stat };
+
+		fprintf(f, "%s%s%s%s: %s, %s, %s (%s is better)\n",
+			lo->markdown ? "### " : "", j->job,
+			*j->sweep_keys ? " by " : "", j->sweep_keys, j->metric.name,
+			*j->metric.unit ? j->metric.unit : "count",
+			cmp_stat_label(lo->stat, j), better_word(j->metric.better));
+		if (lo->markdown)
+			fputc('\n', f);
+		fill(&g, c, j, prefix);
+		widths(&g);
+		if (lo->markdown)
+			md_table(f, &g);
+		else
+			text_table(f, &g);
+		grid_free(&g);
+		iterations_text(iters, sizeof(iters), j, c->nruns);
+		fprintf(f, "%s%s\n\n", lo->markdown ? "\n" : "", iters);
+	}
+	if (c->nnotes) {
+		fprintf(f, "Notes:\n");
+		for (size_t i = 0; i < c->nnotes; i++)
+			fprintf(f, "%s%s\n", lo->markdown ? "- " : "  ", c->notes[i]);
 	}
 }

@@ -19,6 +19,7 @@
 
 #include "model/run.h"
 #include "report/compare.h"
+#include "stats/summary.h"
 #include "store/store.h"
 
 #define NITER 8
@@ -130,6 +131,17 @@ static size_t widest_line(const char *text)
 			w = (size_t)(end - p);
 		p = *end ? end + 1 : end;
 	}
+	return w;
+}
+
+/* widest_line() of the table: after the title, before the notes. */
+static size_t widest_table_line(const char *text)
+{
+	const char *n = strstr(text, "\nNotes:\n"), *t = strchr(text, '\n') + 1;
+	char *head = strndup(t, n ? (size_t)(n - t) : strlen(t));
+	size_t w = widest_line(head);
+
+	free(head);
 	return w;
 }
 
@@ -247,6 +259,191 @@ static void test_variants_mean_test(void **state)
 	three_free(&t);
 }
 
+/* The whole output of a layout over t's comparison. */
+static char *render_layout(const struct comparison *c,
+			   void (*fn)(FILE *, const struct comparison *,
+				      const struct layout_opts *),
+			   int stat, bool markdown, int width)
+{
+	struct layout_opts lo = { .stat = stat, .markdown = markdown,
+				  .width = width };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	fn(f, c, &lo);
+	fclose(f);
+	return buf;
+}
+
+static int stat_index(const char *name)
+{
+	for (int i = 0; cmp_stat_names[i]; i++)
+		if (!strcmp(cmp_stat_names[i], name))
+			return i;
+	fail_msg("no statistic %s", name);
+	return -1;
+}
+
+static const char *const long_names[] = {
+	"3.10.0-default", "3.10.0-defaultx", "3.10.0-n7",
+};
+
+/* Seed 000's tbench table: a row per run, the sweep values as columns. */
+static void test_wide_text(void **state)
+{
+	struct three t;
+	char *out;
+
+	(void)state;
+	build(&t, long_names);
+	out = render_layout(&t.c, render_compare_wide, 0, false, 0);
+	assert_string_equal(out,
+		"msg by groups fds: messaging.time, s, Amean (lower is better)\n"
+		"                   1 1    1 2\n"
+		"3.10.0-default  1.0350 2.0700\n"
+		"3.10.0-defaultx 0.9315 1.8630\n"
+		"3.10.0-n7       1.0360 2.0721\n"
+		"\n"
+		"Notes:\n"
+		"  all 2 cases: < 3 runs labelled 3.10.0-default here, no run-to-run noise counted\n");
+	free(out);
+	three_free(&t);
+}
+
+/* Wider than the width: blocks of columns, each repeating the names. */
+static void test_wide_blocks(void **state)
+{
+	struct three t;
+	char *out;
+
+	(void)state;
+	build(&t, long_names);
+	out = render_layout(&t.c, render_compare_wide, stat_index("max"), false, 26);
+	assert_string_equal(out,
+		"msg by groups fds: messaging.time, s, Max (lower is better)\n"
+		"                   1 1\n"
+		"3.10.0-default  1.0700\n"
+		"3.10.0-defaultx 0.9630\n"
+		"3.10.0-n7       1.0711\n"
+		"\n"
+		"                   1 2\n"
+		"3.10.0-default  2.1400\n"
+		"3.10.0-defaultx 1.9260\n"
+		"3.10.0-n7       2.1421\n"
+		"\n"
+		"Notes:\n"
+		"  all 2 cases: < 3 runs labelled 3.10.0-default here, no run-to-run noise counted\n");
+	assert_true(widest_table_line(out) <= 26);
+	free(out);
+	three_free(&t);
+}
+
+static void test_wide_markdown(void **state)
+{
+	struct three t;
+	char *out;
+
+	(void)state;
+	build(&t, long_names);
+	out = render_layout(&t.c, render_compare_wide, stat_index("median"), true, 0);
+	assert_string_equal(out,
+		"### msg by groups fds: messaging.time, s, Median (lower is better)\n"
+		"\n"
+		"| groups fds | 1 1 | 1 2 |\n"
+		"|:---|---:|---:|\n"
+		"| 3.10.0-default | 1.0350 | 2.0700 |\n"
+		"| 3.10.0-defaultx | 0.9315 | 1.8630 |\n"
+		"| 3.10.0-n7 | 1.0360 | 2.0721 |\n"
+		"\n"
+		"Notes:\n"
+		"- all 2 cases: < 3 runs labelled 3.10.0-default here, no run-to-run noise counted\n");
+	free(out);
+	three_free(&t);
+}
+
+/* The variants' table without the changes, of the statistic asked for. */
+static void test_grid_text(void **state)
+{
+	static const char *const names[] = { "box/base", "box/performance",
+					     "box/powersaving" };
+	struct three t;
+	char *out;
+
+	(void)state;
+	build(&t, names);
+	out = render_layout(&t.c, render_compare_grid, stat_index("min"), false, 0);
+	assert_string_equal(out,
+		"runs of box\n"
+		"\n"
+		"msg by groups fds: messaging.time, s, Min (lower is better)\n"
+		"groups  fds   base  performance  powersaving\n"
+		"     1    1  1.000        0.900        1.001\n"
+		"     1    2  2.000        1.800        2.002\n"
+		"8 iterations\n"
+		"\n"
+		"Notes:\n"
+		"  all 2 cases: < 3 runs labelled box/base here, no run-to-run noise counted\n");
+	free(out);
+	three_free(&t);
+}
+
+/* Seed 000's Time: lines, every iteration in order, wrapped past the width. */
+static void test_raw_text(void **state)
+{
+	struct three t;
+	char *out;
+
+	(void)state;
+	build(&t, long_names);
+	out = render_layout(&t.c, render_compare_raw, 0, false, 60);
+	assert_string_equal(out,
+		"msg by groups fds: messaging.time, s, every iteration (lower is better)\n"
+		"3.10.0-default  1 1: 1.0000 1.0100 1.0200 1.0300 1.0400\n"
+		"                     1.0500 1.0600 1.0700\n"
+		"3.10.0-defaultx 1 1: 0.9000 0.9090 0.9180 0.9270 0.9360\n"
+		"                     0.9450 0.9540 0.9630\n"
+		"3.10.0-n7       1 1: 1.0010 1.0110 1.0210 1.0310 1.0410\n"
+		"                     1.0511 1.0611 1.0711\n"
+		"3.10.0-default  1 2: 2.0000 2.0200 2.0400 2.0600 2.0800\n"
+		"                     2.1000 2.1200 2.1400\n"
+		"3.10.0-defaultx 1 2: 1.8000 1.8180 1.8360 1.8540 1.8720\n"
+		"                     1.8900 1.9080 1.9260\n"
+		"3.10.0-n7       1 2: 2.0020 2.0220 2.0420 2.0621 2.0821\n"
+		"                     2.1021 2.1221 2.1421\n"
+		"\n"
+		"Notes:\n"
+		"  all 2 cases: < 3 runs labelled 3.10.0-default here, no run-to-run noise counted\n");
+	assert_true(widest_table_line(out) <= 60);
+	free(out);
+	three_free(&t);
+}
+
+/* The means --stat names, from the cell's samples by src/stats/. */
+static void test_cell_stats(void **state)
+{
+	struct three t;
+	const struct cmp_cell *cell;
+	double want;
+
+	(void)state;
+	build(&t, long_names);
+	cell = &t.c.jobs[0].cases[1].cell[1];
+	assert_int_equal(cell->n, NITER);
+	assert_true(cell->x[3] == (1 + 3 / 100.0) * 0.9 * 2);
+	assert_true(cmp_cell_stat(cell, stat_index("mean")) == cell->s.mean);
+	assert_int_equal(stats_hmean(cell->x, cell->n, &want), 0);
+	assert_true(cmp_cell_stat(cell, stat_index("hmean")) == want);
+	assert_int_equal(stats_gmean(cell->x, cell->n, &want), 0);
+	assert_true(cmp_cell_stat(cell, stat_index("gmean")) == want);
+	assert_true(cmp_cell_stat(cell, stat_index("amean")) == cell->s.mean);
+	assert_true(cmp_cell_stat(cell, stat_index("coeffvar")) == cell->s.coeffvar);
+	assert_string_equal(cmp_stat_label(stat_index("mean"), &t.c.jobs[0]), "Amean");
+	assert_string_equal(cmp_stat_label(stat_index("bamean95"), &t.c.jobs[0]), "BAmean-95");
+	three_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +451,12 @@ int main(void)
 		cmocka_unit_test(test_variants_long_names),
 		cmocka_unit_test(test_variants_markdown),
 		cmocka_unit_test(test_variants_mean_test),
+		cmocka_unit_test(test_wide_text),
+		cmocka_unit_test(test_wide_blocks),
+		cmocka_unit_test(test_wide_markdown),
+		cmocka_unit_test(test_grid_text),
+		cmocka_unit_test(test_raw_text),
+		cmocka_unit_test(test_cell_stats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
