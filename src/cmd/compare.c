@@ -99,6 +99,8 @@ int cmd_compare(int argc, char **argv)
 	struct run *runs;
 	const struct run **rp;
 	int first, n, rc = EXIT_USAGE;
+	const char *bad = NULL;
+	unsigned rows = 0;
 
 	if (compare_parse(argc, argv, compare_options, &o, &co, &first))
 		return EXIT_USAGE;
@@ -109,6 +111,16 @@ int cmd_compare(int argc, char **argv)
 	if (o.layout != LAYOUT_MMTESTS && o.format > 1) {
 		error("compare: --layout %s is a table for reading (--format text or markdown); --format %s has every number already",
 		      compare_layouts[o.layout], compare_formats[o.format]);
+		return EXIT_USAGE;
+	}
+	if (o.rows && (o.layout != LAYOUT_MMTESTS ||
+		       mm_rows_parse(o.rows, &rows, &bad))) {
+		if (o.layout != LAYOUT_MMTESTS)
+			error("compare: --rows selects the rows of --layout mmtests, not of --layout %s",
+			      compare_layouts[o.layout]);
+		else
+			error("compare: --rows: no row '%s'; the rows are %s",
+			      bad, MM_ROW_NAMES);
 		return EXIT_USAGE;
 	}
 	n = argc - first;
@@ -127,6 +139,7 @@ int cmd_compare(int argc, char **argv)
 	if (compare_build(rp, (const char *const *)argv + first, (size_t)n,
 			  &co, o.match == 1, st, &c))
 		goto out;
+	c.rows = rows;
 	if (o.layout != LAYOUT_MMTESTS) {
 		struct layout_opts lo = { .stat = o.stat, .markdown = o.format == 1 };
 		FILE *f = text_safe(stdout);

@@ -185,6 +185,9 @@ static void summary_rows(FILE *f, const struct comparison *c,
 		for (size_t i = 0; i < j->ncases; i++) {
 			const struct cmp_case *cs = &j->cases[i];
 
+			if (c->rows && !(c->rows & 1u << row))
+				break;	/* not asked for (--rows) */
+
 			t->row_head(f, mm_row_label(row, cs->cell[0].ok &&
 						    cs->cell[0].s.hmean),
 				    w, sweep_or_dash(cs));

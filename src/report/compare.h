@@ -78,6 +78,7 @@ struct comparison {
 	enum verdict overall;
 	json_t *judge;		/* borrowed: judge's decision, printed by json */
 	const char *verdict_text;	/* borrowed: replaces the verdict lines */
+	unsigned rows;		/* mmtests rows shown: bit 1 << enum mm_row; 0 all */
 };
 
 struct run;
@@ -136,6 +137,8 @@ void render_compare_variants(FILE *f, const struct comparison *c,
  * for a throughput, Amean for a time), the others as named.
  */
 extern const char *const cmp_stat_names[];
+enum { STAT_MEAN, STAT_AMEAN, STAT_HMEAN, STAT_GMEAN, STAT_MEDIAN, STAT_MIN,
+       STAT_MAX, STAT_SD, STAT_COV, STAT_BAMEAN };
 /* Its label as mmtests spells the row ("Hmean", "Median", "CoeffVar"). */
 const char *cmp_stat_label(int stat, const struct cmp_job *j);
 /* The value of statistic stat of an ok cell (from src/stats/); NaN: undefined. */

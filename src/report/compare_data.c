@@ -32,10 +32,16 @@ static void csv_num(FILE *f, double v)
 		fprintf(f, "%.10g", v);
 }
 
+/* Which mean the summary's mean, stddev, coeffvar and mean_pct are of. */
+static const char *mean_kind(const struct cmp_cell *cell)
+{
+	return cell->s.hmean ? "hmean" : "amean";
+}
+
 void render_compare_csv(FILE *f, const struct comparison *c)
 {
-	fprintf(f, "job,sweep,metric,run,n,min,mean,stddev,coeffvar,max,bamean95,"
-		"mean_pct,change_pct,change_lo,change_hi,p,significant,verdict,"
+	fprintf(f, "job,sweep,metric,run,n,mean_kind,min,amean,hmean,stddev,"
+		"coeffvar,max,bamean95,median,mean_pct,change_pct,change_lo,change_hi,p,significant,verdict,"
 		"change_of\n");
 	for (size_t jn = 0; jn < c->njobs; jn++) {
 		const struct cmp_job *j = &c->jobs[jn];
@@ -52,9 +58,14 @@ void render_compare_csv(FILE *f, const struct comparison *c)
 				csv_str(f, j->metric.name);
 				fputc(',', f);
 				csv_str(f, c->runs[k].name);
-				fprintf(f, ",%zu", cell->ok ? cell->s.n : 0);
-				for (int row = 0; row < MM_NROWS; row++)
+				fprintf(f, ",%zu,%s", cell->ok ? cell->s.n : 0,
+					cell->ok ? mean_kind(cell) : "");
+				csv_num(f, cell->ok ? cell->s.min : NAN);
+				csv_num(f, cell->ok ? cmp_cell_stat(cell, STAT_AMEAN) : NAN);
+				csv_num(f, cell->ok ? cmp_cell_stat(cell, STAT_HMEAN) : NAN);
+				for (int row = MM_SD; row < MM_NROWS; row++)
 					csv_num(f, cell->ok ? mm_row_value(&cell->s, row) : NAN);
+				csv_num(f, cell->ok ? cell->s.median : NAN);
 				csv_num(f, cell->pct[MM_MEAN]);
 				csv_num(f, k ? r->change : NAN);
 				csv_num(f, k ? r->lo : NAN);
@@ -93,6 +104,10 @@ static json_t *cell_json(const struct comparison *c, const struct cmp_cell *cell
 		json_object_set_new(pct, key[row], num(cell->pct[row]));
 	}
 	json_object_set_new(o, "median", num(cell->ok ? cell->s.median : NAN));
+	json_object_set_new(o, "amean", num(cell->ok ?
+				cmp_cell_stat(cell, STAT_AMEAN) : NAN));
+	json_object_set_new(o, "hmean", num(cell->ok ?
+				cmp_cell_stat(cell, STAT_HMEAN) : NAN));
 	if (!k) {
 		json_decref(pct);
 		return o;

@@ -23,9 +23,6 @@ const char *const cmp_stat_names[] = {
 	"coeffvar", "bamean95", NULL,
 };
 
-enum { ST_MEAN, ST_AMEAN, ST_HMEAN, ST_GMEAN, ST_MEDIAN, ST_MIN, ST_MAX,
-       ST_SD, ST_COV, ST_BAMEAN };
-
 const char *cmp_stat_label(int stat, const struct cmp_job *j)
 {
 	static const char *const label[] = {
@@ -33,7 +30,7 @@ const char *cmp_stat_label(int stat, const struct cmp_job *j)
 		"Stddev", "CoeffVar", "BAmean-95",
 	};
 
-	if (stat == ST_MEAN)
+	if (stat == STAT_MEAN)
 		return mm_row_label(MM_MEAN, j->metric.better == BETTER_HIGHER);
 	return label[stat];
 }
@@ -45,23 +42,23 @@ double cmp_cell_stat(const struct cmp_cell *cell, int stat)
 	int rc = -1;
 
 	switch (stat) {
-	case ST_MEAN: return cell->s.mean;
-	case ST_MEDIAN: return cell->s.median;
-	case ST_MIN: return cell->s.min;
-	case ST_MAX: return cell->s.max;
-	case ST_SD: return cell->s.stddev;
-	case ST_COV: return cell->s.coeffvar;
-	case ST_BAMEAN: return cell->s.bamean95;
+	case STAT_MEAN: return cell->s.mean;
+	case STAT_MEDIAN: return cell->s.median;
+	case STAT_MIN: return cell->s.min;
+	case STAT_MAX: return cell->s.max;
+	case STAT_SD: return cell->s.stddev;
+	case STAT_COV: return cell->s.coeffvar;
+	case STAT_BAMEAN: return cell->s.bamean95;
 	}
 	x = xcalloc(cell->n + 1, sizeof(*x));
 	for (size_t i = 0; i < cell->n; i++)
 		if (isfinite(cell->x[i]))
 			x[n++] = cell->x[i];
-	if (stat == ST_AMEAN)
+	if (stat == STAT_AMEAN)
 		rc = stats_amean(x, n, &v);
-	else if (stat == ST_HMEAN)
+	else if (stat == STAT_HMEAN)
 		rc = stats_hmean(x, n, &v);
-	else if (stat == ST_GMEAN)
+	else if (stat == STAT_GMEAN)
 		rc = stats_gmean(x, n, &v);
 	free(x);
 	return rc ? NAN : v;
@@ -248,7 +245,7 @@ void render_compare_raw(FILE *f, const struct comparison *c,
 
 	for (size_t jn = 0; jn < c->njobs; jn++) {
 		const struct cmp_job *j = &c->jobs[jn];
-		int dec = job_decimals(c, j, ST_MIN), sw = 0, vw = 1;
+		int dec = job_decimals(c, j, STAT_MIN), sw = 0, vw = 1;
 
 		for (size_t i = 0; i < j->ncases; i++) {
 			if ((int)strlen(j->cases[i].sweep) > sw)

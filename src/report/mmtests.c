@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "report/mmtests.h"
 #include "stats/summary.h"
@@ -14,6 +15,36 @@ static const char *const label[MM_NROWS] = {
 const char *mm_row_label(int row, bool hmean)
 {
 	return row == MM_MEAN && hmean ? "Hmean" : label[row];
+}
+
+int mm_rows_parse(const char *list, unsigned *mask, const char **bad)
+{
+	static char name[64];
+	const char *p = list;
+
+	*mask = 0;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		int row = -1;
+
+		snprintf(name, sizeof(name), "%.*s", (int)len, p);
+		for (int r = 0; r < MM_NROWS; r++)
+			if (!strcasecmp(name, label[r]))
+				row = r;
+		if (!strcasecmp(name, "hmean") || !strcasecmp(name, "mean"))
+			row = MM_MEAN;
+		if (row < 0) {
+			*bad = name;
+			return -1;
+		}
+		*mask |= 1u << row;
+		p += len + (p[len] == ',');
+	}
+	if (!*mask) {
+		*bad = list;
+		return -1;
+	}
+	return 0;
 }
 
 double mm_row_value(const struct summary *s, int row)

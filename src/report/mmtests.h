@@ -19,6 +19,14 @@ enum mm_row { MM_MIN, MM_MEAN, MM_SD, MM_COV, MM_MAX, MM_BAMEAN, MM_NROWS };
 /* "Min", "Amean" (or "Hmean" when hmean), "Stddev", ... */
 const char *mm_row_label(int row, bool hmean);
 double mm_row_value(const struct summary *s, int row);
+/*
+ * A --rows list ("Amean,Stddev"; any case; Amean, Hmean and Mean all
+ * name the mean row) into a mask of 1 << enum mm_row. -1 with *bad the
+ * first name that is no row.
+ */
+int mm_rows_parse(const char *list, unsigned *mask, const char **bad);
+/* The names mm_rows_parse() takes, for a message: "Min, Amean, ...". */
+#define MM_ROW_NAMES "Min, Amean (or Hmean, Mean), Stddev, CoeffVar, Max, BAmean-95"
 
 /*
  * mmtests' percentage beside a row's value: positive is better. For

@@ -88,7 +88,8 @@ test_compare_fixed_runs() {
 
 	run_sl compare "$tmp/base.json" "$tmp/slow.json" --format csv
 	expect_eq "csv lines" 3 "$(nlines "$out")"
-	expect_match "csv row" '^msg,1,messaging\.time,slow,10,1\.2,1\.2528,.*,yes,regressed,median$' "$(tail -n 1 <<<"$out")"
+	expect_match "csv header: the means by name" '^job,sweep,metric,run,n,mean_kind,min,amean,hmean,stddev,' "$(head -n 1 <<<"$out")"
+	expect_match "csv row" '^msg,1,messaging\.time,slow,10,amean,1\.2,1\.2528,1\.25[0-9]*,.*,yes,regressed,median$' "$(tail -n 1 <<<"$out")"
 	run_sl compare "$tmp/base.json" "$tmp/slow.json" --format markdown
 	expect_line "markdown mean" '^\| Amean \| 1 \| 1\.0440 \(0\.00%\) \| 1\.2528 \*\*\(-20\.00%\)\*\* \|$' "$out"
 	expect_line "markdown change" '^\| groups \| run \| Change \(median\) \[interval\] \| p \| verdict \|$' "$out"
@@ -587,4 +588,94 @@ test_compare_layout_variants() {
 	run_sl compare box/base box/slow --db "$tmp/r.db" --match job --layout variants --format json
 	expect_eq "json: exit" 2 "$rc"
 	expect_match "json: message" "--layout variants is a table for reading" "$err"
+}
+
+# tbench_fixture FILE LABEL FACTOR: seed 000's shape, a throughput at 8
+# client counts (1 to 320), three iterations each: seed 000's values
+# for 3.10.0-default times FACTOR, the iterations 1% apart.
+tbench_fixture() {
+	jq -n --arg lbl "$2" --argjson f "$3" \
+		--arg uuid "$(cat /proc/sys/kernel/random/uuid)" '
+	[188.13, 953.03, 1860.03, 3180.93, 5378.34, 10826.06, 11342.90, 11651.30] as $v |
+	[1, 5, 10, 20, 40, 80, 160, 320] as $c | {
+	schema: "schedlab-run/1",
+	run: { uuid: $uuid, "label": $lbl, host: "h", started: 1.0, ended: 2.0,
+	       status: "complete", command: null, schedlab_version: null },
+	environment: {},
+	metrics: { "tbench.mbps": { unit: "MB/s", better: "higher", headline: true, help: "t" } },
+	cases: [ range(8) as $i | { seq: $i, job: "tbench", workload: "tbench",
+		   params: "", sweep_keys: "clients", sweep: ($c[$i] | tostring),
+		   status: "complete", reason: null, parameters: {}, iterations: 3,
+		   samples: { "tbench.mbps": [ $v[$i] * $f * 0.99, $v[$i] * $f,
+					       $v[$i] * $f * 1.01 ] } } ] }' >"$1"
+}
+
+# Seed 000's tbench table: a row per run, the client counts as columns,
+# within 80 columns for 8 values x 2 runs with their whole names.
+test_compare_layout_wide() {
+	use_tmpdir
+	tbench_fixture "$tmp/a.json" 3.10.0-default 1
+	tbench_fixture "$tmp/b.json" 3.10.0-defaultx 1.1
+	run_sl compare "$tmp/a.json" "$tmp/b.json" --layout wide
+	expect_eq "exit" 0 "$rc"
+	expect_eq "title" "tbench by clients: tbench.mbps, MB/s, Hmean (higher is better)" \
+		"$(head -n 1 <<<"$out")"
+	expect_line "header" '^ +1 +5 +10 +20 +40 +80 +160 +320$' "$out"
+	# Hmean of 0.99x, x, 1.01x: 3 / (1/0.99 + 1 + 1/1.01) x = 0.99993x
+	expect_line "baseline" '^3\.10\.0-default  +188\.1 +953\.0 +1859\.9 +3180\.7 +5378\.0 +10825\.3 +11342\.1 +11650\.5$' "$out"
+	expect_line "candidate, its name whole" '^3\.10\.0-defaultx +206\.9 +1048\.3 ' "$out"
+	[ "$(awk '/^Notes:/ { exit } NR > 1 { print length }' <<<"$out" | sort -n | tail -n 1)" -le 80 ] ||
+		fail "a line of the wide table wider than 80 columns: $out"
+	run_sl compare "$tmp/a.json" "$tmp/b.json" --layout wide --stat max
+	expect_line "--stat max" '^3\.10\.0-default  +190\.0 ' "$out"
+	expect_match "--stat max: title" 'MB/s, Max \(higher' "$out"
+	run_sl compare "$tmp/a.json" "$tmp/b.json" --layout wide --stat middle
+	expect_eq "unknown --stat: exit" 2 "$rc"
+	expect_match "unknown --stat: message" "--stat: 'middle' is not a known value \(expected one of mean, amean, hmean" "$err"
+	run_sl compare "$tmp/a.json" "$tmp/b.json" --layout wide --format csv
+	expect_eq "csv: exit" 2 "$rc"
+	expect_match "csv: message" "--layout wide is a table for reading" "$err"
+	run_sl compare "$tmp/a.json" "$tmp/b.json" --layout wide --format markdown
+	expect_line "markdown header" '^\| clients \| 1 \| 5 \| 10 \| 20 \| 40 \| 80 \| 160 \| 320 \|$' "$out"
+}
+
+# Seed 000's Time: lines: every iteration, a line per run and case.
+test_compare_layout_raw() {
+	use_tmpdir
+	fixture "$tmp/base.json" 3.10.0-default "[3.919,4.250,4.116]"
+	fixture "$tmp/slow.json" 3.10.0-defaultx "[9.074,10.985,9.849]"
+	run_sl compare "$tmp/base.json" "$tmp/slow.json" --layout raw
+	expect_eq "exit" 0 "$rc"
+	expect_line "baseline" '^3\.10\.0-default  1:  3\.919  4\.250  4\.116$' "$out"
+	expect_line "candidate" '^3\.10\.0-defaultx 1:  9\.074 10\.985  9\.849$' "$out"
+}
+
+# The sweep values as rows, a column per run, no change columns.
+test_compare_layout_grid() {
+	use_tmpdir
+	fixture "$tmp/base.json" base "$BASE"
+	fixture "$tmp/slow.json" slow "$SLOW"
+	run_sl compare "$tmp/base.json" "$tmp/slow.json" --layout grid --stat median
+	expect_eq "exit" 0 "$rc"
+	expect_line "title" '^msg by groups: messaging.time, s, Median \(lower is better\)$' "$out"
+	expect_line "header" '^groups +base +slow$' "$out"
+	# R: median(c(1.00,1.01,1.02,1.00,1.03,1.01,1.05,1.02,1.00,1.30)) 1.015
+	expect_line "row" '^ +1 +1\.015 +1\.218$' "$out"
+}
+
+# mmtests' rows, only those asked for (seed 004 posts Amean and Stddev).
+test_compare_layout_rows() {
+	use_tmpdir
+	fixture "$tmp/base.json" base "$BASE"
+	fixture "$tmp/slow.json" slow "$SLOW"
+	run_sl compare "$tmp/base.json" "$tmp/slow.json" --rows amean,Stddev
+	expect_eq "exit" 0 "$rc"
+	expect_line "Amean" '^Amean +1 ' "$out"
+	expect_line "Stddev" '^Stddev +1 ' "$out"
+	expect_eq "no other row" "" "$(grep -E '^(Min|Max|CoeffVar|BAmean-95) ' <<<"$out")"
+	run_sl compare "$tmp/base.json" "$tmp/slow.json" --rows Amean,Mode
+	expect_eq "unknown row: exit" 2 "$rc"
+	expect_match "unknown row: message" "--rows: no row 'Mode'; the rows are Min, Amean" "$err"
+	run_sl compare "$tmp/base.json" "$tmp/slow.json" --rows Amean --layout wide
+	expect_eq "--rows with wide: exit" 2 "$rc"
 }
