@@ -12,6 +12,7 @@
 #include "cmd/cmd.h"
 #include "cmd/setup.h"
 #include "model/run.h"
+#include "report/compare.h"
 #include "report/run_text.h"
 #include "store/store.h"
 #include "util.h"
@@ -21,16 +22,27 @@ struct runs_opts {
 	const char *output;
 	const char *max_size;
 	int format;
+	int layout;		/* show_layouts[] */
+	int stat;		/* cmp_stat_names[] */
 	bool help;
 };
 
-static const char *const show_formats[] = { "text", "json", NULL };
+static const char *const show_formats[] = { "text", "json", "markdown", NULL };
+static const char *const show_layouts[] = { "run", "mmtests", "wide", "grid",
+					    "raw", NULL };
+enum { SHOW_RUN, SHOW_MMTESTS, SHOW_WIDE, SHOW_GRID, SHOW_RAW };
 
 #define O(f) offsetof(struct runs_opts, f)
 static const struct opt_def show_options[] = {
 	OPT_DB(struct runs_opts, db),
 	OPT_FORMAT(struct runs_opts, format, show_formats, "text",
-		   "text: the run, its machine and each job's summary; json: the export document"),
+		   "text: the run, its machine and each job's summary; json: the export document; markdown: with --layout"),
+	{ .name = "layout", .type = OPT_ENUM, .offset = O(layout), .def = "run",
+	  .choices = show_layouts, .arg = "HOW",
+	  .help = "run: the run, its machine and summaries; mmtests, wide, grid, raw: only the tables of compare --layout HOW for this one run (text or markdown)" },
+	{ .name = "stat", .type = OPT_ENUM, .offset = O(stat), .def = "mean",
+	  .choices = cmp_stat_names, .arg = "STAT",
+	  .help = "the statistic of --layout wide and grid, as compare's" },
 	OPT_HELP(struct runs_opts, help),
 	{ .name = NULL },
 };
@@ -91,6 +103,35 @@ static int show_ab_runs(const char *dbopt, const char *ab,
 	return rc;
 }
 
+/* show --layout: the run alone as compare's tables (a one-run comparison). */
+static int show_tables(const struct runs_opts *o, const struct run *r,
+		       const char *spec)
+{
+	struct cmp_opts co = { .test = TEST_MWU, .alpha = 0.05,
+			       .nboot = BOOT_RESAMPLES, .seed = BOOT_SEED };
+	struct layout_opts lo = { .stat = o->stat, .markdown = o->format == 2 };
+	struct comparison c;
+	FILE *f;
+
+	if (compare_build(&r, &spec, 1, &co, false, NULL, &c))
+		return -1;
+	f = text_safe(stdout);
+	if (o->layout == SHOW_MMTESTS) {
+		fputs(lo.markdown ? "```\n" : "", f);
+		render_compare_summary(f, &c);
+		fputs(lo.markdown ? "```\n" : "", f);
+	}
+	else if (o->layout == SHOW_WIDE)
+		render_compare_wide(f, &c, &lo);
+	else if (o->layout == SHOW_GRID)
+		render_compare_grid(f, &c, &lo);
+	else
+		render_compare_raw(f, &c, &lo);
+	fclose(f);
+	compare_free(&c);
+	return 0;
+}
+
 int cmd_show(int argc, char **argv)
 {
 	struct runs_opts o;
@@ -98,11 +139,22 @@ int cmd_show(int argc, char **argv)
 	json_t *doc;
 	int i, rc;
 
-	i = parse(argc, argv, show_options, &o, "show RUN [--db PATH] [--format text|json]", &rc);
+	i = parse(argc, argv, show_options, &o, "show RUN [--db PATH] [--format text|json|markdown] [--layout HOW] [--stat STAT]", &rc);
 	if (i < 0)
 		return rc;
+	if ((o.layout == SHOW_RUN && o.format == 2) ||
+	    (o.layout != SHOW_RUN && o.format == 1)) {
+		error("show: --format %s with --layout %s: the run's own view is text or json, the tables (--layout mmtests, wide, grid, raw) text or markdown",
+		      show_formats[o.format], show_layouts[o.layout]);
+		return EXIT_USAGE;
+	}
 	if (run_load(argv[i], o.db, &r))
 		return EXIT_USAGE;
+	if (o.layout != SHOW_RUN) {
+		rc = show_tables(&o, &r, argv[i]) ? EXIT_USAGE : EXIT_OK;
+		run_free(&r);
+		return rc;
+	}
 	if (o.format == 1) {
 		doc = run_to_export(&r);
 		export_dump(doc, stdout);

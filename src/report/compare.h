@@ -93,8 +93,9 @@ struct store;
  * RUN arguments as given (for names and messages). st (may be NULL):
  * the store whose earlier runs of each case on the baseline's host give
  * its run-to-run noise (stats/tests.h). -1 after error() when no case
- * can be compared, the message saying what does not match. c borrows
- * strings from runs and specs: free it first.
+ * can be compared, the message saying what does not match. With nruns
+ * 1, every case of the one run, compared with nothing (show --layout).
+ * c borrows strings from runs and specs: free it first.
  */
 int compare_build(const struct run *const *runs, const char *const *specs,
 		  size_t nruns, const struct cmp_opts *o, bool match_job,
@@ -174,6 +175,12 @@ void render_compare_raw(FILE *f, const struct comparison *c,
  */
 void render_compare_grid(FILE *f, const struct comparison *c,
 			 const struct layout_opts *lo);
+
+/*
+ * The first run's mmtests block per job, without percentages (what
+ * `schedlab run` prints under a run; show --layout mmtests).
+ */
+void render_compare_summary(FILE *f, const struct comparison *c);
 
 /* The overall verdict and why, as the last line judge prints. */
 void render_verdict_line(FILE *f, const struct comparison *c);

@@ -716,7 +716,8 @@ int compare_build(const struct run *const *runs, const char *const *specs,
 			found += match[k] != NULL;
 			version |= v;
 		}
-		if (!found || !(j = job_for(c, base, bc))) {
+		/* one run alone (show --layout): every case of it */
+		if ((!found && nruns > 1) || !(j = job_for(c, base, bc))) {
 			if (!found && !version && !near_case(&b, bc))
 				note(c, "%s: only in %s",
 				     case_name(bc, name, sizeof(name)),
@@ -734,7 +735,7 @@ int compare_build(const struct run *const *runs, const char *const *specs,
 				     c->runs[k].name);
 		c->overall = combine(c->overall, c->verdict[k]);
 	}
-	if (ncompared && nnoise < ncompared) {
+	if (ncompared && nnoise < ncompared && nruns > 1) {
 		char which[64];
 
 		/* not "1 of 1 cases" */

@@ -276,3 +276,25 @@ void render_compare_raw(FILE *f, const struct comparison *c,
 	}
 	notes(f, c, lo->markdown);
 }
+
+void render_compare_summary(FILE *f, const struct comparison *c)
+{
+	for (size_t jn = 0; jn < c->njobs; jn++) {
+		const struct cmp_job *j = &c->jobs[jn];
+		struct sweep_samples *s = xcalloc(j->ncases + 1, sizeof(*s));
+
+		for (size_t i = 0; i < j->ncases; i++) {
+			const struct cmp_cell *cell = &j->cases[i].cell[0];
+
+			s[i] = (struct sweep_samples){ .sweep = j->cases[i].sweep,
+				.x = cell->x, .n = cell->n,
+				.failed = cell->ok ? NULL : cell->failed ?
+					  cell->failed : "no samples" };
+		}
+		render_job_summary(f, j->job, j->sweep_keys, &j->metric, s,
+				   j->ncases);
+		fputc('\n', f);
+		free(s);
+	}
+	notes(f, c, false);
+}

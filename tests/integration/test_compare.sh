@@ -679,3 +679,22 @@ test_compare_layout_rows() {
 	run_sl compare "$tmp/base.json" "$tmp/slow.json" --rows Amean --layout wide
 	expect_eq "--rows with wide: exit" 2 "$rc"
 }
+
+# show --layout: one run in compare's tables, compared with nothing.
+test_compare_layout_show() {
+	use_tmpdir
+	tbench_fixture "$tmp/a.json" 3.10.0-default 1
+	run_sl show "$tmp/a.json" --layout wide
+	expect_eq "wide: exit" 0 "$rc"
+	expect_line "wide: row" '^3\.10\.0-default +188\.1 +953\.0 +1859\.9 +3180\.7 +5378\.0 +10825\.3 +11342\.1 +11650\.5$' "$out"
+	run_sl show "$tmp/a.json" --layout raw
+	expect_line "raw" '^3\.10\.0-default +1: +186\.2 +188\.1 +190\.0$' "$out"
+	run_sl show "$tmp/a.json" --layout grid --stat min
+	expect_line "grid" '^ +320 +11534\.8$' "$out"
+	run_sl show "$tmp/a.json" --layout mmtests
+	expect_line "mmtests" '^Hmean +320 +11650\.' "$out"
+	expect_eq "no percentages" "" "$(grep '%)' <<<"$out")"
+	run_sl show "$tmp/a.json" --layout wide --format json
+	expect_eq "json with a layout: exit" 2 "$rc"
+	expect_match "json with a layout: message" "show: --format json with --layout wide" "$err"
+}
