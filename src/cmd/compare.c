@@ -21,17 +21,18 @@
 const char *const compare_formats[] = { "text", "markdown", "csv", "json", NULL };
 const char *const compare_matches[] = { "params", "job", NULL };
 const char *const compare_layouts[] = { "mmtests", "variants", "wide", "grid",
-					 "raw", NULL };
-enum { LAYOUT_MMTESTS, LAYOUT_VARIANTS, LAYOUT_WIDE, LAYOUT_GRID, LAYOUT_RAW };
+					 "raw", "workload", NULL };
+enum { LAYOUT_MMTESTS, LAYOUT_VARIANTS, LAYOUT_WIDE, LAYOUT_GRID, LAYOUT_RAW,
+       LAYOUT_WORKLOAD };
 
 static const struct opt_def compare_options[] = {
 	COMMON_OPTIONS,
 	{ .name = "layout", .type = OPT_ENUM, .offset = offsetof(struct compare_opts, layout),
 	  .def = "mmtests", .choices = compare_layouts, .arg = "HOW",
-	  .help = "mmtests: its rows for each sweep value, changes, verdicts, metrics that moved; variants: one table per job, a column per run with each change; wide: the sweep values as columns, a row per run; grid: the sweep values as rows, a column per run; raw: every iteration's value, a line per run and case (all but mmtests: text or markdown)" },
+	  .help = "mmtests: its rows for each sweep value, changes, verdicts, metrics that moved; variants: one table per job, a column per run with each change; wide: the sweep values as columns, a row per run; grid: the sweep values as rows, a column per run; raw: every iteration's value, a line per run and case; workload: the table the workload declares (compute: AIM7's columns), a row per sweep value and run (all but mmtests: text or markdown)" },
 	{ .name = "stat", .type = OPT_ENUM, .offset = offsetof(struct compare_opts, stat),
 	  .def = "mean", .choices = cmp_stat_names, .arg = "STAT",
-	  .help = "the statistic of --layout wide and grid; mean: the headline row (Hmean for a throughput, Amean for a time)" },
+	  .help = "the statistic of --layout wide, grid and workload; mean: the headline row (Hmean for a throughput, Amean for a time)" },
 	{ .name = "rows", .type = OPT_STRING, .offset = offsetof(struct compare_opts, rows),
 	  .arg = "ROW,...",
 	  .help = "the mmtests rows shown, e.g. Amean,Stddev (Min, Amean or Hmean or Mean, Stddev, CoeffVar, Max, BAmean-95; any case)" },
@@ -150,8 +151,13 @@ int cmd_compare(int argc, char **argv)
 			render_compare_wide(f, &c, &lo);
 		else if (o.layout == LAYOUT_GRID)
 			render_compare_grid(f, &c, &lo);
-		else
+		else if (o.layout == LAYOUT_RAW)
 			render_compare_raw(f, &c, &lo);
+		else if (render_compare_workload(f, &c, rp, &lo)) {
+			fclose(f);
+			compare_free(&c);
+			goto out;
+		}
 		fclose(f);
 	} else {
 		compare_render(&c, o.format);

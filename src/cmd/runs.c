@@ -29,8 +29,8 @@ struct runs_opts {
 
 static const char *const show_formats[] = { "text", "json", "markdown", NULL };
 static const char *const show_layouts[] = { "run", "mmtests", "wide", "grid",
-					    "raw", NULL };
-enum { SHOW_RUN, SHOW_MMTESTS, SHOW_WIDE, SHOW_GRID, SHOW_RAW };
+					    "raw", "workload", NULL };
+enum { SHOW_RUN, SHOW_MMTESTS, SHOW_WIDE, SHOW_GRID, SHOW_RAW, SHOW_WORKLOAD };
 
 #define O(f) offsetof(struct runs_opts, f)
 static const struct opt_def show_options[] = {
@@ -39,10 +39,10 @@ static const struct opt_def show_options[] = {
 		   "text: the run, its machine and each job's summary; json: the export document; markdown: with --layout"),
 	{ .name = "layout", .type = OPT_ENUM, .offset = O(layout), .def = "run",
 	  .choices = show_layouts, .arg = "HOW",
-	  .help = "run: the run, its machine and summaries; mmtests, wide, grid, raw: only the tables of compare --layout HOW for this one run (text or markdown)" },
+	  .help = "run: the run, its machine and summaries; mmtests, wide, grid, raw, workload: only the tables of compare --layout HOW for this one run (text or markdown)" },
 	{ .name = "stat", .type = OPT_ENUM, .offset = O(stat), .def = "mean",
 	  .choices = cmp_stat_names, .arg = "STAT",
-	  .help = "the statistic of --layout wide and grid, as compare's" },
+	  .help = "the statistic of --layout wide, grid and workload, as compare's" },
 	OPT_HELP(struct runs_opts, help),
 	{ .name = NULL },
 };
@@ -111,6 +111,7 @@ static int show_tables(const struct runs_opts *o, const struct run *r,
 			       .nboot = BOOT_RESAMPLES, .seed = BOOT_SEED };
 	struct layout_opts lo = { .stat = o->stat, .markdown = o->format == 2 };
 	struct comparison c;
+	int rc = 0;
 	FILE *f;
 
 	if (compare_build(&r, &spec, 1, &co, false, NULL, &c))
@@ -125,11 +126,13 @@ static int show_tables(const struct runs_opts *o, const struct run *r,
 		render_compare_wide(f, &c, &lo);
 	else if (o->layout == SHOW_GRID)
 		render_compare_grid(f, &c, &lo);
-	else
+	else if (o->layout == SHOW_RAW)
 		render_compare_raw(f, &c, &lo);
+	else
+		rc = render_compare_workload(f, &c, &r, &lo);
 	fclose(f);
 	compare_free(&c);
-	return 0;
+	return rc;
 }
 
 int cmd_show(int argc, char **argv)

@@ -46,6 +46,7 @@ struct cmp_cell {
 	struct summary s;
 	const double *x;	/* borrowed: every iteration's value, NaN where */
 	size_t n;		/* ... one was not measured (the raw layout) */
+	const struct run_case *rc;	/* borrowed: the case (other metrics) */
 	double pct[MM_NROWS];	/* mmtests' % against the baseline; NaN: n/a */
 	struct cmp_result r;	/* candidates: against the baseline */
 	struct cmp_expl *expl;
@@ -145,6 +146,12 @@ const char *cmp_stat_label(int stat, const struct cmp_job *j);
 /* The value of statistic stat of an ok cell (from src/stats/); NaN: undefined. */
 double cmp_cell_stat(const struct cmp_cell *cell, int stat);
 
+/*
+ * The same of the samples x[0..n) (NaNs skipped) of a metric whose
+ * direction is dir; NaN when they do not summarise.
+ */
+double cmp_samples_stat(const double *x, size_t n, enum better dir, int stat);
+
 /* What the wide, grid and raw layouts show (compare --stat, show). */
 struct layout_opts {
 	int stat;		/* index in cmp_stat_names */
@@ -181,6 +188,19 @@ void render_compare_grid(FILE *f, const struct comparison *c,
  * `schedlab run` prints under a run; show --layout mmtests).
  */
 void render_compare_summary(FILE *f, const struct comparison *c);
+
+/*
+ * The table a workload declares (struct workload's table: compute's is
+ * AIM7's Tasks, Jobs/Min, JTI, Real, CPU, Jobs/sec/task), per job whose
+ * workload has one: a row per sweep value and run, each column lo->stat
+ * of its metric (mean: Hmean where higher is better, else Amean). runs
+ * are the comparison's, in its order. -1 after error() when no job's
+ * workload declares a table.
+ */
+struct run;
+int render_compare_workload(FILE *f, const struct comparison *c,
+			    const struct run *const *runs,
+			    const struct layout_opts *lo);
 
 /* The overall verdict and why, as the last line judge prints. */
 void render_verdict_line(FILE *f, const struct comparison *c);

@@ -418,6 +418,7 @@ static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
 		return;
 	}
 	cell->present = true;
+	cell->rc = cs;
 	if (run_series_of(cs, m)) {
 		cell->x = run_series_of(cs, m)->x;
 		cell->n = cs->niter;

@@ -64,6 +64,21 @@ double cmp_cell_stat(const struct cmp_cell *cell, int stat)
 	return rc ? NAN : v;
 }
 
+double cmp_samples_stat(const double *x, size_t n, enum better dir, int stat)
+{
+	struct cmp_cell cell = { .x = x, .n = n };
+	double *y = xcalloc(n + 1, sizeof(*y)), v;
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]))
+			y[m++] = x[i];
+	cell.ok = !summarize(y, m, dir, &cell.s);
+	v = cell.ok ? cmp_cell_stat(&cell, stat) : NAN;
+	free(y);
+	return v;
+}
+
 /* Decimals for a job: 4 significant digits of its smallest value shown. */
 static int job_decimals(const struct comparison *c, const struct cmp_job *j,
 			int stat)

@@ -382,6 +382,18 @@ static const struct text_format compute_formats[] = {
 	{ .name = NULL },
 };
 
+/* The same columns from stored runs: compare/show --layout workload. */
+static const struct wl_table compute_table = {
+	.key = "Tasks",
+	.col = {
+		{ "compute.jobs_per_min", "Jobs/Min", 1 },
+		{ "compute.jti", "JTI", 0 },
+		{ "compute.real_s", "Real", 1 },
+		{ "compute.cpu_s", "CPU", 1 },
+		{ "compute.jobs_per_sec_task", "Jobs/sec/task", 4 },
+	},
+};
+
 const struct workload wl_compute = {
 	.name = "compute",
 	.summary = "tasks released together run a job mix; Jobs/Min and job timing index (AIM7-style)",
@@ -391,6 +403,7 @@ const struct workload wl_compute = {
 	.options = compute_options,
 	.metrics = compute_metrics,
 	.formats = compute_formats,
+	.table = &compute_table,
 	.prepare = compute_prepare,
 	.run = compute_run,
 };

@@ -110,6 +110,21 @@ struct text_format {
 	void (*summary)(FILE *f, const void *cfg, const struct case_result *r);
 };
 
+/*
+ * A multi-metric table a workload's results are posted in (compute:
+ * AIM7's), printed from stored runs by compare/show --layout workload: a
+ * column for the sweep value headed key, then one per metric.
+ */
+#define WL_TABLE_MAX 8
+struct wl_table {
+	const char *key;		/* the sweep column: "Tasks" */
+	struct wl_table_col {
+		const char *metric;	/* "compute.jti" */
+		const char *heading;	/* "JTI" */
+		int decimals;
+	} col[WL_TABLE_MAX];		/* ends at the first NULL metric */
+};
+
 struct workload {
 	const char *name;
 	const char *summary;
@@ -127,6 +142,7 @@ struct workload {
 	const struct metric_def *metrics;	/* ends with { .name = NULL } */
 	/* text formats, the default first; ends with { .name = NULL } */
 	const struct text_format *formats;
+	const struct wl_table *table;	/* optional */
 	/*
 	 * Optional. Runs in the schedlab process before anything is
 	 * spawned: checks that need more than one option or the machine's

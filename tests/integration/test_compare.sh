@@ -698,3 +698,26 @@ test_compare_layout_show() {
 	expect_eq "json with a layout: exit" 2 "$rc"
 	expect_match "json with a layout: message" "show: --format json with --layout wide" "$err"
 }
+
+# compute's declared table (AIM7's columns) from stored runs: a row per
+# task count and run, every column from the stored samples.
+test_compare_layout_workload() {
+	use_tmpdir
+	printf '[global]\niterations = 3\n\n[aim7]\nworkload = compute\ntasks = 1,2\njobs = 5\n' >"$tmp/c.job"
+	run_sl run "$tmp/c.job" --db "$tmp/r.db" --label k-default -q
+	expect_eq "first run" 0 "$rc"
+	run_sl run "$tmp/c.job" --db "$tmp/r.db" --label k-defaultx -q
+	expect_eq "second run" 0 "$rc"
+	run_sl compare k-default k-defaultx --db "$tmp/r.db" --layout workload
+	expect_eq "exit" 0 "$rc"
+	expect_line "header" '^Tasks  run  +Jobs/Min  JTI  Real  CPU  Jobs/sec/task$' "$out"
+	expect_line "a row" '^    2  k-defaultx  +[0-9]+\.[0-9]  +[0-9]+  +[0-9]+\.[0-9]  +[0-9]+\.[0-9]  +[0-9]+\.[0-9]{4}$' "$out"
+	expect_eq "rows" 4 "$(grep -cE '^ +[12]  k-' <<<"$out")"
+	run_sl show k-default --db "$tmp/r.db" --layout workload --stat max
+	expect_match "show: the statistic" 'max of each column' "$out"
+	expect_eq "show: rows" 2 "$(grep -cE '^ +[12]  k-default ' <<<"$out")"
+	fixture "$tmp/m.json" base "$BASE"
+	run_sl show "$tmp/m.json" --layout workload
+	expect_eq "no table: exit" 2 "$rc"
+	expect_match "no table: message" "no job here runs a workload that declares a table" "$err"
+}

@@ -444,6 +444,90 @@ static void test_cell_stats(void **state)
 	three_free(&t);
 }
 
+/*
+ * A compute run (AIM7's columns) at 1 and 2 tasks, 3 iterations:
+ * Jobs/Min 100, 110, 120 times the tasks times factor, the others fixed.
+ */
+static void make_compute_run(const char *label, const char *uuid,
+			     double factor, struct run *r)
+{
+	json_t *cases = json_array(), *doc;
+
+	for (int c = 0; c < 2; c++) {
+		json_t *jpm = json_array();
+
+		for (int i = 0; i < 3; i++)
+			json_array_append_new(jpm, json_real((100 + 10 * i) *
+							     (c + 1) * factor));
+		json_array_append_new(cases, json_pack(
+			"{s:i, s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:n, s:{}, s:{},"
+			" s:i, s:{s:o, s:[i,i,i], s:[f,f,f], s:[f,f,f], s:[f,f,f]}}",
+			"seq", c, "job", "aim7", "workload", "compute", "version", 1,
+			"params", "", "sweep_keys", "tasks", "sweep", c ? "2" : "1",
+			"status", "complete", "reason", "parameters", "settings",
+			"iterations", 3, "samples", "compute.jobs_per_min", jpm,
+			"compute.jti", 100, 99, 98, "compute.real_s", 14.2, 14.5, 14.2,
+			"compute.cpu_s", 4.1, 4.1, 4.2,
+			"compute.jobs_per_sec_task", 7.1328, 6.9655, 7.1277));
+	}
+	doc = json_pack("{s:s, s:{s:s, s:s, s:n, s:f, s:f, s:s, s:n, s:n}, s:{},"
+			" s:{s:{s:s, s:s, s:b, s:s}, s:{s:s, s:s, s:b, s:s},"
+			" s:{s:s, s:s, s:b, s:s}, s:{s:s, s:s, s:b, s:s},"
+			" s:{s:s, s:s, s:b, s:s}}, s:o}",
+			"schema", EXPORT_SCHEMA, "run", "uuid", uuid, "label", label,
+			"host", "started", 1.0, "ended", 2.0, "status", "complete",
+			"command", "schedlab_version", "environment", "metrics",
+			"compute.jobs_per_min", "unit", "jobs/min", "better", "higher",
+			"headline", 1, "help", "j",
+			"compute.jti", "unit", "index", "better", "higher", "headline", 0, "help", "j",
+			"compute.real_s", "unit", "s", "better", "lower", "headline", 0, "help", "r",
+			"compute.cpu_s", "unit", "s", "better", "none", "headline", 0, "help", "c",
+			"compute.jobs_per_sec_task", "unit", "jobs/s", "better", "higher",
+			"headline", 0, "help", "t", "cases", cases);
+	assert_non_null(doc);
+	assert_int_equal(export_validate(doc, label), 0);
+	assert_int_equal(run_from_export(doc, label, r), 0);
+	json_decref(doc);
+}
+
+/* Seed 000's AIM7 table from stored runs: compute's declared columns. */
+static void test_workload_table(void **state)
+{
+	static const char *const names[] = { "3.10.0-default", "3.10.0-defaultx" };
+	struct cmp_opts o = {
+		.test = TEST_MWU, .alpha = 0.05, .threshold = 5,
+		.nboot = BOOT_RESAMPLES, .seed = BOOT_SEED,
+	};
+	struct layout_opts lo = { .stat = 0 };
+	struct run r[2];
+	const struct run *rp[2] = { &r[0], &r[1] };
+	struct comparison c;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	make_compute_run(names[0], "u-1", 1, &r[0]);
+	make_compute_run(names[1], "u-2", 1.1, &r[1]);
+	assert_int_equal(compare_build(rp, names, 2, &o, false, NULL, &c), 0);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(render_compare_workload(f, &c, rp, &lo), 0);
+	fclose(f);
+	/* Hmean of 100, 110, 120: 109.39; the CPU's (no direction) Amean */
+	assert_string_equal(buf,
+		"aim7 by tasks: compute, the mean of each column (Hmean where higher is better, else Amean)\n"
+		"Tasks  run              Jobs/Min  JTI  Real  CPU  Jobs/sec/task\n"
+		"    1  3.10.0-default      109.4   99  14.3  4.1         7.0745\n"
+		"    1  3.10.0-defaultx     120.3   99  14.3  4.1         7.0745\n"
+		"    2  3.10.0-default      218.8   99  14.3  4.1         7.0745\n"
+		"    2  3.10.0-defaultx     240.7   99  14.3  4.1         7.0745\n"
+		"\n");
+	free(buf);
+	compare_free(&c);
+	run_free(&r[0]);
+	run_free(&r[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -457,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_grid_text),
 		cmocka_unit_test(test_raw_text),
 		cmocka_unit_test(test_cell_stats),
+		cmocka_unit_test(test_workload_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
