@@ -28,6 +28,7 @@
 /* A job's table as text: the cells, then their widths. */
 struct grid {
 	size_t nkeys, nruns, ncols, nrows;
+	size_t nall;		/* sweep keys; past 2 the rest share column 2 */
 	bool change;		/* the variants': a change column per candidate */
 	int stat;		/* grid: cmp_stat_names[]; variants: -1 */
 	char **cell;		/* [nrows][ncols] */
@@ -132,19 +133,23 @@ static char *text(const char *fmt, ...)
 	return s;
 }
 
-/* The sweep values of a case into its key columns ("" when they do not split). */
+/*
+ * The sweep values of a case into its key columns ("" when they do not
+ * split): one each, the second holding the rest of them past two axes.
+ */
 static void key_cells(struct grid *g, size_t row, const char *sweep)
 {
 	char *copy = xstrdup(sweep), *save = NULL, *t;
+	const char *rest = strchr(sweep, ' ');
 	size_t n = 0;
 
 	for (t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
 		if (n < g->nkeys)
-			*at(g, row, n) = xstrdup(t);
+			*at(g, row, n) = xstrdup(n ? rest + 1 : t);
 		n++;
 	}
 	free(copy);
-	if (n == g->nkeys)
+	if (n == g->nall)
 		return;
 	for (size_t k = 0; k < g->nkeys; k++) {
 		free(*at(g, row, k));
@@ -156,11 +161,12 @@ static void fill(struct grid *g, const struct comparison *c,
 		 const struct cmp_job *j, size_t prefix)
 {
 	int dec = decimals(c, j, g->stat);
-	char *save = NULL, *t;
+	char *rest;
 
-	g->nkeys = 0;
+	g->nall = 0;
 	for (const char *p = j->sweep_keys; *p; p++)
-		g->nkeys += *p != ' ' && (p == j->sweep_keys || p[-1] == ' ');
+		g->nall += *p != ' ' && (p == j->sweep_keys || p[-1] == ' ');
+	g->nkeys = g->nall > 2 ? 2 : g->nall;
 	g->nruns = c->nruns;
 	g->ncols = g->nkeys + (g->change ? 2 * c->nruns - 1 : c->nruns);
 	g->nrows = j->ncases;
@@ -169,9 +175,11 @@ static void fill(struct grid *g, const struct comparison *c,
 	g->w = xcalloc(g->ncols, sizeof(*g->w));
 	g->head = xcalloc(g->ncols, sizeof(*g->head));
 	g->keys = xstrdup(j->sweep_keys);
-	t = strtok_r(g->keys, " ", &save);
-	for (size_t k = 0; k < g->nkeys && t; k++, t = strtok_r(NULL, " ", &save))
-		g->head[k] = t;
+	g->head[0] = g->keys;
+	if (g->nkeys > 1 && (rest = strchr(g->keys, ' '))) {
+		*rest = '\0';
+		g->head[1] = rest + 1;	/* the second key, or the rest joined */
+	}
 	for (size_t k = 0; k < g->nruns; k++)
 		g->head[value_col(g, k)] = c->runs[k].name + prefix;
 	for (size_t i = 0; i < g->nrows; i++) {

@@ -721,3 +721,18 @@ test_compare_layout_workload() {
 	expect_eq "no table: exit" 2 "$rc"
 	expect_match "no table: message" "no job here runs a workload that declares a table" "$err"
 }
+
+# Past two sweep axes the grid joins the rest into the second label.
+test_compare_layout_grid_three_axes() {
+	use_tmpdir
+	fixture "$tmp/b0.json" base "$BASE"
+	fixture "$tmp/s0.json" slow "$SLOW"
+	for f in b s; do
+		jq '.cases[0].sweep_keys = "groups fds loops" | .cases[0].sweep = "1 2 100"' \
+			"$tmp/${f}0.json" >"$tmp/$f.json"
+	done
+	run_sl compare "$tmp/b.json" "$tmp/s.json" --layout grid
+	expect_eq "exit" 0 "$rc"
+	expect_line "header" '^groups  fds loops +base +slow$' "$out"
+	expect_line "row" '^     1      2 100 +1\.044 +1\.253$' "$out"
+}
