@@ -2,7 +2,8 @@
 /*
  * schedlab compare BASE CAND [CAND...]: stored runs side by side in
  * mmtests' layout, with significance, intervals and verdicts, or with
- * --layout variants one table per job, a column per run.
+ * --layout variants|wide|grid|raw|workload in the shapes LKML posts use
+ * (doc/tables.md).
  * The parsing, history and rendering it shares with judge (judge.c).
  */
 #include <math.h>

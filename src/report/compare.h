@@ -7,7 +7,8 @@
  * compare_build() from typed runs (model/run.h), every number by
  * src/stats/; the renderers only format it: text (mmtests' layout, 80
  * columns for one or two candidates), markdown, csv and json
- * (doc/statistics.md has the schema), and the variants' table.
+ * (doc/statistics.md has the schema), the variants' table and the
+ * layouts LKML posts use (wide, grid, raw, a workload's own table).
  */
 #ifndef SCHEDLAB_REPORT_COMPARE_H
 #define SCHEDLAB_REPORT_COMPARE_H
