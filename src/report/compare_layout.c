@@ -233,7 +233,10 @@ static void raw_line(FILE *f, const char *name, int nw, const char *sweep,
 {
 	int col, indent;
 
-	col = fprintf(f, "%-*s %*s:", nw, name, sw, sweep);
+	if (sw)
+		col = fprintf(f, "%-*s %*s:", nw, name, sw, sweep);
+	else	/* nothing swept: "NAME: v1 v2 ...", the values aligned */
+		col = fprintf(f, "%s:%*s", name, nw - (int)strlen(name), "");
 	indent = col;
 	if (!cell->present || !cell->n) {
 		fprintf(f, " %s\n", !cell->present ? "-" :

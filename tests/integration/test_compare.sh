@@ -648,6 +648,12 @@ test_compare_layout_raw() {
 	expect_eq "exit" 0 "$rc"
 	expect_line "baseline" '^3\.10\.0-default  1:  3\.919  4\.250  4\.116$' "$out"
 	expect_line "candidate" '^3\.10\.0-defaultx 1:  9\.074 10\.985  9\.849$' "$out"
+	# nothing swept: seed 000's "NAME  Time: ..." without the sweep
+	for f in base slow; do
+		jq '.cases[0].sweep_keys = "" | .cases[0].sweep = ""' "$tmp/$f.json" >"$tmp/$f-1.json"
+	done
+	run_sl compare "$tmp/base-1.json" "$tmp/slow-1.json" --layout raw
+	expect_line "unswept" '^3\.10\.0-default:   3\.919  4\.250  4\.116$' "$out"
 }
 
 # The sweep values as rows, a column per run, no change columns.
