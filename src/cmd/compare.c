@@ -48,7 +48,8 @@ static void compare_usage(FILE *f)
 		"job's headline metric and sweep value mmtests' rows with the percentage\n"
 		"against BASE (+ is better, * marks a significant mean), each candidate's\n"
 		"change with its interval and verdict, the scheduler metrics that moved,\n"
-		"and each run's CPU time.\n\nOptions:\n");
+		"and each run's CPU time. --layout wide, grid, raw and workload print\n"
+		"the other tables posted to LKML (doc/tables.md).\n\nOptions:\n");
 	opts_help(f, compare_options);
 	fprintf(f, "\nExit status: 0 compared (whatever the verdict), 2 bad input or nothing to compare.\n");
 }
