@@ -102,8 +102,8 @@ int cmd_compare(int argc, char **argv)
 	struct run *runs;
 	const struct run **rp;
 	int first, n, rc = EXIT_USAGE;
-	const char *bad = NULL;
 	unsigned rows = 0;
+	char bad[128];
 
 	if (compare_parse(argc, argv, compare_options, &o, &co, &first))
 		return EXIT_USAGE;
@@ -117,7 +117,7 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (o.rows && (o.layout != LAYOUT_MMTESTS ||
-		       mm_rows_parse(o.rows, &rows, &bad))) {
+		       mm_rows_parse(o.rows, &rows, bad, sizeof(bad)))) {
 		if (o.layout != LAYOUT_MMTESTS)
 			error("compare: --rows selects the rows of --layout mmtests, not of --layout %s",
 			      compare_layouts[o.layout]);
@@ -158,6 +158,7 @@ int cmd_compare(int argc, char **argv)
 		else if (render_compare_workload(f, &c, rp, &lo)) {
 			fclose(f);
 			compare_free(&c);
+			error("compare: --layout workload: " WL_TABLE_NONE);
 			goto out;
 		}
 		fclose(f);

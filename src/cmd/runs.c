@@ -128,8 +128,8 @@ static int show_tables(const struct runs_opts *o, const struct run *r,
 		render_compare_grid(f, &c, &lo);
 	else if (o->layout == SHOW_RAW)
 		render_compare_raw(f, &c, &lo);
-	else
-		rc = render_compare_workload(f, &c, &r, &lo);
+	else if ((rc = render_compare_workload(f, &c, &r, &lo)))
+		error("show: --layout workload: " WL_TABLE_NONE);
 	fclose(f);
 	compare_free(&c);
 	return rc;

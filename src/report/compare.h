@@ -195,9 +195,10 @@ void render_compare_summary(FILE *f, const struct comparison *c);
  * AIM7's Tasks, Jobs/Min, JTI, Real, CPU, Jobs/sec/task), per job whose
  * workload has one: a row per sweep value and run, each column lo->stat
  * of its metric (mean: Hmean where higher is better, else Amean). runs
- * are the comparison's, in its order. -1 after error() when no job's
- * workload declares a table.
+ * are the comparison's, in its order. -1, having printed nothing, when
+ * no job's workload declares a table: the caller says WL_TABLE_NONE.
  */
+#define WL_TABLE_NONE "no job here runs a workload that declares a table (compute does: AIM7's)"
 struct run;
 int render_compare_workload(FILE *f, const struct comparison *c,
 			    const struct run *const *runs,

@@ -17,10 +17,10 @@ const char *mm_row_label(int row, bool hmean)
 	return row == MM_MEAN && hmean ? "Hmean" : label[row];
 }
 
-int mm_rows_parse(const char *list, unsigned *mask, const char **bad)
+int mm_rows_parse(const char *list, unsigned *mask, char *bad, size_t badlen)
 {
-	static char name[64];
 	const char *p = list;
+	char name[64];
 
 	*mask = 0;
 	while (*p) {
@@ -34,14 +34,14 @@ int mm_rows_parse(const char *list, unsigned *mask, const char **bad)
 		if (!strcasecmp(name, "hmean") || !strcasecmp(name, "mean"))
 			row = MM_MEAN;
 		if (row < 0) {
-			*bad = name;
+			snprintf(bad, badlen, "%.*s", (int)len, p);
 			return -1;
 		}
 		*mask |= 1u << row;
 		p += len + (p[len] == ',');
 	}
 	if (!*mask) {
-		*bad = list;
+		snprintf(bad, badlen, "%s", list);
 		return -1;
 	}
 	return 0;

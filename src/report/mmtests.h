@@ -21,10 +21,10 @@ const char *mm_row_label(int row, bool hmean);
 double mm_row_value(const struct summary *s, int row);
 /*
  * A --rows list ("Amean,Stddev"; any case; Amean, Hmean and Mean all
- * name the mean row) into a mask of 1 << enum mm_row. -1 with *bad the
- * first name that is no row.
+ * name the mean row) into a mask of 1 << enum mm_row. -1 with the
+ * first name that is no row in bad[len] (empty: the list is).
  */
-int mm_rows_parse(const char *list, unsigned *mask, const char **bad);
+int mm_rows_parse(const char *list, unsigned *mask, char *bad, size_t len);
 /* The names mm_rows_parse() takes, for a message: "Min, Amean, ...". */
 #define MM_ROW_NAMES "Min, Amean (or Hmean, Mean), Stddev, CoeffVar, Max, BAmean-95"
 
