@@ -134,6 +134,9 @@ int render_compare_workload(FILE *f, const struct comparison *c,
 		const struct cmp_job *j = &c->jobs[jn];
 		const struct workload *wl = workload_find(j->workload);
 
+		/* a job's table once, whatever metrics the comparison holds */
+		if (!j->metric.headline)
+			continue;
 		if (wl && wl->table)
 			job_table(f, c, runs, j, wl->table, lo);
 		else

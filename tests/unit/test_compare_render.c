@@ -389,6 +389,34 @@ static void test_grid_text(void **state)
 	three_free(&t);
 }
 
+static void test_grid_markdown(void **state)
+{
+	static const char *const names[] = { "box/base", "box/performance",
+					     "box/powersaving" };
+	struct three t;
+	char *out;
+
+	(void)state;
+	build(&t, names);
+	out = render_layout(&t.c, render_compare_grid, stat_index("median"), true, 0);
+	assert_string_equal(out,
+		"runs of box\n"
+		"\n"
+		"### msg by groups fds: messaging.time, s, Median (lower is better)\n"
+		"\n"
+		"| groups | fds | base | performance | powersaving |\n"
+		"|---:|---:|---:|---:|---:|\n"
+		"| 1 | 1 | 1.035 | 0.931 | 1.036 |\n"
+		"| 1 | 2 | 2.070 | 1.863 | 2.072 |\n"
+		"\n"
+		"8 iterations\n"
+		"\n"
+		"Notes:\n"
+		"- all 2 cases: < 3 runs labelled box/base here, no run-to-run noise counted\n");
+	free(out);
+	three_free(&t);
+}
+
 /* Seed 000's Time: lines, every iteration in order, wrapped past the width. */
 static void test_raw_text(void **state)
 {
@@ -539,6 +567,7 @@ int main(void)
 		cmocka_unit_test(test_wide_blocks),
 		cmocka_unit_test(test_wide_markdown),
 		cmocka_unit_test(test_grid_text),
+		cmocka_unit_test(test_grid_markdown),
 		cmocka_unit_test(test_raw_text),
 		cmocka_unit_test(test_cell_stats),
 		cmocka_unit_test(test_workload_table),
