@@ -27,6 +27,7 @@ static const struct command commands[] = {
 	{ "export", cmd_export, "a stored run as one self-contained JSON document" },
 	{ "import", cmd_import, "store an exported run" },
 	{ "compare", cmd_compare, "stored runs side by side: mmtests' tables, significance, verdicts" },
+	{ "report", cmd_report, "stored runs as an HTML page: tables, plots, latency CDFs, environments" },
 	{ "judge", cmd_judge, "run and compare against a baseline; exit 0/1/125 for git bisect run" },
 	{ "ab", cmd_ab, "run a suite under two or more variants, interleaved, and compare them" },
 	{ "env", cmd_env, "show the machine, kernel, topology and scheduler settings" },

@@ -21,6 +21,7 @@ int cmd_import(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_judge(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /*
  * What `schedlab run` does once its options are read, for run and

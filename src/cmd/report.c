@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedlab report RUN... -o DIR: the runs' comparison (the first RUN
+ * the baseline; one RUN alone: a report of that run) as DIR/index.html,
+ * one self-contained page with the tables and gnuplot's plots inlined
+ * (report/html.h), or with --format png the plots as PNG files in DIR
+ * and an index.html showing them. Without gnuplot the page has its
+ * tables and says how to get the plots, and report warns once.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "cmd/compare_cli.h"
+#include "cmd/setup.h"
+#include "model/run.h"
+#include "report/html.h"
+#include "report/plot.h"
+#include "store/store.h"
+#include "util.h"
+
+struct report_opts {
+	const char *db, *output, *threshold;
+	int format, test, match;
+	bool help;
+};
+
+static const char *const report_formats[] = { "html", "png", NULL };
+
+#define O(f) offsetof(struct report_opts, f)
+static const struct opt_def report_options[] = {
+	OPT_DB(struct report_opts, db),
+	{ .name = "output", .type = OPT_STRING, .offset = O(output), .arg = "DIR",
+	  .short_flag = 'o', .help = "the directory to write index.html into (made when missing)" },
+	OPT_FORMAT(struct report_opts, format, report_formats, "html",
+		   "html: one page, the plots inlined as SVG; png: the plots as PNG files in DIR, for a mail or a bug tracker, and an index.html showing them"),
+	{ .name = "test", .type = OPT_ENUM, .offset = O(test), .def = "mann-whitney",
+	  .choices = stat_test_names, .arg = "TEST",
+	  .help = "what decides significance, as for compare" },
+	{ .name = "threshold", .type = OPT_STRING, .offset = O(threshold),
+	  .def = DEFAULT_THRESHOLD, .arg = "PCT",
+	  .help = "the smallest change that matters, in percent (0..1000)" },
+	{ .name = "match", .type = OPT_ENUM, .offset = O(match), .def = "params",
+	  .choices = compare_matches, .arg = "HOW", .help = "how cases match, as for compare" },
+	OPT_HELP(struct report_opts, help),
+	{ .name = NULL },
+};
+#undef O
+
+static void report_usage(FILE *f)
+{
+	fprintf(f, "usage: schedlab report RUN [RUN...] -o DIR [OPTIONS]\n\n"
+		"Writes DIR/index.html: the comparison of the runs (the first the baseline;\n"
+		"one RUN alone: its own report) as one self-contained page - mmtests' tables,\n"
+		"changes and verdicts, per job a plot over the sweep values with every\n"
+		"iteration, latency CDFs from the stored histograms, the scheduler metrics\n"
+		"that moved as a chart, the environments side by side. The plots need\n"
+		"gnuplot in PATH (" PLOT_HOWTO ").\n\nOptions:\n");
+	opts_help(f, report_options);
+	fprintf(f, "\nExit status: 0 written, 1 gnuplot failed (the page has the tables),\n2 bad input.\n");
+}
+
+/* DIR, made when missing. */
+static int make_dir(const char *dir)
+{
+	struct stat sb;
+
+	if (!mkdir(dir, 0777) || (errno == EEXIST && !stat(dir, &sb) &&
+				  S_ISDIR(sb.st_mode)))
+		return 0;
+	if (errno == EEXIST)
+		return error("report: -o '%s' is not a directory", dir);
+	return error_errno("report: make directory '%s'", dir);
+}
+
+/* The page into DIR/index.html, through a temporary file and rename(). */
+static int write_page(const char *dir, const struct comparison *c,
+		      const struct run *const *runs, struct plot_batch *pb)
+{
+	char tmp[4200], path[4200];
+	int rc, fd;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/index.html", dir);
+	snprintf(tmp, sizeof(tmp), "%s/.index.html.XXXXXX", dir);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return error_errno("report: create a file in '%s'", dir);
+	fchmod(fd, 0644);
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(tmp);
+		return error_errno("report: write '%s'", tmp);
+	}
+	rc = render_html_page(f, c, runs, pb);
+	if (pb->png && plot_save_png(pb, dir))
+		rc = -2;
+	if (fflush(f) || ferror(f) || fclose(f)) {
+		unlink(tmp);
+		return error_errno("report: write '%s'", path);
+	}
+	if (rename(tmp, path)) {
+		unlink(tmp);
+		return error_errno("report: write '%s'", path);
+	}
+	return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_opts o;
+	struct opt_target t = { report_options, &o };
+	struct cmp_opts co;
+	struct comparison c;
+	struct plot_batch pb;
+	struct store *st = NULL;
+	struct run *runs;
+	const struct run **rp;
+	int first, n, rc = EXIT_USAGE, w;
+
+	memset(&o, 0, sizeof(o));
+	opts_defaults(report_options, &o);
+	first = opts_parse_argv(&t, 1, argc, argv, argv[0], true);
+	if (first < 0)
+		return EXIT_USAGE;
+	if (o.help) {
+		report_usage(stdout);
+		return EXIT_OK;
+	}
+	co = (struct cmp_opts){ .test = (enum stat_test)o.test, .alpha = 0.05,
+				.nboot = BOOT_RESAMPLES, .seed = BOOT_SEED };
+	if (parse_percent(argv[0], o.threshold, &co.threshold))
+		return EXIT_USAGE;
+	if (!o.output) {
+		error("report: -o/--output DIR is required: the directory to write index.html into");
+		return EXIT_USAGE;
+	}
+	n = argc - first;
+	if (n < 1) {
+		error("report: expected at least one RUN (usage: schedlab report RUN [RUN...] -o DIR)");
+		return EXIT_USAGE;
+	}
+	if (make_dir(o.output))
+		return EXIT_USAGE;
+	runs = xcalloc((size_t)n, sizeof(*runs));
+	rp = xcalloc((size_t)n, sizeof(*rp));
+	if (run_load_many((const char *const *)argv + first, (size_t)n, o.db, runs))
+		goto out;
+	for (int i = 0; i < n; i++)
+		rp[i] = &runs[i];
+	st = compare_open_history(o.db);
+	if (compare_build(rp, (const char *const *)argv + first, (size_t)n,
+			  &co, o.match == 1, st, &c))
+		goto out;
+	if (plot_open(&pb, o.format == 1)) {
+		rc = EXIT_RUN_FAILED;
+		compare_free(&c);
+		goto out;
+	}
+	if (!plot_have(&pb))
+		warning("report: no gnuplot in PATH: the page has its tables but no plots (%s)",
+			PLOT_HOWTO);
+	w = write_page(o.output, &c, rp, &pb);
+	plot_close(&pb);
+	compare_free(&c);
+	rc = w == 0 ? EXIT_OK : w == -1 ? EXIT_RUN_FAILED : EXIT_RUN_FAILED;
+out:
+	if (st)
+		store_close(st);
+	for (int i = 0; i < n; i++)
+		run_free(&runs[i]);
+	free(runs);
+	free(rp);
+	return rc;
+}

@@ -1,0 +1,784 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * html: the report page (html.h). Per job: mmtests' rows per sweep
+ * value with the percentages against the baseline (bold where the test
+ * found the difference significant), each candidate's change, interval,
+ * p and verdict; a plot over the sweep values - per run a candlestick
+ * (min, quartiles, max), its mean joined by a line, every iteration as
+ * a jittered dot; per case the latency CDF of each run (its
+ * iterations' histograms merged), log x; the scheduler metrics that
+ * moved as a table and a bar chart of their % change. Then each run's
+ * CPU time, the notes, and the environments side by side, the rows
+ * that differ highlighted. Run k has plot_colour(k) everywhere.
+ *
+ * The plots are queued first (one gnuplot script for the page), drawn,
+ * then the page is written with them; all text is escaped.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/run.h"
+#include "report/html.h"
+#include "report/plot.h"
+#include "stats/hist.h"
+#include "stats/summary.h"
+#include "util.h"
+
+#define CDF_STEP 1.02	/* a CDF point per 2% of latency, at most */
+#define MAX_BARS 40	/* explanation bars per job */
+
+/* The plots of one job, by id (PLOT_NONE: none). */
+struct job_plots {
+	size_t sweep, expl;
+	size_t *cdf;		/* [ncases] */
+};
+
+struct page {
+	FILE *f;
+	const struct comparison *c;
+	const struct run *const *runs;
+	struct plot_batch *pb;
+	struct job_plots *jp;	/* [njobs] */
+};
+
+static void esc(FILE *f, const char *s)
+{
+	for (; s && *s; s++)
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default:
+			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
+				fprintf(f, "&#xfffd;");
+			else
+				fputc(*s, f);
+		}
+}
+
+static void num(FILE *f, double v)
+{
+	if (isnan(v))
+		fputs("n/a", f);
+	else if (v != 0 && fabs(v) < 1)
+		fprintf(f, "%.4g", v);
+	else
+		fprintf(f, "%.4f", v);
+}
+
+static const char *css =
+	"body{font-family:'DejaVu Sans',sans-serif;margin:1.5em auto;max-width:1150px;color:#222;line-height:1.35}"
+	"h1{font-size:1.6em;border-bottom:2px solid #444;padding-bottom:.2em}"
+	"h2{font-size:1.3em;margin-top:2em;border-bottom:1px solid #aaa}"
+	"h3{font-size:1.05em;margin:1.2em 0 .4em}"
+	"table{border-collapse:collapse;margin:.5em 0;font-size:.9em}"
+	"th,td{border:1px solid #ccc;padding:.2em .5em;text-align:right;vertical-align:top}"
+	"th{background:#f2f2f2}td.l,th.l{text-align:left}"
+	".sig{font-weight:bold}.better{color:#1a7f37}.worse{color:#c62828}"
+	".v-improved{background:#dff5e1}.v-regressed{background:#fde0e0}.v-inconclusive{background:#fff4d6}"
+	"tr.diff td{background:#fff4d6}"
+	".sw{display:inline-block;width:.9em;height:.9em;border-radius:2px;margin-right:.35em;vertical-align:-.1em}"
+	".plot svg,.plot img{max-width:100%;height:auto}.plot{margin:.5em 0}"
+	".cdfs{display:grid;grid-template-columns:1fr 1fr;gap:.5em}"
+	".noplot{border:1px dashed #999;padding:.6em;color:#555;background:#fafafa}"
+	"table.env{width:100%;table-layout:fixed}table.env td{overflow-wrap:anywhere}table.env td:first-child{width:16em}"
+	"code{background:#f2f2f2;padding:0 .2em}.verdict{font-size:1.1em}";
+
+static void swatch(FILE *f, size_t k)
+{
+	fprintf(f, "<span class=\"sw\" style=\"background:%s\"></span>",
+		plot_colour(k));
+}
+
+static void run_head(FILE *f, const struct comparison *c, size_t k)
+{
+	fputs("<th>", f);
+	swatch(f, k);
+	esc(f, c->runs[k].name);
+	fputs("</th>", f);
+}
+
+/* The run case of run k for case cs of job j, or NULL. */
+static const struct run_case *run_case_of(const struct page *p,
+					  const struct cmp_job *j,
+					  const struct cmp_case *cs, size_t k)
+{
+	const struct run *r = p->runs ? p->runs[k] : NULL;
+
+	if (!r || !cs->cell[k].present)
+		return NULL;
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct run_case *rc = &r->cases[i];
+
+		if (!strcmp(rc->job, j->job) && !strcmp(rc->workload, j->workload) &&
+		    !strcmp(rc->sweep, cs->sweep))
+			return rc;
+	}
+	return NULL;
+}
+
+/* ---- plots ---- */
+
+/* A number in [-0.5, 0.5), the same for the same (a, b, c). */
+static double jitter(size_t a, size_t b, size_t c)
+{
+	uint64_t h = (a + 1) * 0x9e3779b97f4a7c15ull ^ (b + 1) * 0xbf58476d1ce4e5b9ull ^
+		     (c + 1) * 0x94d049bb133111ebull;
+
+	h ^= h >> 31;
+	h *= 0xd6e8feb86659fd39ull;
+	h ^= h >> 29;
+	return (double)(h >> 11) / 9007199254740992.0 - 0.5;
+}
+
+static void xtics(FILE *g, const struct cmp_job *j)
+{
+	fprintf(g, "set xrange [-0.6:%f]\nset xtics (", (double)j->ncases - 0.4);
+	for (size_t i = 0; i < j->ncases; i++) {
+		fprintf(g, "%s", i ? ", " : "");
+		plot_quote(g, *j->cases[i].sweep ? j->cases[i].sweep : "-");
+		fprintf(g, " %zu", i);
+	}
+	fprintf(g, ")\n");
+}
+
+/* The sweep plot of job ji: candlesticks, mean line, iteration dots. */
+static void queue_sweep(struct page *p, size_t ji)
+{
+	const struct comparison *c = p->c;
+	const struct cmp_job *j = &c->jobs[ji];
+	double w = 0.7 / (double)c->nruns;
+	size_t id, np = 0;
+	char title[512];
+	FILE *g;
+
+	g = plot_begin(p->pb, j->job, 1000, 420, &id);
+	p->jp[ji].sweep = id;
+	if (!g)
+		return;
+	for (size_t k = 0; k < c->nruns; k++) {
+		int m = p->runs[k] ? run_metric(p->runs[k], j->metric.name) : -1;
+
+		fprintf(g, "$d%zu_%zu << EOD\n", id, k);
+		for (size_t i = 0; i < j->ncases && m >= 0; i++) {
+			const struct run_case *rc = run_case_of(p, j, &j->cases[i], k);
+			double *x, x0 = (double)i + ((double)k - (c->nruns - 1) / 2.0) * w;
+			size_t n;
+
+			if (!rc || !j->cases[i].cell[k].ok)
+				continue;
+			x = xcalloc(rc->niter + 1, sizeof(*x));
+			n = run_samples(rc, m, x);
+			stats_sort(x, n);
+			if (n) {
+				fprintf(g, "%.6g %.9g %.9g %.9g %.9g %.9g %.9g\n", x0,
+					x[0], stats_percentile_sorted(x, n, 25),
+					stats_percentile_sorted(x, n, 50),
+					stats_percentile_sorted(x, n, 75), x[n - 1],
+					j->cases[i].cell[k].s.mean);
+				np++;
+			}
+			free(x);
+		}
+		fprintf(g, "EOD\n$p%zu_%zu << EOD\n", id, k);
+		for (size_t i = 0; i < j->ncases && m >= 0; i++) {
+			const struct run_case *rc = run_case_of(p, j, &j->cases[i], k);
+			double x0 = (double)i + ((double)k - (c->nruns - 1) / 2.0) * w;
+			const struct run_series *s = rc ? run_series_of(rc, m) : NULL;
+
+			for (size_t it = 0; s && it < rc->niter; it++)
+				if (isfinite(s->x[it]))
+					fprintf(g, "%.6g %.9g\n",
+						x0 + 0.8 * w * jitter(ji, i * 64 + k, it),
+						s->x[it]);
+		}
+		fprintf(g, "EOD\n");
+	}
+	xtics(g, j);
+	snprintf(title, sizeof(title), "%s: %s (%s is better)", j->job,
+		 j->metric.name, better_word(j->metric.better));
+	fprintf(g, "set title ");
+	plot_quote(g, title);
+	fprintf(g, "\nset xlabel ");
+	plot_quote(g, *j->sweep_keys ? j->sweep_keys : "case");
+	fprintf(g, "\nset ylabel ");
+	plot_quote(g, *j->metric.unit ? j->metric.unit : "count");
+	fprintf(g, "\nset boxwidth %f absolute\nset style fill solid 0.25 border\nplot ",
+		w * 0.8);
+	for (size_t k = 0; k < c->nruns; k++) {
+		const char *col = plot_colour(k);
+
+		fprintf(g, "%s$d%zu_%zu using 1:3:2:6:5 with candlesticks whiskerbars 0.5 lc rgb '%s' title ",
+			k ? ", " : "", id, k, col);
+		plot_quote(g, c->runs[k].name);
+		fprintf(g, ", $d%zu_%zu using 1:4:4:4:4 with candlesticks lw 2 lc rgb '%s' notitle"
+			", $d%zu_%zu using 1:7 with linespoints lw 1.5 pt 6 ps 0.8 lc rgb '%s' notitle"
+			", $p%zu_%zu using 1:2 with points pt 7 ps 0.5 lc rgb '#40%s' notitle",
+			id, k, col, id, k, col, id, k, col + 1);
+	}
+	fprintf(g, "\n");
+	(void)np;
+}
+
+/* The latency CDF of case i of job ji: one curve per run, log x. */
+static void queue_cdf(struct page *p, size_t ji, size_t i)
+{
+	const struct comparison *c = p->c;
+	const struct cmp_job *j = &c->jobs[ji];
+	struct hist *h = NULL;
+	bool any = false;
+	size_t id;
+	char title[512];
+	FILE *g;
+
+	p->jp[ji].cdf[i] = PLOT_NONE;
+	for (size_t k = 0; k < c->nruns && !any; k++) {
+		const struct run_case *rc = run_case_of(p, j, &j->cases[i], k);
+
+		for (size_t it = 0; rc && rc->latency && it < rc->niter; it++)
+			any |= rc->latency[it] && hist_count(rc->latency[it]);
+	}
+	if (!any)
+		return;
+	snprintf(title, sizeof(title), "%s-%s-latency", j->job, j->cases[i].sweep);
+	g = plot_begin(p->pb, title, 560, 340, &id);
+	p->jp[ji].cdf[i] = id;
+	if (!g)
+		return;
+	h = xmalloc(sizeof(*h));
+	for (size_t k = 0; k < c->nruns; k++) {
+		const struct run_case *rc = run_case_of(p, j, &j->cases[i], k);
+		uint64_t total, cum = 0;
+		double last = 0;
+
+		hist_init(h);
+		for (size_t it = 0; rc && rc->latency && it < rc->niter; it++)
+			if (rc->latency[it])
+				hist_merge(h, rc->latency[it]);
+		total = hist_count(h);
+		fprintf(g, "$d%zu_%zu << EOD\n", id, k);
+		for (size_t b = 0; b < HIST_BUCKETS && total; b++) {
+			double x;
+
+			if (!h->bucket[b])
+				continue;
+			cum += h->bucket[b];
+			x = (double)hist_bucket_high(b) / 1000.0;
+			if (cum < total && x < last * CDF_STEP)
+				continue;
+			fprintf(g, "%.6g %.6g\n", x, 100.0 * (double)cum / (double)total);
+			last = x;
+		}
+		if (!total)
+			fprintf(g, "NaN NaN\n");
+		fprintf(g, "EOD\n");
+	}
+	free(h);
+	snprintf(title, sizeof(title), "%s %s%s%s: latency CDF", j->job,
+		 j->sweep_keys, *j->sweep_keys ? "=" : "", j->cases[i].sweep);
+	fprintf(g, "set title ");
+	plot_quote(g, title);
+	fprintf(g, "\nset logscale x\nset yrange [0:100]\nset xlabel 'latency (us, log scale)'\n"
+		"set ylabel '%% of events at or below'\nset key inside right bottom\nplot ");
+	for (size_t k = 0; k < c->nruns; k++) {
+		fprintf(g, "%s$d%zu_%zu using 1:2 with steps lw 2 lc rgb '%s' title ",
+			k ? ", " : "", id, k, plot_colour(k));
+		plot_quote(g, c->runs[k].name);
+	}
+	fprintf(g, "\n");
+}
+
+/* The explanation metrics of job ji as horizontal bars of % change. */
+static void queue_expl(struct page *p, size_t ji)
+{
+	const struct comparison *c = p->c;
+	const struct cmp_job *j = &c->jobs[ji];
+	size_t n = 0, id;
+	FILE *g;
+
+	p->jp[ji].expl = PLOT_NONE;
+	for (size_t i = 0; i < j->ncases; i++)
+		for (size_t k = 1; k < c->nruns; k++)
+			for (size_t e = 0; e < j->cases[i].cell[k].nexpl; e++)
+				n += isfinite(j->cases[i].cell[k].expl[e].change_pct);
+	if (!n)
+		return;
+	n = n > MAX_BARS ? MAX_BARS : n;
+	g = plot_begin(p->pb, "explanation", 1000, 110 + 22 * (int)n, &id);
+	p->jp[ji].expl = id;
+	if (!g)
+		return;
+	fprintf(g, "set ytics (");
+	n = 0;
+	for (size_t i = 0; i < j->ncases; i++)
+		for (size_t k = 1; k < c->nruns; k++)
+			for (size_t e = 0; e < j->cases[i].cell[k].nexpl && n < MAX_BARS; e++) {
+				char lab[300];
+
+				if (!isfinite(j->cases[i].cell[k].expl[e].change_pct))
+					continue;
+				snprintf(lab, sizeof(lab), "%s%s%s", j->cases[i].sweep,
+					 *j->cases[i].sweep ? " " : "",
+					 j->cases[i].cell[k].expl[e].metric);
+				fprintf(g, "%s", n ? ", " : "");
+				plot_quote(g, lab);
+				fprintf(g, " %zu", n++);
+			}
+	fprintf(g, ")\nset yrange [%f:-1]\nset grid noytics xtics\nset xlabel '%% change against the baseline'\n"
+		"set title 'scheduler metrics that moved (lkp-tests rule)'\nset style fill solid 0.6 border\n",
+		(double)n);
+	for (size_t k = 1; k < c->nruns; k++) {
+		size_t row = 0;
+
+		fprintf(g, "$d%zu_%zu << EOD\n", id, k);
+		for (size_t i = 0; i < j->ncases; i++)
+			for (size_t kk = 1; kk < c->nruns; kk++)
+				for (size_t e = 0; e < j->cases[i].cell[kk].nexpl && row < MAX_BARS; e++) {
+					double v = j->cases[i].cell[kk].expl[e].change_pct;
+
+					if (!isfinite(v))
+						continue;
+					if (kk == k)
+						fprintf(g, "%.6g %zu\n", v, row);
+					row++;
+				}
+		fprintf(g, "NaN NaN\nEOD\n");
+	}
+	fprintf(g, "set arrow from 0, graph 0 to 0, graph 1 nohead lc rgb '#444444'\nplot ");
+	for (size_t k = 1; k < c->nruns; k++) {
+		fprintf(g, "%s$d%zu_%zu using ($1/2):2:($1/2 < 0 ? -$1/2 : $1/2):(0.35) with boxxyerror lc rgb '%s' title ",
+			k > 1 ? ", " : "", id, k, plot_colour(k));
+		plot_quote(g, c->runs[k].name);
+	}
+	fprintf(g, "\n");
+}
+
+static void queue_plots(struct page *p)
+{
+	for (size_t ji = 0; ji < p->c->njobs; ji++) {
+		const struct cmp_job *j = &p->c->jobs[ji];
+
+		p->jp[ji].cdf = xcalloc(j->ncases + 1, sizeof(size_t));
+		queue_sweep(p, ji);
+		for (size_t i = 0; i < j->ncases; i++)
+			queue_cdf(p, ji, i);
+		queue_expl(p, ji);
+	}
+}
+
+static void show_plot(const struct page *p, size_t id, const char *what)
+{
+	FILE *f = p->f;
+
+	if (!p->pb || id == PLOT_NONE) {
+		if (p->pb && !plot_have(p->pb))
+			fprintf(f, "<p class=\"noplot\">No %s: gnuplot is not installed here. "
+				"<code>%s</code> and run <code>schedlab report</code> again to get the plots.</p>\n",
+				what, PLOT_HOWTO);
+		return;
+	}
+	if (p->pb->png) {
+		fprintf(f, "<div class=\"plot\"><img src=\"");
+		esc(f, p->pb->name[id]);
+		fprintf(f, "\" alt=\"");
+		esc(f, what);
+		fprintf(f, "\"></div>\n");
+	} else if (plot_svg(p->pb, id)) {
+		fprintf(f, "<div class=\"plot\">%s</div>\n", plot_svg(p->pb, id));
+	} else {
+		fprintf(f, "<p class=\"noplot\">The %s could not be drawn (gnuplot failed: see the warning).</p>\n",
+			what);
+	}
+}
+
+/* ---- tables ---- */
+
+static void mm_table(FILE *f, const struct comparison *c,
+		     const struct cmp_job *j)
+{
+	fprintf(f, "<table class=\"mm\"><tr><th class=\"l\"></th><th class=\"l\">");
+	esc(f, *j->sweep_keys ? j->sweep_keys : "");
+	fprintf(f, "</th>");
+	for (size_t k = 0; k < c->nruns; k++)
+		run_head(f, c, k);
+	fprintf(f, "</tr>\n");
+	for (int row = 0; row < MM_NROWS; row++)
+		for (size_t i = 0; i < j->ncases; i++) {
+			const struct cmp_case *cs = &j->cases[i];
+
+			fprintf(f, "<tr><td class=\"l\">%s</td><td class=\"l\">",
+				mm_row_label(row, cs->cell[0].ok && cs->cell[0].s.hmean));
+			esc(f, *cs->sweep ? cs->sweep : "-");
+			fprintf(f, "</td>");
+			for (size_t k = 0; k < c->nruns; k++) {
+				const struct cmp_cell *cell = &cs->cell[k];
+				bool sig = k && row == MM_MEAN && cell->r.significant;
+				double pct = cell->pct[row];
+
+				if (!cell->ok) {
+					fprintf(f, "<td>%s</td>", cell->present ? "failed" : "-");
+					continue;
+				}
+				fprintf(f, "<td%s>", sig ? " class=\"sig\"" : "");
+				num(f, mm_row_value(&cell->s, row));
+				if (k && isfinite(pct))
+					fprintf(f, " <span class=\"%s\">(%+.2f%%)</span>",
+						pct > 0.005 ? "better" : pct < -0.005 ? "worse" : "",
+						fabs(pct) < 0.005 ? 0 : pct);
+				fprintf(f, "</td>");
+			}
+			fprintf(f, "</tr>\n");
+		}
+	fprintf(f, "</table>\n<p>Percentages as mmtests prints them: positive is better; bold: the test found the difference significant.</p>\n");
+}
+
+static void change_table(FILE *f, const struct comparison *c,
+			 const struct cmp_job *j)
+{
+	if (c->nruns < 2)
+		return;
+	fprintf(f, "<table><tr><th class=\"l\">");
+	esc(f, *j->sweep_keys ? j->sweep_keys : "case");
+	fprintf(f, "</th><th class=\"l\">candidate</th><th>change (%s)</th><th>95%% interval</th><th>p</th><th class=\"l\">verdict</th><th class=\"l\">why</th></tr>\n",
+		stat_test_medians(c->opts.test) ? "median" : "Amean");
+	for (size_t i = 0; i < j->ncases; i++)
+		for (size_t k = 1; k < c->nruns; k++) {
+			const struct cmp_result *r = &j->cases[i].cell[k].r;
+
+			fprintf(f, "<tr class=\"v-%s\"><td class=\"l\">", verdict_names[r->verdict]);
+			esc(f, *j->cases[i].sweep ? j->cases[i].sweep : "-");
+			fprintf(f, "</td><td class=\"l\">");
+			swatch(f, k);
+			esc(f, c->runs[k].name);
+			if (isnan(r->change))
+				fprintf(f, "</td><td>n/a</td><td></td>");
+			else
+				fprintf(f, "</td><td>%+.1f%%</td><td>[%+.1f, %+.1f]</td>",
+					r->change, r->lo, r->hi);
+			if (isnan(r->p))
+				fprintf(f, "<td>-</td>");
+			else
+				fprintf(f, "<td>%.4f</td>", r->p);
+			fprintf(f, "<td class=\"l\">");
+			esc(f, verdict_names[r->verdict]);
+			fprintf(f, "</td><td class=\"l\">");
+			esc(f, r->why);
+			fprintf(f, "</td></tr>\n");
+		}
+	fprintf(f, "</table>\n");
+}
+
+static void expl_table(FILE *f, const struct comparison *c,
+		       const struct cmp_job *j)
+{
+	bool head = false;
+
+	for (size_t i = 0; i < j->ncases; i++)
+		for (size_t k = 1; k < c->nruns; k++)
+			for (size_t e = 0; e < j->cases[i].cell[k].nexpl; e++) {
+				const struct cmp_expl *x = &j->cases[i].cell[k].expl[e];
+
+				if (!head)
+					fprintf(f, "<h3>Scheduler metrics that moved</h3>\n<table><tr><th class=\"l\">case</th><th class=\"l\">candidate</th><th class=\"l\">metric</th><th>base</th><th>&plusmn;%%</th><th>candidate</th><th>&plusmn;%%</th><th>change</th></tr>\n");
+				head = true;
+				fprintf(f, "<tr><td class=\"l\">");
+				esc(f, *j->cases[i].sweep ? j->cases[i].sweep : "-");
+				fprintf(f, "</td><td class=\"l\">");
+				swatch(f, k);
+				esc(f, c->runs[k].name);
+				fprintf(f, "</td><td class=\"l\">");
+				esc(f, x->metric);
+				fprintf(f, "</td><td>%.6g</td><td>%.0f</td><td>%.6g</td><td>%.0f</td>",
+					x->base, x->base_sd_pct, x->cand, x->cand_sd_pct);
+				if (isfinite(x->change_pct))
+					fprintf(f, "<td>%+.1f%%</td></tr>\n", x->change_pct);
+				else
+					fprintf(f, "<td>new</td></tr>\n");
+			}
+	if (head)
+		fprintf(f, "</table>\n");
+}
+
+static void job_section(const struct page *p, size_t ji)
+{
+	const struct comparison *c = p->c;
+	const struct cmp_job *j = &c->jobs[ji];
+	FILE *f = p->f;
+
+	fprintf(f, "<h2 id=\"job%zu\">", ji);
+	esc(f, j->job);
+	if (*j->sweep_keys) {
+		fputs(" by ", f);
+		esc(f, j->sweep_keys);
+	}
+	fputs(": ", f);
+	esc(f, j->metric.name);
+	fprintf(f, " <small>(");
+	esc(f, *j->metric.unit ? j->metric.unit : "count");
+	fprintf(f, ", %s is better)</small></h2>\n", better_word(j->metric.better));
+	mm_table(f, c, j);
+	change_table(f, c, j);
+	if (p->runs) {
+		show_plot(p, p->jp[ji].sweep, "plot over the sweep values");
+		if (p->pb && p->jp[ji].sweep != PLOT_NONE)
+			fprintf(f, "<p>Per run: a candlestick of min, quartiles and max (the thick bar the median), the mean joined by a line, every iteration a dot.</p>\n");
+		bool any = false;
+		for (size_t i = 0; i < j->ncases; i++)
+			any |= p->jp[ji].cdf[i] != PLOT_NONE;
+		if (any && p->pb && plot_have(p->pb)) {
+			fprintf(f, "<h3>Latency distributions</h3>\n<div class=\"cdfs\">\n");
+			for (size_t i = 0; i < j->ncases; i++)
+				if (p->jp[ji].cdf[i] != PLOT_NONE)
+					show_plot(p, p->jp[ji].cdf[i], "latency CDF");
+			fprintf(f, "</div>\n");
+		} else if (p->pb && !plot_have(p->pb)) {
+			show_plot(p, PLOT_NONE, "latency distributions");
+		}
+	}
+	expl_table(f, c, j);
+	if (p->runs && p->jp[ji].expl != PLOT_NONE)
+		show_plot(p, p->jp[ji].expl, "chart of the metrics that moved");
+}
+
+static void runs_table(const struct page *p)
+{
+	const struct comparison *c = p->c;
+	FILE *f = p->f;
+
+	fprintf(f, "<table><tr><th class=\"l\">run</th><th class=\"l\">as given</th><th class=\"l\">uuid</th><th class=\"l\">host</th><th class=\"l\">role</th><th class=\"l\">verdict</th></tr>\n");
+	for (size_t k = 0; k < c->nruns; k++) {
+		const struct run *r = p->runs ? p->runs[k] : NULL;
+
+		fprintf(f, "<tr><td class=\"l\">");
+		swatch(f, k);
+		esc(f, c->runs[k].name);
+		fprintf(f, "</td><td class=\"l\">");
+		esc(f, c->runs[k].spec);
+		fprintf(f, "</td><td class=\"l\"><code>");
+		esc(f, c->runs[k].uuid);
+		fprintf(f, "</code></td><td class=\"l\">");
+		esc(f, r && r->host ? r->host : "");
+		fprintf(f, "</td><td class=\"l\">%s</td><td class=\"l\">%s</td></tr>\n",
+			k ? "candidate" : "baseline",
+			k ? verdict_names[c->verdict[k]] : "");
+	}
+	fprintf(f, "</table>\n");
+}
+
+static void duration_table(FILE *f, const struct comparison *c)
+{
+	fprintf(f, "<h2>CPU time</h2>\n<table><tr><th class=\"l\"></th>");
+	for (size_t k = 0; k < c->nruns; k++)
+		run_head(f, c, k);
+	fprintf(f, "</tr>\n");
+	for (int row = 0; row < 3; row++) {
+		static const char *const lab[] = { "User (s)", "System (s)", "Elapsed (s)" };
+
+		fprintf(f, "<tr><td class=\"l\">%s</td>", lab[row]);
+		for (size_t k = 0; k < c->nruns; k++) {
+			const struct cmp_run *r = &c->runs[k];
+
+			fprintf(f, "<td>%.2f</td>", row == 0 ? r->user_s :
+				row == 1 ? r->sys_s : r->elapsed_s);
+		}
+		fprintf(f, "</tr>\n");
+	}
+	fprintf(f, "</table>\n");
+}
+
+/* ---- environments ---- */
+
+struct env_item {
+	char *key;
+	char **val;		/* [nruns] */
+};
+
+struct env_list {
+	struct env_item *it;
+	size_t n, nruns;
+};
+
+static void env_put(struct env_list *l, const char *key, size_t k, char *val)
+{
+	size_t i;
+
+	for (i = 0; i < l->n && strcmp(l->it[i].key, key); i++)
+		;
+	if (i == l->n) {
+		l->it = xrealloc(l->it, (l->n + 1) * sizeof(*l->it));
+		l->it[i].key = xstrdup(key);
+		l->it[i].val = xcalloc(l->nruns, sizeof(char *));
+		l->n++;
+	}
+	free(l->it[i].val[k]);
+	l->it[i].val[k] = val;
+}
+
+/* The sysenv object's leaves ({"available": ..}) as "a.b" = text. */
+static void env_walk(struct env_list *l, const json_t *o, const char *pre,
+		     size_t k)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach((json_t *)o, key, v) {
+		char *path;
+
+		if (asprintf(&path, "%s%s%s", pre, *pre ? "." : "", key) < 0)
+			abort();
+		if (json_is_object(v) && json_object_get(v, "available")) {
+			json_t *val = json_object_get(v, "value");
+
+			if (!json_is_true(json_object_get(v, "available"))) {
+				const char *why = json_string_value(json_object_get(v, "reason"));
+				char *s;
+
+				if (asprintf(&s, "not available%s%s", why ? ": " : "",
+					     why ? why : "") < 0)
+					abort();
+				env_put(l, path, k, s);
+			} else if (json_is_string(val)) {
+				env_put(l, path, k, xstrdup(json_string_value(val)));
+			} else {
+				env_put(l, path, k, json_dumps(val, JSON_COMPACT | JSON_ENCODE_ANY));
+			}
+		} else if (json_is_object(v)) {
+			env_walk(l, v, path, k);
+		} else if (json_is_string(v)) {
+			env_put(l, path, k, xstrdup(json_string_value(v)));
+		} else {
+			env_put(l, path, k, json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY));
+		}
+		free(path);
+	}
+}
+
+static void env_table(const struct page *p)
+{
+	const struct comparison *c = p->c;
+	struct env_list l = { .nruns = c->nruns };
+	FILE *f = p->f;
+	size_t ndiff = 0;
+
+	for (size_t k = 0; k < c->nruns; k++)
+		if (p->runs[k]->environment)
+			env_walk(&l, p->runs[k]->environment, "", k);
+	for (size_t i = 0; i < l.n; i++)
+		for (size_t k = 1; k < c->nruns; k++) {
+			const char *a = l.it[i].val[0], *b = l.it[i].val[k];
+
+			if ((!a) != (!b) || (a && strcmp(a, b))) {
+				ndiff++;
+				break;
+			}
+		}
+	fprintf(f, "<h2>Environments</h2>\n<p>%zu of %zu items differ%s.</p>\n", ndiff, l.n,
+		ndiff ? " (highlighted)" : "");
+	fprintf(f, "<table class=\"env\"><tr><th class=\"l\">item</th>");
+	for (size_t k = 0; k < c->nruns; k++)
+		run_head(f, c, k);
+	fprintf(f, "</tr>\n");
+	for (size_t i = 0; i < l.n; i++) {
+		bool diff = false;
+
+		for (size_t k = 1; k < c->nruns; k++) {
+			const char *a = l.it[i].val[0], *b = l.it[i].val[k];
+
+			diff |= (!a) != (!b) || (a && strcmp(a, b));
+		}
+		fprintf(f, "<tr%s><td class=\"l\">", diff ? " class=\"diff\"" : "");
+		esc(f, l.it[i].key);
+		fprintf(f, "</td>");
+		for (size_t k = 0; k < c->nruns; k++) {
+			fprintf(f, "<td class=\"l\">");
+			esc(f, l.it[i].val[k] ? l.it[i].val[k] : "-");
+			fprintf(f, "</td>");
+			free(l.it[i].val[k]);
+		}
+		fprintf(f, "</tr>\n");
+		free(l.it[i].key);
+		free(l.it[i].val);
+	}
+	free(l.it);
+	fprintf(f, "</table>\n");
+}
+
+/* ---- the page ---- */
+
+int render_html_page(FILE *f, const struct comparison *c,
+		     const struct run *const *runs, struct plot_batch *pb)
+{
+	struct page p = { f, c, runs, runs ? pb : NULL, NULL };
+	int rc = 0;
+
+	p.jp = xcalloc(c->njobs + 1, sizeof(*p.jp));
+	if (p.pb) {
+		queue_plots(&p);
+		if (plot_draw(p.pb))
+			rc = -1;
+	}
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>schedlab report: ");
+	for (size_t k = 0; k < c->nruns; k++) {
+		fputs(k ? " vs " : "", f);
+		esc(f, c->runs[k].name);
+	}
+	fprintf(f, "</title>\n<style>%s</style></head><body>\n<h1>schedlab report: ", css);
+	for (size_t k = 0; k < c->nruns; k++) {
+		fputs(k ? " vs " : "", f);
+		esc(f, c->runs[k].name);
+	}
+	fprintf(f, "</h1>\n");
+	runs_table(&p);
+	if (c->nruns > 1) {
+		fprintf(f, "<p class=\"verdict\">Overall: <b>");
+		esc(f, verdict_names[c->overall]);
+		fprintf(f, "</b> (test: %s, threshold %g%%).", stat_test_names[c->opts.test],
+			c->opts.threshold);
+		if (c->verdict_text) {
+			fputs(" ", f);
+			esc(f, c->verdict_text);
+		}
+		fprintf(f, "</p>\n");
+	}
+	if (!runs)
+		fprintf(f, "<p class=\"noplot\">Tables only: <code>schedlab report RUN... -o DIR</code> draws the plots.</p>\n");
+	else if (p.pb && !plot_have(p.pb))
+		fprintf(f, "<p class=\"noplot\">This page has no plots: gnuplot is not installed here. <code>%s</code> and run <code>schedlab report</code> again.</p>\n",
+			PLOT_HOWTO);
+	if (c->njobs > 1) {
+		fprintf(f, "<p>Jobs: ");
+		for (size_t ji = 0; ji < c->njobs; ji++) {
+			fprintf(f, "%s<a href=\"#job%zu\">", ji ? ", " : "", ji);
+			esc(f, c->jobs[ji].job);
+			fprintf(f, "</a>");
+		}
+		fprintf(f, "</p>\n");
+	}
+	for (size_t ji = 0; ji < c->njobs; ji++)
+		job_section(&p, ji);
+	duration_table(f, c);
+	if (c->nnotes) {
+		fprintf(f, "<h2>Not compared</h2>\n<ul>\n");
+		for (size_t i = 0; i < c->nnotes; i++) {
+			fprintf(f, "<li>");
+			esc(f, c->notes[i]);
+			fprintf(f, "</li>\n");
+		}
+		fprintf(f, "</ul>\n");
+	}
+	if (runs)
+		env_table(&p);
+	fprintf(f, "<p><small>Made by schedlab; every number from its stored runs.</small></p>\n</body></html>\n");
+	for (size_t ji = 0; ji < c->njobs; ji++)
+		free(p.jp[ji].cdf);
+	free(p.jp);
+	return rc;
+}
+
+void render_compare_html(FILE *f, const struct comparison *c)
+{
+	render_html_page(f, c, NULL, NULL);
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * html: a comparison (report/compare.h) as one self-contained HTML page
+ * - inline CSS, inline SVG, no script - for `schedlab report` and
+ * `compare --format html` (html.c). The tables are the comparison's
+ * numbers formatted; the plots are drawn by gnuplot (report/plot.h)
+ * from the runs' samples and latency histograms, and from the
+ * comparison's explanation metrics, every statistic from src/stats/.
+ */
+#ifndef SCHEDLAB_REPORT_HTML_H
+#define SCHEDLAB_REPORT_HTML_H
+
+#include <stdio.h>
+
+#include "report/compare.h"
+
+struct run;
+struct plot_batch;
+
+/*
+ * The page of c: runs[] are the runs c was built from (NULL: the tables
+ * alone, with a line saying `schedlab report` draws the plots). With pb
+ * (NULL: no plots) the plots are queued into pb, drawn and inlined (SVG
+ * batches) or referenced as their PNG files; a batch without gnuplot
+ * gives the page a note, where each plot would be, on how to get them.
+ * -1 after error() when gnuplot failed (the page is written all the
+ * same, with what was drawn).
+ */
+int render_html_page(FILE *f, const struct comparison *c,
+		     const struct run *const *runs, struct plot_batch *pb);
+
+/* c's tables as a page (compare and judge --format html). */
+void render_compare_html(FILE *f, const struct comparison *c);
+
+#endif
