@@ -16,10 +16,12 @@
 #include "cmd/setup.h"
 #include "model/run.h"
 #include "report/compare.h"
+#include "report/html.h"
+#include "report/plot.h"
 #include "store/store.h"
 #include "util.h"
 
-const char *const compare_formats[] = { "text", "markdown", "csv", "json", NULL };
+const char *const compare_formats[] = { "text", "markdown", "csv", "json", "html", NULL };
 const char *const compare_matches[] = { "params", "job", NULL };
 const char *const compare_layouts[] = { "mmtests", "variants", "wide", "grid",
 					 "raw", "workload", NULL };
@@ -81,12 +83,13 @@ struct store *compare_open_history(const char *dbopt)
 
 void compare_render(const struct comparison *c, int format)
 {
-	FILE *f = format == 3 ? stdout : text_safe(stdout);
+	FILE *f = format >= 3 ? stdout : text_safe(stdout);
 
 	switch (format) {
 	case 1: render_compare_markdown(f, c); break;
 	case 2: render_compare_csv(f, c); break;
 	case 3: render_compare_json(f, c); break;
+	case 4: render_compare_html(f, c); break;
 	default: render_compare_text(f, c); break;
 	}
 	if (f != stdout)
@@ -162,6 +165,16 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		}
 		fclose(f);
+	} else if (o.format == 4) {
+		/* the report's page, its plots inlined (report.c) */
+		struct plot_batch pb;
+
+		if (!plot_open(&pb, false)) {
+			render_html_page(stdout, &c, rp, &pb);
+			plot_close(&pb);
+		} else {
+			render_compare_html(stdout, &c);
+		}
 	} else {
 		compare_render(&c, o.format);
 	}

@@ -48,7 +48,7 @@ struct compare_opts {
 	  .choices = compare_matches, .arg = "HOW",				\
 	  .help = "params: cases with the same job, workload version and parameters; job: the same job and sweep values, parameters may differ" }, \
 	OPT_FORMAT(struct compare_opts, format, compare_formats, "text",		\
-		   "text (mmtests' layout), markdown, csv or json"),	\
+		   "text (mmtests' layout), markdown, csv, json or html (a page: compare draws its plots, judge its tables)"),	\
 	OPT_HELP(struct compare_opts, help)
 
 
@@ -61,7 +61,7 @@ int compare_parse(int argc, char **argv, const struct opt_def *tab,
 		  struct compare_opts *o, struct cmp_opts *co, int *first);
 /* The database, when there is one, for the run-to-run noise; else NULL. */
 struct store *compare_open_history(const char *dbopt);
-/* c in the --format chosen: 0 text, 1 markdown, 2 csv, 3 json. */
+/* c in the --format chosen: 0 text, 1 markdown, 2 csv, 3 json, 4 html. */
 void compare_render(const struct comparison *c, int format);
 
 #endif

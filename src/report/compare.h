@@ -92,7 +92,8 @@ struct store;
  * params - or, with match_job, by job, workload, version and sweep
  * values, noting parameters that differ; a case that differs only in
  * the version is not compared, with a note saying so. specs[] are the
- * RUN arguments as given (for names and messages). st (may be NULL):
+ * RUN arguments as given (for names and messages); nruns 1: the
+ * baseline's cases alone, summarised (report RUN). st (may be NULL):
  * the store whose earlier runs of each case on the baseline's host give
  * its run-to-run noise (stats/tests.h). -1 after error() when no case
  * can be compared, the message saying what does not match. With nruns
