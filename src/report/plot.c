@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * plot: one gnuplot process per page, fed a script file, in a
- * temporary directory of the command's own (plot.h).
+ * temporary directory of the command's own (plot.h). While the
+ * directory exists the stop signals are blocked, as the supervisor
+ * blocks them (harness/supervise.c), and looked for while gnuplot runs;
+ * the children get the mask from before.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -26,6 +29,36 @@ static const char *const colours[] = {
 const char *plot_colour(size_t k)
 {
 	return colours[k % ARRAY_SIZE(colours)];
+}
+
+static void stop_set(sigset_t *set)
+{
+	static const int stop[] = { SIGINT, SIGTERM, SIGHUP };
+
+	sigemptyset(set);
+	for (size_t i = 0; i < ARRAY_SIZE(stop); i++) {
+		struct sigaction sa;
+
+		/* under nohup SIGHUP stays ignored, never queued */
+		if (sigaction(stop[i], NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+			continue;
+		sigaddset(set, stop[i]);
+	}
+}
+
+/* A stop signal waiting, or 0. */
+static int stop_pending(void)
+{
+	sigset_t set, pend;
+	int sig = 0;
+
+	stop_set(&set);
+	if (sigpending(&pend))
+		return 0;
+	for (int s = 1; s < NSIG && !sig; s++)
+		if (sigismember(&set, s) && sigismember(&pend, s))
+			sig = s;
+	return sig;
 }
 
 /* gnuplot's path from PATH, or NULL. */
@@ -53,7 +86,7 @@ static char *find_gnuplot(void)
 }
 
 /* Whether this gnuplot has the pngcairo terminal (else png). */
-static bool has_pngcairo(const char *gnuplot)
+static bool has_pngcairo(const char *gnuplot, const sigset_t *old)
 {
 	char cmd[] = "print strstrt(GPVAL_TERMINALS, 'pngcairo') > 0";
 	int fd[2], st;
@@ -67,6 +100,7 @@ static bool has_pngcairo(const char *gnuplot)
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDWR);
 
+		sigprocmask(SIG_SETMASK, old, NULL);
 		dup2(null, 0);
 		dup2(fd[1], 2);	/* print writes to stderr */
 		dup2(null, 1);
@@ -86,12 +120,16 @@ int plot_open(struct plot_batch *b, bool png)
 {
 	const char *tmp = getenv("TMPDIR");
 	char path[4200];
+	sigset_t set;
 
 	memset(b, 0, sizeof(*b));
 	b->png = png;
 	b->gnuplot = find_gnuplot();
 	if (!b->gnuplot)
 		return 0;
+	stop_set(&set);
+	sigprocmask(SIG_BLOCK, &set, &b->old);
+	b->masked = true;
 	snprintf(b->dir, sizeof(b->dir), "%s/schedlab-plot.XXXXXX",
 		 tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(b->dir)) {
@@ -108,7 +146,7 @@ int plot_open(struct plot_batch *b, bool png)
 		return -1;
 	}
 	if (png)
-		b->png_term = has_pngcairo(b->gnuplot) ? "pngcairo" : "png";
+		b->png_term = has_pngcairo(b->gnuplot, &b->old) ? "pngcairo" : "png";
 	return 0;
 }
 
@@ -183,6 +221,7 @@ static char *slurp(const char *dir, const char *name, size_t *len)
 static int wait_limited(pid_t pid, int *status)
 {
 	struct timespec t0, now, nap = { 0, 5 * 1000 * 1000 };
+	int sig;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
@@ -192,6 +231,11 @@ static int wait_limited(pid_t pid, int *status)
 			return 0;
 		if (r < 0 && errno != EINTR)
 			return error_errno("report: wait for gnuplot");
+		if ((sig = stop_pending())) {
+			kill(pid, SIGKILL);
+			waitpid(pid, status, 0);
+			return error("report: stopped by %s", strsignal(sig));
+		}
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (now.tv_sec - t0.tv_sec >= PLOT_TIMEOUT_S) {
 			kill(pid, SIGKILL);
@@ -249,6 +293,7 @@ int plot_draw(struct plot_batch *b)
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
 
+		sigprocmask(SIG_SETMASK, &b->old, NULL);
 		if (chdir(b->dir) || dup2(in, 0) < 0 || dup2(err, 2) < 0 ||
 		    dup2(null, 1) < 0)
 			_exit(127);
@@ -334,5 +379,7 @@ void plot_close(struct plot_batch *b)
 	free(b->name);
 	free(b->svg);
 	free(b->gnuplot);
+	if (b->masked)	/* a stop signal pending ends the process here */
+		sigprocmask(SIG_SETMASK, &b->old, NULL);
 	memset(b, 0, sizeof(*b));
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * plot: drawing by gnuplot, found at run time in PATH. A batch owns a
- * temporary directory (removed by plot_close(), on every path), the one
+ * temporary directory (removed by plot_close(), on every path: SIGINT,
+ * SIGTERM and SIGHUP wait, blocked, until it is gone), the one
  * gnuplot script every plot of a page is written into - its data as
  * inline datablocks - and the pictures it makes: SVG to inline in a
  * page, or PNG files. plot_draw() runs gnuplot once, without a shell,
@@ -12,6 +13,7 @@
 #ifndef SCHEDLAB_REPORT_PLOT_H
 #define SCHEDLAB_REPORT_PLOT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -32,6 +34,8 @@ struct plot_batch {
 	size_t n;
 	char **name;		/* [n] PNG file names */
 	char **svg;		/* [n] after plot_draw(): the <svg> or NULL */
+	bool masked;		/* the stop signals blocked; old: the mask before */
+	sigset_t old;
 };
 
 /*
@@ -60,7 +64,8 @@ void plot_quote(FILE *f, const char *s);
 
 /*
  * Runs gnuplot over the batch. -1 after error() when it cannot be run,
- * fails or runs past PLOT_TIMEOUT_S; plots it drew are kept either way.
+ * fails, runs past PLOT_TIMEOUT_S or a stop signal came (gnuplot is
+ * then stopped at once); plots it drew are kept either way.
  */
 int plot_draw(struct plot_batch *b);
 
@@ -70,7 +75,10 @@ const char *plot_svg(const struct plot_batch *b, size_t id);
 /* PNG batches: copies the PNGs into dir; -1 after error(). */
 int plot_save_png(const struct plot_batch *b, const char *dir);
 
-/* Removes the temporary directory and frees b. */
+/*
+ * Removes the temporary directory and frees b; then a stop signal that
+ * came meanwhile ends the process as it would have.
+ */
 void plot_close(struct plot_batch *b);
 
 #endif

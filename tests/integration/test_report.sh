@@ -149,3 +149,35 @@ test_report_bad_input() {
 	expect_eq "-o a file" 2 "$rc"
 	expect_match "says so" "not a directory" "$err"
 }
+
+# Stopped while gnuplot draws (a gnuplot that never finishes): gnuplot
+# is killed, the temporary directory removed, and report ends by the
+# signal.
+test_report_stopped_removes_its_directory() {
+	local pid i
+	use_tmpdir
+	report_runs "$tmp/r.db"
+	mkdir "$tmp/bin" "$tmp/tmp"
+	printf '#!/bin/sh\necho $$ >"%s/started"\nexec sleep 60\n' "$tmp" >"$tmp/bin/gnuplot"
+	chmod +x "$tmp/bin/gnuplot"
+	PATH="$tmp/bin:$PATH" TMPDIR="$tmp/tmp" "$SCHEDLAB" report base cand \
+		--db "$tmp/r.db" -o "$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	for i in $(seq 100); do
+		[ -e "$tmp/started" ] && break
+		sleep 0.1
+	done
+	[ -e "$tmp/started" ] || fail "gnuplot never started"
+	expect_eq "its directory while it draws" 1 "$(ls "$tmp/tmp" | wc -l)"
+	kill -TERM "$pid"
+	set +e
+	wait "$pid"
+	rc=$?
+	set -e
+	expect_eq "ended by SIGTERM" 143 "$rc"
+	expect_eq "directory left" "" "$(ls "$tmp/tmp")"
+	expect_match "says why" 'report: stopped by Terminated' "$(cat "$tmp/err")"
+	# killed and waited for before report ended: not even a zombie
+	kill -0 "$(cat "$tmp/started")" 2>/dev/null && fail "gnuplot left running"
+	true
+}
