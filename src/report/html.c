@@ -60,14 +60,23 @@ static void esc(FILE *f, const char *s)
 		}
 }
 
+/* mmtests' 4 decimals; 4 significant digits below 1 (at most 8 decimals). */
 static void num(FILE *f, double v)
 {
 	if (isnan(v))
 		fputs("n/a", f);
 	else if (v != 0 && fabs(v) < 1)
-		fprintf(f, "%.4g", v);
+		fprintf(f, "%.*f", (int)fmin(8, 3 - floor(log10(fabs(v)))), v);
 	else
 		fprintf(f, "%.4f", v);
+}
+
+/* "v-no-change": a verdict as a class name. */
+static void verdict_class(FILE *f, enum verdict v)
+{
+	fputs("v-", f);
+	for (const char *p = verdict_names[v]; *p; p++)
+		fputc(*p == ' ' ? '-' : *p, f);
 }
 
 static const char *css =
@@ -428,7 +437,7 @@ static void mm_table(FILE *f, const struct comparison *c,
 				num(f, mm_row_value(&cell->s, row));
 				if (k && isfinite(pct))
 					fprintf(f, " <span class=\"%s\">(%+.2f%%)</span>",
-						pct > 0.005 ? "better" : pct < -0.005 ? "worse" : "",
+						pct > 0.005 ? "better" : pct < -0.005 ? "worse" : "same",
 						fabs(pct) < 0.005 ? 0 : pct);
 				fprintf(f, "</td>");
 			}
@@ -450,7 +459,9 @@ static void change_table(FILE *f, const struct comparison *c,
 		for (size_t k = 1; k < c->nruns; k++) {
 			const struct cmp_result *r = &j->cases[i].cell[k].r;
 
-			fprintf(f, "<tr class=\"v-%s\"><td class=\"l\">", verdict_names[r->verdict]);
+			fprintf(f, "<tr class=\"");
+			verdict_class(f, r->verdict);
+			fprintf(f, "\"><td class=\"l\">");
 			esc(f, *j->cases[i].sweep ? j->cases[i].sweep : "-");
 			fprintf(f, "</td><td class=\"l\">");
 			swatch(f, k);
