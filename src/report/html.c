@@ -144,11 +144,18 @@ static double jitter(size_t a, size_t b, size_t c)
 	return (double)(h >> 11) / 9007199254740992.0 - 0.5;
 }
 
+/* The sweep values as x labels: at most 16 of them, the rest ticks. */
 static void xtics(FILE *g, const struct cmp_job *j)
 {
+	size_t every = (j->ncases + 15) / 16;
+
 	fprintf(g, "set xrange [-0.6:%f]\nset xtics (", (double)j->ncases - 0.4);
 	for (size_t i = 0; i < j->ncases; i++) {
 		fprintf(g, "%s", i ? ", " : "");
+		if (i % every) {
+			fprintf(g, "'' %zu 1", i);
+			continue;
+		}
 		plot_quote(g, *j->cases[i].sweep ? j->cases[i].sweep : "-");
 		fprintf(g, " %zu", i);
 	}
@@ -532,12 +539,15 @@ static void job_section(const struct page *p, size_t ji)
 	fprintf(f, " <small>(");
 	esc(f, *j->metric.unit ? j->metric.unit : "count");
 	fprintf(f, ", %s is better)</small></h2>\n", better_word(j->metric.better));
-	mm_table(f, c, j);
-	change_table(f, c, j);
+	/* the picture first, then its numbers */
 	if (p->runs) {
 		show_plot(p, p->jp[ji].sweep, "plot over the sweep values");
 		if (p->pb && p->jp[ji].sweep != PLOT_NONE)
 			fprintf(f, "<p>Per run: a candlestick of min, quartiles and max (the thick bar the median), the mean joined by a line, every iteration a dot.</p>\n");
+	}
+	mm_table(f, c, j);
+	change_table(f, c, j);
+	if (p->runs) {
 		bool any = false;
 		for (size_t i = 0; i < j->ncases; i++)
 			any |= p->jp[ji].cdf[i] != PLOT_NONE;
