@@ -98,7 +98,7 @@ static int write_page(const char *dir, const struct comparison *c,
 	}
 	rc = render_html_page(f, c, runs, pb);
 	if (pb->png && plot_save_png(pb, dir))
-		rc = -2;
+		rc = -1;
 	if (fflush(f) || ferror(f) || fclose(f)) {
 		unlink(tmp);
 		return error_errno("report: write '%s'", path);
@@ -167,7 +167,7 @@ int cmd_report(int argc, char **argv)
 	w = write_page(o.output, &c, rp, &pb);
 	plot_close(&pb);
 	compare_free(&c);
-	rc = w == 0 ? EXIT_OK : w == -1 ? EXIT_RUN_FAILED : EXIT_RUN_FAILED;
+	rc = w ? EXIT_RUN_FAILED : EXIT_OK;
 out:
 	if (st)
 		store_close(st);

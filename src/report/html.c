@@ -43,7 +43,7 @@ struct page {
 	struct job_plots *jp;	/* [njobs] */
 };
 
-static void esc(FILE *f, const char *s)
+void html_esc(FILE *f, const char *s)
 {
 	for (; s && *s; s++)
 		switch (*s) {
@@ -103,11 +103,11 @@ static void swatch(FILE *f, size_t k)
 		plot_colour(k));
 }
 
-static void run_head(FILE *f, const struct comparison *c, size_t k)
+void html_run_head(FILE *f, const struct comparison *c, size_t k)
 {
 	fputs("<th>", f);
 	swatch(f, k);
-	esc(f, c->runs[k].name);
+	html_esc(f, c->runs[k].name);
 	fputs("</th>", f);
 }
 
@@ -168,10 +168,21 @@ static void queue_sweep(struct page *p, size_t ji)
 	const struct comparison *c = p->c;
 	const struct cmp_job *j = &c->jobs[ji];
 	double w = 0.7 / (double)c->nruns;
-	size_t id, np = 0;
+	size_t id;
 	char title[512];
 	FILE *g;
 
+	bool any = false;
+
+	/* gnuplot stops its script at a plot with no point at all */
+	p->jp[ji].sweep = PLOT_NONE;
+	for (size_t i = 0; i < j->ncases && !any; i++)
+		for (size_t k = 0; k < c->nruns && !any; k++)
+			any = j->cases[i].cell[k].ok && p->runs[k] &&
+			      run_metric(p->runs[k], j->metric.name) >= 0 &&
+			      run_case_of(p, j, &j->cases[i], k);
+	if (!any)
+		return;
 	g = plot_begin(p->pb, j->job, 1000, 420, &id);
 	p->jp[ji].sweep = id;
 	if (!g)
@@ -196,7 +207,6 @@ static void queue_sweep(struct page *p, size_t ji)
 					stats_percentile_sorted(x, n, 50),
 					stats_percentile_sorted(x, n, 75), x[n - 1],
 					j->cases[i].cell[k].s.mean);
-				np++;
 			}
 			free(x);
 		}
@@ -237,7 +247,6 @@ static void queue_sweep(struct page *p, size_t ji)
 			id, k, col, id, k, col, id, k, col + 1);
 	}
 	fprintf(g, "\n");
-	(void)np;
 }
 
 /* The latency CDF of case i of job ji: one curve per run, log x. */
@@ -400,9 +409,9 @@ static void show_plot(const struct page *p, size_t id, const char *what)
 	}
 	if (p->pb->png) {
 		fprintf(f, "<div class=\"plot\"><img src=\"");
-		esc(f, p->pb->name[id]);
+		html_esc(f, p->pb->name[id]);
 		fprintf(f, "\" alt=\"");
-		esc(f, what);
+		html_esc(f, what);
 		fprintf(f, "\"></div>\n");
 	} else if (plot_svg(p->pb, id)) {
 		fprintf(f, "<div class=\"plot\">%s</div>\n", plot_svg(p->pb, id));
@@ -418,10 +427,10 @@ static void mm_table(FILE *f, const struct comparison *c,
 		     const struct cmp_job *j)
 {
 	fprintf(f, "<table class=\"mm\"><tr><th class=\"l\"></th><th class=\"l\">");
-	esc(f, *j->sweep_keys ? j->sweep_keys : "");
+	html_esc(f, *j->sweep_keys ? j->sweep_keys : "");
 	fprintf(f, "</th>");
 	for (size_t k = 0; k < c->nruns; k++)
-		run_head(f, c, k);
+		html_run_head(f, c, k);
 	fprintf(f, "</tr>\n");
 	for (int row = 0; row < MM_NROWS; row++)
 		for (size_t i = 0; i < j->ncases; i++) {
@@ -429,7 +438,7 @@ static void mm_table(FILE *f, const struct comparison *c,
 
 			fprintf(f, "<tr><td class=\"l\">%s</td><td class=\"l\">",
 				mm_row_label(row, cs->cell[0].ok && cs->cell[0].s.hmean));
-			esc(f, *cs->sweep ? cs->sweep : "-");
+			html_esc(f, *cs->sweep ? cs->sweep : "-");
 			fprintf(f, "</td>");
 			for (size_t k = 0; k < c->nruns; k++) {
 				const struct cmp_cell *cell = &cs->cell[k];
@@ -459,7 +468,7 @@ static void change_table(FILE *f, const struct comparison *c,
 	if (c->nruns < 2)
 		return;
 	fprintf(f, "<table><tr><th class=\"l\">");
-	esc(f, *j->sweep_keys ? j->sweep_keys : "case");
+	html_esc(f, *j->sweep_keys ? j->sweep_keys : "case");
 	fprintf(f, "</th><th class=\"l\">candidate</th><th>change (%s)</th><th>95%% interval</th><th>p</th><th class=\"l\">verdict</th><th class=\"l\">why</th></tr>\n",
 		stat_test_medians(c->opts.test) ? "median" : "Amean");
 	for (size_t i = 0; i < j->ncases; i++)
@@ -469,10 +478,10 @@ static void change_table(FILE *f, const struct comparison *c,
 			fprintf(f, "<tr class=\"");
 			verdict_class(f, r->verdict);
 			fprintf(f, "\"><td class=\"l\">");
-			esc(f, *j->cases[i].sweep ? j->cases[i].sweep : "-");
+			html_esc(f, *j->cases[i].sweep ? j->cases[i].sweep : "-");
 			fprintf(f, "</td><td class=\"l\">");
 			swatch(f, k);
-			esc(f, c->runs[k].name);
+			html_esc(f, c->runs[k].name);
 			if (isnan(r->change))
 				fprintf(f, "</td><td>n/a</td><td></td>");
 			else
@@ -483,9 +492,9 @@ static void change_table(FILE *f, const struct comparison *c,
 			else
 				fprintf(f, "<td>%.4f</td>", r->p);
 			fprintf(f, "<td class=\"l\">");
-			esc(f, verdict_names[r->verdict]);
+			html_esc(f, verdict_names[r->verdict]);
 			fprintf(f, "</td><td class=\"l\">");
-			esc(f, r->why);
+			html_esc(f, r->why);
 			fprintf(f, "</td></tr>\n");
 		}
 	fprintf(f, "</table>\n");
@@ -505,12 +514,12 @@ static void expl_table(FILE *f, const struct comparison *c,
 					fprintf(f, "<h3>Scheduler metrics that moved</h3>\n<table><tr><th class=\"l\">case</th><th class=\"l\">candidate</th><th class=\"l\">metric</th><th>base</th><th>&plusmn;%%</th><th>candidate</th><th>&plusmn;%%</th><th>change</th></tr>\n");
 				head = true;
 				fprintf(f, "<tr><td class=\"l\">");
-				esc(f, *j->cases[i].sweep ? j->cases[i].sweep : "-");
+				html_esc(f, *j->cases[i].sweep ? j->cases[i].sweep : "-");
 				fprintf(f, "</td><td class=\"l\">");
 				swatch(f, k);
-				esc(f, c->runs[k].name);
+				html_esc(f, c->runs[k].name);
 				fprintf(f, "</td><td class=\"l\">");
-				esc(f, x->metric);
+				html_esc(f, x->metric);
 				fprintf(f, "</td><td>%.6g</td><td>%.0f</td><td>%.6g</td><td>%.0f</td>",
 					x->base, x->base_sd_pct, x->cand, x->cand_sd_pct);
 				if (isfinite(x->change_pct))
@@ -529,15 +538,15 @@ static void job_section(const struct page *p, size_t ji)
 	FILE *f = p->f;
 
 	fprintf(f, "<h2 id=\"job%zu\">", ji);
-	esc(f, j->job);
+	html_esc(f, j->job);
 	if (*j->sweep_keys) {
 		fputs(" by ", f);
-		esc(f, j->sweep_keys);
+		html_esc(f, j->sweep_keys);
 	}
 	fputs(": ", f);
-	esc(f, j->metric.name);
+	html_esc(f, j->metric.name);
 	fprintf(f, " <small>(");
-	esc(f, *j->metric.unit ? j->metric.unit : "count");
+	html_esc(f, *j->metric.unit ? j->metric.unit : "count");
 	fprintf(f, ", %s is better)</small></h2>\n", better_word(j->metric.better));
 	/* the picture first, then its numbers */
 	if (p->runs) {
@@ -577,13 +586,13 @@ static void runs_table(const struct page *p)
 
 		fprintf(f, "<tr><td class=\"l\">");
 		swatch(f, k);
-		esc(f, c->runs[k].name);
+		html_esc(f, c->runs[k].name);
 		fprintf(f, "</td><td class=\"l\">");
-		esc(f, c->runs[k].spec);
+		html_esc(f, c->runs[k].spec);
 		fprintf(f, "</td><td class=\"l\"><code>");
-		esc(f, c->runs[k].uuid);
+		html_esc(f, c->runs[k].uuid);
 		fprintf(f, "</code></td><td class=\"l\">");
-		esc(f, r && r->host ? r->host : "");
+		html_esc(f, r && r->host ? r->host : "");
 		fprintf(f, "</td><td class=\"l\">%s</td><td class=\"l\">%s</td></tr>\n",
 			k ? "candidate" : "baseline",
 			k ? verdict_names[c->verdict[k]] : "");
@@ -595,7 +604,7 @@ static void duration_table(FILE *f, const struct comparison *c)
 {
 	fprintf(f, "<h2>CPU time</h2>\n<table><tr><th class=\"l\"></th>");
 	for (size_t k = 0; k < c->nruns; k++)
-		run_head(f, c, k);
+		html_run_head(f, c, k);
 	fprintf(f, "</tr>\n");
 	for (int row = 0; row < 3; row++) {
 		static const char *const lab[] = { "User (s)", "System (s)", "Elapsed (s)" };
@@ -609,123 +618,6 @@ static void duration_table(FILE *f, const struct comparison *c)
 		}
 		fprintf(f, "</tr>\n");
 	}
-	fprintf(f, "</table>\n");
-}
-
-/* ---- environments ---- */
-
-struct env_item {
-	char *key;
-	char **val;		/* [nruns] */
-};
-
-struct env_list {
-	struct env_item *it;
-	size_t n, nruns;
-};
-
-static void env_put(struct env_list *l, const char *key, size_t k, char *val)
-{
-	size_t i;
-
-	for (i = 0; i < l->n && strcmp(l->it[i].key, key); i++)
-		;
-	if (i == l->n) {
-		l->it = xrealloc(l->it, (l->n + 1) * sizeof(*l->it));
-		l->it[i].key = xstrdup(key);
-		l->it[i].val = xcalloc(l->nruns, sizeof(char *));
-		l->n++;
-	}
-	free(l->it[i].val[k]);
-	l->it[i].val[k] = val;
-}
-
-/* The sysenv object's leaves ({"available": ..}) as "a.b" = text. */
-static void env_walk(struct env_list *l, const json_t *o, const char *pre,
-		     size_t k)
-{
-	const char *key;
-	json_t *v;
-
-	json_object_foreach((json_t *)o, key, v) {
-		char *path;
-
-		if (asprintf(&path, "%s%s%s", pre, *pre ? "." : "", key) < 0)
-			abort();
-		if (json_is_object(v) && json_object_get(v, "available")) {
-			json_t *val = json_object_get(v, "value");
-
-			if (!json_is_true(json_object_get(v, "available"))) {
-				const char *why = json_string_value(json_object_get(v, "reason"));
-				char *s;
-
-				if (asprintf(&s, "not available%s%s", why ? ": " : "",
-					     why ? why : "") < 0)
-					abort();
-				env_put(l, path, k, s);
-			} else if (json_is_string(val)) {
-				env_put(l, path, k, xstrdup(json_string_value(val)));
-			} else {
-				env_put(l, path, k, json_dumps(val, JSON_COMPACT | JSON_ENCODE_ANY));
-			}
-		} else if (json_is_object(v)) {
-			env_walk(l, v, path, k);
-		} else if (json_is_string(v)) {
-			env_put(l, path, k, xstrdup(json_string_value(v)));
-		} else {
-			env_put(l, path, k, json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY));
-		}
-		free(path);
-	}
-}
-
-static void env_table(const struct page *p)
-{
-	const struct comparison *c = p->c;
-	struct env_list l = { .nruns = c->nruns };
-	FILE *f = p->f;
-	size_t ndiff = 0;
-
-	for (size_t k = 0; k < c->nruns; k++)
-		if (p->runs[k]->environment)
-			env_walk(&l, p->runs[k]->environment, "", k);
-	for (size_t i = 0; i < l.n; i++)
-		for (size_t k = 1; k < c->nruns; k++) {
-			const char *a = l.it[i].val[0], *b = l.it[i].val[k];
-
-			if ((!a) != (!b) || (a && strcmp(a, b))) {
-				ndiff++;
-				break;
-			}
-		}
-	fprintf(f, "<h2>Environments</h2>\n<p>%zu of %zu items differ%s.</p>\n", ndiff, l.n,
-		ndiff ? " (highlighted)" : "");
-	fprintf(f, "<table class=\"env\"><tr><th class=\"l\">item</th>");
-	for (size_t k = 0; k < c->nruns; k++)
-		run_head(f, c, k);
-	fprintf(f, "</tr>\n");
-	for (size_t i = 0; i < l.n; i++) {
-		bool diff = false;
-
-		for (size_t k = 1; k < c->nruns; k++) {
-			const char *a = l.it[i].val[0], *b = l.it[i].val[k];
-
-			diff |= (!a) != (!b) || (a && strcmp(a, b));
-		}
-		fprintf(f, "<tr%s><td class=\"l\">", diff ? " class=\"diff\"" : "");
-		esc(f, l.it[i].key);
-		fprintf(f, "</td>");
-		for (size_t k = 0; k < c->nruns; k++) {
-			fprintf(f, "<td class=\"l\">");
-			esc(f, l.it[i].val[k] ? l.it[i].val[k] : "-");
-			fprintf(f, "</td>");
-			free(l.it[i].val[k]);
-		}
-		fprintf(f, "</tr>\n");
-		free(l.it[i].key);
-		free(l.it[i].val);
-	}
-	free(l.it);
 	fprintf(f, "</table>\n");
 }
 
@@ -746,23 +638,23 @@ int render_html_page(FILE *f, const struct comparison *c,
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>schedlab report: ");
 	for (size_t k = 0; k < c->nruns; k++) {
 		fputs(k ? " vs " : "", f);
-		esc(f, c->runs[k].name);
+		html_esc(f, c->runs[k].name);
 	}
 	fprintf(f, "</title>\n<style>%s</style></head><body>\n<h1>schedlab report: ", css);
 	for (size_t k = 0; k < c->nruns; k++) {
 		fputs(k ? " vs " : "", f);
-		esc(f, c->runs[k].name);
+		html_esc(f, c->runs[k].name);
 	}
 	fprintf(f, "</h1>\n");
 	runs_table(&p);
 	if (c->nruns > 1) {
 		fprintf(f, "<p class=\"verdict\">Overall: <b>");
-		esc(f, verdict_names[c->overall]);
+		html_esc(f, verdict_names[c->overall]);
 		fprintf(f, "</b> (test: %s, threshold %g%%).", stat_test_names[c->opts.test],
 			c->opts.threshold);
 		if (c->verdict_text) {
 			fputs(" ", f);
-			esc(f, c->verdict_text);
+			html_esc(f, c->verdict_text);
 		}
 		fprintf(f, "</p>\n");
 	}
@@ -775,7 +667,7 @@ int render_html_page(FILE *f, const struct comparison *c,
 		fprintf(f, "<p>Jobs: ");
 		for (size_t ji = 0; ji < c->njobs; ji++) {
 			fprintf(f, "%s<a href=\"#job%zu\">", ji ? ", " : "", ji);
-			esc(f, c->jobs[ji].job);
+			html_esc(f, c->jobs[ji].job);
 			fprintf(f, "</a>");
 		}
 		fprintf(f, "</p>\n");
@@ -787,13 +679,13 @@ int render_html_page(FILE *f, const struct comparison *c,
 		fprintf(f, "<h2>Not compared</h2>\n<ul>\n");
 		for (size_t i = 0; i < c->nnotes; i++) {
 			fprintf(f, "<li>");
-			esc(f, c->notes[i]);
+			html_esc(f, c->notes[i]);
 			fprintf(f, "</li>\n");
 		}
 		fprintf(f, "</ul>\n");
 	}
 	if (runs)
-		env_table(&p);
+		html_environments(f, c, runs);
 	fprintf(f, "<p><small>Made by schedlab; every number from its stored runs.</small></p>\n</body></html>\n");
 	for (size_t ji = 0; ji < c->njobs; ji++)
 		free(p.jp[ji].cdf);

@@ -32,4 +32,12 @@ int render_html_page(FILE *f, const struct comparison *c,
 /* c's tables as a page (compare and judge --format html). */
 void render_compare_html(FILE *f, const struct comparison *c);
 
+/* For the page's parts: s escaped for HTML text and attributes. */
+void html_esc(FILE *f, const char *s);
+/* A <th> of run k's name with its colour. */
+void html_run_head(FILE *f, const struct comparison *c, size_t k);
+/* The environments side by side (html_env.c). */
+void html_environments(FILE *f, const struct comparison *c,
+		       const struct run *const *runs);
+
 #endif
