@@ -288,6 +288,26 @@ int stats_gmean(const double *x, size_t n, double *out)
 	return 0;
 }
 
+int stats_gmean_ratio(const double *base, const double *cand, size_t n,
+		      double *out)
+{
+	double sum = 0;
+	size_t used = 0;
+
+	*out = NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (!(isfinite(base[i]) && isfinite(cand[i]) && base[i] > 0 &&
+		      cand[i] > 0))
+			continue;
+		sum += log(cand[i] / base[i]);
+		used++;
+	}
+	if (!used)
+		return -1;
+	*out = exp(sum / (double)used);
+	return 0;
+}
+
 int stats_median(const double *x, size_t n, double *out)
 {
 	double *a;

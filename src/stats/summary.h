@@ -69,6 +69,13 @@ int stats_amean(const double *x, size_t n, double *out);
 int stats_hmean(const double *x, size_t n, double *out);
 /* Geometric mean: exp(sum(log x) / n). NAN if any sample is <= 0. */
 int stats_gmean(const double *x, size_t n, double *out);
+/*
+ * mmtests' Gmean ratio (compare-kernels --print-ratio): the geometric
+ * mean of cand[i] / base[i] over the pairs where both are finite and
+ * positive. -1 (and NAN) when there is no such pair.
+ */
+int stats_gmean_ratio(const double *base, const double *cand, size_t n,
+		      double *out);
 /* The middle sample, or the mean of the two middle ones for even n. */
 int stats_median(const double *x, size_t n, double *out);
 

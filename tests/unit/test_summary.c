@@ -651,9 +651,31 @@ static void test_modified_z(void **state)
 	assert_true(z == -7);
 }
 
+/*
+ * mmtests' Gmean ratio by hand: ratios 2, 1 and 1/2 have the geometric
+ * mean (2 * 1 * 0.5)^(1/3) = 1; 1.1 and 1.21 give sqrt(1.331) = 1.1^1.5
+ * = 1.1536...; a pair with a zero or NaN is left out; none left is -1.
+ */
+static void test_gmean_ratio_by_hand(void **state)
+{
+	const double b1[] = { 1, 2, 4 }, c1[] = { 2, 2, 2 };
+	const double b2[] = { 10, 100, 5 }, c2[] = { 11, 121, NAN };
+	const double b3[] = { 0, 1 }, c3[] = { 1, NAN };
+	double r;
+
+	(void)state;
+	assert_int_equal(stats_gmean_ratio(b1, c1, 3, &r), 0);
+	assert_close(r, 1.0);
+	assert_int_equal(stats_gmean_ratio(b2, c2, 3, &r), 0);
+	assert_close(r, 1.1536897330);
+	assert_int_equal(stats_gmean_ratio(b3, c3, 2, &r), -1);
+	assert_true(isnan(r));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gmean_ratio_by_hand),
 		cmocka_unit_test(test_odd_set),
 		cmocka_unit_test(test_even_set),
 		cmocka_unit_test(test_skewed_timings),
