@@ -368,7 +368,8 @@ int opts_parse_argv(struct opt_target *targets, size_t ntargets, int argc,
 		for (const struct opt_def *o = targets[t].tab; o->name; o++) {
 			struct spelling *s = &sp[nsp];
 			int has_arg = o->set ? no_argument :
-				      o->type == OPT_BOOL ? optional_argument :
+				      o->type == OPT_BOOL || o->bare ?
+				      optional_argument :
 				      required_argument;
 			size_t nn = long_names(o, names, owned, &nowned);
 
@@ -445,6 +446,9 @@ int opts_parse_argv(struct opt_target *targets, size_t ntargets, int argc,
 				goto out;
 		} else if (s->def->type == OPT_BOOL && !optarg) {
 			*(bool *)((char *)s->cfg + s->def->offset) = true;
+		} else if (s->def->bare && !optarg) {
+			if (opt_set(s->def, s->cfg, s->def->bare, where))
+				goto out;
 		} else if (opt_set(s->def, s->cfg, optarg, where)) {
 			goto out;
 		}
@@ -500,7 +504,7 @@ void opts_help(FILE *f, const struct opt_def *tab)
 			n = (size_t)snprintf(left, sizeof(left), "      ");
 		n += (size_t)help_names(o, left + n, sizeof(left) - n);
 		if (!o->set && o->type != OPT_BOOL && n < sizeof(left))
-			snprintf(left + n, sizeof(left) - n, "=%s",
+			snprintf(left + n, sizeof(left) - n, o->bare ? "[=%s]" : "=%s",
 				 o->arg ? o->arg : "VALUE");
 		if (o->set) {
 			fprintf(f, "%-28s %s (same as %s=%s)\n", left, o->help,

@@ -55,6 +55,9 @@ struct opt_def {
 	int short_flag;		/* the reference tool's short flag */
 	const char *long_flag;	/* a flag's long spelling (options: .alias) */
 	const char *set;	/* flag: no argument, sets .name to this */
+	/* the value of --name given without one (--brief, --brief=5);
+	 * NULL: the argument is required (OPT_BOOL: "1") */
+	const char *bare;
 };
 
 /* A table and the config struct it fills. */
