@@ -6,6 +6,8 @@
  * (doc/tables.md).
  * The parsing, history and rendering it shares with judge (judge.c).
  */
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,8 +69,30 @@ int compare_parse(int argc, char **argv, const struct opt_def *tab,
 	if (*first < 0)
 		return -1;
 	*co = (struct cmp_opts){ .test = (enum stat_test)o->test, .alpha = 0.05,
-				 .nboot = BOOT_RESAMPLES, .seed = BOOT_SEED };
-	return o->help ? 0 : parse_percent(argv[0], o->threshold, &co->threshold);
+				 .nboot = BOOT_RESAMPLES, .seed = BOOT_SEED,
+				 .metrics = o->metrics };
+	if (o->help)
+		return 0;
+	if (o->brief) {
+		char *end;
+		unsigned long n;
+
+		errno = 0;
+		n = strtoul(o->brief, &end, 10);
+		if (!isdigit((unsigned char)*o->brief) || *end || errno ||
+		    n > BRIEF_MAX)
+			return error("%s: option --brief: '%s' is not a count of metrics 0..%d (--brief alone: %s)",
+				     argv[0], o->brief, BRIEF_MAX, BRIEF_DEFAULT);
+		o->brief_top = (unsigned)n;
+	}
+	return parse_percent(argv[0], o->threshold, &co->threshold);
+}
+
+void compare_style(const struct compare_opts *o, struct comparison *c)
+{
+	c->ratio = o->ratio;
+	c->brief = o->brief != NULL;
+	c->brief_top = o->brief_top;
 }
 
 /* The database, when there is one, for the run-to-run noise; else NULL. */
@@ -146,6 +170,7 @@ int cmd_compare(int argc, char **argv)
 			  &co, o.match == 1, st, &c))
 		goto out;
 	c.rows = rows;
+	compare_style(&o, &c);
 	if (o.layout != LAYOUT_MMTESTS) {
 		struct layout_opts lo = { .stat = o.stat, .markdown = o.format == 1 };
 		FILE *f = text_safe(stdout);

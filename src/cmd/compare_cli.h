@@ -32,8 +32,16 @@ struct compare_opts {
 	const char *rows;	/* compare's --rows: mmtests rows, NULL all */
 	int test;
 	int match;
+	const char *metrics;	/* --metrics, into cmp_opts */
+	bool ratio;
+	const char *brief;	/* --brief[=N] as given; NULL: not brief */
+	unsigned brief_top;	/* its N */
 	bool help;
 };
+
+/* The most --brief=N takes: more is not brief. */
+#define BRIEF_MAX 50
+#define BRIEF_DEFAULT "3"
 
 
 #define COMMON_OPTIONS							\
@@ -47,6 +55,14 @@ struct compare_opts {
 	{ .name = "match", .type = OPT_ENUM, .offset = offsetof(struct compare_opts, match), .def = "params", \
 	  .choices = compare_matches, .arg = "HOW",				\
 	  .help = "params: cases with the same job, workload version and parameters; job: the same job and sweep values, parameters may differ" }, \
+	{ .name = "metrics", .type = OPT_STRING, .offset = offsetof(struct compare_opts, metrics), \
+	  .def = "headline", .arg = "WHICH",					\
+	  .help = "which metrics get tables: headline, all (the workload's) or globs such as 'wakeup.p*,sched.*'; the verdict is the headline's" }, \
+	{ .name = "ratio", .type = OPT_BOOL, .offset = offsetof(struct compare_opts, ratio), \
+	  .help = "add mmtests' Gmean row (--print-ratio): per candidate the geometric mean over the cases of its mean / the baseline's" }, \
+	{ .name = "brief", .type = OPT_STRING, .offset = offsetof(struct compare_opts, brief), \
+	  .bare = BRIEF_DEFAULT, .arg = "N",					\
+	  .help = "for an email: per case the mean row, the change and verdict, at most N (default " BRIEF_DEFAULT ") metrics that moved; no Duration block" }, \
 	OPT_FORMAT(struct compare_opts, format, compare_formats, "text",		\
 		   "text (mmtests' layout), markdown, csv, json or html (a page: compare draws its plots, judge its tables)"),	\
 	OPT_HELP(struct compare_opts, help)
@@ -61,6 +77,8 @@ int compare_parse(int argc, char **argv, const struct opt_def *tab,
 		  struct compare_opts *o, struct cmp_opts *co, int *first);
 /* The database, when there is one, for the run-to-run noise; else NULL. */
 struct store *compare_open_history(const char *dbopt);
+/* What o says about how c is printed (--ratio, --brief) into c. */
+void compare_style(const struct compare_opts *o, struct comparison *c);
 /* c in the --format chosen: 0 text, 1 markdown, 2 csv, 3 json, 4 html. */
 void compare_render(const struct comparison *c, int format);
 

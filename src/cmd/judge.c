@@ -460,6 +460,9 @@ static int threshold_code(const struct comparison *c)
 		for (size_t i = 0; i < c->jobs[j].ncases; i++) {
 			const struct cmp_result *r = &c->jobs[j].cases[i].cell[1].r;
 
+			if (!c->jobs[j].metric.headline)
+				continue;	/* --metrics' other tables: shown only */
+
 			if (r->verdict == V_REGRESSED)
 				return EXIT_RUN_FAILED;
 			if (r->verdict == V_INCONCLUSIVE &&
@@ -697,6 +700,7 @@ static int judge_main(struct judge_args *a)
 			 why, c.runs[0].name, c.runs[2].name);
 		c.verdict_text = vtext;
 	}
+	compare_style(&a->o, &c);
 	compare_render(&c, a->o.format);
 	json_decref(c.judge);
 	print_case_lines(&j, &runs[2]);

@@ -9,11 +9,15 @@
  * Markdown is the same tables for a web page or a merge request.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/compare.h"
+#include "util.h"
 
 #define CELL 23		/* "%12.4f (%7.2f%%)" */
+#define TEXT_COLUMNS 80	/* what an email takes */
+#define RUN_COL 10	/* the run's column of a change row */
 
 static int sweep_width(const struct cmp_job *j)
 {
@@ -32,10 +36,19 @@ static const char *sweep_or_dash(const struct cmp_case *cs)
 
 static void job_title(FILE *f, const struct cmp_job *j, const char *pre)
 {
-	fprintf(f, "%s%s%s%s: %s, %s (%s is better)\n", pre, j->job,
+	fprintf(f, "%s%s%s%s: %s, %s (%s)\n", pre, j->job,
 		*j->sweep_keys ? " by " : "", j->sweep_keys, j->metric.name,
 		*j->metric.unit ? j->metric.unit : "count",
-		better_word(j->metric.better));
+		j->metric.better == BETTER_NONE ? "no direction, no verdict" :
+		j->metric.better == BETTER_HIGHER ? "higher is better" :
+		"lower is better");
+}
+
+/* A verdict as a table says it: none for a metric without a direction. */
+static const char *verdict_word(const struct cmp_job *j,
+				const struct cmp_result *r)
+{
+	return j->metric.better == BETTER_NONE ? "-" : verdict_names[r->verdict];
 }
 
 /* "   1.74" into the 7 columns of mmtests' percentage, or "n/a". */
@@ -124,7 +137,7 @@ static void text_explain(FILE *f, const struct comparison *c,
 		for (size_t k = 1; k < c->nruns; k++) {
 			const struct cmp_cell *cell = &j->cases[i].cell[k];
 
-			if (!cell->nexpl)
+			if (!cell->nexpl || (c->brief && !c->brief_top))
 				continue;
 			if (!head)
 				fprintf(f, "\n%12s %6s %9s %12s %6s  %s\n", "base",
@@ -134,7 +147,8 @@ static void text_explain(FILE *f, const struct comparison *c,
 			fprintf(f, "  %s%s%s %s:\n", j->job,
 				*j->cases[i].sweep ? " " : "", j->cases[i].sweep,
 				c->runs[k].name);
-			for (size_t e = 0; e < cell->nexpl; e++) {
+			for (size_t e = 0; e < cell->nexpl &&
+			     (!c->brief || e < c->brief_top); e++) {
 				const struct cmp_expl *x = &cell->expl[e];
 				char sa[16], sb[16], ch[16];
 
@@ -171,7 +185,10 @@ struct table_style {
 		     int dec);
 	void (*change)(FILE *f, const char *label, int w, const char *sweep,
 		       const char *run, const char *change, const char *p,
-		       const struct cmp_result *r);
+		       const char *verdict, const char *why);
+	/* the Gmean ratio row (--ratio) */
+	void (*ratio)(FILE *f, const struct comparison *c,
+		      const struct cmp_job *j, int w);
 };
 
 /* mmtests' rows, each for every sweep value; a row per line. */
@@ -183,6 +200,8 @@ static void summary_rows(FILE *f, const struct comparison *c,
 
 	for (int row = 0; row < MM_NROWS; row++)
 		for (size_t i = 0; i < j->ncases; i++) {
+			if (c->brief && row != MM_MEAN)
+				continue;
 			const struct cmp_case *cs = &j->cases[i];
 
 			if (c->rows && !(c->rows & 1u << row))
@@ -196,6 +215,8 @@ static void summary_rows(FILE *f, const struct comparison *c,
 					cs->cell[k].r.significant, dec);
 			fputc('\n', f);
 		}
+	if (c->ratio)
+		t->ratio(f, c, j, w);
 }
 
 /* Each candidate's change, interval, p and verdict, by sweep value. */
@@ -212,7 +233,9 @@ static void change_rows(FILE *f, const struct comparison *c,
 			p_text(p, sizeof(p), r->p);
 			t->change(f, change_label(c), w,
 				  sweep_or_dash(&j->cases[i]), c->runs[k].name,
-				  ch, p, r);
+				  ch, p, verdict_word(j, r),
+				  j->metric.better == BETTER_NONE || c->brief ?
+				  NULL : r->why);
 		}
 }
 
@@ -221,19 +244,113 @@ static void text_row_head(FILE *f, const char *label, int w, const char *sweep)
 	fprintf(f, "%-9s %-*s", label, w, sweep);
 }
 
+/*
+ * A candidate's change; a name wider than its column is never cut: it
+ * ends the line, and the change goes under the column it would have.
+ */
 static void text_change(FILE *f, const char *label, int w, const char *sweep,
 			const char *run, const char *change, const char *p,
-			const struct cmp_result *r)
+			const char *verdict, const char *why)
 {
-	fprintf(f, "%-15s %-*s %-10.10s %-22s p=%-7s %s\n", label, w, sweep,
-		run, change, p, verdict_names[r->verdict]);
-	if (r->verdict == V_INCONCLUSIVE)
-		fprintf(f, "    (%s)\n", r->why);
+	fprintf(f, "%-15s %-*s ", label, w, sweep);
+	if (strlen(run) > RUN_COL)
+		fprintf(f, "%s\n%*s", run, 15 + 1 + w + 1 + RUN_COL + 1, "");
+	else
+		fprintf(f, "%-*s ", RUN_COL, run);
+	fprintf(f, "%-22s p=%-7s %s\n", change, p, verdict);
+	if (why && !strcmp(verdict, verdict_names[V_INCONCLUSIVE]))
+		fprintf(f, "    (%s)\n", why);
+}
+
+static void text_ratio(FILE *f, const struct comparison *c,
+		       const struct cmp_job *j, int w)
+{
+	text_row_head(f, "Gmean", w, "ratio");
+	for (size_t k = 0; k < c->nruns; k++) {
+		fprintf(f, "%*s", k ? CELL - 12 : 0, "");
+		if (isnan(j->gmean_ratio[k]))
+			fprintf(f, "%12s", "n/a");
+		else
+			fprintf(f, "%12.4f", j->gmean_ratio[k]);
+	}
+	fputc('\n', f);
 }
 
 static const struct table_style text_style = {
 	.row_head = text_row_head, .cell = text_cell, .change = text_change,
+	.ratio = text_ratio,
 };
+
+/*
+ * The piece of a run's name on each header line: as it is when it
+ * fits the column (CELL - 1), else over as many lines as it needs,
+ * broken after the last '/', '-', '_', '.' or ':' in the second half
+ * of a line, else at the column - never cut. Returns the lines, their
+ * starts and lengths in at[] and len[] (room for strlen(name) + 1).
+ */
+static size_t name_pieces(const char *name, const char **at, int *len)
+{
+	const int col = CELL - 1;
+	size_t n = 0;
+
+	do {
+		int l = (int)strlen(name);
+
+		if (l > col) {
+			l = col;
+			for (int i = col - 1; i >= col / 2; i--)
+				if (strchr("/-_.:", name[i])) {
+					l = i + 1;
+					break;
+				}
+		}
+		at[n] = name;
+		len[n++] = l;
+		name += l;
+	} while (*name);
+	return n;
+}
+
+/* The runs' names over their columns, bottom-aligned as mmtests does. */
+static void text_header(FILE *f, const struct comparison *c, int w)
+{
+	const char ***at = xcalloc(c->nruns, sizeof(*at));
+	int **len = xcalloc(c->nruns, sizeof(*len));
+	size_t *n = xcalloc(c->nruns, sizeof(*n)), lines = 1;
+
+	for (size_t k = 0; k < c->nruns; k++) {
+		size_t room = strlen(c->runs[k].name) + 1;
+
+		at[k] = xcalloc(room, sizeof(**at));
+		len[k] = xcalloc(room, sizeof(**len));
+		n[k] = name_pieces(c->runs[k].name, at[k], len[k]);
+		if (n[k] > lines)
+			lines = n[k];
+	}
+	for (size_t l = 0; l < lines; l++) {
+		int pad = 10 + w;	/* blanks not yet printed: none at the end */
+
+		for (size_t k = 0; k < c->nruns; k++) {
+			size_t skip = lines - n[k];
+
+			if (l < skip) {
+				pad += CELL;
+				continue;
+			}
+			fprintf(f, "%*s%*.*s", pad, "", CELL, len[k][l - skip],
+				at[k][l - skip]);
+			pad = 0;
+		}
+		fputc('\n', f);
+	}
+	for (size_t k = 0; k < c->nruns; k++) {
+		free(at[k]);
+		free(len[k]);
+	}
+	free(at);
+	free(len);
+	free(n);
+}
 
 static void text_job(FILE *f, const struct comparison *c,
 		     const struct cmp_job *j)
@@ -241,10 +358,7 @@ static void text_job(FILE *f, const struct comparison *c,
 	int w = sweep_width(j);
 
 	job_title(f, j, "");
-	fprintf(f, "%*s", 10 + w, "");
-	for (size_t k = 0; k < c->nruns; k++)
-		fprintf(f, "%*.*s", CELL, CELL - 1, c->runs[k].name);
-	fputc('\n', f);
+	text_header(f, c, w);
 	summary_rows(f, c, j, w, &text_style);
 	change_rows(f, c, j, w, &text_style);
 	text_explain(f, c, j);
@@ -269,6 +383,8 @@ void render_verdict_line(FILE *f, const struct comparison *c)
 	for (size_t jn = 0; jn < c->njobs; jn++) {
 		const struct cmp_job *j = &c->jobs[jn];
 
+		if (!j->metric.headline)
+			continue;	/* the verdict is the headline's */
 		for (size_t i = 0; i < j->ncases; i++)
 			for (size_t k = 1; k < c->nruns; k++) {
 				const struct cmp_result *r = &j->cases[i].cell[k].r;
@@ -303,24 +419,73 @@ static void text_duration(FILE *f, const struct comparison *c)
 	}
 }
 
+/* --brief: a note within the line, cut with "..." past the columns. */
+#define BRIEF_NOTE (TEXT_COLUMNS - 3)
+
 static void notes(FILE *f, const struct comparison *c, const char *bullet)
 {
 	if (!c->nnotes)
 		return;
 	fprintf(f, "\nNotes:\n");
-	for (size_t i = 0; i < c->nnotes; i++)
-		fprintf(f, "%s%s\n", bullet, c->notes[i]);
+	for (size_t i = 0; i < c->nnotes; i++) {
+		int room = BRIEF_NOTE - (int)strlen(bullet);
+
+		if (c->brief && (int)strlen(c->notes[i]) > room)
+			fprintf(f, "%s%.*s...\n", bullet, room - 3, c->notes[i]);
+		else
+			fprintf(f, "%s%s\n", bullet, c->notes[i]);
+	}
 }
 
-void render_compare_text(FILE *f, const struct comparison *c)
+static size_t widest_line(const char *text)
+{
+	size_t w = 0;
+
+	for (const char *p = text; *p;) {
+		const char *end = strchrnul(p, '\n');
+
+		if ((size_t)(end - p) > w)
+			w = (size_t)(end - p);
+		p = *end ? end + 1 : end;
+	}
+	return w;
+}
+
+/* The tables and the Duration block: what the 80 columns are about. */
+static void text_tables(FILE *f, const struct comparison *c)
 {
 	fprintf(f, "%s test, %g%% intervals, threshold %g%%; + is better, "
 		"* significant\n\n", stat_test_names[c->opts.test],
 		100 * (1 - c->opts.alpha), c->opts.threshold);
 	for (size_t j = 0; j < c->njobs; j++)
 		text_job(f, c, &c->jobs[j]);
-	text_duration(f, c);
+	if (!c->brief)
+		text_duration(f, c);
+}
+
+/*
+ * The text, and - when a table's line is wider than an email's 80
+ * columns - a line saying so and how to narrow it, before the verdict.
+ * Notes are prose, not measured (--brief cuts them to the width).
+ */
+void render_compare_text(FILE *f, const struct comparison *c)
+{
+	char *buf = NULL;
+	size_t len = 0, w;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		abort();
+	text_tables(m, c);
+	fclose(m);
+	fputs(buf, f);
+	w = widest_line(buf);
+	free(buf);
 	notes(f, c, "  ");
+	if (w > TEXT_COLUMNS)
+		fprintf(f, "\n(lines up to %zu columns: for %d compare %s, with shorter labels or --format markdown)\n",
+			w, TEXT_COLUMNS, c->nruns > 2 ?
+			"one candidate at a time" : "with --brief");
 	fputc('\n', f);
 	render_verdict_line(f, c);
 }
@@ -353,15 +518,29 @@ static void md_row_head(FILE *f, const char *label, int w, const char *sweep)
 
 static void md_change(FILE *f, const char *label, int w, const char *sweep,
 		      const char *run, const char *change, const char *p,
-		      const struct cmp_result *r)
+		      const char *verdict, const char *why)
 {
 	(void)label, (void)w;
-	fprintf(f, "| %s | %s | %s | %s | %s (%s) |\n", sweep, run, change, p,
-		verdict_names[r->verdict], r->why);
+	fprintf(f, "| %s | %s | %s | %s | %s", sweep, run, change, p, verdict);
+	fprintf(f, why ? " (%s) |\n" : " |\n", why);
+}
+
+static void md_ratio(FILE *f, const struct comparison *c,
+		     const struct cmp_job *j, int w)
+{
+	(void)w;
+	fprintf(f, "| Gmean | ratio |");
+	for (size_t k = 0; k < c->nruns; k++)
+		if (isnan(j->gmean_ratio[k]))
+			fprintf(f, " n/a |");
+		else
+			fprintf(f, " %.4f |", j->gmean_ratio[k]);
+	fputc('\n', f);
 }
 
 static const struct table_style md_style = {
 	.row_head = md_row_head, .cell = md_cell, .change = md_change,
+	.ratio = md_ratio,
 };
 
 void render_compare_markdown(FILE *f, const struct comparison *c)

@@ -60,11 +60,20 @@ struct cmp_case {
 	struct cmp_cell *cell;	/* [nruns] */
 };
 
+/*
+ * One job and one metric: the headline's table first (metric.headline
+ * set), then the others --metrics chose, in the run's metric order.
+ * Only the headline's tables decide the verdicts; a metric without a
+ * direction (BETTER_NONE) is shown without one.
+ */
 struct cmp_job {
 	const char *job, *workload, *sweep_keys;
-	struct metric_def metric;	/* the headline */
+	struct metric_def metric;
 	struct cmp_case *cases;
 	size_t ncases;
+	/* [nruns]: mmtests' Gmean ratio row, the geometric mean over the
+	 * cases of candidate/baseline means (1 for the baseline); NaN: n/a */
+	double *gmean_ratio;
 };
 
 struct comparison {
@@ -81,6 +90,10 @@ struct comparison {
 	json_t *judge;		/* borrowed: judge's decision, printed by json */
 	const char *verdict_text;	/* borrowed: replaces the verdict lines */
 	unsigned rows;		/* mmtests rows shown: bit 1 << enum mm_row; 0 all */
+	/* how the text and markdown renderers print it, set by the caller */
+	bool ratio;		/* --ratio: the Gmean ratio row per table */
+	bool brief;		/* --brief: for an email (compare.c says what) */
+	unsigned brief_top;	/* ... with at most this many metrics per case */
 };
 
 struct run;

@@ -6,6 +6,7 @@
  * computed by src/stats/; the renderers in compare.c and
  * compare_data.c only format the result.
  */
+#include <fnmatch.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -50,6 +51,7 @@ struct build {
 	struct run_index *idx;		/* [nruns] */
 	bool **used;			/* [nruns][ncases]: matched or noted */
 	double *xa, *xb;		/* scratch, room for the most iterations */
+	size_t group, ngroup;		/* the last job's tables in c->jobs */
 	struct comparison *c;
 };
 
@@ -423,7 +425,8 @@ static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
 		cell->x = run_series_of(cs, m)->x;
 		cell->n = cs->niter;
 	}
-	add_durations(b, k, cs);
+	if (j->metric.headline)
+		add_durations(b, k, cs);
 	if (!cs->complete)
 		cell->failed = cs->reason ? cs->reason : "failed";
 	n = samples(cs, m, b->xb);
@@ -442,34 +445,108 @@ static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
 		      &cell->r);
 	if (cell->failed)
 		snprintf(cell->r.why, sizeof(cell->r.why), "%s", cell->failed);
-	explain(b, cell, k, bc, cs);
+	if (j->metric.headline)
+		explain(b, cell, k, bc, cs);
 }
 
-/* The job of base case bc: the last one if it is the same, else a new one. */
-static struct cmp_job *job_for(struct comparison *c, const struct run *base,
-			       const struct run_case *bc)
+/* Whether --metrics sel (NULL: the headline) chooses metric name of wl. */
+static bool metric_chosen(const char *sel, const char *wl, const char *name)
 {
-	struct cmp_job *j = c->njobs ? &c->jobs[c->njobs - 1] : NULL;
-	int m;
+	size_t wn = strlen(wl);
+	char *copy, *save, *t;
+	bool yes = false;
 
-	if (j && !strcmp(j->job, bc->job) && !strcmp(j->workload, bc->workload))
-		return j;
-	m = run_headline(base, bc->workload);
-	if (m < 0) {
-		note(c, "job %s: workload %s has no headline metric", bc->job,
-		     bc->workload);
-		return NULL;
+	if (!sel)
+		return false;
+	copy = xstrdup(sel);
+	for (t = strtok_r(copy, ",", &save); t && !yes;
+	     t = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(t, "all"))
+			yes = !strncmp(name, wl, wn) && name[wn] == '.';
+		else if (strcmp(t, "headline"))
+			yes = !fnmatch(t, name, 0);
 	}
+	free(copy);
+	return yes;
+}
+
+/*
+ * A --metrics word that names nothing in the baseline is a typo, not a
+ * request for no table: -1 after error() naming it.
+ */
+static int check_metrics(const char *sel, const struct run *base)
+{
+	char *copy, *save, *t;
+	int ret = 0;
+
+	if (!sel)
+		return 0;
+	if (!*sel)
+		return error("compare: --metrics is empty: give headline, all or globs such as 'wakeup.p*,sched.*'");
+	copy = xstrdup(sel);
+	for (t = strtok_r(copy, ",", &save); t && !ret;
+	     t = strtok_r(NULL, ",", &save)) {
+		bool found = !strcmp(t, "all") || !strcmp(t, "headline");
+
+		for (size_t m = 0; m < base->nmetrics && !found; m++)
+			found = !fnmatch(t, base->metrics[m].name, 0);
+		if (!found)
+			ret = error("compare: --metrics: '%s' matches no metric of the baseline; give headline, all or globs such as 'wakeup.p*,sched.*' ('schedlab show' lists a run's metrics)",
+				    t);
+	}
+	free(copy);
+	return ret;
+}
+
+static struct cmp_job *new_job(struct comparison *c, const struct run_case *bc,
+			       const struct metric_def *m, bool headline)
+{
+	struct cmp_job *j;
+
 	c->jobs = realloc(c->jobs, (c->njobs + 1) * sizeof(*c->jobs));
 	if (!c->jobs)
 		abort();
 	j = &c->jobs[c->njobs++];
 	*j = (struct cmp_job){ .job = bc->job, .workload = bc->workload,
-		.sweep_keys = bc->sweep_keys, .metric = base->metrics[m] };
-	j->metric.headline = true;
+		.sweep_keys = bc->sweep_keys, .metric = *m };
+	j->metric.headline = headline;
 	if (!j->metric.unit)
 		j->metric.unit = "";
 	return j;
+}
+
+/*
+ * The tables of base case bc's job - the last group of c->jobs if it
+ * is the same job, else a new group: the headline's, then one per
+ * metric --metrics chose that bc has. *first: the group's first table;
+ * returns how many, 0 when the workload has no headline.
+ */
+static size_t job_for(struct build *b, const struct run *base,
+		      const struct run_case *bc, size_t *first)
+{
+	struct comparison *c = b->c;
+	int h;
+
+	if (b->ngroup && !strcmp(c->jobs[b->group].job, bc->job) &&
+	    !strcmp(c->jobs[b->group].workload, bc->workload)) {
+		*first = b->group;
+		return b->ngroup;
+	}
+	h = run_headline(base, bc->workload);
+	if (h < 0) {
+		note(c, "job %s: workload %s has no headline metric", bc->job,
+		     bc->workload);
+		return 0;
+	}
+	b->group = *first = c->njobs;
+	new_job(c, bc, &base->metrics[h], true);
+	for (size_t m = 0; m < base->nmetrics; m++)
+		if ((int)m != h && bc->by_metric[m] >= 0 &&
+		    metric_chosen(c->opts.metrics, bc->workload,
+				  base->metrics[m].name))
+			new_job(c, bc, &base->metrics[m], false);
+	b->ngroup = c->njobs - b->group;
+	return b->ngroup;
 }
 
 /* The note, and the error, when only the workload's version differs. */
@@ -626,11 +703,13 @@ static void add_case(struct build *b, struct cmp_job *j,
 	cc->params = bc->params;
 	cc->cell = xcalloc(c->nruns, sizeof(*cc->cell));
 	rnp = case_noise(st, b->runs[0], bc, j->metric.name, &hist, &rn);
-	*nnoise += rnp != NULL;
 	for (size_t k = 0; k < c->nruns; k++) {
 		const struct run_case *x = match[k];
 
 		fill_cell(b, j, cc, k, x, absent[k], bc, rnp);
+		/* the other metrics' tables are shown, not judged */
+		if (!j->metric.headline)
+			continue;
 		if (x)
 			outlier_iterations(b, j, k, x);
 		if (!k)
@@ -646,7 +725,34 @@ static void add_case(struct build *b, struct cmp_job *j,
 		c->verdict[k] = combine(c->verdict[k],
 					x ? cc->cell[k].r.verdict : V_INCONCLUSIVE);
 	}
+	if (!j->metric.headline)
+		return;
+	*nnoise += rnp != NULL;
 	outlier_runs(b, j, cc, bc, &hist);
+}
+
+/* Each table's Gmean ratio row (--ratio) from its cases' means. */
+static void gmean_ratios(struct comparison *c)
+{
+	for (size_t jn = 0; jn < c->njobs; jn++) {
+		struct cmp_job *j = &c->jobs[jn];
+		double *base = xcalloc(j->ncases + 1, sizeof(double));
+		double *cand = xcalloc(j->ncases + 1, sizeof(double));
+
+		j->gmean_ratio = xcalloc(c->nruns, sizeof(double));
+		for (size_t k = 0; k < c->nruns; k++) {
+			for (size_t i = 0; i < j->ncases; i++) {
+				const struct cmp_cell *x = j->cases[i].cell;
+
+				base[i] = x[0].ok ? x[0].s.mean : NAN;
+				cand[i] = x[k].ok ? x[k].s.mean : NAN;
+			}
+			stats_gmean_ratio(base, cand, j->ncases,
+					  &j->gmean_ratio[k]);
+		}
+		free(base);
+		free(cand);
+	}
 }
 
 /* Names, notes on the machine, and the indices every case is read by. */
@@ -691,6 +797,11 @@ int compare_build(const struct run *const *runs, const char *const *specs,
 	char name[512];
 
 	memset(c, 0, sizeof(*c));
+	if (check_metrics(o->metrics, base)) {
+		free(match);
+		free(absent);
+		return -1;
+	}
 	c->opts = *o;
 	c->match = match_job ? "job" : "params";
 	c->nruns = nruns;
@@ -704,8 +815,7 @@ int compare_build(const struct run *const *runs, const char *const *specs,
 	for (size_t i = 0; i < base->ncases; i++) {
 		const struct run_case *bc = &base->cases[i];
 		bool version = false;
-		struct cmp_job *j;
-		size_t found = 0;
+		size_t found = 0, first = 0, ntab = 0;
 
 		match[0] = bc;
 		for (size_t k = 1; k < nruns; k++) {
@@ -718,14 +828,17 @@ int compare_build(const struct run *const *runs, const char *const *specs,
 			version |= v;
 		}
 		/* one run alone (show --layout): every case of it */
-		if ((!found && nruns > 1) || !(j = job_for(c, base, bc))) {
+		if ((!found && nruns > 1) ||
+		    !(ntab = job_for(&b, base, bc, &first))) {
 			if (!found && !version && !near_case(&b, bc))
 				note(c, "%s: only in %s",
 				     case_name(bc, name, sizeof(name)),
 				     c->runs[0].name);
 			continue;
 		}
-		add_case(&b, j, bc, match, absent, st, &nnoise);
+		for (size_t t = 0; t < ntab; t++)
+			add_case(&b, &c->jobs[first + t], bc, match, absent, st,
+				 &nnoise);
 		ncompared++;
 	}
 	for (size_t k = 1; k < nruns; k++) {
@@ -753,6 +866,7 @@ int compare_build(const struct run *const *runs, const char *const *specs,
 	}
 	if (!ncompared)
 		explain_mismatch(&b, nruns, match_job);
+	gmean_ratios(c);
 	for (size_t k = 0; k < nruns; k++)
 		free(b.used[k]);
 	free(b.used);
@@ -777,6 +891,7 @@ void compare_free(struct comparison *c)
 			free(c->jobs[j].cases[i].cell);
 		}
 		free(c->jobs[j].cases);
+		free(c->jobs[j].gmean_ratio);
 	}
 	for (size_t i = 0; i < c->nnotes; i++)
 		free(c->notes[i]);

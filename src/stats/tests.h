@@ -166,6 +166,12 @@ struct cmp_opts {
 	double threshold;	/* percent: the smallest change that matters */
 	unsigned nboot;
 	uint64_t seed;
+	/*
+	 * Which metrics get a table (compare --metrics): NULL or
+	 * "headline" the headline only; else a comma-separated list of
+	 * "headline", "all" (the workload's metrics) and globs.
+	 */
+	const char *metrics;
 };
 
 #define CMP_MIN_SAMPLES 3
