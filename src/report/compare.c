@@ -426,7 +426,8 @@ static void notes(FILE *f, const struct comparison *c, const char *bullet)
 {
 	if (!c->nnotes)
 		return;
-	fprintf(f, "\nNotes:\n");
+	/* brief: the last table's blank line is there, no Duration block */
+	fprintf(f, c->brief ? "Notes:\n" : "\nNotes:\n");
 	for (size_t i = 0; i < c->nnotes; i++) {
 		int room = BRIEF_NOTE - (int)strlen(bullet);
 
