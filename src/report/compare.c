@@ -39,7 +39,7 @@ static void job_title(FILE *f, const struct cmp_job *j, const char *pre)
 	fprintf(f, "%s%s%s%s: %s, %s (%s)\n", pre, j->job,
 		*j->sweep_keys ? " by " : "", j->sweep_keys, j->metric.name,
 		*j->metric.unit ? j->metric.unit : "count",
-		j->metric.better == BETTER_NONE ? "no direction, no verdict" :
+		j->metric.better == BETTER_NONE ? "no direction: + is more, no verdict" :
 		j->metric.better == BETTER_HIGHER ? "higher is better" :
 		"lower is better");
 }

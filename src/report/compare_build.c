@@ -408,13 +408,16 @@ static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
 	struct cmp_cell *cell = &cc->cell[k];
 	const struct cmp_cell *bcell = &cc->cell[0];
 	int m = run_metric(b->runs[k], j->metric.name);
+	/* without a direction, + is what grew (and no verdict is shown) */
+	enum better dir = j->metric.better == BETTER_NONE ? BETTER_HIGHER :
+			  j->metric.better;
 	size_t n, bn;
 
 	if (!cs) {
 		cell->failed = absent;
 		if (k) {
-			stats_compare(NULL, 0, NULL, 0, j->metric.better,
-				      &c->opts, NULL, &cell->r);
+			stats_compare(NULL, 0, NULL, 0, dir, &c->opts, NULL,
+				      &cell->r);
 			snprintf(cell->r.why, sizeof(cell->r.why), "%s", absent);
 		}
 		return;
@@ -436,13 +439,12 @@ static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
 	for (int row = 0; row < MM_NROWS; row++)
 		cell->pct[row] = k && cell->ok && bcell->ok ?
 			mm_row_pct(row, mm_row_value(&bcell->s, row),
-				   mm_row_value(&cell->s, row), j->metric.better) :
+				   mm_row_value(&cell->s, row), dir) :
 			k ? NAN : 0;
 	if (!k)
 		return;
 	bn = samples(bc, run_metric(b->runs[0], j->metric.name), b->xa);
-	stats_compare(b->xa, bn, b->xb, n, j->metric.better, &c->opts, rn,
-		      &cell->r);
+	stats_compare(b->xa, bn, b->xb, n, dir, &c->opts, rn, &cell->r);
 	if (cell->failed)
 		snprintf(cell->r.why, sizeof(cell->r.why), "%s", cell->failed);
 	if (j->metric.headline)

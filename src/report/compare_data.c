@@ -176,12 +176,25 @@ void render_compare_json(FILE *f, const struct comparison *c)
 				"sweep", j->cases[i].sweep, "params",
 				j->cases[i].params, "runs", cells));
 		}
-		json_array_append_new(jobs, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o}",
+		json_t *jo = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}",
 			"job", j->job, "workload", j->workload,
 			"sweep_keys", j->sweep_keys, "metric", j->metric.name,
 			"unit", j->metric.unit, "better",
-			better_word(j->metric.better),
-			"cases", cases));
+			better_word(j->metric.better));
+
+		/* --metrics' other tables say so; the headline's as before */
+		if (!j->metric.headline)
+			json_object_set_new(jo, "headline", json_false());
+		if (c->ratio) {
+			json_t *g = json_array();
+
+			for (size_t k = 0; k < c->nruns; k++)
+				json_array_append_new(g, isnan(j->gmean_ratio[k]) ?
+					json_null() : json_real(j->gmean_ratio[k]));
+			json_object_set_new(jo, "gmean_ratio", g);
+		}
+		json_object_set_new(jo, "cases", cases);
+		json_array_append_new(jobs, jo);
 	}
 	json_object_set_new(doc, "jobs", jobs);
 	for (size_t i = 0; i < c->nnotes; i++)

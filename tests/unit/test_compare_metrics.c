@@ -217,7 +217,7 @@ static void test_metrics_all(void **state)
 	assert_int_equal(t.c.verdict[1], V_IMPROVED);
 	out = render(&t.c, false);
 	assert_non_null(strstr(out, "msg by groups: messaging.rate, msgs/s (higher is better)\n"));
-	assert_non_null(strstr(out, "msg by groups: messaging.count, count (no direction, no verdict)\n"));
+	assert_non_null(strstr(out, "msg by groups: messaging.count, count (no direction: + is more, no verdict)\n"));
 	assert_non_null(strstr(out, "p=0.0002  regressed\n"));
 	assert_non_null(strstr(out, "\nverdict: improved\n"));
 	/* the verdict's reasons are the headline's */
