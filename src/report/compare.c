@@ -484,9 +484,10 @@ void render_compare_text(FILE *f, const struct comparison *c)
 	free(buf);
 	notes(f, c, "  ");
 	if (w > TEXT_COLUMNS)
-		fprintf(f, "\n(lines up to %zu columns: for %d compare %s, with shorter labels or --format markdown)\n",
+		fprintf(f, "\n(lines up to %zu columns: for %d, %s, or --format markdown)\n",
 			w, TEXT_COLUMNS, c->nruns > 2 ?
-			"one candidate at a time" : "with --brief");
+			"compare one candidate at a time" : !c->brief ?
+			"use --brief" : "shorten the sweep values");
 	fputc('\n', f);
 	render_verdict_line(f, c);
 }
