@@ -6,8 +6,6 @@
  * (doc/tables.md).
  * The parsing, history and rendering it shares with judge (judge.c).
  */
-#include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,26 +71,14 @@ int compare_parse(int argc, char **argv, const struct opt_def *tab,
 				 .metrics = o->metrics };
 	if (o->help)
 		return 0;
-	if (o->brief) {
-		char *end;
-		unsigned long n;
-
-		errno = 0;
-		n = strtoul(o->brief, &end, 10);
-		if (!isdigit((unsigned char)*o->brief) || *end || errno ||
-		    n > BRIEF_MAX)
-			return error("%s: option --brief: '%s' is not a count of metrics 0..%d (--brief alone: %s)",
-				     argv[0], o->brief, BRIEF_MAX, BRIEF_DEFAULT);
-		o->brief_top = (unsigned)n;
-	}
 	return parse_percent(argv[0], o->threshold, &co->threshold);
 }
 
 void compare_style(const struct compare_opts *o, struct comparison *c)
 {
 	c->ratio = o->ratio;
-	c->brief = o->brief != NULL;
-	c->brief_top = o->brief_top;
+	c->brief = o->brief > 0;
+	c->brief_top = o->brief;
 }
 
 /* The database, when there is one, for the run-to-run noise; else NULL. */

@@ -34,8 +34,7 @@ struct compare_opts {
 	int match;
 	const char *metrics;	/* --metrics, into cmp_opts */
 	bool ratio;
-	const char *brief;	/* --brief[=N] as given; NULL: not brief */
-	unsigned brief_top;	/* its N */
+	unsigned brief;		/* --brief[=N]: its N; 0: not brief */
 	bool help;
 };
 
@@ -60,9 +59,9 @@ struct compare_opts {
 	  .help = "which metrics get tables: headline, all (the workload's) or globs such as 'wakeup.p*,sched.*'; the verdict is the headline's" }, \
 	{ .name = "ratio", .type = OPT_BOOL, .offset = offsetof(struct compare_opts, ratio), \
 	  .help = "add mmtests' Gmean row (--print-ratio): per candidate the geometric mean over the cases of its mean / the baseline's" }, \
-	{ .name = "brief", .type = OPT_STRING, .offset = offsetof(struct compare_opts, brief), \
-	  .bare = BRIEF_DEFAULT, .arg = "N",					\
-	  .help = "for an email: per case the mean row, the change and verdict, at most N (default " BRIEF_DEFAULT ") metrics that moved; no Duration block" }, \
+	{ .name = "brief", .type = OPT_UINT, .offset = offsetof(struct compare_opts, brief), \
+	  .def = "0", .min = 0, .max = BRIEF_MAX, .bare = BRIEF_DEFAULT, .arg = "N", \
+	  .help = "for an email: per case the mean row, the change and verdict, at most N (default " BRIEF_DEFAULT ") metrics that moved; no Duration block; 0: not brief" }, \
 	OPT_FORMAT(struct compare_opts, format, compare_formats, "text",		\
 		   "text (mmtests' layout), markdown, csv, json or html (a page: compare draws its plots, judge its tables)"),	\
 	OPT_HELP(struct compare_opts, help)

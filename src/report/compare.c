@@ -17,7 +17,10 @@
 
 #define CELL 23		/* "%12.4f (%7.2f%%)" */
 #define TEXT_COLUMNS 80	/* what an email takes */
-#define RUN_COL 10	/* the run's column of a change row */
+#define RUN_COL 10	/* the run's column of a change row, at least */
+/* A change row but its sweep and run columns: "Change (median) " ...
+ * "-6.2% [-8.1, -4.0]     p=0.0001  inconclusive" */
+#define CHANGE_REST (16 + 1 + 1 + 22 + 1 + 9 + 1 + 12)
 
 static int sweep_width(const struct cmp_job *j)
 {
@@ -184,7 +187,7 @@ struct table_style {
 	void (*cell)(FILE *f, const struct cmp_cell *c, int row, bool mark,
 		     int dec);
 	void (*change)(FILE *f, const char *label, int w, const char *sweep,
-		       const char *run, const char *change, const char *p,
+		       int runw, const char *run, const char *change, const char *p,
 		       const char *verdict, const char *why);
 	/* the Gmean ratio row (--ratio) */
 	void (*ratio)(FILE *f, const struct comparison *c,
@@ -224,6 +227,15 @@ static void change_rows(FILE *f, const struct comparison *c,
 			const struct cmp_job *j, int w,
 			const struct table_style *t)
 {
+	int runw = RUN_COL;
+
+	/* wide enough for the longest name that leaves the row in 80 columns */
+	for (size_t k = 1; k < c->nruns; k++) {
+		int len = (int)strlen(c->runs[k].name);
+
+		if (len > runw && CHANGE_REST + w + len <= TEXT_COLUMNS)
+			runw = len;
+	}
 	for (size_t i = 0; i < j->ncases; i++)
 		for (size_t k = 1; k < c->nruns; k++) {
 			const struct cmp_result *r = &j->cases[i].cell[k].r;
@@ -232,7 +244,7 @@ static void change_rows(FILE *f, const struct comparison *c,
 			change_text(ch, sizeof(ch), r);
 			p_text(p, sizeof(p), r->p);
 			t->change(f, change_label(c), w,
-				  sweep_or_dash(&j->cases[i]), c->runs[k].name,
+				  sweep_or_dash(&j->cases[i]), runw, c->runs[k].name,
 				  ch, p, verdict_word(j, r),
 				  j->metric.better == BETTER_NONE || c->brief ?
 				  NULL : r->why);
@@ -249,14 +261,14 @@ static void text_row_head(FILE *f, const char *label, int w, const char *sweep)
  * ends the line, and the change goes under the column it would have.
  */
 static void text_change(FILE *f, const char *label, int w, const char *sweep,
-			const char *run, const char *change, const char *p,
-			const char *verdict, const char *why)
+			int runw, const char *run, const char *change,
+			const char *p, const char *verdict, const char *why)
 {
 	fprintf(f, "%-15s %-*s ", label, w, sweep);
-	if (strlen(run) > RUN_COL)
-		fprintf(f, "%s\n%*s", run, 15 + 1 + w + 1 + RUN_COL + 1, "");
+	if ((int)strlen(run) > runw)
+		fprintf(f, "%s\n%*s", run, 15 + 1 + w + 1 + runw + 1, "");
 	else
-		fprintf(f, "%-*s ", RUN_COL, run);
+		fprintf(f, "%-*s ", runw, run);
 	fprintf(f, "%-22s p=%-7s %s\n", change, p, verdict);
 	if (why && !strcmp(verdict, verdict_names[V_INCONCLUSIVE]))
 		fprintf(f, "    (%s)\n", why);
@@ -519,10 +531,10 @@ static void md_row_head(FILE *f, const char *label, int w, const char *sweep)
 }
 
 static void md_change(FILE *f, const char *label, int w, const char *sweep,
-		      const char *run, const char *change, const char *p,
-		      const char *verdict, const char *why)
+		      int runw, const char *run, const char *change,
+		      const char *p, const char *verdict, const char *why)
 {
-	(void)label, (void)w;
+	(void)label, (void)w, (void)runw;
 	fprintf(f, "| %s | %s | %s | %s | %s", sweep, run, change, p, verdict);
 	fprintf(f, why ? " (%s) |\n" : " |\n", why);
 }

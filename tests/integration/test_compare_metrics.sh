@@ -92,7 +92,7 @@ test_compare_metrics_bad_input() {
 	expect_match "typo message" "--metrics: 'messaging.rte' matches no metric" "$err"
 	run_sl compare "$tmp/a.json" "$tmp/b.json" --brief=many
 	expect_eq "brief exit" 2 "$rc"
-	expect_match "brief message" "option --brief: 'many' is not a count" "$err"
+	expect_match "brief message" "option --brief: 'many' is not a number \(expected a whole number in 0\.\.50\)" "$err"
 	run_sl compare "$tmp/a.json" "$tmp/b.json" --brief 2
 	expect_eq "brief N needs =" 2 "$rc"
 }

@@ -323,6 +323,7 @@ static void test_brief_text(void **state)
  */
 static void test_long_names(void **state)
 {
+	static const char *const mid_names[] = { "0ee84f0", "0ee84f0/good" };
 	static const char *const names[] = {
 		"vm-6.18.44-fc-v857/baseline", "vm-6.18.44-fc-v857/eevdf-slice",
 		"vm-6.18.44-fc-v857/n7",
@@ -344,6 +345,13 @@ static void test_long_names(void **state)
 	assert_true(widest_line(tables) <= 80);
 	assert_null(strstr(out, "columns: for 80,"));
 	free(tables);
+	free(out);
+	runs_free(&t);
+
+	/* a name a little past the 10 columns widens them, and stays whole */
+	assert_int_equal(build(&t, 2, mid_names, NULL), 0);
+	out = render(&t.c, false);
+	assert_non_null(strstr(out, "\nChange (median) 1    0ee84f0/good +10.0% [+6.9, +13.0]   p=0.0002  improved\n"));
 	free(out);
 	runs_free(&t);
 
