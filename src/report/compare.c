@@ -203,12 +203,12 @@ static void summary_rows(FILE *f, const struct comparison *c,
 
 	for (int row = 0; row < MM_NROWS; row++)
 		for (size_t i = 0; i < j->ncases; i++) {
-			if (c->brief && row != MM_MEAN)
-				continue;
 			const struct cmp_case *cs = &j->cases[i];
 
 			if (c->rows && !(c->rows & 1u << row))
 				break;	/* not asked for (--rows) */
+			if (c->brief && row != MM_MEAN)
+				break;	/* --brief: the mean row alone */
 
 			t->row_head(f, mm_row_label(row, cs->cell[0].ok &&
 						    cs->cell[0].s.hmean),
