@@ -125,8 +125,12 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (o.layout != LAYOUT_MMTESTS && o.format > 1) {
-		error("compare: --layout %s is a table for reading (--format text or markdown); --format %s has every number already",
-		      compare_layouts[o.layout], compare_formats[o.format]);
+		if (!strcmp(compare_formats[o.format], "html"))
+			error("compare: --layout %s is a table for text or markdown; --format html draws its own tables and plots (use --layout mmtests)",
+			      compare_layouts[o.layout]);
+		else
+			error("compare: --layout %s is a table for reading (--format text or markdown); --format %s has every number already",
+			      compare_layouts[o.layout], compare_formats[o.format]);
 		return EXIT_USAGE;
 	}
 	if (o.rows && (o.layout != LAYOUT_MMTESTS ||

@@ -181,3 +181,14 @@ test_report_stopped_removes_its_directory() {
 	kill -0 "$(cat "$tmp/started")" 2>/dev/null && fail "gnuplot left running"
 	true
 }
+
+# A table layout with --format html says what html is instead.
+test_report_html_refuses_a_table_layout() {
+	use_tmpdir
+	printf '[m]\nworkload = command\nargv = true\niterations = 2\n' >"$tmp/t.job"
+	"$SCHEDLAB" run "$tmp/t.job" --db "$tmp/r.db" --label a -q 2>/dev/null
+	"$SCHEDLAB" run "$tmp/t.job" --db "$tmp/r.db" --label b -q 2>/dev/null
+	run_sl compare a b --db "$tmp/r.db" --layout variants --format html
+	expect_eq "exit" 2 "$rc"
+	expect_match "why" "^schedlab: compare: --layout variants is a table for text or markdown; --format html draws its own tables and plots \(use --layout mmtests\)$" "$err"
+}
