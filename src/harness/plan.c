@@ -609,8 +609,6 @@ static int take_variants(struct loader *ld, struct plan *p)
 		v = &p->variants[p->nvariants++];
 		*v = (struct plan_variant){ .name = xstrdup(name),
 					    .line = sec->line };
-		v->sets = xcalloc(sec->nkv + 1, sizeof(*v->sets));
-		v->origins = xcalloc(sec->nkv + 1, sizeof(*v->origins));
 		for (size_t k = 0; k < sec->nkv; k++) {
 			const struct kv *kv = &sec->kv[k];
 			char *t = xmalloc(strlen(kv->key) + strlen(kv->value) + 2);
@@ -618,8 +616,8 @@ static int take_variants(struct loader *ld, struct plan *p)
 
 			sprintf(t, "%s=%s", kv->key, kv->value);
 			snprintf(at, sizeof(at), "%s:%u", ld->path, kv->line);
-			v->sets[v->nsets] = t;
-			v->origins[v->nsets++] = xstrdup(at);
+			plan_variant_add(v, t, at);
+			free(t);
 			free(kv->key);
 			free(kv->value);
 			free(kv->origin);
