@@ -20,7 +20,7 @@ MANDIR  ?= $(PREFIX)/share/man
 CC      ?= cc
 O       ?= build
 CFLAGS  ?= -O2 -g
-PKGS     = jansson sqlite3 inih libmnl gsl
+PKGS     = jansson sqlite3 inih libmnl gsl libpq
 VERSION := 0.1$(shell git rev-parse --short HEAD 2>/dev/null | sed "s/^/-g/")
 
 ALL_CFLAGS = -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Isrc -I$(O)/gen -pthread \

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -421,4 +422,33 @@ int nofile_raise(unsigned long long need, struct nofile_limits *lim)
 	if (setrlimit(RLIMIT_NOFILE, &rl))
 		return error_errno("setrlimit(RLIMIT_NOFILE)");
 	return rl.rlim_cur >= need ? 0 : 1;
+}
+
+void uuid_new(char *buf, size_t len)
+{
+	unsigned char b[16];
+
+	if (getrandom(b, sizeof(b), 0) != sizeof(b)) {
+		uint64_t t = now_ns() ^ (uint64_t)getpid() << 32;
+
+		memcpy(b, &t, 8);
+		memcpy(b + 8, &t, 8);
+	}
+	b[6] = (b[6] & 0x0f) | 0x40;	/* version 4 */
+	b[8] = (b[8] & 0x3f) | 0x80;	/* variant 1 */
+	snprintf(buf, len,
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9],
+		 b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
+bool uuid_valid(const char *s)
+{
+	for (int i = 0; i < 36; i++) {
+		bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+
+		if (dash ? s[i] != '-' : !strchr("0123456789abcdef", s[i]) || !s[i])
+			return false;
+	}
+	return !s[36];
 }

@@ -65,6 +65,11 @@ void *xcalloc_lines(size_t n, size_t size);
  */
 char *argv_join(char *const *argv, bool quote);
 
+/* A random (version 4) uuid, lowercase, into buf (37 bytes at least). */
+void uuid_new(char *buf, size_t len);
+/* Whether s is a uuid as uuid_new() writes them: 8-4-4-4-12 lowercase hex. */
+bool uuid_valid(const char *s);
+
 /*
  * Removes a directory tree, never following a symbolic link or crossing
  * into another file system; 0 (also when it is not there) or -1 with errno.

@@ -9,7 +9,7 @@
 # and fails.
 set -eu
 
-build="gcc libc6-dev make pkg-config libjansson-dev libsqlite3-dev libinih-dev libmnl-dev libgsl-dev"
+build="gcc libc6-dev make pkg-config libjansson-dev libsqlite3-dev libinih-dev libmnl-dev libgsl-dev libpq-dev"
 # clang: make check's clang build and make fuzz (libFuzzer); its
 # sanitizer and libFuzzer runtimes are only a Recommends of clang-14.
 test="$build clang libclang-rt-14-dev libcmocka-dev jq sqlite3 strace procps git dbench postgresql postgresql-contrib sysbench chromium gnuplot-nox fonts-dejavu-core"

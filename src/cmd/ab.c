@@ -344,17 +344,14 @@ int cmd_ab(int argc, char **argv)
 	struct run_adapt ad;
 	struct cmp_opts co;
 	struct plan plan = { 0 };
-	char *command, *words;
+	char *command;
 	size_t nv = 0;
 	int first, rc = EXIT_USAGE, run_rc;
 	bool doc_only;
 
 	memset(&o, 0, sizeof(o));
 	opts_defaults(ab_options, &o);
-	words = argv_join(argv, true);
-	command = xmalloc(strlen(words) + sizeof("schedlab "));
-	sprintf(command, "schedlab %s", words);
-	free(words);
+	command = store_command_line(argv);	/* before getopt reorders argv */
 	first = opts_parse_argv(&t, 1, argc, argv, "ab", true);
 	if (first < 0)
 		goto out;

@@ -76,6 +76,8 @@ struct run_request {
 	const char *spec;	/* SUITE or JOBFILE; NULL: quick */
 	const char *label;	/* NULL: HOSTNAME-KERNELRELEASE */
 	const char *db;		/* NULL: the default database */
+	const char *uuid;	/* the run's uuid (an agent's); NULL: a new one */
+	const char *host;	/* the host stored; NULL: the node name */
 	/* over the job file's: NULL, a count or "auto"; 0/NULL: the file's */
 	const char *iterations;
 	unsigned min_iter, max_iter;

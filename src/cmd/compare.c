@@ -86,7 +86,7 @@ struct store *compare_open_history(const char *dbopt)
 {
 	char db[4096];
 
-	if (run_db_path(dbopt, db, sizeof(db)) || access(db, F_OK))
+	if (run_db_path(dbopt, db, sizeof(db)) || store_missing(db))
 		return NULL;
 	return store_open_ro(db);
 }

@@ -529,7 +529,7 @@ struct judge_args {
 	struct compare_opts o;
 	struct cmp_opts co;
 	const char *spec;	/* SUITE or JOBFILE, or NULL */
-	const char *words;
+	const char *command;	/* the command line, for the run it stores */
 };
 
 /*
@@ -540,7 +540,7 @@ static int judge_run(struct judge_args *a, struct judge *j, int64_t ids[3])
 {
 	struct run_variant vars[2];
 	struct run_adapt ad = { judge_enough, judge_done, j };
-	char lbuf[256], *command;
+	char lbuf[256];
 	bool store_failed = false;
 	struct run_request rq = {
 		.spec = a->spec, .db = a->o.db, .quiet = true, .test = a->o.test,
@@ -564,11 +564,8 @@ static int judge_run(struct judge_args *a, struct judge *j, int64_t ids[3])
 	}
 	if (run_check_iterations("judge", &rq))
 		return EXIT_ABORT;
-	command = xmalloc(strlen(a->words) + sizeof("schedlab "));
-	sprintf(command, "schedlab %s", a->words);
-	rq.command = command;
+	rq.command = a->command;
 	rc = run_suite(&rq, &ids[0]);
-	free(command);
 	if (store_failed && rc != EXIT_INTERRUPTED) {
 		/* not the commit's fault: no verdict, and bisect must stop */
 		error("judge: the database could not be written: abort (%d)", EXIT_ABORT);
@@ -721,10 +718,10 @@ out:
 	return rc;
 }
 
-/* judge; words: its command line as given, for the run it stores. */
-static int judge(int argc, char **argv, const char *words)
+/* judge; command: its command line as given, for the run it stores. */
+static int judge(int argc, char **argv, const char *command)
 {
-	struct judge_args a = { .words = words };
+	struct judge_args a = { .command = command };
 	int first, nmodes;
 
 	if (compare_parse(argc, argv, judge_options, &a.o, &a.co, &first))
@@ -754,9 +751,9 @@ static int judge(int argc, char **argv, const char *words)
 
 int cmd_judge(int argc, char **argv)
 {
-	char *words = argv_join(argv, true);	/* before getopt reorders argv */
-	int rc = judge(argc, argv, words);
+	char *command = store_command_line(argv);	/* before getopt reorders argv */
+	int rc = judge(argc, argv, command);
 
-	free(words);
+	free(command);
 	return rc;
 }

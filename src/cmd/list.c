@@ -113,7 +113,7 @@ static int list_runs(const struct list_opts *o)
 
 	if (run_db_path(o->db, db, sizeof(db)))
 		return EXIT_USAGE;
-	if (access(db, F_OK)) {
+	if (store_missing(db)) {
 		fprintf(stderr, "no runs yet: no database at %s\n", db);
 		if (o->format == 1)
 			puts("[]");

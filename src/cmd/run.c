@@ -28,6 +28,7 @@
 
 struct run_opts {
 	const char *label;
+	const char *uuid, *host;
 	const char *db;
 	const char *iterations, *budget, *threshold;
 	unsigned min_iter, max_iter;
@@ -42,6 +43,10 @@ static const struct opt_def run_options[] = {
 	{ .name = "label", .type = OPT_STRING, .offset = O(label), .arg = "LABEL",
 	  .help = "name the run (default: HOSTNAME-KERNELRELEASE); 'schedlab show LABEL' finds the latest" },
 	OPT_DB(struct run_opts, db),
+	{ .name = "host", .type = OPT_STRING, .offset = O(host), .arg = "NAME",
+	  .help = "the host name stored with the run (default: the node name); for machines that share one" },
+	{ .name = "uuid", .type = OPT_STRING, .offset = O(uuid), .arg = "UUID",
+	  .help = "the run's uuid (default: a new random one), for a program that runs schedlab and then finds its run" },
 	OPT_ITERATIONS(struct run_opts, iterations),
 	OPT_ADAPTIVE(struct run_opts, min_iter, max_iter, budget),
 	{ .name = "threshold", .type = OPT_STRING, .offset = O(threshold),
@@ -80,7 +85,7 @@ static int print_estimate(const struct plan *plan, const char *db,
 	double total = 0, secs;
 	char d[32];
 
-	if (!access(db, F_OK) && !(st = store_open_ro(db)))
+	if (!store_missing(db) && !(st = store_open_ro(db)))
 		return -1;
 	for (size_t i = 0; st && i < plan->ncases; i++) {
 		const struct plan_case *c = &plan->cases[i];
@@ -256,15 +261,12 @@ int cmd_run(int argc, char **argv)
 	struct run_opts ro = { 0 };
 	struct opt_target t = { run_options, &ro };
 	struct run_request rq;
-	char *command, *words;
+	char *command;
 	int64_t id;
 	int first, rc;
 
 	opts_defaults(run_options, &ro);
-	words = argv_join(argv, true);	/* before getopt reorders argv */
-	command = xmalloc(strlen(words) + sizeof("schedlab "));
-	sprintf(command, "schedlab %s", words);
-	free(words);
+	command = store_command_line(argv);	/* before getopt reorders argv */
 	first = opts_parse_argv(&t, 1, argc, argv, "run", true);
 	if (first < 0) {
 		free(command);
@@ -283,12 +285,24 @@ int cmd_run(int argc, char **argv)
 	}
 	rq = (struct run_request){
 		.spec = first < argc ? argv[first] : NULL, .label = ro.label,
-		.db = ro.db, .iterations = ro.iterations,
+		.db = ro.db, .uuid = ro.uuid, .host = ro.host,
+		.iterations = ro.iterations,
 		.min_iter = ro.min_iter, .max_iter = ro.max_iter,
 		.budget = ro.budget, .quiet = ro.quiet,
 		.sets = ro.sets.v, .nsets = ro.sets.n,
 		.command = command,
 	};
+	if (ro.uuid && !uuid_valid(ro.uuid)) {
+		error("run: --uuid: '%s' is not a uuid (expected 8-4-4-4-12 lowercase hex digits)",
+		      ro.uuid);
+		goto out;
+	}
+	if (ro.host && (!*ro.host || strlen(ro.host) > 255 ||
+			strpbrk(ro.host, " \t\n/"))) {
+		error("run: --host: '%s' is not a host name (1 to 255 characters, no blank or '/')",
+		      ro.host);
+		goto out;
+	}
 	if (parse_percent("run", ro.threshold, &rq.threshold) ||
 	    run_check_iterations("run", &rq))
 		goto out;

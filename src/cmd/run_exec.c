@@ -23,24 +23,6 @@
 #include "util.h"
 #include "version.h"
 
-static void make_uuid(char *buf, size_t len)
-{
-	unsigned char b[16];
-
-	if (getrandom(b, sizeof(b), 0) != sizeof(b)) {
-		uint64_t t = now_ns() ^ (uint64_t)getpid() << 32;
-
-		memcpy(b, &t, 8);
-		memcpy(b + 8, &t, 8);
-	}
-	b[6] = (b[6] & 0x0f) | 0x40;	/* version 4 */
-	b[8] = (b[8] & 0x3f) | 0x80;	/* variant 1 */
-	snprintf(buf, len,
-		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9],
-		 b[10], b[11], b[12], b[13], b[14], b[15]);
-}
-
 static double wall_now(void)
 {
 	struct timespec ts;
@@ -620,7 +602,10 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 		free(sd);
 		return EXIT_USAGE;
 	}
-	gethostname(host, sizeof(host) - 1);
+	if (ro->host)
+		snprintf(host, sizeof(host), "%s", ro->host);
+	else
+		gethostname(host, sizeof(host) - 1);
 	if (uname(&u))
 		snprintf(u.release, sizeof(u.release), "unknown");
 	snprintf(label, sizeof(label), "%s-%s", host, u.release);
@@ -635,7 +620,7 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 	if (nplans > 1)
 		json_object_set_new(env, "interleave_seed",
 				    sysenv_item(json_integer((json_int_t)seed)));
-	make_uuid(ab, sizeof(ab));
+	uuid_new(ab, sizeof(ab));
 	busy = busy_pct();
 	if (busy >= 0)
 		json_object_set_new(env, "busy_at_start", sysenv_item(json_real(busy)));
@@ -650,7 +635,10 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 
 		const char *vn = sd[k].name;
 
-		make_uuid(uuid, sizeof(uuid));
+		if (!k && ro->uuid)
+			snprintf(uuid, sizeof(uuid), "%s", ro->uuid);
+		else
+			uuid_new(uuid, sizeof(uuid));
 		sd[k].label = xmalloc(strlen(base) + (vn ? strlen(vn) : 0) + 2);
 		sprintf(sd[k].label, "%s%s%s", base, vn ? "/" : "", vn ? vn : "");
 		sr = (struct store_run){

@@ -388,7 +388,7 @@ int run_load(const char *spec, const char *dbopt, struct run *r)
 	}
 	if (run_db_path(dbopt, db, sizeof(db)))
 		return -1;
-	if (access(db, F_OK))
+	if (store_missing(db))
 		return error("no run '%s': no database at %s (see 'schedlab run')",
 			     spec, db);
 	st = store_open_ro(db);

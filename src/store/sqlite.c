@@ -59,12 +59,12 @@ static int busy_timeout_ms(void)
 	return (int)v;
 }
 
-static int recompute_identities(struct store *s);
+static int recompute_identities(struct sqlite_store *s);
 
 /* Version N of the schema: its SQL, then, when given, C code. */
 struct migration {
 	const char *sql;
-	int (*after)(struct store *s);
+	int (*after)(struct sqlite_store *s);
 };
 
 static const struct migration migrations[] = {
@@ -188,7 +188,7 @@ static void sql_identity_upgrade(sqlite3_context *ctx, int argc,
 }
 
 /* Every stored case's full parameter string as its identity. */
-static int recompute_identities(struct store *s)
+static int recompute_identities(struct sqlite_store *s)
 {
 	int rc;
 
@@ -205,7 +205,7 @@ static int recompute_identities(struct store *s)
 	return rc;
 }
 
-int db_error(struct store *s, const char *fmt, ...)
+int db_error(struct sqlite_store *s, const char *fmt, ...)
 {
 	char what[512];
 	va_list ap;
@@ -231,7 +231,7 @@ static int create_errno(const char *path)
 }
 
 /* The first contact with the file: say which of the usual troubles it is. */
-static int open_error(struct store *s, int rc)
+static int open_error(struct sqlite_store *s, int rc)
 {
 	const char *msg = s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
 	int sys = s->db ? sqlite3_system_errno(s->db) : 0;
@@ -257,30 +257,30 @@ static int open_error(struct store *s, int rc)
 	return error("%s: cannot open database (%s)", s->path, msg);
 }
 
-int db_exec(struct store *s, const char *sql, const char *what)
+int db_exec(struct sqlite_store *s, const char *sql, const char *what)
 {
 	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return db_error(s, "%s", what);
 	return 0;
 }
 
-int db_begin(struct store *s)
+int db_begin(struct sqlite_store *s)
 {
 	return db_exec(s, "BEGIN IMMEDIATE", "cannot lock the database for writing");
 }
 
-int db_commit(struct store *s)
+int db_commit(struct sqlite_store *s)
 {
 	return db_exec(s, "COMMIT", "cannot commit");
 }
 
-void db_rollback(struct store *s)
+void db_rollback(struct sqlite_store *s)
 {
 	if (!sqlite3_get_autocommit(s->db))
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
-int db_prepare(struct store *s, const char *sql, sqlite3_stmt **st)
+int db_prepare(struct sqlite_store *s, const char *sql, sqlite3_stmt **st)
 {
 	if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK)
 		return db_error(s, "cannot prepare a query");
@@ -327,7 +327,7 @@ int db_step_done(sqlite3_stmt *st)
 	return rc;
 }
 
-int db_query_int(struct store *s, const char *sql, const char *text,
+int db_query_int(struct sqlite_store *s, const char *sql, const char *text,
 		     int64_t num, int64_t *out)
 {
 	sqlite3_stmt *st;
@@ -385,7 +385,7 @@ out:
  * holds one integer row, 1 or more) or one newer than this binary.
  * Reads only.
  */
-static int read_schema_version(struct store *s, int64_t *v)
+static int read_schema_version(struct sqlite_store *s, int64_t *v)
 {
 	int64_t ours, tables;
 	sqlite3_stmt *st;
@@ -440,7 +440,7 @@ static int read_schema_version(struct store *s, int64_t *v)
  * schema between them (a new database two runs open at once) is seen
  * whole or not at all - not as tables without a schema_version.
  */
-static int schema_version(struct store *s, int64_t *v)
+static int schema_version(struct sqlite_store *s, int64_t *v)
 {
 	bool own = sqlite3_get_autocommit(s->db);
 	int rc;
@@ -453,7 +453,7 @@ static int schema_version(struct store *s, int64_t *v)
 	return rc;
 }
 
-static int migrate(struct store *s)
+static int migrate(struct sqlite_store *s)
 {
 	int64_t v;
 	char sql[128];
@@ -537,7 +537,7 @@ static char *immutable_uri(const char *path)
  * SQLite code (SQLITE_OK), the error not yet said. Reads nothing else
  * and writes nothing.
  */
-static int connect(struct store *s, int flags, bool immutable)
+static int connect(struct sqlite_store *s, int flags, bool immutable)
 {
 	char *uri = NULL;
 	sqlite3_stmt *st;
@@ -570,7 +570,7 @@ static int connect(struct store *s, int flags, bool immutable)
 }
 
 /* PRAGMA quick_check: -1 after error() when the file is damaged. */
-static int quick_check(struct store *s)
+static int quick_check(struct sqlite_store *s)
 {
 	static const char db_main[] = "*** in database main ***\n";
 	sqlite3_stmt *st;
@@ -614,7 +614,7 @@ static int quick_check(struct store *s)
  * pages, then WAL, the schema's migrations and the statements writes
  * use.
  */
-static int open_write(struct store *s)
+static int open_write(struct sqlite_store *s)
 {
 	int64_t v;
 	int rc;
@@ -677,7 +677,7 @@ static int open_write(struct store *s)
  * 1: the schema is older than this binary's and the database must be
  * opened for writing, which upgrades it.
  */
-static int open_read(struct store *s)
+static int open_read(struct sqlite_store *s)
 {
 	bool may_write = !access(s->path, W_OK) && !create_errno(s->path);
 	int64_t v;
@@ -702,33 +702,41 @@ static int open_read(struct store *s)
 	return 1;
 }
 
-static struct store *open_store(const char *path, bool write)
+static const struct store_ops sqlite_ops = {
+	.kind = "sqlite",
+	.close = sqlite_close,
+	.run_begin = sqlite_run_begin,
+	.run_end = sqlite_run_end,
+	.case_add = sqlite_case_add,
+	.resolve = sqlite_resolve,
+	.find_uuid = sqlite_find_uuid,
+	.runs = sqlite_runs,
+	.ab_runs = sqlite_ab_runs,
+	.load = sqlite_load,
+	.import = sqlite_import,
+	.estimate = sqlite_estimate,
+	.history = sqlite_history,
+};
+
+struct store *sqlite_store_open(const char *path, bool write)
 {
-	struct store *s = xcalloc(1, sizeof(*s));
+	struct sqlite_store *s = xcalloc(1, sizeof(*s));
 	int rc;
 
+	s->base.ops = &sqlite_ops;
 	s->path = xstrdup(path);
+	s->base.name = s->path;
 	rc = write ? open_write(s) : open_read(s);
 	if (!rc)
-		return s;
-	store_close(s);
-	return rc > 0 ? open_store(path, true) : NULL;
+		return &s->base;
+	sqlite_close(&s->base);
+	return rc > 0 ? sqlite_store_open(path, true) : NULL;
 }
 
-struct store *store_open(const char *path)
+void sqlite_close(struct store *base)
 {
-	return open_store(path, true);
-}
+	struct sqlite_store *s = sqlite_of(base);
 
-struct store *store_open_ro(const char *path)
-{
-	return open_store(path, false);
-}
-
-void store_close(struct store *s)
-{
-	if (!s)
-		return;
 	sqlite3_finalize(s->ins_run);
 	sqlite3_finalize(s->ins_metric);
 	sqlite3_finalize(s->ins_case);
@@ -740,33 +748,4 @@ void store_close(struct store *s)
 	free(s);
 }
 
-const char *store_path(const struct store *s)
-{
-	return s->path;
-}
 
-int store_default_path(char *buf, size_t len)
-{
-	const char *db = getenv("SCHEDLAB_DB"), *xdg = getenv("XDG_DATA_HOME");
-	const char *home = getenv("HOME");
-	int n;
-
-	if (db && *db) {
-		n = snprintf(buf, len, "%s", db);
-	} else if (xdg && *xdg == '/') {	/* relative ones are invalid */
-		n = snprintf(buf, len, "%s/schedlab/results.db", xdg);
-	} else {
-		if (!home || !*home) {
-			struct passwd *pw = getpwuid(getuid());
-
-			home = pw ? pw->pw_dir : NULL;
-		}
-		if (!home)
-			return error("no home directory for the database; set SCHEDLAB_DB");
-		n = snprintf(buf, len, "%s/.local/share/schedlab/results.db",
-			     home);
-	}
-	if (n < 0 || (size_t)n >= len)
-		return error("database path too long");
-	return 0;
-}

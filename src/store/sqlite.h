@@ -13,9 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "store/store.h"
+#include "store/store_int.h"
 
-struct store {
+struct sqlite_store {
+	struct store base;	/* first: store_int.h */
 	sqlite3 *db;
 	char *path;
 	int busy_ms;		/* the busy timeout, once read */
@@ -25,17 +26,47 @@ struct store {
 	sqlite3_stmt *sel_history;
 };
 
+static inline struct sqlite_store *sqlite_of(struct store *base)
+{
+	return (struct sqlite_store *)base;
+}
+
+/* The ops of store_int.h, in the files named. */
+void sqlite_close(struct store *base);			/* sqlite.c */
+int sqlite_run_begin(struct store *base, const struct store_run *r,
+		     int64_t *id);			/* sqlite_write.c */
+int sqlite_run_end(struct store *base, int64_t id, const char *status,
+		   double ended, json_t *environment);
+int sqlite_case_add(struct store *base, int64_t run_id,
+		    const struct store_case *c);
+int sqlite_import(struct store *base, json_t *doc, const char *origin,
+		  bool once, int64_t *id);
+int sqlite_resolve(struct store *base, const char *spec,
+		   int64_t *id);			/* sqlite_read.c */
+int sqlite_find_uuid(struct store *base, const char *uuid, int64_t *id);
+int sqlite_runs(struct store *base, struct store_run_info **runs, size_t *n);
+int sqlite_ab_runs(struct store *base, const char *ab,
+		   struct store_ab_run **runs, size_t *n);
+int sqlite_estimate(struct store *base, const char *workload,
+		    unsigned version, const char *params, double *secs);
+int sqlite_history(struct store *base, const char *label, const char *host,
+		   const char *workload, unsigned version, const char *params,
+		   const char *metric, unsigned max,
+		   void (*fn)(void *arg, const double *x, size_t n), void *arg);
+int sqlite_load(struct store *base, int64_t id,
+		struct run *r);				/* sqlite_model.c */
+
 /* "FILE: WHAT (sqlite's message)", -1 */
-int db_error(struct store *s, const char *fmt, ...)
+int db_error(struct sqlite_store *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Runs sql; what says what failed. */
-int db_exec(struct store *s, const char *sql, const char *what);
+int db_exec(struct sqlite_store *s, const char *sql, const char *what);
 /* Takes the write lock now, waiting for other writers if need be. */
-int db_begin(struct store *s);
-int db_commit(struct store *s);
+int db_begin(struct sqlite_store *s);
+int db_commit(struct sqlite_store *s);
 /* Ends the open transaction, if any, undoing it. Says nothing. */
-void db_rollback(struct store *s);
-int db_prepare(struct store *s, const char *sql, sqlite3_stmt **st);
+void db_rollback(struct sqlite_store *s);
+int db_prepare(struct sqlite_store *s, const char *sql, sqlite3_stmt **st);
 /* Binds v, or NULL for a NULL pointer; v must outlive the next step. */
 void db_bind_text(sqlite3_stmt *st, int i, const char *v);
 /*
@@ -52,7 +83,7 @@ int db_step_done(sqlite3_stmt *st);
  * else to num when sql has a parameter. 1: found, 0: no row, -1 after
  * error().
  */
-int db_query_int(struct store *s, const char *sql, const char *text,
+int db_query_int(struct sqlite_store *s, const char *sql, const char *text,
 		 int64_t num, int64_t *out);
 
 /* sqlite_life.c: is a run's writer alive? */
@@ -76,6 +107,6 @@ const char *store_status_shown(const char *status, const char *host,
 			       const struct store_writer *w);
 /* In the caller's transaction: every running run whose writer is gone
  * becomes abandoned, ended now. */
-int store_mark_abandoned(struct store *s);
+int store_mark_abandoned(struct sqlite_store *s);
 
 #endif

@@ -98,7 +98,7 @@ const char *store_status_shown(const char *status, const char *host,
 	return status;
 }
 
-int store_mark_abandoned(struct store *s)
+int store_mark_abandoned(struct sqlite_store *s)
 {
 	sqlite3_stmt *sel = NULL, *upd = NULL;
 	struct store_writer w;

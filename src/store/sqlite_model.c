@@ -34,7 +34,7 @@ static char *col_dup_empty(sqlite3_stmt *st, int i, unsigned *nulls,
 }
 
 /* A JSON object kept in a column ({} for NULL); NULL after error(). */
-static json_t *col_object(struct store *s, sqlite3_stmt *st, int i,
+static json_t *col_object(struct sqlite_store *s, sqlite3_stmt *st, int i,
 			  const char *what, int64_t id)
 {
 	const char *t = (const char *)sqlite3_column_text(st, i);
@@ -53,7 +53,7 @@ static json_t *col_object(struct store *s, sqlite3_stmt *st, int i,
 	return j;
 }
 
-static int load_run(struct store *s, int64_t id, struct run *r)
+static int load_run(struct sqlite_store *s, int64_t id, struct run *r)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -106,7 +106,7 @@ static int load_run(struct store *s, int64_t id, struct run *r)
 }
 
 /* The run's metric metadata, in the order it was first stored. */
-static int load_metrics(struct store *s, int64_t id, struct run *r)
+static int load_metrics(struct sqlite_store *s, int64_t id, struct run *r)
 {
 	sqlite3_stmt *st;
 	size_t cap = 16;
@@ -200,7 +200,7 @@ static int cmp_series(const void *a, const void *b)
 }
 
 /* st: the samples query, bound here, reset on return. */
-static int load_samples(struct store *s, sqlite3_stmt *st, int64_t case_id,
+static int load_samples(struct sqlite_store *s, sqlite3_stmt *st, int64_t case_id,
 			const struct by_name *bn, struct run_case *c)
 {
 	const struct run *r = bn->r;
@@ -261,7 +261,7 @@ out:
  * of other names (none is stored by schedlab run) are checked and left
  * out of the model. st: the histograms query, reset on return.
  */
-static int load_hists(struct store *s, sqlite3_stmt *st, int64_t case_id,
+static int load_hists(struct sqlite_store *s, sqlite3_stmt *st, int64_t case_id,
 		      struct run_case *c)
 {
 	struct hist *check = NULL;
@@ -323,7 +323,7 @@ static const char *const case_columns[C_N] = {
 	"sweep", "status", "reason", "parameters", "settings", "iterations",
 };
 
-static int load_case(struct store *s, sqlite3_stmt *cs, const int *col,
+static int load_case(struct sqlite_store *s, sqlite3_stmt *cs, const int *col,
 		     struct run_case *c)
 {
 	int64_t case_id = sqlite3_column_int64(cs, col[C_ID]);
@@ -359,7 +359,7 @@ static int load_case(struct store *s, sqlite3_stmt *cs, const int *col,
 	return 0;
 }
 
-static int load_cases(struct store *s, int64_t id, struct run *r)
+static int load_cases(struct sqlite_store *s, int64_t id, struct run *r)
 {
 	sqlite3_stmt *cs = NULL, *ss = NULL, *hs = NULL;
 	int col[C_N], rc = SQLITE_ERROR, ret = -1;
@@ -418,8 +418,9 @@ out:
 	return ret;
 }
 
-int store_load(struct store *s, int64_t id, struct run *r)
+int sqlite_load(struct store *base, int64_t id, struct run *r)
 {
+	struct sqlite_store *s = sqlite_of(base);
 	int rc;
 
 	memset(r, 0, sizeof(*r));

@@ -16,8 +16,9 @@
 #include "store/sqlite.h"
 #include "util.h"
 
-int store_resolve(struct store *s, const char *spec, int64_t *id)
+int sqlite_resolve(struct store *base, const char *spec, int64_t *id)
 {
+	struct sqlite_store *s = sqlite_of(base);
 	size_t digits = strspn(spec, "0123456789");
 	int rc;
 
@@ -37,8 +38,15 @@ int store_resolve(struct store *s, const char *spec, int64_t *id)
 	return rc < 0 ? -1 : 0;
 }
 
-int store_runs(struct store *s, struct store_run_info **runs, size_t *n)
+int sqlite_find_uuid(struct store *base, const char *uuid, int64_t *id)
 {
+	return db_query_int(sqlite_of(base), "SELECT id FROM runs WHERE uuid = ?1",
+			    uuid, 0, id);
+}
+
+int sqlite_runs(struct store *base, struct store_run_info **runs, size_t *n)
+{
+	struct sqlite_store *s = sqlite_of(base);
 	sqlite3_stmt *st;
 	size_t cap = 0;
 	int rc;
@@ -96,23 +104,10 @@ int store_runs(struct store *s, struct store_run_info **runs, size_t *n)
 	return 0;
 }
 
-void store_runs_free(struct store_run_info *runs, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(runs[i].uuid);
-		free(runs[i].status);
-		free(runs[i].label);
-		free(runs[i].host);
-		free(runs[i].commit);
-		free(runs[i].ab);
-		free(runs[i].variant);
-	}
-	free(runs);
-}
-
-int store_ab_runs(struct store *s, const char *ab, struct store_ab_run **runs,
+int sqlite_ab_runs(struct store *base, const char *ab, struct store_ab_run **runs,
 		  size_t *n)
 {
+	struct sqlite_store *s = sqlite_of(base);
 	sqlite3_stmt *st;
 	size_t cap = 0;
 	int rc;
@@ -145,34 +140,10 @@ int store_ab_runs(struct store *s, const char *ab, struct store_ab_run **runs,
 	return 0;
 }
 
-void store_ab_runs_free(struct store_ab_run *runs, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(runs[i].variant);
-		free(runs[i].label);
-	}
-	free(runs);
-}
-
-/*
- * The export document is the model's: one reader of the database
- * (store_load(), sqlite_model.c) for every command.
- */
-json_t *store_export(struct store *s, int64_t id)
-{
-	struct run r;
-	json_t *doc;
-
-	if (store_load(s, id, &r))
-		return NULL;
-	doc = run_to_export(&r);
-	run_free(&r);
-	return doc;
-}
-
-int store_estimate(struct store *s, const char *workload, unsigned version,
+int sqlite_estimate(struct store *base, const char *workload, unsigned version,
 		   const char *params, double *secs)
 {
+	struct sqlite_store *s = sqlite_of(base);
 	static const char sql[] =
 		"SELECT avg(v.value) FROM samples v WHERE v.metric = 'process.wall_s'"
 		" AND v.case_id IN (SELECT id FROM cases WHERE workload = ?1"
@@ -198,11 +169,12 @@ int store_estimate(struct store *s, const char *workload, unsigned version,
 	return rc;
 }
 
-int store_history(struct store *s, const char *label, const char *host,
+int sqlite_history(struct store *base, const char *label, const char *host,
 		  const char *workload, unsigned version, const char *params,
 		  const char *metric, unsigned max,
 		  void (*fn)(void *arg, const double *x, size_t n), void *arg)
 {
+	struct sqlite_store *s = sqlite_of(base);
 	static const char sql[] =
 		"SELECT v.case_id, v.value FROM samples v WHERE v.metric = ?4"
 		" AND v.case_id IN (SELECT c.id FROM cases c JOIN runs r"

@@ -45,7 +45,7 @@ static void make_uuid(char out[37])
 }
 
 /* obj as a column keeps it (NULL: {}); free() it. NULL after error(). */
-static char *json_text(struct store *s, json_t *obj, const char *what)
+static char *json_text(struct sqlite_store *s, json_t *obj, const char *what)
 {
 	char *text;
 
@@ -69,7 +69,7 @@ struct run_row {
 	struct store_writer w;		/* pid 0: none (imported) */
 };
 
-static int insert_run(struct store *s, const struct run_row *r, int64_t *id)
+static int insert_run(struct sqlite_store *s, const struct run_row *r, int64_t *id)
 {
 	sqlite3_stmt *st = s->ins_run;
 	int rc;
@@ -101,7 +101,7 @@ static int insert_run(struct store *s, const struct run_row *r, int64_t *id)
 	return 0;
 }
 
-static int insert_metric(struct store *s, int64_t run_id, const char *name,
+static int insert_metric(struct sqlite_store *s, int64_t run_id, const char *name,
 			 const char *unit, const char *better, int headline,
 			 const char *help)
 {
@@ -129,7 +129,7 @@ struct case_row {
 	const char *settings;		/* JSON text */
 };
 
-static int insert_case(struct store *s, int64_t run_id,
+static int insert_case(struct sqlite_store *s, int64_t run_id,
 		       const struct case_row *c, int64_t *case_id)
 {
 	sqlite3_stmt *st = s->ins_case;
@@ -161,7 +161,7 @@ static int insert_case(struct store *s, int64_t run_id,
 	return 0;
 }
 
-static int insert_sample(struct store *s, int64_t case_id, const char *metric,
+static int insert_sample(struct sqlite_store *s, int64_t case_id, const char *metric,
 			 int64_t iteration, double value)
 {
 	sqlite3_stmt *st = s->ins_sample;
@@ -177,7 +177,7 @@ static int insert_sample(struct store *s, int64_t case_id, const char *metric,
 }
 
 /* A histogram as its JSON text (hist_to_json's form, compact). */
-static int insert_hist(struct store *s, int64_t case_id, const char *metric,
+static int insert_hist(struct sqlite_store *s, int64_t case_id, const char *metric,
 		       int64_t iteration, const json_t *h)
 {
 	sqlite3_stmt *st = s->ins_hist;
@@ -198,8 +198,9 @@ static int insert_hist(struct store *s, int64_t case_id, const char *metric,
 	return rc;
 }
 
-int store_run_begin(struct store *s, const struct store_run *r, int64_t *id)
+int sqlite_run_begin(struct store *base, const struct store_run *r, int64_t *id)
 {
+	struct sqlite_store *s = sqlite_of(base);
 	char uuid[37];
 	struct run_row row = {
 		.uuid = r->uuid, .label = r->label, .host = r->host,
@@ -229,7 +230,7 @@ int store_run_begin(struct store *s, const struct store_run *r, int64_t *id)
 }
 
 /* The run's end, inside the caller's transaction. env: JSON text or NULL. */
-static int update_end(struct store *s, int64_t id, const char *status,
+static int update_end(struct sqlite_store *s, int64_t id, const char *status,
 		      double ended, const char *env)
 {
 	static const char *const ends[] = { "complete", "partial", "failed", NULL };
@@ -256,9 +257,10 @@ static int update_end(struct store *s, int64_t id, const char *status,
 	return rc;
 }
 
-int store_run_end(struct store *s, int64_t id, const char *status,
+int sqlite_run_end(struct store *base, int64_t id, const char *status,
 		  double ended, json_t *environment)
 {
+	struct sqlite_store *s = sqlite_of(base);
 	char *env = NULL;
 	bool full = false;
 	int rc = -1;
@@ -294,7 +296,7 @@ int store_run_end(struct store *s, int64_t id, const char *status,
 }
 
 /* What the schema cannot check, before anything is locked. */
-static int check_case(struct store *s, int64_t run_id, const struct store_case *c)
+static int check_case(struct sqlite_store *s, int64_t run_id, const struct store_case *c)
 {
 	if (!c->job || !c->workload)
 		return error("%s: run %" PRId64 ": case %u has no %s", s->path,
@@ -321,8 +323,9 @@ static int check_case(struct store *s, int64_t run_id, const struct store_case *
 	return 0;
 }
 
-int store_case_add(struct store *s, int64_t run_id, const struct store_case *c)
+int sqlite_case_add(struct store *base, int64_t run_id, const struct store_case *c)
 {
+	struct sqlite_store *s = sqlite_of(base);
 	struct case_row row = {
 		.seq = c->seq, .job = c->job, .workload = c->workload,
 		.params = c->params, .sweep_keys = c->sweep_keys,
@@ -397,7 +400,7 @@ static const char *str(json_t *obj, const char *key)
 	return json_string_value(json_object_get(obj, key));
 }
 
-static int import_case(struct store *s, int64_t run_id, json_t *c)
+static int import_case(struct sqlite_store *s, int64_t run_id, json_t *c)
 {
 	struct case_row row = {
 		.seq = json_integer_value(json_object_get(c, "seq")),
@@ -444,9 +447,10 @@ out:
 	return rc;
 }
 
-int store_import(struct store *s, json_t *doc, const char *origin,
-		 int64_t *id)
+int sqlite_import(struct store *base, json_t *doc, const char *origin,
+		  bool once, int64_t *id)
 {
+	struct sqlite_store *s = sqlite_of(base);
 	json_t *run = json_object_get(doc, "run"), *m, *c;
 	json_t *ended = json_object_get(run, "ended");
 	struct run_row row;
@@ -477,6 +481,12 @@ int store_import(struct store *s, json_t *doc, const char *origin,
 		goto fail;
 	rc = db_query_int(s, "SELECT id FROM runs WHERE uuid = ?1", row.uuid, 0,
 		       &other);
+	if (rc > 0 && once) {
+		db_rollback(s);
+		free(env);
+		*id = other;
+		return 1;
+	}
 	if (rc > 0)
 		error("%s: run %s is already in %s as run %" PRId64, origin,
 		      row.uuid, s->path, other);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * store: where runs are kept. SQLite by default (store/sqlite.c: the
- * connection and schema; sqlite_write.c; sqlite_read.c); the schema is in
- * doc/store.md. The store never interprets values: it keeps what it is
+ * connection and schema; sqlite_write.c; sqlite_read.c), PostgreSQL for
+ * a fleet (store/pg*.c, libpq), picked by the database's name
+ * (store_is_url()) behind this one interface (store.c, store_int.h);
+ * the schemas are in doc/store.md and doc/fleet.md. The store never interprets values: it keeps what it is
  * given and hands back an export document (checked, read and written by
  * store/export.c). The one exception is upgrading runs stored before
  * case identities (schema 3, export_upgrade()), whose parameter strings
@@ -16,6 +18,7 @@
 #define SCHEDLAB_STORE_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -49,8 +52,41 @@ struct store *store_open(const char *path);
 struct store *store_open_ro(const char *path);
 void store_close(struct store *s);
 
-/* The path the store was opened with, for messages. */
+/*
+ * The database as messages name it: the path it was opened with, or a
+ * URL with its password left out (store_url_redact()).
+ */
 const char *store_path(const struct store *s);
+
+/* "sqlite" or "postgresql". */
+const char *store_kind(const struct store *s);
+
+/*
+ * Whether db names a PostgreSQL database rather than a SQLite file: a
+ * libpq URI, "postgresql://..." or "postgres://..." (credentials through
+ * libpq's usual means: PGPASSFILE, PGSERVICEFILE, ?service=, sslmode).
+ */
+bool store_is_url(const char *db);
+
+/*
+ * db without a password: a URL's "user:secret@" becomes "user@" and a
+ * password=... parameter is dropped, so that no message, stored command
+ * line or log holds one. Anything else is copied. Malloc'd.
+ */
+char *store_url_redact(const char *db);
+
+/*
+ * The command line to store with a run: "schedlab " and argv's words
+ * (argv_join()), every database URL in them, alone or after '=', with
+ * its password left out (store_url_redact()). Malloc'd.
+ */
+char *store_command_line(char *const *argv);
+
+/*
+ * Whether db is a SQLite file that does not exist (readers say "no
+ * database" rather than create one). Never true of a URL.
+ */
+bool store_missing(const char *db);
 
 /* The default database: $SCHEDLAB_DB, else $XDG_DATA_HOME/schedlab/results.db,
  * else ~/.local/share/schedlab/results.db. */
@@ -134,6 +170,12 @@ int store_case_add(struct store *s, int64_t run_id, const struct store_case *c);
  * with it that started last). -1 after error() when there is no such run.
  */
 int store_resolve(struct store *s, const char *spec, int64_t *id);
+
+/*
+ * The run with this uuid: 1 with *id set, 0 when there is none, -1
+ * after error().
+ */
+int store_find_uuid(struct store *s, const char *uuid, int64_t *id);
 
 /* A stored run as `schedlab list runs` shows it. */
 struct store_run_info {
@@ -237,6 +279,14 @@ json_t *export_load_limited(const char *path, const struct export_limit *lim);
  */
 int store_import(struct store *s, json_t *doc, const char *origin,
 		 int64_t *id);
+
+/*
+ * store_import(), but a uuid already stored is no error: 1 with *id the
+ * run already there, and nothing written (push and pull are idempotent:
+ * two of them at once store the run once). 0: stored as *id.
+ */
+int store_import_once(struct store *s, json_t *doc, const char *origin,
+		      int64_t *id);
 
 /*
  * The mean wall time of one iteration of a case with this identity

@@ -381,3 +381,65 @@ knob_lock() {
 	exec 9>>"$KNOB_LOCK"
 	flock 9
 }
+
+# pg_start: a throwaway PostgreSQL cluster of this test's own (initdb,
+# trust authentication, no TCP: a socket in $tmp), stopped and removed
+# when the test ends. Sets $PGURL, the URL schedlab takes
+# (postgresql:///schedlab?host=...&port=...&user=schedlab), and $PG_BIN.
+# Calls use_tmpdir first when the test has not. Skips without
+# PostgreSQL's server programs. pg_stop and pg_restart stop and start
+# that server (the faults agents must survive).
+pg_start() {
+	local bin
+	bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$bin" ] && [ -x "$bin/initdb" ] ||
+		skip "no PostgreSQL server programs (Debian package postgresql)"
+	[ -n "${tmp:-}" ] || use_tmpdir
+	PG_BIN=$bin
+	PG_DIR=$tmp/pg
+	PG_PORT=$((20000 + RANDOM % 20000))	# names the socket only
+	PG_AS=()
+	mkdir -p "$PG_DIR"
+	if [ "$(id -u)" -eq 0 ]; then
+		id postgres >/dev/null 2>&1 ||
+			skip "PostgreSQL will not run as root, and there is no user postgres"
+		chmod 755 "$tmp"
+		chown postgres "$PG_DIR"
+		PG_AS=(runuser -u postgres --)
+	fi
+	"${PG_AS[@]}" "$PG_BIN/initdb" -D "$PG_DIR/data" -A trust -U schedlab \
+		-E UTF8 --no-sync >"$PG_DIR/initdb.log" 2>&1 ||
+		fail "initdb: $(tail -n 3 "$PG_DIR/initdb.log")"
+	# shellcheck disable=SC2064
+	trap "pg_cleanup; rm -rf '$tmp'" EXIT
+	pg_restart
+	"$PG_BIN/createdb" -h "$PG_DIR" -p "$PG_PORT" -U schedlab schedlab ||
+		fail "createdb failed"
+	export PGURL="postgresql:///schedlab?host=$PG_DIR&port=$PG_PORT&user=schedlab"
+}
+
+# pg_restart: starts the test's server again (after pg_stop).
+pg_restart() {
+	"${PG_AS[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/log" -w \
+		-o "-k $PG_DIR -p $PG_PORT -c listen_addresses= -c fsync=off -c max_connections=60" \
+		start >/dev/null || fail "postgres did not start: $(tail -n 3 "$PG_DIR/log")"
+}
+
+# pg_stop: stops the test's server (fast: connections are cut).
+pg_stop() {
+	"${PG_AS[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w stop >/dev/null
+}
+
+pg_cleanup() {
+	[ -n "${PG_DIR:-}" ] && [ -f "$PG_DIR/data/postmaster.pid" ] &&
+		"${PG_AS[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m immediate -w \
+			stop >/dev/null 2>&1
+	return 0
+}
+
+# psql_t SQL: runs SQL on the test's database; prints the rows, fields
+# separated by '|', no header.
+psql_t() {
+	"$PG_BIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 -h "$PG_DIR" -p "$PG_PORT" \
+		-U schedlab -d schedlab -c "$1"
+}

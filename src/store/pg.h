@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Private to src/store: the PostgreSQL store (libpq). pg.c: the
+ * connection, the schema (doc/fleet.md, "Schema") and its migrations;
+ * pg_write.c: runs and cases written, samples by COPY; pg_read.c: runs
+ * listed, resolved and loaded; queue.c: the job queue, in the same
+ * database.
+ *
+ * Everything lives in the PostgreSQL schema "schedlab" (search_path is
+ * set on connecting), so a lab's database may hold other programs'
+ * tables beside it. Every helper that can fail says why once, naming
+ * the database by its redacted URL (never with a password), and returns
+ * -1 or NULL.
+ */
+#ifndef SCHEDLAB_STORE_PG_H
+#define SCHEDLAB_STORE_PG_H
+
+#include <libpq-fe.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "store/store_int.h"
+
+/* The schema this binary writes; a newer one is refused. */
+#define PG_SCHEMA_VERSION 1
+
+struct pg_store {
+	struct store base;	/* first; base.name: the redacted URL */
+	PGconn *conn;
+	bool write;
+};
+
+static inline struct pg_store *pg_of(struct store *base)
+{
+	return (struct pg_store *)base;
+}
+
+/*
+ * Connects to url (a postgresql:// URI; credentials by libpq's means),
+ * client_encoding UTF8, search_path schedlab, messages at warning and
+ * above. name: the redacted URL, for messages. NULL after error().
+ */
+PGconn *pg_connect(const char *url, const char *name);
+
+/*
+ * "NAME: WHAT (the server's message)", -1. res may be NULL (the
+ * connection's message is used).
+ */
+int pg_error(struct pg_store *s, const PGresult *res, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Runs sql with no parameters; want: PGRES_COMMAND_OK or
+ * PGRES_TUPLES_OK. -1 after pg_error() saying what failed.
+ */
+int pg_exec(struct pg_store *s, const char *sql, const char *what);
+
+/*
+ * sql with n text parameters (a NULL one is SQL NULL). The result, its
+ * status checked against want (PGRES_COMMAND_OK or PGRES_TUPLES_OK), or
+ * NULL after pg_error(). PQclear() it.
+ */
+PGresult *pg_query(struct pg_store *s, const char *sql, int n,
+		   const char *const *params, ExecStatusType want,
+		   const char *what);
+
+int pg_begin(struct pg_store *s);	/* BEGIN */
+int pg_commit(struct pg_store *s);
+void pg_rollback(struct pg_store *s);	/* says nothing */
+
+/*
+ * store_import()'s work inside the caller's transaction (the queue
+ * stores a job's run and marks the job done in one): no BEGIN, no
+ * COMMIT. once as store_import_once(): 1 when the uuid was there.
+ */
+int pg_import_tx(struct pg_store *s, json_t *doc, const char *origin,
+		 bool once, int64_t *id);
+
+#endif

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Private to src/store: what a backend gives the store interface
+ * (store.h). A backend's handle begins with struct store; store.c picks
+ * the backend by the database's name (store_is_url()) and calls through
+ * its ops. SQLite: sqlite*.c. PostgreSQL: pg*.c (libpq).
+ *
+ * Every op has the contract of the store.h function of the same name;
+ * import carries store_import_once()'s once flag.
+ */
+#ifndef SCHEDLAB_STORE_INT_H
+#define SCHEDLAB_STORE_INT_H
+
+#include <stdbool.h>
+
+#include "store/store.h"
+
+struct store_ops {
+	const char *kind;	/* "sqlite", "postgresql" */
+	void (*close)(struct store *s);
+	int (*run_begin)(struct store *s, const struct store_run *r, int64_t *id);
+	int (*run_end)(struct store *s, int64_t id, const char *status,
+		       double ended, json_t *environment);
+	int (*case_add)(struct store *s, int64_t run_id,
+			const struct store_case *c);
+	int (*resolve)(struct store *s, const char *spec, int64_t *id);
+	int (*find_uuid)(struct store *s, const char *uuid, int64_t *id);
+	int (*runs)(struct store *s, struct store_run_info **runs, size_t *n);
+	int (*ab_runs)(struct store *s, const char *ab,
+		       struct store_ab_run **runs, size_t *n);
+	int (*load)(struct store *s, int64_t id, struct run *r);
+	/* once: a uuid already stored is 1 with *id its run, not an error */
+	int (*import)(struct store *s, json_t *doc, const char *origin,
+		      bool once, int64_t *id);
+	int (*estimate)(struct store *s, const char *workload, unsigned version,
+			const char *params, double *secs);
+	int (*history)(struct store *s, const char *label, const char *host,
+		       const char *workload, unsigned version,
+		       const char *params, const char *metric, unsigned max,
+		       void (*fn)(void *arg, const double *x, size_t n),
+		       void *arg);
+};
+
+struct store {
+	const struct store_ops *ops;
+	/* the database as messages name it: a path, or a URL without its
+	 * password (store_url_redact()) */
+	char *name;
+};
+
+/* The backends' openers: NULL after error(), as store_open() says. */
+struct store *sqlite_store_open(const char *path, bool write);
+struct store *pg_store_open(const char *url, bool write);
+
+#endif
