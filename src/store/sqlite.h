@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "store/life.h"
 #include "store/store_int.h"
 
 struct sqlite_store {
@@ -86,25 +87,12 @@ int db_step_done(sqlite3_stmt *st);
 int db_query_int(struct sqlite_store *s, const char *sql, const char *text,
 		 int64_t num, int64_t *out);
 
-/* sqlite_life.c: is a run's writer alive? */
-struct store_writer {
-	int64_t pid;
-	int64_t start;		/* the process's start, in clock ticks after
-				 * boot (/proc/PID/stat); 0: unknown */
-	char boot[40];		/* the boot id; "": unknown */
-};
-/* This process. */
-void store_writer_self(struct store_writer *w);
+/* sqlite_life.c: is a run's writer alive? (life.h) */
 /*
  * The writer of runs columns pid, pid_start, boot_id at col, col + 1
  * and col + 2 of st's row (pid 0 when NULL).
  */
 void store_writer_col(sqlite3_stmt *st, int col, struct store_writer *w);
-/* Whether w, the writer of a run of host, is known dead. */
-bool store_writer_gone(const char *host, const struct store_writer *w);
-/* status, or "abandoned" for a running run whose writer is gone. */
-const char *store_status_shown(const char *status, const char *host,
-			       const struct store_writer *w);
 /* In the caller's transaction: every running run whose writer is gone
  * becomes abandoned, ended now. */
 int store_mark_abandoned(struct sqlite_store *s);
