@@ -141,11 +141,37 @@ static const char *const migrations[] = {
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
 
+/*
+ * libpq's message on one line: "ERROR:  " and the final newline gone,
+ * each line break and the indent after it one space. Into buf.
+ */
+static const char *one_line(const char *msg, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (!strncmp(msg, "ERROR:  ", 8))
+		msg += 8;
+	for (; *msg && n + 1 < len; msg++) {
+		if (*msg == '\n' || *msg == '\r' || *msg == '\t') {
+			while (msg[1] == '\n' || msg[1] == '\r' || msg[1] == '\t' ||
+			       msg[1] == ' ')
+				msg++;
+			if (msg[1])
+				buf[n++] = ' ';
+			continue;
+		}
+		buf[n++] = *msg;
+	}
+	while (n && buf[n - 1] == ' ')
+		n--;
+	buf[n] = '\0';
+	return buf;
+}
+
 int pg_error(struct pg_store *s, const PGresult *res, const char *fmt, ...)
 {
 	const char *msg = res ? PQresultErrorMessage(res) : "";
-	char what[512];
-	size_t n;
+	char what[512], line[1024];
 	va_list ap;
 
 	if (!*msg)
@@ -153,14 +179,8 @@ int pg_error(struct pg_store *s, const PGresult *res, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	n = strlen(msg);
-	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-		n--;
-	if (!strncmp(msg, "ERROR:  ", 8)) {
-		msg += 8;
-		n -= 8;
-	}
-	return error("%s: %s (%.*s)", s->base.name, what, (int)n, msg);
+	return error("%s: %s (%s)", s->base.name, what,
+		     one_line(msg, line, sizeof(line)));
 }
 
 PGresult *pg_query(struct pg_store *s, const char *sql, int n,
@@ -191,6 +211,38 @@ int pg_exec(struct pg_store *s, const char *sql, const char *what)
 	return 0;
 }
 
+char *pg_text_dup(const char *v)
+{
+	json_t *j;
+	char *copy;
+
+	if (!v)
+		return NULL;
+	copy = xstrdup(v);
+	for (const char *p = v; *p; p++) {
+		if ((unsigned char)*p < 0x80)
+			continue;
+		j = json_string(v);	/* jansson's UTF-8 check */
+		if (!j)
+			for (char *q = copy; *q; q++)
+				if ((unsigned char)*q >= 0x80)
+					*q = '?';
+		json_decref(j);
+		break;
+	}
+	return copy;
+}
+
+void pg_writer_col(const PGresult *res, int row, int col,
+		   struct store_writer *w)
+{
+	w->pid = PQgetisnull(res, row, col) ? 0 :
+		 strtoll(PQgetvalue(res, row, col), NULL, 10);
+	w->start = PQgetisnull(res, row, col + 1) ? 0 :
+		   strtoll(PQgetvalue(res, row, col + 1), NULL, 10);
+	snprintf(w->boot, sizeof(w->boot), "%s", PQgetvalue(res, row, col + 2));
+}
+
 int pg_begin(struct pg_store *s)
 {
 	return pg_exec(s, "BEGIN", "cannot begin a transaction");
@@ -218,15 +270,11 @@ PGconn *pg_connect(const char *url, const char *name)
 {
 	PGconn *c = PQconnectdb(url);
 	PGresult *res;
-	size_t n;
-	const char *msg;
+	char line[1024];
 
 	if (PQstatus(c) != CONNECTION_OK) {
-		msg = PQerrorMessage(c);
-		n = strlen(msg);
-		while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-			n--;
-		error("%s: cannot connect (%.*s)", name, (int)n, msg);
+		error("%s: cannot connect (%s)", name,
+		      one_line(PQerrorMessage(c), line, sizeof(line)));
 		PQfinish(c);
 		return NULL;
 	}
@@ -236,8 +284,8 @@ PGconn *pg_connect(const char *url, const char *name)
 		     " SET client_min_messages = warning;"
 		     " SET extra_float_digits = 1");
 	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
-		msg = PQresultErrorMessage(res);
-		error("%s: cannot set up the session (%s)", name, msg);
+		error("%s: cannot set up the session (%s)", name,
+		      one_line(PQresultErrorMessage(res), line, sizeof(line)));
 		PQclear(res);
 		PQfinish(c);
 		return NULL;
@@ -311,9 +359,10 @@ static int check_read(struct pg_store *s)
 
 	if (schema_version(s, &v))
 		return -1;
-	if (!v)
-		return error("%s: no schedlab runs there yet (schema schedlab is missing; a writer - run, push, import, queue - creates it)",
-			     s->base.name);
+	if (!v) {		/* no writer has been there yet: no runs */
+		s->empty = true;
+		return 0;
+	}
 	if (v > PG_SCHEMA_VERSION)
 		return error("%s: database schema version %d is newer than this schedlab (%d)",
 			     s->base.name, v, PG_SCHEMA_VERSION);

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "store/life.h"
 #include "store/store_int.h"
 
 /* The schema this binary writes; a newer one is refused. */
@@ -28,6 +29,9 @@ struct pg_store {
 	struct store base;	/* first; base.name: the redacted URL */
 	PGconn *conn;
 	bool write;
+	/* a reader's database without the schema: no runs (pg_read.c),
+	 * as an empty SQLite file has none */
+	bool empty;
 };
 
 static inline struct pg_store *pg_of(struct store *base)
@@ -63,6 +67,17 @@ int pg_exec(struct pg_store *s, const char *sql, const char *what);
 PGresult *pg_query(struct pg_store *s, const char *sql, int n,
 		   const char *const *params, ExecStatusType want,
 		   const char *what);
+
+/*
+ * v as a text parameter: a copy, with every byte above 0x7f made '?'
+ * when v is not UTF-8 (as SQLite's reader shows such text: a command
+ * line can hold anything, and the server refuses it). NULL for NULL.
+ */
+char *pg_text_dup(const char *v);
+
+/* The writer of runs columns pid, pid_start, boot_id at col.. of row. */
+void pg_writer_col(const PGresult *res, int row, int col,
+		   struct store_writer *w);
 
 int pg_begin(struct pg_store *s);	/* BEGIN */
 int pg_commit(struct pg_store *s);

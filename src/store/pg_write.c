@@ -1,39 +1,796 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * store/pg_write.c: runs written into PostgreSQL (pg.h). STUB: to be
- * written (issue 16).
+ * store/pg_write.c: runs into PostgreSQL (pg.h) - as `schedlab run`
+ * makes them (begin, one case at a time, end - or the last case and the
+ * end together) and from an export document (import, push, an agent's
+ * result). Each call is one transaction: all of it is stored or, after
+ * an error, none. Rows go in by PQexecParams, samples and histograms -
+ * nearly all of a run's bytes - by COPY ... FROM STDIN in text format,
+ * one COPY per table per call, sent in big buffers.
+ *
+ * Two imports of one uuid at once store it once: the run's INSERT is
+ * ON CONFLICT (uuid) DO NOTHING, which waits for the other transaction
+ * and then inserts nothing.
  */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "stats/hist.h"
+#include "store/export.h"
+#include "store/life.h"
 #include "store/pg.h"
 #include "util.h"
 
+/* obj as a json column keeps it (NULL: {}); free() it. NULL after error(). */
+static char *json_text(struct pg_store *s, json_t *obj, const char *what)
+{
+	char *text;
+
+	if (!obj)
+		return xstrdup("{}");
+	if (!json_is_object(obj)) {
+		error("%s: %s is not a JSON object", s->base.name, what);
+		return NULL;
+	}
+	text = json_dumps(obj, STORE_JSON_FLAGS);
+	if (!text)
+		error("%s: cannot encode %s as JSON", s->base.name, what);
+	return text;
+}
+
+/* Text parameters, formatted numbers kept beside them. */
+struct params {
+	const char *v[16];
+	char buf[16][32];
+	int n;
+};
+
+static void p_text(struct params *p, const char *v)
+{
+	p->v[p->n++] = v;
+}
+
+static void p_int(struct params *p, int64_t x)
+{
+	snprintf(p->buf[p->n], sizeof(p->buf[0]), "%" PRId64, x);
+	p->v[p->n] = p->buf[p->n];
+	p->n++;
+}
+
+/* NAN: NULL */
+static void p_real(struct params *p, double x)
+{
+	if (isnan(x)) {
+		p->v[p->n++] = NULL;
+		return;
+	}
+	snprintf(p->buf[p->n], sizeof(p->buf[0]), "%.17g", x);
+	p->v[p->n] = p->buf[p->n];
+	p->n++;
+}
+
+struct run_row {
+	const char *uuid, *label, *host, *command, *version, *status;
+	const char *ab, *variant;
+	double started, ended;		/* ended: NAN while running */
+	const char *environment;	/* JSON text */
+	struct store_writer w;		/* pid 0: none (imported) */
+};
+
+/*
+ * 0 with *id the new run; 1 with *id the run of that uuid already
+ * stored (nothing written); -1 after error().
+ */
+static int insert_run(struct pg_store *s, const struct run_row *r, int64_t *id)
+{
+	static const char sql[] =
+		"INSERT INTO runs (uuid, label, host, started, ended, status,"
+		" command, schedlab_version, environment, pid, pid_start,"
+		" boot_id, ab, variant) VALUES ($1, $2, $3, $4, $5, $6, $7, $8,"
+		" $9, $10, $11, $12, $13, $14)"
+		" ON CONFLICT (uuid) DO NOTHING RETURNING id";
+	char *text[6] = {
+		pg_text_dup(r->label), pg_text_dup(r->host),
+		pg_text_dup(r->command), pg_text_dup(r->version),
+		pg_text_dup(r->ab), pg_text_dup(r->variant),
+	};
+	struct params p = { .n = 0 };
+	PGresult *res;
+	int rc = -1;
+
+	p_text(&p, r->uuid);
+	p_text(&p, text[0]);
+	p_text(&p, text[1]);
+	p_real(&p, r->started);
+	p_real(&p, r->ended);
+	p_text(&p, r->status);
+	p_text(&p, text[2]);
+	p_text(&p, text[3]);
+	p_text(&p, r->environment);
+	if (r->w.pid > 0) {
+		p_int(&p, r->w.pid);
+		p_int(&p, r->w.start);
+		p_text(&p, *r->w.boot ? r->w.boot : NULL);
+	} else {
+		p_text(&p, NULL);
+		p_text(&p, NULL);
+		p_text(&p, NULL);
+	}
+	p_text(&p, text[4]);
+	p_text(&p, text[5]);
+	res = pg_query(s, sql, p.n, p.v, PGRES_TUPLES_OK, "cannot store a run");
+	if (res && PQntuples(res) == 1) {
+		*id = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+		rc = 0;
+	} else if (res) {
+		PQclear(res);
+		res = pg_query(s, "SELECT id FROM runs WHERE uuid = $1", 1,
+			       &r->uuid, PGRES_TUPLES_OK, "cannot read a run");
+		if (res && PQntuples(res) == 1) {
+			*id = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+			rc = 1;
+		} else if (res) {
+			rc = error("%s: run %s vanished while it was stored",
+				   s->base.name, r->uuid);
+		}
+	}
+	PQclear(res);
+	for (size_t i = 0; i < 6; i++)
+		free(text[i]);
+	return rc;
+}
+
+/* A metric joins the run's, after those it has (the first to come sets it). */
+static int insert_metric(struct pg_store *s, int64_t run_id, const char *name,
+			 const char *unit, const char *better, int headline,
+			 const char *help)
+{
+	static const char sql[] =
+		"INSERT INTO run_metrics (run_id, seq, name, unit, better,"
+		" headline, help) SELECT $1, coalesce(max(seq), 0) + 1, $2, $3,"
+		" $4, $5, $6 FROM run_metrics WHERE run_id = $1"
+		" ON CONFLICT (run_id, name) DO NOTHING";
+	char *t[3] = { pg_text_dup(name), pg_text_dup(unit ? unit : ""),
+		       pg_text_dup(help ? help : "") };
+	const char *v[6] = { NULL, t[0], t[1], better, headline ? "t" : "f", t[2] };
+	char idbuf[24];
+	PGresult *res;
+
+	snprintf(idbuf, sizeof(idbuf), "%" PRId64, run_id);
+	v[0] = idbuf;
+	res = pg_query(s, sql, 6, v, PGRES_COMMAND_OK, "cannot store a metric");
+	for (size_t i = 0; i < 3; i++)
+		free(t[i]);
+	if (!res)
+		return -1;
+	PQclear(res);
+	return 0;
+}
+
+struct case_row {
+	int64_t seq;
+	const char *job, *workload, *params, *sweep_keys, *sweep;
+	const char *status, *reason;
+	const char *parameters, *settings;	/* JSON text */
+	int64_t iterations;
+	int64_t version;		/* >= 1 */
+};
+
+static int insert_case(struct pg_store *s, int64_t run_id,
+		       const struct case_row *c, int64_t *case_id)
+{
+	static const char sql[] =
+		"INSERT INTO cases (run_id, seq, job, workload, params,"
+		" sweep_keys, sweep, status, reason, parameters, iterations,"
+		" version, settings) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,"
+		" $10, $11, $12, $13) RETURNING id";
+	char *t[7] = {
+		pg_text_dup(c->job), pg_text_dup(c->workload),
+		pg_text_dup(c->params), pg_text_dup(c->sweep_keys),
+		pg_text_dup(c->sweep), pg_text_dup(c->status),
+		pg_text_dup(c->reason),
+	};
+	struct params p = { .n = 0 };
+	PGresult *res;
+	int rc = -1;
+
+	p_int(&p, run_id);
+	p_int(&p, c->seq);
+	for (size_t i = 0; i < 7; i++)
+		p_text(&p, t[i]);
+	p_text(&p, c->parameters);
+	p_int(&p, c->iterations);
+	p_int(&p, c->version);
+	p_text(&p, c->settings);
+	res = PQexecParams(s->conn, sql, p.n, NULL, p.v, NULL, NULL, 0);
+	if (PQresultStatus(res) == PGRES_TUPLES_OK) {
+		*case_id = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+		rc = 0;
+	} else {
+		const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+
+		if (state && !strcmp(state, "23505"))
+			rc = error("%s: run %" PRId64 " already has a case %" PRId64,
+				   s->base.name, run_id, c->seq);
+		else if (state && !strcmp(state, "23503"))
+			rc = error("no run %" PRId64 " in %s", run_id, s->base.name);
+		else
+			rc = pg_error(s, res, "run %" PRId64 ": cannot store case %"
+				      PRId64, run_id, c->seq);
+	}
+	PQclear(res);
+	for (size_t i = 0; i < 7; i++)
+		free(t[i]);
+	return rc;
+}
+
+/*
+ * COPY's text format, built in a buffer and sent when it is big: rows
+ * of tab-separated fields, a field's backslash, tab, newline and
+ * carriage return escaped.
+ */
+#define COPY_CHUNK (1u << 20)
+
+struct copy {
+	struct pg_store *s;
+	const char *table;
+	char *buf;
+	size_t len, cap;
+	bool open, failed;
+};
+
+static int copy_flush(struct copy *c)
+{
+	if (!c->len || c->failed)
+		return c->failed ? -1 : 0;
+	if (PQputCopyData(c->s->conn, c->buf, (int)c->len) != 1) {
+		c->failed = true;
+		return pg_error(c->s, NULL, "cannot store %s", c->table);
+	}
+	c->len = 0;
+	return 0;
+}
+
+static void copy_room(struct copy *c, size_t n)
+{
+	if (c->len + n <= c->cap)
+		return;
+	while (c->len + n > c->cap)
+		c->cap = c->cap ? 2 * c->cap : COPY_CHUNK + 4096;
+	c->buf = xrealloc(c->buf, c->cap);
+}
+
+static void copy_raw(struct copy *c, const char *p, size_t n)
+{
+	copy_room(c, n);
+	memcpy(c->buf + c->len, p, n);
+	c->len += n;
+}
+
+static void copy_field(struct copy *c, const char *v)
+{
+	size_t n = strlen(v);
+
+	copy_room(c, 2 * n + 1);
+	for (; *v; v++) {
+		char e = *v == '\\' ? '\\' : *v == '\t' ? 't' :
+			 *v == '\n' ? 'n' : *v == '\r' ? 'r' : 0;
+
+		if (e) {
+			c->buf[c->len++] = '\\';
+			c->buf[c->len++] = e;
+		} else {
+			c->buf[c->len++] = *v;
+		}
+	}
+}
+
+static int copy_begin(struct copy *c, struct pg_store *s, const char *table,
+		      const char *sql)
+{
+	PGresult *res;
+
+	*c = (struct copy){ .s = s, .table = table };
+	res = PQexec(s->conn, sql);
+	if (PQresultStatus(res) != PGRES_COPY_IN) {
+		pg_error(s, res, "cannot store %s", table);
+		PQclear(res);
+		return -1;
+	}
+	PQclear(res);
+	c->open = true;
+	return 0;
+}
+
+/* One row's end; sends the buffer when it is full. */
+static int copy_row_end(struct copy *c)
+{
+	c->buf[c->len - 1] = '\n';	/* the last field's tab */
+	return c->len >= COPY_CHUNK ? copy_flush(c) : 0;
+}
+
+/* Ends the COPY: 0 when every row is stored. Frees the buffer. */
+static int copy_end(struct copy *c, bool ok)
+{
+	PGresult *res;
+	int rc = -1;
+
+	if (!c->open) {
+		free(c->buf);
+		return -1;
+	}
+	if (ok && !copy_flush(c) && PQputCopyEnd(c->s->conn, NULL) == 1) {
+		rc = 0;
+	} else if (!c->failed) {
+		PQputCopyEnd(c->s->conn, "schedlab: cancelled");
+		c->failed = true;
+	}
+	while ((res = PQgetResult(c->s->conn))) {
+		if (!rc && PQresultStatus(res) != PGRES_COMMAND_OK)
+			rc = pg_error(c->s, res, "cannot store %s", c->table);
+		PQclear(res);
+	}
+	free(c->buf);
+	c->buf = NULL;
+	c->open = false;
+	return ok ? rc : -1;
+}
+
+static void copy_sample(struct copy *c, const char *case_id, const char *metric,
+			int64_t iteration, double value)
+{
+	char num[64];
+	int n;
+
+	copy_raw(c, case_id, strlen(case_id));
+	copy_field(c, metric);
+	n = snprintf(num, sizeof(num), "\t%" PRId64 "\t%.17g\t", iteration, value);
+	copy_raw(c, num, (size_t)n);
+}
+
+static void copy_hist(struct copy *c, const char *case_id, const char *metric,
+		      int64_t iteration, const char *buckets)
+{
+	char num[32];
+	int n;
+
+	copy_raw(c, case_id, strlen(case_id));
+	copy_field(c, metric);
+	n = snprintf(num, sizeof(num), "\t%" PRId64 "\t", iteration);
+	copy_raw(c, num, (size_t)n);
+	copy_field(c, buckets);
+	copy_raw(c, "\t", 1);
+}
+
+#define COPY_SAMPLES "COPY samples (case_id, metric, iteration, value) FROM STDIN"
+#define COPY_HISTS "COPY histograms (case_id, metric, iteration, buckets) FROM STDIN"
+
+/*
+ * In the caller's transaction: every running run whose writer is gone
+ * (life.h) becomes abandoned, ended now.
+ */
+static int mark_abandoned(struct pg_store *s)
+{
+	PGresult *res = pg_query(s, "SELECT id, host, pid, pid_start, boot_id"
+				 " FROM runs WHERE status = 'running'"
+				 " AND pid IS NOT NULL", 0, NULL,
+				 PGRES_TUPLES_OK, "cannot look for abandoned runs");
+	struct timespec ts;
+	char now[32];
+	int rc = 0;
+
+	if (!res)
+		return -1;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(now, sizeof(now), "%.17g", (double)ts.tv_sec +
+		 (double)ts.tv_nsec / 1e9);
+	for (int i = 0; i < PQntuples(res) && !rc; i++) {
+		struct store_writer w;
+		const char *v[2] = { now, PQgetvalue(res, i, 0) };
+		PGresult *u;
+
+		pg_writer_col(res, i, 2, &w);
+		if (!store_writer_gone(PQgetisnull(res, i, 1) ? NULL :
+				       PQgetvalue(res, i, 1), &w))
+			continue;
+		u = pg_query(s, "UPDATE runs SET status = 'abandoned', ended = $1"
+			     " WHERE id = $2 AND status = 'running'", 2, v,
+			     PGRES_COMMAND_OK, "cannot mark abandoned runs");
+		if (!u)
+			rc = -1;
+		PQclear(u);
+	}
+	PQclear(res);
+	return rc;
+}
+
 int pg_run_begin(struct store *base, const struct store_run *r, int64_t *id)
 {
-	(void)r; (void)id;
-	return error("%s: not implemented yet", base->name);
+	struct pg_store *s = pg_of(base);
+	char uuid[37];
+	struct run_row row = {
+		.uuid = r->uuid, .label = r->label, .host = r->host,
+		.command = r->command, .version = r->version,
+		.ab = r->ab, .variant = r->variant,
+		.status = "running", .started = r->started, .ended = NAN,
+	};
+	char *env = json_text(s, r->environment, "the environment");
+	int rc = -1;
+
+	if (!env)
+		return -1;
+	if (!row.uuid) {
+		uuid_new(uuid, sizeof(uuid));
+		row.uuid = uuid;
+	}
+	row.environment = env;
+	store_writer_self(&row.w);
+	if (!pg_begin(s)) {
+		rc = mark_abandoned(s);
+		if (!rc)
+			rc = insert_run(s, &row, id);
+		if (rc == 1)
+			rc = error("%s: a run with UUID %s is already stored",
+				   s->base.name, row.uuid);
+		if (!rc)
+			rc = pg_commit(s);
+		if (rc)
+			pg_rollback(s);
+	}
+	free(env);
+	return rc;
+}
+
+/* The run's end, inside the caller's transaction. env: JSON text or NULL. */
+static int update_end(struct pg_store *s, int64_t id, const char *status,
+		      double ended, const char *env)
+{
+	static const char *const ends[] = { "complete", "partial", "failed", NULL };
+	struct params p = { .n = 0 };
+	PGresult *res;
+	int rc = 0;
+
+	if (!status || !export_one_of(status, ends))
+		return error("%s: run %" PRId64 ": cannot end with status '%s'",
+			     s->base.name, id, status ? status : "(null)");
+	p_text(&p, status);
+	p_real(&p, ended);
+	p_text(&p, env);
+	p_int(&p, id);
+	res = pg_query(s, "UPDATE runs SET status = $1, ended = $2,"
+		       " environment = coalesce($3::json, environment)"
+		       " WHERE id = $4", p.n, p.v, PGRES_COMMAND_OK,
+		       "cannot record the run's end");
+	if (!res)
+		return -1;
+	if (!strcmp(PQcmdTuples(res), "0"))
+		rc = error("no run %" PRId64 " in %s", id, s->base.name);
+	PQclear(res);
+	return rc;
 }
 
 int pg_run_end(struct store *base, int64_t id, const char *status,
 	       double ended, json_t *environment)
 {
-	(void)id; (void)status; (void)ended; (void)environment;
-	return error("%s: not implemented yet", base->name);
+	struct pg_store *s = pg_of(base);
+	char *env = NULL;
+	int rc = -1;
+
+	if (environment && !(env = json_text(s, environment, "the environment")))
+		return -1;
+	if (!pg_begin(s)) {
+		rc = update_end(s, id, status, ended, env) || pg_commit(s) ? -1 : 0;
+		if (rc)
+			pg_rollback(s);
+	}
+	free(env);
+	return rc;
+}
+
+/* What the schema cannot check, before anything is sent. */
+static int check_case(struct pg_store *s, int64_t run_id, const struct store_case *c)
+{
+	const char *name = s->base.name;
+
+	if (!c->job || !c->workload)
+		return error("%s: run %" PRId64 ": case %u has no %s", name,
+			     run_id, c->seq, c->job ? "workload" : "job");
+	if (!c->status || !export_one_of(c->status, export_case_statuses))
+		return error("%s: run %" PRId64 ": case %u: bad status '%s'",
+			     name, run_id, c->seq,
+			     c->status ? c->status : "(null)");
+	if (c->niter && c->nmetrics && !c->values)
+		return error("%s: run %" PRId64 ": case %u: no values", name,
+			     run_id, c->seq);
+	for (size_t m = 0; m < c->nmetrics; m++) {
+		const struct metric_def *d = &c->metrics[m];
+
+		if (!d->name || !*d->name || (unsigned)d->better > BETTER_NONE)
+			return error("%s: run %" PRId64 ": case %u: metric %zu has no name or direction",
+				     name, run_id, c->seq, m);
+		for (size_t i = 0; i < c->niter; i++)
+			if (isinf(c->values[i * c->nmetrics + m]))
+				return error("%s: run %" PRId64 ": case %u: %s, iteration %zu: infinite value",
+					     name, run_id, c->seq, d->name, i + 1);
+	}
+	return 0;
+}
+
+/* The case's samples and latency histograms, by COPY. */
+static int copy_case(struct pg_store *s, int64_t case_id,
+		     const struct store_case *c)
+{
+	struct copy cp;
+	char idbuf[24];
+	bool ok = true;
+	size_t i, m;
+
+	snprintf(idbuf, sizeof(idbuf), "%" PRId64 "\t", case_id);
+	if (c->niter && c->nmetrics) {
+		if (copy_begin(&cp, s, "samples", COPY_SAMPLES))
+			return -1;
+		for (i = 0; i < c->niter && ok; i++)
+			for (m = 0; m < c->nmetrics && ok; m++) {
+				double v = c->values[i * c->nmetrics + m];
+
+				if (isnan(v))
+					continue;
+				copy_sample(&cp, idbuf, c->metrics[m].name,
+					    (int64_t)i + 1, v);
+				ok = !copy_row_end(&cp);
+			}
+		if (copy_end(&cp, ok))
+			return -1;
+	}
+	for (i = 0; c->latency && i < c->niter && !c->latency[i]; i++)
+		;
+	if (!c->latency || i == c->niter)
+		return 0;
+	if (copy_begin(&cp, s, "histograms", COPY_HISTS))
+		return -1;
+	for (; i < c->niter && ok; i++) {
+		json_t *h;
+		char *text;
+
+		if (!c->latency[i])
+			continue;
+		h = hist_to_json(c->latency[i]);
+		text = h ? json_dumps(h, JSON_COMPACT) : NULL;
+		json_decref(h);
+		if (!text) {
+			ok = false;
+			error("%s: cannot encode histogram latency[%zu]",
+			      s->base.name, i + 1);
+			break;
+		}
+		copy_hist(&cp, idbuf, "latency", (int64_t)i + 1, text);
+		free(text);
+		ok = !copy_row_end(&cp);
+	}
+	return copy_end(&cp, ok);
 }
 
 int pg_case_add(struct store *base, int64_t run_id, const struct store_case *c)
 {
-	(void)run_id; (void)c;
-	return error("%s: not implemented yet", base->name);
+	struct pg_store *s = pg_of(base);
+	struct case_row row = {
+		.seq = c->seq, .job = c->job, .workload = c->workload,
+		.params = c->params, .sweep_keys = c->sweep_keys,
+		.sweep = c->sweep, .status = c->status, .reason = c->reason,
+		.iterations = (int64_t)c->niter,
+		.version = c->version ? c->version : 1,
+	};
+	char *parameters, *settings = NULL, *env = NULL;
+	int64_t case_id;
+
+	if (check_case(s, run_id, c))
+		return -1;
+	parameters = json_text(s, c->parameters, "the case's parameters");
+	if (!parameters ||
+	    !(settings = json_text(s, c->settings, "the case's settings")) ||
+	    (c->run_status && c->run_environment &&
+	     !(env = json_text(s, c->run_environment, "the environment")))) {
+		free(parameters);
+		free(settings);
+		return -1;
+	}
+	row.parameters = parameters;
+	row.settings = settings;
+	if (pg_begin(s) || insert_case(s, run_id, &row, &case_id))
+		goto fail;
+	for (size_t m = 0; m < c->nmetrics; m++) {
+		const struct metric_def *d = &c->metrics[m];
+
+		if (insert_metric(s, run_id, d->name, d->unit,
+				  better_names[d->better], d->headline, d->help))
+			goto fail;
+	}
+	if (copy_case(s, case_id, c) ||
+	    (c->run_status &&
+	     update_end(s, run_id, c->run_status, c->run_ended, env)) ||
+	    pg_commit(s))
+		goto fail;
+	free(parameters);
+	free(settings);
+	free(env);
+	return 0;
+fail:
+	pg_rollback(s);
+	free(parameters);
+	free(settings);
+	free(env);
+	return -1;
+}
+
+static const char *str(json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}
+
+static int import_case(struct pg_store *s, int64_t run_id, json_t *c,
+		       int64_t *case_id)
+{
+	struct case_row row = {
+		.seq = json_integer_value(json_object_get(c, "seq")),
+		.job = str(c, "job"), .workload = str(c, "workload"),
+		.params = str(c, "params"), .sweep_keys = str(c, "sweep_keys"),
+		.sweep = str(c, "sweep"), .status = str(c, "status"),
+		.reason = str(c, "reason"),
+		.iterations = json_integer_value(json_object_get(c, "iterations")),
+		.version = json_integer_value(json_object_get(c, "version")),
+	};
+	char *parameters = json_text(s, json_object_get(c, "parameters"),
+				     "the case's parameters");
+	char *settings = json_text(s, json_object_get(c, "settings"),
+				   "the case's settings");
+	int rc = -1;
+
+	if (parameters && settings) {
+		row.parameters = parameters;
+		row.settings = settings;
+		if (row.version < 1)
+			row.version = 1;
+		rc = insert_case(s, run_id, &row, case_id);
+	}
+	free(parameters);
+	free(settings);
+	return rc;
+}
+
+/* Every case's samples in one COPY, then every histogram in another. */
+static int import_values(struct pg_store *s, json_t *cases, const int64_t *ids)
+{
+	struct copy cp;
+	const char *name;
+	char idbuf[24];
+	json_t *c, *arr, *v;
+	bool ok = true, any = false;
+	size_t k, i;
+
+	if (copy_begin(&cp, s, "samples", COPY_SAMPLES))
+		return -1;
+	json_array_foreach(cases, k, c) {
+		snprintf(idbuf, sizeof(idbuf), "%" PRId64 "\t", ids[k]);
+		json_object_foreach(json_object_get(c, "samples"), name, arr)
+			json_array_foreach(arr, i, v) {
+				if (!json_is_number(v))
+					continue;
+				copy_sample(&cp, idbuf, name, (int64_t)i + 1,
+					    json_number_value(v));
+				if (copy_row_end(&cp)) {
+					ok = false;
+					goto samples_done;
+				}
+			}
+		if (json_object_size(json_object_get(c, "histograms")))
+			any = true;
+	}
+samples_done:
+	if (copy_end(&cp, ok))
+		return -1;
+	if (!any)
+		return 0;
+	if (copy_begin(&cp, s, "histograms", COPY_HISTS))
+		return -1;
+	json_array_foreach(cases, k, c) {
+		snprintf(idbuf, sizeof(idbuf), "%" PRId64 "\t", ids[k]);
+		json_object_foreach(json_object_get(c, "histograms"), name, arr)
+			json_array_foreach(arr, i, v) {
+				char *text;
+
+				if (!json_is_object(v))
+					continue;
+				text = json_dumps(v, JSON_COMPACT);
+				if (!text) {
+					error("%s: cannot encode histogram %s[%zu]",
+					      s->base.name, name, i + 1);
+					ok = false;
+					goto hists_done;
+				}
+				copy_hist(&cp, idbuf, name, (int64_t)i + 1, text);
+				free(text);
+				if (copy_row_end(&cp)) {
+					ok = false;
+					goto hists_done;
+				}
+			}
+	}
+hists_done:
+	return copy_end(&cp, ok);
 }
 
 int pg_import_tx(struct pg_store *s, json_t *doc, const char *origin,
 		 bool once, int64_t *id)
 {
-	(void)doc; (void)origin; (void)once; (void)id;
-	return error("%s: not implemented yet", s->base.name);
+	json_t *run = json_object_get(doc, "run"), *m, *c, *cases;
+	json_t *ended = json_object_get(run, "ended");
+	struct run_row row;
+	const char *name;
+	int64_t *ids = NULL;
+	char *env;
+	size_t i;
+	int rc;
+
+	if (export_validate(doc, origin))
+		return -1;
+	export_upgrade(doc);
+	env = json_text(s, json_object_get(doc, "environment"), "the environment");
+	if (!env)
+		return -1;
+	row = (struct run_row){
+		.uuid = str(run, "uuid"), .label = str(run, "label"),
+		.host = str(run, "host"), .command = str(run, "command"),
+		.version = str(run, "schedlab_version"),
+		.ab = str(run, "ab"), .variant = str(run, "variant"),
+		.status = str(run, "status"),
+		.started = json_number_value(json_object_get(run, "started")),
+		.ended = json_is_number(ended) ? json_number_value(ended) : NAN,
+		.environment = env,
+	};
+	rc = mark_abandoned(s);
+	if (!rc)
+		rc = insert_run(s, &row, id);
+	free(env);
+	if (rc == 1 && !once)
+		return error("%s: run %s is already in %s as run %" PRId64,
+			     origin, row.uuid, s->base.name, *id);
+	if (rc)
+		return rc;
+	json_object_foreach(json_object_get(doc, "metrics"), name, m)
+		if (insert_metric(s, *id, name, str(m, "unit"), str(m, "better"),
+				  json_is_true(json_object_get(m, "headline")),
+				  str(m, "help")))
+			return -1;
+	cases = json_object_get(doc, "cases");
+	ids = xcalloc(json_array_size(cases) + 1, sizeof(*ids));
+	json_array_foreach(cases, i, c)
+		if (import_case(s, *id, c, &ids[i]))
+			goto fail;
+	if (import_values(s, cases, ids))
+		goto fail;
+	free(ids);
+	return 0;
+fail:
+	free(ids);
+	return -1;
 }
 
 int pg_import(struct store *base, json_t *doc, const char *origin, bool once,
 	      int64_t *id)
 {
-	return pg_import_tx(pg_of(base), doc, origin, once, id);
+	struct pg_store *s = pg_of(base);
+	int rc;
+
+	if (pg_begin(s))
+		return -1;
+	rc = pg_import_tx(s, doc, origin, once, id);
+	if (rc == 1 || rc < 0 || pg_commit(s)) {
+		pg_rollback(s);
+		return rc == 1 ? 1 : -1;
+	}
+	return 0;
 }
