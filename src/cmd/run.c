@@ -77,16 +77,19 @@ static void run_usage(FILE *f)
  * --dry-run's estimate, from earlier runs of the same cases in db; -1
  * when db exists but is no schedlab database (a real run would fail).
  */
-static int print_estimate(const struct plan *plan, const char *db,
+static int print_estimate(const struct plan *plan, const char *path,
 			  size_t nplans)
 {
+	char *db = store_url_redact(path);	/* as messages name it */
 	struct store *st = NULL;
 	size_t known = 0;
 	double total = 0, secs;
 	char d[32];
 
-	if (!store_missing(db) && !(st = store_open_ro(db)))
+	if (!store_missing(path) && !(st = store_open_ro(path))) {
+		free(db);
 		return -1;
+	}
 	for (size_t i = 0; st && i < plan->ncases; i++) {
 		const struct plan_case *c = &plan->cases[i];
 
@@ -100,6 +103,7 @@ static int print_estimate(const struct plan *plan, const char *db,
 		store_close(st);
 	if (!known) {
 		printf("estimated time: unknown (no earlier run of these cases in %s)\n", db);
+		free(db);
 		return 0;
 	}
 	fmt_dur(d, sizeof(d), total * (double)plan->ncases / (double)known *
@@ -118,6 +122,7 @@ static int print_estimate(const struct plan *plan, const char *db,
 		       d, known, plan->ncases, db,
 		       plan->ncases - known == 1 ? "the other counted at the average" :
 		       "the others counted at their average");
+	free(db);
 	return 0;
 }
 

@@ -760,11 +760,12 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 
 			if (s->stored)
 				fprintf(f, "run %lld (%s): %s, stored in %s\n",
-					(long long)s->id, s->label, what, db);
+					(long long)s->id, s->label, what,
+					store_path(st));
 			else
 				fprintf(f, "run %lld (%s): %s; not all of it could be stored in %s%s\n",
-					(long long)s->id, s->label, what, db,
-					s_ended ? "" : " (it shows as abandoned once this process is gone)");
+					(long long)s->id, s->label, what,
+					store_path(st), s_ended ? "" : " (it shows as abandoned once this process is gone)");
 			fclose(f);
 		}
 	}

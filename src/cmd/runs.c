@@ -258,12 +258,12 @@ int cmd_import(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	rc = store_import(st, doc, argv[i], &id) ? EXIT_USAGE : EXIT_OK;
-	store_close(st);
 	if (rc == EXIT_OK && !run_from_export(doc, argv[i], &r)) {
 		printf("imported run %lld (%s) into %s\n", (long long)id,
-		       r.label ?: "(null)", db);
+		       r.label ?: "(null)", store_path(st));
 		run_free(&r);
 	}
+	store_close(st);
 	json_decref(doc);
 	return rc;
 }
