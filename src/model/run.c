@@ -420,11 +420,25 @@ int run_load_many(const char *const *specs, size_t n, const char *db,
 {
 	struct load_job *job = xcalloc(n, sizeof(*job));
 	size_t started = 1;
+	char path[4096];
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++)
 		job[i] = (struct load_job){ .spec = specs[i], .db = db,
 					    .r = &runs[i] };
+	/*
+	 * A server that cannot be reached is said once, not by every
+	 * thread: each has a connection of its own, the first tries alone.
+	 */
+	if (n > 1 && !run_db_path(db, path, sizeof(path)) && store_is_url(path)) {
+		struct store *st = store_open_ro(path);
+
+		if (!st) {
+			free(job);
+			return -1;
+		}
+		store_close(st);
+	}
 	json_object_seed(0);	/* jansson's hash seed, before any thread */
 	for (; started < n; started++)
 		if (pthread_create(&job[started].thread, NULL, load_one,
