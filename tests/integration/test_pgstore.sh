@@ -28,7 +28,7 @@ tiny_run() {
 # run into PostgreSQL, then list, show, export, compare and report read
 # it from there; the stored command line has no password.
 test_pgstore_run_and_read() {
-	local url n
+	local url n nb
 	pg_start
 	url=$(pg_url)
 	tiny_run --db "$url" --label a
@@ -43,6 +43,7 @@ test_pgstore_run_and_read() {
 	n=$(psql_t "SELECT count(*) FROM schedlab.samples x JOIN schedlab.cases c ON c.id = x.case_id JOIN schedlab.runs r ON r.id = c.run_id WHERE r.label = 'a'")
 	expect_eq "samples listed" "$n" "$(jq -r '.[1].samples' <<<"$out")"
 	expect_eq "cases" 5 "$(jq -r '.[1].cases' <<<"$out")"
+	nb=$(jq -r '.[0].samples' <<<"$out")
 	run_sl show a --db "$url"
 	expect_eq "show: exit ($err)" 0 "$rc"
 	expect_match "show names the run" "run +a" "$out"
@@ -66,6 +67,11 @@ test_pgstore_run_and_read() {
 	expect_eq "dry-run: exit ($err)" 0 "$rc"
 	expect_match "dry-run: an estimate from PostgreSQL" "estimated time: [0-9:]+ \(from earlier runs of all 5 cases in postgresql://schedlab@/schedlab" "$out"
 	no_password "dry-run" "$out" "$err"
+	# samples and histograms go with their run (a trigger, not a key)
+	psql_t "DELETE FROM schedlab.runs WHERE label = 'a'"
+	expect_eq "samples left" "$nb" "$(psql_t "SELECT count(*) FROM schedlab.samples")"
+	expect_eq "histograms left" 5 "$(psql_t "SELECT count(DISTINCT case_id) FROM schedlab.histograms")"
+	expect_eq "cases left" 5 "$(psql_t "SELECT count(*) FROM schedlab.cases")"
 }
 
 # A run imported into PostgreSQL exports the same bytes as from SQLite,
