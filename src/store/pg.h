@@ -2,9 +2,9 @@
 /*
  * Private to src/store: the PostgreSQL store (libpq). pg.c: the
  * connection, the schema (doc/fleet.md, "Schema") and its migrations;
- * pg_write.c: runs and cases written, samples by COPY; pg_read.c: runs
- * listed, resolved and loaded; queue.c: the job queue, in the same
- * database.
+ * pg_write.c: runs and cases written; pg_copy.c: samples and
+ * histograms by COPY; pg_read.c: runs listed, resolved and loaded;
+ * queue.c: the job queue, in the same database.
  *
  * Everything lives in the PostgreSQL schema "schedlab" (search_path is
  * set on connecting), so a lab's database may hold other programs'
@@ -82,6 +82,29 @@ void pg_writer_col(const PGresult *res, int row, int col,
 int pg_begin(struct pg_store *s);	/* BEGIN */
 int pg_commit(struct pg_store *s);
 void pg_rollback(struct pg_store *s);	/* says nothing */
+
+/*
+ * One COPY ... FROM STDIN (pg_copy.c): copy_begin() sends sql, the rows
+ * are added with copy_sample() or copy_hist() (case_id: the case's id
+ * and a tab) each followed by copy_row_end(), and copy_end() ends it -
+ * ok false: cancelled, nothing stored - and frees the buffer. Each says
+ * why it failed, naming table.
+ */
+struct copy {
+	struct pg_store *s;
+	const char *table;
+	char *buf;
+	size_t len, cap;
+	bool open, failed;
+};
+int copy_begin(struct copy *c, struct pg_store *s, const char *table,
+	       const char *sql);
+void copy_sample(struct copy *c, const char *case_id, const char *metric,
+		 int64_t iteration, double value);
+void copy_hist(struct copy *c, const char *case_id, const char *metric,
+	       int64_t iteration, const char *buckets);
+int copy_row_end(struct copy *c);
+int copy_end(struct copy *c, bool ok);
 
 /*
  * store_import()'s work inside the caller's transaction (the queue
