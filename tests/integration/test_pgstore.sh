@@ -259,3 +259,38 @@ test_pgstore_abandoned() {
 	expect_eq "marked abandoned" abandoned "$(psql_t "SELECT status FROM schedlab.runs WHERE label = 'k'")"
 	expect_no_leftovers
 }
+
+# The server stopped in the middle of an import's COPY: the import says
+# so in one line (exit 2) and nothing of the run is stored.
+test_pgstore_server_stops_mid_import() {
+	local url pid
+	pg_start
+	url=$(pg_url)
+	tiny_run --db "$tmp/r.db" --label big
+	"$SCHEDLAB" export big --db "$tmp/r.db" |
+		jq '.cases |= map(.iterations = 2000
+		    | .histograms = {} | .samples |= map_values([range(2000)] | map(. + 0.5)))' \
+		>"$tmp/big.json"
+	run_sl import "$tmp/big.json" --db "$url"	# the schema, and a check
+	expect_eq "import: exit ($err)" 0 "$rc"
+	psql_t "DELETE FROM schedlab.runs"
+	"$SCHEDLAB" import "$tmp/big.json" --db "$url" >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	for _ in $(seq 200); do
+		[ "$(psql_t "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY samples%'")" = 1 ] && break
+		sleep 0.02
+	done
+	pg_stop
+	set +e
+	wait "$pid"
+	rc=$?
+	set -e
+	expect_eq "import: exit ($(cat "$tmp/err"))" 2 "$rc"
+	expect_eq "import: one line" 1 "$(wc -l <"$tmp/err")"
+	expect_match "import: names the database" "^schedlab: postgresql://schedlab@/schedlab\?host=" "$(cat "$tmp/err")"
+	pg_restart
+	expect_eq "no run" 0 "$(psql_t "SELECT count(*) FROM schedlab.runs")"
+	expect_eq "no case" 0 "$(psql_t "SELECT count(*) FROM schedlab.cases")"
+	expect_eq "no sample" 0 "$(psql_t "SELECT count(*) FROM schedlab.samples")"
+	expect_no_leftovers
+}
