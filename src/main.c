@@ -26,6 +26,8 @@ static const struct command commands[] = {
 	{ "show", cmd_show, "one stored run: machine, cases, summaries" },
 	{ "export", cmd_export, "a stored run as one self-contained JSON document" },
 	{ "import", cmd_import, "store an exported run" },
+	{ "push", cmd_push, "copy stored runs to another database (the fleet's), each once" },
+	{ "pull", cmd_pull, "copy runs from another database into the local one, each once" },
 	{ "compare", cmd_compare, "stored runs side by side: mmtests' tables, significance, verdicts" },
 	{ "report", cmd_report, "stored runs as an HTML page: tables, plots, latency CDFs, environments" },
 	{ "judge", cmd_judge, "run and compare against a baseline; exit 0/1/125 for git bisect run" },

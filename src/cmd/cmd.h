@@ -18,6 +18,8 @@ int cmd_run(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_push(int argc, char **argv);
+int cmd_pull(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_judge(int argc, char **argv);
 int cmd_ab(int argc, char **argv);

@@ -177,8 +177,19 @@ int store_case_add(struct store *s, int64_t run_id, const struct store_case *c)
 	return s->ops->case_add(s, run_id, c);
 }
 
+/*
+ * A uuid is looked up here, for every backend, before the backend's own
+ * resolve (ids and labels): a label that happens to look like a uuid of
+ * no run still resolves as a label.
+ */
 int store_resolve(struct store *s, const char *spec, int64_t *id)
 {
+	if (uuid_valid(spec)) {
+		int rc = store_find_uuid(s, spec, id);
+
+		if (rc)
+			return rc < 0 ? -1 : 0;
+	}
 	return s->ops->resolve(s, spec, id);
 }
 

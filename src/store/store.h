@@ -166,8 +166,9 @@ struct store_case {
 int store_case_add(struct store *s, int64_t run_id, const struct store_case *c);
 
 /*
- * RUN as the user writes it: a run id (all digits), or a label (the run
- * with it that started last). -1 after error() when there is no such run.
+ * RUN as the user writes it: a run id (all digits), a run's uuid, or a
+ * label (the run with it that started last). -1 after error() when there
+ * is no such run.
  */
 int store_resolve(struct store *s, const char *spec, int64_t *id);
 
