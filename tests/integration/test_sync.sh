@@ -1,0 +1,172 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Runs between databases and across hosts: push and pull (idempotent by
+# uuid, byte-exact round trips, running runs left for later, databases
+# that cannot be reached), list runs --host, show's host line, compare
+# --by host. The push/pull tests run SQLite -> SQLite and, where
+# PostgreSQL's server programs are installed, against a real server.
+
+# sync_run DB LABEL HOST: one tiny run of the quick suite into DB.
+sync_run() {
+	"$SCHEDLAB" run quick --set groups=1 --set loops=10 --iterations 2 \
+		--db "$1" --label "$2" --host "$3" -q >/dev/null 2>&1 ||
+		fail "run $2 on $3 into $1 failed"
+}
+
+# uuids DB: the uuids of DB's runs, sorted, one a line.
+uuids() {
+	"$SCHEDLAB" list runs --format json --db "$1" | jq -r '.[].uuid' | sort
+}
+
+# sync_roundtrip TARGET: three runs in $tmp/a.db pushed to TARGET twice
+# (stored once), pulled into $tmp/b.db by id, label and uuid, each
+# exported byte for byte as from a.db.
+sync_roundtrip() {
+	local target=$1 u n
+	sync_run "$tmp/a.db" base lkp-a
+	sync_run "$tmp/a.db" cand lkp-a
+	sync_run "$tmp/a.db" base lkp-b
+
+	run_sl push --to "$target" --db "$tmp/a.db"
+	expect_eq "first push: exit status ($err)" 0 "$rc"
+	expect_eq "first push: lines for runs" 3 "$(grep -c '^pushed run ' <<<"$out")"
+	n=$("$SCHEDLAB" list runs --format json --db "$tmp/a.db" | jq '[.[].samples] | add')
+	expect_line "first push: summary" "^pushed 3 runs \\($n samples\\) to " "$out"
+	run_sl push --to "$target" --db "$tmp/a.db"
+	expect_eq "second push: exit status ($err)" 0 "$rc"
+	expect_line "second push: summary" '^pushed 0 runs \(0 samples\) to .*; 3 already there$' "$out"
+	expect_eq "second push: runs in the target" 3 \
+		"$("$SCHEDLAB" list runs --format json --db "$target" | jq length)"
+	expect_eq "target's uuids" "$(uuids "$tmp/a.db")" "$(uuids "$target")"
+
+	# pull by label (the latest base), by uuid, by id
+	u=$("$SCHEDLAB" list runs --format json --db "$tmp/a.db" |
+		jq -r '.[] | select(.label == "cand") | .uuid')
+	run_sl pull base "$u" --from "$target" --db "$tmp/b.db"
+	expect_eq "pull: exit status ($err)" 0 "$rc"
+	expect_line "pull: summary" '^pulled 2 runs \([0-9]+ samples\) from .* into ' "$out"
+	run_sl pull base --from "$target" --db "$tmp/b.db"
+	expect_eq "pull again: exit status ($err)" 0 "$rc"
+	expect_line "pull again: summary" '^pulled 0 runs .*; 1 already there$' "$out"
+	expect_eq "pulled runs" 2 "$(nruns "$tmp/b.db")"
+
+	for u in $(uuids "$tmp/b.db"); do
+		"$SCHEDLAB" export "$u" --db "$tmp/a.db" >"$tmp/from_a.json"
+		"$SCHEDLAB" export "$u" --db "$target" >"$tmp/from_target.json"
+		"$SCHEDLAB" export "$u" --db "$tmp/b.db" >"$tmp/from_b.json"
+		cmp "$tmp/from_a.json" "$tmp/from_target.json" ||
+			fail "run $u: the target's export differs from the original's"
+		cmp "$tmp/from_a.json" "$tmp/from_b.json" ||
+			fail "run $u: the pulled run's export differs from the original's"
+	done
+}
+
+# sync_pg_start: pg_start, skipping while this build's PostgreSQL store
+# cannot store runs yet (probed in a database of its own on that server).
+sync_pg_start() {
+	pg_start
+	psql_t "CREATE DATABASE probe"
+	sync_run "$tmp/probe.db" probe lkp-p
+	run_sl push --to "postgresql:///probe?${PGURL#*\?}" --db "$tmp/probe.db"
+	[[ $err != *"not implemented"* ]] ||
+		skip "the PostgreSQL store is not implemented in this build"
+}
+
+test_sync_push_pull_sqlite() {
+	use_tmpdir
+	sync_roundtrip "$tmp/fleet.db"
+}
+
+test_sync_push_pull_postgresql() {
+	sync_pg_start
+	sync_roundtrip "$PGURL"
+}
+
+# Two pushes of the same runs at once store each run once.
+sync_concurrent() {
+	local target=$1 p1 p2
+	for i in 1 2 3; do sync_run "$tmp/a.db" "r$i" lkp-a; done
+	"$SCHEDLAB" push --to "$target" --db "$tmp/a.db" >"$tmp/p1" 2>&1 & p1=$!
+	"$SCHEDLAB" push --to "$target" --db "$tmp/a.db" >"$tmp/p2" 2>&1 & p2=$!
+	wait $p1 || fail "first push failed: $(cat "$tmp/p1")"
+	wait $p2 || fail "second push failed: $(cat "$tmp/p2")"
+	expect_eq "runs in the target" "$(uuids "$tmp/a.db")" "$(uuids "$target")"
+}
+
+test_sync_push_twice_at_once_sqlite() {
+	use_tmpdir
+	sync_concurrent "$tmp/fleet.db"
+}
+
+test_sync_push_twice_at_once_postgresql() {
+	sync_pg_start
+	sync_concurrent "$PGURL"
+}
+
+# Named RUNs only; a RUN that is not there is refused before anything
+# is copied.
+test_sync_push_named_runs() {
+	use_tmpdir
+	sync_run "$tmp/a.db" base lkp-a
+	sync_run "$tmp/a.db" cand lkp-a
+	run_sl push cand nosuch --to "$tmp/fleet.db" --db "$tmp/a.db"
+	expect_eq "unknown RUN: exit status" 2 "$rc"
+	expect_match "unknown RUN: message" "no run 'nosuch'" "$err"
+	expect_eq "unknown RUN: runs in the target" 0 "$(nruns "$tmp/fleet.db")"
+	run_sl push cand --to "$tmp/fleet.db" --db "$tmp/a.db"
+	expect_eq "push cand: exit status ($err)" 0 "$rc"
+	expect_eq "push cand: labels in the target" cand \
+		"$("$SCHEDLAB" list runs --format json --db "$tmp/fleet.db" | jq -r '.[].label')"
+	run_sl pull 7 --from "$tmp/fleet.db" --db "$tmp/b.db"
+	expect_eq "pull of no run: exit status" 2 "$rc"
+	run_sl push --db "$tmp/a.db"
+	expect_eq "push without --to: exit status" 2 "$rc"
+	expect_match "push without --to: message" "--to DB is required" "$err"
+	run_sl pull --from "$tmp/fleet.db" --db "$tmp/b.db"
+	expect_eq "pull without RUN: exit status" 2 "$rc"
+	run_sl pull 1 --from "$tmp/nothere.db" --db "$tmp/b.db"
+	expect_eq "pull from no database: exit status" 2 "$rc"
+	[ ! -e "$tmp/nothere.db" ] || fail "pull created the database it reads"
+}
+
+# A run still running is left for a later push; once it has ended, the
+# next push takes it.
+test_sync_push_skips_a_running_run() {
+	use_tmpdir
+	sync_run "$tmp/a.db" done lkp-a
+	printf '[w]\nworkload = command\niterations = 1\nwarmup = 0\nargv = sh -c "while [ ! -e %s/go ]; do sleep 0.05; done"\n' \
+		"$tmp" >"$tmp/wait.job"
+	"$SCHEDLAB" run "$tmp/wait.job" --db "$tmp/a.db" --label waiting -q \
+		>/dev/null 2>&1 & pid=$!
+	for _ in $(seq 100); do
+		[ "$(nruns "$tmp/a.db")" = 2 ] && break
+		sleep 0.1
+	done
+	run_sl push --to "$tmp/fleet.db" --db "$tmp/a.db"
+	touch "$tmp/go"
+	wait $pid || fail "the waiting run failed"
+	expect_eq "push: exit status ($err)" 0 "$rc"
+	expect_line "push: the running run's note" \
+		'^run [0-9]+ \(waiting\): still running, not pushed \(push it when it ends\)$' "$out"
+	expect_line "push: summary" '^pushed 1 run .*; 1 still running, skipped$' "$out"
+	run_sl push --to "$tmp/fleet.db" --db "$tmp/a.db"
+	expect_line "push after it ended" '^pushed 1 run .*; 1 already there$' "$out"
+	expect_eq "runs in the target" "$(uuids "$tmp/a.db")" "$(uuids "$tmp/fleet.db")"
+}
+
+# A database that cannot be reached: exit 2, one line naming it without
+# its password, nothing stored locally.
+test_sync_unreachable_database() {
+	use_tmpdir
+	sync_run "$tmp/a.db" base lkp-a
+	run_sl push --to "postgresql://fleet:s3cret@127.0.0.1:1/schedlab?connect_timeout=2" \
+		--db "$tmp/a.db"
+	expect_eq "push: exit status" 2 "$rc"
+	expect_match "push: names the database" "postgresql://fleet@127.0.0.1:1/schedlab" "$err"
+	[[ $err != *s3cret* ]] || fail "push: the password is in the message: $err"
+	expect_eq "push: lines of messages" 1 "$(wc -l <<<"$err")"
+	run_sl pull base --from "postgresql://fleet:s3cret@127.0.0.1:1/schedlab?password=s3cret" \
+		--db "$tmp/b.db"
+	expect_eq "pull: exit status" 2 "$rc"
+	[[ $err != *s3cret* ]] || fail "pull: the password is in the message: $err"
+	[ ! -e "$tmp/b.db" ] || fail "pull from an unreachable database created $tmp/b.db"
+}
