@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * schedlab list [workloads|suites|runs] [--db PATH] [--format text|json]
- * [--ab RUN]: --ab lists only the runs of RUN's A/B (the runs made beside
- * it by ab or judge's live references).
+ * [--ab RUN] [--host PATTERN]: --ab lists only the runs of RUN's A/B (the
+ * runs made beside it by ab or judge's live references), --host only the
+ * runs of the hosts PATTERN (a glob) matches. The table has a HOST column
+ * when the runs listed come from more than one host (a fleet's database).
  */
+#include <fnmatch.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -23,6 +26,7 @@
 struct list_opts {
 	const char *db;
 	const char *ab;
+	const char *host;
 	int format;
 	bool help;
 };
@@ -35,6 +39,8 @@ static const struct opt_def list_options[] = {
 		   "for runs - text: a table; json: an array of the runs"),
 	{ .name = "ab", .type = OPT_STRING, .offset = offsetof(struct list_opts, ab),
 	  .arg = "RUN", .help = "for runs - only the runs of RUN's A/B (RUN: id or label of any of them)" },
+	{ .name = "host", .type = OPT_STRING, .offset = offsetof(struct list_opts, host),
+	  .arg = "PATTERN", .help = "for runs - only the runs of the hosts PATTERN matches, a glob as the shell's ('lkp-*'); a run without a host never matches" },
 	OPT_HELP(struct list_opts, help),
 	{ .name = NULL },
 };
@@ -102,11 +108,39 @@ static int only_ab(struct store *st, const char *spec,
 	return 0;
 }
 
+/* Keeps of runs[0..*n) those whose host matches pattern, in order. */
+static void only_hosts(const char *pattern, struct store_run_info *runs,
+		       size_t *n)
+{
+	struct store_run_info *other = xcalloc(*n ? *n : 1, sizeof(*other));
+	size_t kept = 0, nother = 0;
+
+	for (size_t i = 0; i < *n; i++) {
+		if (runs[i].host && !fnmatch(pattern, runs[i].host, 0))
+			runs[kept++] = runs[i];
+		else
+			other[nother++] = runs[i];
+	}
+	*n = kept;
+	store_runs_free(other, nother);
+}
+
+/* Whether the runs come from more than one host (no host counts as one). */
+static bool many_hosts(const struct store_run_info *runs, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (!runs[i].host != !runs[0].host ||
+		    (runs[i].host && strcmp(runs[i].host, runs[0].host)))
+			return true;
+	return false;
+}
+
 static int list_runs(const struct list_opts *o)
 {
 	char db[4096];
 	struct store_run_info *runs;
 	struct store *st;
+	bool hosts;
 	FILE *f;
 	size_t n;
 	int rc;
@@ -125,6 +159,8 @@ static int list_runs(const struct list_opts *o)
 	rc = store_runs(st, &runs, &n);
 	if (!rc && o->ab)
 		rc = only_ab(st, o->ab, runs, &n);
+	if (!rc && o->host)
+		only_hosts(o->host, runs, &n);
 	store_close(st);
 	if (rc) {	/* a damaged database, as store_open_ro() would say */
 		store_runs_free(runs, n);
@@ -136,9 +172,13 @@ static int list_runs(const struct list_opts *o)
 		return rc ? EXIT_RUN_FAILED : EXIT_OK;
 	}
 	f = text_safe(stdout);
+	hosts = many_hosts(runs, n);
 	/* the commit last: a describe has no useful width to pad to */
-	fprintf(f, "%5s  %-28s %-16s %-9s %6s %8s  %s\n", "ID", "LABEL",
-		"STARTED (UTC)", "STATUS", "CASES", "SAMPLES", "COMMIT");
+	fprintf(f, "%5s  %-28s ", "ID", "LABEL");
+	if (hosts)
+		fprintf(f, "%-16s ", "HOST");
+	fprintf(f, "%-16s %-9s %6s %8s  %s\n", "STARTED (UTC)", "STATUS",
+		"CASES", "SAMPLES", "COMMIT");
 	for (size_t i = 0; i < n; i++) {
 		const struct store_run_info *r = &runs[i];
 		time_t t = (time_t)r->started;
@@ -147,9 +187,11 @@ static int list_runs(const struct list_opts *o)
 
 		gmtime_r(&t, &tm);
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &tm);
-		fprintf(f, "%5lld  %-28s %-16s %-9s %6lld %8lld  %s\n",
-			(long long)r->id, r->label ? r->label : "-", when,
-			r->status, (long long)r->cases, (long long)r->samples,
+		fprintf(f, "%5lld  %-28s ", (long long)r->id,
+			r->label ? r->label : "-");
+		if (hosts)
+			fprintf(f, "%-16s ", r->host ? r->host : "-");
+		fprintf(f, "%-16s %-9s %6lld %8lld  %s\n", when, r->status, (long long)r->cases, (long long)r->samples,
 			r->commit ? r->commit : "-");
 	}
 	fclose(f);
@@ -170,7 +212,7 @@ int cmd_list(int argc, char **argv)
 		return EXIT_USAGE;
 	if (o.help) {
 		printf("usage: schedlab list [workloads|suites|runs] [--db PATH] "
-		       "[--format text|json] [--ab RUN]\n\nOptions:\n");
+		       "[--format text|json] [--ab RUN] [--host PATTERN]\n\nOptions:\n");
 		opts_help(stdout, list_options);
 		return EXIT_OK;
 	}
@@ -179,8 +221,8 @@ int cmd_list(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	what = first < argc ? argv[first] : "workloads";
-	if (o.ab && strcmp(what, "runs")) {
-		error("list: --ab is for 'list runs' only");
+	if ((o.ab || o.host) && strcmp(what, "runs")) {
+		error("list: --%s is for 'list runs' only", o.ab ? "ab" : "host");
 		return EXIT_USAGE;
 	}
 	if (o.format && strcmp(what, "runs")) {

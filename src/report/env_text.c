@@ -117,6 +117,43 @@ static void print_groups(FILE *f, const json_t *groups)
 	}
 }
 
+/* n thing(s) at the end of buf's text, after ", " unless it is the first */
+static void brief_count(char *buf, size_t len, size_t n, const char *thing)
+{
+	size_t at = strlen(buf);
+
+	snprintf(buf + at, len - at, "%s%zu %s%s", at ? ", " : "", n, thing,
+		 n == 1 ? "" : "s");
+}
+
+void render_topology_brief(char *buf, size_t len, const json_t *env)
+{
+	json_t *online = sysenv_item_value(item(env, "cpus", "online"));
+	json_t *t = json_object_get(env, "topology"), *v;
+	size_t at;
+
+	*buf = '\0';
+	if ((v = sysenv_item_value(json_object_get(t, "packages"))))
+		brief_count(buf, len, json_array_size(json_object_get(v, "groups")),
+			    "package");
+	v = sysenv_item_value(json_object_get(t, "smt"));
+	if (v)
+		brief_count(buf, len, json_array_size(json_object_get(v, "groups")),
+			    "core");
+	if (online)
+		brief_count(buf, len, (size_t)json_integer_value(
+			json_object_get(online, "count")), "CPU");
+	if ((online = sysenv_item_value(json_object_get(t, "llc"))))
+		brief_count(buf, len, json_array_size(json_object_get(online, "groups")),
+			    "LLC");
+	if (v) {
+		at = strlen(buf);
+		snprintf(buf + at, len - at, "%sSMT %s", at ? ", " : "",
+			 json_integer_value(json_object_get(v, "threads_per_core")) > 1 ?
+			 "on" : "off");
+	}
+}
+
 /* "2 CPUs, 1 package, 2 cores, SMT off, LLC groups: 0-1, NUMA nodes: 0" */
 static void topology_line(FILE *f, const json_t *env)
 {

@@ -45,4 +45,11 @@ void render_explain(FILE *f, const char *sweep, const char *unit,
 /* The environment object (probe/sysenv.h) as aligned text. */
 void render_env_text(FILE *f, const json_t *env);
 
+/*
+ * The machine's shape in a few words, for a header naming the host:
+ * "2 packages, 16 cores, 32 CPUs, 2 LLCs, SMT on" from what env
+ * recorded (what was not recorded is left out; nothing: ""). Into buf.
+ */
+void render_topology_brief(char *buf, size_t len, const json_t *env);
+
 #endif

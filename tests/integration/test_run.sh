@@ -112,7 +112,7 @@ test_show_by_id_and_label() {
 	expect_eq "show id: first line" "run        same" "$(head -n 1 <<<"$out")"
 	expect_line "show id: status" "^status +complete, 3 cases$" "$out"
 	expect_line "show id: uuid" "^uuid +$uuid1$" "$out"
-	expect_line "show id: host" "^host +$(uname -n)$" "$out"
+	expect_line "show id: host" "^host +$(uname -n) \\([0-9]+ packages?, .*\\)$" "$out"
 	expect_line "show id: started" "^started +[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8} UTC$" "$out"
 	expect_line "show id: command" "^command +schedlab run .*$tmp/a\\.job" "$out"
 	expect_line "show id: environment kernel" "^kernel +$(uname -r)( |$)" "$out"
