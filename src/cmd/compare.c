@@ -25,6 +25,7 @@ const char *const compare_formats[] = { "text", "markdown", "csv", "json", "html
 const char *const compare_matches[] = { "params", "job", NULL };
 const char *const compare_layouts[] = { "mmtests", "variants", "wide", "grid",
 					 "raw", "workload", NULL };
+const char *const compare_bys[] = { "run", "host", NULL };
 enum { LAYOUT_MMTESTS, LAYOUT_VARIANTS, LAYOUT_WIDE, LAYOUT_GRID, LAYOUT_RAW,
        LAYOUT_WORKLOAD };
 
@@ -36,6 +37,9 @@ static const struct opt_def compare_options[] = {
 	{ .name = "stat", .type = OPT_ENUM, .offset = offsetof(struct compare_opts, stat),
 	  .def = "mean", .choices = cmp_stat_names, .arg = "STAT",
 	  .help = "the statistic of --layout wide, grid and workload; mean: the headline row (Hmean for a throughput, Amean for a time)" },
+	{ .name = "by", .type = OPT_ENUM, .offset = offsetof(struct compare_opts, by),
+	  .def = "run", .choices = compare_bys, .arg = "WHAT",
+	  .help = "run: the RUNs as given; host: BASE and CAND are labels, compared on every host that has a run with each (the latest there), a block per host and a verdict line per host (--layout mmtests; text, markdown, csv or json)" },
 	{ .name = "rows", .type = OPT_STRING, .offset = offsetof(struct compare_opts, rows),
 	  .arg = "ROW,...",
 	  .help = "the mmtests rows shown, e.g. Amean,Stddev (Min, Amean or Hmean or Mean, Stddev, CoeffVar, Max, BAmean-95; any case)" },
@@ -45,7 +49,8 @@ static const struct opt_def compare_options[] = {
 
 static void compare_usage(FILE *f)
 {
-	fprintf(f, "usage: schedlab compare BASE CAND [CAND...] [OPTIONS]\n\n"
+	fprintf(f, "usage: schedlab compare BASE CAND [CAND...] [OPTIONS]\n"
+		"       schedlab compare BASE CAND --by host [OPTIONS]\n\n"
 		"Compares stored runs (RUN = id, label or exported JSON file): for each\n"
 		"job's headline metric and sweep value mmtests' rows with the percentage\n"
 		"against BASE (+ is better, * marks a significant mean), each candidate's\n"
@@ -144,6 +149,14 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	n = argc - first;
+	if (o.by == 1) {
+		if (o.layout != LAYOUT_MMTESTS) {
+			error("compare: --by host prints mmtests' layout per host, not --layout %s",
+			      compare_layouts[o.layout]);
+			return EXIT_USAGE;
+		}
+		return compare_by_host(&o, &co, rows, argv + first, n);
+	}
 	if (n < 2) {
 		error("compare: expected a baseline and at least one candidate (usage: schedlab compare BASE CAND [CAND...])");
 		return EXIT_USAGE;

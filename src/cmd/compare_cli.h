@@ -28,6 +28,7 @@ struct compare_opts {
 	struct opt_list sets;
 	int format;
 	int layout;		/* compare's: compare_layouts[] */
+	int by;			/* compare's --by: compare_bys[] */
 	int stat;		/* compare's --stat: cmp_stat_names[] */
 	const char *rows;	/* compare's --rows: mmtests rows, NULL all */
 	int test;
@@ -70,6 +71,7 @@ struct compare_opts {
 extern const char *const compare_formats[];
 extern const char *const compare_matches[];
 extern const char *const compare_layouts[];
+extern const char *const compare_bys[];
 
 /* Options into o and co; *first: the first operand. -1 after error(). */
 int compare_parse(int argc, char **argv, const struct opt_def *tab,
@@ -80,5 +82,13 @@ struct store *compare_open_history(const char *dbopt);
 void compare_style(const struct compare_opts *o, struct comparison *c);
 /* c in the --format chosen: 0 text, 1 markdown, 2 csv, 3 json, 4 html. */
 void compare_render(const struct comparison *c, int format);
+
+/*
+ * compare BASE CAND --by host (compare_hosts.c): specs[0..n) are the
+ * operands, which must be two labels; rows is --rows parsed. An exit
+ * code, having said why when it is not 0.
+ */
+int compare_by_host(const struct compare_opts *o, const struct cmp_opts *co,
+		    unsigned rows, char *const *specs, int nspecs);
 
 #endif

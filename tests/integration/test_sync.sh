@@ -170,3 +170,115 @@ test_sync_unreachable_database() {
 	[[ $err != *s3cret* ]] || fail "pull: the password is in the message: $err"
 	[ ! -e "$tmp/b.db" ] || fail "pull from an unreachable database created $tmp/b.db"
 }
+
+# list runs --host: a glob over the hosts; a HOST column once the runs
+# listed come from more than one host.
+test_sync_list_runs_host() {
+	use_tmpdir
+	sync_run "$tmp/a.db" base lkp-a
+	sync_run "$tmp/a.db" base lkp-b
+	sync_run "$tmp/a.db" base other
+	run_sl list runs --db "$tmp/a.db"
+	expect_eq "list: exit status ($err)" 0 "$rc"
+	expect_line "list: HOST column" '^ +ID +LABEL +HOST +STARTED' "$out"
+	expect_eq "list: hosts in the HOST column" "lkp-a lkp-b other" \
+		"$(awk 'NR > 1 { print $3 }' <<<"$out" | sort | xargs)"
+	run_sl list runs --db "$tmp/a.db" --host 'lkp-*' --format json
+	expect_eq "--host lkp-*: hosts" "lkp-a lkp-b" "$(jq -r '.[].host' <<<"$out" | sort | xargs)"
+	run_sl list runs --db "$tmp/a.db" --host lkp-b
+	expect_eq "--host lkp-b: runs" 1 "$(awk 'NR > 1' <<<"$out" | wc -l)"
+	[[ $(head -n 1 <<<"$out") != *HOST* ]] || fail "--host lkp-b: a HOST column for one host"
+	run_sl list runs --db "$tmp/a.db" --host 'nothing*' --format json
+	expect_eq "--host nothing*: runs" 0 "$(jq length <<<"$out")"
+	run_sl list suites --host lkp-a
+	expect_eq "list suites --host: exit status" 2 "$rc"
+}
+
+# show's host line: the host and the topology stored with the run.
+test_sync_show_host_topology() {
+	use_tmpdir
+	sync_run "$tmp/a.db" base lkp-a
+	"$SCHEDLAB" export base --db "$tmp/a.db" | jq '
+		.run.uuid = "0badc0de-0000-4000-8000-000000000001" |
+		.environment.cpus.online.value.count = 32 |
+		.environment.topology.packages.value.groups = [[range(0;16)], [range(16;32)]] |
+		.environment.topology.smt.value.groups = [range(0;16) | [., . + 16]] |
+		.environment.topology.smt.value.threads_per_core = 2 |
+		.environment.topology.llc.value.groups = [[range(0;16)], [range(16;32)]]' \
+		>"$tmp/big.json"
+	"$SCHEDLAB" import "$tmp/big.json" --db "$tmp/a.db" >/dev/null
+	run_sl show 0badc0de-0000-4000-8000-000000000001 --db "$tmp/a.db"
+	expect_eq "show: exit status ($err)" 0 "$rc"
+	expect_line "show: host line" \
+		'^host +lkp-a \(2 packages, 16 cores, 32 CPUs, 2 LLCs, SMT on\)$' "$out"
+	run_sl show 1 --db "$tmp/a.db"
+	expect_line "show: this machine's host line" \
+		"^host +lkp-a \\([0-9]+ packages?, [0-9]+ cores?, $(getconf _NPROCESSORS_ONLN) CPUs?, [0-9]+ LLCs?, SMT o(n|ff)\\)$" "$out"
+}
+
+# compare BASE CAND --by host: seed 003's shape - the same change
+# regresses one host and improves another - with a host that has only
+# the baseline named in a note.
+sync_hosts() {
+	printf '[w]\nworkload = command\niterations = 5\nwarmup = 0\nargv = sleep 0.02\n' >"$tmp/w.job"
+	for h in lkp-a lkp-b lkp-c; do
+		"$SCHEDLAB" run "$tmp/w.job" --db "$tmp/h.db" --label base --host $h -q ||
+			fail "run base on $h"
+	done
+	"$SCHEDLAB" run "$tmp/w.job" --db "$tmp/h.db" --set argv="sleep 0.05" \
+		--label cand --host lkp-a -q || fail "run cand on lkp-a"
+	"$SCHEDLAB" run "$tmp/w.job" --db "$tmp/h.db" --set argv="sleep 0.005" \
+		--label cand --host lkp-b -q || fail "run cand on lkp-b"
+}
+
+test_sync_compare_by_host() {
+	use_tmpdir
+	sync_hosts
+	run_sl compare base cand --by host --match job --db "$tmp/h.db"
+	expect_eq "text: exit status ($err)" 0 "$rc"
+	expect_line "text: lkp-a's block" '^== host lkp-a \([0-9]+ packages?, .*CPUs?.*\) ==$' "$out"
+	expect_line "text: lkp-b's block" '^== host lkp-b \(' "$out"
+	[[ $out != *"== host lkp-c"* ]] || fail "text: a block for lkp-c, which has no cand"
+	expect_line "text: lkp-a's verdict" '^lkp-a +w +command\.time +-[0-9.]+% +regressed$' "$out"
+	expect_line "text: lkp-b's verdict" '^lkp-b +w +command\.time +\+[0-9.]+% +improved$' "$out"
+	expect_line "text: the host with one label" '^note: lkp-c has only base, not compared$' "$out"
+
+	run_sl compare base cand --by host --match job --db "$tmp/h.db" --format json
+	expect_eq "json: exit status ($err)" 0 "$rc"
+	expect_eq "json: schema" schedlab-compare-hosts/1 "$(jval "$out" .schema)"
+	expect_eq "json: verdicts" "lkp-a:regressed lkp-b:improved" \
+		"$(jq -r '.hosts[] | "\(.host):\(.verdict)"' <<<"$out" | xargs)"
+	expect_eq "json: each host's comparison" "schedlab-compare/1 schedlab-compare/1" \
+		"$(jq -r '.hosts[].comparison.schema' <<<"$out" | xargs)"
+	expect_eq "json: the runs compared on lkp-a" \
+		"$("$SCHEDLAB" list runs --db "$tmp/h.db" --host lkp-a --format json | jq -r '[.[] | .uuid] | reverse | join(" ")')" \
+		"$(jq -r '.hosts[0].comparison.runs | map(.uuid) | join(" ")' <<<"$out")"
+	expect_eq "json: only" "lkp-c:base" "$(jq -r '.only[] | "\(.host):\(.has)"' <<<"$out")"
+
+	run_sl compare base cand --by host --match job --db "$tmp/h.db" --format markdown
+	expect_line "markdown: lkp-a's heading" '^## host lkp-a \(' "$out"
+	expect_line "markdown: lkp-b's row" '^\| lkp-b \| w \| command\.time \| \+[0-9.]+% \| improved \|$' "$out"
+	run_sl compare base cand --by host --match job --db "$tmp/h.db" --format csv
+	expect_line "csv: header" '^host,job,sweep,metric,run,' "$out"
+	expect_eq "csv: rows per host" "2 2" \
+		"$(awk -F, 'NR > 1 { n[$1]++ } END { print n["lkp-a"], n["lkp-b"] }' <<<"$out")"
+}
+
+test_sync_compare_by_host_refuses_runs() {
+	use_tmpdir
+	sync_hosts
+	"$SCHEDLAB" export base --db "$tmp/h.db" >"$tmp/base.json"
+	for spec in 1 "$tmp/base.json" \
+		"$("$SCHEDLAB" list runs --db "$tmp/h.db" --format json | jq -r '.[0].uuid')"; do
+		run_sl compare "$spec" cand --by host --db "$tmp/h.db"
+		expect_eq "--by host with $spec: exit status" 2 "$rc"
+		expect_match "--by host with $spec: message" "--by host takes two labels" "$err"
+	done
+	run_sl compare base cand --by host --format html --db "$tmp/h.db"
+	expect_eq "--format html: exit status" 2 "$rc"
+	run_sl compare base nosuch --by host --db "$tmp/h.db"
+	expect_eq "no host with both: exit status" 2 "$rc"
+	expect_match "no host with both: message" "no host has runs labelled both 'base' and 'nosuch'" "$err"
+	run_sl compare base cand --by nothing --db "$tmp/h.db"
+	expect_eq "--by nothing: exit status" 2 "$rc"
+}
