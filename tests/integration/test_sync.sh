@@ -153,6 +153,31 @@ test_sync_push_skips_a_running_run() {
 	expect_eq "runs in the target" "$(uuids "$tmp/a.db")" "$(uuids "$tmp/fleet.db")"
 }
 
+# A run the target refuses (a trigger aborts its insert) fails alone:
+# the others are pushed, exit 1, nothing of it is left half-written.
+test_sync_push_one_run_fails() {
+	use_tmpdir
+	sync_run "$tmp/a.db" ok1 lkp-a
+	sync_run "$tmp/a.db" bad lkp-a
+	sync_run "$tmp/a.db" ok2 lkp-a
+	sync_run "$tmp/fleet.db" other lkp-z
+	sqlite3 "$tmp/fleet.db" "CREATE TRIGGER refuse AFTER INSERT ON cases
+		WHEN (SELECT label FROM runs WHERE id = NEW.run_id) = 'bad'
+		BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+	run_sl push --to "$tmp/fleet.db" --db "$tmp/a.db"
+	expect_eq "push: exit status ($err)" 1 "$rc"
+	expect_line "push: summary" '^pushed 2 runs .*; 1 failed$' "$out"
+	expect_match "push: why" "refused by the test" "$err"
+	expect_eq "target's labels" "ok1 ok2 other" \
+		"$("$SCHEDLAB" list runs --format json --db "$tmp/fleet.db" | jq -r '.[].label' | sort | xargs)"
+	expect_eq "no case of the refused run" 0 \
+		"$(sqlite3 "$tmp/fleet.db" "SELECT count(*) FROM cases WHERE run_id NOT IN (SELECT id FROM runs)")"
+	sqlite3 "$tmp/fleet.db" "DROP TRIGGER refuse"
+	run_sl push --to "$tmp/fleet.db" --db "$tmp/a.db"
+	expect_eq "push again: exit status ($err)" 0 "$rc"
+	expect_line "push again: summary" '^pushed 1 run .*; 2 already there$' "$out"
+}
+
 # A database that cannot be reached: exit 2, one line naming it without
 # its password, nothing stored locally.
 test_sync_unreachable_database() {
