@@ -98,6 +98,8 @@ static void copy_run(struct store *from, struct store *to, int64_t id,
 	doc = store_export(from, id);
 	if (!doc) {
 		t->failed++;
+		printf("run %" PRId64 " (%s): failed, not %s\n", id, label ?: "-",
+		       verb);
 		return;
 	}
 	label = doc_str(doc, "label");
@@ -113,6 +115,8 @@ static void copy_run(struct store *from, struct store *to, int64_t id,
 	rc = store_import_once(to, doc, origin, &there);
 	if (rc < 0) {
 		t->failed++;
+		printf("run %" PRId64 " (%s): failed, not %s\n", id, label ?: "-",
+		       verb);
 	} else if (rc > 0) {
 		t->there++;
 		printf("run %" PRId64 " (%s): already in %s as run %" PRId64 "\n",

@@ -168,6 +168,7 @@ test_sync_push_one_run_fails() {
 	expect_eq "push: exit status ($err)" 1 "$rc"
 	expect_line "push: summary" '^pushed 2 runs .*; 1 failed$' "$out"
 	expect_match "push: why" "refused by the test" "$err"
+	expect_line "push: the run that failed" '^run [0-9]+ \(bad\): failed, not pushed$' "$out"
 	expect_eq "target's labels" "ok1 ok2 other" \
 		"$("$SCHEDLAB" list runs --format json --db "$tmp/fleet.db" | jq -r '.[].label' | sort | xargs)"
 	expect_eq "no case of the refused run" 0 \
