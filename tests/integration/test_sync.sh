@@ -308,3 +308,20 @@ test_sync_compare_by_host_refuses_runs() {
 	run_sl compare base cand --by nothing --db "$tmp/h.db"
 	expect_eq "--by nothing: exit status" 2 "$rc"
 }
+
+# The fleet's way: every host pushes into one PostgreSQL database, and
+# compare --by host reads it there as from the SQLite file.
+test_sync_compare_by_host_postgresql() {
+	sync_pg_start
+	sync_hosts
+	run_sl push --to "$PGURL" --db "$tmp/h.db"
+	expect_eq "push: exit status ($err)" 0 "$rc"
+	run_sl compare base cand --by host --match job --db "$tmp/h.db" --format json
+	local want=$out
+	run_sl compare base cand --by host --match job --db "$PGURL" --format json
+	expect_eq "compare from PostgreSQL: exit status ($err)" 0 "$rc"
+	expect_eq "compare from PostgreSQL: the same document" "$want" "$out"
+	run_sl list runs --db "$PGURL" --host 'lkp-[ab]' --format json
+	expect_eq "list --host from PostgreSQL" "lkp-a lkp-a lkp-b lkp-b" \
+		"$(jq -r '.[].host' <<<"$out" | sort | xargs)"
+}
