@@ -3,7 +3,8 @@
 # uuid, byte-exact round trips, running runs left for later, databases
 # that cannot be reached), list runs --host, show's host line, compare
 # --by host. The push/pull tests run SQLite -> SQLite and, where
-# PostgreSQL's server programs are installed, against a real server.
+# PostgreSQL's server programs are installed, against a real server
+# (pg_start).
 
 # sync_run DB LABEL HOST: one tiny run of the quick suite into DB.
 sync_run() {
@@ -60,24 +61,13 @@ sync_roundtrip() {
 	done
 }
 
-# sync_pg_start: pg_start, skipping while this build's PostgreSQL store
-# cannot store runs yet (probed in a database of its own on that server).
-sync_pg_start() {
-	pg_start
-	psql_t "CREATE DATABASE probe"
-	sync_run "$tmp/probe.db" probe lkp-p
-	run_sl push --to "postgresql:///probe?${PGURL#*\?}" --db "$tmp/probe.db"
-	[[ $err != *"not implemented"* ]] ||
-		skip "the PostgreSQL store is not implemented in this build"
-}
-
 test_sync_push_pull_sqlite() {
 	use_tmpdir
 	sync_roundtrip "$tmp/fleet.db"
 }
 
 test_sync_push_pull_postgresql() {
-	sync_pg_start
+	pg_start
 	sync_roundtrip "$PGURL"
 }
 
@@ -98,7 +88,7 @@ test_sync_push_twice_at_once_sqlite() {
 }
 
 test_sync_push_twice_at_once_postgresql() {
-	sync_pg_start
+	pg_start
 	sync_concurrent "$PGURL"
 }
 
@@ -312,7 +302,7 @@ test_sync_compare_by_host_refuses_runs() {
 # The fleet's way: every host pushes into one PostgreSQL database, and
 # compare --by host reads it there as from the SQLite file.
 test_sync_compare_by_host_postgresql() {
-	sync_pg_start
+	pg_start
 	sync_hosts
 	run_sl push --to "$PGURL" --db "$tmp/h.db"
 	expect_eq "push: exit status ($err)" 0 "$rc"
