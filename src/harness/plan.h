@@ -163,6 +163,25 @@ int plan_load_sets(const char *spec, const struct plan_set *sets, size_t nsets,
 		   struct plan *p);
 
 /*
+ * SPEC's job file text as plan_load_spec() would read it (a file, one of
+ * $SCHEDLAB_JOBS, a built-in suite) into *text (malloc'd, NUL-ended,
+ * *len bytes), and into where the name its messages use (the path, or
+ * "NAME.job"): what `queue add` stores. -1 after error().
+ */
+int plan_spec_text(const char *spec, char **text, size_t *len, char *where,
+		   size_t wlen);
+
+/*
+ * A job file held in memory loaded as plan_load_sets() loads a file:
+ * WHERE names it in messages ("quick.job:12: ..."), SOURCE in the
+ * printed plan.
+ */
+int plan_load_text_sets(const char *where, const char *source,
+			const char *text, size_t len,
+			const struct plan_set *sets, size_t nsets,
+			struct plan *p);
+
+/*
  * The suites plan_load_spec() can find, $SCHEDLAB_JOBS's under its
  * name and then the built-in ones not replaced by those: each one's
  * name and the first comment line of its file. -1 if writing failed.

@@ -64,13 +64,10 @@ int plan_load_text(const char *where, const char *source, const char *text,
 		   size_t len, const char *const *sets, size_t nsets,
 		   struct plan *p);
 
-/* plan_load_with() and plan_load_text() of sets with their origins. */
+/* plan_load_with() of sets with their origins (plan_load_text_sets():
+ * plan.h). */
 int plan_load_file_sets(const char *path, const struct plan_set *sets,
 			size_t nsets, struct plan *p);
-int plan_load_text_sets(const char *where, const char *source,
-			const char *text, size_t len,
-			const struct plan_set *sets, size_t nsets,
-			struct plan *p);
 
 /* The keys that are not a workload's options, for messages. */
 #define PLAN_HARNESS_KEYS "iterations, min_iterations, max_iterations, budget, warmup, timeout, retries, cpus, probes, settings (nice, policy, env.*, cgroup.*, sysctl.*, sched.*, sched_feat, scx, a /proc or /sys path)"

@@ -12,11 +12,13 @@
  * the suites it was built with.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "harness/plan_int.h"
 #include "harness/suites.h"
@@ -106,6 +108,68 @@ int plan_load_sets(const char *spec, const struct plan_set *sets, size_t nsets,
 	memset(p, 0, sizeof(*p));
 	return error("no suite or job file '%s' (see 'schedlab list suites')",
 		     spec);
+}
+
+/* The whole of a regular file of at most 1 MiB, NUL-terminated. */
+static int read_text(const char *path, char **text, size_t *len)
+{
+	int fd = open_regular(path, NULL);
+	size_t cap = (1 << 20) + 1, n = 0;
+	char *buf;
+
+	if (fd < 0)
+		return -1;
+	buf = xmalloc(cap + 1);
+	for (;;) {
+		ssize_t r = read(fd, buf + n, cap - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			error_errno("cannot read '%s'", path);
+			goto fail;
+		}
+		if (!r)
+			break;
+		n += (size_t)r;
+		if (n == cap) {
+			error("%s: too large for a job file (more than %d bytes)",
+			      path, 1 << 20);
+			goto fail;
+		}
+	}
+	close(fd);
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return 0;
+fail:
+	close(fd);
+	free(buf);
+	return -1;
+}
+
+int plan_spec_text(const char *spec, char **text, size_t *len, char *where,
+		   size_t wlen)
+{
+	const struct suite *s;
+	char path[PATH_MAX];
+
+	if (is_path(spec) || in_jobs_dir(spec, path, sizeof(path))) {
+		if (is_path(spec))
+			snprintf(path, sizeof(path), "%s", spec);
+		snprintf(where, wlen, "%s", path);
+		return read_text(path, text, len);
+	}
+	s = builtin(spec);
+	if (!s)
+		return error("no suite or job file '%s' (see 'schedlab list suites')",
+			     spec);
+	snprintf(where, wlen, "%s.job", s->name);
+	*text = xmalloc(s->len + 1);
+	memcpy(*text, s->text, s->len + 1);
+	*len = s->len;
+	return 0;
 }
 
 /*
