@@ -32,6 +32,7 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "stored runs as an HTML page: tables, plots, latency CDFs, environments" },
 	{ "judge", cmd_judge, "run and compare against a baseline; exit 0/1/125 for git bisect run" },
 	{ "ab", cmd_ab, "run a suite under two or more variants, interleaved, and compare them" },
+	{ "queue", cmd_queue, "the fleet's job queue in PostgreSQL: add, list, cancel, retry jobs" },
 	{ "env", cmd_env, "show the machine, kernel, topology and scheduler settings" },
 };
 

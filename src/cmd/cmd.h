@@ -9,6 +9,7 @@
 #define SCHEDLAB_CMD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 int cmd_bench(int argc, char **argv);
@@ -24,6 +25,18 @@ int cmd_compare(int argc, char **argv);
 int cmd_judge(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_queue(int argc, char **argv);
+int cmd_agent(int argc, char **argv);
+
+/*
+ * A queued job's plan (queue add's check, and the agent's again): its
+ * text, named where in messages, with its --set and --iterations as
+ * `run` applies them; a file with variants refused. -1 after error().
+ */
+struct plan;
+int queue_load_plan(const char *who, const char *where, const char *text,
+		    size_t len, const char *const *sets, size_t nsets,
+		    const char *iterations, struct plan *p);
 
 /*
  * What `schedlab run` does once its options are read, for run and

@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedlab queue add|list|cancel|retry: the fleet's job queue in a
+ * PostgreSQL database (store/queue.h, doc/fleet.md). add validates a
+ * suite or job file as `run` would and stores its text with where it
+ * may run; agents (cmd/agent.c) take the jobs.
+ */
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "cmd/setup.h"
+#include "harness/needs.h"
+#include "harness/plan.h"
+#include "model/run.h"
+#include "store/queue.h"
+#include "store/store.h"
+#include "util.h"
+
+struct queue_opts {
+	const char *db;
+	const char *hosts, *tags, *label, *kernel, *iterations, *state;
+	unsigned repeat;
+	const char *priority;
+	struct opt_list sets;
+	int format;
+	bool help;
+};
+
+static const char *const queue_formats[] = { "text", "json", NULL };
+static const char *const job_states[] = {
+	"queued", "running", "done", "failed", "cancelled", NULL
+};
+
+#define O(f) offsetof(struct queue_opts, f)
+static const struct opt_def queue_options[] = {
+	{ .name = "db", .type = OPT_STRING, .offset = O(db), .arg = "URL",
+	  .help = "the PostgreSQL database of the queue (default: $SCHEDLAB_DB)" },
+	{ .name = "hosts", .type = OPT_STRING, .offset = O(hosts),
+	  .arg = "PATTERN[,PATTERN]",
+	  .help = "add: only agents whose host matches one of these globs (* ?) take it" },
+	{ .name = "tags", .type = OPT_STRING, .offset = O(tags), .arg = "T[,T]",
+	  .help = "add: only agents that have every one of these tags take it" },
+	{ .name = "repeat", .type = OPT_UINT, .offset = O(repeat), .def = "1",
+	  .min = 1, .max = 10000, .arg = "N",
+	  .help = "add: queue N copies of the job" },
+	{ .name = "label", .type = OPT_STRING, .offset = O(label), .arg = "L",
+	  .help = "add: the label of the job's runs (default: the agent's HOSTNAME-KERNELRELEASE)" },
+	{ .name = "priority", .type = OPT_STRING, .offset = O(priority),
+	  .def = "0", .arg = "P",
+	  .help = "add: higher runs first (-1000000..1000000, default 0)" },
+	{ .name = "kernel", .type = OPT_STRING, .offset = O(kernel),
+	  .arg = "RELEASE|BUILDID",
+	  .help = "add: only an agent running this kernel (uname -r, or its build id) takes it" },
+	OPT_ITERATIONS(struct queue_opts, iterations),
+	OPT_SET(struct queue_opts, sets),
+	{ .name = "state", .type = OPT_STRING, .offset = O(state),
+	  .arg = "S", .help = "list: only jobs in state S (queued, running, done, failed, cancelled)" },
+	OPT_FORMAT(struct queue_opts, format, queue_formats, "text",
+		   "list - text: a table; json: an array of the jobs"),
+	OPT_HELP(struct queue_opts, help),
+	{ .name = NULL },
+};
+#undef O
+
+static void queue_usage(FILE *f)
+{
+	fprintf(f, "usage: schedlab queue add SUITE|JOBFILE [--hosts PATTERN[,PATTERN]] [--tags T[,T]]\n"
+		"                      [--repeat N] [--label L] [--priority P] [--kernel RELEASE|BUILDID]\n"
+		"                      [--set KEY=VALUE]... [--iterations N|auto] [--db URL]\n"
+		"       schedlab queue list [--state S] [--format text|json] [--db URL]\n"
+		"       schedlab queue cancel ID... [--db URL]\n"
+		"       schedlab queue retry ID... [--db URL]\n\n"
+		"The fleet's job queue, in a PostgreSQL database: jobs that agents\n"
+		"(schedlab agent) on test machines claim, run and record.\n\nOptions:\n");
+	opts_help(f, queue_options);
+}
+
+/* user@host, for the record */
+static void queued_by(char *buf, size_t len)
+{
+	struct passwd *pw = getpwuid(geteuid());
+	struct utsname u;
+
+	if (uname(&u))
+		snprintf(u.nodename, sizeof(u.nodename), "?");
+	snprintf(buf, len, "%s@%s", pw ? pw->pw_name : "?", u.nodename);
+}
+
+/* "a,b" into a vector of words (blanks around them dropped) */
+static size_t words(const char *s, char ***out)
+{
+	char **v = xcalloc(strlen(s) + 2, sizeof(*v));
+	size_t n = 0;
+
+	while (*s) {
+		size_t k = strcspn(s, ",");
+		const char *b = s, *e = s + k;
+
+		while (b < e && *b == ' ')
+			b++;
+		while (e > b && e[-1] == ' ')
+			e--;
+		if (e > b)
+			v[n++] = strndup(b, (size_t)(e - b));
+		s += k + (s[k] == ',');
+	}
+	*out = v;
+	return n;
+}
+
+static void words_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/*
+ * The plan of a job's text with its sets and iteration count, loaded as
+ * `run` loads it; variants refused. The agent loads it again.
+ */
+int queue_load_plan(const char *who, const char *where, const char *text,
+		    size_t len, const char *const *sets, size_t nsets,
+		    const char *iterations, struct plan *p)
+{
+	struct plan_set *v = xcalloc(nsets + 2, sizeof(*v));
+	char it[64];
+	size_t k = 0;
+	int rc;
+
+	for (size_t i = 0; i < nsets; i++)
+		v[k++].text = sets[i];
+	if (iterations) {
+		snprintf(it, sizeof(it), "iterations=%.40s", iterations);
+		v[k].text = it;
+		v[k++].origin = "--iterations";
+	}
+	rc = plan_load_text_sets(where, where, text, len, v, k, p);
+	free(v);
+	if (!rc && p->nvariants) {
+		error("%s: %s has [variant:...] sections; ab jobs cannot be queued",
+		      who, where);
+		plan_free(p);
+		return -1;
+	}
+	return rc;
+}
+
+static int valid_host_list(const char *what, const char *s)
+{
+	if (!*s || strspn(s, ", ") == strlen(s))
+		return error("queue add: option --%s: expected a comma list of %s, got '%s'",
+			     what, !strcmp(what, "hosts") ? "glob patterns" : "tags", s);
+	for (const char *c = s; *c; c++)
+		if ((unsigned char)*c < ' ' || *c == '"' || *c == '\\' ||
+		    *c == '{' || *c == '}')
+			return error("queue add: option --%s: '%s' has a character a %s may not hold (a control character, \" \\ { })",
+				     what, s, !strcmp(what, "hosts") ? "host pattern" : "tag");
+	return 0;
+}
+
+static int queue_add_cmd(const struct queue_opts *qo, const char *db,
+			 const char *spec)
+{
+	char where[4096], by[300];
+	char *text = NULL, **tags = NULL;
+	size_t len, ntags = 0;
+	struct plan plan;
+	struct plan_needs needs;
+	struct store *s = NULL;
+	int64_t *ids = NULL;
+	int rc = EXIT_USAGE;
+	struct run_request rq = { .iterations = qo->iterations };
+	char *end;
+	long prio = strtol(qo->priority, &end, 10);
+
+	if (!*qo->priority || *end || prio < -1000000 || prio > 1000000)
+		return error("queue add: option --priority: expected a whole number in -1000000..1000000 (higher runs first), got '%s'",
+			     qo->priority), EXIT_USAGE;
+
+	if (run_check_iterations("queue add", &rq) ||
+	    (qo->hosts && valid_host_list("hosts", qo->hosts)) ||
+	    (qo->tags && valid_host_list("tags", qo->tags)))
+		return EXIT_USAGE;
+	if (qo->kernel && (!*qo->kernel || strpbrk(qo->kernel, " \t\n")))
+		return error("queue add: option --kernel: expected a kernel release (uname -r) or build id, got '%s'",
+			     qo->kernel), EXIT_USAGE;
+	if (plan_spec_text(spec, &text, &len, where, sizeof(where)))
+		return EXIT_USAGE;
+	if (queue_load_plan("queue", where, text, len, qo->sets.v, qo->sets.n,
+			    qo->iterations, &plan))
+		goto out;
+	plan_needs(&plan, &needs);
+	plan_free(&plan);
+	if (qo->tags)
+		ntags = words(qo->tags, &tags);
+	queued_by(by, sizeof(by));
+	s = queue_open(db, "queue");
+	if (!s)
+		goto out;
+	ids = xcalloc(qo->repeat, sizeof(*ids));
+	{
+		struct queue_job j = {
+			.name = spec, .jobfile = text,
+			.sets = qo->sets.v, .nsets = qo->sets.n,
+			.iterations = qo->iterations, .label = qo->label,
+			.hosts = qo->hosts,
+			.tags = (const char *const *)tags, .ntags = ntags,
+			.kernel = qo->kernel,
+			.priority = (int)prio,
+			.needs_commands = needs.commands,
+			.needs_knobs = needs.knobs, .queued_by = by,
+		};
+
+		if (queue_add(s, &j, qo->repeat, ids)) {
+			rc = EXIT_RUN_FAILED;
+			goto out;
+		}
+	}
+	for (unsigned i = 0; i < qo->repeat; i++)
+		printf("%" PRId64 "\n", ids[i]);
+	if (needs.commands)
+		fprintf(stderr, "queue: the job runs commands (%s): only an agent started with --allow-commands takes it\n",
+			needs.commands_why);
+	if (needs.knobs)
+		fprintf(stderr, "queue: the job changes the machine (%s): only an agent started with --allow-knobs takes it\n",
+			needs.knobs_why);
+	rc = EXIT_OK;
+out:
+	if (s)
+		store_close(s);
+	words_free(tags, ntags);
+	free(ids);
+	free(text);
+	return rc;
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *num_or_null(double x)
+{
+	return isnan(x) ? json_null() : json_real(x);
+}
+
+static int list_json(const struct queue_row *r, size_t n)
+{
+	json_t *a = json_array();
+	int rc;
+
+	for (size_t i = 0; i < n; i++, r++)
+		json_array_append_new(a, json_pack(
+			"{s:I, s:s, s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:i,"
+			" s:o, s:o, s:b, s:b, s:o, s:o, s:o, s:o, s:o}",
+			"id", (json_int_t)r->id, "state", r->state,
+			"priority", r->priority, "name", r->name,
+			"label", str_or_null(r->label),
+			"hosts", str_or_null(r->hosts),
+			"tags", str_or_null(r->tags),
+			"kernel", str_or_null(r->kernel),
+			"agent", str_or_null(r->agent),
+			"attempts", r->attempts,
+			"run_uuid", str_or_null(r->run_uuid),
+			"reason", str_or_null(r->reason),
+			"needs_commands", r->needs_commands,
+			"needs_knobs", r->needs_knobs,
+			"exit_status", r->exit_status < 0 ? json_null() :
+				json_integer(r->exit_status),
+			"lease_left", num_or_null(r->lease_left),
+			"created", num_or_null(r->created),
+			"started", num_or_null(r->started),
+			"ended", num_or_null(r->ended)));
+	rc = json_dumpf(a, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', stdout);
+	json_decref(a);
+	return rc;
+}
+
+/* WHERE: hosts, tags, kernel; "any" */
+static void where_of(const struct queue_row *r, char *buf, size_t len)
+{
+	int n = 0;
+
+	buf[0] = '\0';
+	if (r->hosts && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, "hosts=%s", r->hosts);
+	if (r->tags && *r->tags && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, "%stags=%s", n ? " " : "",
+			      r->tags);
+	if (r->kernel && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, "%skernel=%s",
+			      n ? " " : "", r->kernel);
+	if (!*buf)
+		snprintf(buf, len, "any");
+}
+
+static void result_of(const struct queue_row *r, char *buf, size_t len)
+{
+	if (!strcmp(r->state, "done") && r->run_uuid)
+		snprintf(buf, len, "%s", r->run_uuid);
+	else if (!strcmp(r->state, "running") && !isnan(r->lease_left))
+		snprintf(buf, len, "lease %.0fs", r->lease_left);
+	else if (!strcmp(r->state, "failed"))
+		snprintf(buf, len, "exit %d%s%s", r->exit_status,
+			 r->reason ? ": " : "", r->reason ? r->reason : "");
+	else
+		snprintf(buf, len, "%s", r->reason ? r->reason : "-");
+}
+
+static int list_text(const struct queue_row *r, size_t n)
+{
+	int wn = 4, wl = 5, ww = 5, wa = 5;
+	char where[512], result[512];
+
+	for (size_t i = 0; i < n; i++) {
+		int k;
+
+		k = (int)strlen(r[i].name);
+		wn = k > wn ? k : wn;
+		k = r[i].label ? (int)strlen(r[i].label) : 1;
+		wl = k > wl ? k : wl;
+		where_of(&r[i], where, sizeof(where));
+		k = (int)strlen(where);
+		ww = k > ww ? k : ww;
+		k = r[i].agent ? (int)strlen(r[i].agent) : 1;
+		wa = k > wa ? k : wa;
+	}
+	printf("%6s  %-9s  %4s  %-*s  %-*s  %-*s  %-*s  %5s  %s\n", "ID",
+	       "STATE", "PRI", wn, "NAME", wl, "LABEL", ww, "WHERE", wa,
+	       "AGENT", "TRIES", "RESULT");
+	for (size_t i = 0; i < n; i++) {
+		where_of(&r[i], where, sizeof(where));
+		result_of(&r[i], result, sizeof(result));
+		printf("%6" PRId64 "  %-9s  %4d  %-*s  %-*s  %-*s  %-*s  %5d  %s\n",
+		       r[i].id, r[i].state, r[i].priority, wn, r[i].name, wl,
+		       r[i].label ? r[i].label : "-", ww, where, wa,
+		       r[i].agent ? r[i].agent : "-", r[i].attempts, result);
+	}
+	return 0;
+}
+
+static int queue_list_cmd(const struct queue_opts *qo, const char *db)
+{
+	struct queue_row *rows;
+	struct store *s;
+	size_t n;
+	int rc;
+
+	s = queue_open(db, "queue");
+	if (!s)
+		return EXIT_USAGE;
+	if (queue_list(s, qo->state, &rows, &n)) {
+		store_close(s);
+		return EXIT_USAGE;
+	}
+	store_close(s);
+	rc = qo->format ? list_json(rows, n) : list_text(rows, n);
+	queue_rows_free(rows, n);
+	return rc ? EXIT_RUN_FAILED : EXIT_OK;
+}
+
+static int parse_id(const char *who, const char *s, int64_t *id)
+{
+	char *end;
+	long long v;
+
+	v = strtoll(s, &end, 10);
+	if (!*s || *end || v < 1)
+		return error("queue %s: '%s' is not a job id (a number from queue add or queue list)",
+			     who, s);
+	*id = v;
+	return 0;
+}
+
+static int queue_change_cmd(const char *who, const char *db, int argc,
+			    char **argv, int first)
+{
+	int (*fn)(struct store *, int64_t, char *, size_t) =
+		!strcmp(who, "cancel") ? queue_cancel : queue_retry;
+	struct store *s;
+	int64_t id = 0;
+	char why[128];
+	int rc = EXIT_OK;
+
+	if (first >= argc)
+		return error("queue %s: expected one job id or more", who), EXIT_USAGE;
+	for (int i = first; i < argc; i++)
+		if (parse_id(who, argv[i], &id))
+			return EXIT_USAGE;
+	s = queue_open(db, "queue");
+	if (!s)
+		return EXIT_USAGE;
+	for (int i = first; i < argc; i++) {
+		parse_id(who, argv[i], &id);
+		switch (fn(s, id, why, sizeof(why))) {
+		case 0:
+			printf("%" PRId64 " %s\n", id,
+			       !strcmp(who, "cancel") ? "cancelled" : "queued");
+			break;
+		case 1:
+			error("queue %s: job %" PRId64 ": %s; %s", who, id, why,
+			      !strcmp(who, "cancel") ?
+			      "only a queued or running job can be cancelled" :
+			      "only a failed or cancelled job can be retried");
+			rc = EXIT_RUN_FAILED;
+			break;
+		default:
+			store_close(s);
+			return EXIT_RUN_FAILED;
+		}
+	}
+	store_close(s);
+	return rc;
+}
+
+int cmd_queue(int argc, char **argv)
+{
+	struct queue_opts qo = { 0 };
+	struct opt_target t = { queue_options, &qo };
+	const char *sub;
+	char db[4096];
+	int first;
+
+	opts_defaults(queue_options, &qo);
+	first = opts_parse_argv(&t, 1, argc, argv, "queue", true);
+	if (first < 0)
+		return EXIT_USAGE;
+	if (qo.help) {
+		queue_usage(stdout);
+		return EXIT_OK;
+	}
+	if (first >= argc) {
+		queue_usage(stderr);
+		return EXIT_USAGE;
+	}
+	sub = argv[first++];
+	if (qo.state) {
+		size_t k;
+
+		for (k = 0; job_states[k] && strcmp(job_states[k], qo.state); k++)
+			;
+		if (!job_states[k])
+			return error("queue list: option --state: expected one of queued, running, done, failed, cancelled, got '%s'",
+				     qo.state), EXIT_USAGE;
+	}
+	if (run_db_path(qo.db, db, sizeof(db)))
+		return EXIT_USAGE;
+	if (!strcmp(sub, "add")) {
+		if (argc - first != 1)
+			return error("queue add: expected one SUITE or JOBFILE%s",
+				     first < argc ? ", got more" : ""), EXIT_USAGE;
+		return queue_add_cmd(&qo, db, argv[first]);
+	}
+	if (!strcmp(sub, "list")) {
+		if (first < argc)
+			return error("queue list: unexpected '%s'", argv[first]),
+			       EXIT_USAGE;
+		return queue_list_cmd(&qo, db);
+	}
+	if (!strcmp(sub, "cancel") || !strcmp(sub, "retry"))
+		return queue_change_cmd(sub, db, argc, argv, first);
+	error("queue: unknown subcommand '%s' (expected add, list, cancel or retry)",
+	      sub);
+	return EXIT_USAGE;
+}
