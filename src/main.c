@@ -33,6 +33,7 @@ static const struct command commands[] = {
 	{ "judge", cmd_judge, "run and compare against a baseline; exit 0/1/125 for git bisect run" },
 	{ "ab", cmd_ab, "run a suite under two or more variants, interleaved, and compare them" },
 	{ "queue", cmd_queue, "the fleet's job queue in PostgreSQL: add, list, cancel, retry jobs" },
+	{ "agent", cmd_agent, "on a test machine: take queued jobs, run them, record their results" },
 	{ "env", cmd_env, "show the machine, kernel, topology and scheduler settings" },
 };
 
