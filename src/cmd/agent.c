@@ -345,10 +345,21 @@ static int recover(struct agent *a)
 	while (!rc && (e = readdir(d))) {
 		size_t n = strlen(e->d_name);
 
-		if (strncmp(e->d_name, "pending-", 8) ||
-		    (n > 4 && !strcmp(e->d_name + n - 4, ".tmp")))
-			continue;
 		snprintf(path, sizeof(path), "%s/%s", a->dir, e->d_name);
+		/* a job's directory or a journal being written: the agent
+		 * that made it was killed */
+		if (!strncmp(e->d_name, "job-", 4)) {
+			if (rm_tree(path))
+				error_errno("agent: cannot remove '%s'", path);
+			continue;
+		}
+		if (!strncmp(e->d_name, "pending-", 8) && n > 4 &&
+		    !strcmp(e->d_name + n - 4, ".tmp")) {
+			unlink(path);
+			continue;
+		}
+		if (strncmp(e->d_name, "pending-", 8))
+			continue;
 		if (pending_read(path, &p))
 			continue;
 		if (p.exit_status >= 0) {

@@ -480,7 +480,8 @@ int queue_list(struct store *base, const char *state, struct queue_row **rows,
 	*n = 0;
 	res = pg_query(pg_of(base),
 		       "SELECT id, state, priority, name, label,"
-		       " array_to_string(hosts, ','), array_to_string(tags, ','),"
+		       " array_to_string(hosts, ','),"
+		       " nullif(array_to_string(tags, ','), ''),"
 		       " kernel, agent, attempts, run_uuid, reason,"
 		       " needs_commands, needs_knobs, exit_status,"
 		       " extract(epoch FROM lease_until - now()),"

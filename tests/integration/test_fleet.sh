@@ -1,0 +1,308 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The fleet's job queue and its agents (doc/fleet.md) against a real
+# PostgreSQL of each test's own (pg_start): queue add/list/cancel/retry,
+# agents that share 100 jobs, an agent killed with -9 mid-job, the
+# server stopped while a job runs, and the checks that keep a command
+# job from an agent not started to run commands. Agents run with short
+# leases and polls; the jobs are tiny.
+
+# fleet_start: the cluster, the agents' state directories under $tmp,
+# and the job files: $msg_job (messaging, no command), $true_job and
+# $sleep_job (command: they need --allow-commands).
+fleet_start() {
+	pg_start
+	export SCHEDLAB_STATE_DIR=$tmp/state
+	msg_job=$tmp/msg.job
+	true_job=$tmp/true.job
+	sleep_job=$tmp/sleep.job
+	printf '[msg]\nworkload = messaging\ngroups = 1\nloops = 10\niterations = 1\n' >"$msg_job"
+	printf '[c]\nworkload = command\nargv = true\niterations = 1\n' >"$true_job"
+	printf '[slow]\nworkload = command\nargv = sleep %s\niterations = 1\n' \
+		"${1:-5}" >"$sleep_job"
+	agent_pids=()
+}
+
+# agent_start NAME ARGS...: an agent in the background, its log in
+# $tmp/NAME.log; its pid is appended to agent_pids and set in $agent_pid.
+agent_start() {
+	local name=$1
+	shift
+	env --default-signal=INT "$SCHEDLAB" agent --db "$PGURL" --name "$name" \
+		--poll 1 --lease 3 "$@" 2>"$tmp/$name.log" &
+	agent_pid=$!
+	agent_pids+=("$agent_pid")
+}
+
+# agents_stop: SIGTERM to every agent started, each waited for.
+agents_stop() {
+	local p
+	for p in "${agent_pids[@]}"; do
+		kill -TERM "$p" 2>/dev/null || true
+	done
+	for p in "${agent_pids[@]}"; do
+		wait "$p" 2>/dev/null || true
+	done
+	agent_pids=()
+}
+
+# wait_sql SQL EXPECTED SECONDS: polls until SQL's answer is EXPECTED.
+wait_sql() {
+	local i got
+	for ((i = 0; i < $3 * 10; i++)); do
+		got=$(psql_t "$1" 2>/dev/null || true)
+		[ "$got" = "$2" ] && return 0
+		sleep 0.1
+	done
+	fail "after $3 s, '$1' is '$got', not '$2'"
+}
+
+# wait_log FILE REGEX SECONDS
+wait_log() {
+	local i
+	for ((i = 0; i < $3 * 10; i++)); do
+		grep -qE "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	fail "after $3 s, no /$2/ in $1: $(cat "$1")"
+}
+
+# expect_state_clean NAME: the agent's state directory holds its local
+# database and nothing else (no journal, no job directory).
+expect_state_clean() {
+	local left
+	left=$(ls -A "$SCHEDLAB_STATE_DIR/agent/$1" | grep -vxE 'results\.db(-wal|-shm|-journal)?' || true)
+	[ -z "$left" ] || fail "agent $1 left: $left"
+}
+
+# queue add, list, cancel and retry; what add refuses.
+test_fleet_queue_commands() {
+	local ids doc
+	fleet_start
+	run_sl queue add "$msg_job" --repeat 3 --label L --priority 5 \
+		--hosts 'web*,db?' --tags big,numa --db "$PGURL"
+	expect_eq "add exit" 0 "$rc"
+	expect_eq "ids" "1 2 3" "$(echo $out)"
+	run_sl queue add "$true_job" --db "$PGURL"
+	expect_eq "command job's id" 4 "$out"
+	expect_match "add says who may take it" "only an agent started with --allow-commands" "$err"
+	expect_eq "stored columns" "4|t|f|{}" \
+		"$(psql_t "SELECT id, needs_commands, needs_knobs, tags FROM jobs WHERE id = 4")"
+	expect_eq "hosts as LIKE" '{web%,db_}|{web*,db?}|{big,numa}|5' \
+		"$(psql_t "SELECT hosts_like, hosts, tags, priority FROM jobs WHERE id = 1")"
+	expect_eq "text stored" "$(cat "$msg_job")" \
+		"$(psql_t "SELECT jobfile FROM jobs WHERE id = 1")"
+	run_sl queue list --db "$PGURL"
+	expect_eq "list exit" 0 "$rc"
+	expect_match "list header" "^ +ID +STATE +PRI +NAME +LABEL +WHERE +AGENT +TRIES +RESULT" "$out"
+	expect_match "list row" "1 +queued +5 +[^ ]*msg.job +L +hosts=web\*,db\? tags=big,numa +- +0 +-" "$out"
+	run_sl queue cancel 2 3 --db "$PGURL"
+	expect_eq "cancel" "2 cancelled
+3 cancelled" "$out"
+	run_sl queue retry 3 --db "$PGURL"
+	expect_eq "retry" "3 queued" "$out"
+	run_sl queue retry 1 --db "$PGURL"
+	expect_eq "retry of a queued job" 1 "$rc"
+	expect_match "why" "job 1: it is queued; only a failed or cancelled job can be retried" "$err"
+	run_sl queue list --state cancelled --format json --db "$PGURL"
+	expect_eq "json by state" "2 cancelled" "$(jq -r '.[] | "\(.id) \(.state)"' <<<"$out")"
+	run_sl queue list --state lost --db "$PGURL"
+	expect_eq "bad state" 2 "$rc"
+	expect_match "states named" "expected one of queued, running, done, failed, cancelled" "$err"
+
+	# refused before anything is queued: exit 2, one message
+	printf '[a]\nworkload = messaging\ngroups = lots\n' >"$tmp/bad.job"
+	run_sl queue add "$tmp/bad.job" --db "$PGURL"
+	expect_eq "bad job exit" 2 "$rc"
+	expect_match "names file:line" "bad.job:3: .*groups" "$err"
+	printf '[a]\nworkload = messaging\n[variant:x]\nnice = 1\n' >"$tmp/ab.job"
+	run_sl queue add "$tmp/ab.job" --db "$PGURL"
+	expect_eq "variants exit" 2 "$rc"
+	expect_match "variants" "ab.job has \[variant:...\] sections; ab jobs cannot be queued" "$err"
+	run_sl queue add "$msg_job" --priority high --db "$PGURL"
+	expect_eq "bad priority" 2 "$rc"
+	run_sl queue add "$msg_job" --db "$tmp/local.db"
+	expect_eq "sqlite refused" 2 "$rc"
+	expect_match "sqlite named" "PostgreSQL database .* not in the SQLite file" "$err"
+	[ ! -e "$tmp/local.db" ] || fail "queue add created a SQLite file"
+	run_sl queue list --db "postgresql://u:sekrit@/nowhere?host=$tmp/none"
+	expect_eq "unreachable" 2 "$rc"
+	[[ $err != *sekrit* ]] || fail "password in: $err"
+	expect_eq "still 4 jobs" 4 "$(psql_t "SELECT count(*) FROM jobs")"
+}
+
+# Where a job may run: hosts, tags, kernel; --once with nothing to do.
+test_fleet_agent_matching() {
+	fleet_start
+	"$SCHEDLAB" queue add "$msg_job" --hosts 'web*' --db "$PGURL" >/dev/null
+	"$SCHEDLAB" queue add "$msg_job" --tags numa --db "$PGURL" >/dev/null
+	"$SCHEDLAB" queue add "$msg_job" --kernel 0.0-other --db "$PGURL" >/dev/null
+	run_sl agent --db "$PGURL" --name db1 --host db1 --once
+	expect_eq "nothing for db1" 0 "$rc"
+	expect_match "says so" "agent db1: nothing to do" "$err"
+	expect_eq "all queued" "queued,queued,queued" \
+		"$(psql_t "SELECT string_agg(state, ',' ORDER BY id) FROM jobs")"
+	run_sl agent --db "$PGURL" --name w1 --host web1 --once
+	expect_eq "web1 takes job 1" "1|done|w1" \
+		"$(psql_t "SELECT id, state, agent FROM jobs WHERE state <> 'queued'")"
+	expect_eq "its run's host" "web1" "$(psql_t "SELECT host FROM runs")"
+	run_sl agent --db "$PGURL" --name w1 --host web1 --tags numa,big --once
+	expect_eq "tags" "done" "$(psql_t "SELECT state FROM jobs WHERE id = 2")"
+	psql_t "UPDATE jobs SET kernel = '$(uname -r)' WHERE id = 3" >/dev/null
+	run_sl agent --db "$PGURL" --name w1 --host other --once
+	expect_eq "kernel" "done" "$(psql_t "SELECT state FROM jobs WHERE id = 3")"
+	expect_eq "agent row" "w1|other|{}" \
+		"$(psql_t "SELECT name, host, tags FROM agents WHERE name = 'w1'")"
+	expect_state_clean w1
+	expect_no_leftovers
+}
+
+# 4 agents and 100 tiny jobs: each done exactly once, by all of them.
+test_fleet_four_agents_hundred_jobs() {
+	local a
+	fleet_start
+	"$SCHEDLAB" queue add "$msg_job" --repeat 100 --db "$PGURL" >/dev/null
+	for a in a1 a2 a3 a4; do
+		agent_start "$a"
+	done
+	wait_sql "SELECT count(*) FROM jobs WHERE state = 'done'" 100 200
+	agents_stop
+	expect_eq "jobs" "100|100|100" \
+		"$(psql_t "SELECT count(*), count(DISTINCT run_uuid), sum(attempts) FROM jobs")"
+	expect_eq "runs in the store" 100 "$(psql_t "SELECT count(*) FROM runs")"
+	expect_eq "every job's run there" 100 \
+		"$(psql_t "SELECT count(*) FROM jobs j JOIN runs r ON r.uuid = j.run_uuid")"
+	expect_eq "agents that took some" 4 \
+		"$(psql_t "SELECT count(DISTINCT agent) FROM jobs")"
+	for a in a1 a2 a3 a4; do
+		expect_state_clean "$a"
+	done
+	expect_no_leftovers
+}
+
+# kill -9 of an agent mid-job: its run ends with it, another agent runs
+# the job again once the lease is over, and there is one result.
+test_fleet_agent_killed_mid_job() {
+	local run_pid
+	fleet_start 4
+	"$SCHEDLAB" queue add "$sleep_job" --db "$PGURL" >/dev/null
+	agent_start a1 --allow-commands
+	wait_log "$tmp/a1.log" "running as run .* \(pid [0-9]+\)" 20
+	run_pid=$(sed -nE 's/.*running as run .* \(pid ([0-9]+)\).*/\1/p' "$tmp/a1.log")
+	sleep 0.5
+	kill -KILL "${agent_pids[0]}"
+	wait "${agent_pids[0]}" 2>/dev/null || true
+	agent_pids=()
+	# the run (a process group of its own) goes with its agent
+	for ((i = 0; i < 50; i++)); do
+		[ -z "$(group_alive "$run_pid")" ] && break
+		sleep 0.1
+	done
+	expect_group_empty "$run_pid"
+	expect_eq "still running, attempt 1" "running|1|a1" \
+		"$(psql_t "SELECT state, attempts, agent FROM jobs")"
+	agent_start a2 --allow-commands
+	wait_sql "SELECT state || ' ' || attempts || ' ' || agent FROM jobs" "done 2 a2" 30
+	agents_stop
+	expect_eq "one result" "1|1" \
+		"$(psql_t "SELECT count(*), count(DISTINCT uuid) FROM runs")"
+	expect_eq "the job's" "t" \
+		"$(psql_t "SELECT run_uuid = (SELECT uuid FROM runs) FROM jobs")"
+	# a1 started again gives back nothing (not its job now), cleans up
+	run_sl agent --db "$PGURL" --name a1 --allow-commands --once --lease 3
+	expect_eq "a1 again" 0 "$rc"
+	expect_match "a1 saw its dead attempt" "job 1: attempt 1 ended with its agent" "$err"
+	expect_eq "unchanged" "done 2 a2" \
+		"$(psql_t "SELECT state || ' ' || attempts || ' ' || agent FROM jobs")"
+	expect_state_clean a1
+	expect_state_clean a2
+	expect_no_leftovers
+}
+
+# PostgreSQL stopped while a job runs: the agent keeps the result and
+# uploads it once the server is back; one result.
+test_fleet_server_down_during_job() {
+	fleet_start 3
+	"$SCHEDLAB" queue add "$sleep_job" --db "$PGURL" >/dev/null
+	agent_start a1 --allow-commands --once
+	wait_log "$tmp/a1.log" "running as run" 20
+	pg_stop
+	wait_log "$tmp/a1.log" "cannot record its result yet" 30
+	ls "$SCHEDLAB_STATE_DIR/agent/a1" | grep -q '^pending-1-1$' ||
+		fail "no journal while the server is down: $(ls "$SCHEDLAB_STATE_DIR/agent/a1")"
+	pg_restart
+	wait "$agent_pid" || fail "agent exit $?: $(cat "$tmp/a1.log")"
+	agent_pids=()
+	expect_eq "done" "done|1" "$(psql_t "SELECT state, attempts FROM jobs")"
+	expect_eq "one run" 1 "$(psql_t "SELECT count(*) FROM runs")"
+	expect_eq "the one run kept locally" \
+		"$(psql_t "SELECT uuid FROM runs")" \
+		"$("$SCHEDLAB" list runs --db "$SCHEDLAB_STATE_DIR/agent/a1/results.db" --format json | jq -r '.[].uuid')"
+	expect_state_clean a1
+	expect_no_leftovers
+}
+
+# A command job: an agent not allowed to run commands leaves it; a
+# forged row (needs_commands cleared) is claimed, refused by the agent's
+# own check of the text and given back.
+test_fleet_command_job_refused() {
+	fleet_start
+	"$SCHEDLAB" queue add "$true_job" --db "$PGURL" >/dev/null 2>&1
+	run_sl agent --db "$PGURL" --name a1 --once
+	expect_match "left" "agent a1: nothing to do" "$err"
+	expect_eq "queued" "queued|0" "$(psql_t "SELECT state, attempts FROM jobs")"
+	psql_t "UPDATE jobs SET needs_commands = false" >/dev/null
+	run_sl agent --db "$PGURL" --name a1 --once
+	expect_match "refused" "agent a1: job 1 refused: it runs commands \(workload command in \[c\]\); start the agent with --allow-commands to take such jobs" "$err"
+	expect_eq "given back" "queued|1|{a1}" \
+		"$(psql_t "SELECT state, attempts, refused_by FROM jobs")"
+	expect_eq "nothing ran" 0 "$(psql_t "SELECT count(*) FROM runs")"
+	run_sl agent --db "$PGURL" --name a1 --once
+	expect_match "not claimed again" "agent a1: nothing to do" "$err"
+	run_sl agent --db "$PGURL" --name a2 --allow-commands --once
+	expect_eq "an allowed agent runs it" "done|a2" \
+		"$(psql_t "SELECT state, agent FROM jobs")"
+	# a knob job the same way
+	printf '[k]\nworkload = messaging\nloops = 10\nsysctl.kernel.sched_child_runs_first = 0\n' >"$tmp/knob.job"
+	"$SCHEDLAB" queue add "$tmp/knob.job" --db "$PGURL" >/dev/null 2>&1
+	expect_eq "knob column" "t" "$(psql_t "SELECT needs_knobs FROM jobs WHERE id = 2")"
+	psql_t "UPDATE jobs SET needs_knobs = false WHERE id = 2" >/dev/null
+	run_sl agent --db "$PGURL" --name a2 --allow-commands --once
+	expect_match "knob refused" "job 2 refused: it changes the machine \(setting sysctl.kernel.sched_child_runs_first in \[k\]\); start the agent with --allow-knobs" "$err"
+	expect_state_clean a1
+	expect_no_leftovers
+}
+
+# A job cancelled while it runs: its agent stops the run at the next
+# heartbeat and records nothing.
+test_fleet_cancel_running_job() {
+	fleet_start 20
+	"$SCHEDLAB" queue add "$sleep_job" --db "$PGURL" >/dev/null
+	agent_start a1 --allow-commands --once
+	wait_log "$tmp/a1.log" "running as run" 20
+	"$SCHEDLAB" queue cancel 1 --db "$PGURL" >/dev/null
+	wait_log "$tmp/a1.log" "job 1: no longer ours: it was cancelled; stopping its run" 10
+	wait "$agent_pid" || true
+	agent_pids=()
+	expect_eq "cancelled" "cancelled" "$(psql_t "SELECT state FROM jobs")"
+	expect_eq "no run" 0 "$(psql_t "SELECT count(*) FROM runs")"
+	expect_state_clean a1
+	expect_no_leftovers
+}
+
+# An agent told to stop mid-job stops its run and gives the job back.
+test_fleet_agent_sigterm() {
+	fleet_start 20
+	"$SCHEDLAB" queue add "$sleep_job" --db "$PGURL" >/dev/null
+	agent_start a1 --allow-commands
+	wait_log "$tmp/a1.log" "running as run" 20
+	kill -TERM "$agent_pid"
+	rc=0
+	wait "$agent_pid" || rc=$?
+	agent_pids=()
+	expect_eq "exit" 130 "$rc"
+	expect_eq "given back" "queued|its agent was stopped" \
+		"$(psql_t "SELECT state, reason FROM jobs")"
+	expect_state_clean a1
+	expect_no_leftovers
+}
