@@ -9,6 +9,7 @@
 # make fuzz       FUZZ_SECONDS=60 FUZZ_NAMES=jobfile: libFuzzer harnesses (clang)
 #                 in build/fuzz, each run for FUZZ_SECONDS on its corpus
 # make bench-store  time storing and exporting runs (bench/store.c)
+# make bench-fleet  job claims a second, 8 agents, one PostgreSQL (bench/fleet-claims.c)
 # make install    PREFIX=/usr/local DESTDIR=
 #
 # Objects go to $(O) (build/ by default), so sanitizer builds live beside
@@ -36,7 +37,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 
 .PHONY: all check run asan check-asan check-clang fuzz fuzz-replay install \
-	uninstall clean deps unit bench-store FORCE
+	uninstall clean deps unit bench-store bench-fleet FORCE
 
 all: schedlab
 
@@ -93,6 +94,14 @@ bench-store: $(O)/bench/store
 	$(O)/bench/store
 
 $(O)/bench/store: bench/store.c $(O)/libschedlab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS_ALL) $(LDLIBS)
+
+# Times the job queue's claims against a throwaway PostgreSQL
+# (bench/fleet-claims.sh); figures only.
+bench-fleet: $(O)/bench/fleet-claims $(O)/schedlab
+	bench/fleet-claims.sh $(O)
+$(O)/bench/fleet-claims: bench/fleet-claims.c $(O)/libschedlab.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS_ALL) $(LDLIBS)
 
