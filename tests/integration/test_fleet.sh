@@ -306,3 +306,30 @@ test_fleet_agent_sigterm() {
 	expect_state_clean a1
 	expect_no_leftovers
 }
+
+# doc/fleet.md's two roles, applied as the doc writes them: an agent
+# runs a job as the agent role, the reader lists runs and cannot queue.
+test_fleet_roles() {
+	local agent_url reader_url
+	fleet_start
+	"$SCHEDLAB" queue add "$msg_job" --db "$PGURL" >/dev/null
+	awk '/^```sql$/ { s = 1; next } /^```$/ { s = 0 } s' "$TOP/doc/fleet.md" \
+		>"$tmp/roles.sql"
+	[ -s "$tmp/roles.sql" ] || fail "no SQL in doc/fleet.md"
+	"$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$PG_DIR" -p "$PG_PORT" \
+		-U schedlab -d schedlab -f "$tmp/roles.sql" >/dev/null
+	agent_url=${PGURL/user=schedlab/user=schedlab_agent}
+	reader_url=${PGURL/user=schedlab/user=schedlab_reader}
+	run_sl agent --db "$agent_url" --name a1 --once
+	expect_eq "agent role's exit ($err)" 0 "$rc"
+	expect_eq "done" "done" "$(psql_t "SELECT state FROM jobs")"
+	run_sl list runs --db "$reader_url" --format json
+	expect_eq "reader lists ($err)" 0 "$rc"
+	expect_eq "the run" "$(psql_t "SELECT run_uuid FROM jobs")" \
+		"$(jq -r '.[].uuid' <<<"$out")"
+	run_sl queue add "$msg_job" --db "$reader_url"
+	[ "$rc" -ne 0 ] || fail "the reader queued a job"
+	expect_match "reader refused" "permission denied" "$err"
+	expect_eq "still one job" 1 "$(psql_t "SELECT count(*) FROM jobs")"
+	expect_no_leftovers
+}
