@@ -249,6 +249,16 @@ static char *value_or_null(const PGresult *res, int row, int col)
 	       xstrdup(PQgetvalue(res, row, col));
 }
 
+/* Whether a job fits agent $1 (host $3, tags $4, kernel $5 or build id
+ * $6, what it allows $7 $8). */
+#define FITS								\
+	" (hosts_like IS NULL OR $3::text LIKE ANY (hosts_like))"	\
+	" AND tags <@ $4::text[]"					\
+	" AND (kernel IS NULL OR kernel = $5::text OR kernel = $6::text)" \
+	" AND (NOT needs_commands OR $7::boolean)"			\
+	" AND (NOT needs_knobs OR $8::boolean)"				\
+	" AND NOT ($1::text = ANY (refused_by))"
+
 int queue_claim(struct store *base, const struct queue_agent *a,
 		struct queue_claim *c)
 {
@@ -268,17 +278,18 @@ int queue_claim(struct store *base, const struct queue_agent *a,
 		       " attempts = attempts + 1,"
 		       " lease_until = now() + make_interval(secs => $2::integer),"
 		       " started = now(), ended = NULL, exit_status = NULL"
-		       " WHERE id = (SELECT id FROM jobs"
-		       "  WHERE (state = 'queued' OR"
-		       "         (state = 'running' AND lease_until < now()))"
-		       "   AND (hosts_like IS NULL OR $3::text LIKE ANY (hosts_like))"
-		       "   AND tags <@ $4::text[]"
-		       "   AND (kernel IS NULL OR kernel = $5::text OR kernel = $6::text)"
-		       "   AND (NOT needs_commands OR $7::boolean)"
-		       "   AND (NOT needs_knobs OR $8::boolean)"
-		       "   AND NOT ($1::text = ANY (refused_by))"
-		       "  ORDER BY priority DESC, id"
-		       "  FOR UPDATE SKIP LOCKED LIMIT 1)"
+		       " WHERE id = coalesce("
+		       /* a job whose agent's lease ran out first (few: one per
+			* agent at most, by jobs_leased), then the queued ones
+			* in order (jobs_ready): two index scans that stop at
+			* the first row that fits, where one WHERE with an OR
+			* of both would read and sort every row */
+		       " (SELECT id FROM jobs"
+		       "  WHERE state = 'running' AND lease_until < now() AND " FITS
+		       "  ORDER BY lease_until FOR UPDATE SKIP LOCKED LIMIT 1),"
+		       " (SELECT id FROM jobs"
+		       "  WHERE state = 'queued' AND " FITS
+		       "  ORDER BY priority DESC, id FOR UPDATE SKIP LOCKED LIMIT 1))"
 		       " RETURNING id, attempts, name, jobfile, array_to_json(sets),"
 		       " iterations, label",
 		       8, p, PGRES_TUPLES_OK, "cannot claim a job");
