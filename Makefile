@@ -178,13 +178,18 @@ fuzz:
 			build/fuzz/corpus/$$n tests/fuzz/corpus/$$n || exit 1; \
 	done
 
+UNITDIR ?= $(PREFIX)/lib/systemd/system
 install: schedlab
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(UNITDIR)
 	install -m 0755 schedlab $(DESTDIR)$(BINDIR)/schedlab
 	install -m 0644 doc/schedlab.1 $(DESTDIR)$(MANDIR)/man1/schedlab.1
+	sed 's|/usr/local/bin/schedlab|$(BINDIR)/schedlab|' tools/schedlab-agent.service \
+		>$(DESTDIR)$(UNITDIR)/schedlab-agent.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/schedlab-agent.service
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/schedlab $(DESTDIR)$(MANDIR)/man1/schedlab.1
+	rm -f $(DESTDIR)$(BINDIR)/schedlab $(DESTDIR)$(MANDIR)/man1/schedlab.1 \
+		$(DESTDIR)$(UNITDIR)/schedlab-agent.service
 
 clean:
 	rm -rf build schedlab

@@ -333,3 +333,26 @@ test_fleet_roles() {
 	expect_eq "still one job" 1 "$(psql_t "SELECT count(*) FROM jobs")"
 	expect_no_leftovers
 }
+
+# The systemd unit: starts the agent after the network, again whenever
+# it ends, credentials from its environment file; make install puts it
+# in PREFIX/lib/systemd/system with the installed binary's path.
+test_fleet_systemd_unit() {
+	local unit=$TOP/tools/schedlab-agent.service plan
+	use_tmpdir
+	grep -qx 'After=network-online.target' "$unit" || fail "not after the network"
+	grep -qx 'Restart=always' "$unit" || fail "not restarted"
+	grep -qx 'EnvironmentFile=/etc/schedlab/agent.env' "$unit" || fail "no environment file"
+	grep -q 'ExecStart=/usr/local/bin/schedlab agent ' "$unit" || fail "no agent"
+	! grep -qiE 'password|postgres(ql)?://' <(grep -v '^#' "$unit") ||
+		fail "credentials in the unit"
+	plan=$(make -s -C "$TOP" -n install DESTDIR="$tmp/root" PREFIX=/usr)
+	expect_match "installed" "tools/schedlab-agent.service.*>$tmp/root/usr/lib/systemd/system/schedlab-agent.service" "$(tr -d '\\\n' <<<"$plan")"
+	if command -v systemd-analyze >/dev/null; then
+		mkdir -p "$tmp/u"
+		sed "s|/usr/local/bin/schedlab|$SCHEDLAB|; s|^EnvironmentFile=.*|EnvironmentFile=-$tmp/agent.env|" \
+			"$unit" >"$tmp/u/schedlab-agent.service"
+		systemd-analyze verify --man=no "$tmp/u/schedlab-agent.service" >"$tmp/verify" 2>&1 ||
+			fail "systemd-analyze verify: $(cat "$tmp/verify")"
+	fi
+}
