@@ -356,3 +356,32 @@ test_fleet_systemd_unit() {
 			fail "systemd-analyze verify: $(cat "$tmp/verify")"
 	fi
 }
+
+# The issue's end: two agents on this machine, one PostgreSQL, take a
+# queued suite between them, and their results compare per host.
+test_fleet_two_agents_compare_by_host() {
+	local h l out_json
+	fleet_start
+	"$SCHEDLAB" compare --help 2>&1 | grep -q -- '--by' ||
+		skip "compare --by host is not in this build yet"
+	for l in base cand; do
+		for h in lkp-a lkp-b; do
+			"$SCHEDLAB" queue add quick --set groups=1 --set loops=10 \
+				--iterations 2 --label "$l" --hosts "$h" --db "$PGURL" >/dev/null
+		done
+	done
+	agent_start a --host lkp-a
+	agent_start b --host lkp-b
+	wait_sql "SELECT count(*) FROM jobs WHERE state = 'done'" 4 120
+	agents_stop
+	expect_eq "each host ran its two" "a|lkp-a|2,b|lkp-b|2" \
+		"$(psql_t "SELECT string_agg(agent || '|' || host || '|' || n, ',' ORDER BY agent) FROM (SELECT j.agent, r.host, count(*) AS n FROM jobs j JOIN runs r ON r.uuid = j.run_uuid GROUP BY 1, 2) x")"
+	run_sl compare base cand --by host --db "$PGURL"
+	expect_eq "compare exit ($err)" 0 "$rc"
+	expect_match "lkp-a's block" "== host lkp-a " "$out"
+	expect_match "lkp-b's block" "== host lkp-b " "$out"
+	run_sl compare base cand --by host --db "$PGURL" --format json
+	expect_eq "a verdict per host" "lkp-a lkp-b" \
+		"$(jq -r '[.hosts[] | select(.verdict != null) | .host] | join(" ")' <<<"$out")"
+	expect_no_leftovers
+}
