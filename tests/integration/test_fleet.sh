@@ -125,6 +125,9 @@ test_fleet_queue_commands() {
 	expect_eq "sqlite refused" 2 "$rc"
 	expect_match "sqlite named" "PostgreSQL database .* not in the SQLite file" "$err"
 	[ ! -e "$tmp/local.db" ] || fail "queue add created a SQLite file"
+	run_sl agent --db "$tmp/local.db" --once
+	expect_eq "agent: sqlite refused" 2 "$rc"
+	expect_match "agent: sqlite named" "PostgreSQL database .* not in the SQLite file" "$err"
 	run_sl queue list --db "postgresql://u:sekrit@/nowhere?host=$tmp/none"
 	expect_eq "unreachable" 2 "$rc"
 	[[ $err != *sekrit* ]] || fail "password in: $err"
@@ -134,6 +137,15 @@ test_fleet_queue_commands() {
 # Where a job may run: hosts, tags, kernel; --once with nothing to do.
 test_fleet_agent_matching() {
 	fleet_start
+	# LIKE's own wildcards are letters in a host pattern
+	"$SCHEDLAB" queue add "$msg_job" --hosts 'web_1,100%' --db "$PGURL" >/dev/null
+	run_sl agent --db "$PGURL" --name x1 --host webx1 --once
+	expect_match "_ is no wildcard" "agent x1: nothing to do" "$err"
+	run_sl agent --db "$PGURL" --name x2 --host 1000 --once
+	expect_match "% is no wildcard" "agent x2: nothing to do" "$err"
+	run_sl agent --db "$PGURL" --name x3 --host 100% --once
+	expect_eq "the host named" "done|x3" "$(psql_t "SELECT state, agent FROM jobs")"
+	psql_t "TRUNCATE jobs RESTART IDENTITY; TRUNCATE runs, run_metrics, cases, samples, histograms" >/dev/null
 	"$SCHEDLAB" queue add "$msg_job" --hosts 'web*' --db "$PGURL" >/dev/null
 	"$SCHEDLAB" queue add "$msg_job" --tags numa --db "$PGURL" >/dev/null
 	"$SCHEDLAB" queue add "$msg_job" --kernel 0.0-other --db "$PGURL" >/dev/null
@@ -142,7 +154,10 @@ test_fleet_agent_matching() {
 	expect_match "says so" "agent db1: nothing to do" "$err"
 	expect_eq "all queued" "queued,queued,queued" \
 		"$(psql_t "SELECT string_agg(state, ',' ORDER BY id) FROM jobs")"
-	run_sl agent --db "$PGURL" --name w1 --host web1 --once
+	# a password in the URL (trust authentication ignores it) is never logged
+	run_sl agent --db "$PGURL&password=sekrit" --name w1 --host web1 --once
+	[[ $err != *sekrit* ]] || fail "password in the agent's log: $err"
+	expect_match "the queue named" "agent w1: started on web1 .*queue postgresql://" "$err"
 	expect_eq "web1 takes job 1" "1|done|w1" \
 		"$(psql_t "SELECT id, state, agent FROM jobs WHERE state <> 'queued'")"
 	expect_eq "its run's host" "web1" "$(psql_t "SELECT host FROM runs")"
@@ -185,7 +200,7 @@ test_fleet_four_agents_hundred_jobs() {
 test_fleet_agent_killed_mid_job() {
 	local run_pid
 	fleet_start 4
-	"$SCHEDLAB" queue add "$sleep_job" --db "$PGURL" >/dev/null
+	"$SCHEDLAB" queue add "$sleep_job" --db "$PGURL" >/dev/null 2>&1
 	agent_start a1 --allow-commands
 	wait_log "$tmp/a1.log" "running as run .* \(pid [0-9]+\)" 20
 	run_pid=$(sed -nE 's/.*running as run .* \(pid ([0-9]+)\).*/\1/p' "$tmp/a1.log")
@@ -223,7 +238,7 @@ test_fleet_agent_killed_mid_job() {
 # uploads it once the server is back; one result.
 test_fleet_server_down_during_job() {
 	fleet_start 3
-	"$SCHEDLAB" queue add "$sleep_job" --db "$PGURL" >/dev/null
+	"$SCHEDLAB" queue add "$sleep_job" --db "$PGURL" >/dev/null 2>&1
 	agent_start a1 --allow-commands --once
 	wait_log "$tmp/a1.log" "running as run" 20
 	pg_stop
@@ -277,7 +292,7 @@ test_fleet_command_job_refused() {
 # heartbeat and records nothing.
 test_fleet_cancel_running_job() {
 	fleet_start 20
-	"$SCHEDLAB" queue add "$sleep_job" --db "$PGURL" >/dev/null
+	"$SCHEDLAB" queue add "$sleep_job" --db "$PGURL" >/dev/null 2>&1
 	agent_start a1 --allow-commands --once
 	wait_log "$tmp/a1.log" "running as run" 20
 	"$SCHEDLAB" queue cancel 1 --db "$PGURL" >/dev/null
@@ -293,7 +308,7 @@ test_fleet_cancel_running_job() {
 # An agent told to stop mid-job stops its run and gives the job back.
 test_fleet_agent_sigterm() {
 	fleet_start 20
-	"$SCHEDLAB" queue add "$sleep_job" --db "$PGURL" >/dev/null
+	"$SCHEDLAB" queue add "$sleep_job" --db "$PGURL" >/dev/null 2>&1
 	agent_start a1 --allow-commands
 	wait_log "$tmp/a1.log" "running as run" 20
 	kill -TERM "$agent_pid"
@@ -383,5 +398,32 @@ test_fleet_two_agents_compare_by_host() {
 	run_sl compare base cand --by host --db "$PGURL" --format json
 	expect_eq "a verdict per host" "lkp-a lkp-b" \
 		"$(jq -r '[.hosts[] | select(.verdict != null) | .host] | join(" ")' <<<"$out")"
+	expect_no_leftovers
+}
+
+# Two attempts finish: an agent frozen (SIGSTOP) past its lease loses
+# the job to another, which records it; thawed, the first finds the job
+# done and records nothing. One result.
+test_fleet_two_attempts_finish() {
+	local first
+	fleet_start 2
+	"$SCHEDLAB" queue add "$sleep_job" --db "$PGURL" >/dev/null 2>&1
+	agent_start a1 --allow-commands --once
+	first=$agent_pid
+	wait_log "$tmp/a1.log" "running as run" 20
+	kill -STOP "$first"
+	agent_start a2 --allow-commands
+	wait_sql "SELECT state || ' ' || attempts || ' ' || agent FROM jobs" "done 2 a2" 30
+	kill -CONT "$first"
+	wait "$first" || true
+	agent_pids=("$agent_pid")	# a1 is reaped: never signal its pid again
+	agents_stop
+	wait_log "$tmp/a1.log" "job 1: result not recorded: attempt 2 finished it first \(done\)" 10
+	expect_eq "one result, a2's" "1|t" \
+		"$(psql_t "SELECT count(*), bool_and(r.uuid = j.run_uuid) FROM runs r, jobs j")"
+	expect_eq "a1's run kept locally" 1 \
+		"$(nruns "$SCHEDLAB_STATE_DIR/agent/a1/results.db")"
+	expect_state_clean a1
+	expect_state_clean a2
 	expect_no_leftovers
 }
