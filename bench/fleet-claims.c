@@ -46,7 +46,7 @@ static int agent(const char *url, int k, int go)
 
 	snprintf(name, sizeof(name), "bench%d", k);
 	me.name = name;
-	s = queue_open(url, "fleet-claims");
+	s = queue_open(url, "fleet-claims", true);
 	if (!s || queue_agent_register(s, &me))
 		return -1;
 	if (read(go, &b, 1) != 0)	/* the parent closes it: go */
@@ -63,7 +63,7 @@ static int agent(const char *url, int k, int go)
 
 static double one_repeat(const char *url, unsigned jobs, int agents)
 {
-	struct store *s = queue_open(url, "fleet-claims");
+	struct store *s = queue_open(url, "fleet-claims", true);
 	struct queue_job j = { .name = "empty", .jobfile = "", .queued_by = "bench" };
 	int64_t *ids = xcalloc(jobs, sizeof(*ids));
 	int fds[2], ws, failed = 0;

@@ -135,7 +135,7 @@ static int connect_db(struct agent *a)
 		return 0;
 	if (a->q)
 		store_close(a->q);
-	a->q = queue_open(a->url, "agent");
+	a->q = queue_open(a->url, "agent", true);
 	if (!a->q)
 		return -1;
 	a->me.pid = (long)getpid();

@@ -203,7 +203,7 @@ static int queue_add_cmd(const struct queue_opts *qo, const char *db,
 	if (qo->tags)
 		ntags = words(qo->tags, &tags);
 	queued_by(by, sizeof(by));
-	s = queue_open(db, "queue");
+	s = queue_open(db, "queue", true);
 	if (!s)
 		goto out;
 	ids = xcalloc(qo->repeat, sizeof(*ids));
@@ -356,7 +356,7 @@ static int queue_list_cmd(const struct queue_opts *qo, const char *db)
 	size_t n;
 	int rc;
 
-	s = queue_open(db, "queue");
+	s = queue_open(db, "queue", false);
 	if (!s)
 		return EXIT_USAGE;
 	if (queue_list(s, qo->state, &rows, &n)) {
@@ -397,7 +397,7 @@ static int queue_change_cmd(const char *who, const char *db, int argc,
 	for (int i = first; i < argc; i++)
 		if (parse_id(who, argv[i], &id))
 			return EXIT_USAGE;
-	s = queue_open(db, "queue");
+	s = queue_open(db, "queue", true);
 	if (!s)
 		return EXIT_USAGE;
 	for (int i = first; i < argc; i++) {
@@ -421,6 +421,38 @@ static int queue_change_cmd(const char *who, const char *db, int argc,
 	}
 	store_close(s);
 	return rc;
+}
+
+/* An option of another subcommand than sub: said, -1. */
+static int misplaced(const struct queue_opts *qo, const char *sub)
+{
+	bool add = !strcmp(sub, "add"), list = !strcmp(sub, "list");
+	const char *o = NULL;
+
+	if (!add) {
+		if (qo->hosts)
+			o = "--hosts";
+		else if (qo->tags)
+			o = "--tags";
+		else if (qo->label)
+			o = "--label";
+		else if (qo->kernel)
+			o = "--kernel";
+		else if (qo->iterations)
+			o = "--iterations";
+		else if (qo->sets.n)
+			o = "--set";
+		else if (qo->repeat != 1)
+			o = "--repeat";
+		else if (strcmp(qo->priority, "0"))
+			o = "--priority";
+		if (o)
+			return error("queue %s: option %s is queue add's", sub, o);
+	}
+	if (!list && (qo->state || qo->format))
+		return error("queue %s: option %s is queue list's", sub,
+			     qo->state ? "--state" : "--format");
+	return 0;
 }
 
 int cmd_queue(int argc, char **argv)
@@ -453,6 +485,8 @@ int cmd_queue(int argc, char **argv)
 			return error("queue list: option --state: expected one of queued, running, done, failed, cancelled, got '%s'",
 				     qo.state), EXIT_USAGE;
 	}
+	if (misplaced(&qo, sub))
+		return EXIT_USAGE;
 	if (run_db_path(qo.db, db, sizeof(db)))
 		return EXIT_USAGE;
 	if (!strcmp(sub, "add")) {

@@ -15,17 +15,14 @@
 #include "store/queue.h"
 #include "util.h"
 
-struct store *queue_open(const char *url, const char *who)
+struct store *queue_open(const char *url, const char *who, bool write)
 {
-	struct store *s;
-
 	if (!store_is_url(url)) {
 		error("%s: the job queue lives in a PostgreSQL database (--db postgresql://...), not in the SQLite file '%s'",
 		      who, url);
 		return NULL;
 	}
-	s = store_open(url);
-	return s;
+	return write ? store_open(url) : store_open_ro(url);
 }
 
 bool queue_connected(struct store *s)
@@ -489,6 +486,8 @@ int queue_list(struct store *base, const char *state, struct queue_row **rows,
 
 	*rows = NULL;
 	*n = 0;
+	if (pg_of(base)->empty)		/* no writer has been there: no jobs */
+		return 0;
 	res = pg_query(pg_of(base),
 		       "SELECT id, state, priority, name, label,"
 		       " array_to_string(hosts, ','),"

@@ -30,11 +30,11 @@
 struct store;
 
 /*
- * The PostgreSQL store at url, for writing (the schema migrated); who
- * names the command in the message that refuses a SQLite path. NULL
- * after error().
+ * The PostgreSQL store at url, for writing (the schema migrated) or, not
+ * write, for reading (a missing or older schema refused); who names the
+ * command in the message that refuses a SQLite path. NULL after error().
  */
-struct store *queue_open(const char *url, const char *who);
+struct store *queue_open(const char *url, const char *who, bool write);
 
 /* Whether the store's connection still works (the server may be gone). */
 bool queue_connected(struct store *s);

@@ -79,6 +79,11 @@ expect_state_clean() {
 test_fleet_queue_commands() {
 	local ids doc
 	fleet_start
+	run_sl queue list --db "$PGURL"
+	expect_eq "list of a new database" 0 "$rc"
+	expect_eq "no jobs" 1 "$(grep -c . <<<"$out")"
+	expect_eq "list reads, never creates" "t" \
+		"$(psql_t "SELECT to_regclass('schedlab.jobs') IS NULL")"
 	run_sl queue add "$msg_job" --repeat 3 --label L --priority 5 \
 		--hosts 'web*,db?' --tags big,numa --db "$PGURL"
 	expect_eq "add exit" 0 "$rc"
@@ -106,6 +111,11 @@ test_fleet_queue_commands() {
 	expect_match "why" "job 1: it is queued; only a failed or cancelled job can be retried" "$err"
 	run_sl queue list --state cancelled --format json --db "$PGURL"
 	expect_eq "json by state" "2 cancelled" "$(jq -r '.[] | "\(.id) \(.state)"' <<<"$out")"
+	run_sl queue list --hosts 'x*' --db "$PGURL"
+	expect_eq "add's option to list" 2 "$rc"
+	expect_match "named" "queue list: option --hosts is queue add's" "$err"
+	run_sl queue cancel 1 --state queued --db "$PGURL"
+	expect_eq "list's option to cancel" 2 "$rc"
 	run_sl queue list --state lost --db "$PGURL"
 	expect_eq "bad state" 2 "$rc"
 	expect_match "states named" "expected one of queued, running, done, failed, cancelled" "$err"
