@@ -4,7 +4,8 @@
 # bench/fleet-claims.sh [BUILD_DIR] [JOBS [AGENTS [REPEATS]]]: job
 # claims a second against a throwaway PostgreSQL cluster of its own
 # (tests/integration/lib.sh's pg_start: trust authentication, a socket
-# in a temporary directory, fsync off), removed at the end. Needs
+# in a temporary directory, fsync off; PG_FSYNC=on: on), removed at the
+# end. Needs
 # PostgreSQL's server programs (Debian package postgresql); as root the
 # server runs as user postgres. Prints bench/fleet-claims.c's lines.
 set -eu
@@ -18,5 +19,5 @@ source "$top/tests/integration/lib.sh"
 source "$top/bench/lib.sh"
 pg_start
 quiet
-echo "# $(nproc) CPUs, $("$PG_BIN/postgres" --version), fsync off"
+echo "# $(nproc) CPUs, $("$PG_BIN/postgres" --version), fsync ${PG_FSYNC:-off}"
 "$O/bench/fleet-claims" "$PGURL" "$@"

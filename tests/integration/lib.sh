@@ -418,10 +418,11 @@ pg_start() {
 	export PGURL="postgresql:///schedlab?host=$PG_DIR&port=$PG_PORT&user=schedlab"
 }
 
-# pg_restart: starts the test's server again (after pg_stop).
+# pg_restart: starts the test's server again (after pg_stop). fsync is
+# off unless PG_FSYNC=on (a benchmark's figure with the disk's flushes).
 pg_restart() {
 	"${PG_AS[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/log" -w \
-		-o "-k $PG_DIR -p $PG_PORT -c listen_addresses= -c fsync=off -c max_connections=60" \
+		-o "-k $PG_DIR -p $PG_PORT -c listen_addresses= -c fsync=${PG_FSYNC:-off} -c max_connections=60" \
 		start >/dev/null || fail "postgres did not start: $(tail -n 3 "$PG_DIR/log")"
 }
 
