@@ -53,6 +53,9 @@ test_pgstore_run_and_read() {
 	run_sl show a --db "$url" --format json
 	expect_eq "show json: cases" 5 "$(jq '.cases | length' <<<"$out")"
 	expect_eq "show json: histograms" "latency" "$(jq -r '.cases[0].histograms | keys | join(" ")' <<<"$out")"
+	SCHEDLAB_DB=$url run_sl list runs --format json
+	expect_eq "SCHEDLAB_DB=URL: exit ($err)" 0 "$rc"
+	expect_eq "SCHEDLAB_DB=URL: runs" 2 "$(jq length <<<"$out")"
 	run_sl export a --db "$url" -o "$tmp/a.json"
 	expect_eq "export: exit ($err)" 0 "$rc"
 	expect_eq "export: label" a "$(jq -r .run.label "$tmp/a.json")"
