@@ -280,18 +280,12 @@ static void quiet_notice(void *arg, const char *msg)
 	(void)msg;
 }
 
-PGconn *pg_connect(const char *url, const char *name)
+/* What every session needs: search_path, UTF-8, exact doubles, no notices. */
+static int session_setup(PGconn *c, const char *name)
 {
-	PGconn *c = PQconnectdb(url);
 	PGresult *res;
 	char line[1024];
 
-	if (PQstatus(c) != CONNECTION_OK) {
-		error("%s: cannot connect (%s)", name,
-		      one_line(PQerrorMessage(c), line, sizeof(line)));
-		PQfinish(c);
-		return NULL;
-	}
 	PQsetNoticeProcessor(c, quiet_notice, NULL);
 	res = PQexec(c, "SET client_encoding = 'UTF8';"
 		     " SET search_path = schedlab;"
@@ -301,11 +295,56 @@ PGconn *pg_connect(const char *url, const char *name)
 		error("%s: cannot set up the session (%s)", name,
 		      one_line(PQresultErrorMessage(res), line, sizeof(line)));
 		PQclear(res);
+		return -1;
+	}
+	PQclear(res);
+	return 0;
+}
+
+PGconn *pg_connect(const char *url, const char *name)
+{
+	PGconn *c = PQconnectdb(url);
+	char line[1024];
+
+	if (PQstatus(c) != CONNECTION_OK) {
+		error("%s: cannot connect (%s)", name,
+		      one_line(PQerrorMessage(c), line, sizeof(line)));
 		PQfinish(c);
 		return NULL;
 	}
-	PQclear(res);
+	if (session_setup(c, name)) {
+		PQfinish(c);
+		return NULL;
+	}
 	return c;
+}
+
+int pg_begin_write(struct pg_store *s)
+{
+	char line[1024];
+	PGresult *res;
+
+	if (PQstatus(s->conn) == CONNECTION_OK) {
+		res = PQexec(s->conn, "BEGIN");
+		if (PQresultStatus(res) == PGRES_COMMAND_OK) {
+			PQclear(res);
+			return 0;
+		}
+		if (PQstatus(s->conn) == CONNECTION_OK) {
+			pg_error(s, res, "cannot begin a transaction");
+			PQclear(res);
+			return -1;
+		}
+		PQclear(res);
+	}
+	/* the server went away since (a restart): nothing was sent yet */
+	PQreset(s->conn);
+	if (PQstatus(s->conn) != CONNECTION_OK)
+		return error("%s: cannot connect (%s)", s->base.name,
+			     one_line(PQerrorMessage(s->conn), line, sizeof(line)));
+	if (session_setup(s->conn, s->base.name))
+		return -1;
+	return pg_begin(s);
 }
 
 /* The schema's version: 0 when the database has no schedlab schema. */

@@ -80,6 +80,13 @@ void pg_writer_col(const PGresult *res, int row, int col,
 		   struct store_writer *w);
 
 int pg_begin(struct pg_store *s);	/* BEGIN */
+/*
+ * BEGIN for a write of the store (a case, a run's end, an import): a
+ * connection the server dropped since the last write (a restart) is
+ * made again first, so that a long run loses no more than the case
+ * that was being stored while the server was down.
+ */
+int pg_begin_write(struct pg_store *s);
 int pg_commit(struct pg_store *s);
 void pg_rollback(struct pg_store *s);	/* says nothing */
 

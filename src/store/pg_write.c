@@ -291,7 +291,7 @@ int pg_run_begin(struct store *base, const struct store_run *r, int64_t *id)
 	}
 	row.environment = env;
 	store_writer_self(&row.w);
-	if (!pg_begin(s)) {
+	if (!pg_begin_write(s)) {
 		rc = mark_abandoned(s);
 		if (!rc)
 			rc = insert_run(s, &row, id);
@@ -344,7 +344,7 @@ int pg_run_end(struct store *base, int64_t id, const char *status,
 
 	if (environment && !(env = json_text(s, environment, "the environment")))
 		return -1;
-	if (!pg_begin(s)) {
+	if (!pg_begin_write(s)) {
 		rc = update_end(s, id, status, ended, env) || pg_commit(s) ? -1 : 0;
 		if (rc)
 			pg_rollback(s);
@@ -462,7 +462,7 @@ int pg_case_add(struct store *base, int64_t run_id, const struct store_case *c)
 	}
 	row.parameters = parameters;
 	row.settings = settings;
-	if (pg_begin(s) || insert_case(s, run_id, &row, &case_id))
+	if (pg_begin_write(s) || insert_case(s, run_id, &row, &case_id))
 		goto fail;
 	for (size_t m = 0; m < c->nmetrics; m++) {
 		const struct metric_def *d = &c->metrics[m];
@@ -647,7 +647,7 @@ int pg_import(struct store *base, json_t *doc, const char *origin, bool once,
 	struct pg_store *s = pg_of(base);
 	int rc;
 
-	if (pg_begin(s))
+	if (pg_begin_write(s))
 		return -1;
 	rc = pg_import_tx(s, doc, origin, once, id);
 	if (rc == 1 || rc < 0 || pg_commit(s)) {

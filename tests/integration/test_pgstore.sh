@@ -297,3 +297,37 @@ test_pgstore_server_stops_mid_import() {
 	expect_eq "no sample" 0 "$(psql_t "SELECT count(*) FROM schedlab.samples")"
 	expect_no_leftovers
 }
+
+# The server restarted in the middle of `run --db URL`: the run's next
+# cases are stored on a new connection, and it ends as it should.
+test_pgstore_server_restarts_mid_run() {
+	local url pid cases status
+	pg_start
+	url=$(pg_url)
+	printf '[a]\nworkload = command\nargv = sleep 2\niterations = 1\n[b]\nworkload = command\nargv = sleep 2\niterations = 1\n[c]\nworkload = command\nargv = sleep 2\niterations = 1\n' >"$tmp/t.job"
+	"$SCHEDLAB" run "$tmp/t.job" --db "$url" --label r -q >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	for _ in $(seq 200); do
+		[ "$(psql_t "SELECT count(*) FROM schedlab.cases" 2>/dev/null)" = 1 ] && break
+		sleep 0.05
+	done
+	pg_stop
+	pg_restart
+	set +e
+	wait "$pid"
+	rc=$?
+	set -e
+	cases=$(psql_t "SELECT string_agg(job, ' ' ORDER BY seq) FROM schedlab.cases")
+	status=$(psql_t "SELECT status FROM schedlab.runs")
+	# b was running while the server was down: stored if it ended after
+	# the restart, lost (and said) if before
+	if [ "$cases" = "a b c" ]; then
+		expect_eq "status ($(cat "$tmp/err"))" complete "$status"
+		expect_eq "exit" 0 "$rc"
+	else
+		expect_eq "cases ($(cat "$tmp/err"))" "a c" "$cases"
+		expect_eq "status" partial "$status"
+	fi
+	no_password "run" "$(cat "$tmp/out" "$tmp/err")"
+	expect_no_leftovers
+}
