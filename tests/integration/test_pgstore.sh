@@ -56,6 +56,11 @@ test_pgstore_run_and_read() {
 	SCHEDLAB_DB=$url run_sl list runs --format json
 	expect_eq "SCHEDLAB_DB=URL: exit ($err)" 0 "$rc"
 	expect_eq "SCHEDLAB_DB=URL: runs" 2 "$(jq length <<<"$out")"
+	SCHEDLAB_DB=$url tiny_run --label by-env
+	expect_eq "run by SCHEDLAB_DB=URL: exit ($err)" 0 "$rc"
+	no_password "run by SCHEDLAB_DB" "$out" "$err" \
+		"$(psql_t "SELECT environment::text || command FROM schedlab.runs")"
+	psql_t "DELETE FROM schedlab.runs WHERE label = 'by-env'"
 	run_sl export a --db "$url" -o "$tmp/a.json"
 	expect_eq "export: exit ($err)" 0 "$rc"
 	expect_eq "export: label" a "$(jq -r .run.label "$tmp/a.json")"
