@@ -102,5 +102,8 @@ for form in "${forms[@]}"; do
 	printf '%-8s %10s %10s %14.0f\n' "$form" "$w" "$c" \
 		"$(awk -v n="$samples" -v w="$w" 'BEGIN { print n / (w / 1000) }')"
 done
-echo "median of $repeat, interleaved; walls: $(awk 'NF { printf "%s ", $1 }' <<<"${t[import]}")"
+echo "median of $repeat, interleaved"
+for form in "${forms[@]}"; do
+	echo "$form walls (ms): $(awk 'NF { printf "%s ", $1 }' <<<"${t[$form]}")"
+done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
