@@ -16,7 +16,7 @@
 # and exported from it, so that the document is one schedlab writes.
 # Between repeats the runs are TRUNCATEd, so each starts from the same
 # empty tables. The throwaway cluster is started as lib.sh's pg_start
-# does (initdb, trust, a socket only, fsync off).
+# does (initdb, trust, a socket only, fsync off; PG_FSYNC=on turns it on).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 sl=${SCHEDLAB:-$top/schedlab}
@@ -49,7 +49,7 @@ if [ -z "$url" ]; then
 	"${as[@]}" "$bin/initdb" -D "$pgdir/data" -A trust -U schedlab -E UTF8 \
 		--no-sync >"$pgdir/initdb.log" 2>&1
 	"${as[@]}" "$bin/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w \
-		-o "-k $pgdir -p $port -c listen_addresses= -c fsync=off" start >/dev/null
+		-o "-k $pgdir -p $port -c listen_addresses= -c fsync=${PG_FSYNC:-off}" start >/dev/null
 	"$bin/createdb" -h "$pgdir" -p "$port" -U schedlab schedlab
 	url="postgresql:///schedlab?host=$pgdir&port=$port&user=schedlab"
 	server=$("$bin/postgres" --version)
@@ -92,7 +92,7 @@ done
 
 echo "PostgreSQL ingestion, $(date -u '+%Y-%m-%d %H:%M') UTC"
 echo "schedlab:  $("$sl" --version 2>/dev/null || echo "$sl")"
-echo "server:    $server${pgdir:+ (throwaway cluster, fsync=off, unix socket)}"
+echo "server:    $server${pgdir:+ (throwaway cluster, fsync=${PG_FSYNC:-off}, unix socket)}"
 echo "run:       100 cases x $niter iterations x $nm metrics = $samples samples," \
 	"export $((bytes / 1024 / 1024)) MiB"
 printf '%-8s %10s %10s %14s\n' form "wall ms" "CPU ms" "samples/s"
