@@ -35,6 +35,9 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o) $(O)/gen/suites.o
 SUITES   := $(sort $(wildcard jobs/*.job))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
+# unit tests that need a server an integration test starts (server_*.c):
+# built with the others, run by that test, not by tests/run.sh's loop
+SERVER_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/server_*.c))
 
 .PHONY: all check run asan check-asan check-clang fuzz fuzz-replay install \
 	uninstall clean deps unit bench-store bench-fleet FORCE
@@ -87,7 +90,7 @@ $(O)/tests/%: tests/unit/%.c $(O)/libschedlab.a
 	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags cmocka) -o $@ $^ \
 		$(LDFLAGS_ALL) $(LDLIBS) $(shell pkg-config --libs cmocka)
 
-unit: $(UNIT_BINS)
+unit: $(UNIT_BINS) $(SERVER_BINS)
 
 # Times the SQLite store (bench/store.c); figures only, no assertions.
 bench-store: $(O)/bench/store

@@ -153,9 +153,9 @@ test_pgstore_import_twice() {
 	done
 	expect_eq "cases of each" 5 "$(psql_t "SELECT count(*) FROM schedlab.cases c JOIN schedlab.runs r ON r.id = c.run_id WHERE r.uuid LIKE '%0000000003'")"
 	# store_import_once(): the unit test against this server
-	SCHEDLAB_TEST_PGURL=$url "$(dirname "$SCHEDLAB")/tests/test_pgstore" >"$tmp/unit" 2>&1 ||
-		fail "test_pgstore: $(cat "$tmp/unit")"
-	grep -q SKIPPED "$tmp/unit" && fail "test_pgstore skipped: $(cat "$tmp/unit")"
+	SCHEDLAB_TEST_PGURL=$url "$(dirname "$SCHEDLAB")/tests/server_pgstore" >"$tmp/unit" 2>&1 ||
+		fail "server_pgstore: $(cat "$tmp/unit")"
+	grep -q SKIPPED "$tmp/unit" && fail "server_pgstore skipped: $(cat "$tmp/unit")"
 	return 0
 }
 

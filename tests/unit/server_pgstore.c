@@ -2,7 +2,9 @@
 /*
  * The PostgreSQL store through the store interface, against the server
  * at $SCHEDLAB_TEST_PGURL (tests/integration/test_pgstore.sh starts a
- * throwaway one and runs this binary; without it every test skips):
+ * throwaway one and runs this binary, which is named server_* so that
+ * tests/run.sh's loop of unit tests leaves it to that test; without a
+ * server every test skips):
  * store_import_once() is idempotent, also when several processes import
  * one run at once; a case and the run's end are stored together; what
  * the schema cannot check is refused before anything is written.
