@@ -23,24 +23,8 @@
 #include "store/export.h"
 #include "store/life.h"
 #include "store/pg.h"
+#include "store/rows.h"
 #include "util.h"
-
-/* obj as a json column keeps it (NULL: {}); free() it. NULL after error(). */
-static char *json_text(struct pg_store *s, json_t *obj, const char *what)
-{
-	char *text;
-
-	if (!obj)
-		return xstrdup("{}");
-	if (!json_is_object(obj)) {
-		error("%s: %s is not a JSON object", s->base.name, what);
-		return NULL;
-	}
-	text = json_dumps(obj, STORE_JSON_FLAGS);
-	if (!text)
-		error("%s: cannot encode %s as JSON", s->base.name, what);
-	return text;
-}
 
 /* Text parameters, formatted numbers kept beside them. */
 struct params {
@@ -72,14 +56,6 @@ static void p_real(struct params *p, double x)
 	p->v[p->n] = p->buf[p->n];
 	p->n++;
 }
-
-struct run_row {
-	const char *uuid, *label, *host, *command, *version, *status;
-	const char *ab, *variant;
-	double started, ended;		/* ended: NAN while running */
-	const char *environment;	/* JSON text */
-	struct store_writer w;		/* pid 0: none (imported) */
-};
 
 /*
  * 0 with *id the new run; 1 with *id the run of that uuid already
@@ -170,15 +146,6 @@ static int insert_metric(struct pg_store *s, int64_t run_id, const char *name,
 	PQclear(res);
 	return 0;
 }
-
-struct case_row {
-	int64_t seq;
-	const char *job, *workload, *params, *sweep_keys, *sweep;
-	const char *status, *reason;
-	const char *parameters, *settings;	/* JSON text */
-	int64_t iterations;
-	int64_t version;		/* >= 1 */
-};
 
 static int insert_case(struct pg_store *s, int64_t run_id,
 		       const struct case_row *c, int64_t *case_id)
@@ -274,23 +241,13 @@ int pg_run_begin(struct store *base, const struct store_run *r, int64_t *id)
 {
 	struct pg_store *s = pg_of(base);
 	char uuid[37];
-	struct run_row row = {
-		.uuid = r->uuid, .label = r->label, .host = r->host,
-		.command = r->command, .version = r->version,
-		.ab = r->ab, .variant = r->variant,
-		.status = "running", .started = r->started, .ended = NAN,
-	};
-	char *env = json_text(s, r->environment, "the environment");
+	struct run_row row;
 	int rc = -1;
 
-	if (!env)
+	if (row_run_begin(&row, s->base.name, r, uuid)) {
+		row_run_free(&row);
 		return -1;
-	if (!row.uuid) {
-		uuid_new(uuid, sizeof(uuid));
-		row.uuid = uuid;
 	}
-	row.environment = env;
-	store_writer_self(&row.w);
 	if (!pg_begin_write(s)) {
 		rc = mark_abandoned(s);
 		if (!rc)
@@ -303,7 +260,7 @@ int pg_run_begin(struct store *base, const struct store_run *r, int64_t *id)
 		if (rc)
 			pg_rollback(s);
 	}
-	free(env);
+	row_run_free(&row);
 	return rc;
 }
 
@@ -342,7 +299,8 @@ int pg_run_end(struct store *base, int64_t id, const char *status,
 	char *env = NULL;
 	int rc = -1;
 
-	if (environment && !(env = json_text(s, environment, "the environment")))
+	if (environment &&
+	    !(env = row_json_text(s->base.name, environment, "the environment")))
 		return -1;
 	if (!pg_begin_write(s)) {
 		rc = update_end(s, id, status, ended, env) || pg_commit(s) ? -1 : 0;
@@ -351,35 +309,6 @@ int pg_run_end(struct store *base, int64_t id, const char *status,
 	}
 	free(env);
 	return rc;
-}
-
-/* What the schema cannot check, before anything is sent. */
-static int check_case(struct pg_store *s, int64_t run_id, const struct store_case *c)
-{
-	const char *name = s->base.name;
-
-	if (!c->job || !c->workload)
-		return error("%s: run %" PRId64 ": case %u has no %s", name,
-			     run_id, c->seq, c->job ? "workload" : "job");
-	if (!c->status || !export_one_of(c->status, export_case_statuses))
-		return error("%s: run %" PRId64 ": case %u: bad status '%s'",
-			     name, run_id, c->seq,
-			     c->status ? c->status : "(null)");
-	if (c->niter && c->nmetrics && !c->values)
-		return error("%s: run %" PRId64 ": case %u: no values", name,
-			     run_id, c->seq);
-	for (size_t m = 0; m < c->nmetrics; m++) {
-		const struct metric_def *d = &c->metrics[m];
-
-		if (!d->name || !*d->name || (unsigned)d->better > BETTER_NONE)
-			return error("%s: run %" PRId64 ": case %u: metric %zu has no name or direction",
-				     name, run_id, c->seq, m);
-		for (size_t i = 0; i < c->niter; i++)
-			if (isinf(c->values[i * c->nmetrics + m]))
-				return error("%s: run %" PRId64 ": case %u: %s, iteration %zu: infinite value",
-					     name, run_id, c->seq, d->name, i + 1);
-	}
-	return 0;
 }
 
 /* The case's samples and latency histograms, by COPY. */
@@ -439,29 +368,14 @@ static int copy_case(struct pg_store *s, int64_t case_id,
 int pg_case_add(struct store *base, int64_t run_id, const struct store_case *c)
 {
 	struct pg_store *s = pg_of(base);
-	struct case_row row = {
-		.seq = c->seq, .job = c->job, .workload = c->workload,
-		.params = c->params, .sweep_keys = c->sweep_keys,
-		.sweep = c->sweep, .status = c->status, .reason = c->reason,
-		.iterations = (int64_t)c->niter,
-		.version = c->version ? c->version : 1,
-	};
-	char *parameters, *settings = NULL, *env = NULL;
+	struct case_row row;
+	char *env;
 	int64_t case_id;
 
-	if (check_case(s, run_id, c))
-		return -1;
-	parameters = json_text(s, c->parameters, "the case's parameters");
-	if (!parameters ||
-	    !(settings = json_text(s, c->settings, "the case's settings")) ||
-	    (c->run_status && c->run_environment &&
-	     !(env = json_text(s, c->run_environment, "the environment")))) {
-		free(parameters);
-		free(settings);
+	if (row_case_add(&row, s->base.name, run_id, c, &env)) {
+		row_case_free(&row);
 		return -1;
 	}
-	row.parameters = parameters;
-	row.settings = settings;
 	if (pg_begin_write(s) || insert_case(s, run_id, &row, &case_id))
 		goto fail;
 	for (size_t m = 0; m < c->nmetrics; m++) {
@@ -476,50 +390,25 @@ int pg_case_add(struct store *base, int64_t run_id, const struct store_case *c)
 	     update_end(s, run_id, c->run_status, c->run_ended, env)) ||
 	    pg_commit(s))
 		goto fail;
-	free(parameters);
-	free(settings);
+	row_case_free(&row);
 	free(env);
 	return 0;
 fail:
 	pg_rollback(s);
-	free(parameters);
-	free(settings);
+	row_case_free(&row);
 	free(env);
 	return -1;
-}
-
-static const char *str(json_t *obj, const char *key)
-{
-	return json_string_value(json_object_get(obj, key));
 }
 
 static int import_case(struct pg_store *s, int64_t run_id, json_t *c,
 		       int64_t *case_id)
 {
-	struct case_row row = {
-		.seq = json_integer_value(json_object_get(c, "seq")),
-		.job = str(c, "job"), .workload = str(c, "workload"),
-		.params = str(c, "params"), .sweep_keys = str(c, "sweep_keys"),
-		.sweep = str(c, "sweep"), .status = str(c, "status"),
-		.reason = str(c, "reason"),
-		.iterations = json_integer_value(json_object_get(c, "iterations")),
-		.version = json_integer_value(json_object_get(c, "version")),
-	};
-	char *parameters = json_text(s, json_object_get(c, "parameters"),
-				     "the case's parameters");
-	char *settings = json_text(s, json_object_get(c, "settings"),
-				   "the case's settings");
+	struct case_row row;
 	int rc = -1;
 
-	if (parameters && settings) {
-		row.parameters = parameters;
-		row.settings = settings;
-		if (row.version < 1)
-			row.version = 1;
+	if (!row_case_import(&row, s->base.name, c))
 		rc = insert_case(s, run_id, &row, case_id);
-	}
-	free(parameters);
-	free(settings);
+	row_case_free(&row);
 	return rc;
 }
 
@@ -588,44 +477,31 @@ hists_done:
 int pg_import_tx(struct pg_store *s, json_t *doc, const char *origin,
 		 bool once, int64_t *id)
 {
-	json_t *run = json_object_get(doc, "run"), *m, *c, *cases;
-	json_t *ended = json_object_get(run, "ended");
+	json_t *m, *c, *cases;
 	struct run_row row;
 	const char *name;
 	int64_t *ids = NULL;
-	char *env;
 	size_t i;
 	int rc;
 
-	if (export_validate(doc, origin))
+	if (row_run_import(&row, s->base.name, doc, origin)) {
+		row_run_free(&row);
 		return -1;
-	export_upgrade(doc);
-	env = json_text(s, json_object_get(doc, "environment"), "the environment");
-	if (!env)
-		return -1;
-	row = (struct run_row){
-		.uuid = str(run, "uuid"), .label = str(run, "label"),
-		.host = str(run, "host"), .command = str(run, "command"),
-		.version = str(run, "schedlab_version"),
-		.ab = str(run, "ab"), .variant = str(run, "variant"),
-		.status = str(run, "status"),
-		.started = json_number_value(json_object_get(run, "started")),
-		.ended = json_is_number(ended) ? json_number_value(ended) : NAN,
-		.environment = env,
-	};
+	}
 	rc = mark_abandoned(s);
 	if (!rc)
 		rc = insert_run(s, &row, id);
-	free(env);
+	row_run_free(&row);
 	if (rc == 1 && !once)
 		return error("%s: run %s is already in %s as run %" PRId64,
 			     origin, row.uuid, s->base.name, *id);
 	if (rc)
 		return rc;
 	json_object_foreach(json_object_get(doc, "metrics"), name, m)
-		if (insert_metric(s, *id, name, str(m, "unit"), str(m, "better"),
+		if (insert_metric(s, *id, name, row_str(m, "unit"),
+				  row_str(m, "better"),
 				  json_is_true(json_object_get(m, "headline")),
-				  str(m, "help")))
+				  row_str(m, "help")))
 			return -1;
 	cases = json_object_get(doc, "cases");
 	ids = xcalloc(json_array_size(cases) + 1, sizeof(*ids));

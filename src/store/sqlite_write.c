@@ -12,62 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "stats/hist.h"
 #include "store/export.h"
+#include "store/rows.h"
 #include "store/sqlite.h"
 #include "util.h"
-
-/* A random (version 4) UUID. */
-static void make_uuid(char out[37])
-{
-	uint8_t b[16];
-
-	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
-		/* no entropy source: time and pid still tell runs apart */
-		uint64_t x = now_ns() ^ ((uint64_t)getpid() << 32) ^
-			     (uint64_t)time(NULL);
-
-		for (size_t i = 0; i < sizeof(b); i++) {
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			b[i] = (uint8_t)x;
-		}
-	}
-	b[6] = (b[6] & 0x0f) | 0x40;
-	b[8] = (b[8] & 0x3f) | 0x80;
-	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
-		 "%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3], b[4],
-		 b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
-		 b[14], b[15]);
-}
-
-/* obj as a column keeps it (NULL: {}); free() it. NULL after error(). */
-static char *json_text(struct sqlite_store *s, json_t *obj, const char *what)
-{
-	char *text;
-
-	if (!obj)
-		return xstrdup("{}");
-	if (!json_is_object(obj)) {
-		error("%s: %s is not a JSON object", s->path, what);
-		return NULL;
-	}
-	text = json_dumps(obj, STORE_JSON_FLAGS);
-	if (!text)
-		error("%s: cannot encode %s as JSON", s->path, what);
-	return text;
-}
-
-struct run_row {
-	const char *uuid, *label, *host, *command, *version, *status;
-	const char *ab, *variant;	/* the A/B link, or NULL */
-	double started, ended;		/* ended: NAN while running */
-	const char *environment;	/* JSON text */
-	struct store_writer w;		/* pid 0: none (imported) */
-};
 
 static int insert_run(struct sqlite_store *s, const struct run_row *r, int64_t *id)
 {
@@ -118,16 +68,6 @@ static int insert_metric(struct sqlite_store *s, int64_t run_id, const char *nam
 				run_id, name);
 	return 0;
 }
-
-struct case_row {
-	int64_t seq;
-	const char *job, *workload, *params, *sweep_keys, *sweep;
-	const char *status, *reason;
-	const char *parameters;		/* JSON text */
-	int64_t iterations;
-	int64_t version;		/* >= 1 */
-	const char *settings;		/* JSON text */
-};
 
 static int insert_case(struct sqlite_store *s, int64_t run_id,
 		       const struct case_row *c, int64_t *case_id)
@@ -202,30 +142,16 @@ int sqlite_run_begin(struct store *base, const struct store_run *r, int64_t *id)
 {
 	struct sqlite_store *s = sqlite_of(base);
 	char uuid[37];
-	struct run_row row = {
-		.uuid = r->uuid, .label = r->label, .host = r->host,
-		.command = r->command, .version = r->version,
-		.ab = r->ab, .variant = r->variant,
-		.status = "running", .started = r->started, .ended = NAN,
-	};
-	char *env = json_text(s, r->environment, "the environment");
+	struct run_row row;
 	int rc = -1;
 
-	if (!env)
-		return -1;
-	if (!row.uuid) {
-		make_uuid(uuid);
-		row.uuid = uuid;
-	}
-	row.environment = env;
-	store_writer_self(&row.w);
-	if (!db_begin(s)) {
+	if (!row_run_begin(&row, s->path, r, uuid) && !db_begin(s)) {
 		rc = store_mark_abandoned(s) || insert_run(s, &row, id) ||
 		     db_commit(s) ? -1 : 0;
 		if (rc)
 			db_rollback(s);
 	}
-	free(env);
+	row_run_free(&row);
 	return rc;
 }
 
@@ -265,7 +191,8 @@ int sqlite_run_end(struct store *base, int64_t id, const char *status,
 	bool full = false;
 	int rc = -1;
 
-	if (environment && !(env = json_text(s, environment, "the environment")))
+	if (environment &&
+	    !(env = row_json_text(s->path, environment, "the environment")))
 		return -1;
 	if (!db_begin(s)) {
 		rc = update_end(s, id, status, ended, env) || db_commit(s) ? -1 : 0;
@@ -295,61 +222,18 @@ int sqlite_run_end(struct store *base, int64_t id, const char *status,
 	return rc;
 }
 
-/* What the schema cannot check, before anything is locked. */
-static int check_case(struct sqlite_store *s, int64_t run_id, const struct store_case *c)
-{
-	if (!c->job || !c->workload)
-		return error("%s: run %" PRId64 ": case %u has no %s", s->path,
-			     run_id, c->seq, c->job ? "workload" : "job");
-	if (!c->status || !export_one_of(c->status, export_case_statuses))
-		return error("%s: run %" PRId64 ": case %u: bad status '%s'",
-			     s->path, run_id, c->seq,
-			     c->status ? c->status : "(null)");
-	if (c->niter && c->nmetrics && !c->values)
-		return error("%s: run %" PRId64 ": case %u: no values", s->path,
-			     run_id, c->seq);
-	for (size_t m = 0; m < c->nmetrics; m++) {
-		const struct metric_def *d = &c->metrics[m];
-
-		if (!d->name || !*d->name || (unsigned)d->better > BETTER_NONE)
-			return error("%s: run %" PRId64 ": case %u: metric %zu has no name or direction",
-				     s->path, run_id, c->seq, m);
-		for (size_t i = 0; i < c->niter; i++)
-			if (isinf(c->values[i * c->nmetrics + m]))
-				return error("%s: run %" PRId64 ": case %u: %s, iteration %zu: infinite value",
-					     s->path, run_id, c->seq, d->name,
-					     i + 1);
-	}
-	return 0;
-}
-
 int sqlite_case_add(struct store *base, int64_t run_id, const struct store_case *c)
 {
 	struct sqlite_store *s = sqlite_of(base);
-	struct case_row row = {
-		.seq = c->seq, .job = c->job, .workload = c->workload,
-		.params = c->params, .sweep_keys = c->sweep_keys,
-		.sweep = c->sweep, .status = c->status, .reason = c->reason,
-		.iterations = (int64_t)c->niter,
-		.version = c->version ? c->version : 1,
-	};
-	char *parameters, *settings = NULL, *env = NULL;
+	struct case_row row;
+	char *env;
 	int64_t case_id;
 	size_t i, m;
 
-	if (check_case(s, run_id, c))
-		return -1;
-	parameters = json_text(s, c->parameters, "the case's parameters");
-	if (!parameters ||
-	    !(settings = json_text(s, c->settings, "the case's settings")) ||
-	    (c->run_status && c->run_environment &&
-	     !(env = json_text(s, c->run_environment, "the environment")))) {
-		free(parameters);
-		free(settings);
+	if (row_case_add(&row, s->path, run_id, c, &env)) {
+		row_case_free(&row);
 		return -1;
 	}
-	row.parameters = parameters;
-	row.settings = settings;
 	if (db_begin(s) || insert_case(s, run_id, &row, &case_id))
 		goto fail;
 	for (m = 0; m < c->nmetrics; m++) {
@@ -383,51 +267,27 @@ int sqlite_case_add(struct store *base, int64_t run_id, const struct store_case 
 	     update_end(s, run_id, c->run_status, c->run_ended, env)) ||
 	    db_commit(s))
 		goto fail;
-	free(parameters);
-	free(settings);
+	row_case_free(&row);
 	free(env);
 	return 0;
 fail:
 	db_rollback(s);
-	free(parameters);
-	free(settings);
+	row_case_free(&row);
 	free(env);
 	return -1;
 }
 
-static const char *str(json_t *obj, const char *key)
-{
-	return json_string_value(json_object_get(obj, key));
-}
-
 static int import_case(struct sqlite_store *s, int64_t run_id, json_t *c)
 {
-	struct case_row row = {
-		.seq = json_integer_value(json_object_get(c, "seq")),
-		.job = str(c, "job"), .workload = str(c, "workload"),
-		.params = str(c, "params"), .sweep_keys = str(c, "sweep_keys"),
-		.sweep = str(c, "sweep"), .status = str(c, "status"),
-		.reason = str(c, "reason"),
-		.iterations = json_integer_value(json_object_get(c, "iterations")),
-		.version = json_integer_value(json_object_get(c, "version")),
-	};
-	char *parameters = json_text(s, json_object_get(c, "parameters"),
-				     "the case's parameters");
-	char *settings = json_text(s, json_object_get(c, "settings"),
-				   "the case's settings");
+	struct case_row row;
 	const char *name;
 	json_t *arr, *v;
 	int64_t case_id;
 	size_t i;
 	int rc = -1;
 
-	if (!parameters || !settings)
-		goto out;
-	row.parameters = parameters;
-	row.settings = settings;
-	if (row.version < 1)
-		row.version = 1;
-	if (insert_case(s, run_id, &row, &case_id))
+	if (row_case_import(&row, s->path, c) ||
+	    insert_case(s, run_id, &row, &case_id))
 		goto out;
 	json_object_foreach(json_object_get(c, "samples"), name, arr)
 		json_array_foreach(arr, i, v)
@@ -442,8 +302,7 @@ static int import_case(struct sqlite_store *s, int64_t run_id, json_t *c)
 				goto out;
 	rc = 0;
 out:
-	free(parameters);
-	free(settings);
+	row_case_free(&row);
 	return rc;
 }
 
@@ -451,39 +310,24 @@ int sqlite_import(struct store *base, json_t *doc, const char *origin,
 		  bool once, int64_t *id)
 {
 	struct sqlite_store *s = sqlite_of(base);
-	json_t *run = json_object_get(doc, "run"), *m, *c;
-	json_t *ended = json_object_get(run, "ended");
+	json_t *m, *c;
 	struct run_row row;
 	const char *name;
-	char *env;
 	int64_t other;
 	size_t i;
 	int rc;
 
-	if (export_validate(doc, origin))
+	if (row_run_import(&row, s->path, doc, origin)) {
+		row_run_free(&row);
 		return -1;
-	export_upgrade(doc);
-	env = json_text(s, json_object_get(doc, "environment"),
-			"the environment");
-	if (!env)
-		return -1;
-	row = (struct run_row){
-		.uuid = str(run, "uuid"), .label = str(run, "label"),
-		.host = str(run, "host"), .command = str(run, "command"),
-		.version = str(run, "schedlab_version"),
-		.ab = str(run, "ab"), .variant = str(run, "variant"),
-		.status = str(run, "status"),
-		.started = json_number_value(json_object_get(run, "started")),
-		.ended = json_is_number(ended) ? json_number_value(ended) : NAN,
-		.environment = env,
-	};
+	}
 	if (db_begin(s) || store_mark_abandoned(s))
 		goto fail;
 	rc = db_query_int(s, "SELECT id FROM runs WHERE uuid = ?1", row.uuid, 0,
 		       &other);
 	if (rc > 0 && once) {
 		db_rollback(s);
-		free(env);
+		row_run_free(&row);
 		*id = other;
 		return 1;
 	}
@@ -493,19 +337,20 @@ int sqlite_import(struct store *base, json_t *doc, const char *origin,
 	if (rc || insert_run(s, &row, id))
 		goto fail;
 	json_object_foreach(json_object_get(doc, "metrics"), name, m)
-		if (insert_metric(s, *id, name, str(m, "unit"), str(m, "better"),
+		if (insert_metric(s, *id, name, row_str(m, "unit"),
+				  row_str(m, "better"),
 				  json_is_true(json_object_get(m, "headline")),
-				  str(m, "help")))
+				  row_str(m, "help")))
 			goto fail;
 	json_array_foreach(json_object_get(doc, "cases"), i, c)
 		if (import_case(s, *id, c))
 			goto fail;
 	if (db_commit(s))
 		goto fail;
-	free(env);
+	row_run_free(&row);
 	return 0;
 fail:
 	db_rollback(s);
-	free(env);
+	row_run_free(&row);
 	return -1;
 }
