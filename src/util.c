@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "util.h"
 
 /* per thread: compare loads its runs on several at once */
@@ -271,6 +273,28 @@ char *xstrdup(const char *s)
 	char *p = strdup(s);
 
 	return p ? p : oom(strlen(s) + 1);
+}
+
+char *xstrdup_utf8(const char *s)
+{
+	json_t *j;
+	char *copy;
+
+	if (!s)
+		return NULL;
+	copy = xstrdup(s);
+	for (const char *p = s; *p; p++) {
+		if ((unsigned char)*p < 0x80)
+			continue;
+		j = json_string(s);	/* jansson's UTF-8 check */
+		if (!j)
+			for (char *q = copy; *q; q++)
+				if ((unsigned char)*q >= 0x80)
+					*q = '?';
+		json_decref(j);
+		break;
+	}
+	return copy;
 }
 
 char *argv_join(char *const *argv, bool quote)

@@ -50,6 +50,13 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 /*
+ * A copy of s (NULL for NULL) with every byte above 0x7f made '?' when
+ * s is not UTF-8 (jansson's check): text a store keeps, such as a
+ * command line, can hold anything, yet must export as JSON and pass
+ * PostgreSQL's check of its text.
+ */
+char *xstrdup_utf8(const char *s);
+/*
  * Zeroed like xcalloc, aligned to 64 bytes (a cache line), for types
  * declared __attribute__((aligned(64))), which malloc does not honour;
  * free() it as usual.

@@ -225,28 +225,6 @@ int pg_exec(struct pg_store *s, const char *sql, const char *what)
 	return 0;
 }
 
-char *pg_text_dup(const char *v)
-{
-	json_t *j;
-	char *copy;
-
-	if (!v)
-		return NULL;
-	copy = xstrdup(v);
-	for (const char *p = v; *p; p++) {
-		if ((unsigned char)*p < 0x80)
-			continue;
-		j = json_string(v);	/* jansson's UTF-8 check */
-		if (!j)
-			for (char *q = copy; *q; q++)
-				if ((unsigned char)*q >= 0x80)
-					*q = '?';
-		json_decref(j);
-		break;
-	}
-	return copy;
-}
-
 void pg_writer_col(const PGresult *res, int row, int col,
 		   struct store_writer *w)
 {

@@ -68,13 +68,6 @@ PGresult *pg_query(struct pg_store *s, const char *sql, int n,
 		   const char *const *params, ExecStatusType want,
 		   const char *what);
 
-/*
- * v as a text parameter: a copy, with every byte above 0x7f made '?'
- * when v is not UTF-8 (as SQLite's reader shows such text: a command
- * line can hold anything, and the server refuses it). NULL for NULL.
- */
-char *pg_text_dup(const char *v);
-
 /* The writer of runs columns pid, pid_start, boot_id at col.. of row. */
 void pg_writer_col(const PGresult *res, int row, int col,
 		   struct store_writer *w);

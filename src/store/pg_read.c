@@ -72,7 +72,7 @@ int pg_resolve(struct store *base, const char *spec, int64_t *id)
 		rc = errno ? 0 : query_id(s, "SELECT id FROM runs WHERE id = $1",
 					  num, id);
 	} else {
-		char *label = pg_text_dup(spec);
+		char *label = xstrdup_utf8(spec);
 
 		rc = query_id(s, "SELECT id FROM runs WHERE label = $1"
 			      " ORDER BY started DESC, id DESC LIMIT 1", label, id);
@@ -86,7 +86,7 @@ int pg_resolve(struct store *base, const char *spec, int64_t *id)
 
 int pg_find_uuid(struct store *base, const char *uuid, int64_t *id)
 {
-	char *u = pg_text_dup(uuid);
+	char *u = xstrdup_utf8(uuid);
 	int rc = query_id(pg_of(base), "SELECT id FROM runs WHERE uuid = $1", u, id);
 
 	free(u);
@@ -152,7 +152,7 @@ int pg_ab_runs(struct store *base, const char *ab, struct store_ab_run **runs,
 	*n = 0;
 	if (s->empty)
 		return 0;
-	a = pg_text_dup(ab);
+	a = xstrdup_utf8(ab);
 	res = pg_query(s, "SELECT id, variant, label FROM runs WHERE ab = $1"
 		       " ORDER BY id", 1, (const char *const *)&a,
 		       PGRES_TUPLES_OK, "cannot list the runs of an A/B");

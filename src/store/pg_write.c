@@ -70,9 +70,9 @@ static int insert_run(struct pg_store *s, const struct run_row *r, int64_t *id)
 		" $9, $10, $11, $12, $13, $14)"
 		" ON CONFLICT (uuid) DO NOTHING RETURNING id";
 	char *text[6] = {
-		pg_text_dup(r->label), pg_text_dup(r->host),
-		pg_text_dup(r->command), pg_text_dup(r->version),
-		pg_text_dup(r->ab), pg_text_dup(r->variant),
+		xstrdup_utf8(r->label), xstrdup_utf8(r->host),
+		xstrdup_utf8(r->command), xstrdup_utf8(r->version),
+		xstrdup_utf8(r->ab), xstrdup_utf8(r->variant),
 	};
 	struct params p = { .n = 0 };
 	PGresult *res;
@@ -130,8 +130,8 @@ static int insert_metric(struct pg_store *s, int64_t run_id, const char *name,
 		" headline, help) SELECT $1, coalesce(max(seq), 0) + 1, $2, $3,"
 		" $4, $5, $6 FROM run_metrics WHERE run_id = $1"
 		" ON CONFLICT (run_id, name) DO NOTHING";
-	char *t[3] = { pg_text_dup(name), pg_text_dup(unit ? unit : ""),
-		       pg_text_dup(help ? help : "") };
+	char *t[3] = { xstrdup_utf8(name), xstrdup_utf8(unit ? unit : ""),
+		       xstrdup_utf8(help ? help : "") };
 	const char *v[6] = { NULL, t[0], t[1], better, headline ? "t" : "f", t[2] };
 	char idbuf[24];
 	PGresult *res;
@@ -156,10 +156,10 @@ static int insert_case(struct pg_store *s, int64_t run_id,
 		" version, settings) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,"
 		" $10, $11, $12, $13) RETURNING id";
 	char *t[7] = {
-		pg_text_dup(c->job), pg_text_dup(c->workload),
-		pg_text_dup(c->params), pg_text_dup(c->sweep_keys),
-		pg_text_dup(c->sweep), pg_text_dup(c->status),
-		pg_text_dup(c->reason),
+		xstrdup_utf8(c->job), xstrdup_utf8(c->workload),
+		xstrdup_utf8(c->params), xstrdup_utf8(c->sweep_keys),
+		xstrdup_utf8(c->sweep), xstrdup_utf8(c->status),
+		xstrdup_utf8(c->reason),
 	};
 	struct params p = { .n = 0 };
 	PGresult *res;

@@ -297,25 +297,7 @@ void db_bind_text(sqlite3_stmt *st, int i, const char *v)
 
 char *db_col_dup(sqlite3_stmt *st, int i)
 {
-	const char *t = (const char *)sqlite3_column_text(st, i);
-	json_t *j;
-	char *copy;
-
-	if (!t)
-		return NULL;
-	copy = xstrdup(t);
-	for (const char *p = t; *p; p++) {
-		if ((unsigned char)*p < 0x80)
-			continue;
-		j = json_string(t);	/* jansson's UTF-8 check */
-		if (!j)
-			for (char *q = copy; *q; q++)
-				if ((unsigned char)*q >= 0x80)
-					*q = '?';
-		json_decref(j);
-		break;
-	}
-	return copy;
+	return xstrdup_utf8((const char *)sqlite3_column_text(st, i));
 }
 
 int db_step_done(sqlite3_stmt *st)

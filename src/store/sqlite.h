@@ -71,9 +71,8 @@ int db_prepare(struct sqlite_store *s, const char *sql, sqlite3_stmt **st);
 /* Binds v, or NULL for a NULL pointer; v must outlive the next step. */
 void db_bind_text(sqlite3_stmt *st, int i, const char *v);
 /*
- * A text column copied (NULL for NULL). Bytes that are not UTF-8 (a
- * command line can hold anything) become '?', so the run still exports
- * as JSON rather than lose the field.
+ * A text column copied by xstrdup_utf8() (NULL for NULL): a run whose
+ * text is not UTF-8 still exports as JSON rather than lose the field.
  */
 char *db_col_dup(sqlite3_stmt *st, int i);
 /* Runs a statement that returns no row and readies it for reuse:
