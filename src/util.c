@@ -340,6 +340,26 @@ static const char *file_kind(mode_t m)
 	}
 }
 
+char *mkdir_p(const char *path, unsigned int mode)
+{
+	char *p = xstrdup(path);
+
+	for (char *s = p + 1; ; s++) {
+		char c = *s;
+
+		if (c && c != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, mode) && errno != EEXIST)
+			return p;
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return NULL;
+}
+
 int open_regular(const char *path, long long *size)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);

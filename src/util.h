@@ -93,6 +93,13 @@ int rm_tree(const char *path);
 int open_regular(const char *path, long long *size);
 
 /*
+ * mkdir -p: path and each directory above it, made with mode where
+ * missing. NULL when all are there; else the malloc'ed directory that
+ * could not be made, errno saying why (say so, then free() it).
+ */
+char *mkdir_p(const char *path, unsigned int mode);
+
+/*
  * Terminal-safe text: what a label, a path or a tool's output could
  * hold that a terminal would obey - control characters (C0, DEL, the
  * C1 range U+0080..U+009F) and bytes that are not UTF-8 - is written

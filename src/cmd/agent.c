@@ -667,25 +667,13 @@ static bool name_ok(const char *s)
 
 static int make_dirs(const char *path)
 {
-	char *p = xstrdup(path);
+	char *bad = mkdir_p(path, 0700);
 
-	for (char *s = p + 1; ; s++) {
-		if (*s && *s != '/')
-			continue;
-		char c = *s;
-
-		*s = '\0';
-		if (mkdir(p, 0700) && errno != EEXIST) {
-			error_errno("agent: cannot make the directory '%s'", p);
-			free(p);
-			return -1;
-		}
-		if (!c)
-			break;
-		*s = c;
-	}
-	free(p);
-	return 0;
+	if (!bad)
+		return 0;
+	error_errno("agent: cannot make the directory '%s'", bad);
+	free(bad);
+	return -1;
 }
 
 static void kernel_ids(struct agent *a)

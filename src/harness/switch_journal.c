@@ -51,28 +51,15 @@ static int restore_dir(char *buf, size_t len)
 	return 0;
 }
 
-/* mkdir -p */
 static int make_dirs(const char *path)
 {
-	char *p = xstrdup(path);
+	char *bad = mkdir_p(path, 0755);
 
-	for (char *s = p + 1; ; s++) {
-		if (*s && *s != '/')
-			continue;
-		char c = *s;
-
-		*s = '\0';
-		if (mkdir(p, 0755) && errno != EEXIST) {
-			error_errno("cannot create the state directory %s", p);
-			free(p);
-			return -1;
-		}
-		*s = c;
-		if (!c)
-			break;
-	}
-	free(p);
-	return 0;
+	if (!bad)
+		return 0;
+	error_errno("cannot create the state directory %s", bad);
+	free(bad);
+	return -1;
 }
 
 static int is_plain(unsigned char c)

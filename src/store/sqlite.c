@@ -333,30 +333,19 @@ int db_query_int(struct sqlite_store *s, const char *sql, const char *text,
 /* mkdir -p of the directory that holds the database at path. */
 static int make_parent(const char *path)
 {
-	char *dir = xstrdup(path), *p;
-	int rc = 0;
+	char *dir = xstrdup(path), *p, *bad = NULL;
 	struct stat st;
+	int rc = 0;
 
 	p = strrchr(dir, '/');
-	if (!p || p == dir)
-		goto out;
-	*p = '\0';
-	if (!stat(dir, &st))
-		goto out;
-	for (p = dir + 1; !rc; p++) {
-		char c = *p;
-
-		if (c && c != '/')
-			continue;
+	if (p && p != dir) {
 		*p = '\0';
-		if (mkdir(dir, 0755) && errno != EEXIST)
-			rc = error_errno("%s: cannot create directory %s", path,
-					 dir);
-		*p = c;
-		if (!c)
-			break;
+		if (stat(dir, &st))
+			bad = mkdir_p(dir, 0755);
 	}
-out:
+	if (bad)
+		rc = error_errno("%s: cannot create directory %s", path, bad);
+	free(bad);
 	free(dir);
 	return rc;
 }
