@@ -360,6 +360,34 @@ char *mkdir_p(const char *path, unsigned int mode)
 	return NULL;
 }
 
+size_t split_commas(const char *s, char ***out)
+{
+	char **v = xcalloc(strlen(s) + 2, sizeof(*v));
+	size_t n = 0;
+
+	while (*s) {
+		size_t k = strcspn(s, ",");
+		const char *b = s, *e = s + k;
+
+		while (b < e && *b == ' ')
+			b++;
+		while (e > b && e[-1] == ' ')
+			e--;
+		if (e > b)
+			v[n++] = strndup(b, (size_t)(e - b));
+		s += k + (s[k] == ',');
+	}
+	*out = v;
+	return n;
+}
+
+void split_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 int open_regular(const char *path, long long *size)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);

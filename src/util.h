@@ -100,6 +100,14 @@ int open_regular(const char *path, long long *size);
 char *mkdir_p(const char *path, unsigned int mode);
 
 /*
+ * "a, b" split at commas into malloc'ed words, the blanks around each
+ * dropped and empty ones too: their number, *out the vector (NULL
+ * after the last); split_free() it.
+ */
+size_t split_commas(const char *s, char ***out);
+void split_free(char **v, size_t n);
+
+/*
  * Terminal-safe text: what a label, a path or a tool's output could
  * hold that a terminal would obey - control characters (C0, DEL, the
  * C1 range U+0080..U+009F) and bytes that are not UTF-8 - is written

@@ -94,35 +94,6 @@ static void queued_by(char *buf, size_t len)
 	snprintf(buf, len, "%s@%s", pw ? pw->pw_name : "?", u.nodename);
 }
 
-/* "a,b" into a vector of words (blanks around them dropped) */
-static size_t words(const char *s, char ***out)
-{
-	char **v = xcalloc(strlen(s) + 2, sizeof(*v));
-	size_t n = 0;
-
-	while (*s) {
-		size_t k = strcspn(s, ",");
-		const char *b = s, *e = s + k;
-
-		while (b < e && *b == ' ')
-			b++;
-		while (e > b && e[-1] == ' ')
-			e--;
-		if (e > b)
-			v[n++] = strndup(b, (size_t)(e - b));
-		s += k + (s[k] == ',');
-	}
-	*out = v;
-	return n;
-}
-
-static void words_free(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 /*
  * The plan of a job's text with its sets and iteration count, loaded as
  * `run` loads it; variants refused. The agent loads it again.
@@ -201,7 +172,7 @@ static int queue_add_cmd(const struct queue_opts *qo, const char *db,
 	plan_needs(&plan, &needs);
 	plan_free(&plan);
 	if (qo->tags)
-		ntags = words(qo->tags, &tags);
+		ntags = split_commas(qo->tags, &tags);
 	queued_by(by, sizeof(by));
 	s = queue_open(db, "queue", true);
 	if (!s)
@@ -237,7 +208,7 @@ static int queue_add_cmd(const struct queue_opts *qo, const char *db,
 out:
 	if (s)
 		store_close(s);
-	words_free(tags, ntags);
+	split_free(tags, ntags);
 	free(ids);
 	free(text);
 	return rc;

@@ -56,29 +56,6 @@ static char *pg_array(const char *const *v, size_t n)
 	return buf;
 }
 
-/* "a,b" split at commas, blanks around each word dropped, empty ones too:
- * malloc'd words, each to free(), and the vector. */
-static size_t split_commas(const char *s, char ***out)
-{
-	char **v = xcalloc(strlen(s) + 2, sizeof(*v));
-	size_t n = 0;
-
-	while (*s) {
-		size_t k = strcspn(s, ",");
-		const char *b = s, *e = s + k;
-
-		while (b < e && *b == ' ')
-			b++;
-		while (e > b && e[-1] == ' ')
-			e--;
-		if (e > b)
-			v[n++] = strndup(b, (size_t)(e - b));
-		s += k + (s[k] == ',');
-	}
-	*out = v;
-	return n;
-}
-
 /* A glob pattern as a LIKE pattern: * %, ? _, and % _ \ escaped. */
 static char *glob_like(const char *g)
 {
@@ -111,12 +88,8 @@ static void hosts_arrays(const char *hosts, char **given, char **like)
 		l[i] = glob_like(v[i]);
 	*given = pg_array((const char *const *)v, n);
 	*like = pg_array((const char *const *)l, n);
-	for (size_t i = 0; i < n; i++) {
-		free(l[i]);
-		free(v[i]);
-	}
-	free(l);
-	free(v);
+	split_free(l, n);
+	split_free(v, n);
 }
 
 char *queue_hosts_like(const char *hosts)
