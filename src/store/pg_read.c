@@ -19,6 +19,7 @@
 #include "model/run.h"
 #include "stats/hist.h"
 #include "store/pg.h"
+#include "store/rows.h"
 #include "util.h"
 
 /* A text column copied; NULL for NULL. */
@@ -338,37 +339,15 @@ static int load_hists(struct pg_store *s, const char *case_id,
 				 1, &case_id, PGRES_TUPLES_OK,
 				 "cannot read a case's histograms");
 	struct hist *check = NULL;
+	int64_t id = strtoll(case_id, NULL, 10);
 	int rc = 0;
 
 	if (!res)
 		return -1;
-	for (int i = 0; i < PQntuples(res) && !rc; i++) {
-		const char *name = PQgetvalue(res, i, 0);
-		int64_t it = col_int(res, i, 1);
-		bool latency = !strcmp(name, "latency");
-		struct hist *h;
-		json_t *j;
-
-		if (it < 1 || (uint64_t)it > c->niter) {
-			rc = error("%s: case %s: histogram %s[%" PRId64
-				   "] does not fit its case", s->base.name,
-				   case_id, name, it);
-			break;
-		}
-		if (latency && !c->latency)
-			c->latency = xcalloc(c->niter, sizeof(*c->latency));
-		if (latency && !c->latency[it - 1])
-			c->latency[it - 1] = xcalloc_lines(1, sizeof(struct hist));
-		if (!latency && !check)
-			check = xcalloc_lines(1, sizeof(*check));
-		h = latency ? c->latency[it - 1] : check;
-		error_context("%s: case %s: histogram %s[%" PRId64 "]",
-			      s->base.name, case_id, name, it);
-		j = json_loads(PQgetvalue(res, i, 2), 0, NULL);
-		rc = j ? hist_from_json(j, h) : error("not JSON");
-		error_context(NULL);
-		json_decref(j);
-	}
+	for (int i = 0; i < PQntuples(res) && !rc; i++)
+		rc = row_hist_load(c, s->base.name, id, PQgetvalue(res, i, 0),
+				   col_int(res, i, 1), PQgetvalue(res, i, 2),
+				   &check);
 	free(check);
 	PQclear(res);
 	return rc ? -1 : 0;

@@ -2,13 +2,16 @@
 /*
  * store/rows.c: runs and cases as rows for every backend (rows.h) -
  * from `schedlab run`'s structs or an export document, checked for
- * what a schema cannot say. The backends only bind and send them.
+ * what a schema cannot say - and histograms read back into the run
+ * model. The backends only bind, send and fetch them.
  */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/run.h"
+#include "stats/hist.h"
 #include "store/export.h"
 #include "store/rows.h"
 #include "util.h"
@@ -166,4 +169,32 @@ void row_case_free(struct case_row *row)
 	free(row->parameters);
 	free(row->settings);
 	row->parameters = row->settings = NULL;
+}
+
+int row_hist_load(struct run_case *c, const char *db, int64_t case_id,
+		  const char *name, int64_t it, const char *text,
+		  struct hist **check)
+{
+	bool latency = name && !strcmp(name, "latency");
+	struct hist *h;
+	json_t *j;
+	int bad;
+
+	if (it < 1 || (uint64_t)it > c->niter || !text)
+		return error("%s: case %" PRId64 ": histogram %s[%" PRId64
+			     "] does not fit its case", db, case_id, name, it);
+	if (latency && !c->latency)
+		c->latency = xcalloc(c->niter, sizeof(*c->latency));
+	if (latency && !c->latency[it - 1])
+		c->latency[it - 1] = xcalloc_lines(1, sizeof(struct hist));
+	if (!latency && !*check)
+		*check = xcalloc_lines(1, sizeof(**check));
+	h = latency ? c->latency[it - 1] : *check;
+	error_context("%s: case %" PRId64 ": histogram %s[%" PRId64 "]",
+		      db, case_id, name, it);
+	j = json_loads(text, 0, NULL);
+	bad = j ? hist_from_json(j, h) : error("not JSON");
+	error_context(NULL);
+	json_decref(j);
+	return bad ? -1 : 0;
 }

@@ -69,4 +69,17 @@ int row_case_import(struct case_row *row, const char *db, json_t *c);
 
 void row_case_free(struct case_row *row);
 
+struct run_case;
+struct hist;
+
+/*
+ * Histogram name[it] of case case_id, its JSON text read from the
+ * histograms table, checked and put in c (latency), or only checked
+ * (any other name) in *check, which the caller frees. 0, or -1 after
+ * error() naming the case and histogram.
+ */
+int row_hist_load(struct run_case *c, const char *db, int64_t case_id,
+		  const char *name, int64_t it, const char *text,
+		  struct hist **check);
+
 #endif

@@ -17,6 +17,7 @@
 
 #include "model/run.h"
 #include "stats/hist.h"
+#include "store/rows.h"
 #include "store/sqlite.h"
 #include "util.h"
 
@@ -272,31 +273,8 @@ static int load_hists(struct sqlite_store *s, sqlite3_stmt *st, int64_t case_id,
 		const char *name = (const char *)sqlite3_column_text(st, 0);
 		int64_t it = sqlite3_column_int64(st, 1);
 		const char *text = (const char *)sqlite3_column_text(st, 2);
-		bool latency = name && !strcmp(name, "latency");
-		struct hist *h;
-		json_t *j;
-		int bad;
 
-		if (it < 1 || (uint64_t)it > c->niter || !text) {
-			error("%s: case %" PRId64 ": histogram %s[%" PRId64
-			      "] does not fit its case", s->path, case_id,
-			      name, it);
-			goto out;
-		}
-		if (latency && !c->latency)
-			c->latency = xcalloc(c->niter, sizeof(*c->latency));
-		if (latency && !c->latency[it - 1])
-			c->latency[it - 1] = xcalloc_lines(1, sizeof(struct hist));
-		if (!latency && !check)
-			check = xcalloc_lines(1, sizeof(*check));
-		h = latency ? c->latency[it - 1] : check;
-		error_context("%s: case %" PRId64 ": histogram %s[%" PRId64 "]",
-			      s->path, case_id, name, it);
-		j = json_loads(text, 0, NULL);
-		bad = j ? hist_from_json(j, h) : error("not JSON");
-		error_context(NULL);
-		json_decref(j);
-		if (bad)
+		if (row_hist_load(c, s->path, case_id, name, it, text, &check))
 			goto out;
 	}
 	if (rc != SQLITE_DONE) {
