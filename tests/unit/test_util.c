@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -96,6 +99,64 @@ static void test_text_safe_stream(void **state)
 	free(buf);
 }
 
+/* Valid UTF-8 kept; anything else: every byte above 0x7f a '?'. */
+static void test_strdup_utf8(void **state)
+{
+	char *a = xstrdup_utf8("run \xe2\x82\xac"), *b = xstrdup_utf8("x\xff\xe2\x82\xac");
+
+	(void)state;
+	assert_string_equal(a, "run \xe2\x82\xac");
+	assert_string_equal(b, "x????");
+	assert_null(xstrdup_utf8(NULL));
+	free(a);
+	free(b);
+}
+
+static void test_split_commas(void **state)
+{
+	char **v;
+	size_t n = split_commas(" a ,, b c,  ,d", &v);
+
+	(void)state;
+	assert_int_equal(n, 3);
+	assert_string_equal(v[0], "a");
+	assert_string_equal(v[1], "b c");
+	assert_string_equal(v[2], "d");
+	assert_null(v[3]);
+	split_free(v, n);
+	assert_int_equal(split_commas("", &v), 0);
+	split_free(v, 0);
+}
+
+/* Every level made; a file in the way is the directory named. */
+static void test_mkdir_p(void **state)
+{
+	char dir[] = "/tmp/schedlab-mkdir-XXXXXX", path[256], *bad;
+	struct stat st;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/a/b/c", dir);
+	assert_null(mkdir_p(path, 0700));
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_null(mkdir_p(path, 0700));
+	snprintf(path, sizeof(path), "%s/f", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/f/g/h", dir);
+	bad = mkdir_p(path, 0700);
+	assert_non_null(bad);
+	assert_int_equal(errno, ENOTDIR);
+	snprintf(path, sizeof(path), "%s/f/g", dir);
+	assert_string_equal(bad, path);
+	free(bad);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -103,6 +164,9 @@ int main(void)
 		cmocka_unit_test(test_join_plain),
 		cmocka_unit_test(test_text_escape),
 		cmocka_unit_test(test_text_safe_stream),
+		cmocka_unit_test(test_strdup_utf8),
+		cmocka_unit_test(test_split_commas),
+		cmocka_unit_test(test_mkdir_p),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
