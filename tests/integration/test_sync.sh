@@ -236,14 +236,14 @@ test_sync_show_host_topology() {
 # regresses one host and improves another - with a host that has only
 # the baseline named in a note.
 sync_hosts() {
-	printf '[w]\nworkload = command\niterations = 5\nwarmup = 0\nargv = sleep 0.02\n' >"$tmp/w.job"
+	printf '[w]\nworkload = command\niterations = 5\nwarmup = 0\nargv = sleep 0.1\n' >"$tmp/w.job"
 	for h in lkp-a lkp-b lkp-c; do
 		"$SCHEDLAB" run "$tmp/w.job" --db "$tmp/h.db" --label base --host $h -q ||
 			fail "run base on $h"
 	done
-	"$SCHEDLAB" run "$tmp/w.job" --db "$tmp/h.db" --set argv="sleep 0.05" \
+	"$SCHEDLAB" run "$tmp/w.job" --db "$tmp/h.db" --set argv="sleep 0.4" \
 		--label cand --host lkp-a -q || fail "run cand on lkp-a"
-	"$SCHEDLAB" run "$tmp/w.job" --db "$tmp/h.db" --set argv="sleep 0.005" \
+	"$SCHEDLAB" run "$tmp/w.job" --db "$tmp/h.db" --set argv="sleep 0.01" \
 		--label cand --host lkp-b -q || fail "run cand on lkp-b"
 }
 
