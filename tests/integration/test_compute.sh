@@ -60,28 +60,33 @@ busy_now() {
 }
 
 test_compute_jti_lopsided() {
-	local jti ratio try busy quiet=0
+	local jti ratio try busy quiet=0 fits=0
 	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs, has $(nproc)"
 	# Another program's burst of runnable tasks evens out every task's
-	# share and lifts JTI towards 100 for the moment: up to 3 tries, so
-	# that one burst does not fail the test, and a JTI that never drops
-	# still does - when some try had the machine to itself.
+	# share and lifts JTI towards 100 for the moment (or delays the last
+	# task's finish): up to 3 tries, so that one burst does not fail the
+	# test, and a JTI or finish that never fits still does - when some
+	# try had the machine to itself.
 	for try in 1 2 3; do
 		busy=$(busy_now)
 		[ "$busy" -le 25 ] && quiet=$((quiet + 1))
 		run_sl bench compute -n 3 -j 20 --pin-one 1 --format json
 		expect_eq "exit status" 0 "$rc"
 		jti=$(m compute.jti)
-		awk -v j="$jti" 'BEGIN { exit !(j >= 50 && j <= 85) }' && break
-		echo "try $try: JTI $jti (others used $busy% of the CPUs just before)"
+		ratio=$(awk -v f="$(m compute.first_s)" -v r="$(m compute.real_s)" 'BEGIN { print f / r }')
+		if awk -v j="$jti" -v x="$ratio" \
+			'BEGIN { exit !(j >= 50 && j <= 85 && x >= 0.3 && x <= 0.75) }'; then
+			fits=1
+			break
+		fi
+		echo "try $try: JTI $jti, first/last finish $ratio (others used $busy% of the CPUs just before)"
 	done
-	if ! awk -v j="$jti" 'BEGIN { exit !(j >= 50 && j <= 85) }' && [ "$quiet" = 0 ]; then
-		skip "the machine was busy before every try (others used more than 25% of the CPUs): JTI $jti says nothing of the pinning"
+	if [ "$fits" = 0 ] && [ "$quiet" = 0 ]; then
+		skip "the machine was busy before every try (others used more than 25% of the CPUs): JTI $jti, first/last $ratio say nothing of the pinning"
 	fi
 	expect_eq "pin" 1 "$(jval "$out" .parameters.pin_one)"
 	awk -v j="$jti" 'BEGIN { exit !(j >= 50 && j <= 85) }' ||
 		fail "JTI $jti with one of 3 tasks alone on a CPU (expected about 71)"
-	ratio=$(awk -v f="$(m compute.first_s)" -v r="$(m compute.real_s)" 'BEGIN { print f / r }')
 	awk -v x="$ratio" 'BEGIN { exit !(x >= 0.3 && x <= 0.75) }' ||
 		fail "first/last finish $ratio (expected about 0.5)"
 }
