@@ -357,13 +357,13 @@ int queue_finish(struct store *base, int64_t id, int attempt, int exit_status,
 		 char *why, size_t len)
 {
 	struct pg_store *s = pg_of(base);
-	char sid[24], att[16], st[16];
+	char sid[24], st[16];
 	const char *uuid = NULL, *state;
 	PGresult *res;
 	int64_t run_id;
 
 	snprintf(sid, sizeof(sid), "%" PRId64, id);
-	snprintf(att, sizeof(att), "%d", attempt);
+	(void)attempt;	/* whichever attempt finishes first is the result */
 	snprintf(st, sizeof(st), "%d", exit_status);
 	if (pg_begin(s))
 		return -1;
@@ -416,7 +416,6 @@ int queue_finish(struct store *base, int64_t id, int attempt, int exit_status,
 	PQclear(res);
 	if (pg_commit(s))
 		goto fail;
-	(void)att;
 	return 0;
 fail:
 	pg_rollback(s);
