@@ -478,6 +478,9 @@ static int run_rounds(struct side *sd, size_t nsides, size_t i,
 		}
 	}
 	pr->side = NULL;
+	for (size_t k = 0; k < nsides; k++)
+		if (sd[k].have_res)
+			runner_end(&sd[k].plan->cases[i], &sd[k].res);
 	for (size_t k = 0; k < nsides; k++) {
 		struct case_result *r = &sd[k].res;
 

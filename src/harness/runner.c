@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/casecmd.h"
 #include "harness/runner.h"
 #include "util.h"
 
@@ -65,7 +66,9 @@ static int attempt(const struct plan_case *c, struct case_result *r,
 
 	for (unsigned a = 0;; a++) {
 		run_outcome_release(o);
-		if (supervise_run(c->wl, c->cfg, &rs, o))
+		/* before failing is the attempt failing, retried alike */
+		if (!casecmd_before(r->cmds, c, o) &&
+		    supervise_run(c->wl, c->cfg, &rs, o))
 			return -1;
 		if (o->status == RUN_OK)
 			return 0;
@@ -96,8 +99,8 @@ int runner_begin(const struct plan_case *c, struct case_result *r,
 			    r->cols.n, sizeof(double));
 	r->latency = xcalloc(c->iterations ? c->iterations : 1,
 			     sizeof(*r->latency));
-	r->status = RUN_OK;
-	for (unsigned i = 0; i < c->warmup && !rc; i++) {
+	r->status = casecmd_begin(c, &r->cmds, r->reason, sizeof(r->reason));
+	for (unsigned i = 0; i < c->warmup && !rc && r->status == RUN_OK; i++) {
 		if (p && p->before)
 			p->before(p->arg, c, i + 1, true);
 		rc = attempt(c, r, &o);
@@ -131,15 +134,21 @@ int runner_step(const struct plan_case *c, struct case_result *r,
 	return rc;
 }
 
+void runner_end(const struct plan_case *c, struct case_result *r)
+{
+	casecmd_end(r->cmds, c);
+	r->cmds = NULL;
+}
+
 int runner_case(const struct plan_case *c, struct case_result *r,
 		const struct runner_progress *p)
 {
-	if (runner_begin(c, r, p))
-		return -1;
-	while (r->status == RUN_OK && r->niter < c->iterations)
-		if (runner_step(c, r, p) < 0)
-			return -1;
-	return 0;
+	int rc = runner_begin(c, r, p);
+
+	while (!rc && r->status == RUN_OK && r->niter < c->iterations)
+		rc = runner_step(c, r, p) < 0 ? -1 : 0;
+	runner_end(c, r);
+	return rc;
 }
 
 size_t case_result_column(const struct case_result *r, size_t col, double *x)

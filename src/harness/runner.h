@@ -2,7 +2,8 @@
 /*
  * runner: one case of a plan, repeated - warm-up iterations (measured,
  * not kept), then the iterations, each in a supervised workload process,
- * a failed one retried up to the case's `retries` times.
+ * a failed one retried up to the case's `retries` times; around them the
+ * workload's untimed setup, before and cleanup commands (casecmd.h).
  *
  * Every iteration gives one row of values: the workload's metrics, then
  * the harness's own (process.wall_s, process.user_s, process.sys_s,
@@ -44,6 +45,7 @@ struct case_result {
 	unsigned retried;	/* iterations that failed and were run again */
 	enum run_status status;	/* RUN_OK when every iteration succeeded */
 	char reason[REASON_MAX];
+	struct casecmd *cmds;	/* between runner_begin() and runner_end() */
 };
 
 /* Called before each iteration; warmup iterations count from 1 too. */
@@ -75,6 +77,12 @@ int runner_begin(const struct plan_case *c, struct case_result *r,
 		 const struct runner_progress *p);
 int runner_step(const struct plan_case *c, struct case_result *r,
 		const struct runner_progress *p);
+/*
+ * Ends what runner_begin() began: the workload's cleanup command and its
+ * working directory (harness/casecmd.h). Every runner_begin() needs one,
+ * whatever happened in between; runner_case() calls it itself.
+ */
+void runner_end(const struct plan_case *c, struct case_result *r);
 
 /* The finite values of column col into x (room for r->niter); how many. */
 size_t case_result_column(const struct case_result *r, size_t col, double *x);

@@ -6,6 +6,10 @@
  * output is captured and dropped (kept for the message when it fails): a
  * command that exits with a status other than 0 fails the iteration. The
  * directory of the running schedlab is put first on PATH.
+ *
+ * setup, before, cleanup and workdir are shell commands around the case,
+ * run untimed by the harness (harness/casecmd.h); with any of them, the
+ * command runs in the case's working directory, $SCHEDLAB_WORKDIR.
  */
 #include <limits.h>
 #include <math.h>
@@ -111,6 +115,13 @@ static int command_run(const void *cfgp, struct wl_ctx *ctx,
 	if (!argv)
 		return wl_fail(ctx, "cannot split argv: %s", err);
 	cmd.argv = argv;
+	cmd.dir = getenv("SCHEDLAB_WORKDIR");
+	if (c->n) {
+		char n[16];
+
+		snprintf(n, sizeof(n), "%u", c->n);
+		setenv("SCHEDLAB_N", n, 1);
+	}
 	wl_clock_start(ctx);
 	start = now_ns();
 	rc = ext_run(ctx, &cmd, 0, NULL, &out, &ru);
@@ -137,6 +148,32 @@ static const struct opt_def command_options[] = {
 	  .def = "false",
 	  .help = "run argv as a /bin/sh -c script (pipes, redirections): the "
 		  "one quoted word, or the text as written" },
+	{ .name = "n", .type = OPT_UINT, .offset = O(n), .def = "0",
+	  .min = 0, .max = 1000000, .arg = "N",
+	  .help = "a number for the command, in its environment as "
+		  "$SCHEDLAB_N (kbuild's make -j$SCHEDLAB_N); sweeps like any "
+		  "number ($ncpu terms); 0 leaves it unset" },
+	{ .name = "setup", .type = OPT_STRING, .offset = O(setup),
+	  .arg = "SCRIPT",
+	  .help = "a /bin/sh script run once per case in the working "
+		  "directory, before its warm-up; untimed; failing fails the "
+		  "case" },
+	{ .name = "before", .type = OPT_STRING, .offset = O(before),
+	  .arg = "SCRIPT",
+	  .help = "a /bin/sh script run before each iteration (warm-ups and "
+		  "retries too), outside the timed and probed run; failing "
+		  "fails the iteration" },
+	{ .name = "cleanup", .type = OPT_STRING, .offset = O(cleanup),
+	  .arg = "SCRIPT",
+	  .help = "a /bin/sh script run once per case after its last "
+		  "iteration, however the case ends (failure, timeout, "
+		  "Ctrl-C); untimed; failing is a warning" },
+	{ .name = "workdir", .type = OPT_STRING, .offset = O(workdir),
+	  .arg = "DIR",
+	  .help = "the directory setup, before, the command and cleanup run "
+		  "in (made if missing, kept); default with any of them: a "
+		  "temporary directory of the run, removed at the case's end; "
+		  "$SCHEDLAB_WORKDIR names it" },
 	{ .name = NULL },
 };
 #undef O
@@ -233,6 +270,16 @@ static const struct text_format command_formats[] = {
 	{ .name = NULL },
 };
 
+static void command_case_cmds(const void *cfgp, struct wl_case_cmds *out)
+{
+	const struct command_cfg *c = cfgp;
+
+	out->setup = c->setup;
+	out->before = c->before;
+	out->cleanup = c->cleanup;
+	out->workdir = c->workdir;
+}
+
 const struct workload wl_command = {
 	.name = "command",
 	.summary = "times any program, repeated (perf stat --null --repeat N PROGRAM)",
@@ -244,4 +291,5 @@ const struct workload wl_command = {
 	.formats = command_formats,
 	.prepare = command_prepare,
 	.run = command_run,
+	.case_cmds = command_case_cmds,
 };

@@ -8,6 +8,9 @@
 struct command_cfg {
 	const char *argv;	/* words, ext_split() splits them */
 	bool shell;		/* /bin/sh -c argv */
+	unsigned n;		/* $SCHEDLAB_N of the command; 0: unset */
+	/* untimed, around the case (workload.h's struct wl_case_cmds) */
+	const char *setup, *before, *cleanup, *workdir;
 };
 
 /* Metric indexes, in the order of the metric table. */

@@ -95,6 +95,19 @@ int wl_own_dir(struct wl_ctx *ctx, const char *path);
 struct case_result;
 
 /*
+ * Untimed shell commands around the cases of a workload (command's
+ * setup, before, cleanup and workdir keys; harness/casecmd.h runs them).
+ * A member is NULL or "" when not given.
+ */
+struct wl_case_cmds {
+	const char *setup;	/* once per case, before its warm-up */
+	const char *before;	/* before each iteration */
+	const char *cleanup;	/* once per case, however it ends */
+	const char *workdir;	/* where they and the case run; NULL: a
+				 * temporary directory of the run */
+};
+
+/*
  * A text format: the reference tool's lines for this workload, byte for
  * byte, so scripts that parse the tool's output keep working. header()
  * (optional) prints before the run, as the tool does; result() one
@@ -151,6 +164,12 @@ struct workload {
 	 */
 	int (*prepare)(const void *cfg);
 	int (*run)(const void *cfg, struct wl_ctx *ctx, struct wl_result *res);
+	/*
+	 * Optional: the case's commands (struct wl_case_cmds) into out.
+	 * With it, every case runs in a working directory of its own,
+	 * $SCHEDLAB_WORKDIR in the environment of run()'s process.
+	 */
+	void (*case_cmds)(const void *cfg, struct wl_case_cmds *out);
 };
 
 /* Index of a metric in wl->metrics, or -1. */
