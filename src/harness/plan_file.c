@@ -12,7 +12,9 @@
  * an empty section still counts and names are checked. Leading blanks
  * are stripped before inih sees a line, so its multi-line values (an
  * indented line continuing the previous value) never apply: an indented
- * key is just a key.
+ * key is just a key. A value may go on over several lines instead: a
+ * line that ends in a backslash continues on the next, joined with one
+ * blank (a shell script of a command job's setup key).
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -34,6 +36,8 @@ struct reader {
 	char *buf;
 	size_t len, pos;
 	unsigned line;		/* of the line last handed to inih */
+	bool more;		/* the last line ended in a backslash */
+	bool cont;		/* the line handed to inih continues a value */
 	char err[1024];		/* the first mistake, said after parsing */
 	unsigned err_line;
 };
@@ -132,6 +136,11 @@ static char *read_line(char *str, int num, void *stream)
 		e--;
 	n = (size_t)(e - s);
 	*str = '\0';
+	rd->cont = rd->more;
+	rd->more = false;
+	if (rd->cont && (!n || *s == ';' || *s == '#' || *s == '['))
+		return parse_error(rd, "the line before ends in a backslash, but this one continues no value"),
+		       NULL;
 	if (!n || *s == ';' || *s == '#')
 		return str;
 	if (*s == '[')
@@ -152,6 +161,24 @@ static char *read_line(char *str, int num, void *stream)
 			return NULL;
 		}
 	}
+	if (e[-1] == '\\') {
+		rd->more = true;
+		for (e--; e > s && isspace((unsigned char)e[-1]); e--)
+			;
+		n = (size_t)(e - s);
+	}
+	if (rd->cont) {
+		/* a key inih takes, that on_key knows for a continuation */
+		if (n + 4 >= (size_t)num) {
+			parse_error(rd, "line too long (at most %d characters)",
+				    num - 5);
+			return NULL;
+		}
+		memcpy(str, "+ = ", 4);
+		memcpy(str + 4, s, n);
+		str[n + 4] = '\0';
+		return str;
+	}
 	memcpy(str, s, n);
 	str[n] = '\0';
 	return str;
@@ -171,6 +198,19 @@ static int on_key(void *user, const char *section, const char *key,
 		return parse_error(rd, "'%s' is outside any section (put it under [global] or a [job])",
 				   key);
 	sec = &rd->jf->sec[rd->jf->nsec - 1];
+	if (rd->cont) {
+		struct kv *last;
+		char *v;
+
+		if (!sec->nkv)
+			return parse_error(rd, "%s", malformed);
+		last = &sec->kv[sec->nkv - 1];
+		v = xmalloc(strlen(last->value) + strlen(value) + 2);
+		sprintf(v, "%s %s", last->value, value);
+		free(last->value);
+		last->value = v;
+		return 1;
+	}
 	for (size_t i = 0; i < sec->nkv; i++)
 		if (!strcmp(sec->kv[i].key, key))
 			return parse_error(rd, "duplicate key '%s' in [%s] (first at line %u)",
