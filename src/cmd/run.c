@@ -74,15 +74,16 @@ static void run_usage(FILE *f)
 }
 
 /*
- * --dry-run's estimate, from earlier runs of the same cases in db; -1
- * when db exists but is no schedlab database (a real run would fail).
+ * --dry-run's estimate, from earlier runs of the same cases in db, else
+ * from the job's estimate key; -1 when db exists but is no schedlab
+ * database (a real run would fail).
  */
 static int print_estimate(const struct plan *plan, const char *path,
 			  size_t nplans)
 {
 	char *db = store_url_redact(path);	/* as messages name it */
 	struct store *st = NULL;
-	size_t known = 0;
+	size_t known = 0, said = 0;
 	double total = 0, secs;
 	char d[32];
 
@@ -90,25 +91,35 @@ static int print_estimate(const struct plan *plan, const char *path,
 		free(db);
 		return -1;
 	}
-	for (size_t i = 0; st && i < plan->ncases; i++) {
+	for (size_t i = 0; i < plan->ncases; i++) {
 		const struct plan_case *c = &plan->cases[i];
 
-		if (store_estimate(st, c->wl->name, identity_version(c->wl),
-				   c->params, &secs) == 1) {
+		if (st && store_estimate(st, c->wl->name, identity_version(c->wl),
+					 c->params, &secs) == 1) {
 			total += secs * (c->iterations + c->warmup);
 			known++;
+		} else if (c->estimate_s) {
+			total += (double)c->estimate_s * (c->iterations + c->warmup);
+			said++;
 		}
 	}
 	if (st)
 		store_close(st);
-	if (!known) {
+	if (!known && !said) {
 		printf("estimated time: unknown (no earlier run of these cases in %s)\n", db);
 		free(db);
 		return 0;
 	}
-	fmt_dur(d, sizeof(d), total * (double)plan->ncases / (double)known *
-		(double)nplans);
-	if (plan->ncases == 1)
+	fmt_dur(d, sizeof(d), total * (double)plan->ncases /
+		(double)(known + said) * (double)nplans);
+	if (said == plan->ncases)
+		printf("estimated time: %s (from the job's estimate per iteration; no earlier run of these cases in %s)\n",
+		       d, db);
+	else if (said)
+		printf("estimated time: %s (from earlier runs of %zu of the %zu cases in %s, the job's estimate for %zu%s)\n",
+		       d, known, plan->ncases, db, said,
+		       known + said < plan->ncases ? ", the others at the average" : "");
+	else if (plan->ncases == 1)
 		printf("estimated time: %s (from an earlier run of the case in %s)\n",
 		       d, db);
 	else if (known == plan->ncases && known == 2)

@@ -81,6 +81,7 @@ struct harness {
 	unsigned iterations, warmup, retries, timeout_s;
 	bool auto_iter;		/* iterations = auto */
 	unsigned min_iter, max_iter, budget_s;
+	unsigned estimate_s;	/* one iteration, for --dry-run; 0: none */
 	int probes;		/* enum probe_level */
 	char cpus[256];		/* normalised cpulist; "" to inherit */
 	const struct kv **set;	/* settings (harness/settings.h), one a key */
@@ -132,6 +133,7 @@ bool is_harness_key(const char *key)
 {
 	return opt_find(harness_options, key) || !strcmp(key, "timeout") ||
 	       !strcmp(key, "cpus") || !strcmp(key, "budget") ||
+	       !strcmp(key, "estimate") ||
 	       setting_kind(key) != SETTING_NONE;
 }
 
@@ -229,7 +231,8 @@ static int set_harness(const struct loader *ld, const struct kv *kv,
 	if (!strcmp(kv->key, "cpus"))
 		return set_cpus(ld, kv, h);
 	rc = parse_timeout(kv->value, !strcmp(kv->key, "budget") ?
-			   &h->budget_s : &h->timeout_s);
+			   &h->budget_s : !strcmp(kv->key, "estimate") ?
+			   &h->estimate_s : &h->timeout_s);
 	if (rc)
 		return error("%s: '%s' %s (expected a duration in 1s..8760h such as 300, 300s, 5m or 1h, or none)",
 			     where, kv->value,
@@ -552,6 +555,7 @@ static int fill_case(const struct loader *ld, const struct job *j,
 	c->iterations = c->auto_iter ? c->max_iter : j->h.iterations;
 	c->warmup = j->h.warmup;
 	c->timeout_s = j->h.timeout_s;
+	c->estimate_s = j->h.estimate_s;
 	c->retries = j->h.retries;
 	c->probes = j->h.probes;
 	c->cpus = j->h.cpus[0] ? xstrdup(j->h.cpus) : NULL;

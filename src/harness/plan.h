@@ -19,7 +19,8 @@
  * max_iterations (default 30) as the decision needs, within budget, a
  * duration or none, the most wall time the case may take), warmup (0..1000, default 0), timeout (per
  * iteration: "300", "300s", "5m", "1h", up to a year, or "none"; default
- * none), retries (0..100, default 0), cpus (a cpulist such as "0-3,8" of
+ * none), estimate (a duration: what one iteration takes, for --dry-run's
+ * estimate of a case no earlier run in the database tells), retries (0..100, default 0), cpus (a cpulist such as "0-3,8" of
  * CPUs this machine has; default: inherit), probes (on, off or perf,
  * default on: the scheduler metrics of probe/probe.h; perf adds perf's
  * software counters, at a cost on every context switch), and the settings
@@ -85,6 +86,8 @@ struct plan_case {
 	unsigned min_iter, max_iter, budget_s;
 	unsigned warmup;	/* default 0 */
 	unsigned timeout_s;	/* per iteration; default 0 = none */
+	/* what the job says one iteration takes, for --dry-run; 0: unsaid */
+	unsigned estimate_s;
 	unsigned retries;	/* of a failed iteration; default 0 */
 	/* cpus and probes (when not on) are stored with the case as its
 	 * run settings (identity_settings()) */
