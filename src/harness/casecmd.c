@@ -158,6 +158,28 @@ static int make_workdir(struct casecmd *cc, char *reason, size_t len)
 	return 0;
 }
 
+/*
+ * $SCHEDLAB_CACHE: what a setup keeps between runs (kbuild's unpacked
+ * tree), made if missing: /var/cache/schedlab as root, else
+ * $XDG_CACHE_HOME/schedlab, by default ~/.cache/schedlab.
+ */
+static void set_cache(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char dir[PATH_MAX];
+
+	if (!geteuid())
+		snprintf(dir, sizeof(dir), "/var/cache/schedlab");
+	else if (given(xdg))
+		snprintf(dir, sizeof(dir), "%s/schedlab", xdg);
+	else
+		snprintf(dir, sizeof(dir), "%s/.cache/schedlab",
+			 given(home) ? home : "/tmp");
+	if (make_dirs(dir))
+		warning("cannot create %s: %s", dir, strerror(errno));
+	setenv("SCHEDLAB_CACHE", dir, 1);
+}
+
 enum run_status casecmd_begin(const struct plan_case *c, struct casecmd **out,
 			      char *reason, size_t len)
 {
@@ -180,6 +202,7 @@ enum run_status casecmd_begin(const struct plan_case *c, struct casecmd **out,
 	}
 	track(cc, true);
 	*out = cc;
+	set_cache();
 	setenv("SCHEDLAB_WORKDIR", cc->dir, 1);
 	if (!given(cc->cmds.setup))
 		return RUN_OK;
