@@ -13,7 +13,10 @@ build="gcc libc6-dev make pkg-config libjansson-dev libsqlite3-dev libinih-dev l
 # clang: make check's clang build and make fuzz (libFuzzer); its
 # sanitizer and libFuzzer runtimes are only a Recommends of clang-14.
 test="$build clang libclang-rt-14-dev libcmocka-dev jq sqlite3 strace procps git dbench postgresql postgresql-contrib sysbench chromium gnuplot-nox fonts-dejavu-core"
-bench="$test rt-tests linux-perf time"
+# kbuild (jobs/kbuild.job): the kernel source, and what building it
+# needs - flex, bison and bc for any config, libelf-dev (objtool) and
+# libssl-dev (certificates) for defconfig on x86-64.
+bench="$test rt-tests linux-perf time linux-source flex bison bc libelf-dev libssl-dev"
 
 case "${1:-build}" in
 build) want=$build ;;
