@@ -172,7 +172,7 @@ test_casecmd_kbuild_dry_run() {
 	expect_match "cases" "^# kbuild \\(built in\\): 3 cases, 9 iterations" "$out"
 	expect_eq "sweep" "n=1 n=2 n=4" \
 		"$(awk '$3 == "command" { print $4 }' <<<"$out" | xargs)"
-	expect_match "estimate" "^estimated time: 18:00 \\(from the job's estimate" \
+	expect_match "estimate" "^estimated time: 27:00 \\(from the job's estimate" \
 		"$(grep '^estimated' <<<"$out")"
 	[ ! -e "$tmp/none.db" ] || fail "a dry run made the database"
 }

@@ -17,6 +17,7 @@
 
 #include "harness/plan_int.h"
 #include "harness/suites.h"
+#include "workload/command.h"
 #include "workload/messaging.h"
 #include "workload/registry.h"
 
@@ -598,6 +599,32 @@ static void test_file_syntax(void **state)
 	p = must_load("; répertoire ✓\n[j]\nworkload = pipe\n");
 	assert_int_equal(p.ncases, 1);
 	plan_free(&p);
+
+	/*
+	 * A line ending in a backslash goes on, joined with one blank;
+	 * the next key starts afresh. The key's line is the first.
+	 */
+	p = must_load("[j]\nworkload = command\nsetup = echo a \\\n"
+		      "\t  b&&\\\n"
+		      "c\nbefore = d\n");
+	assert_string_equal(((struct command_cfg *)p.cases[0].cfg)->setup,
+			    "echo a b&& c");
+	assert_string_equal(((struct command_cfg *)p.cases[0].cfg)->before,
+			    "d");
+	plan_free(&p);
+	ERR("[j]\nworkload = command\nsetup = a \\\n\n", 4,
+	    "ends in a backslash", NULL);
+	ERR("[j]\nworkload = command\nsetup = a \\\n[k]\n", 4,
+	    "continues no value", NULL);
+
+	/* estimate: a duration for --dry-run, inherited from [global] */
+	p = must_load("[global]\nestimate = 2m\n[j]\nworkload = pipe\n"
+		      "[k]\nworkload = pipe\nestimate = 5\n");
+	assert_int_equal(p.cases[0].estimate_s, 120);
+	assert_int_equal(p.cases[1].estimate_s, 5);
+	plan_free(&p);
+	ERR("[j]\nworkload = pipe\nestimate = soon\n", 3,
+	    "estimate: 'soon' is not a duration", NULL);
 
 	/* cpulists are normalised */
 	p = must_load("[j]\nworkload = pipe\ncpus = 0-0,0\n");
