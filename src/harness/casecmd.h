@@ -8,7 +8,9 @@
  * casecmd_begin() makes the case's working directory - workdir, created
  * if missing and left in place, or by default a temporary directory
  * BASE/schedlab-case.PID.XXXXXX that the run owns - puts it in the
- * environment as $SCHEDLAB_WORKDIR for every process of the case, and
+ * environment as $SCHEDLAB_WORKDIR for every process of the case (with
+ * $SCHEDLAB_CACHE, a directory kept between runs: /var/cache/schedlab
+ * as root, else $XDG_CACHE_HOME/schedlab or ~/.cache/schedlab), and
  * runs setup there once. casecmd_before() runs before before each
  * attempt of an iteration (warm-ups too), outside the workload process,
  * so that nothing of it is measured. casecmd_end() runs cleanup, then
