@@ -10,10 +10,13 @@
 #include "harness/plan.h"
 #include "harness/settings.h"
 
-/* The workloads that run a program the job names (argv, shell). */
+/*
+ * The workloads that run a program the job names (argv, shell) or
+ * shell commands around a case (setup, before, cleanup).
+ */
 static bool runs_commands(const struct workload *wl)
 {
-	return !strcmp(wl->name, "command");
+	return !strcmp(wl->name, "command") || wl->case_cmds;
 }
 
 void plan_needs(const struct plan *p, struct plan_needs *n)
