@@ -113,24 +113,17 @@ static void track(struct casecmd *cc, bool on)
 		}
 }
 
-/* mkdir -p */
+/* mkdir -p, saying nothing: 0, or -1 with errno */
 static int make_dirs(const char *path)
 {
-	char buf[PATH_MAX];
-	size_t n = strlen(path);
+	char *bad = mkdir_p(path, 0777);
+	int e = errno;
 
-	if (n >= sizeof(buf))
-		return errno = ENAMETOOLONG, -1;
-	memcpy(buf, path, n + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0777) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+	if (!bad)
+		return 0;
+	free(bad);
+	errno = e;
+	return -1;
 }
 
 static int make_workdir(struct casecmd *cc, char *reason, size_t len)
