@@ -3,6 +3,8 @@
 #ifndef SCHEDLAB_PIPE_H
 #define SCHEDLAB_PIPE_H
 
+#include <stdbool.h>
+
 enum pipe_mode { PIPE_PROCESS, PIPE_THREAD };
 
 /*
@@ -17,6 +19,8 @@ struct pipe_cfg {
 	unsigned loops;
 	int mode;	/* enum pipe_mode */
 	int ordering;	/* enum pipe_ordering */
+	bool nonblock;	/* perf -n: O_NONBLOCK pipes, epoll_wait before a read */
+	const char *cgroups;	/* perf -G SEND,RECV; NULL: none */
 };
 
 enum { PIPE_TIME, PIPE_USECS_PER_OP, PIPE_OPS_PER_SEC };

@@ -193,7 +193,7 @@ test_json_pipe() {
 	expect_eq "exit status" 0 "$rc"
 	expect_eq "stderr" "" "$err"
 	check_json_shape "$out" pipe
-	expect_eq "parameters" "{\"loops\":$l,\"mode\":\"process\",\"ordering\":\"one-token\"}" \
+	expect_eq "parameters" "{\"loops\":$l,\"mode\":\"process\",\"ordering\":\"one-token\",\"nonblocking\":false,\"cgroups\":\"\"}" \
 		"$(jq -c .parameters <<<"$out")"
 	expect_eq "headline" pipe.usecs_per_op \
 		"$(jq -r '.metrics | to_entries[] | select(.value.headline) | .key' <<<"$out")"
@@ -363,4 +363,112 @@ test_pipe_syscalls() {
 	check_pipe_syscalls 1000 0 --ordering two-tokens
 	check_pipe_syscalls 500 1 -T
 	check_pipe_syscalls 500 0 -T --ordering two-tokens --format json
+}
+
+# perf bench sched pipe -n (tools/perf/bench/sched-pipe.c; Debian's perf
+# 6.1 lacks it): both pipes pipe2(O_NONBLOCK), one epoll instance per
+# worker with EPOLLIN on its read end, and an epoll_wait before every
+# read - per op a side: one write, one epoll_wait, one read.
+check_pipe_nonblock_syscalls() {
+	local l=$1 tr others seqs
+	shift
+
+	tr=$(mktemp)
+	strace_sl "$tr" read,write,pipe,pipe2,epoll_wait,epoll_create,epoll_create1,epoll_ctl \
+		bench pipe -l "$l" -n "$@"
+	expect_eq "exit status (-n $*)" 0 "$rc"
+	others=$(trace_pids "$tr" | tail -n +2 | tr '\n' ' ')
+	expect_eq "O_NONBLOCK pipes (-n $*)" 2 \
+		"$(grep -cE '^[0-9]+ +pipe2\(\[[0-9]+, [0-9]+\], O_NONBLOCK\) += 0' "$tr" || true)"
+	expect_eq "writes (-n $*)" $((2 * l)) "$(ncalls "$tr" write "$others")"
+	expect_eq "reads (-n $*)" $((2 * l)) "$(ncalls "$tr" read "$others")"
+	expect_eq "epoll_waits (-n $*)" $((2 * l)) "$(ncalls "$tr" epoll_wait "$others")"
+	expect_eq "epoll instances (-n $*)" 2 \
+		$(( $(ncalls "$tr" epoll_create "$others") + $(ncalls "$tr" epoll_create1 "$others") ))
+	expect_eq "EPOLLIN registrations (-n $*)" 2 \
+		"$(grep -E '^[0-9]+ +epoll_ctl\([0-9]+, EPOLL_CTL_ADD, [0-9]+, \{events=EPOLLIN,' "$tr" | wc -l)"
+	# in each worker, every read comes right after an epoll_wait
+	seqs=$(awk -v others=" $others " '
+		index(others, " " $1 " ") && $2 ~ /^(read|write|epoll_wait)\(/ {
+			sub(/\(.*/, "", $2); s[$1] = s[$1] substr($2, 1, 1) }
+		END { for (p in s) print s[p] }' "$tr")
+	expect_eq "workers doing ops (-n $*)" 2 "$(wc -l <<<"$seqs")"
+	while read -r seq; do
+		[[ $seq != *[rw]r* && $seq != r* ]] ||
+			fail "a read without an epoll_wait before it (-n $*): $seq"
+	done <<<"$seqs"
+	rm -f "$tr"
+}
+
+test_pipe_nonblock_syscalls() {
+	local tr
+	check_pipe_nonblock_syscalls 500
+	check_pipe_nonblock_syscalls 500 --ordering two-tokens
+	check_pipe_nonblock_syscalls 300 -T --format json
+	# and without -n: blocking pipes, no epoll
+	tr=$(mktemp)
+	strace_sl "$tr" read,write,pipe,pipe2,epoll_wait bench pipe -l 100
+	expect_eq "exit status" 0 "$rc"
+	expect_eq "blocking pipes" 2 "$(grep -cE '^[0-9]+ +pipe2?\(\[[0-9]+, [0-9]+\](, 0)?\) += 0' "$tr" || true)"
+	expect_eq "epoll_waits without -n" 0 "$(ncalls "$tr" epoll_wait)"
+	rm -f "$tr"
+}
+
+test_pipe_nonblock_json() {
+	run_sl bench pipe -l 1000 --nonblocking --format json
+	expect_eq "exit status" 0 "$rc"
+	expect_eq "parameter" true "$(jq -r .parameters.nonblocking <<<"$out")"
+	run_sl bench pipe -l 1000 --format json
+	expect_eq "default" false "$(jq -r .parameters.nonblocking <<<"$out")"
+}
+
+# perf's -G names are relative to the perf_event v1 hierarchy's mount,
+# else the cgroup v2 mount (tools/lib/api/fs/cgroup.c), from /proc/mounts
+pipe_cgroup_mount() {
+	awk '$3 == "cgroup" && ("," $4 ",") ~ /,perf_event,/ { print $2; found = 1; exit }
+	     $3 == "cgroup2" { v2 = $2 }
+	     END { if (!found && v2 != "") print v2 }' /proc/mounts
+}
+
+test_pipe_cgroups() {
+	local mnt s r tr ps pr
+	[ "$(id -u)" = 0 ] || skip "joining a cgroup needs root"
+	mnt=$(pipe_cgroup_mount)
+	[ -n "$mnt" ] || skip "no perf_event cgroup v1 hierarchy and no cgroup v2"
+	s=sl-test-$$-send r=sl-test-$$-recv
+	mkdir "$mnt/$s" "$mnt/$r" || skip "cannot create cgroups under $mnt"
+	tr=$(mktemp)
+	strace_sl "$tr" openat,write bench pipe -l 200 -G "$s,$r"
+	rmdir "$mnt/$s" "$mnt/$r"
+	expect_eq "exit status (err: $err)" 0 "$rc"
+	# worker 0 (the child) joins SEND, worker 1 (the workload process) RECV
+	ps=$(awk -v d="\"$mnt/$s\"," '$2 == "openat(AT_FDCWD," && $3 == d && $4 ~ /^O_RDONLY\)?$/ { print $1 }' "$tr")
+	pr=$(awk -v d="\"$mnt/$r\"," '$2 == "openat(AT_FDCWD," && $3 == d && $4 ~ /^O_RDONLY\)?$/ { print $1 }' "$tr")
+	[ -n "$ps" ] && [ -n "$pr" ] && [ "$ps" != "$pr" ] ||
+		fail "each worker opens its cgroup: send by '$ps', recv by '$pr'"
+	for p in $ps $pr; do
+		grep -qE "^$p +openat\([0-9]+, \"cgroup.procs\", O_WRONLY" "$tr" ||
+			fail "worker $p opens no cgroup.procs"
+		# the kernel took the pid: the whole write went
+		[ "$(awk -v p="$p" '
+			$1 != p { next }
+			$2 ~ /^write\(/ && index($0, "\"" p "\\n\"") { w = 1 }
+			w && / = [0-9-]+$/ { print $NF; exit }' "$tr")" = $(( ${#p} + 1 )) ] ||
+			fail "worker $p did not write its pid into cgroup.procs"
+	done
+	rm -f "$tr"
+}
+
+test_pipe_cgroups_bad() {
+	local mnt
+	run_sl bench pipe -l 10 -G onlyone
+	expect_eq "exit status, no comma" 2 "$rc"
+	expect_match "message" "-G/--cgroups takes SEND,RECV: it should have two cgroup names: onlyone" "$err"
+	mnt=$(pipe_cgroup_mount)
+	[ -n "$mnt" ] || skip "no perf_event cgroup v1 hierarchy and no cgroup v2"
+	run_sl bench pipe -l 10 -G "sl-none-$$-a,sl-none-$$-b"
+	expect_eq "exit status, no such cgroup" 2 "$rc"
+	expect_match "message" "no access to cgroup $mnt/sl-none-$$-a" "$err"
+	expect_match "perf's message" "Failed to open cgroup file in sl-none-$$-a \\(hint: create the cgroup first, like 'mkdir $mnt/sl-none-$$-a'\\)" "$err"
+	expect_eq "no result printed" "" "$out"
 }

@@ -450,7 +450,7 @@ static void test_aliases_in_job_files(void **state)
 	assert_non_null(strstr(all_params(&p.cases[0]), " runtime=60 "));
 	assert_non_null(strstr(all_params(&p.cases[1]), " runtime=30 "));
 	assert_string_equal(all_params(&p.cases[2]),
-			    "loops=5 mode=process ordering=one-token");
+			    "loops=5 mode=process ordering=one-token nonblocking=false cgroups=");
 	assert_non_null(strstr(all_params(&p.cases[3]), " runtime=2 request_size=9 "));
 	assert_string_equal(p.cases[4].sweep_keys, "runtime");
 	assert_string_equal(p.cases[4].sweep, "3");
@@ -513,49 +513,49 @@ static void test_set(void **state)
 
 	(void)state;
 	assert_string_equal(set_params(file, NULL, 0),
-			    "a loops=3 mode=process ordering=one-token it=2 t=0|"
-			    "b loops=4 mode=process ordering=one-token it=2 t=0|"
+			    "a loops=3 mode=process ordering=one-token nonblocking=false cgroups= it=2 t=0|"
+			    "b loops=4 mode=process ordering=one-token nonblocking=false cgroups= it=2 t=0|"
 			    "r test=TCP_RR pairs=1 runtime=5 request_size=1 response_size=1 message_size=16384 mode=process it=2 t=0");
 	/* to every job that has the key, [global]'s and the job's own */
 	assert_string_equal(set_params(file, s1, 1),
-			    "a loops=9 mode=process ordering=one-token it=2 t=0|"
-			    "b loops=9 mode=process ordering=one-token it=2 t=0|"
+			    "a loops=9 mode=process ordering=one-token nonblocking=false cgroups= it=2 t=0|"
+			    "b loops=9 mode=process ordering=one-token nonblocking=false cgroups= it=2 t=0|"
 			    "r test=TCP_RR pairs=1 runtime=5 request_size=1 response_size=1 message_size=16384 mode=process it=2 t=0");
 	/* to one job */
 	assert_string_equal(set_params(file, s2, 1),
-			    "a loops=3 mode=process ordering=one-token it=2 t=0|"
-			    "b loops=8 mode=process ordering=one-token it=2 t=0|"
+			    "a loops=3 mode=process ordering=one-token nonblocking=false cgroups= it=2 t=0|"
+			    "b loops=8 mode=process ordering=one-token nonblocking=false cgroups= it=2 t=0|"
 			    "r test=TCP_RR pairs=1 runtime=5 request_size=1 response_size=1 message_size=16384 mode=process it=2 t=0");
 	/* over an alias, and harness keys, globally and per job */
 	assert_string_equal(set_params(file, s3, 3),
-			    "a loops=3 mode=process ordering=one-token it=1 t=0|"
-			    "b loops=4 mode=process ordering=one-token it=1 t=0|"
+			    "a loops=3 mode=process ordering=one-token nonblocking=false cgroups= it=1 t=0|"
+			    "b loops=4 mode=process ordering=one-token nonblocking=false cgroups= it=1 t=0|"
 			    "r test=TCP_RR pairs=1 runtime=60 request_size=1 response_size=1 message_size=16384 mode=process it=1 t=120");
 	/* later ones win; a sweep is a sweep */
 	assert_string_equal(set_params(file, s4, 2),
-			    "a loops=1 mode=process ordering=one-token it=2 t=0|"
-			    "a loops=2 mode=process ordering=one-token it=2 t=0|"
-			    "b loops=6 mode=process ordering=one-token it=2 t=0|"
+			    "a loops=1 mode=process ordering=one-token nonblocking=false cgroups= it=2 t=0|"
+			    "a loops=2 mode=process ordering=one-token nonblocking=false cgroups= it=2 t=0|"
+			    "b loops=6 mode=process ordering=one-token nonblocking=false cgroups= it=2 t=0|"
 			    "r test=TCP_RR pairs=1 runtime=5 request_size=1 response_size=1 message_size=16384 mode=process it=2 t=0");
 	assert_string_equal(set_params(file, s4, 3),
-			    "a loops=7 mode=process ordering=one-token it=2 t=0|"
-			    "b loops=6 mode=process ordering=one-token it=2 t=0|"
+			    "a loops=7 mode=process ordering=one-token nonblocking=false cgroups= it=2 t=0|"
+			    "b loops=6 mode=process ordering=one-token nonblocking=false cgroups= it=2 t=0|"
 			    "r test=TCP_RR pairs=1 runtime=5 request_size=1 response_size=1 message_size=16384 mode=process it=2 t=0");
 	/* a key the file does not have is added */
 	assert_string_equal(set_params(file, s5, 2),
-			    "a loops=3 mode=thread ordering=one-token it=2 t=0|"
-			    "b loops=4 mode=process ordering=one-token it=2 t=0|"
+			    "a loops=3 mode=thread ordering=one-token nonblocking=false cgroups= it=2 t=0|"
+			    "b loops=4 mode=process ordering=one-token nonblocking=false cgroups= it=2 t=0|"
 			    "r test=TCP_RR pairs=1 runtime=5 request_size=3 response_size=1 message_size=16384 mode=process it=2 t=0");
 
 	expect_set_error(file, "nope=1",
 		"--set nope=1: 'nope' is not a key of any job in PATH (harness keys: iterations, min_iterations, max_iterations, budget, warmup, timeout, retries, cpus, probes, settings (nice, policy, env.*, cgroup.*, sysctl.*, sched.*, sched_feat, scx, a /proc or /sys path); "
-		"pipe: loops, mode, ordering; rr: test, pairs, runtime, request_size, response_size, message_size, mode)");
+		"pipe: loops, mode, ordering, nonblocking, cgroups; rr: test, pairs, runtime, request_size, response_size, message_size, mode)");
 	expect_set_error(file, "zz.loops=1",
 		"--set zz.loops=1: PATH has no job [zz] (jobs: [a], [b], [r])");
 	expect_set_error(file, "global.loops=1",
 		"--set global.loops=1: PATH has no job [global] (jobs: [a], [b], [r])");
 	expect_set_error(file, "a.runtime=1",
-		"--set a.runtime=1: 'runtime' is not a key of job [a] (harness keys: iterations, min_iterations, max_iterations, budget, warmup, timeout, retries, cpus, probes, settings (nice, policy, env.*, cgroup.*, sysctl.*, sched.*, sched_feat, scx, a /proc or /sys path); pipe: loops, mode, ordering)");
+		"--set a.runtime=1: 'runtime' is not a key of job [a] (harness keys: iterations, min_iterations, max_iterations, budget, warmup, timeout, retries, cpus, probes, settings (nice, policy, env.*, cgroup.*, sysctl.*, sched.*, sched_feat, scx, a /proc or /sys path); pipe: loops, mode, ordering, nonblocking, cgroups)");
 	expect_set_error(file, "loops",
 		"--set loops: expected KEY=VALUE or JOB.KEY=VALUE");
 	expect_set_error(file, "=5",
