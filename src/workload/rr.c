@@ -431,6 +431,7 @@ const struct workload wl_rr = {
 	.cfg_size = sizeof(struct rr_cfg),
 	.options = rr_options,
 	.metrics = rr_metrics,
+	.formats = rr_formats,
 	.prepare = rr_prepare,
 	.run = rr_run,
 };

@@ -24,4 +24,8 @@ enum {
 	RR_NMETRICS,
 };
 
+/* netperf's block (rr_text.c) */
+struct text_format;
+extern const struct text_format rr_formats[];
+
 #endif

@@ -218,3 +218,64 @@ test_rr_fd_limit() {
 		"schedlab: rr: 100 pairs need 216 file descriptors, but the hard limit is 64: raise it with 'ulimit -Hn 216' as root" \
 		"$out"
 }
+
+# rr's default text is netperf's block (netperf 2.7 nettest_omni.c's
+# formats, default build): the banner, the titles with their trailing
+# blanks, and the data lines at netperf's printf widths, rebuilt here
+# from the numbers the run printed; the socket sizes are a new socket's
+# (net.ipv4.tcp_wmem/tcp_rmem's defaults, net.core.wmem/rmem_default).
+rr_nl=$'\n'
+check_netperf_rr() {
+	local t=$1 req=$2 resp=$3 snd=$4 rcv=$5 proto=${1%%_*} data
+	shift 5
+	run_sl bench rr -t "$t" -l 1 "$@"
+	expect_eq "exit status ($t $*)" 0 "$rc"
+	expect_eq "banner ($t)" "MIGRATED $proto REQUEST/RESPONSE TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 () port 0 AF_INET : first burst 0" \
+		"$(sed -n 1p <<<"$out")"
+	expect_eq "titles ($t)" "Local /Remote${rr_nl}Socket Size   Request  Resp.   Elapsed  Trans.${rr_nl}Send   Recv   Size     Size    Time     Rate         ${rr_nl}bytes  Bytes  bytes    bytes   secs.    per sec   " \
+		"$(sed -n 2,5p <<<"$out")"
+	expect_eq "blank line ($t)" "" "$(sed -n 6p <<<"$out")"
+	expect_eq "lines ($t)" 8 "$(wc -l <<<"$out")"
+	read -r -a data <<<"$(sed -n 7p <<<"$out")"
+	expect_eq "data line ($t)" "$(printf '%-6d %-6d %-6d   %-6d  %-6.2f   %7.2f   ' \
+		"$snd" "$rcv" "$req" "$resp" "${data[4]}" "${data[5]}")" "$(sed -n 7p <<<"$out")"
+	expect_eq "remote sizes ($t)" "$(printf '%-6d %-6d' "$snd" "$rcv")" "$(sed -n 8p <<<"$out")"
+	awk -v s="${data[4]}" -v r="${data[5]}" 'BEGIN { exit !(s >= 1 && s < 1.5 && r > 100) }' ||
+		fail "$t: ${data[5]} transactions/s over ${data[4]} s"
+}
+
+test_rr_netperf_block() {
+	local tcp_snd tcp_rcv
+	tcp_snd=$(awk '{ print $2 }' /proc/sys/net/ipv4/tcp_wmem)
+	tcp_rcv=$(awk '{ print $2 }' /proc/sys/net/ipv4/tcp_rmem)
+	check_netperf_rr TCP_RR 1 1 "$tcp_snd" "$tcp_rcv"
+	check_netperf_rr TCP_RR 100 2000 "$tcp_snd" "$tcp_rcv" -P 2 -T --format netperf \
+		--request-size 100 --response-size 2000
+	check_netperf_rr UDP_RR 64 1024 "$(cat /proc/sys/net/core/wmem_default)" \
+		"$(cat /proc/sys/net/core/rmem_default)" --request-size 64 --response-size 1024
+}
+
+test_rr_netperf_stream_block() {
+	local data mb
+	run_sl bench rr -t TCP_STREAM -l 1 -m 4096
+	expect_eq "exit status" 0 "$rc"
+	expect_eq "banner" "MIGRATED TCP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 () port 0 AF_INET" \
+		"$(sed -n 1p <<<"$out")"
+	expect_eq "titles" "Recv   Send    Send                          ${rr_nl}Socket Socket  Message  Elapsed              ${rr_nl}Size   Size    Size     Time     Throughput  ${rr_nl}bytes  bytes   bytes    secs.    10^6bits/sec  " \
+		"$(sed -n 2,5p <<<"$out")"
+	expect_eq "blank line" "" "$(sed -n 6p <<<"$out")"
+	expect_eq "lines" 7 "$(wc -l <<<"$out")"
+	read -r -a data <<<"$(sed -n 7p <<<"$out")"
+	expect_eq "data line" "$(printf '%6d %6d %6d    %-6.2f   %7.2f   ' \
+		"$(awk '{ print $2 }' /proc/sys/net/ipv4/tcp_rmem)" \
+		"$(awk '{ print $2 }' /proc/sys/net/ipv4/tcp_wmem)" 4096 \
+		"${data[3]}" "${data[4]}")" "$(sed -n 7p <<<"$out")"
+	awk -v s="${data[3]}" -v m="${data[4]}" 'BEGIN { exit !(s >= 1 && s < 1.5 && m > 1) }' ||
+		fail "stream: ${data[4]} 10^6bits/s over ${data[3]} s"
+}
+
+# --format json is still there, and the same run's numbers agree
+test_rr_json_still_json() {
+	rr_json TCP_RR
+	check_rr 1 1
+}
