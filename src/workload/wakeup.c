@@ -13,8 +13,13 @@
  * One process, threads only, no pipes on the hot path: futex(2) and the
  * clock. Each worker records into its own histograms (no sharing), the
  * main thread counts requests every second for the RPS percentiles.
+ *
+ * schbench's placement (-M/-W), -L, --split, -i reports and -j JSON are
+ * here too; wakeup_place.c parses the placement, wakeup_json.c writes
+ * the JSON.
  */
 #include <errno.h>
+#include <jansson.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <math.h>
@@ -28,6 +33,7 @@
 #include <unistd.h>
 
 #include "harness/tasks.h"
+#include "probe/cpus.h"
 #include "stats/hist.h"
 #include "workload/registry.h"
 #include "workload/wakeup.h"
@@ -52,6 +58,7 @@ struct wk_msg {
 	uint32_t futex;
 	struct wk_worker *head;		/* waiting workers, pushed with CAS */
 	struct wk_shared *sh;
+	unsigned index;
 } __attribute__((aligned(64)));
 
 /* A per-CPU lock on its own cache line. */
@@ -67,7 +74,11 @@ struct wk_shared {
 	int measuring;			/* past the warm-up */
 	bool stamp;			/* record latencies (and stamp) */
 	bool probing;
-	unsigned matrix_n;
+	unsigned matrix_n;		/* each worker's own matrices */
+	unsigned shared_n;		/* --split: everyone's, 0: none */
+	unsigned long *shared_mat;
+	unsigned ops_private, ops_shared;
+	const struct wakeup_place *place;
 	uint64_t pace_ns;		/* -R: each worker's interval; 0: closed loop */
 	int nlocks;
 	struct wk_lock *locks;
@@ -97,12 +108,13 @@ static void wait_word(uint32_t *word, const int *stop)
 		futex(word, FUTEX_WAIT, BLOCKED);
 }
 
-/* N = sqrt(F * 1024 / 3 / 8): three matrices of 8-byte words fill F KiB. */
-static unsigned matrix_size(unsigned footprint_kb)
+/*
+ * N = sqrt(F * 1024 / 3 / 8): three matrices of 8-byte words fill F KiB
+ * (in integers, as schbench: --split's parts may come to 0).
+ */
+static unsigned matrix_size(unsigned long footprint_kb)
 {
-	unsigned n = (unsigned)sqrt((double)footprint_kb * 1024 / 3 / 8);
-
-	return n ? n : 1;
+	return (unsigned)sqrt((double)(footprint_kb * 1024 / 3 / 8));
 }
 
 static void matrix_multiply(unsigned long *m, unsigned n)
@@ -151,13 +163,23 @@ static struct wk_lock *cpu_lock(struct wk_shared *sh)
 	}
 }
 
+/*
+ * -n multiplies: --split's shared share on everyone's matrices first,
+ * then the rest on the worker's own (without --split: all its own).
+ */
 static void do_work(struct wk_worker *w)
 {
 	struct wk_shared *sh = w->sh;
-	struct wk_lock *l = cpu_lock(sh);
+	struct wk_lock *l = sh->cfg->locking ? cpu_lock(sh) : NULL;
 
-	for (unsigned i = 0; i < sh->cfg->operations; i++)
-		matrix_multiply(w->mat, sh->matrix_n);
+	if (sh->shared_n)
+		for (unsigned i = 0; i < sh->ops_shared; i++)
+			matrix_multiply(sh->shared_mat, sh->shared_n);
+	if (sh->matrix_n)
+		for (unsigned i = 0; i < sh->ops_private; i++)
+			matrix_multiply(w->mat, sh->matrix_n);
+	if (!l)
+		return;
 	__atomic_store_n(&l->held, 0, __ATOMIC_RELEASE);
 }
 
@@ -178,6 +200,8 @@ static int worker_main(void *arg)
 	struct wk_msg *m = w->msg;
 	uint64_t next = 0;
 
+	if (wakeup_pin_worker(sh->place))
+		return wl_fail_errno(sh->ctx, "wakeup: pinning a worker to -W/--worker_cpus");
 	if (barrier_worker(&sh->barrier, sh->ctx))
 		return -1;
 	if (sh->pace_ns)
@@ -232,6 +256,9 @@ static int message_main(void *arg)
 	struct wk_msg *m = arg;
 	struct wk_shared *sh = m->sh;
 
+	if (wakeup_pin_message(sh->place, m->index))
+		return wl_fail_errno(sh->ctx, "wakeup: pinning message thread %u to -M/--message_cpus",
+				     m->index);
 	if (barrier_worker(&sh->barrier, sh->ctx))
 		return -1;
 	while (!__atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST)) {
@@ -313,6 +340,36 @@ static struct hist *hists(unsigned n)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+/*
+ * schbench's -i report: the three blocks so far (every latency since
+ * the start of the measurement, every second counted) and the requests
+ * per second of the last second, on stderr as schbench prints them. The
+ * workers keep recording while their histograms are summed: a report
+ * may miss the latest few samples, as schbench's does.
+ */
+static void interval_report(const struct wk_worker *wk, unsigned nwk,
+			    struct hist *sum, const struct hist *rps,
+			    unsigned secs, double current)
+{
+	struct wl_result r = { 0 };
+
+	if (sum) {
+		memset(sum, 0, 2 * sizeof(*sum));
+		for (unsigned i = 0; i < nwk; i++) {
+			hist_merge(&sum[0], wk[i].wlat);
+			hist_merge(&sum[1], wk[i].rlat);
+		}
+		set_block(&r, WK_WAKE_P, WK_WAKE_LINE_N, WK_WAKE_MIN, &sum[0],
+			  wakeup_lat_pct, WK_NPCT, 1000);
+		set_block(&r, WK_REQ_P, WK_REQ_LINE_N, WK_REQ_MIN, &sum[1],
+			  wakeup_lat_pct, WK_NPCT, 1000);
+	}
+	set_block(&r, WK_RPS_P, WK_RPS_LINE_N, WK_RPS_MIN, rps,
+		  wakeup_rps_pct, RPS_NPCT, 1);
+	wakeup_print_blocks(stderr, secs, &r, "current", current);
+	fflush(stderr);
+}
+
 static unsigned workers_per_thread(const struct wakeup_cfg *cfg)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -331,14 +388,23 @@ static int wakeup_run(const void *cfgp, struct wl_ctx *ctx,
 	unsigned nmsg = cfg->message_threads, nwk = nmsg * per;
 	struct wk_shared sh = { .cfg = cfg, .ctx = ctx, .stamp = cfg->record,
 				.probing = wl_probing(ctx) };
-	struct hist *wlat = NULL, *rlat = NULL, *rps;
+	struct hist *wlat = NULL, *rlat = NULL, *rps, *sum = NULL;
+	struct wakeup_place place;
 	struct wk_worker *wk;
 	struct wk_msg *msg;
 	struct tasks t;
 	uint64_t start, stop, last, prev, total;
 	size_t mat;
 
-	sh.matrix_n = matrix_size(cfg->footprint_kb);
+	/* --split: the private share's matrices per worker, the rest shared */
+	sh.matrix_n = matrix_size((unsigned long)cfg->footprint_kb * cfg->split / 100);
+	sh.shared_n = matrix_size((unsigned long)cfg->footprint_kb *
+				  (100 - cfg->split) / 100);
+	sh.ops_private = cfg->operations * cfg->split / 100;
+	sh.ops_shared = cfg->operations - sh.ops_private;
+	if (wakeup_place(cfg, &place))
+		return wl_fail(ctx, "wakeup: the CPUs of -M/-W changed since the start");
+	sh.place = &place;
 	sh.nlocks = (int)sysconf(_SC_NPROCESSORS_CONF);
 	if (sh.nlocks < 1)
 		sh.nlocks = 1;
@@ -353,9 +419,18 @@ static int wakeup_run(const void *cfgp, struct wl_ctx *ctx,
 	if (cfg->record) {
 		wlat = hists(nwk);
 		rlat = hists(nwk);
-		if (!wlat || !rlat)
+		if (cfg->interval)
+			sum = hists(2);
+		if (!wlat || !rlat || (cfg->interval && !sum))
 			return wl_fail_errno(ctx, "wakeup: %u latency histograms",
 					     2 * nwk);
+	}
+	if (sh.shared_n) {
+		size_t n = 3 * (size_t)sh.shared_n * sh.shared_n;
+
+		sh.shared_mat = xcalloc(n, sizeof(*sh.shared_mat));
+		for (size_t k = 0; k < n; k++)
+			sh.shared_mat[k] = k;
 	}
 	mat = 3 * (size_t)sh.matrix_n * sh.matrix_n;
 	if (tasks_init(&t, TASK_THREAD, nmsg + nwk, 0, ctx) ||
@@ -363,6 +438,7 @@ static int wakeup_run(const void *cfgp, struct wl_ctx *ctx,
 		return -1;
 	for (unsigned i = 0; i < nmsg; i++) {
 		msg[i].sh = &sh;
+		msg[i].index = i;
 		if (tasks_spawn(&t, message_main, &msg[i]))
 			return -1;
 	}
@@ -371,7 +447,7 @@ static int wakeup_run(const void *cfgp, struct wl_ctx *ctx,
 
 		w->sh = &sh;
 		w->msg = &msg[i / per];
-		w->mat = xcalloc(mat, sizeof(*w->mat));
+		w->mat = xcalloc(mat ? mat : 1, sizeof(*w->mat));
 		for (size_t k = 0; k < mat; k++)
 			w->mat[k] = k;
 		if (cfg->record) {
@@ -392,16 +468,19 @@ static int wakeup_run(const void *cfgp, struct wl_ctx *ctx,
 	last = 0;
 	prev = start;
 	for (unsigned s = 1; s <= cfg->runtime; s++) {
-		uint64_t n, now;
+		uint64_t n, now, cur;
 
 		sleep_until(start + s * 1000000000ull);
 		n = requests_now(wk, nwk);
 		now = now_ns();
 		/* per second of that interval: this wakeup may come late */
-		hist_record(rps, (uint64_t)llround((double)(n - last) * 1e9 /
-						   (double)(now - prev)));
+		cur = (uint64_t)llround((double)(n - last) * 1e9 /
+					(double)(now - prev));
+		hist_record(rps, cur);
 		last = n;
 		prev = now;
+		if (cfg->interval && s % cfg->interval == 0)
+			interval_report(wk, nwk, sum, rps, s, (double)cur);
 	}
 	stop = now_ns();
 	wl_clock_stop(ctx);
@@ -425,6 +504,9 @@ static int wakeup_run(const void *cfgp, struct wl_ctx *ctx,
 	}
 	set_block(res, WK_RPS_P, WK_RPS_LINE_N, WK_RPS_MIN, rps,
 		  wakeup_rps_pct, RPS_NPCT, 1);
+	if (strcmp(cfg->json, "none") &&
+	    wakeup_write_json(cfg, wlat, rlat, rps))
+		return wl_fail(ctx, "wakeup: -j/--json '%s' not written", cfg->json);
 	wl_set(res, WK_RPS_AVG, (double)total / ((double)(stop - start) / 1e9));
 	wl_set(res, WK_REQUESTS, (double)total);
 
@@ -437,7 +519,10 @@ static int wakeup_run(const void *cfgp, struct wl_ctx *ctx,
 		munmap(wlat, nwk * sizeof(*wlat));
 		munmap(rlat, nwk * sizeof(*rlat));
 	}
+	if (sum)
+		munmap(sum, 2 * sizeof(*sum));
 	free(rps);
+	free(sh.shared_mat);
 	free(sh.locks);
 	return 0;
 }
@@ -447,6 +532,15 @@ static int wakeup_prepare(const void *cfgp)
 	const struct wakeup_cfg *cfg = cfgp;
 	unsigned long long n = (unsigned long long)cfg->message_threads *
 			       workers_per_thread(cfg);
+	struct wakeup_place place;
+
+	if (wakeup_place(cfg, &place))
+		return EXIT_USAGE;
+	if (cfg->interval && cfg->interval > cfg->runtime) {
+		error("wakeup: -i/--interval %u is longer than the runtime (%u s): no report would come",
+		      cfg->interval, cfg->runtime);
+		return EXIT_USAGE;
+	}
 
 	if (n > 16384) {
 		error("wakeup: %llu workers (-m x -t) is more than the 16384 allowed",
@@ -495,6 +589,29 @@ static const struct opt_def wakeup_options[] = {
 	  .help = "pace all workers together at this many requests per second (0: closed loop)" },
 	{ .name = "record", .type = OPT_BOOL, .offset = O(record), .def = "true",
 	  .help = "stamp and record the latencies (off: RPS only, to measure recording's cost)" },
+	{ .name = "locking", .type = OPT_BOOL, .offset = O(locking), .def = "true",
+	  .help = "take the CPU's lock around a request's multiplies" },
+	{ .name = "locking", .set = "false", .short_flag = 'L',
+	  .long_flag = "no-locking", .help = "no per-CPU lock during the work (schbench's -L)" },
+	{ .name = "split", .type = OPT_UINT, .offset = O(split), .def = "100",
+	  .min = 0, .max = 100, .arg = "PERCENT",
+	  .help = "percent of -F (and of -n) private to each worker, the rest on matrices all share" },
+	{ .name = "message_cpus", .type = OPT_STRING, .offset = O(message_cpus),
+	  .def = "none", .arg = "CPUS", .short_flag = 'M',
+	  .help = "message thread i on the i-th CPU of this cpulist (auto: one CPU each, workers on the rest; none)" },
+	{ .name = "worker_cpus", .type = OPT_STRING, .offset = O(worker_cpus),
+	  .def = "none", .arg = "CPUS", .short_flag = 'W',
+	  .help = "workers on these CPUs, a cpulist (auto: as -M auto; none)" },
+	{ .name = "interval", .type = OPT_DURATION, .offset = O(interval),
+	  .def = "0", .min = 0, .max = 86400, .arg = "SECS", .short_flag = 'i',
+	  .alias = OPT_ALIASES("intervaltime"),
+	  .help = "print schbench's blocks so far on stderr every SECS of the runtime (0: none)" },
+	{ .name = "json", .type = OPT_STRING, .offset = O(json), .def = "none",
+	  .arg = "FILE", .short_flag = 'j',
+	  .help = "also write schbench's JSON to FILE at the end (-: stdout; none)" },
+	{ .name = "jobname", .type = OPT_STRING, .offset = O(jobname), .def = "none",
+	  .arg = "NAME", .short_flag = 'J',
+	  .help = "the jobname in the -j JSON (none: no jobname)" },
 	{ .name = NULL },
 };
 #undef O

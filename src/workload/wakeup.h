@@ -4,7 +4,10 @@
 #define SCHEDLAB_WAKEUP_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
+#include "probe/cpus.h"
+#include "stats/hist.h"
 #include "workload/workload.h"
 
 struct wakeup_cfg {
@@ -17,6 +20,13 @@ struct wakeup_cfg {
 	unsigned operations;		/* -n */
 	unsigned rps;			/* -R, 0: closed loop */
 	bool record;			/* stamp and record latencies */
+	bool locking;			/* off: -L, no per-CPU lock */
+	unsigned split;			/* --split: % of -F private per worker */
+	const char *message_cpus;	/* -M: cpulist, auto, or none */
+	const char *worker_cpus;	/* -W: cpulist, auto, or none */
+	unsigned interval;		/* -i: seconds between reports, 0: none */
+	const char *json;		/* -j: schbench's JSON to this file, -: stdout */
+	const char *jobname;		/* -J: in that JSON */
 };
 
 /*
@@ -51,7 +61,40 @@ enum {
 extern const double wakeup_lat_pct[WK_NPCT];
 extern const double wakeup_rps_pct[RPS_NPCT];
 
+/*
+ * schbench's -M / -W (wakeup_place.c): message thread i on the i-th CPU
+ * of msg (round robin), every worker on all of wk. "auto" (either one):
+ * the message threads on the first allowed CPUs, one each, the workers
+ * on the allowed CPUs left.
+ */
+struct wakeup_place {
+	bool pin_msg, pin_wk;
+	int nmsg;			/* CPUs in msg */
+	struct cpumask msg, wk;
+};
+
+/* Fills p from cfg; -1 after saying which option is wrong and why. */
+int wakeup_place(const struct wakeup_cfg *cfg, struct wakeup_place *p);
+/* Pins the calling thread: 0, or -1 with errno. */
+int wakeup_pin_message(const struct wakeup_place *p, unsigned index);
+int wakeup_pin_worker(const struct wakeup_place *p);
+
+/*
+ * schbench's -j JSON (wakeup_json.c) from the merged histograms (NULL
+ * latencies: --record off): to cfg->json, "-" for stdout. 0, or -1 after
+ * saying why.
+ */
+int wakeup_write_json(const struct wakeup_cfg *cfg, const struct hist *wlat,
+		      const struct hist *rlat, const struct hist *rps);
+
 /* schbench's text format (wakeup_text.c). */
 extern const struct text_format wakeup_formats[];
+
+/*
+ * schbench's three blocks and "average rps" (or, for the interval
+ * reports, "current rps") for a run of runtime seconds.
+ */
+void wakeup_print_blocks(FILE *f, unsigned runtime, const struct wl_result *r,
+			 const char *rps_line, double rps);
 
 #endif

@@ -52,15 +52,21 @@ static void print_block(FILE *f, const struct schbench_block *b,
 		(unsigned long long)llround(r->value[b->max]));
 }
 
+void wakeup_print_blocks(FILE *f, unsigned runtime, const struct wl_result *r,
+			 const char *rps_line, double rps)
+{
+	for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++)
+		print_block(f, &blocks[i], runtime, r);
+	fprintf(f, "%s rps: %.2f\n", rps_line, rps);
+}
+
 /* schbench prints nothing before its run. */
 static void schbench_result(FILE *f, const void *cfgp,
 			    const struct wl_result *r)
 {
 	const struct wakeup_cfg *c = cfgp;
 
-	for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++)
-		print_block(f, &blocks[i], c->runtime, r);
-	fprintf(f, "average rps: %.2f\n", r->value[WK_RPS_AVG]);
+	wakeup_print_blocks(f, c->runtime, r, "average", r->value[WK_RPS_AVG]);
 }
 
 const struct text_format wakeup_formats[] = {

@@ -140,3 +140,225 @@ test_wakeup_suite_dry_run() {
 	expect_line "16 workers" 'schbench-m1 +wakeup +workers=16 ' "$out"
 	expect_line "2 x 4" 'schbench-m2 +wakeup +workers=4 +.*message_threads=2 ' "$out"
 }
+
+# wk_affinity: each thread of the wakeup workload process ($wl_pid) as
+# its Cpus_allowed_list, oldest first (main, message threads, workers),
+# once the last one has pinned itself (5 s at most: it pins before the
+# start barrier); $1: the list the last thread should show.
+wk_affinity() {
+	local last=$1 tries=0 t lists
+	while :; do
+		lists=$(for t in $(ls "/proc/$wl_pid/task" | sort -n); do
+			awk '/^Cpus_allowed_list:/ { print $2 }' "/proc/$wl_pid/task/$t/status"
+		done | tr '\n' ' ')
+		[ "${lists% }" != "${lists% "$last" }" ] && break
+		tries=$((tries + 1))
+		[ $tries -lt 100 ] || break
+		sleep 0.05
+	done
+	echo "${lists% }"
+}
+
+# -M: message thread i on the i-th CPU of the list, round robin; -W:
+# every worker on the whole list; the main thread keeps the process's.
+test_wakeup_placement() {
+	local all
+	all=$(awk '/^Cpus_allowed_list:/ { print $2 }' /proc/self/status)
+	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
+	start_sl bench wakeup -m 3 -t 1 -M 0-1 -W 1 -r 2 $SMALL --format json
+	wait_workers 6 thread
+	expect_eq "-M 0-1 -W 1" "$all 0 1 0 1 1 1" "$(wk_affinity 1)"
+	finish_sl
+	expect_eq "exit status" 0 "$rc"
+	# -M alone: the workers are not pinned
+	start_sl bench wakeup -m 1 -t 2 -M 1 -r 2 $SMALL --format json
+	wait_workers 3 thread
+	sleep 0.2
+	expect_eq "-M 1" "$all 1 $all $all" "$(wk_affinity "$all")"
+	finish_sl
+	expect_eq "exit status" 0 "$rc"
+}
+
+# auto: the message threads one CPU each from the first allowed, the
+# workers on the allowed CPUs left.
+test_wakeup_placement_auto() {
+	[ "$(nproc)" -eq 2 ] || skip "written for 2 CPUs (0-1)"
+	start_sl bench wakeup -m 1 -t 2 -W auto -r 2 $SMALL --format json
+	wait_workers 3 thread
+	expect_eq "-W auto" "0-1 0 1 1" "$(wk_affinity 1)"
+	finish_sl
+	expect_eq "exit status" 0 "$rc"
+	run_sl bench wakeup -m 2 -t 1 -M auto -r 1 $SMALL
+	expect_eq "-m 2 -M auto on 2 CPUs" 2 "$rc"
+	expect_match "says" 'auto: 2 message threads leave none of the 2 allowed CPUs' "$err"
+}
+
+# -i: schbench's blocks so far on stderr every interval of the runtime,
+# each ending "current rps"; stdout stays the result. The reports are
+# read as they come: one per interval, about an interval apart.
+test_wakeup_interval() {
+	local stamps
+	stamps=$(mktemp)
+	set +e
+	out=$("$SCHEDLAB" bench wakeup -t 1 -r 3 -i 1 $SMALL --format json 2> >(
+		while IFS= read -r line; do
+			printf '%s %s\n' "$EPOCHREALTIME" "$line"
+		done >"$stamps"))
+	rc=$?
+	set -e
+	sleep 0.2	# the reader's last lines
+	expect_eq "exit status" 0 "$rc"
+	jq -e '.metrics."wakeup.p99_us".value > 0' <<<"$out" >/dev/null ||
+		fail "stdout is not the JSON result: $out"
+	err=$(cut -d' ' -f2- "$stamps")
+	expect_eq "reports" 3 "$(grep -c '^current rps: [0-9]*\.[0-9][0-9]$' <<<"$err")"
+	expect_eq "runtimes" "1 1 1 2 2 2 3 3 3" \
+		"$(sed -n 's/.* runtime \([0-9]*\) (s).*/\1/p' <<<"$err" | tr '\n' ' ' | sed 's/ $//')"
+	expect_eq "lines" 54 "$(nlines "$err")"
+	expect_match "a block" $'^Wakeup Latencies percentiles \\(usec\\) runtime 1 \\(s\\) \\([0-9]+ total samples\\)\n\t  50\\.0th: ' "$err"
+	awk '/current rps/ { if (n++) { d = $1 - t; if (d < 0.5 || d > 1.5) bad = 1 } t = $1 }
+		END { exit bad || n != 3 }' "$stamps" ||
+		fail "reports not 1 s apart: $(grep 'current rps' "$stamps")"
+	rm -f "$stamps"
+	run_sl bench wakeup -r 2 -i 3
+	expect_eq "-i past the runtime" 2 "$rc"
+	expect_match "says" '-i/--interval 3 is longer than the runtime' "$err"
+}
+
+# -j: schbench's JSON, to a file or with - to stdout: its "normal" texts
+# and "int" numbers, five percentiles, min and max per block.
+test_wakeup_schbench_json() {
+	local f k
+	use_tmpdir
+	f=$tmp/sb.json
+	run_sl bench wakeup -t 1 -r 1 $SMALL -j "$f" -J nightly
+	expect_eq "exit status" 0 "$rc"
+	expect_line "text still printed" '^average rps: ' "$out"
+	expect_eq "jobname" nightly "$(jq -r .normal.jobname "$f")"
+	expect_eq "version" "$(uname -r)" "$(jq -r .normal.version "$f")"
+	expect_match "cmdline" 'bench wakeup -t 1 -r 1 .*-j .*sb\.json -J nightly$' "$(jq -r .normal.cmdline "$f")"
+	expect_eq "normal keys" "cmdline hostname jobname sched_ext version" \
+		"$(jq -r '.normal | keys | join(" ")' "$f")"
+	for k in wakeup_latency request_latency rps; do
+		expect_eq "$k keys" "${k}_max ${k}_min ${k}_pct20.0 ${k}_pct50.0 ${k}_pct90.0 ${k}_pct99.0 ${k}_pct99.9" \
+			"$(jq -r --arg k "$k" '.int | keys | map(select(startswith($k + "_"))) | join(" ")' "$f")"
+	done
+	expect_eq "runtime" 1 "$(jq -r .int.runtime "$f")"
+	jq -e '.int.time > 1600000000 and .int["wakeup_latency_pct20.0"] <= .int["wakeup_latency_pct99.0"]
+		and .int.rps_min <= .int.rps_max and (.int | map(type) | unique) == ["number"]' \
+		"$f" >/dev/null || fail "int values: $(cat "$f")"
+	# the same percentiles as schedlab's own JSON, in whole microseconds
+	run_sl bench wakeup -t 1 -r 1 $SMALL -j - --format json
+	expect_eq "-j - exit status" 0 "$rc"
+	expect_eq "-j -: two JSON documents on stdout" 2 "$(jq -s length <<<"$out")"
+	jq -s -e '.[0].int["wakeup_latency_pct99.0"] == (.[1].metrics."wakeup.p99_us".value | round)' \
+		<<<"$out" >/dev/null || fail "p99 differs between the two: $out"
+	expect_eq "no jobname" null "$(jq -s -r '.[0].normal.jobname' <<<"$out")"
+	run_sl bench wakeup -t 1 -r 1 $SMALL -j "$tmp/no/such/dir/x.json"
+	expect_eq "unwritable -j" 1 "$rc"
+	expect_match "says" "-j/--json '$tmp/no/such/dir/x.json'" "$err"
+}
+
+# --split P: P% of -F private to each worker, the rest on matrices all
+# share: with 4 workers and -F 8192, 100 (the default) holds 4 x 8 MiB
+# of matrices, 0 one shared 8 MiB - seen in the workload's VmRSS.
+wk_rss_kb() {
+	start_sl bench wakeup -t 4 -F 8192 -n 1 -s 0 -r 2 "$@" --format json
+	wait_workers 5 thread
+	sleep 0.5
+	awk '/^VmRSS:/ { print $2 }' "/proc/$wl_pid/status"
+	finish_sl
+	[ "$rc" = 0 ] || fail "wakeup $* exit status $rc: $err"
+}
+
+test_wakeup_split() {
+	local private shared
+	private=$(wk_rss_kb)
+	shared=$(wk_rss_kb --split 0)
+	awk -v p="$private" -v s="$shared" 'BEGIN { exit !(p - s > 20000 && s < p / 2) }' ||
+		fail "VmRSS split 100 $private KiB, split 0 $shared KiB: not 24 MiB apart"
+	run_sl bench wakeup -t 1 -r 1 $SMALL --split 50 --format json
+	expect_eq "--split 50" 50 "$(jval "$out" .parameters.split)"
+	expect_eq "--split 50 exit status" 0 "$rc"
+}
+
+# -L / --no-locking: no per-CPU lock (nothing a test sees from outside:
+# the lock is a spin without system calls, as schbench's trylock loop).
+test_wakeup_no_locking() {
+	run_sl bench wakeup -t 1 -r 1 $SMALL -L --format json
+	expect_eq "exit status" 0 "$rc"
+	expect_eq "-L" false "$(jval "$out" .parameters.locking)"
+	run_sl bench wakeup -t 1 -r 1 $SMALL --no-locking --format json
+	expect_eq "--no-locking" false "$(jval "$out" .parameters.locking)"
+	jq -e '.metrics."wakeup.request_samples".value > 0' <<<"$out" >/dev/null ||
+		fail "no requests without the lock"
+}
+
+test_wakeup_bad_new_options() {
+	run_sl bench wakeup -M x
+	expect_eq "-M x" 2 "$rc"
+	expect_match "-M x says" "-M/--message_cpus 'x' is not a cpulist \(such as 0-3,8\), auto or none" "$err"
+	run_sl bench wakeup -W 0-8191
+	expect_eq "-W beyond the allowed CPUs" 2 "$rc"
+	expect_match "-W says" "-W/--worker_cpus '0-8191': CPU [0-9]+ is not one this process may use" "$err"
+	run_sl bench wakeup -W 3-1
+	expect_eq "-W reversed" 2 "$rc"
+	run_sl bench wakeup --split 101
+	expect_eq "--split 101" 2 "$rc"
+	expect_match "--split says" 'split.*0\.\.100' "$err"
+	run_sl bench wakeup -i x
+	expect_eq "-i x" 2 "$rc"
+	expect_eq "stdout" "" "$out"
+	expect_no_leftovers
+}
+
+# wk_calls FILE TID: "name count" of each system call TID made (futex
+# split into futex_wait and futex_wake), one per line.
+wk_calls() {
+	awk -v t="$2" '$1 == t && $2 !~ /^<\.\.\./ { s = $2; sub(/\(.*/, "", s)
+		if (s == "futex") s = /FUTEX_WAIT/ ? "futex_wait" : "futex_wake"
+		c[s]++ } END { for (k in c) print k, c[k] }' "$1"
+}
+
+wk_count() {
+	awk -v s="$2" '$1 == s { n = $2 } END { print n + 0 }' <<<"$1"
+}
+
+# schbench's system calls per request: the worker sleeps (usleep: one
+# clock_nanosleep), posts its message thread (at most one FUTEX_WAKE)
+# and waits (at most one FUTEX_WAIT); the message thread wakes each
+# waiter (one FUTEX_WAKE per request) and waits. The clock and
+# sched_getcpu() are the vDSO's; the lock is a trylock spin. Pinning is
+# one sched_setaffinity per thread, before the start.
+test_wakeup_syscalls() {
+	local tr msg workers w calls sleeps total=0 req other
+	command -v strace >/dev/null || skip "no strace"
+	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
+	tr=$(mktemp)
+	strace_sl "$tr" all bench wakeup -m 1 -t 2 -M 0 -W 1 -r 1 $SMALL --format json
+	expect_eq "exit status" 0 "$rc"
+	req=$(jval "$out" '.metrics."wakeup.requests".value')
+	expect_eq "pinning calls" 3 "$(ncalls "$tr" sched_setaffinity)"
+	msg=$(awk '/^[0-9]+ +sched_setaffinity\(0, [0-9]+, \[0[] ]/ { print $1 }' "$tr")
+	workers=$(awk '/^[0-9]+ +sched_setaffinity\(0, [0-9]+, \[1[] ]/ { print $1 }' "$tr" | tr '\n' ' ')
+	expect_eq "message threads pinned to 0" 1 "$(wc -w <<<"$msg")"
+	expect_eq "workers pinned to 1" 2 "$(wc -w <<<"$workers")"
+	for w in $workers; do
+		calls=$(wk_calls "$tr" "$w")
+		sleeps=$(wk_count "$calls" clock_nanosleep)
+		total=$((total + sleeps))
+		[ "$(wk_count "$calls" futex_wait)" -le $((sleeps + 2)) ] &&
+			[ "$(wk_count "$calls" futex_wake)" -le $((sleeps + 2)) ] ||
+			fail "worker $w: more than one wait and one post per request: $calls"
+		other=$(awk '$1 !~ /^(futex_wait|futex_wake|clock_nanosleep)$/ { n += $2 } END { print n + 0 }' <<<"$calls")
+		[ "$other" -le 25 ] || fail "worker $w: $other other calls: $calls"
+	done
+	awk -v t="$total" -v r="$req" 'BEGIN { exit !(t >= r && t <= r + 4) }' ||
+		fail "workers slept $total times for $req requests"
+	calls=$(wk_calls "$tr" "$msg")
+	expect_eq "message thread sleeps" 0 "$(wk_count "$calls" clock_nanosleep)"
+	awk -v n="$(wk_count "$calls" futex_wake)" -v r="$req" -v t="$total" \
+		'BEGIN { exit !(n >= r && n <= t + 2) }' ||
+		fail "message thread: $(wk_count "$calls" futex_wake) wakes for $req requests"
+	rm -f "$tr"
+}
