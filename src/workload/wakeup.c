@@ -51,6 +51,7 @@ struct wk_worker {
 	struct wk_msg *msg;
 	struct wk_shared *sh;
 	unsigned long *mat;		/* three N x N matrices */
+	unsigned char *page;		/* -p: the "transfer" buffer */
 	struct hist *wlat, *rlat;
 } __attribute__((aligned(64)));
 
@@ -216,6 +217,8 @@ static int worker_main(void *arg)
 			next += sh->pace_ns;
 			sleep_until(next);
 		}
+		if (w->page)	/* -p: the worker writes its "message" */
+			memset(w->page, 2, sh->cfg->pipe_bytes);
 		__atomic_store_n(&w->futex, BLOCKED, __ATOMIC_SEQ_CST);
 		head = __atomic_load_n(&m->head, __ATOMIC_RELAXED);
 		do
@@ -238,9 +241,11 @@ static int worker_main(void *arg)
 							 * to the probes */
 			t0 = now;
 		}
-		if (sh->cfg->sleep_us)
-			usleep(sh->cfg->sleep_us);
-		do_work(w);
+		if (!w->page) {	/* -p: a hand-off is all there is */
+			if (sh->cfg->sleep_us)
+				usleep(sh->cfg->sleep_us);
+			do_work(w);
+		}
 		if (measuring) {
 			if (sh->stamp)
 				hist_record(w->rlat, now_ns() - t0);
@@ -273,6 +278,12 @@ static int message_main(void *arg)
 		while (w) {
 			struct wk_worker *next = w->next;
 
+			if (w->page) {
+				/* -p: the answer, then a stamp of its own */
+				memset(w->page, 1, sh->cfg->pipe_bytes);
+				if (sh->stamp)
+					now = now_ns();
+			}
 			w->wake_ns = now;
 			wake_word(&w->futex);
 			w = next;
@@ -448,6 +459,8 @@ static int wakeup_run(const void *cfgp, struct wl_ctx *ctx,
 		w->sh = &sh;
 		w->msg = &msg[i / per];
 		w->mat = xcalloc(mat ? mat : 1, sizeof(*w->mat));
+		if (cfg->pipe_bytes)
+			w->page = xcalloc(cfg->pipe_bytes, 1);
 		for (size_t k = 0; k < mat; k++)
 			w->mat[k] = k;
 		if (cfg->record) {
@@ -509,10 +522,25 @@ static int wakeup_run(const void *cfgp, struct wl_ctx *ctx,
 		return wl_fail(ctx, "wakeup: -j/--json '%s' not written", cfg->json);
 	wl_set(res, WK_RPS_AVG, (double)total / ((double)(stop - start) / 1e9));
 	wl_set(res, WK_REQUESTS, (double)total);
+	if (cfg->pipe_bytes) {
+		/* schbench's "avg worker transfer": per worker, per second */
+		double ops = (double)total / nwk / ((double)(stop - start) / 1e9);
+
+		wl_set(res, WK_PIPE_OPS, ops);
+		wl_set(res, WK_PIPE_BPS, ops * cfg->pipe_bytes);
+		if (cfg->record) {
+			uint64_t v = hist_percentile(&wlat[0], 20);
+
+			wl_set(res, WK_WAKE_P20, (double)v / 1000);
+			wl_set(res, WK_WAKE_P20_N, (double)hist_count_upto(&wlat[0], v));
+		}
+	}
 
 	tasks_free(&t);
-	for (unsigned i = 0; i < nwk; i++)
+	for (unsigned i = 0; i < nwk; i++) {
 		free(wk[i].mat);
+		free(wk[i].page);
+	}
 	free(wk);
 	free(msg);
 	if (wlat) {
@@ -536,6 +564,10 @@ static int wakeup_prepare(const void *cfgp)
 
 	if (wakeup_place(cfg, &place))
 		return EXIT_USAGE;
+	if (cfg->interval && cfg->pipe_bytes) {
+		error("wakeup: -i/--interval has no reports in pipe mode (-p), as in schbench");
+		return EXIT_USAGE;
+	}
 	if (cfg->interval && cfg->interval > cfg->runtime) {
 		error("wakeup: -i/--interval %u is longer than the runtime (%u s): no report would come",
 		      cfg->interval, cfg->runtime);
@@ -602,6 +634,10 @@ static const struct opt_def wakeup_options[] = {
 	{ .name = "worker_cpus", .type = OPT_STRING, .offset = O(worker_cpus),
 	  .def = "none", .arg = "CPUS", .short_flag = 'W',
 	  .help = "workers on these CPUs, a cpulist (auto: as -M auto; none)" },
+	{ .name = "pipe_bytes", .type = OPT_UINT, .offset = O(pipe_bytes),
+	  .def = "0", .min = 0, .max = 1048576, .arg = "BYTES", .short_flag = 'p',
+	  .alias = OPT_ALIASES("pipe"),
+	  .help = "pipe mode: each hand-off writes this many bytes each way, no sleep, no work (0: off)" },
 	{ .name = "interval", .type = OPT_DURATION, .offset = O(interval),
 	  .def = "0", .min = 0, .max = 86400, .arg = "SECS", .short_flag = 'i',
 	  .alias = OPT_ALIASES("intervaltime"),
@@ -671,6 +707,14 @@ static const struct metric_def wakeup_metrics[] = {
 			 "requests per second over the runtime (schbench's average rps)" },
 	[WK_REQUESTS] = { "wakeup.requests", "req", BETTER_NONE, false,
 			  "requests served while measuring" },
+	[WK_WAKE_P20] = { "wakeup.p20_us", "us", BETTER_LOWER, false,
+			  "wakeup latency, 20th percentile (pipe mode)" },
+	[WK_WAKE_P20_N] = { "wakeup.p20_n", "samples", BETTER_NONE, false,
+			    "samples at or below the 20th percentile (pipe mode)" },
+	[WK_PIPE_OPS] = { "wakeup.transfer_ops", "ops/s", BETTER_HIGHER, false,
+			  "hand-offs per second per worker (pipe mode)" },
+	[WK_PIPE_BPS] = { "wakeup.transfer_bytes", "B/s", BETTER_HIGHER, false,
+			  "bytes per second per worker (pipe mode)" },
 	{ .name = NULL },
 };
 #undef LAT

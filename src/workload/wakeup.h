@@ -27,6 +27,7 @@ struct wakeup_cfg {
 	unsigned interval;		/* -i: seconds between reports, 0: none */
 	const char *json;		/* -j: schbench's JSON to this file, -: stdout */
 	const char *jobname;		/* -J: in that JSON */
+	unsigned pipe_bytes;		/* -p: pipe mode's transfer size, 0: off */
 };
 
 /*
@@ -54,6 +55,10 @@ enum {
 	WK_RPS_LINE_N,
 	WK_RPS_AVG = WK_RPS_LINE_N + RPS_NPCT,
 	WK_REQUESTS,
+	WK_WAKE_P20,			/* pipe mode's extra percentile */
+	WK_WAKE_P20_N,			/* samples at or below it */
+	WK_PIPE_OPS,			/* pipe mode: hand-offs/s per worker */
+	WK_PIPE_BPS,			/* pipe mode: bytes/s per worker */
 	WK_NMETRICS,
 };
 

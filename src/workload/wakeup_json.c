@@ -127,8 +127,10 @@ int wakeup_write_json(const struct wakeup_cfg *cfg, const struct hist *wlat,
 	json_object_set_new(normal, "cmdline", cmdline());
 	json_object_set_new(num, "time", json_integer((json_int_t)time(NULL)));
 	add_block(num, "wakeup_latency", wlat, 1000);
-	add_block(num, "request_latency", rlat, 1000);
-	add_block(num, "rps", rps, 1);
+	if (!cfg->pipe_bytes) {	/* schbench's pipe mode has only wakeups */
+		add_block(num, "request_latency", rlat, 1000);
+		add_block(num, "rps", rps, 1);
+	}
 	json_object_set_new(num, "runtime", json_integer(cfg->runtime));
 	json_object_set_new(root, "normal", normal);
 	json_object_set_new(root, "int", num);

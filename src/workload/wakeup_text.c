@@ -60,13 +60,56 @@ void wakeup_print_blocks(FILE *f, unsigned runtime, const struct wl_result *r,
 	fprintf(f, "%s rps: %.2f\n", rps_line, rps);
 }
 
+/*
+ * Pipe mode (-p): the wakeup block alone, with the 20th percentile
+ * first, then each worker's average hand-offs and bytes per second, the
+ * bytes in binary units named B, KB, MB... as schbench names them.
+ */
+static void pipe_result(FILE *f, unsigned runtime, const struct wl_result *r)
+{
+	static const char *const units[] = { "B", "KB", "MB", "GB", "TB", "PB", "EB" };
+	double bps = r->value[WK_PIPE_BPS];
+	size_t u = 0;
+
+	if (r->have[WK_WAKE_N]) {
+		fprintf(f, "Wakeup Latencies percentiles (usec) runtime %u (s) (%llu total samples)\n",
+			runtime, (unsigned long long)r->value[WK_WAKE_N]);
+		fprintf(f, "\t  20.0th: %-10llu (%llu samples)\n",
+			(unsigned long long)llround(r->value[WK_WAKE_P20]),
+			(unsigned long long)r->value[WK_WAKE_P20_N]);
+		for (int i = 0; i < WK_NPCT; i++) {
+			double n = r->value[WK_WAKE_LINE_N + i];
+
+			if (i == WK_P50)	/* since the 20th's line */
+				n -= r->value[WK_WAKE_P20_N];
+			fprintf(f, "\t%s%4.1fth: %-10llu (%llu samples)\n",
+				i == WK_P99 ? "* " : "  ", wakeup_lat_pct[i],
+				(unsigned long long)llround(r->value[WK_WAKE_P + i]),
+				(unsigned long long)n);
+		}
+		fprintf(f, "\t  min=%llu, max=%llu\n",
+			(unsigned long long)llround(r->value[WK_WAKE_MIN]),
+			(unsigned long long)llround(r->value[WK_WAKE_MAX]));
+	}
+	while (bps >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+		bps /= 1024;
+		u++;
+	}
+	fprintf(f, "avg worker transfer: %.2f ops/sec %.2f%s/s\n",
+		r->value[WK_PIPE_OPS], bps, units[u]);
+}
+
 /* schbench prints nothing before its run. */
 static void schbench_result(FILE *f, const void *cfgp,
 			    const struct wl_result *r)
 {
 	const struct wakeup_cfg *c = cfgp;
 
-	wakeup_print_blocks(f, c->runtime, r, "average", r->value[WK_RPS_AVG]);
+	if (c->pipe_bytes)
+		pipe_result(f, c->runtime, r);
+	else
+		wakeup_print_blocks(f, c->runtime, r, "average",
+				    r->value[WK_RPS_AVG]);
 }
 
 const struct text_format wakeup_formats[] = {

@@ -362,3 +362,40 @@ test_wakeup_syscalls() {
 		fail "message thread: $(wk_count "$calls" futex_wake) wakes for $req requests"
 	rm -f "$tr"
 }
+
+# -p: schbench's pipe mode. A hand-off writes the bytes each way, with
+# no sleep and no work: the wakeup block (20th percentile first), then
+# each worker's transfer rate; -j has the wakeup block only.
+test_wakeup_pipe_mode() {
+	local tr
+	use_tmpdir
+	run_sl bench wakeup -t 2 -r 1 -p 4096 -j "$tmp/p.json"
+	expect_eq "exit status" 0 "$rc"
+	expect_eq "lines" 8 "$(nlines "$out")"
+	expect_match "line 1" '^Wakeup Latencies percentiles \(usec\) runtime 1 \(s\) \([0-9]+ total samples\)$' \
+		"$(sed -n 1p <<<"$out")"
+	expect_match "p20" $'^\t  20\\.0th: [0-9]+ +\\([0-9]+ samples\\)$' "$(sed -n 2p <<<"$out")"
+	expect_match "p99" $'^\t\\* 99\\.0th: ' "$(sed -n 5p <<<"$out")"
+	expect_match "transfer" '^avg worker transfer: [0-9]+\.[0-9]{2} ops/sec [0-9]+\.[0-9]{2}(B|KB|MB|GB)/s$' \
+		"$(sed -n 8p <<<"$out")"
+	expect_eq "-j keys" "runtime time wakeup_latency_max wakeup_latency_min wakeup_latency_pct20.0 wakeup_latency_pct50.0 wakeup_latency_pct90.0 wakeup_latency_pct99.0 wakeup_latency_pct99.9" \
+		"$(jq -r '.int | keys | join(" ")' "$tmp/p.json")"
+	run_sl bench wakeup -t 2 -r 1 -p 4096 --format json
+	jq -e '.metrics as $m | ($m."wakeup.transfer_bytes".value / $m."wakeup.transfer_ops".value | round) == 4096
+		and $m."wakeup.p20_us".value <= $m."wakeup.p50_us".value' <<<"$out" >/dev/null ||
+		fail "pipe metrics: $out"
+	# no usleep in pipe mode: the workers only wait and post
+	command -v strace >/dev/null || return 0
+	tr=$(mktemp)
+	strace_sl "$tr" clock_nanosleep,futex bench wakeup -t 2 -r 1 -p 64 --format json
+	expect_eq "strace exit status" 0 "$rc"
+	expect_eq "usleeps" 0 "$(grep -cE '^[0-9]+ +clock_nanosleep\(CLOCK_REALTIME' "$tr" || true)"
+	[ "$(ncalls "$tr" futex)" -ge "$(jval "$out" '.metrics."wakeup.requests".value')" ] ||
+		fail "fewer futex calls than hand-offs"
+	rm -f "$tr"
+	run_sl bench wakeup -p 1048577
+	expect_eq "-p too big" 2 "$rc"
+	expect_match "-p says" 'pipe_bytes.*0\.\.1048576' "$err"
+	run_sl bench wakeup -p 8 -r 2 -i 1
+	expect_eq "-p with -i" 2 "$rc"
+}
