@@ -14,12 +14,11 @@
  * clock. Each worker records into its own histograms (no sharing), the
  * main thread counts requests every second for the RPS percentiles.
  *
- * schbench's placement (-M/-W), -L, --split, -i reports and -j JSON are
- * here too; wakeup_place.c parses the placement, wakeup_json.c writes
- * the JSON.
+ * schbench's placement (-M/-W), -L, --split, pipe mode (-p), -i
+ * reports and -j JSON are here too; wakeup_place.c parses the
+ * placement, wakeup_json.c writes the JSON.
  */
 #include <errno.h>
-#include <jansson.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <math.h>
@@ -33,7 +32,6 @@
 #include <unistd.h>
 
 #include "harness/tasks.h"
-#include "probe/cpus.h"
 #include "stats/hist.h"
 #include "workload/registry.h"
 #include "workload/wakeup.h"
