@@ -351,7 +351,8 @@ test_wakeup_syscalls() {
 			[ "$(wk_count "$calls" futex_wake)" -le $((sleeps + 2)) ] ||
 			fail "worker $w: more than one wait and one post per request: $calls"
 		other=$(awk '$1 !~ /^(futex_wait|futex_wake|clock_nanosleep)$/ { n += $2 } END { print n + 0 }' <<<"$calls")
-		[ "$other" -le 25 ] || fail "worker $w: $other other calls: $calls"
+		# thread start and exit, a few more under ASan; never per request
+		[ "$other" -le 64 ] || fail "worker $w: $other other calls: $calls"
 	done
 	awk -v t="$total" -v r="$req" 'BEGIN { exit !(t >= r && t <= r + 4) }' ||
 		fail "workers slept $total times for $req requests"
