@@ -309,3 +309,57 @@ int parse_sysbench(const char *text, struct sysbench_out *o, char *err,
 		o->eps = o->total_s > 0 ? o->events / o->total_s : 0;
 	return 0;
 }
+
+/* --- sysbench fileio ------------------------------------------------- */
+
+struct fileio_scan {
+	struct fileio_out *o;
+	char *err;
+	size_t errlen;
+};
+
+static int fileio_line(const char *line, void *arg)
+{
+	struct fileio_scan *sc = arg;
+	struct fileio_out *o = sc->o;
+	static const struct {
+		const char *key;
+		size_t off;
+	} keys[] = {
+		{ "reads/s:", offsetof(struct fileio_out, reads) },
+		{ "writes/s:", offsetof(struct fileio_out, writes) },
+		{ "fsyncs/s:", offsetof(struct fileio_out, fsyncs) },
+		{ "read, MiB/s:", offsetof(struct fileio_out, read_mib) },
+		{ "written, MiB/s:", offsetof(struct fileio_out, written_mib) },
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		size_t n = strlen(keys[i].key);
+
+		if (strncmp(line, keys[i].key, n))
+			continue;
+		if (!number(line + n, (double *)((char *)o + keys[i].off))) {
+			snprintf(sc->err, sc->errlen,
+				 "cannot parse the line '%s'", line);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int parse_sysbench_fileio(const char *text, struct fileio_out *o, char *err,
+			  size_t errlen)
+{
+	struct fileio_scan sc = { o, err, errlen };
+
+	o->reads = o->writes = o->fsyncs = o->read_mib = o->written_mib = NAN;
+	if (each_line(text, fileio_line, &sc))
+		return -1;
+	if (isnan(o->reads) || isnan(o->writes) || isnan(o->fsyncs))
+		return missing(text, "'File operations' reads/s, writes/s and fsyncs/s",
+			       err, errlen);
+	if (isnan(o->read_mib) || isnan(o->written_mib))
+		return missing(text, "'Throughput' read and written MiB/s", err,
+			       errlen);
+	return parse_sysbench(text, &o->sb, err, errlen);
+}

@@ -46,4 +46,33 @@ struct sysbench_out {
 int parse_sysbench(const char *text, struct sysbench_out *o, char *err,
 		   size_t errlen);
 
+/* sysbench 1.0 fileio run: its File operations and Throughput blocks */
+struct fileio_out {
+	double reads, writes, fsyncs;	/* reads/s, writes/s, fsyncs/s */
+	double read_mib, written_mib;	/* read, MiB/s; written, MiB/s */
+	struct sysbench_out sb;		/* total time, events, Latency (ms) */
+};
+
+int parse_sysbench_fileio(const char *text, struct fileio_out *o, char *err,
+			  size_t errlen);
+
+/*
+ * fio 3 --output-format=json (fio_json.c): jobs[] summed - iops and
+ * bandwidth added, latency means weighted by their sample counts, the
+ * percentiles the largest of the jobs' (one job with --group_reporting).
+ * A direction that did no I/O has ios 0 and the rest NaN.
+ */
+struct fio_dir {
+	double ios, iops, mib;		/* total_ios, iops, bw_bytes in MiB/s */
+	double lat_avg_us, clat_p95_us, clat_p99_us;	/* lat_ns, clat_ns */
+	double lat_n;			/* lat_ns N: the weight of lat_avg_us */
+};
+
+struct fio_out {
+	struct fio_dir read, write;
+	unsigned jobs;
+};
+
+int parse_fio(const char *json, struct fio_out *o, char *err, size_t errlen);
+
 #endif

@@ -11,6 +11,8 @@ const struct workload *const workloads[] = {
 	&wl_tbench,
 	&wl_pgbench,
 	&wl_sysbench,
+	&wl_fileio,
+	&wl_fio,
 	&wl_wakeup,
 	&wl_rr,
 	&wl_compute,

@@ -31,6 +31,8 @@ extern const struct workload wl_dbench;
 extern const struct workload wl_tbench;
 extern const struct workload wl_pgbench;
 extern const struct workload wl_sysbench;
+extern const struct workload wl_fileio;
+extern const struct workload wl_fio;
 extern const struct workload wl_wakeup;
 extern const struct workload wl_rr;
 extern const struct workload wl_compute;

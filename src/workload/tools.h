@@ -56,4 +56,47 @@ struct sysbench_cfg {
 
 enum { SB_EPS, SB_TPS, SB_QPS, SB_LAT_MIN, SB_LAT_AVG, SB_LAT_MAX, SB_LAT_P95 };
 
+/* fileio: sysbench fileio */
+enum fileio_mode { FI_SEQWR, FI_SEQREWR, FI_SEQRD, FI_RNDRD, FI_RNDWR, FI_RNDRW };
+enum fileio_sync { FI_FSYNC, FI_FDATASYNC };
+
+struct fileio_cfg {
+	int mode;			/* enum fileio_mode */
+	const char *total_size;		/* --file-total-size: "64M" */
+	unsigned files;			/* --file-num */
+	const char *block_size;		/* --file-block-size: "16K" */
+	unsigned threads, time;
+	unsigned fsync_freq;		/* --file-fsync-freq, 0: none */
+	bool fsync_all, fsync_end;
+	int fsync_mode;			/* enum fileio_sync */
+	const char *extra_flags;	/* --file-extra-flags: sync,dsync,direct */
+};
+
+enum { FI_MIB, FI_READS, FI_WRITES, FI_FSYNCS, FI_READ_MIB, FI_WRITTEN_MIB,
+       FI_LAT_MIN, FI_LAT_AVG, FI_LAT_P95, FI_LAT_MAX };
+
+/* fio */
+enum fio_rw { FIO_READ, FIO_WRITE, FIO_RANDREAD, FIO_RANDWRITE, FIO_RW,
+	      FIO_RANDRW };
+enum fio_engine { FIO_LIBAIO, FIO_IO_URING, FIO_PSYNC };
+
+struct fio_cfg {
+	int rw;				/* enum fio_rw */
+	const char *bs, *size;		/* "4k", "64M" */
+	int ioengine;			/* enum fio_engine */
+	unsigned iodepth, numjobs, runtime;
+	const char *jobfile;		/* a fio job file instead */
+};
+
+enum { FIO_IOPS, FIO_READ_IOPS, FIO_WRITE_IOPS, FIO_READ_MIB, FIO_WRITE_MIB,
+       FIO_READ_LAT, FIO_WRITE_LAT, FIO_READ_P95, FIO_READ_P99,
+       FIO_WRITE_P95, FIO_WRITE_P99 };
+
+/*
+ * A size as fio and sysbench write it: a whole number of bytes, or with
+ * K, M, G or T (powers of 1024, either case, an optional "B" or "iB").
+ * 0, or -1 if s is not one or is 0 or above 1 TiB x 1024.
+ */
+int io_size(const char *s, unsigned long long *bytes);
+
 #endif

@@ -267,6 +267,96 @@ static void test_sysbench_bad(void **state)
 					sizeof(err)), -1);
 }
 
+static void test_sysbench_fileio(void **state)
+{
+	char *t = load("sb-fileio-rndrw.out"), *cut, err[256];
+	struct fileio_out o;
+
+	(void)state;
+	assert_int_equal(parse_sysbench_fileio(t, &o, err, sizeof(err)), 0);
+	assert_true(o.reads == 54278.81);
+	assert_true(o.writes == 36185.21);
+	assert_true(o.fsyncs == 1812.85);
+	assert_true(o.read_mib == 212.03);
+	assert_true(o.written_mib == 141.35);
+	assert_true(o.sb.lat_avg == 0.02);
+	assert_true(o.sb.lat_max == 22.18);
+	assert_true(o.sb.lat_p95 == 0.00);
+	assert_true(o.sb.events == 92433);
+	cut = cut_before(t, "Throughput:");
+	assert_int_equal(parse_sysbench_fileio(cut, &o, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no 'Throughput' read and written MiB/s line"));
+	free(cut);
+	cut = cut_before(t, "File operations:");
+	assert_int_equal(parse_sysbench_fileio(cut, &o, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "reads/s, writes/s and fsyncs/s"));
+	free(cut);
+	free(t);
+	t = load("sb-fileio-seqrd.out");
+	assert_int_equal(parse_sysbench_fileio(t, &o, err, sizeof(err)), 0);
+	assert_true(o.reads == 447223.87);
+	assert_true(o.writes == 0);
+	assert_true(o.read_mib == 6987.87);
+	assert_true(o.written_mib == 0);
+	assert_true(o.sb.lat_max == 76.26);
+	free(t);
+	assert_int_equal(parse_sysbench_fileio("    reads/s: lots\n", &o, err,
+					       sizeof(err)), -1);
+	assert_string_equal(err, "cannot parse the line 'reads/s: lots'");
+}
+
+/* fio --output-format=json: two jobs summed, one group-reported job */
+static void test_fio(void **state)
+{
+	char *t = load("fio-randrw-2jobs.json"), err[256];
+	struct fio_out o;
+	double lat;
+
+	(void)state;
+	assert_int_equal(parse_fio(t, &o, err, sizeof(err)), 0);
+	assert_int_equal(o.jobs, 2);
+	assert_true(o.read.ios == 7148 + 7104);
+	assert_true(fabs(o.read.iops - (7021.611002 + 7054.617676)) < 1e-6);
+	assert_true(fabs(o.write.iops - (7061.886051 + 7182.720953)) < 1e-6);
+	assert_true(fabs(o.read.mib - (28760518.0 + 28895714) / 1048576) < 1e-9);
+	assert_true(fabs(o.write.mib - (28925485.0 + 29420425) / 1048576) < 1e-9);
+	lat = (292234.125909 * 7148 + 282665.748733 * 7104) / (7148 + 7104) / 1000;
+	assert_true(fabs(o.read.lat_avg_us - lat) < 1e-6);
+	assert_true(fabs(o.read.clat_p95_us - 228.352) < 1e-9);
+	assert_true(fabs(o.read.clat_p99_us - 1220.608) < 1e-9);
+	assert_true(fabs(o.write.clat_p99_us - 2211.84) < 1e-9);
+	free(t);
+	t = load("fio-jobfile-group.json");
+	assert_int_equal(parse_fio(t, &o, err, sizeof(err)), 0);
+	assert_int_equal(o.jobs, 1);
+	assert_true(o.read.iops == 21528.471528);
+	assert_true(fabs(o.read.clat_p99_us - 489.472) < 1e-9);
+	assert_true(o.write.ios == 0);
+	assert_true(isnan(o.write.clat_p99_us) && isnan(o.write.lat_avg_us));
+	free(t);
+}
+
+static void test_fio_bad(void **state)
+{
+	struct fio_out o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse_fio("fio: engine bogus not loadable\n", &o, err,
+				   sizeof(err)), -1);
+	assert_string_equal(err, "no JSON in its output");
+	assert_int_equal(parse_fio("{ \"jobs\": [ ", &o, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "its JSON does not parse"));
+	assert_int_equal(parse_fio("{ \"jobs\": [] }", &o, err, sizeof(err)), -1);
+	assert_string_equal(err, "its JSON has no jobs[]");
+	assert_int_equal(parse_fio("{ \"jobs\": [ { \"jobname\": \"j\", \"error\": 5 } ] }",
+				   &o, err, sizeof(err)), -1);
+	assert_string_equal(err, "job 'j' ended with error 5");
+	assert_int_equal(parse_fio("{ \"jobs\": [ { \"read\": { \"total_ios\": 0, \"iops\": 0, \"bw_bytes\": 0 } } ] }",
+				   &o, err, sizeof(err)), -1);
+	assert_string_equal(err, "a job has no 'write' object");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -277,6 +367,9 @@ int main(void)
 		cmocka_unit_test(test_pgbench_bad),
 		cmocka_unit_test(test_sysbench),
 		cmocka_unit_test(test_sysbench_bad),
+		cmocka_unit_test(test_sysbench_fileio),
+		cmocka_unit_test(test_fio),
+		cmocka_unit_test(test_fio_bad),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
