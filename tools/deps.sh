@@ -12,7 +12,7 @@ set -eu
 build="gcc libc6-dev make pkg-config libjansson-dev libsqlite3-dev libinih-dev libmnl-dev libgsl-dev libpq-dev"
 # clang: make check's clang build and make fuzz (libFuzzer); its
 # sanitizer and libFuzzer runtimes are only a Recommends of clang-14.
-test="$build clang libclang-rt-14-dev libcmocka-dev jq sqlite3 strace procps git dbench postgresql postgresql-contrib sysbench chromium gnuplot-nox fonts-dejavu-core"
+test="$build clang libclang-rt-14-dev libcmocka-dev jq sqlite3 strace procps git dbench postgresql postgresql-contrib sysbench fio chromium gnuplot-nox fonts-dejavu-core"
 # kbuild (jobs/kbuild.job): the kernel source, and what building it
 # needs - flex, bison and bc for any config, libelf-dev (objtool) and
 # libssl-dev (certificates) for defconfig on x86-64.

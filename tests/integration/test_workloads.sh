@@ -15,6 +15,8 @@ declare -A tiny=(
 	[tbench]="--clients 1 -t 2"
 	[pgbench]="-c 1 -T 1 -s 1"
 	[sysbench]="--test cpu --threads 1 --time 1"
+	[fileio]="--file-total-size 4M --file-num 2 --time 1"
+	[fio]="--size 4M --iodepth 4 --runtime 1"
 	[wakeup]="-m 1 -t 1 -r 1"
 	[rr]="-P 1 -l 1"
 	[compute]="-n 1 -j 1"
@@ -29,6 +31,8 @@ declare -A headline=(
 	[tbench]=tbench.mbps
 	[pgbench]=pgbench.tps
 	[sysbench]=sysbench.events_per_sec
+	[fileio]=fileio.mib_per_sec
+	[fio]=fio.iops
 	[wakeup]=wakeup.p99_us
 	[rr]=rr.trans_per_s
 	[compute]=compute.jobs_per_min
@@ -41,6 +45,8 @@ declare -A needs=(
 	[tbench]="tbench tbench_srv"
 	[pgbench]="pgbench postgresql"
 	[sysbench]="sysbench"
+	[fileio]="sysbench"
+	[fio]="fio"
 )
 
 listed_workloads() {
