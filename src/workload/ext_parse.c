@@ -287,6 +287,16 @@ bad:
 	return -1;
 }
 
+void print_sysbench_latency(FILE *f, double min, double avg, double max,
+			    double p95)
+{
+	fprintf(f, "Latency (ms):\n");
+	fprintf(f, "         min: %39.2f\n", min);
+	fprintf(f, "         avg: %39.2f\n", avg);
+	fprintf(f, "         max: %39.2f\n", max);
+	fprintf(f, "         95th percentile: %27.2f\n", p95);
+}
+
 int parse_sysbench(const char *text, struct sysbench_out *o, char *err,
 		   size_t errlen)
 {

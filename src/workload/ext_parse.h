@@ -10,6 +10,7 @@
 #define SCHEDLAB_EXT_PARSE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* dbench and tbench (dbench 4.0) */
 struct dbench_out {
@@ -45,6 +46,10 @@ struct sysbench_out {
 
 int parse_sysbench(const char *text, struct sysbench_out *o, char *err,
 		   size_t errlen);
+
+/* sysbench's "Latency (ms):" block with these values, as sysbench prints it */
+void print_sysbench_latency(FILE *f, double min, double avg, double max,
+			    double p95);
 
 /* sysbench 1.0 fileio run: its File operations and Throughput blocks */
 struct fileio_out {

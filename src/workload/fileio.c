@@ -296,11 +296,8 @@ static void fileio_text_result(FILE *f, const void *cfg,
 	fprintf(f, "    read, MiB/s:                  %.2f\n", r->value[FI_READ_MIB]);
 	fprintf(f, "    written, MiB/s:               %.2f\n\n",
 		r->value[FI_WRITTEN_MIB]);
-	fprintf(f, "Latency (ms):\n");
-	fprintf(f, "         min: %39.2f\n", r->value[FI_LAT_MIN]);
-	fprintf(f, "         avg: %39.2f\n", r->value[FI_LAT_AVG]);
-	fprintf(f, "         max: %39.2f\n", r->value[FI_LAT_MAX]);
-	fprintf(f, "         95th percentile: %27.2f\n", r->value[FI_LAT_P95]);
+	print_sysbench_latency(f, r->value[FI_LAT_MIN], r->value[FI_LAT_AVG],
+			       r->value[FI_LAT_MAX], r->value[FI_LAT_P95]);
 }
 
 static const struct text_format fileio_formats[] = {

@@ -177,11 +177,8 @@ static void sysbench_text_result(FILE *f, const void *cfg,
 	if (r->have[SB_QPS])
 		fprintf(f, "    queries per sec.:        %.2f\n", r->value[SB_QPS]);
 	fprintf(f, "    events per second: %8.2f\n\n", r->value[SB_EPS]);
-	fprintf(f, "Latency (ms):\n");
-	fprintf(f, "         min: %39.2f\n", r->value[SB_LAT_MIN]);
-	fprintf(f, "         avg: %39.2f\n", r->value[SB_LAT_AVG]);
-	fprintf(f, "         max: %39.2f\n", r->value[SB_LAT_MAX]);
-	fprintf(f, "         95th percentile: %27.2f\n", r->value[SB_LAT_P95]);
+	print_sysbench_latency(f, r->value[SB_LAT_MIN], r->value[SB_LAT_AVG],
+			       r->value[SB_LAT_MAX], r->value[SB_LAT_P95]);
 }
 
 static const struct text_format sysbench_formats[] = {
