@@ -250,6 +250,20 @@ use_tmpdir() {
 	unset SCHEDLAB_JOBS SCHEDLAB_NCPU
 }
 
+# busy_now: the percentage of the CPUs' time that was not idle over the
+# next half second (the tests' own share included: call it between
+# runs). A timing test that fails on a machine others kept busy says
+# nothing; it skips instead when no try found the machine quiet.
+busy_now() {
+	local a b
+	a=$(awk '/^cpu / { print $2+$3+$4+$7+$8+$9, $5+$6 }' /proc/stat)
+	sleep 0.5
+	b=$(awk '/^cpu / { print $2+$3+$4+$7+$8+$9, $5+$6 }' /proc/stat)
+	awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, " "); split(b, y, " ");
+		t = (y[1] - x[1]) + (y[2] - x[2]);
+		printf "%d", t ? 100 * (y[1] - x[1]) / t : 0 }'
+}
+
 # nruns DB: how many runs DB holds, by 'schedlab list runs' (0 when
 # there is no database).
 nruns() {

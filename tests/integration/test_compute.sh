@@ -48,16 +48,6 @@ test_compute_json_one_task() {
 # sharing CPU 0: task 1 finishes at t, the others near 2t. Finish times
 # t, 2t, 2t: mean 5t/3, sigma = t sqrt(2)/3, sigma/mean = 0.283: JTI 71.
 # Allow for the noise of a shared machine, but far below 100.
-# The percentage of CPU time others used over half a second.
-busy_now() {
-	local a b
-	a=$(awk '/^cpu / { print $2+$3+$4+$7+$8+$9, $5+$6 }' /proc/stat)
-	sleep 0.5
-	b=$(awk '/^cpu / { print $2+$3+$4+$7+$8+$9, $5+$6 }' /proc/stat)
-	awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, " "); split(b, y, " ");
-		t = (y[1] - x[1]) + (y[2] - x[2]);
-		printf "%d", t ? 100 * (y[1] - x[1]) / t : 0 }'
-}
 
 test_compute_jti_lopsided() {
 	local jti ratio try busy quiet=0 fits=0
