@@ -441,6 +441,10 @@ int pg_history(struct store *base, const char *label, const char *host,
 	       const char *workload, unsigned version, const char *params,
 	       const char *metric, unsigned max,
 	       void (*fn)(void *arg, const double *x, size_t n), void *arg);
+int pg_series_meta(struct store *base, const char *job,
+		   struct store_series *out);
+int pg_series(struct store *base, const struct store_series_query *q,
+	      const char *metric, struct store_series *out);
 
 static const struct store_ops pg_ops = {
 	.kind = "postgresql",
@@ -456,6 +460,8 @@ static const struct store_ops pg_ops = {
 	.import = pg_import,
 	.estimate = pg_estimate,
 	.history = pg_history,
+	.series_meta = pg_series_meta,
+	.series = pg_series,
 };
 
 struct store *pg_store_open(const char *url, bool write)

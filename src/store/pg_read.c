@@ -2,7 +2,8 @@
 /*
  * store/pg_read.c: runs out of PostgreSQL (pg.h) - finding one by id,
  * label or uuid, listing them (all, or the runs of one A/B), a case's
- * history (compare's run-to-run noise, run's estimates), and a run read
+ * history (compare's run-to-run noise, run's estimates), a job's series
+ * (history: one query for every run), and a run read
  * straight into struct run (model/run.h), as sqlite_model.c reads
  * SQLite's: store_export() is run_to_export() of it, so a run exports
  * the same bytes from either backend.
@@ -518,4 +519,106 @@ int pg_history(struct store *base, const char *label, const char *host,
 	free(x);
 	PQclear(res);
 	return count;
+}
+
+/* The run (complete or partial) and case (complete) a series reads. */
+#define SERIES_CASES "c.status = 'complete' AND r.status IN ('complete', 'partial')"
+
+int pg_series_meta(struct store *base, const char *job,
+		   struct store_series *out)
+{
+	struct pg_store *s = pg_of(base);
+	PGresult *res;
+	int rows;
+
+	if (s->empty)
+		return 0;
+	res = pg_query(s, "SELECT m.name, m.unit, m.better, m.headline"
+		       " FROM run_metrics m, (SELECT c.id, c.run_id FROM cases c"
+		       " JOIN runs r ON r.id = c.run_id WHERE c.job = $1 AND "
+		       SERIES_CASES " ORDER BY r.started DESC, c.id DESC LIMIT 1) l"
+		       " WHERE m.run_id = l.run_id AND m.name IN"
+		       " (SELECT metric FROM samples WHERE case_id = l.id)"
+		       " ORDER BY m.seq", 1, &job, PGRES_TUPLES_OK,
+		       "cannot read a job's metrics");
+	if (!res)
+		return -1;
+	rows = PQntuples(res);
+	if (rows) {
+		out->metrics = xcalloc((size_t)rows, sizeof(*out->metrics));
+		for (int i = 0; i < rows; i++) {
+			int better = better_parse(PQgetvalue(res, i, 2));
+
+			out->metrics[i] = (struct store_series_metric){
+				.name = col_dup(res, i, 0), .unit = col_dup(res, i, 1),
+				.better = better < 0 ? BETTER_NONE : (enum better)better,
+				.headline = *PQgetvalue(res, i, 3) == 't',
+			};
+		}
+		out->nmetrics = (size_t)rows;
+		PQclear(res);
+		return 0;
+	}
+	PQclear(res);
+	res = pg_query(s, "SELECT DISTINCT c.job FROM cases c JOIN runs r"
+		       " ON r.id = c.run_id WHERE " SERIES_CASES " ORDER BY c.job",
+		       0, NULL, PGRES_TUPLES_OK, "cannot list jobs");
+	if (!res)
+		return -1;
+	rows = PQntuples(res);
+	out->jobs = xcalloc((size_t)rows + 1, sizeof(*out->jobs));
+	for (int i = 0; i < rows; i++)
+		out->jobs[i] = col_dup(res, i, 0);
+	out->njobs = (size_t)rows;
+	PQclear(res);
+	return 0;
+}
+
+int pg_series(struct store *base, const struct store_series_query *q,
+	      const char *metric, struct store_series *out)
+{
+	struct pg_store *s = pg_of(base);
+	char since[32];
+	const char *v[3] = { q->job, metric, NULL };
+	struct store_series_case *c = NULL;
+	PGresult *res;
+	int rows;
+
+	if (s->empty)
+		return 0;
+	if (!isnan(q->since)) {
+		snprintf(since, sizeof(since), "%.17g", q->since);
+		v[2] = since;
+	}
+	res = pg_query(s, "SELECT c.id, r.id, r.uuid, r.label, r.host, r.started,"
+		       " r.environment->'kernel'->'release'->>'value',"
+		       " c.version, c.params, c.sweep_keys, c.sweep, v.value, r.command"
+		       " FROM cases c JOIN runs r ON r.id = c.run_id"
+		       " JOIN samples v ON v.case_id = c.id AND v.metric = $2"
+		       " WHERE c.job = $1 AND " SERIES_CASES
+		       " AND ($3::float8 IS NULL OR r.started >= $3::float8)"
+		       " ORDER BY r.started, r.id, c.seq, v.iteration", 3, v,
+		       PGRES_TUPLES_OK, "cannot read a job's series");
+	if (!res)
+		return -1;
+	rows = PQntuples(res);
+	for (int i = 0; i < rows; i++) {
+		if (!i || strcmp(PQgetvalue(res, i, 0), PQgetvalue(res, i - 1, 0))) {
+			c = series_case_add(out);
+			c->run_id = col_int(res, i, 1);
+			c->uuid = col_dup(res, i, 2);
+			c->label = col_dup(res, i, 3);
+			c->host = col_dup(res, i, 4);
+			c->started = col_real(res, i, 5);
+			c->kernel = col_dup(res, i, 6);
+			c->version = (unsigned)col_int(res, i, 7);
+			c->params = col_dup(res, i, 8);
+			c->sweep_keys = col_dup(res, i, 9);
+			c->sweep = col_dup(res, i, 10);
+			c->command = col_dup(res, i, 12);
+		}
+		series_sample_add(c, col_real(res, i, 11));
+	}
+	PQclear(res);
+	return 0;
 }

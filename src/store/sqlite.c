@@ -687,6 +687,8 @@ static const struct store_ops sqlite_ops = {
 	.import = sqlite_import,
 	.estimate = sqlite_estimate,
 	.history = sqlite_history,
+	.series_meta = sqlite_series_meta,
+	.series = sqlite_series,
 };
 
 struct store *sqlite_store_open(const char *path, bool write)

@@ -54,6 +54,10 @@ int sqlite_history(struct store *base, const char *label, const char *host,
 		   const char *workload, unsigned version, const char *params,
 		   const char *metric, unsigned max,
 		   void (*fn)(void *arg, const double *x, size_t n), void *arg);
+int sqlite_series_meta(struct store *base, const char *job,
+		       struct store_series *out);
+int sqlite_series(struct store *base, const struct store_series_query *q,
+		  const char *metric, struct store_series *out);
 int sqlite_load(struct store *base, int64_t id,
 		struct run *r);				/* sqlite_model.c */
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * store/sqlite_read.c: runs out of the database - finding one by id or
- * label, listing them (all, or the runs of one A/B), a case's history (compare's run-to-run noise,
- * run's estimates), and a run's export document, which is the model's
- * (sqlite_model.c reads the run). The local ids stay out of the
+ * label, listing them (all, or the runs of one A/B), a case's history
+ * (compare's run-to-run noise, run's estimates), a job's series (history:
+ * one query for every run), and a run's export document, which is the
+ * model's (sqlite_model.c reads the run). The local ids stay out of the
  * document.
  */
 #include <errno.h>
@@ -226,4 +227,123 @@ int sqlite_history(struct store *base, const char *label, const char *host,
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	return count;
+}
+
+/* The run (complete or partial) and case (complete) a series reads. */
+#define SERIES_CASES "c.status = 'complete' AND r.status IN ('complete', 'partial')"
+
+int sqlite_series_meta(struct store *base, const char *job,
+		       struct store_series *out)
+{
+	struct sqlite_store *s = sqlite_of(base);
+	static const char latest[] =
+		"SELECT c.id, c.run_id FROM cases c JOIN runs r ON r.id = c.run_id"
+		" WHERE c.job = ?1 AND " SERIES_CASES
+		" ORDER BY r.started DESC, c.id DESC LIMIT 1";
+	sqlite3_stmt *st;
+	int64_t case_id = 0, run_id = 0;
+	size_t cap = 0;
+	int rc;
+
+	if (db_prepare(s, latest, &st))
+		return -1;
+	db_bind_text(st, 1, job);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		case_id = sqlite3_column_int64(st, 0);
+		run_id = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_error(s, "cannot find job %s", job);
+	if (rc == SQLITE_DONE) {
+		if (db_prepare(s, "SELECT DISTINCT c.job FROM cases c JOIN runs r"
+			       " ON r.id = c.run_id WHERE " SERIES_CASES
+			       " ORDER BY c.job", &st))
+			return -1;
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			if (out->njobs == cap) {
+				cap = cap ? 2 * cap : 16;
+				out->jobs = xrealloc(out->jobs, cap * sizeof(*out->jobs));
+			}
+			out->jobs[out->njobs++] = db_col_dup(st, 0);
+		}
+		sqlite3_finalize(st);
+		return rc == SQLITE_DONE ? 0 : db_error(s, "cannot list jobs");
+	}
+	if (db_prepare(s, "SELECT m.name, m.unit, m.better, m.headline"
+		       " FROM run_metrics m WHERE m.run_id = ?1 AND m.name IN"
+		       " (SELECT metric FROM samples WHERE case_id = ?2)"
+		       " ORDER BY m.rowid", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_int64(st, 2, case_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *b = (const char *)sqlite3_column_text(st, 2);
+		int better = better_parse(b ? b : "");
+
+		if (out->nmetrics == cap) {
+			cap = cap ? 2 * cap : 16;
+			out->metrics = xrealloc(out->metrics, cap * sizeof(*out->metrics));
+		}
+		out->metrics[out->nmetrics++] = (struct store_series_metric){
+			.name = db_col_dup(st, 0), .unit = db_col_dup(st, 1),
+			.better = better < 0 ? BETTER_NONE : (enum better)better,
+			.headline = sqlite3_column_int(st, 3) != 0,
+		};
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_error(s, "cannot read the metrics of job %s", job);
+}
+
+int sqlite_series(struct store *base, const struct store_series_query *q,
+		  const char *metric, struct store_series *out)
+{
+	struct sqlite_store *s = sqlite_of(base);
+	static const char sql[] =
+		"SELECT c.id, r.id, r.uuid, r.label, r.host, r.started,"
+		" CASE WHEN json_valid(r.environment) THEN json_extract("
+		"   r.environment, '$.kernel.release.value') END,"
+		" c.version, c.params, c.sweep_keys, c.sweep, v.value, r.command"
+		" FROM cases c JOIN runs r ON r.id = c.run_id"
+		" JOIN samples v ON v.case_id = c.id AND v.metric = ?2"
+		" WHERE c.job = ?1 AND " SERIES_CASES
+		" AND (?3 IS NULL OR r.started >= ?3)"
+		" ORDER BY r.started, r.id, c.seq, v.iteration";
+	struct store_series_case *c = NULL;
+	sqlite3_stmt *st;
+	int64_t cur = -1;
+	int rc;
+
+	if (db_prepare(s, sql, &st))
+		return -1;
+	db_bind_text(st, 1, q->job);
+	db_bind_text(st, 2, metric);
+	if (!isnan(q->since))
+		sqlite3_bind_double(st, 3, q->since);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+
+		if (id != cur) {
+			const char *k = sqlite3_column_type(st, 6) == SQLITE_TEXT ?
+				(const char *)sqlite3_column_text(st, 6) : NULL;
+
+			cur = id;
+			c = series_case_add(out);
+			c->run_id = sqlite3_column_int64(st, 1);
+			c->uuid = db_col_dup(st, 2);
+			c->label = db_col_dup(st, 3);
+			c->host = db_col_dup(st, 4);
+			c->started = sqlite3_column_double(st, 5);
+			c->kernel = k ? xstrdup_utf8(k) : NULL;
+			c->version = (unsigned)sqlite3_column_int(st, 7);
+			c->params = db_col_dup(st, 8);
+			c->sweep_keys = db_col_dup(st, 9);
+			c->sweep = db_col_dup(st, 10);
+			c->command = db_col_dup(st, 12);
+		}
+		series_sample_add(c, sqlite3_column_double(st, 11));
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_error(s, "cannot read the series of job %s", q->job);
 }

@@ -6,6 +6,7 @@
  * the default path, a URL without its password, the export of a loaded
  * run - is here.
  */
+#include <fnmatch.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,4 +276,92 @@ int store_history(struct store *s, const char *label, const char *host,
 {
 	return s->ops->history(s, label, host, workload, version, params,
 			       metric, max, fn, arg);
+}
+
+struct store_series_case *series_case_add(struct store_series *out)
+{
+	struct store_series_case *c;
+
+	if (!(out->ncases & (out->ncases - 1)))	/* 0, 1, 2, 4, ...: grow */
+		out->cases = xrealloc(out->cases, (out->ncases ? 2 * out->ncases : 1) *
+				      sizeof(*out->cases));
+	c = &out->cases[out->ncases++];
+	memset(c, 0, sizeof(*c));
+	return c;
+}
+
+void series_sample_add(struct store_series_case *c, double v)
+{
+	if (!(c->n & (c->n - 1)))
+		c->x = xrealloc(c->x, (c->n ? 2 * c->n : 1) * sizeof(*c->x));
+	c->x[c->n++] = v;
+}
+
+static void series_case_free(struct store_series_case *c)
+{
+	free(c->uuid);
+	free(c->label);
+	free(c->host);
+	free(c->kernel);
+	free(c->command);
+	free(c->params);
+	free(c->sweep_keys);
+	free(c->sweep);
+	free(c->x);
+}
+
+void store_series_free(struct store_series *out)
+{
+	for (size_t i = 0; i < out->nmetrics; i++) {
+		free(out->metrics[i].name);
+		free(out->metrics[i].unit);
+	}
+	free(out->metrics);
+	for (size_t i = 0; i < out->njobs; i++)
+		free(out->jobs[i]);
+	free(out->jobs);
+	for (size_t i = 0; i < out->ncases; i++)
+		series_case_free(&out->cases[i]);
+	free(out->cases);
+	memset(out, 0, sizeof(*out));
+}
+
+/* A glob that a run without the field never matches. */
+static bool glob_keeps(const char *glob, const char *s)
+{
+	return !glob || (s && !fnmatch(glob, s, 0));
+}
+
+int store_series(struct store *s, const struct store_series_query *q,
+		 struct store_series *out)
+{
+	const char *want = q->metric;
+	size_t keep = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (s->ops->series_meta(s, q->job, out))
+		return -1;
+	for (size_t i = 0; i < out->nmetrics && !out->metric; i++) {
+		const struct store_series_metric *m = &out->metrics[i];
+
+		if (want ? !strcmp(m->name, want) : m->headline)
+			out->metric = m;
+	}
+	if (!out->metric && !want && out->nmetrics)
+		out->metric = &out->metrics[0];	/* a job without a headline */
+	if (!out->metric)
+		return 0;
+	if (s->ops->series(s, q, out->metric->name, out))
+		return -1;
+	/* the globs here, so that they mean the same on every backend */
+	for (size_t i = 0; i < out->ncases; i++) {
+		struct store_series_case *c = &out->cases[i];
+
+		if (glob_keeps(q->host, c->host) && glob_keeps(q->label, c->label))
+			out->cases[keep++] = *c;
+		else
+			series_case_free(c);
+	}
+	out->ncases = keep;
+	return 0;
 }

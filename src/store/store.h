@@ -310,4 +310,61 @@ int store_history(struct store *s, const char *label, const char *host,
 		  const char *metric, unsigned max,
 		  void (*fn)(void *arg, const double *x, size_t n), void *arg);
 
+/*
+ * A series of one job for `schedlab history`: the complete cases named
+ * job of the complete and partial runs, each with its run's identity and
+ * the samples of one metric, read in one query whatever the number of
+ * runs.
+ */
+struct store_series_query {
+	const char *job;	/* required */
+	const char *metric;	/* NULL: the job's headline */
+	/* globs as the shell's (fnmatch(3), the same on both backends); a
+	 * run without a host or label never matches one; NULL: any */
+	const char *host, *label;
+	double since;		/* runs started at or after (Unix time); NAN: any */
+};
+
+struct store_series_metric {
+	char *name, *unit;
+	enum better better;
+	bool headline;
+};
+
+struct store_series_case {
+	int64_t run_id;
+	char *uuid, *label, *host;	/* label, host NULL when none */
+	char *kernel;		/* the environment's kernel release; NULL: none */
+	char *command;		/* the run's command line; NULL: none */
+	double started;		/* Unix time */
+	unsigned version;	/* the workload's semantics version */
+	char *params, *sweep_keys, *sweep;	/* NULL when none */
+	double *x;		/* the metric's samples, in iteration order */
+	size_t n;
+};
+
+struct store_series {
+	/* the job's metrics, from its latest complete case; none when the
+	 * job has no complete case: jobs[] then names the jobs that have */
+	struct store_series_metric *metrics;
+	size_t nmetrics;
+	char **jobs;
+	size_t njobs;
+	/* the metric read (q->metric or the headline): an entry of
+	 * metrics[], NULL when the job has none such (cases[] is empty) */
+	const struct store_series_metric *metric;
+	/* by start time, then run id, then case order within the run */
+	struct store_series_case *cases;
+	size_t ncases;
+};
+
+/*
+ * q's series into *out (store_series_free() releases it, also after an
+ * error). 0 also when the job or metric is unknown (out->metric NULL:
+ * see metrics[] and jobs[]); -1 after error().
+ */
+int store_series(struct store *s, const struct store_series_query *q,
+		 struct store_series *out);
+void store_series_free(struct store_series *out);
+
 #endif

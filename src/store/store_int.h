@@ -39,6 +39,15 @@ struct store_ops {
 		       const char *params, const char *metric, unsigned max,
 		       void (*fn)(void *arg, const double *x, size_t n),
 		       void *arg);
+	/* store_series()'s halves: the metrics of q->job's latest complete
+	 * case into out->metrics, or, when it has none, the jobs that have
+	 * one into out->jobs; then the cases with samples of metric, q->since
+	 * applied (q->host and q->label are store.c's), each added by
+	 * series_case_add() in the order store.h gives */
+	int (*series_meta)(struct store *s, const char *job,
+			   struct store_series *out);
+	int (*series)(struct store *s, const struct store_series_query *q,
+		      const char *metric, struct store_series *out);
 };
 
 struct store {
@@ -47,6 +56,11 @@ struct store {
 	 * password (store_url_redact()) */
 	char *name;
 };
+
+/* A new, empty case at the end of out->cases (store.c). */
+struct store_series_case *series_case_add(struct store_series *out);
+/* v appended to c's samples. */
+void series_sample_add(struct store_series_case *c, double v);
 
 /* The backends' openers: NULL after error(), as store_open() says. */
 struct store *sqlite_store_open(const char *path, bool write);
