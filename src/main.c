@@ -30,6 +30,7 @@ static const struct command commands[] = {
 	{ "pull", cmd_pull, "copy runs from another database into the local one, each once" },
 	{ "compare", cmd_compare, "stored runs side by side: mmtests' tables, significance, verdicts" },
 	{ "report", cmd_report, "stored runs as an HTML page: tables, plots, latency CDFs, environments" },
+	{ "history", cmd_history, "change points over a job's stored runs, by time, commit or kernel" },
 	{ "judge", cmd_judge, "run and compare against a baseline; exit 0/1/125 for git bisect run" },
 	{ "ab", cmd_ab, "run a suite under two or more variants, interleaved, and compare them" },
 	{ "queue", cmd_queue, "the fleet's job queue in PostgreSQL: add, list, cancel, retry jobs" },

@@ -25,6 +25,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_judge(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 int cmd_queue(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
 

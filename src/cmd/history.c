@@ -1,0 +1,511 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedlab history JOB: where a series of stored runs of one job
+ * stepped. The store reads the job's cases in one query
+ * (store_series()); here they become one series per case of the job
+ * (a sweep has several), ordered by start time, by the kernel release
+ * (strverscmp) or by the label as a commit of a git repository
+ * (history_order.c), each run summarised (median, IQR, min, max) and its
+ * median fed to the change-point detector (stats/changepoint.h). The
+ * model (report/history.h) goes to a renderer: text, json or an HTML
+ * page with a plot.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "cmd/history_order.h"
+#include "cmd/setup.h"
+#include "model/run.h"
+#include "report/history.h"
+#include "report/plot.h"
+#include "stats/summary.h"
+#include "store/store.h"
+#include "util.h"
+
+struct history_opts {
+	const char *db, *metric, *host, *label, *since, *repo, *output, *alpha;
+	int by, format;
+	unsigned min_size;
+	bool help;
+};
+
+static const char *const history_formats[] = { "text", "json", "html", NULL };
+const char *const history_by_names[] = { "time", "commit", "kernel", NULL };
+
+#define O(f) offsetof(struct history_opts, f)
+static const struct opt_def history_options[] = {
+	{ .name = "metric", .type = OPT_STRING, .offset = O(metric), .arg = "M",
+	  .help = "the metric of the series (default: the job's headline)" },
+	{ .name = "host", .type = OPT_STRING, .offset = O(host), .arg = "PATTERN",
+	  .help = "only the runs of the hosts PATTERN matches, a glob as the shell's ('lkp-*'); a run without a host never matches" },
+	{ .name = "label", .type = OPT_STRING, .offset = O(label), .arg = "GLOB",
+	  .help = "only the runs whose label GLOB matches ('nightly-*'); a run without a label never matches" },
+	{ .name = "since", .type = OPT_STRING, .offset = O(since), .arg = "DATE",
+	  .help = "only the runs started at or after DATE (UTC): 2026-12-01, 2026-12-01T10:00, 2026-12-01T10:00:00 or a Unix time" },
+	{ .name = "by", .type = OPT_ENUM, .offset = O(by), .def = "time",
+	  .choices = history_by_names, .arg = "ORDER",
+	  .help = "time: by start time; commit: by the label as a commit of the git repository (--repo), in git rev-list --topo-order order; kernel: by the kernel release, in version order" },
+	{ .name = "repo", .type = OPT_STRING, .offset = O(repo), .arg = "DIR",
+	  .help = "with --by commit: the git repository whose commits the labels name (default: the current directory)" },
+	OPT_DB(struct history_opts, db),
+	OPT_FORMAT(struct history_opts, format, history_formats, "text",
+		   "text: a table per case with the change points marked; json: one schedlab-history/1 document (doc/export.md); html: DIR/index.html with a plot (-o)"),
+	{ .name = "output", .type = OPT_STRING, .offset = O(output), .arg = "DIR",
+	  .short_flag = 'o', .help = "with --format html: the directory to write index.html into (made when missing)" },
+	{ .name = "alpha", .type = OPT_STRING, .offset = O(alpha), .def = "0.05",
+	  .arg = "A", .help = "the significance each change point must reach, above 0 and at most 0.5" },
+	{ .name = "min-size", .type = OPT_UINT, .offset = O(min_size), .def = "5",
+	  .min = 2, .max = 10000, .arg = "N",
+	  .help = "the fewest runs on either side of a change point" },
+	OPT_HELP(struct history_opts, help),
+	{ .name = NULL },
+};
+#undef O
+
+static void history_usage(FILE *f)
+{
+	fprintf(f, "usage: schedlab history JOB [--metric M] [--host PATTERN] [--label GLOB]\n"
+		"       [--since DATE] [--by time|commit|kernel] [--repo DIR] [--db DB]\n"
+		"       [--format text|json|html] [-o DIR] [--alpha A] [--min-size N]\n\n"
+		"The stored runs of job JOB in order, one series per case of the job (a sweep\n"
+		"has one per value), each run named by its label with its median and spread,\n"
+		"and the change points in the series of the runs' medians: between which two\n"
+		"runs, the level before and after, the change with its 95%% interval and its p\n"
+		"(E-Divisive means, a permutation test; doc/statistics.md). By commit, each\n"
+		"change point comes with the git bisect and schedlab judge lines that narrow\n"
+		"it down.\n\nOptions:\n");
+	opts_help(f, history_options);
+	fprintf(f, "\nExit status: 0 written (change points or none), 1 writing failed,\n"
+		"2 bad input (an unknown job or metric, a bad DATE, too few runs).\n");
+}
+
+/* --since DATE as Unix time: the forms --help names, UTC. */
+static int parse_since(const char *s, double *t)
+{
+	static const char *const forms[] = {
+		"%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M",
+		"%Y-%m-%d %H:%M", "%Y-%m-%d", NULL,
+	};
+	char *end;
+
+	if (*s && !s[strspn(s, "0123456789.")]) {
+		errno = 0;
+		*t = strtod(s, &end);
+		if (!errno && !*end && isfinite(*t))
+			return 0;
+	}
+	for (size_t i = 0; forms[i]; i++) {
+		struct tm tm = { 0 };
+
+		end = strptime(s, forms[i], &tm);
+		if (end && !*end) {
+			*t = (double)timegm(&tm);
+			return 0;
+		}
+	}
+	return error("history: --since '%s' is not a date (accepted: 2026-12-01, "
+		     "2026-12-01T10:00, 2026-12-01T10:00:00, or a Unix time such as 1796119200)", s);
+}
+
+static int parse_alpha(const char *s, double *a)
+{
+	char *end;
+
+	errno = 0;
+	*a = strtod(s, &end);
+	if (errno || end == s || *end || !(*a > 0 && *a <= 0.5))
+		return error("history: --alpha '%s' is not a significance level "
+			     "(accepted: a number above 0 and at most 0.5, such as 0.05)", s);
+	return 0;
+}
+
+/* A list of names for a message: "a, b, c" (at most 20, then "..."). */
+static char *name_list(char *const *names, size_t n)
+{
+	size_t len = 8;
+	char *s, *p;
+
+	for (size_t i = 0; i < n && i < 20; i++)
+		len += strlen(names[i]) + 2;
+	s = p = xmalloc(len);
+	*p = '\0';
+	for (size_t i = 0; i < n && i < 20; i++)
+		p += sprintf(p, "%s%s", i ? ", " : "", names[i]);
+	if (n > 20)
+		strcpy(p, ", ...");
+	return s;
+}
+
+static int unknown_job(const char *job, const char *db, const struct store_series *ss)
+{
+	char *list;
+
+	if (!ss->njobs)
+		return error("history: no job '%s' in %s: it has no complete runs yet", job, db);
+	list = name_list(ss->jobs, ss->njobs);
+	error("history: no job '%s' in %s (its jobs: %s)", job, db, list);
+	free(list);
+	return -1;
+}
+
+static int unknown_metric(const char *job, const char *metric,
+			  const struct store_series *ss)
+{
+	char **names = xcalloc(ss->nmetrics + 1, sizeof(*names));
+	char *list;
+
+	for (size_t i = 0; i < ss->nmetrics; i++)
+		names[i] = ss->metrics[i].name;
+	list = name_list(names, ss->nmetrics);
+	error("history: job '%s' has no metric '%s' (its metrics: %s)", job, metric, list);
+	free(list);
+	free(names);
+	return -1;
+}
+
+/* A case's name: its sweep values ("groups=4"), else its params. */
+static char *case_name(const struct store_series_case *c)
+{
+	char *keys, *vals, *out, *p, *ks, *vs, *k, *v;
+	size_t len;
+
+	if (!c->sweep_keys || !c->sweep || !*c->sweep_keys)
+		return xstrdup(c->params ? c->params : "");
+	keys = xstrdup(c->sweep_keys);
+	vals = xstrdup(c->sweep);
+	len = strlen(keys) + strlen(vals) + 16;
+	out = p = xmalloc(len);
+	*p = '\0';
+	k = strtok_r(keys, " ,", &ks);
+	v = strtok_r(vals, " ,", &vs);
+	for (; k; k = strtok_r(NULL, " ,", &ks), v = v ? strtok_r(NULL, " ,", &vs) : NULL)
+		p += snprintf(p, len - (size_t)(p - out), "%s%s=%s", p == out ? "" : " ",
+			      k, v ? v : "?");
+	free(keys);
+	free(vals);
+	return out;
+}
+
+static bool same_case(const struct store_series_case *a,
+		      const struct store_series_case *b)
+{
+	return a->version == b->version && !a->params == !b->params &&
+	       (!a->params || !strcmp(a->params, b->params));
+}
+
+/* The cases of ss, one series per case identity, in first-seen order. */
+static void group_series(const struct store_series *ss, struct history *h)
+{
+	for (size_t i = 0; i < ss->ncases; i++) {
+		const struct store_series_case *c = &ss->cases[i];
+		struct history_series *s = NULL;
+
+		for (size_t k = 0; k < h->nseries && !s; k++)
+			if (same_case(h->series[k].runs[0].c, c))
+				s = &h->series[k];
+		if (!s) {
+			h->series = xrealloc(h->series, (h->nseries + 1) * sizeof(*h->series));
+			s = &h->series[h->nseries++];
+			*s = (struct history_series){
+				.name = case_name(c), .params = c->params,
+				.version = c->version,
+				.runs = xcalloc(ss->ncases, sizeof(*s->runs)),
+			};
+		} else if (s->runs[s->n - 1].c->run_id == c->run_id) {
+			continue;	/* a case twice in one run: its first */
+		}
+		s->runs[s->n++].c = c;
+	}
+}
+
+static void summarise_run(struct history_run *r)
+{
+	const double *x = r->c->x;
+	size_t n = r->c->n;
+
+	if (stats_median(x, n, &r->median)) {
+		r->median = r->q1 = r->q3 = r->min = r->max = NAN;
+		return;
+	}
+	stats_percentile(x, n, 25, &r->q1);
+	stats_percentile(x, n, 75, &r->q3);
+	stats_min(x, n, &r->min);
+	stats_max(x, n, &r->max);
+}
+
+static char *xasprintf_str(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *xasprintf_str(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	return s;
+}
+
+/* The line that bisects between the two runs of p: git bisect run judge. */
+static char *judge_line(const struct history_point *p, const char *db)
+{
+	char good[24], bad[24], *spec = history_judge_spec(p->bad->c), *words, *line;
+	char *argv[10] = { "schedlab", "judge", "--good", good, "--bad", bad };
+	size_t n = 6;
+
+	snprintf(good, sizeof(good), "%lld", (long long)p->good->c->run_id);
+	snprintf(bad, sizeof(bad), "%lld", (long long)p->bad->c->run_id);
+	if (db) {
+		argv[n++] = "--db";
+		argv[n++] = (char *)db;
+	}
+	argv[n++] = spec ? spec : "JOBFILE";
+	words = argv_join(argv, true);
+	line = xasprintf_str("git bisect run %s", words);
+	free(words);
+	free(spec);
+	return line;
+}
+
+/* The detector over each series; -1 after error() when none could be run. */
+static int detect(struct history *h, const char *judge_db)
+{
+	size_t ran = 0, most = 0;
+
+	for (size_t k = 0; k < h->nseries; k++) {
+		struct history_series *s = &h->series[k];
+		double *x = xcalloc(s->n + 1, sizeof(*x));
+		struct cp_point *pts;
+		size_t np;
+		const char *why;
+
+		for (size_t i = 0; i < s->n; i++)
+			x[i] = s->runs[i].median;
+		if (s->n > most)
+			most = s->n;
+		why = cp_why(x, s->n, &h->cp);
+		if (why || changepoints(x, s->n, &h->cp, &pts, &np)) {
+			s->why = xstrdup(why ? why : "the detector refused the series");
+			free(x);
+			continue;
+		}
+		free(x);
+		ran++;
+		s->points = xcalloc(np + 1, sizeof(*s->points));
+		for (size_t i = 0; i < np; i++) {
+			struct history_point *p = &s->points[i];
+
+			p->cp = pts[i];
+			p->good = &s->runs[pts[i].index - 1];
+			p->bad = &s->runs[pts[i].index];
+			if (h->by != BY_COMMIT)
+				continue;
+			p->bisect = xasprintf_str("git bisect start %s %s",
+						  p->bad->commit, p->good->commit);
+			p->judge = judge_line(p, judge_db);
+		}
+	s->npoints = np;
+		free(pts);
+	}
+	if (ran)
+		return 0;
+	return error("history: too few runs for the detector: job '%s' has %zu run%s%s, "
+		     "and it needs at least %u (2 x --min-size %u)", h->job, most,
+		     most == 1 ? "" : "s", h->nseries > 1 ? " in its longest case" : "",
+		     2 * h->min_size, h->min_size);
+}
+
+/* DIR, made when missing. */
+static int make_dir(const char *dir)
+{
+	struct stat sb;
+
+	if (!mkdir(dir, 0777) || (errno == EEXIST && !stat(dir, &sb) &&
+				  S_ISDIR(sb.st_mode)))
+		return 0;
+	if (errno == EEXIST)
+		return error("history: -o '%s' is not a directory", dir);
+	return error_errno("history: make directory '%s'", dir);
+}
+
+/* DIR/index.html through a temporary file and rename(): 0, 1 written
+ * without its plot (gnuplot failed), -1 after error(). */
+static int write_page(const char *dir, const struct history *h)
+{
+	char tmp[4200], path[4200];
+	struct plot_batch pb;
+	int rc, fd;
+	FILE *f;
+
+	if (plot_open(&pb, false))
+		return -1;
+	if (!plot_have(&pb))
+		warning("history: no gnuplot in PATH: the page has its tables but no plot (%s)",
+			PLOT_HOWTO);
+	snprintf(path, sizeof(path), "%s/index.html", dir);
+	snprintf(tmp, sizeof(tmp), "%s/.index.html.XXXXXX", dir);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		plot_close(&pb);
+		return error_errno("history: create a file in '%s'", dir);
+	}
+	fchmod(fd, 0644);
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(tmp);
+		plot_close(&pb);
+		return error_errno("history: write '%s'", tmp);
+	}
+	rc = render_history_html(f, h, &pb) ? 1 : 0;
+	plot_close(&pb);
+	if (fflush(f) || ferror(f) || fclose(f)) {
+		unlink(tmp);
+		return error_errno("history: write '%s'", path);
+	}
+	if (rename(tmp, path)) {
+		unlink(tmp);
+		return error_errno("history: write '%s'", path);
+	}
+	return rc;
+}
+
+static void history_free(struct history *h)
+{
+	for (size_t k = 0; k < h->nseries; k++) {
+		struct history_series *s = &h->series[k];
+
+		for (size_t i = 0; i < s->npoints; i++) {
+			free(s->points[i].bisect);
+			free(s->points[i].judge);
+		}
+		free(s->points);
+		free(s->runs);
+		free(s->name);
+		free(s->why);
+	}
+	free(h->series);
+	free(h->left);
+}
+
+static int history_checks(const struct history_opts *o, int nargs, char **args,
+			  struct store_series_query *q, double *alpha)
+{
+	if (nargs != 1) {
+		if (nargs)
+			error("history: expected one JOB, got %d (usage: schedlab history JOB [OPTIONS])", nargs);
+		else
+			error("history: expected a JOB, the name of a job of the stored runs (usage: schedlab history JOB [OPTIONS])");
+		return -1;
+	}
+	q->job = args[0];
+	q->metric = o->metric;
+	q->host = o->host;
+	q->label = o->label;
+	q->since = NAN;
+	if (o->since && parse_since(o->since, &q->since))
+		return -1;
+	if (parse_alpha(o->alpha, alpha))
+		return -1;
+	if (o->format == 2 && !o->output)
+		return error("history: --format html needs -o/--output DIR: the directory to write index.html into");
+	if (o->format != 2 && o->output)
+		return error("history: -o/--output is for --format html");
+	if (o->repo && o->by != BY_COMMIT)
+		return error("history: --repo is for --by commit");
+	return 0;
+}
+
+int cmd_history(int argc, char **argv)
+{
+	struct history_opts o;
+	struct opt_target t = { history_options, &o };
+	struct store_series_query q;
+	struct store_series ss;
+	struct history h = { 0 };
+	struct history_order ord = { 0 };
+	char db[4096];
+	struct store *st;
+	double alpha;
+	int first, rc = EXIT_USAGE;
+	FILE *f;
+
+	memset(&o, 0, sizeof(o));
+	opts_defaults(history_options, &o);
+	first = opts_parse_argv(&t, 1, argc, argv, "history", true);
+	if (first < 0)
+		return EXIT_USAGE;
+	if (o.help) {
+		history_usage(stdout);
+		return EXIT_OK;
+	}
+	if (history_checks(&o, argc - first, argv + first, &q, &alpha))
+		return EXIT_USAGE;
+	if (run_db_path(o.db, db, sizeof(db)))
+		return EXIT_USAGE;
+	if (store_missing(db)) {
+		error("history: no database at %s (runs are stored by 'schedlab run')", db);
+		return EXIT_USAGE;
+	}
+	st = store_open_ro(db);
+	if (!st)
+		return EXIT_USAGE;
+	if (store_series(st, &q, &ss)) {
+		store_close(st);
+		store_series_free(&ss);
+		return EXIT_USAGE;
+	}
+	h = (struct history){
+		.job = q.job, .db = store_path(st), .metric = ss.metric,
+		.by = (enum history_by)o.by, .min_size = o.min_size,
+		.cp = { .alpha = alpha, .min_size = o.min_size },
+	};
+	if (!ss.nmetrics) {
+		unknown_job(q.job, h.db, &ss);
+		goto out;
+	}
+	if (!ss.metric) {
+		unknown_metric(q.job, q.metric, &ss);
+		goto out;
+	}
+	if (!ss.ncases) {
+		error("history: no runs of job '%s' match%s%s%s%s%s%s", q.job,
+		      o.host ? " --host " : "", o.host ? o.host : "",
+		      o.label ? " --label " : "", o.label ? o.label : "",
+		      o.since ? " --since " : "", o.since ? o.since : "");
+		goto out;
+	}
+	group_series(&ss, &h);
+	if (history_order(&h, o.repo, &ord))
+		goto out;
+	for (size_t k = 0; k < h.nseries; k++)
+		for (size_t i = 0; i < h.series[k].n; i++)
+			summarise_run(&h.series[k].runs[i]);
+	if (detect(&h, o.db))
+		goto out;
+	if (o.format == 2) {
+		if (make_dir(o.output))
+			goto out;
+		rc = write_page(o.output, &h);
+		rc = rc < 0 ? EXIT_USAGE : rc ? EXIT_RUN_FAILED : EXIT_OK;
+		goto out;
+	}
+	f = o.format == 1 ? stdout : text_safe(stdout);
+	rc = o.format == 1 ? render_history_json(f, &h) : render_history_text(f, &h);
+	if (f != stdout && fclose(f))
+		rc = -1;
+	rc = rc ? EXIT_RUN_FAILED : EXIT_OK;
+out:
+	history_order_free(&ord);
+	history_free(&h);
+	store_series_free(&ss);
+	store_close(st);
+	return rc;
+}

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * report/history.c: `schedlab history` as text (a table per case, each
+ * change point a marked line between its two runs, then the change
+ * points in words) and as the "schedlab-history/1" JSON document
+ * (doc/export.md). Numbers come from the model (report/history.h).
+ */
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "report/history.h"
+
+void history_when(double t, char *buf, size_t len)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&s, &tm);
+	strftime(buf, len, "%Y-%m-%d %H:%M", &tm);
+}
+
+/* Whether a change of sign pct is for the worse, by the metric's direction. */
+static const char *verdict(const struct store_series_metric *m, double pct)
+{
+	if (m->better == BETTER_NONE || pct == 0)
+		return "";
+	return (pct > 0) == (m->better == BETTER_LOWER) ? " (worse)" : " (better)";
+}
+
+static void change_words(FILE *f, const struct cp_point *p)
+{
+	fprintf(f, "%+.1f%% [%+.1f%%, %+.1f%%] p=%.3g", p->change_pct, p->lo_pct,
+		p->hi_pct, p->p);
+}
+
+static void run_words(FILE *f, const struct history *h, const struct history_run *r)
+{
+	char when[32];
+
+	history_when(r->c->started, when, sizeof(when));
+	fprintf(f, "run %lld '%s' (%s", (long long)r->c->run_id,
+		r->c->label ? r->c->label : "-", when);
+	if (h->by == BY_KERNEL)
+		fprintf(f, ", kernel %s", r->c->kernel);
+	if (h->by == BY_COMMIT)
+		fprintf(f, ", commit %.12s", r->commit);
+	fputc(')', f);
+}
+
+static void series_text(FILE *f, const struct history *h, const struct history_series *s)
+{
+	const char *unit = h->metric->unit;
+	size_t next = 0;
+	int lw = 5;
+
+	for (size_t i = 0; i < s->n; i++) {
+		int l = s->runs[i].c->label ? (int)strlen(s->runs[i].c->label) : 1;
+
+		if (l > lw)
+			lw = l < 40 ? l : 40;
+	}
+	fprintf(f, "\ncase %s: %zu run%s", *s->name ? s->name : "(the job's one)", s->n,
+		s->n == 1 ? "" : "s");
+	if (s->why)
+		fprintf(f, ", no change points looked for: %s", s->why);
+	else
+		fprintf(f, ", %zu change point%s", s->npoints, s->npoints == 1 ? "" : "s");
+	fprintf(f, "\n%6s  %-*s  %-16s  %-*s%12s  %25s  %4s\n", "RUN", lw, "LABEL",
+		"STARTED (UTC)", h->by == BY_TIME ? 0 : 16,
+		h->by == BY_KERNEL ? "KERNEL" : h->by == BY_COMMIT ? "COMMIT" : "",
+		"MEDIAN", "IQR (MIN-MAX)", "N");
+	for (size_t i = 0; i < s->n; i++) {
+		const struct history_run *r = &s->runs[i];
+		char when[32], iqr[64], spread[160];
+
+		if (next < s->npoints && s->points[next].cp.index == i) {
+			fprintf(f, "---- change: ");
+			change_words(f, &s->points[next].cp);
+			fprintf(f, "%s ----\n", verdict(h->metric, s->points[next].cp.change_pct));
+			next++;
+		}
+		history_when(r->c->started, when, sizeof(when));
+		snprintf(iqr, sizeof(iqr), "%.4g-%.4g", r->q1, r->q3);
+		snprintf(spread, sizeof(spread), "%s (%.4g-%.4g)", iqr, r->min, r->max);
+		fprintf(f, "%6lld  %-*.*s  %-16s  ", (long long)r->c->run_id, lw, lw,
+			r->c->label ? r->c->label : "-", when);
+		if (h->by == BY_KERNEL)
+			fprintf(f, "%-16s", r->c->kernel);
+		else if (h->by == BY_COMMIT)
+			fprintf(f, "%-16.12s", r->commit);
+		fprintf(f, "%12.6g  %25s  %4zu\n", r->median, spread, r->c->n);
+	}
+	for (size_t i = 0; i < s->npoints; i++) {
+		const struct history_point *p = &s->points[i];
+
+		fprintf(f, "change point %zu: ", i + 1);
+		change_words(f, &p->cp);
+		fprintf(f, "%s, %.6g -> %.6g %s\n  between ", verdict(h->metric, p->cp.change_pct),
+			p->cp.before, p->cp.after, unit);
+		run_words(f, h, p->good);
+		fprintf(f, "\n      and ");
+		run_words(f, h, p->bad);
+		fputc('\n', f);
+		if (h->by == BY_KERNEL)
+			fprintf(f, "  kernels %s -> %s\n", p->good->c->kernel, p->bad->c->kernel);
+		if (p->bisect)
+			fprintf(f, "  narrow it down:\n    %s\n    %s\n", p->bisect, p->judge);
+	}
+}
+
+int render_history_text(FILE *f, const struct history *h)
+{
+	size_t runs = 0, points = 0;
+
+	for (size_t k = 0; k < h->nseries; k++) {
+		runs += h->series[k].n;
+		points += h->series[k].npoints;
+	}
+	fprintf(f, "history of job %s: %s (%s, %s is better), by %s; %zu case%s, %zu change point%s\n",
+		h->job, h->metric->name, h->metric->unit,
+		h->metric->better == BETTER_HIGHER ? "higher" :
+		h->metric->better == BETTER_LOWER ? "lower" : "neither",
+		history_by_names[h->by], h->nseries, h->nseries == 1 ? "" : "s",
+		points, points == 1 ? "" : "s");
+	fprintf(f, "(E-Divisive means on each run's median, alpha %g, at least %u runs a side;"
+		" doc/statistics.md)\n", h->cp.alpha, h->min_size);
+	for (size_t k = 0; k < h->nseries; k++)
+		series_text(f, h, &h->series[k]);
+	if (h->nleft)
+		fprintf(f, "\n%zu run%s left out: %s\n", h->nleft, h->nleft == 1 ? "" : "s",
+			h->left_why);
+	(void)runs;
+	return fflush(f) || ferror(f) ? -1 : 0;
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *run_json(const struct history_run *r)
+{
+	const struct store_series_case *c = r->c;
+
+	return json_pack("{s:I, s:s, s:o, s:o, s:f, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o}",
+			 "run", (json_int_t)c->run_id, "uuid", c->uuid,
+			 "label", str_or_null(c->label), "host", str_or_null(c->host),
+			 "started", c->started, "kernel", str_or_null(c->kernel),
+			 "commit", str_or_null(r->commit), "n", (json_int_t)c->n,
+			 "median", num_or_null(r->median), "q1", num_or_null(r->q1),
+			 "q3", num_or_null(r->q3), "min", num_or_null(r->min),
+			 "max", num_or_null(r->max));
+}
+
+static json_t *point_json(const struct history_point *p)
+{
+	return json_pack("{s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:f, s:o, s:o}",
+			 "index", (json_int_t)p->cp.index,
+			 "good_run", (json_int_t)p->good->c->run_id,
+			 "bad_run", (json_int_t)p->bad->c->run_id,
+			 "before", num_or_null(p->cp.before), "after", num_or_null(p->cp.after),
+			 "change_pct", num_or_null(p->cp.change_pct),
+			 "lo_pct", num_or_null(p->cp.lo_pct), "hi_pct", num_or_null(p->cp.hi_pct),
+			 "p", p->cp.p, "bisect", str_or_null(p->bisect),
+			 "judge", str_or_null(p->judge));
+}
+
+int render_history_json(FILE *f, const struct history *h)
+{
+	json_t *doc, *series = json_array(), *left = json_array();
+	int rc;
+
+	for (size_t k = 0; k < h->nseries; k++) {
+		const struct history_series *s = &h->series[k];
+		json_t *runs = json_array(), *points = json_array();
+
+		for (size_t i = 0; i < s->n; i++)
+			json_array_append_new(runs, run_json(&s->runs[i]));
+		for (size_t i = 0; i < s->npoints; i++)
+			json_array_append_new(points, point_json(&s->points[i]));
+		json_array_append_new(series, json_pack("{s:s, s:o, s:I, s:o, s:o, s:o}",
+			"case", s->name, "params", str_or_null(s->params),
+			"version", (json_int_t)s->version, "runs", runs,
+			"change_points", points, "refused", str_or_null(s->why)));
+	}
+	for (size_t i = 0; i < h->nleft; i++)
+		json_array_append_new(left, json_pack("{s:I, s:o}", "run",
+			(json_int_t)h->left[i].run_id, "label", str_or_null(h->left[i].label)));
+	doc = json_pack("{s:s, s:s, s:s, s:{s:s, s:s, s:s}, s:s, s:o, s:{s:s, s:f, s:I},"
+			" s:o, s:o, s:o}",
+			"schema", HISTORY_SCHEMA, "job", h->job, "database", h->db,
+			"metric", "name", h->metric->name, "unit", h->metric->unit,
+			"better", better_names[h->metric->better],
+			"by", history_by_names[h->by], "repo", str_or_null(h->repo),
+			"detector", "method", "e-divisive", "alpha", h->cp.alpha,
+			"min_size", (json_int_t)h->min_size,
+			"series", series, "left_out", left,
+			"left_out_why", str_or_null(h->nleft ? h->left_why : NULL));
+	if (!doc)
+		return -1;
+	rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+	json_decref(doc);
+	if (!rc)
+		fputc('\n', f);
+	return rc || fflush(f) || ferror(f) ? -1 : 0;
+}
