@@ -56,7 +56,7 @@ static const struct opt_def history_options[] = {
 	  .help = "with --by commit: the git repository whose commits the labels name (default: the current directory)" },
 	OPT_DB(struct history_opts, db),
 	OPT_FORMAT(struct history_opts, format, history_formats, "text",
-		   "text: a table per case with the change points marked; json: one schedlab-history/1 document (doc/export.md); html: DIR/index.html with a plot (-o)"),
+		   "text: a table per case with the change points marked; json: one schedlab-history/1 document (doc/statistics.md); html: DIR/index.html with a plot (-o)"),
 	{ .name = "output", .type = OPT_STRING, .offset = O(output), .arg = "DIR",
 	  .short_flag = 'o', .help = "with --format html: the directory to write index.html into (made when missing)" },
 	{ .name = "alpha", .type = OPT_STRING, .offset = O(alpha), .def = "0.05",
