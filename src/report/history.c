@@ -53,14 +53,19 @@ static void series_text(FILE *f, const struct history *h, const struct history_s
 {
 	const char *unit = h->metric->unit;
 	size_t next = 0;
-	int lw = 5;
+	int lw = 5, kw = h->by == BY_COMMIT ? 12 : h->by == BY_KERNEL ? 6 : 0;
 
 	for (size_t i = 0; i < s->n; i++) {
 		int l = s->runs[i].c->label ? (int)strlen(s->runs[i].c->label) : 1;
+		int k = h->by == BY_KERNEL ? (int)strlen(s->runs[i].c->kernel) : 0;
 
 		if (l > lw)
 			lw = l < 40 ? l : 40;
+		if (k > kw)
+			kw = k < 40 ? k : 40;
 	}
+	if (kw)
+		kw += 2;
 	fprintf(f, "\ncase %s: %zu run%s", *s->name ? s->name : "(the job's one)", s->n,
 		s->n == 1 ? "" : "s");
 	if (s->why)
@@ -68,7 +73,7 @@ static void series_text(FILE *f, const struct history *h, const struct history_s
 	else
 		fprintf(f, ", %zu change point%s", s->npoints, s->npoints == 1 ? "" : "s");
 	fprintf(f, "\n%6s  %-*s  %-16s  %-*s%12s  %25s  %4s\n", "RUN", lw, "LABEL",
-		"STARTED (UTC)", h->by == BY_TIME ? 0 : 16,
+		"STARTED (UTC)", kw,
 		h->by == BY_KERNEL ? "KERNEL" : h->by == BY_COMMIT ? "COMMIT" : "",
 		"MEDIAN", "IQR (MIN-MAX)", "N");
 	for (size_t i = 0; i < s->n; i++) {
@@ -87,9 +92,9 @@ static void series_text(FILE *f, const struct history *h, const struct history_s
 		fprintf(f, "%6lld  %-*.*s  %-16s  ", (long long)r->c->run_id, lw, lw,
 			r->c->label ? r->c->label : "-", when);
 		if (h->by == BY_KERNEL)
-			fprintf(f, "%-16s", r->c->kernel);
+			fprintf(f, "%-*.*s", kw, kw - 2, r->c->kernel);
 		else if (h->by == BY_COMMIT)
-			fprintf(f, "%-16.12s", r->commit);
+			fprintf(f, "%-*.12s", kw, r->commit);
 		fprintf(f, "%12.6g  %25s  %4zu\n", r->median, spread, r->c->n);
 	}
 	for (size_t i = 0; i < s->npoints; i++) {

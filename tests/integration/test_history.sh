@@ -204,46 +204,72 @@ test_history_html() {
 	! grep -q '<svg' "$tmp/bare/index.html" || fail "an svg without gnuplot"
 }
 
-# Real runs: a command job whose program sleeps 20 ms, then 60 ms from
+# Real runs: a command job whose program sleeps 10 ms, then 80 ms from
 # the sixth run on, stored by schedlab run; history finds the step
 # between runs 5 and 6, and the judge line it prints for a commit
 # series is one judge accepts (--by commit: the labels are commits).
-test_history_real_runs() {
-	local i c commits=() line words
-	use_tmpdir
-	command -v git >/dev/null || skip "no git"
-	# the time slept comes from a file, so every run is one case
-	printf '[nap]\nworkload = command\nargv = sh -c "sleep $(cat %s)"\niterations = 5\nwarmup = 0\n' \
-		"$tmp/nap" >"$tmp/nap.job"
+# Another program's burst can hide a step in ten short runs: up to 2
+# tries, and a miss on a machine that was quiet before a try fails.
+real_series() {
+	local i c
+	rm -rf "$tmp/repo" "$tmp/h.db"
+	commits=()
 	git init -q "$tmp/repo"
 	for ((i = 1; i <= 10; i++)); do
 		git -C "$tmp/repo" -c user.name=t -c user.email=t@t commit -q --allow-empty -m "c$i"
 		c=$(git -C "$tmp/repo" rev-parse --short=10 HEAD)
 		commits+=("$c")
-		echo 0.02 >"$tmp/nap"
-		[ "$i" -ge 6 ] && echo 0.06 >"$tmp/nap"
+		echo 0.01 >"$tmp/nap"
+		[ "$i" -ge 6 ] && echo 0.08 >"$tmp/nap"
 		"$SCHEDLAB" run "$tmp/nap.job" --label "$c" --db "$tmp/h.db" -q \
 			2>/dev/null || fail "run $i failed"
 	done
-	run_sl history nap --db "$tmp/h.db" --min-size 3 --format json
-	expect_eq "exit ($err)" 0 "$rc"
+}
+
+test_history_real_runs() {
+	local try busy quiet=0 found=0 line words commits
+	use_tmpdir
+	command -v git >/dev/null || skip "no git"
+	# the time slept comes from a file, so every run is one case
+	printf '[nap]\nworkload = command\nargv = sh -c "sleep $(cat %s)"\niterations = 5\nwarmup = 0\n' \
+		"$tmp/nap" >"$tmp/nap.job"
+	for try in 1 2; do
+		busy=$(busy_now)
+		[ "$busy" -le 25 ] && quiet=$((quiet + 1))
+		real_series
+		run_sl history nap --db "$tmp/h.db" --min-size 3 --format json
+		expect_eq "exit ($err)" 0 "$rc"
+		if [ "$(jval "$out" '[.series[0].change_points[] | .bad_run] | join(" ")')" = 6 ]; then
+			found=1
+			break
+		fi
+		echo "try $try: change points before runs $(jq -c '[.series[0].change_points[] | .bad_run]' <<<"$out") (the CPUs were $busy% busy just before)"
+	done
+	if [ "$found" = 0 ] && [ "$quiet" = 0 ]; then
+		skip "the machine was busy before every try (more than 25% of the CPUs)"
+	fi
+	expect_eq "one point, before run 6" "6" "$(jval "$out" '[.series[0].change_points[] | .bad_run] | join(" ")')"
 	expect_eq "metric" "command.time" "$(jval "$out" .metric.name)"
-	expect_eq "one point" 1 "$(jval "$out" '.series[0].change_points | length')"
 	expect_eq "between" "${commits[4]} ${commits[5]}" \
 		"$(jval "$out" '.series[0] as $s | $s.change_points[0].index as $i | "\($s.runs[$i - 1].label) \($s.runs[$i].label)"')"
-	expect_eq "about +200%" true "$(jval "$out" '.series[0].change_points[0].change_pct | . > 100 and . < 300')"
+	expect_eq "more than doubled" true "$(jval "$out" '.series[0].change_points[0].change_pct > 100')"
 	cd "$tmp/repo"
 	run_sl history nap --db "$tmp/h.db" --min-size 3 --by commit
 	expect_eq "by commit exit ($err)" 0 "$rc"
 	line=$(grep '^    git bisect run ' <<<"$out") || fail "no judge line: $out"
 	expect_eq "judge line" "    git bisect run schedlab judge --good 5 --bad 6 --db $tmp/h.db $tmp/nap.job" "$line"
 	# the line's judge, run as git bisect run would at the bad commit
-	# (the build under test sleeping 60 ms): nearer bad, exit 1
+	# (the build under test sleeping 80 ms): nearer bad, exit 1
 	read -ra words <<<"${line#    git bisect run schedlab }"
 	set +e
 	"$SCHEDLAB" "${words[@]}" --label judged >/dev/null 2>"$tmp/judge.err"
 	rc=$?
 	set -e
+	# a machine so busy that runs 5 and 6 themselves overlap: judge
+	# rightly refuses (128) or stays undecided (125)
+	if [ "$rc" -eq 125 ] || grep -q 'do not differ in any case' "$tmp/judge.err"; then
+		skip "the machine was too busy for judge to tell the two runs apart"
+	fi
 	expect_eq "judge runs it ($(cat "$tmp/judge.err"))" 1 "$rc"
 }
 
