@@ -87,7 +87,7 @@ static size_t queue_plot(const struct history *h, size_t k, struct plot_batch *p
 	plot_quote(g, title);
 	fprintf(g, "\nset xlabel 'run (in order)'\nset ylabel ");
 	plot_quote(g, *h->metric->unit ? h->metric->unit : "count");
-	fprintf(g, "\nset key top left\nset xrange [0.5:%g]\nset offsets 0, 0, graph 0.08, graph 0.08\n"
+	fprintf(g, "\nset key outside bmargin center horizontal\nset xrange [0.5:%g]\nset offsets 0, 0, graph 0.08, graph 0.08\n"
 		"plot $d%zu_runs using 1:2:5:6 with yerrorbars pt 7 ps 0 lc rgb '#9e9e9e' title 'min-max'"
 		", $d%zu_runs using 1:2:3:4 with yerrorbars pt 7 ps 0.7 lw 2 lc rgb '%s' title 'median and IQR'",
 		(double)s->n + 0.5, id, id, plot_colour(0));
