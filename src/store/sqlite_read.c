@@ -305,8 +305,10 @@ int sqlite_series(struct store *base, const struct store_series_query *q,
 		" CASE WHEN json_valid(r.environment) THEN json_extract("
 		"   r.environment, '$.kernel.release.value') END,"
 		" c.version, c.params, c.sweep_keys, c.sweep, v.value, r.command"
-		" FROM cases c JOIN runs r ON r.id = c.run_id"
-		" JOIN samples v ON v.case_id = c.id AND v.metric = ?2"
+		/* CROSS JOIN: the job's cases first, then each one's samples by
+		 * the primary key; left to itself, SQLite scans every sample */
+		" FROM cases c CROSS JOIN runs r ON r.id = c.run_id"
+		" CROSS JOIN samples v ON v.case_id = c.id AND v.metric = ?2"
 		" WHERE c.job = ?1 AND " SERIES_CASES
 		" AND (?3 IS NULL OR r.started >= ?3)"
 		" ORDER BY r.started, r.id, c.seq, v.iteration";
