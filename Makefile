@@ -10,6 +10,7 @@
 #                 in build/fuzz, each run for FUZZ_SECONDS on its corpus
 # make bench-store  time storing and exporting runs (bench/store.c)
 # make bench-fleet  job claims a second, 8 agents, one PostgreSQL (bench/fleet-claims.c)
+# make bench-history  change-point detection and false-alarm rates on stored runs
 # make install    PREFIX=/usr/local DESTDIR=
 #
 # Objects go to $(O) (build/ by default), so sanitizer builds live beside
@@ -40,7 +41,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 SERVER_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/server_*.c))
 
 .PHONY: all check run asan check-asan check-clang fuzz fuzz-replay install \
-	uninstall clean deps unit bench-store bench-fleet FORCE
+	uninstall clean deps unit bench-store bench-fleet bench-history FORCE
 
 all: schedlab
 
@@ -105,6 +106,14 @@ $(O)/bench/store: bench/store.c $(O)/libschedlab.a
 bench-fleet: $(O)/bench/fleet-claims $(O)/schedlab
 	bench/fleet-claims.sh $(O)
 $(O)/bench/fleet-claims: bench/fleet-claims.c $(O)/libschedlab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS_ALL) $(LDLIBS)
+
+# The change-point detector's rates on this machine's stored noise
+# (bench/history-calib.sh); figures only.
+bench-history: $(O)/bench/history-calib $(O)/schedlab
+	SCHEDLAB=$(O)/schedlab DRIVER=$(O)/bench/history-calib bench/history-calib.sh
+$(O)/bench/history-calib: bench/history-calib.c $(O)/libschedlab.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS_ALL) $(LDLIBS)
 
