@@ -16,7 +16,9 @@
  * found means a change point within +-2 runs of it. NULLS (SERIES):
  * how many series without a step. MIN_SIZE, ALPHA, PERMS: the
  * detector's options (unset or 0: its defaults); SEED (1): of the
- * series. SCALE (1): each median's distance from their median times
+ * series. RAMP (0): the step taken over RAMP runs instead of at once
+ * (a drift; the value at `at` + k times 1 + step/100 * k/RAMP), found
+ * when a point lies within [at - 2, at + RAMP + 2]. SCALE (1): each median's distance from their median times
  * SCALE first - the same shape of noise, larger or smaller, to show
  * where the rates depend on the noise.
  */
@@ -67,12 +69,24 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* len values resampled from pool, those from `at` on times `factor` */
+static size_t ramp;
+
+/*
+ * len values resampled from pool, those from `at` on times `factor`
+ * (reached over `ramp` values)
+ */
 static void make_series(const double *pool, size_t np, double *x, size_t len,
 			size_t at, double factor)
 {
-	for (size_t i = 0; i < len; i++)
-		x[i] = pool[draw(np)] * (i >= at ? factor : 1);
+	for (size_t i = 0; i < len; i++) {
+		double f = 1;
+
+		if (i >= at + ramp)
+			f = factor;
+		else if (i >= at)
+			f = 1 + (factor - 1) * (i - at + 1) / (ramp + 1);
+		x[i] = pool[draw(np)] * f;
+	}
 }
 
 struct tally {
@@ -95,6 +109,8 @@ static void one(const struct cp_options *o, const double *x, size_t len,
 	for (size_t k = 0; k < np; k++) {
 		size_t d = pt[k].index > at ? pt[k].index - at : at - pt[k].index;
 
+		if (pt[k].index > at && pt[k].index <= at + ramp)
+			d = 0;
 		if (step && d <= 2 && hit == (size_t)-1)
 			hit = k;
 		else
@@ -124,6 +140,7 @@ int main(void)
 	size_t npt;
 
 	rng = (uint64_t)env_num("SEED", 1);
+	ramp = (size_t)env_num("RAMP", 0);
 	while (scanf("%lf", &v) == 1) {
 		if (np == cap)
 			pool = realloc(pool, (cap *= 2) * sizeof(*pool));
@@ -178,7 +195,7 @@ int main(void)
 			t = (struct tally){ 0 };
 			done += nseries;
 			for (unsigned s = 0; s < nseries; s++) {
-				size_t at = margin + draw(len - 2 * margin + 1);
+				size_t at = margin + draw(len - 2 * margin - ramp + 1);
 
 				make_series(pool, np, x, len, at, 1 + step / 100);
 				one(&o, x, len, at, step, &t);
