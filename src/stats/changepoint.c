@@ -14,8 +14,8 @@
  * and the candidate of a segment is the split with the largest Q, with
  * at least min_size values a side (2 at least: C(1,2) is 0). Only the
  * split point is searched, the right side running to the segment's end
- * (the paper's second index kappa fixed at the end, as MongoDB's and
- * Hunter's implementations do).
+ * (the paper's second index kappa fixed at the end; the hierarchical
+ * search splits the right side again).
  *
  * Every split is scored in O(L log L) for a segment of L values, not by
  * summing pairs for each split (O(L^3)) nor even O(L^2): with

@@ -27,7 +27,7 @@
 struct cp_options {
 	double alpha;		/* significance of each point; 0: 0.05 */
 	unsigned permutations;	/* per candidate; 0: 199 */
-	unsigned min_size;	/* fewest values a segment may have; 0: 5 */
+	unsigned min_size;	/* fewest values a segment may have; 0: 5 (1 is taken as 2) */
 	unsigned max_points;	/* most change points; 0: no limit */
 	uint64_t seed;		/* of the permutations; 0: a fixed default */
 };
@@ -48,8 +48,9 @@ struct cp_point {
 /*
  * The change points of x[0..n), in increasing index order, into *out
  * (*nout of them; free() *out; NULL and 0 when none). -1 (nothing
- * allocated) when n is too short to have one (n < 2 * min_size) or x has
- * a value that is not finite; cp_why() says which.
+ * allocated) when n is too short to have one (n < 2 * min_size), x has
+ * a value that is not finite, or alpha is not in (0, 1); cp_why() says
+ * which.
  */
 int changepoints(const double *x, size_t n, const struct cp_options *o,
 		 struct cp_point **out, size_t *nout);
