@@ -72,7 +72,18 @@ static void resolve(const struct cp_options *o, struct cp_opts *r)
 	if (!o)
 		o = &none;
 	r->alpha = o->alpha ? o->alpha : CP_ALPHA;
-	r->perms = o->permutations ? o->permutations : CP_PERMUTATIONS;
+	/*
+	 * Enough shuffles that 10 of them may reach the observed Q at
+	 * p <= alpha: 199 at 0.05, 999 at 0.01; a p is never below
+	 * 1 / (1 + shuffles).
+	 */
+	r->perms = o->permutations;
+	if (!r->perms) {
+		double need = ceil(10 / r->alpha) - 1;
+
+		r->perms = need > CP_PERMUTATIONS ? (unsigned)fmin(need, 1e6) :
+						     CP_PERMUTATIONS;
+	}
 	r->min_size = o->min_size ? o->min_size : CP_MIN_SIZE;
 	if (r->min_size < 2)
 		r->min_size = 2;
@@ -193,9 +204,11 @@ static void rank_segment(const double *x, size_t L, struct work *w)
 static double best_split(const size_t *rk, size_t L, unsigned min,
 			 struct work *w, size_t *tau)
 {
-	double seen_sum = 0, wl = 0, wr = 0, all = 0, best = -1;
+	double seen_sum = 0, wl = 0, wr = 0, all = 0, best = -HUGE_VAL;
 	size_t i;
 
+	/* Q is negative where the sides look more alike than chance */
+	*tau = min;
 	memset(w->fsum, 0, (L + 1) * sizeof(*w->fsum));
 	memset(w->fcnt, 0, (L + 1) * sizeof(*w->fcnt));
 	for (size_t t = 0; t < L; t++) {

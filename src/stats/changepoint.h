@@ -26,7 +26,8 @@
 
 struct cp_options {
 	double alpha;		/* significance of each point; 0: 0.05 */
-	unsigned permutations;	/* per candidate; 0: 199 */
+	unsigned permutations;	/* per candidate; 0: 199, or 10/alpha - 1 for
+				 * an alpha below 0.05 (999 at 0.01) */
 	unsigned min_size;	/* fewest values a segment may have; 0: 5 (1 is taken as 2) */
 	unsigned max_points;	/* most change points; 0: no limit */
 	uint64_t seed;		/* of the permutations; 0: a fixed default */

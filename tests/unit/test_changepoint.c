@@ -153,6 +153,18 @@ static void two_flat_levels(void **state)
 	assert_true(isnan(p[0].change_pct));
 	assert_true(isnan(p[0].lo_pct) && isnan(p[0].hi_pct));
 	free(p);
+	/* alpha 0.01 and no count given: 999 shuffles, p = 1/1000 */
+	assert_int_equal(changepoints(x, N(x), &(struct cp_options){ .alpha = 0.01 },
+				      &p, &n), 0);
+	assert_int_equal(n, 1);
+	assert_close(p[0].p, 1.0 / 1000);
+	free(p);
+	/* a count given is kept: 99 shuffles, p = 1/100, not below 0.01 */
+	assert_int_equal(changepoints(x, N(x), &(struct cp_options){
+				.alpha = 0.01, .permutations = 99 }, &p, &n), 0);
+	assert_int_equal(n, 1);
+	assert_close(p[0].p, 1.0 / 100);
+	free(p);
 }
 
 static void one_step(void **state)
