@@ -25,7 +25,14 @@ struct wl_ctx;
  */
 void instrument_task_begin(struct task_probe *slot, bool inline_worker,
 			   bool own_fds);
-/* Past the start barrier: count from here, not from the task's creation. */
+/*
+ * At the start barrier, before the worker says it is ready: count from
+ * here, not from the task's creation. Outside the timed region, so that
+ * the time from the release to the first message is the same with the
+ * probes on and off; what lies between here and the release is one write,
+ * the sleep at the barrier (one voluntary switch) and the wait for a CPU
+ * once released, which is the timed region's.
+ */
 void instrument_task_rebase(void);
 /* After it returned success: moves counted, /proc counters read. */
 void instrument_task_end(void);
