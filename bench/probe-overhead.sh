@@ -14,24 +14,28 @@
 # workers), which shows a bistable mode tipping one way or the other.
 # Figures for doc/benchmarks.md.
 #
-# usage: bench/probe-overhead.sh [-n PAIRS] [-N PAIRS_16000] [-m MODES] [-s SCHEDLAB]
+# usage: bench/probe-overhead.sh [-n PAIRS] [-N PAIRS_16000] [-m MODES] [-s SCHEDLAB] [-Q]
 #   MODES: comma-separated among process,thread,process-pipe,thread-pipe
+#   -Q: do not wait for a quiet machine before each pair (on a machine
+#       that is never quiet, such as one shared with niced builds)
 set -uo pipefail
 
 N=20
 NBIG=20
 MODES=process,thread,process-pipe,thread-pipe
+WAIT=1
 SL=$(cd "$(dirname "$0")/.." && pwd)/schedlab
 usage() {
-	echo "usage: bench/probe-overhead.sh [-n PAIRS] [-N PAIRS_16000] [-m MODES] [-s SCHEDLAB]" >&2
+	echo "usage: bench/probe-overhead.sh [-n PAIRS] [-N PAIRS_16000] [-m MODES] [-s SCHEDLAB] [-Q]" >&2
 	exit 2
 }
-while getopts "n:N:m:s:h" opt; do
+while getopts "n:N:m:s:Qh" opt; do
 	case $opt in
 	n) N=$OPTARG ;;
 	N) NBIG=$OPTARG ;;
 	m) MODES=$OPTARG ;;
 	s) SL=$OPTARG ;;
+	Q) WAIT=0 ;;
 	*) usage ;;
 	esac
 done
@@ -65,7 +69,7 @@ pairs() {
 	local i on off
 	: >"$tmp/pairs"
 	for ((i = 0; i < $3; i++)); do
-		quiet
+		((WAIT)) && quiet
 		if ((i % 2 == 0)); then
 			on=$(one "$1" "$2" on); off=$(one "$1" "$2" off)
 		else
@@ -86,19 +90,20 @@ pairs() {
 }
 
 echo "schedlab probe overhead per messaging mode, $(date -u '+%Y-%m-%d %H:%M UTC')"
-echo "kernel $(uname -r), $(nproc) CPUs, $("$SL" --version)"
+echo "kernel $(uname -r), $(nproc) CPUs, $("$SL" --version), load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "messaging.time, --probes=on against --probes=off, interleaved pairs (order alternating)"
 echo
 printf '%-13s %-12s %5s %10s %10s %8s %8s %8s %9s %9s\n' mode size pairs "on s" "off s" ratio q1 q3 "csw/m on" "csw/m off"
 IFS=, read -r -a modes <<<"$MODES"
 for m in "${modes[@]}"; do
 	# 160 tasks, 4 x 20 x 20 x 1000 = 1,600,000 messages
-	pairs "$m" "-g 4 -l 1000" "$N" 1600000
+	((N > 0)) && pairs "$m" "-g 4 -l 1000" "$N" 1600000
 done
 for m in "${modes[@]}"; do
 	# 16,000 tasks, 400 x 20 x 20 x 10 = 1,600,000 messages
 	((NBIG > 0)) && pairs "$m" "-g 400 -l 10" "$NBIG" 1600000
 done
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "ratio: median of the pairs' on/off; q1, q3: its quartiles; csw/m: the whole"
 echo "command's context switches (GNU time %c + %w) per message, median"
