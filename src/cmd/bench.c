@@ -230,8 +230,16 @@ int cmd_bench(int argc, char **argv)
 	 * The reference tools' text stands in for the tool: the workload
 	 * alone, as it would run. JSON says everything measured.
 	 */
-	if (bo.probes < 0)
+	if (bo.probes < 0) {
+		const char *why = wl->probes_tip ? wl->probes_tip(cfg) : NULL;
+
 		bo.probes = tf ? PROBES_OFF : PROBES_ON;
+		if (bo.probes == PROBES_ON && why) {
+			bo.probes = PROBES_OFF;
+			warning("%s: probes off: %s; --probes=on records them anyway",
+				wl->name, why);
+		}
+	}
 	if (tf && tf->header)
 		tf->header(stdout, cfg);
 	pc = (struct plan_case){ .seq = 1, .job = (char *)wl->name, .wl = wl,

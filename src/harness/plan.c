@@ -83,6 +83,7 @@ struct harness {
 	unsigned min_iter, max_iter, budget_s;
 	unsigned estimate_s;	/* one iteration, for --dry-run; 0: none */
 	int probes;		/* enum probe_level */
+	bool probes_given;	/* probes = ... in the job file or --set */
 	char cpus[256];		/* normalised cpulist; "" to inherit */
 	const struct kv **set;	/* settings (harness/settings.h), one a key */
 	size_t nset;
@@ -224,8 +225,11 @@ static int set_harness(const struct loader *ld, const struct kv *kv,
 			h->iterations = n;
 		return 0;
 	}
-	if (o)
+	if (o) {
+		if (!strcmp(o->name, "probes"))
+			h->probes_given = true;
 		return opt_set(o, h, kv->value, where);
+	}
 	if (setting_kind(kv->key) != SETTING_NONE)
 		return set_setting(ld, kv, h);
 	if (!strcmp(kv->key, "cpus"))
@@ -251,6 +255,7 @@ static int setting_cmp(const void *a, const void *b)
 struct job {
 	const struct section *sec;
 	struct harness h;
+	bool tip_said;		/* probes_tip()'s warning given */
 	struct axis *ax;	/* [global]'s options first, then the job's */
 	size_t nax;
 	unsigned long long ncases;
@@ -496,7 +501,7 @@ static char *params_of(const struct workload *wl, const void *cfg)
  * option that keeps a pointer to its text (OPT_STRING) stays valid for
  * as long as the config.
  */
-static int fill_case(const struct loader *ld, const struct job *j,
+static int fill_case(const struct loader *ld, struct job *j,
 		     unsigned long long idx, struct plan_case *c)
 {
 	const struct workload *wl = j->sec->wl;
@@ -558,6 +563,17 @@ static int fill_case(const struct loader *ld, const struct job *j,
 	c->estimate_s = j->h.estimate_s;
 	c->retries = j->h.retries;
 	c->probes = j->h.probes;
+	if (!j->h.probes_given && wl->probes_tip) {
+		const char *why = wl->probes_tip(c->cfg);
+
+		if (why) {
+			c->probes = PROBES_OFF;
+			if (!j->tip_said)
+				warning("%s: probes off: %s; probes = on records them anyway",
+					c->job, why);
+			j->tip_said = true;
+		}
+	}
 	c->cpus = j->h.cpus[0] ? xstrdup(j->h.cpus) : NULL;
 	c->nset = j->h.nset;
 	c->set = xcalloc(c->nset + 1, sizeof(*c->set));

@@ -170,6 +170,14 @@ struct workload {
 	 * $SCHEDLAB_WORKDIR in the environment of run()'s process.
 	 */
 	void (*case_cmds)(const void *cfg, struct wl_case_cmds *out);
+	/*
+	 * Optional: why the probes change what this configuration measures
+	 * (a bistable one, which their few nanoseconds a message tip), or
+	 * NULL when they do not. Where it says why, run and bench leave the
+	 * probes off unless asked for them (probes = on, --probes=on) and
+	 * say so: the time is then the reference tool's, as bench's text.
+	 */
+	const char *(*probes_tip)(const void *cfg);
 };
 
 /* Index of a metric in wl->metrics, or -1. */

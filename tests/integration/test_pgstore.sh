@@ -78,7 +78,8 @@ test_pgstore_run_and_read() {
 	# samples and histograms go with their run (a trigger, not a key)
 	psql_t "DELETE FROM schedlab.runs WHERE label = 'a'"
 	expect_eq "samples left" "$nb" "$(psql_t "SELECT count(*) FROM schedlab.samples")"
-	expect_eq "histograms left" 5 "$(psql_t "SELECT count(DISTINCT case_id) FROM schedlab.histograms")"
+	# (quick's thread-pipes job runs without probes: no latency histogram)
+	expect_eq "histograms left" 4 "$(psql_t "SELECT count(DISTINCT case_id) FROM schedlab.histograms")"
 	expect_eq "cases left" 5 "$(psql_t "SELECT count(*) FROM schedlab.cases")"
 }
 

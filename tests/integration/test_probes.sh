@@ -165,3 +165,35 @@ test_taskstats_exit_records() {
 	       .metrics["taskstats.cpu_delay_s"].value >= .metrics["sched.wait_s"].value' <<<"$doc" >/dev/null ||
 		fail "taskstats below schedstat: $(jq -c '[.metrics["taskstats.cpu_count", "sched.timeslices", "taskstats.cpu_delay_s", "sched.wait_s"].value]' <<<"$doc")"
 }
+
+# Thread mode over pipes is bistable and the probes tip it (about 15%
+# longer, doc/benchmarks.md): run and bench leave them off there unless
+# asked, and say so once per job; every other mode keeps them.
+test_probes_off_where_they_tip() {
+	local id
+	use_tmpdir
+	run_sl bench messaging -T -p -g 1 -f 2 -l 10 --format json
+	expect_eq "-T -p: exit status" 0 "$rc"
+	expect_match "-T -p: says why" "^schedlab: warning: messaging: probes off: thread mode over pipes is bistable.*--probes=on records them anyway" "$err"
+	expect_eq "-T -p: probe metrics" 0 "$(jq '[.metrics | keys[] | select(startswith("sched."))] | length' <<<"$out")"
+	run_sl bench messaging -T -p -g 1 -f 2 -l 10 --format json --probes=on
+	expect_eq "-T -p --probes=on: exit status" 0 "$rc"
+	expect_eq "-T -p --probes=on: warnings" "" "$(unwarned "$err")"
+	jq -e '.metrics | has("sched.timeslices")' <<<"$out" >/dev/null || fail "--probes=on recorded no probes"
+	run_sl bench messaging -T -g 1 -f 2 -l 10 --format json
+	expect_eq "-T: warnings" "" "$(unwarned "$err")"
+	jq -e '.metrics | has("sched.timeslices")' <<<"$out" >/dev/null || fail "-T over sockets recorded no probes"
+	# a job: once for the job, only its thread-and-pipe case
+	printf '[tp]\nworkload = messaging\nmode = thread\nipc = socket,pipe\ngroups = 1\nfds = 2\nloops = 10\niterations = 1\n' >"$tmp/tp.job"
+	run_sl run -q "$tmp/tp.job" --db "$tmp/r.db"
+	expect_eq "run: exit status" 0 "$rc"
+	expect_eq "run: warnings about the probes" 1 "$(grep -c 'probes off' <<<"$err")"
+	expect_match "run: names the job" "^schedlab: warning: tp: probes off: thread mode over pipes.*probes = on records them anyway" "$err"
+	id=$("$SCHEDLAB" list runs --db "$tmp/r.db" | awk 'NR == 2 { print $1 }')
+	"$SCHEDLAB" export "$id" --db "$tmp/r.db" >"$tmp/r.json"
+	expect_eq "socket case: probes" true "$(jq '.cases[] | select(.parameters.ipc == "socket") | .samples | has("sched.timeslices")' "$tmp/r.json")"
+	expect_eq "pipe case: probes" false "$(jq '.cases[] | select(.parameters.ipc == "pipe") | .samples | has("sched.timeslices")' "$tmp/r.json")"
+	printf 'probes = on\n' >>"$tmp/tp.job"
+	run_sl run -q "$tmp/tp.job" --db "$tmp/r.db"
+	expect_eq "probes = on: warnings" "" "$(unwarned "$err")"
+}
