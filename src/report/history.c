@@ -49,10 +49,22 @@ static void run_words(FILE *f, const struct history *h, const struct history_run
 	fputc(')', f);
 }
 
+/*
+ * A run's spread, "Q1-Q3 (MIN-MAX)", each with 4 significant digits and
+ * its trailing zeros (%#g), so that the rows line up digit for digit;
+ * returns its length.
+ */
+static int spread_of(const struct history_run *r, char *buf, size_t len)
+{
+	return snprintf(buf, len, "%#.4g-%#.4g (%#.4g-%#.4g)", r->q1, r->q3,
+			r->min, r->max);
+}
+
 static void series_text(FILE *f, const struct history *h, const struct history_series *s)
 {
 	const char *unit = h->metric->unit;
 	size_t next = 0;
+	int sw = 13;	/* "IQR (MIN-MAX)" */
 	int lw = 5, kw = h->by == BY_COMMIT ? 12 : h->by == BY_KERNEL ? 6 : 0;
 
 	for (size_t i = 0; i < s->n; i++) {
@@ -72,13 +84,20 @@ static void series_text(FILE *f, const struct history *h, const struct history_s
 		fprintf(f, ", no change points looked for: %s", s->why);
 	else
 		fprintf(f, ", %zu change point%s", s->npoints, s->npoints == 1 ? "" : "s");
-	fprintf(f, "\n%6s  %-*s  %-16s  %-*s%12s  %25s  %4s\n", "RUN", lw, "LABEL",
+	for (size_t i = 0; i < s->n; i++) {
+		char spread[160];
+		int l = spread_of(&s->runs[i], spread, sizeof(spread));
+
+		if (l > sw)
+			sw = l;
+	}
+	fprintf(f, "\n%6s  %-*s  %-16s  %-*s%12s  %-*s  %4s\n", "RUN", lw, "LABEL",
 		"STARTED (UTC)", kw,
 		h->by == BY_KERNEL ? "KERNEL" : h->by == BY_COMMIT ? "COMMIT" : "",
-		"MEDIAN", "IQR (MIN-MAX)", "N");
+		"MEDIAN", sw, "IQR (MIN-MAX)", "N");
 	for (size_t i = 0; i < s->n; i++) {
 		const struct history_run *r = &s->runs[i];
-		char when[32], iqr[64], spread[160];
+		char when[32], spread[160];
 
 		if (next < s->npoints && s->points[next].cp.index == i) {
 			fprintf(f, "---- change: ");
@@ -87,15 +106,14 @@ static void series_text(FILE *f, const struct history *h, const struct history_s
 			next++;
 		}
 		history_when(r->c->started, when, sizeof(when));
-		snprintf(iqr, sizeof(iqr), "%.4g-%.4g", r->q1, r->q3);
-		snprintf(spread, sizeof(spread), "%s (%.4g-%.4g)", iqr, r->min, r->max);
+		spread_of(r, spread, sizeof(spread));
 		fprintf(f, "%6lld  %-*.*s  %-16s  ", (long long)r->c->run_id, lw, lw,
 			r->c->label ? r->c->label : "-", when);
 		if (h->by == BY_KERNEL)
 			fprintf(f, "%-*.*s", kw, kw - 2, r->c->kernel);
 		else if (h->by == BY_COMMIT)
 			fprintf(f, "%-*.12s", kw, r->commit);
-		fprintf(f, "%12.6g  %25s  %4zu\n", r->median, spread, r->c->n);
+		fprintf(f, "%#12.5g  %-*s  %4zu\n", r->median, sw, spread, r->c->n);
 	}
 	for (size_t i = 0; i < s->npoints; i++) {
 		const struct history_point *p = &s->points[i];
