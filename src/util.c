@@ -275,6 +275,18 @@ char *xstrdup(const char *s)
 	return p ? p : oom(strlen(s) + 1);
 }
 
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	return s;
+}
+
 char *xstrdup_utf8(const char *s)
 {
 	json_t *j;

@@ -240,19 +240,6 @@ static void summarise_run(struct history_run *r)
 	stats_max(x, n, &r->max);
 }
 
-static char *xasprintf_str(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xasprintf_str(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	return s;
-}
-
 /* The line that bisects between the two runs of p: git bisect run judge. */
 static char *judge_line(const struct history_point *p, const char *db)
 {
@@ -268,7 +255,7 @@ static char *judge_line(const struct history_point *p, const char *db)
 	}
 	argv[n++] = spec ? spec : "JOBFILE";
 	words = argv_join(argv, true);
-	line = xasprintf_str("git bisect run %s", words);
+	line = xasprintf("git bisect run %s", words);
 	free(words);
 	free(spec);
 	return line;
@@ -307,7 +294,7 @@ static int detect(struct history *h, const char *judge_db)
 			p->bad = &s->runs[pts[i].index];
 			if (h->by != BY_COMMIT)
 				continue;
-			p->bisect = xasprintf_str("git bisect start %s %s",
+			p->bisect = xasprintf("git bisect start %s %s",
 						  p->bad->commit, p->good->commit);
 			p->judge = judge_line(p, judge_db);
 		}

@@ -124,19 +124,6 @@ static int decimals(const struct comparison *c, const struct cmp_job *j,
 	return (int)fmax(0, fmin(8, 3 - floor(log10(m))));
 }
 
-static char *text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *text(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	return s;
-}
-
 /*
  * The sweep values of a case into its key columns ("" when they do not
  * split): one each, the second holding the rest of them past two axes.
@@ -201,7 +188,7 @@ static void fill(struct grid *g, const struct comparison *c,
 			else if (isnan(stat_of(c, cell, g->stat)))
 				*at(g, i, v) = xstrdup("n/a");
 			else
-				*at(g, i, v) = text("%.*f", dec, stat_of(c, cell, g->stat));
+				*at(g, i, v) = xasprintf("%.*f", dec, stat_of(c, cell, g->stat));
 			if (!k || !g->change)
 				continue;
 			if (!cell->ok)
@@ -209,7 +196,7 @@ static void fill(struct grid *g, const struct comparison *c,
 			else if (!cs->cell[0].ok || isnan(cell->r.change))
 				*at(g, i, v + 1) = xstrdup("n/a");
 			else
-				*at(g, i, v + 1) = text("%+.1f%%",
+				*at(g, i, v + 1) = xasprintf("%+.1f%%",
 					fabs(cell->r.change) < 0.05 ? 0 : cell->r.change);
 			g->sig[i * g->ncols + v + 1] = cell->ok &&
 				cs->cell[0].ok && cell->r.significant;
