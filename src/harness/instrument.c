@@ -35,9 +35,13 @@ void instrument_task_begin(struct task_probe *s, bool inline_worker,
 	memset(&base, 0, sizeof(base));
 	if (!slot)
 		return;
-	/* before the clock starts: the timed region reads, never opens */
+	/*
+	 * Before the clock starts: the timed region reads, never opens. A
+	 * worker process has one thread: /proc/self, whose inodes cost its
+	 * reaper less than thread-self's.
+	 */
 	if (own_fds)
-		task_files_open(&files);
+		task_files_open(&files, true);
 	if (inline_worker)
 		look(&base);
 }

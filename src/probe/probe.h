@@ -97,11 +97,19 @@ struct task_files {
 	int schedstat, sched;	/* -1: not there */
 };
 
-void task_files_open(struct task_files *f);
+/*
+ * single: the caller is a process of one thread, which opens
+ * /proc/self/... - the same counters. The path through thread-self
+ * (/proc/PID/task/TID) leaves three more proc inodes tied to the task,
+ * which its reaper must flush: about 60 us more a task there, against
+ * about 5 us through /proc/self, in the parent's wait() and so in the
+ * timed region (doc/benchmarks.md, the probes at 16,000 tasks).
+ */
+void task_files_open(struct task_files *f, bool single);
 void task_files_close(struct task_files *f);
 /* Reads them into p. */
 void task_probe_read(const struct task_files *f, struct task_probe *p);
-/* Opens, reads and closes, for one look. */
+/* Opens (through thread-self), reads and closes, for one look. */
 void task_probe_collect(struct task_probe *p);
 
 /* Where the CPUs sit: LLC and node of each, for counting moves. */

@@ -2,8 +2,9 @@
 /*
  * The counters each worker reads of itself, /proc/thread-self/schedstat
  * (on-CPU time, run-queue wait, timeslices) and /proc/thread-self/sched
- * (migrations, voluntary and involuntary switches), from the start
- * barrier to its end, and their sums over the workload's tasks.
+ * (migrations, voluntary and involuntary switches) - /proc/self/... in a
+ * worker process - from the start barrier to its end, and their sums
+ * over the workload's tasks.
  */
 #include <fcntl.h>
 #include <math.h>
@@ -13,10 +14,12 @@
 #include "probe/procfs.h"
 #include "probe/source.h"
 
-void task_files_open(struct task_files *f)
+void task_files_open(struct task_files *f, bool single)
 {
-	f->schedstat = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-	f->sched = open("/proc/thread-self/sched", O_RDONLY | O_CLOEXEC);
+	f->schedstat = open(single ? "/proc/self/schedstat" :
+			    "/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	f->sched = open(single ? "/proc/self/sched" : "/proc/thread-self/sched",
+			O_RDONLY | O_CLOEXEC);
 }
 
 void task_files_close(struct task_files *f)
@@ -66,7 +69,7 @@ void task_probe_collect(struct task_probe *p)
 {
 	struct task_files f;
 
-	task_files_open(&f);
+	task_files_open(&f, false);
 	task_probe_read(&f, p);
 	task_files_close(&f);
 }
