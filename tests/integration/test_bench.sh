@@ -216,9 +216,9 @@ test_messaging_modes() {
 	while read -r ipc mode flags; do
 		run_sl bench messaging $flags -g $g -f $f -l $l --format json
 		expect_eq "exit status ($flags)" 0 "$rc"
-		# thread mode over pipes runs without probes unless asked
+		# over pipes it runs without probes unless asked
 		# (test_probes.sh: test_probes_off_where_they_tip)
-		[ "$ipc $mode" != "pipe thread" ] ||
+		[ "$ipc" != pipe ] ||
 			err=$(grep -v '^schedlab: warning: messaging: probes off: ' <<<"$err" || true)
 		expect_eq "stderr ($flags)" "" "$err"
 		expect_eq "ipc ($flags)" "$ipc" "$(jval "$out" .parameters.ipc)"

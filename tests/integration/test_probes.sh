@@ -174,8 +174,15 @@ test_probes_off_where_they_tip() {
 	use_tmpdir
 	run_sl bench messaging -T -p -g 1 -f 2 -l 10 --format json
 	expect_eq "-T -p: exit status" 0 "$rc"
-	expect_match "-T -p: says why" "^schedlab: warning: messaging: probes off: thread mode over pipes is bistable.*--probes=on records them anyway" "$err"
+	expect_match "-T -p: says why" "^schedlab: warning: messaging: probes off: messaging over pipes is bistable.*--probes=on records them anyway" "$err"
 	expect_eq "-T -p: probe metrics" 0 "$(jq '[.metrics | keys[] | select(startswith("sched."))] | length' <<<"$out")"
+	run_sl bench messaging -p -g 1 -f 2 -l 10 --format json
+	expect_eq "-p: exit status" 0 "$rc"
+	expect_match "-p: says why" "^schedlab: warning: messaging: probes off: messaging over pipes is bistable" "$err"
+	expect_eq "-p: probe metrics" 0 "$(jq '[.metrics | keys[] | select(startswith("sched."))] | length' <<<"$out")"
+	run_sl bench messaging -g 1 -f 2 -l 10 --format json
+	expect_eq "process mode over sockets: warnings" "" "$(unwarned "$err")"
+	jq -e '.metrics | has("sched.timeslices")' <<<"$out" >/dev/null || fail "process mode over sockets recorded no probes"
 	run_sl bench messaging -T -p -g 1 -f 2 -l 10 --format json --probes=on
 	expect_eq "-T -p --probes=on: exit status" 0 "$rc"
 	expect_eq "-T -p --probes=on: warnings" "" "$(unwarned "$err")"
@@ -188,7 +195,7 @@ test_probes_off_where_they_tip() {
 	run_sl run -q "$tmp/tp.job" --db "$tmp/r.db"
 	expect_eq "run: exit status" 0 "$rc"
 	expect_eq "run: warnings about the probes" 1 "$(grep -c 'probes off' <<<"$err")"
-	expect_match "run: names the job" "^schedlab: warning: tp: probes off: thread mode over pipes.*probes = on records them anyway" "$err"
+	expect_match "run: names the job" "^schedlab: warning: tp: probes off: messaging over pipes.*probes = on records them anyway" "$err"
 	id=$("$SCHEDLAB" list runs --db "$tmp/r.db" | awk 'NR == 2 { print $1 }')
 	"$SCHEDLAB" export "$id" --db "$tmp/r.db" >"$tmp/r.json"
 	expect_eq "socket case: probes" true "$(jq '.cases[] | select(.parameters.ipc == "socket") | .samples | has("sched.timeslices")' "$tmp/r.json")"
