@@ -11,6 +11,7 @@
 # make bench-store  time storing and exporting runs (bench/store.c)
 # make bench-fleet  job claims a second, 8 agents, one PostgreSQL (bench/fleet-claims.c)
 # make bench-history  change-point detection and false-alarm rates on stored runs
+# make bench-reap   what a task's /proc files cost its reaper, 16,000 tasks (bench/reap-cost.c)
 # make install    PREFIX=/usr/local DESTDIR=
 #
 # Objects go to $(O) (build/ by default), so sanitizer builds live beside
@@ -41,7 +42,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 SERVER_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/server_*.c))
 
 .PHONY: all check run asan check-asan check-clang fuzz fuzz-replay install \
-	uninstall clean deps unit bench-store bench-fleet bench-history FORCE
+	uninstall clean deps unit bench-store bench-fleet bench-history bench-reap FORCE
 
 all: schedlab
 
@@ -116,6 +117,14 @@ bench-history: $(O)/bench/history-calib $(O)/schedlab
 $(O)/bench/history-calib: bench/history-calib.c $(O)/libschedlab.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS_ALL) $(LDLIBS)
+
+# What a worker's /proc files cost its reaper (bench/reap-cost.c): 16,000
+# processes of each kind, 4 interleaved rounds; figures only.
+bench-reap: $(O)/bench/reap-cost
+	for r in 1 2 3 4; do for k in 0 1 2 3; do $(O)/bench/reap-cost 16000 $$k || exit 1; done; done
+$(O)/bench/reap-cost: bench/reap-cost.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $<
 
 deps:
 	@tools/deps.sh
