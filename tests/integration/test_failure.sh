@@ -40,7 +40,8 @@ test_worker_killed_process_mode() {
 test_worker_killed_pipe_ipc() {
 	local victim
 
-	start_sl bench messaging $LONG -p --format json
+	# (--probes=off: over pipes the default, said without a warning)
+	start_sl bench messaging $LONG -p --format json --probes=off
 	wait_workers 4
 	wait_started
 	victim=$(sed -n 4p <<<"$workers")

@@ -196,8 +196,12 @@ EOF
 	# the identity: the options that differ from their defaults, by name
 	expect_eq "params strings" "fds=2 groups=1 ipc=pipe loops=10,fds=2 groups=1 loops=10,fds=2 groups=2 ipc=pipe loops=10,fds=2 groups=2 loops=10,fds=2 groups=3 ipc=pipe loops=10,fds=2 groups=3 loops=10,loops=1000,loops=1000 mode=thread" \
 		"$(jq -r '[.cases[].params] | join(",")' <<<"$doc")"
+	# over pipes messaging runs without probes unless asked, which its
+	# cases' settings record
 	expect_eq "versions and settings" '[1,{}]' \
-		"$(jq -c '[.cases[] | [.version, .settings]] | unique | .[]' <<<"$doc")"
+		"$(jq -c '[.cases[] | select(.parameters.ipc != "pipe") | [.version, .settings]] | unique | .[]' <<<"$doc")"
+	expect_eq "pipe cases' settings" '[1,{"probes":"off"}]' \
+		"$(jq -c '[.cases[] | select(.parameters.ipc == "pipe") | [.version, .settings]] | unique | .[]' <<<"$doc")"
 	# iterations and samples: warm-ups aside, every array has one entry an iteration
 	expect_eq "msg iterations" 2 "$(jq -r '[.cases[] | select(.job == "msg") | .iterations] | unique | join(",")' <<<"$doc")"
 	expect_eq "pp iterations" 3 "$(jq -r '[.cases[] | select(.job == "pp") | .iterations] | unique | join(",")' <<<"$doc")"
