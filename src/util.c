@@ -279,10 +279,16 @@ char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
+	int n;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		abort();
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		abort();	/* a bad format: a bug, not a condition */
+	s = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	return s;
 }

@@ -49,7 +49,7 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
-/* printf into a malloc'd string; aborts when out of memory, as xmalloc. */
+/* printf into a malloc'd string; out of memory, it exits as xmalloc does. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
  * A copy of s (NULL for NULL) with every byte above 0x7f made '?' when
