@@ -100,10 +100,12 @@ struct task_files {
 /*
  * single: the caller is a process of one thread, which opens
  * /proc/self/... - the same counters. The path through thread-self
- * (/proc/PID/task/TID) leaves three more proc inodes tied to the task,
- * which its reaper must flush: about 60 us more a task there, against
- * about 5 us through /proc/self, in the parent's wait() and so in the
- * timed region (doc/benchmarks.md, the probes at 16,000 tasks).
+ * (/proc/PID/task/TID) ties more proc inodes to the task (its task
+ * directory and the thread's own), which its reaper flushes in the
+ * parent's wait(), and so in the timed region: at 16,000 tasks,
+ * medians of 78 us a task reaped against 71 through /proc/self and 51
+ * with no files, in rounds that spread widely (bench/reap-cost.c,
+ * doc/benchmarks.md).
  */
 void task_files_open(struct task_files *f, bool single);
 void task_files_close(struct task_files *f);
