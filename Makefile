@@ -24,11 +24,24 @@ CC      ?= cc
 O       ?= build
 CFLAGS  ?= -O2 -g
 PKGS     = jansson sqlite3 inih libmnl gsl libpq
+# Linked: the rest are opened with dlopen() when first used (src/lazylib.h),
+# so that a workload's workers do not map them. Their sonames come from
+# the development libraries the build has.
+LINKED   = jansson sqlite3 inih libmnl
+soname   = $(or $(shell objdump -p $$(pkg-config --variable=libdir $(1))/$(2) 2>/dev/null | \
+		awk '/SONAME/ { print $$2 }'),$(2))
+GSL_SONAME := $(call soname,gsl,libgsl.so)
+PQ_SONAME  := $(call soname,libpq,libpq.so)
+# Debian's name for the package of a soname: libgsl.so.27 is in libgsl27
+debpkg   = $(shell echo $(1) | sed -E 's/\.so\.?([0-9]*).*/\1/')
 VERSION := 0.1$(shell git rev-parse --short HEAD 2>/dev/null | sed "s/^/-g/")
 
 ALL_CFLAGS = -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Isrc -I$(O)/gen -pthread \
-	     $(shell pkg-config --cflags $(PKGS)) $(CFLAGS) $(EXTRA_CFLAGS)
-LDLIBS  = $(shell pkg-config --libs $(PKGS)) -lm
+	     $(shell pkg-config --cflags $(PKGS)) \
+	     -DGSL_SONAME='"$(GSL_SONAME)"' -DGSL_PACKAGE='"$(call debpkg,$(GSL_SONAME))"' \
+	     -DPQ_SONAME='"$(PQ_SONAME)"' -DPQ_PACKAGE='"$(call debpkg,$(PQ_SONAME))"' \
+	     $(CFLAGS) $(EXTRA_CFLAGS)
+LDLIBS  = $(shell pkg-config --libs $(LINKED)) -lm
 LDFLAGS_ALL = -pthread $(LDFLAGS) $(EXTRA_CFLAGS)
 
 SRCS     := $(wildcard src/*.c src/*/*.c)

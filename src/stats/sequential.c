@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include <gsl/gsl_cdf.h>
+#include "stats/cdf.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <gsl/gsl_cdf.h>
+#include "stats/cdf.h"
 
 #include "stats/summary.h"
 #include "stats/tests.h"

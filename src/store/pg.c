@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lazylib.h"
 #include "store/pg.h"
 #include "util.h"
 
@@ -279,10 +280,46 @@ static int session_setup(PGconn *c, const char *name)
 	return 0;
 }
 
+struct pq_api pq_api;
+
+static const struct lazy_fn pq_fns[] = {
+	{ "PQclear", (void **)&pq_api.PQclear_fn },
+	{ "PQcmdTuples", (void **)&pq_api.PQcmdTuples_fn },
+	{ "PQconnectdb", (void **)&pq_api.PQconnectdb_fn },
+	{ "PQerrorMessage", (void **)&pq_api.PQerrorMessage_fn },
+	{ "PQexec", (void **)&pq_api.PQexec_fn },
+	{ "PQexecParams", (void **)&pq_api.PQexecParams_fn },
+	{ "PQfinish", (void **)&pq_api.PQfinish_fn },
+	{ "PQgetResult", (void **)&pq_api.PQgetResult_fn },
+	{ "PQgetisnull", (void **)&pq_api.PQgetisnull_fn },
+	{ "PQgetvalue", (void **)&pq_api.PQgetvalue_fn },
+	{ "PQntuples", (void **)&pq_api.PQntuples_fn },
+	{ "PQputCopyData", (void **)&pq_api.PQputCopyData_fn },
+	{ "PQputCopyEnd", (void **)&pq_api.PQputCopyEnd_fn },
+	{ "PQreset", (void **)&pq_api.PQreset_fn },
+	{ "PQresultErrorField", (void **)&pq_api.PQresultErrorField_fn },
+	{ "PQresultErrorMessage", (void **)&pq_api.PQresultErrorMessage_fn },
+	{ "PQresultStatus", (void **)&pq_api.PQresultStatus_fn },
+	{ "PQsetNoticeProcessor", (void **)&pq_api.PQsetNoticeProcessor_fn },
+	{ "PQstatus", (void **)&pq_api.PQstatus_fn },
+	{ "PQtransactionStatus", (void **)&pq_api.PQtransactionStatus_fn },
+};
+
+static struct lazylib libpq = {
+	.soname = PQ_SONAME, .package = PQ_PACKAGE,
+	.fns = pq_fns, .n = sizeof(pq_fns) / sizeof(pq_fns[0]),
+};
+
 PGconn *pg_connect(const char *url, const char *name)
 {
-	PGconn *c = PQconnectdb(url);
+	PGconn *c;
 	char line[1024];
+
+	if (lazylib_load(&libpq, line, sizeof(line))) {
+		error("%s: %s", name, line);
+		return NULL;
+	}
+	c = PQconnectdb(url);
 
 	if (PQstatus(c) != CONNECTION_OK) {
 		error("%s: cannot connect (%s)", name,

@@ -22,6 +22,58 @@
 #include "store/life.h"
 #include "store/store_int.h"
 
+/*
+ * libpq's functions, from libpq loaded by pg_connect() (lazylib.h): a
+ * schedlab that never opens a PostgreSQL store never maps libpq and the
+ * twenty libraries it needs, nor do the workers its workloads fork. The
+ * calls read as libpq's; only a connection made by pg_connect() may be
+ * passed to them.
+ */
+struct pq_api {
+	__typeof__(PQclear) *PQclear_fn;
+	__typeof__(PQcmdTuples) *PQcmdTuples_fn;
+	__typeof__(PQconnectdb) *PQconnectdb_fn;
+	__typeof__(PQerrorMessage) *PQerrorMessage_fn;
+	__typeof__(PQexec) *PQexec_fn;
+	__typeof__(PQexecParams) *PQexecParams_fn;
+	__typeof__(PQfinish) *PQfinish_fn;
+	__typeof__(PQgetResult) *PQgetResult_fn;
+	__typeof__(PQgetisnull) *PQgetisnull_fn;
+	__typeof__(PQgetvalue) *PQgetvalue_fn;
+	__typeof__(PQntuples) *PQntuples_fn;
+	__typeof__(PQputCopyData) *PQputCopyData_fn;
+	__typeof__(PQputCopyEnd) *PQputCopyEnd_fn;
+	__typeof__(PQreset) *PQreset_fn;
+	__typeof__(PQresultErrorField) *PQresultErrorField_fn;
+	__typeof__(PQresultErrorMessage) *PQresultErrorMessage_fn;
+	__typeof__(PQresultStatus) *PQresultStatus_fn;
+	__typeof__(PQsetNoticeProcessor) *PQsetNoticeProcessor_fn;
+	__typeof__(PQstatus) *PQstatus_fn;
+	__typeof__(PQtransactionStatus) *PQtransactionStatus_fn;
+};
+extern struct pq_api pq_api;
+
+#define PQclear (pq_api.PQclear_fn)
+#define PQcmdTuples (pq_api.PQcmdTuples_fn)
+#define PQconnectdb (pq_api.PQconnectdb_fn)
+#define PQerrorMessage (pq_api.PQerrorMessage_fn)
+#define PQexec (pq_api.PQexec_fn)
+#define PQexecParams (pq_api.PQexecParams_fn)
+#define PQfinish (pq_api.PQfinish_fn)
+#define PQgetResult (pq_api.PQgetResult_fn)
+#define PQgetisnull (pq_api.PQgetisnull_fn)
+#define PQgetvalue (pq_api.PQgetvalue_fn)
+#define PQntuples (pq_api.PQntuples_fn)
+#define PQputCopyData (pq_api.PQputCopyData_fn)
+#define PQputCopyEnd (pq_api.PQputCopyEnd_fn)
+#define PQreset (pq_api.PQreset_fn)
+#define PQresultErrorField (pq_api.PQresultErrorField_fn)
+#define PQresultErrorMessage (pq_api.PQresultErrorMessage_fn)
+#define PQresultStatus (pq_api.PQresultStatus_fn)
+#define PQsetNoticeProcessor (pq_api.PQsetNoticeProcessor_fn)
+#define PQstatus (pq_api.PQstatus_fn)
+#define PQtransactionStatus (pq_api.PQtransactionStatus_fn)
+
 /* The schema this binary writes; a newer one is refused. */
 #define PG_SCHEMA_VERSION 1
 

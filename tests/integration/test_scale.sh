@@ -204,3 +204,36 @@ test_small_stack_limits() {
 	sl_stack 256 256 bench messaging -T -s 1000000 -g 1 -l 10
 	expect_eq "thread mode -s 1000000 under hard 256 KiB: exit status ($err)" 0 "$rc"
 }
+
+# A worker maps what the process that forked it had mapped, and at
+# 16,000 workers each mapping costs: torn down at exit in the timed
+# region, walked by reverse-map scanners. libpq (and the twenty libraries
+# it brings) and gsl are loaded only when a PostgreSQL store or a
+# statistic needs them, so a messaging worker maps neither.
+test_workers_map_no_store_libraries() {
+	local pid kid maps n
+	"$SCHEDLAB" bench messaging -g 1 -f 2 -l 1000000 --timeout 30 >/dev/null 2>&1 &
+	pid=$!
+	maps=
+	for _ in $(seq 100); do
+		kid=$pid
+		while n=$(pgrep -P "$kid" -n); do kid=$n; done
+		# a worker: a grandchild, or a child once the workload runs in schedlab
+		if [ "$kid" != "$pid" ] && maps=$(cat "/proc/$kid/maps" 2>/dev/null) &&
+			[ -n "$maps" ]; then
+			break
+		fi
+		maps=
+		sleep 0.1
+	done
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" || true
+	[ -n "$maps" ] || fail "found no worker of the messaging run"
+	grep -q 'libc\.so' <<<"$maps" || fail "the worker's maps name no libc: $maps"
+	for lib in libpq libgsl libgslcblas libkrb5 libssl libcrypto libldap; do
+		if grep -q "/$lib[.-]" <<<"$maps"; then
+			fail "a messaging worker maps $lib: $(grep "/$lib" <<<"$maps" | head -1)"
+		fi
+	done
+	expect_no_leftovers
+}
