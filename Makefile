@@ -42,7 +42,7 @@ ALL_CFLAGS = -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Isrc -I$(O)/gen -pthread \
 	     -DPQ_SONAME='"$(PQ_SONAME)"' -DPQ_PACKAGE='"$(call debpkg,$(PQ_SONAME))"' \
 	     $(CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS  = $(shell pkg-config --libs $(LINKED)) -lm
-LDFLAGS_ALL = -pthread $(LDFLAGS) $(EXTRA_CFLAGS)
+LDFLAGS_ALL = -pthread -Wl,-z,relro,-z,now $(LDFLAGS) $(EXTRA_CFLAGS)
 
 SRCS     := $(wildcard src/*.c src/*/*.c)
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
