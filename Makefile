@@ -134,7 +134,7 @@ $(O)/bench/history-calib: bench/history-calib.c $(O)/libschedlab.a
 # What a worker's /proc files cost its reaper (bench/reap-cost.c): 16,000
 # processes of each kind, 4 interleaved rounds; figures only.
 bench-reap: $(O)/bench/reap-cost
-	for r in 1 2 3 4; do for k in 0 1 2 3; do $(O)/bench/reap-cost 16000 $$k || exit 1; done; done
+	for r in 1 2 3 4; do for k in 0 1 2 3 4; do $(O)/bench/reap-cost 16000 $$k || exit 1; done; done
 $(O)/bench/reap-cost: bench/reap-cost.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $<
