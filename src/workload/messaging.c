@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -162,14 +163,35 @@ static int receiver_main(void *arg)
  * /proc) tips it, whichever part of it is left in, to longer times on 2
  * CPUs - thread mode by 17-23% at 160 tasks and 34% at 16,000, process
  * mode by 20% at 16,000 (bench/probe-overhead.sh, doc/benchmarks.md).
- * Over sockets the modes move by less than their noise.
+ *
+ * Over sockets the probes cost each task a fixed amount in the timed
+ * region, however few its messages: its /proc files read as it ends and
+ * their inodes flushed as it exits. 1,600 tasks of 200 messages each
+ * (-g 40 -l 10) took 11% longer with them as processes and 20% as
+ * threads; of 2,000 (hackbench's -l 100), 1% and 8%; thread mode was
+ * within 2% at 20,000 (-g 4 -l 1000) (doc/benchmarks.md, "Probes and
+ * tasks of few messages"). Below those counts a task they are off
+ * unless asked.
  */
+#define PROBES_MIN_MESSAGES 2000
+#define PROBES_MIN_MESSAGES_THREAD 20000
+
 static const char *messaging_probes_tip(const void *cfgp)
 {
+	static char why[256];
 	const struct messaging_cfg *cfg = cfgp;
+	unsigned long long per_task = (unsigned long long)cfg->loops * cfg->fds;
+	bool thread = cfg->mode == MSG_THREAD;
+	unsigned min = thread ? PROBES_MIN_MESSAGES_THREAD : PROBES_MIN_MESSAGES;
 
 	if (cfg->ipc == MSG_PIPE)
 		return "messaging over pipes is bistable, and the probes make its time up to 34% longer (doc/benchmarks.md)";
+	if (per_task < min) {
+		snprintf(why, sizeof(why),
+			 "each task handles %llu messages (loops x fds), under %u in %s mode, and the probes' cost a task makes such runs up to 20%% longer (doc/benchmarks.md)",
+			 per_task, min, thread ? "thread" : "process");
+		return why;
+	}
 	return NULL;
 }
 

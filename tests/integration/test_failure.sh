@@ -83,7 +83,7 @@ test_workers_dead_before_start_fail_fast() {
 	set +e
 	timeout -k 1 30 env "$NO_LSAN" strace -f -qq -s 256 -o "$tr" -e trace=write \
 		-e inject=write:signal=KILL:when=1 \
-		"$SCHEDLAB" bench messaging -g 1 -f 2 -l 1 --format json --timeout 6 \
+		"$SCHEDLAB" bench messaging -g 1 -f 2 -l 1 --format json --probes=on --timeout 6 \
 		>/dev/null 2>&1
 	set -e
 	secs=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')

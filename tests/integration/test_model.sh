@@ -7,7 +7,7 @@
 # A messaging job swept over two group counts and a pipe job: latency
 # histograms (messaging records them) and two job headings.
 model_job() {
-	printf '[msg]\nworkload = messaging\ngroups = 1,2\nloops = 20\niterations = 2\n[pp]\nworkload = pipe\nloops = 1000\niterations = 2\n' >"$1"
+	printf '[msg]\nworkload = messaging\ngroups = 1,2\nloops = 20\niterations = 2\nprobes = on\n[pp]\nworkload = pipe\nloops = 1000\niterations = 2\n' >"$1"
 }
 
 # The members of a case, in the order export writes them (doc/export.md).

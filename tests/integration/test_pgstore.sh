@@ -21,8 +21,9 @@ no_password() {
 	done
 }
 
+# (probes on: tasks of 200 messages run without them otherwise)
 tiny_run() {
-	run_sl run quick --set groups=1 --set loops=10 --iterations 2 -q "$@"
+	run_sl run quick --set groups=1 --set loops=10 --set probes=on --iterations 2 -q "$@"
 }
 
 # run into PostgreSQL, then list, show, export, compare and report read
@@ -79,8 +80,8 @@ test_pgstore_run_and_read() {
 	# samples and histograms go with their run (a trigger, not a key)
 	psql_t "DELETE FROM schedlab.runs WHERE label = 'a'"
 	expect_eq "samples left" "$nb" "$(psql_t "SELECT count(*) FROM schedlab.samples")"
-	# (quick's two pipe jobs run without probes: no latency histogram)
-	expect_eq "histograms left" 3 "$(psql_t "SELECT count(DISTINCT case_id) FROM schedlab.histograms")"
+	# (probes on in every case, pipe jobs too: a latency histogram each)
+	expect_eq "histograms left" 5 "$(psql_t "SELECT count(DISTINCT case_id) FROM schedlab.histograms")"
 	expect_eq "cases left" 5 "$(psql_t "SELECT count(*) FROM schedlab.cases")"
 }
 

@@ -7,7 +7,7 @@
 
 # report_runs DB: two runs, base and cand, of a 2-value messaging sweep.
 report_runs() {
-	printf '[msg]\nworkload = messaging\ngroups = 1,2\nloops = 20\niterations = 3\n' >"$tmp/m.job"
+	printf '[msg]\nworkload = messaging\ngroups = 1,2\nloops = 20\niterations = 3\nprobes = on\n' >"$tmp/m.job"
 	for l in base cand; do
 		run_sl run "$tmp/m.job" --db "$1" -q --label "$l"
 		expect_eq "run $l" 0 "$rc"

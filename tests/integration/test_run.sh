@@ -16,6 +16,7 @@ iterations = 3
 
 [msg]
 workload = messaging
+probes = on
 groups = 1,2
 fds = 2
 loops = 10
@@ -196,12 +197,12 @@ EOF
 	# the identity: the options that differ from their defaults, by name
 	expect_eq "params strings" "fds=2 groups=1 ipc=pipe loops=10,fds=2 groups=1 loops=10,fds=2 groups=2 ipc=pipe loops=10,fds=2 groups=2 loops=10,fds=2 groups=3 ipc=pipe loops=10,fds=2 groups=3 loops=10,loops=1000,loops=1000 mode=thread" \
 		"$(jq -r '[.cases[].params] | join(",")' <<<"$doc")"
-	# over pipes messaging runs without probes unless asked, which its
-	# cases' settings record
+	# over pipes, and with 20 messages a task, messaging runs without
+	# probes unless asked, which its cases' settings record
 	expect_eq "versions and settings" '[1,{}]' \
-		"$(jq -c '[.cases[] | select(.parameters.ipc != "pipe") | [.version, .settings]] | unique | .[]' <<<"$doc")"
-	expect_eq "pipe cases' settings" '[1,{"probes":"off"}]' \
-		"$(jq -c '[.cases[] | select(.parameters.ipc == "pipe") | [.version, .settings]] | unique | .[]' <<<"$doc")"
+		"$(jq -c '[.cases[] | select(.job == "pp") | [.version, .settings]] | unique | .[]' <<<"$doc")"
+	expect_eq "messaging cases' settings" '[1,{"probes":"off"}]' \
+		"$(jq -c '[.cases[] | select(.job == "msg") | [.version, .settings]] | unique | .[]' <<<"$doc")"
 	# iterations and samples: warm-ups aside, every array has one entry an iteration
 	expect_eq "msg iterations" 2 "$(jq -r '[.cases[] | select(.job == "msg") | .iterations] | unique | join(",")' <<<"$doc")"
 	expect_eq "pp iterations" 3 "$(jq -r '[.cases[] | select(.job == "pp") | .iterations] | unique | join(",")' <<<"$doc")"
@@ -259,6 +260,7 @@ iterations = 5
 
 [msg]
 workload = messaging
+probes = on
 groups = 1,2
 fds = 2
 loops = 50
@@ -323,6 +325,7 @@ loops = 1000
 
 [msg]
 workload = messaging
+probes = on
 groups = 1
 fds = 2
 loops = 10
@@ -484,7 +487,7 @@ test_run_settings_stored() {
 [global]
 groups = 1
 fds = 2
-loops = 10
+loops = 1000
 iterations = 1
 
 [plain]
@@ -500,7 +503,7 @@ EOF
 	run_sl export 1 --db "$tmp/r.db"
 	expect_eq "settings" '{} {"cpus":"0","probes":"off"}' \
 		"$(jq -r -c '[.cases[].settings | tojson] | join(" ")' <<<"$out")"
-	expect_eq "same identity" "fds=2 groups=1 loops=10" \
+	expect_eq "same identity" "fds=2 groups=1 loops=1000" \
 		"$(jq -r '[.cases[].params] | unique | join(",")' <<<"$out")"
 }
 
@@ -998,6 +1001,7 @@ warmup = 1
 
 [msg]
 workload = messaging
+probes = on
 groups = 1,2
 fds = 2
 loops = 10

@@ -13,7 +13,7 @@ test_fd_soft_limit_raised() {
 		skip "hard fd limit $hard is below the $((g * 2 * f + 100)) this test needs"
 	fi
 	set +e
-	out=$(ulimit -S -n 1024 && "$SCHEDLAB" bench messaging -T -g $g -f $f -l 1 --format json 2>&1)
+	out=$(ulimit -S -n 1024 && "$SCHEDLAB" bench messaging -T -g $g -f $f -l 1 --format json --probes=on 2>&1)
 	rc=$?
 	set -e
 	expect_eq "exit status (-T -g $g under ulimit -S -n 1024): $out" 0 "$rc"
@@ -21,7 +21,7 @@ test_fd_soft_limit_raised() {
 	expect_eq "status" ok "$(jval "$out" .status)"
 	# and in process mode, which never needs them all at once
 	set +e
-	out=$(ulimit -S -n 1024 && "$SCHEDLAB" bench messaging -g $g -f $f -l 1 --format json 2>&1)
+	out=$(ulimit -S -n 1024 && "$SCHEDLAB" bench messaging -g $g -f $f -l 1 --format json --probes=on 2>&1)
 	rc=$?
 	set -e
 	expect_eq "exit status (process mode): $out" 0 "$rc"
