@@ -168,10 +168,11 @@ static int receiver_main(void *arg)
  * region, however few its messages: its /proc files read as it ends and
  * their inodes flushed as it exits. 1,600 tasks of 200 messages each
  * (-g 40 -l 10) took 11% longer with them as processes and 20% as
- * threads; of 2,000 (hackbench's -l 100), 1% and 8%; thread mode was
- * within 2% at 20,000 (-g 4 -l 1000) (doc/benchmarks.md, "Probes and
- * tasks of few messages"). Below those counts a task they are off
- * unless asked.
+ * threads; of 2,000 (hackbench's -l 100), 1% and 8%; at 20,000 (-g 4
+ * -l 1000) processes 1% and threads 3-5% (doc/benchmarks.md, "Probes
+ * and tasks of few messages"). Below those counts a task they are off
+ * unless asked; thread mode above them is still a few percent slower
+ * with them.
  */
 #define PROBES_MIN_MESSAGES 2000
 #define PROBES_MIN_MESSAGES_THREAD 20000
