@@ -88,7 +88,7 @@ static void test_run_summary_is_show_summary(void **state)
 	(void)state;
 	f = fopen(path("j.job"), "w");
 	assert_non_null(f);
-	fputs("[msg]\nworkload = messaging\ngroups = 1,2\nloops = 10\niterations = 2\n", f);
+	fputs("[msg]\nworkload = messaging\ngroups = 1,2\nloops = 10\niterations = 2\nprobes = on\n", f);
 	fclose(f);
 	assert_int_equal(plan_load(path("j.job"), &plan), 0);
 	assert_int_equal(plan.ncases, 2);
