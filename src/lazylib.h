@@ -11,7 +11,9 @@
  * slower at -g 400 -l 10 with those libraries preloaded
  * (doc/benchmarks.md, "Workers as lean as hackbench's"). So the
  * PostgreSQL store and the statistics' distribution functions load their
- * libraries when first called, never before a workload runs.
+ * libraries when first called: never before bench's workload, nor
+ * before run's unless its store is a PostgreSQL database (opened before
+ * the first case, whose workers then map libpq).
  */
 #ifndef SCHEDLAB_LAZYLIB_H
 #define SCHEDLAB_LAZYLIB_H
