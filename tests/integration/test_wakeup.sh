@@ -198,15 +198,18 @@ test_wakeup_placement_auto() {
 # read as they come: one per interval, about an interval apart.
 test_wakeup_interval() {
 	local stamps
-	stamps=$(mktemp)
-	set +e
-	out=$("$SCHEDLAB" bench wakeup -t 1 -r 3 -i 1 $SMALL --format json 2> >(
-		while IFS= read -r line; do
-			printf '%s %s\n' "$EPOCHREALTIME" "$line"
-		done >"$stamps"))
-	rc=$?
-	set -e
-	sleep 0.2	# the reader's last lines
+	use_tmpdir
+	stamps=$tmp/stamps
+	# a pipeline, which ends only when the reader has read every line
+	{
+		"$SCHEDLAB" bench wakeup -t 1 -r 3 -i 1 $SMALL --format json \
+			2>&1 >"$tmp/out"
+		echo $? >"$tmp/rc"
+	} | while IFS= read -r line; do
+		printf '%s %s\n' "$EPOCHREALTIME" "$line"
+	done >"$stamps"
+	rc=$(cat "$tmp/rc")
+	out=$(cat "$tmp/out")
 	expect_eq "exit status" 0 "$rc"
 	jq -e '.metrics."wakeup.p99_us".value > 0' <<<"$out" >/dev/null ||
 		fail "stdout is not the JSON result: $out"
@@ -219,7 +222,6 @@ test_wakeup_interval() {
 	awk '/current rps/ { if (n++) { d = $1 - t; if (d < 0.5 || d > 1.5) bad = 1 } t = $1 }
 		END { exit bad || n != 3 }' "$stamps" ||
 		fail "reports not 1 s apart: $(grep 'current rps' "$stamps")"
-	rm -f "$stamps"
 	run_sl bench wakeup -r 2 -i 3
 	expect_eq "-i past the runtime" 2 "$rc"
 	expect_match "says" '-i/--interval 3 is longer than the runtime' "$err"
