@@ -154,14 +154,16 @@ test_messages_per_receiver_do_not_wrap() {
 # of environment even /bin/true dies by SIGSEGV in about one start in
 # five (55 of 300), and this test's threaded messaging in 58 of 500 with
 # 2.4 KiB (about what make check passes down); with PATH alone, none in
-# 1,000.
+# 1,000. So the environment is emptied before the limit is set: `env -i`
+# started under it still had this shell's, and died in 1 run of 300.
 sl_stack() {
 	local soft=$1 hard=$2
 
 	shift 2
 	set +e
-	out=$( (ulimit -Ss "$soft"; if [ "$hard" != - ]; then ulimit -Hs "$hard"; fi
-		exec env -i PATH="$PATH" "$SCHEDLAB" "$@") 2>"$tmp/err")
+	out=$(env -i PATH="$PATH" SOFT="$soft" HARD="$hard" bash -c \
+		'ulimit -Ss "$SOFT"; if [ "$HARD" != - ]; then ulimit -Hs "$HARD"; fi
+		unset SOFT HARD; exec "$@"' _ "$SCHEDLAB" "$@" 2>"$tmp/err")
 	rc=$?
 	set -e
 	err=$(cat "$tmp/err")
