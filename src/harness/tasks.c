@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <limits.h>
+#include <linux/futex.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <stdint.h>
@@ -26,6 +28,16 @@ static volatile int sigchld_fd = -1;
 
 /* Room for a worker's own frames and libc's, beyond its declared needs. */
 #define STACK_BASE (64 * 1024)
+
+static void futex_wait(uint32_t *word, uint32_t val)
+{
+	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void futex_wake(uint32_t *word, int n)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}
 
 int tasks_init(struct tasks *t, enum task_mode mode, unsigned cap,
 	       size_t stack_extra, struct wl_ctx *ctx)
@@ -47,6 +59,13 @@ int tasks_init(struct tasks *t, enum task_mode mode, unsigned cap,
 			t->probe = NULL;	/* a probe never fails a run */
 	}
 	if (mode == TASK_THREAD) {
+		/*
+		 * A thread's first look at /proc/thread-self makes entries
+		 * for it that the kernel flushes as it exits: timed, that
+		 * made thread mode over sockets 4% slower with the probes on
+		 * and took 15% more context switches (doc/benchmarks.md).
+		 */
+		t->linger = t->probe != NULL;
 		stack = (stack + pg - 1) / pg * pg;
 		if (stack < (size_t)PTHREAD_STACK_MIN)
 			stack = (size_t)PTHREAD_STACK_MIN;
@@ -75,8 +94,18 @@ static int run_worker(struct task_slot *s, bool inline_worker, bool own_fds)
 
 static void *thread_main(void *p)
 {
-	if (run_worker(p, false, false))
+	struct task_slot *s = p;
+	struct tasks *t = s->tasks;
+
+	if (run_worker(s, false, false))
 		_exit(1);	/* the reason is in the shared area */
+	if (!t->linger)
+		return NULL;
+	/* its counters are in its slot: the release orders them before */
+	if (__atomic_sub_fetch(&t->busy, 1, __ATOMIC_RELEASE) == 0)
+		futex_wake(&t->busy, 1);
+	while (!__atomic_load_n(&t->released, __ATOMIC_ACQUIRE))
+		futex_wait(&t->released, 0);
 	return NULL;
 }
 
@@ -124,11 +153,15 @@ int tasks_spawn(struct tasks *t, task_fn fn, void *arg)
 	s->fn = fn;
 	s->arg = arg;
 	s->ctx = t->ctx;
+	s->tasks = t;
 	s->probe = t->probe ? &t->probe[t->n + t->ninline] : NULL;
 	if (t->mode == TASK_THREAD) {
+		__atomic_add_fetch(&t->busy, 1, __ATOMIC_RELAXED);
 		err = pthread_create(&s->thread, &t->attr, thread_main, s);
-		if (err)
+		if (err) {
+			__atomic_sub_fetch(&t->busy, 1, __ATOMIC_RELAXED);
 			return thread_failed(t, err);
+		}
 		t->n++;
 		return 0;
 	}
@@ -206,8 +239,16 @@ int tasks_reap(struct tasks *t)
 	int status;
 
 	if (t->mode == TASK_THREAD) {
-		for (unsigned i = 0; i < t->n; i++)
-			pthread_join(t->slot[i].thread, NULL);
+		uint32_t busy;
+
+		if (!t->linger) {
+			for (unsigned i = 0; i < t->n; i++)
+				pthread_join(t->slot[i].thread, NULL);
+			goto done;
+		}
+		while ((busy = __atomic_load_n(&t->busy, __ATOMIC_ACQUIRE)))
+			futex_wait(&t->busy, busy);
+		t->lingering = true;
 		goto done;
 	}
 	for (unsigned i = 0; i < t->n; i++) {
@@ -238,6 +279,13 @@ done:
 
 void tasks_free(struct tasks *t)
 {
+	if (t->lingering) {
+		__atomic_store_n(&t->released, 1, __ATOMIC_RELEASE);
+		futex_wake(&t->released, INT_MAX);
+		for (unsigned i = 0; i < t->n; i++)
+			pthread_join(t->slot[i].thread, NULL);
+		t->lingering = false;
+	}
 	if (t->probe)
 		munmap(t->probe, t->cap * sizeof(*t->probe));
 	t->probe = NULL;

@@ -36,10 +36,12 @@ typedef int (*task_fn)(void *arg);
 
 struct task_probe;
 
+struct tasks;
 struct task_slot {
 	task_fn fn;
 	void *arg;
 	struct wl_ctx *ctx;
+	struct tasks *tasks;
 	struct task_probe *probe;	/* its counters; NULL: probes off */
 	union {
 		pid_t pid;
@@ -59,6 +61,16 @@ struct tasks {
 	struct wl_ctx *ctx;
 	pid_t self;
 	const struct barrier *barrier;
+	/*
+	 * Thread workers with the probes on linger once their work and
+	 * their last look are done, until tasks_free(): their exit, and
+	 * the kernel's flush of the /proc entries the probes made for them,
+	 * then fall after the clock has stopped. busy: those spawned that
+	 * have not finished; released: tasks_free() lets them go. Both are
+	 * futex words. lingering: tasks_reap() saw them all finish.
+	 */
+	bool linger, lingering;
+	uint32_t busy, released;
 };
 
 /*
@@ -76,9 +88,10 @@ int tasks_spawn(struct tasks *t, task_fn fn, void *arg);
  */
 int tasks_run_inline(struct tasks *t, task_fn fn, void *arg);
 /*
- * Waits for every worker: returns 0, or does not return when one failed
- * (the group, this process included, is killed after the reason is
- * recorded).
+ * Waits for every worker to end its work: returns 0, or does not return
+ * when one failed (the group, this process included, is killed after
+ * the reason is recorded). Lingering threads (see struct tasks) are
+ * still there: tasks_free() joins them, after the clock has stopped.
  */
 int tasks_reap(struct tasks *t);
 /*
@@ -87,6 +100,7 @@ int tasks_reap(struct tasks *t);
  * return in process mode; in thread mode it _exit()s.
  */
 void tasks_abort(struct tasks *t) __attribute__((noreturn));
+/* Lets lingering threads exit and joins them; frees what tasks_init took. */
 void tasks_free(struct tasks *t);
 
 /*

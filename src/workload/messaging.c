@@ -171,8 +171,9 @@ static int receiver_main(void *arg)
  * threads; of 2,000 (hackbench's -l 100), 1% and 8%; at 20,000 (-g 4
  * -l 1000) processes 1% and threads 3-5% (doc/benchmarks.md, "Probes
  * and tasks of few messages"). Below those counts a task they are off
- * unless asked; thread mode above them is still a few percent slower
- * with them.
+ * unless asked. Threads now exit after the clock stops when probed
+ * (harness/tasks.h), which took their share away: see "Thread workers
+ * exit after the clock" in doc/benchmarks.md.
  */
 #define PROBES_MIN_MESSAGES 2000
 #define PROBES_MIN_MESSAGES_THREAD 20000

@@ -94,6 +94,28 @@ test_probe_files_by_task_kind() {
 	rm -rf "$tmp"
 }
 
+# With the probes on, thread workers exit once the clock has stopped
+# (struct tasks' linger): the kernel's flush of the /proc entries their
+# looks made for them is not timed. The workload process reads
+# /proc/stat as the clock starts and as it stops: all four threads'
+# exit() calls come after the second read.
+test_threads_exit_after_the_clock() {
+	local stop
+	command -v strace >/dev/null || skip "no strace"
+	use_tmpdir
+	strace_sl "$tmp/t" openat,exit bench messaging -T -g 1 -f 2 -l 5 --probes=on --format json
+	expect_eq "exit status" 0 "$rc"
+	stop=$(awk '/^[0-9]+ openat\(AT_FDCWD, "\/proc\/stat"/ && ++n[$1] == 2 { print NR; exit }' "$tmp/t")
+	[ -n "$stop" ] || fail "no second read of /proc/stat: $(grep proc/stat "$tmp/t")"
+	expect_eq "threads' exits" 4 "$(grep -c '^[0-9]* exit(' "$tmp/t")"
+	expect_eq "threads' exits after the clock's stop" 4 \
+		"$(awk -v s="$stop" '$2 ~ /^exit\(/ && NR > s' "$tmp/t" | wc -l)"
+	# without the probes they exit in the timed region, as hackbench's
+	strace_sl "$tmp/o" openat,exit bench messaging -T -g 1 -f 2 -l 5 --probes=off --format json
+	expect_eq "probes off: exit status" 0 "$rc"
+	expect_eq "probes off: threads' exits" 4 "$(grep -c '^[0-9]* exit(' "$tmp/o")"
+}
+
 # pipe: the side that starts each op times its round trip: one per loop
 # in the one-token ordering, two per loop with two tokens.
 test_pipe_round_trips_recorded() {
