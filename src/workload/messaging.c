@@ -161,8 +161,9 @@ static int receiver_main(void *arg)
  * find their pipe empty and sleep at every message, or not: the probes'
  * work (a CPU read a message, a clock read every 8th loop, the looks at
  * /proc) tips it, whichever part of it is left in, to longer times on 2
- * CPUs - thread mode by 17-23% at 160 tasks and 34% at 16,000, process
- * mode by 20% at 16,000 (bench/probe-overhead.sh, doc/benchmarks.md).
+ * CPUs - process mode by 18-20% at 16,000 tasks; thread mode by 17-23%
+ * at 160 tasks and 34% at 16,000 until its threads' exits left the clock
+ * (-12% to +3% since; bench/probe-overhead.sh, doc/benchmarks.md).
  *
  * Over sockets the probes cost each task a fixed amount in the timed
  * region, however few its messages: its /proc files read as it ends and
@@ -187,7 +188,7 @@ static const char *messaging_probes_tip(const void *cfgp)
 	unsigned min = thread ? PROBES_MIN_MESSAGES_THREAD : PROBES_MIN_MESSAGES;
 
 	if (cfg->ipc == MSG_PIPE)
-		return "messaging over pipes is bistable, and the probes make its time up to 34% longer (doc/benchmarks.md)";
+		return "messaging over pipes is bistable, and the probes make its time up to 20% longer (doc/benchmarks.md)";
 	if (per_task < min) {
 		snprintf(why, sizeof(why),
 			 "each task handles %llu messages (loops x fds), under %u in %s mode, and the probes' cost a task makes such runs up to 20%% longer (doc/benchmarks.md)",
