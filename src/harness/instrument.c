@@ -6,6 +6,7 @@
 
 #include "harness/instrument.h"
 #include "harness/supervise.h"
+#include "harness/tasks.h"
 #include "util.h"
 
 /*
@@ -111,7 +112,11 @@ void wl_clock_stop(struct wl_ctx *ctx)
 	uint64_t t = now_ns();
 
 	ctx->clock_s = (double)(t - ctx->clock_t0) / 1e9;
+	/* their exits untimed, but before the probes' end, as a reap's */
+	if (ctx->lingering)
+		tasks_let_go(ctx->lingering);
 	if (ctx->probes) {
+		t = now_ns();
 		probe_end(ctx->ps, ctx->probe);
 		ctx->probe_end_ns += now_ns() - t;
 	}

@@ -249,6 +249,7 @@ int tasks_reap(struct tasks *t)
 		while ((busy = __atomic_load_n(&t->busy, __ATOMIC_ACQUIRE)))
 			futex_wait(&t->busy, busy);
 		t->lingering = true;
+		t->ctx->lingering = t;
 		goto done;
 	}
 	for (unsigned i = 0; i < t->n; i++) {
@@ -277,15 +278,22 @@ done:
 	return 0;
 }
 
+void tasks_let_go(struct tasks *t)
+{
+	if (!t->lingering)
+		return;
+	__atomic_store_n(&t->released, 1, __ATOMIC_RELEASE);
+	futex_wake(&t->released, INT_MAX);
+	for (unsigned i = 0; i < t->n; i++)
+		pthread_join(t->slot[i].thread, NULL);
+	t->lingering = false;
+	if (t->ctx->lingering == t)
+		t->ctx->lingering = NULL;
+}
+
 void tasks_free(struct tasks *t)
 {
-	if (t->lingering) {
-		__atomic_store_n(&t->released, 1, __ATOMIC_RELEASE);
-		futex_wake(&t->released, INT_MAX);
-		for (unsigned i = 0; i < t->n; i++)
-			pthread_join(t->slot[i].thread, NULL);
-		t->lingering = false;
-	}
+	tasks_let_go(t);
 	if (t->probe)
 		munmap(t->probe, t->cap * sizeof(*t->probe));
 	t->probe = NULL;

@@ -63,10 +63,10 @@ struct tasks {
 	const struct barrier *barrier;
 	/*
 	 * Thread workers with the probes on linger once their work and
-	 * their last look are done, until tasks_free(): their exit, and
+	 * their last look are done, until tasks_let_go(): their exit, and
 	 * the kernel's flush of the /proc entries the probes made for them,
 	 * then fall after the clock has stopped. busy: those spawned that
-	 * have not finished; released: tasks_free() lets them go. Both are
+	 * have not finished; released: tasks_let_go() says go. Both are
 	 * futex words. lingering: tasks_reap() saw them all finish.
 	 */
 	bool linger, lingering;
@@ -91,7 +91,7 @@ int tasks_run_inline(struct tasks *t, task_fn fn, void *arg);
  * Waits for every worker to end its work: returns 0, or does not return
  * when one failed (the group, this process included, is killed after
  * the reason is recorded). Lingering threads (see struct tasks) are
- * still there: tasks_free() joins them, after the clock has stopped.
+ * still there: wl_clock_stop() lets them go, after the stop time.
  */
 int tasks_reap(struct tasks *t);
 /*
@@ -100,7 +100,13 @@ int tasks_reap(struct tasks *t);
  * return in process mode; in thread mode it _exit()s.
  */
 void tasks_abort(struct tasks *t) __attribute__((noreturn));
-/* Lets lingering threads exit and joins them; frees what tasks_init took. */
+/*
+ * Lets lingering threads exit and joins them: wl_clock_stop() calls it
+ * once it has the stop time and before the probes' end, so that their
+ * exit records reach the taskstats probe.
+ */
+void tasks_let_go(struct tasks *t);
+/* tasks_let_go(), then frees what tasks_init took. */
 void tasks_free(struct tasks *t);
 
 /*

@@ -101,24 +101,29 @@ test_probe_files_by_task_kind() {
 
 # With the probes on, thread workers exit once the clock has stopped
 # (struct tasks' linger): the kernel's flush of the /proc entries their
-# looks made for them is not timed. The workload process reads
-# /proc/stat as the clock starts and as it stops: all four threads'
-# exit() calls come after the second read.
+# looks made for them is not timed. Each says it is done on a futex
+# word and waits; the workload process takes the stop time, wakes them
+# all at once (FUTEX_WAKE of INT_MAX) and joins them before the probes'
+# end, its second read of /proc/stat, so that their exit records still
+# reach the taskstats probe: the four threads' exit() calls lie between.
 test_threads_exit_after_the_clock() {
-	local stop
+	local wake stop
 	command -v strace >/dev/null || skip "no strace"
 	use_tmpdir
-	strace_sl "$tmp/t" openat,exit bench messaging -T -g 1 -f 2 -l 5 --probes=on --format json
+	strace_sl "$tmp/t" openat,exit,futex bench messaging -T -g 1 -f 2 -l 5 --probes=on --format json
 	expect_eq "exit status" 0 "$rc"
+	wake=$(awk '/FUTEX_WAKE_PRIVATE, 2147483647/ { print NR; exit }' "$tmp/t")
 	stop=$(awk '/^[0-9]+ +openat\(AT_FDCWD, "\/proc\/stat"/ && ++n[$1] == 2 { print NR; exit }' "$tmp/t")
+	[ -n "$wake" ] || fail "no wake of all the lingering threads: $(grep FUTEX_WAKE "$tmp/t")"
 	[ -n "$stop" ] || fail "no second read of /proc/stat: $(grep proc/stat "$tmp/t")"
 	expect_eq "threads' exits" 4 "$(grep -c '^[0-9]* *exit(' "$tmp/t")"
-	expect_eq "threads' exits after the clock's stop" 4 \
-		"$(awk -v s="$stop" '$2 ~ /^exit\(/ && NR > s' "$tmp/t" | wc -l)"
+	expect_eq "threads' exits after the wake, before the probes' end" 4 \
+		"$(awk -v w="$wake" -v s="$stop" '$2 ~ /^exit\(/ && NR > w && NR < s' "$tmp/t" | wc -l)"
 	# without the probes they exit in the timed region, as hackbench's
-	strace_sl "$tmp/o" openat,exit bench messaging -T -g 1 -f 2 -l 5 --probes=off --format json
+	strace_sl "$tmp/o" openat,exit,futex bench messaging -T -g 1 -f 2 -l 5 --probes=off --format json
 	expect_eq "probes off: exit status" 0 "$rc"
 	expect_eq "probes off: threads' exits" 4 "$(grep -c '^[0-9]* *exit(' "$tmp/o")"
+	expect_eq "probes off: no lingering" 0 "$(grep -c 'FUTEX_WAKE_PRIVATE, 2147483647' "$tmp/o" || true)"
 }
 
 # pipe: the side that starts each op times its round trip: one per loop
@@ -197,7 +202,7 @@ test_bench_probes_default_by_format() {
 # (both come from the same scheduler counter, sched_info). Needs root;
 # delay accounting is turned on for the run and put back as it was.
 test_taskstats_exit_records() {
-	local was doc cmd
+	local was doc cmd thr
 	[ "$(id -u)" -eq 0 ] && [ -w /proc/sys/kernel/task_delayacct ] ||
 		skip "needs root and a writable kernel.task_delayacct"
 	was=$(cat /proc/sys/kernel/task_delayacct)
@@ -210,6 +215,8 @@ test_taskstats_exit_records() {
 		$'\ntaskstats +not available \\(delay accounting is off' "$("$SCHEDLAB" show off --db "$tmp/t.db")"
 	echo 1 >/proc/sys/kernel/task_delayacct
 	run_sl bench messaging -g 1 -f 4 -l 200 --format json --probes=on
+	# threads, which exit after the clock's stop but before the sum
+	thr=$("$SCHEDLAB" bench messaging -T -g 1 -f 4 -l 200 --format json --probes=on)
 	# a foreign program's tree too: sh and its two children
 	cmd=$("$SCHEDLAB" bench command --format json -- sh -c 'true & true & wait')
 	echo "$was" >/proc/sys/kernel/task_delayacct
@@ -218,6 +225,8 @@ test_taskstats_exit_records() {
 	doc=$out
 	expect_eq "every worker reported (4 senders + 4 receivers)" 8 \
 		"$(jval "$doc" '.metrics["taskstats.tasks"].value')"
+	expect_eq "every worker thread reported" 8 \
+		"$(jval "$thr" '.metrics["taskstats.tasks"].value')"
 	jq -e '.metrics["taskstats.cpu_count"].value >= .metrics["sched.timeslices"].value and
 	       .metrics["taskstats.cpu_delay_s"].value >= .metrics["sched.wait_s"].value' <<<"$doc" >/dev/null ||
 		fail "taskstats below schedstat: $(jq -c '[.metrics["taskstats.cpu_count", "sched.timeslices", "taskstats.cpu_delay_s", "sched.wait_s"].value]' <<<"$doc")"
