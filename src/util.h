@@ -12,6 +12,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
+#include <unistd.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
 
 /* Exit codes shared by every command (see doc/schedlab.1). */
 enum {
@@ -166,6 +169,18 @@ static inline uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts_ns(&ts);
+}
+
+/* futex(2) on a word of this process: sleeps while *word is val. */
+static inline void futex_wait(uint32_t *word, uint32_t val)
+{
+	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+/* Wakes up to n sleepers on *word. */
+static inline void futex_wake(uint32_t *word, int n)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
 }
 
 #endif

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -9,7 +8,6 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <stdint.h>
@@ -28,16 +26,6 @@ static volatile int sigchld_fd = -1;
 
 /* Room for a worker's own frames and libc's, beyond its declared needs. */
 #define STACK_BASE (64 * 1024)
-
-static void futex_wait(uint32_t *word, uint32_t val)
-{
-	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
-}
-
-static void futex_wake(uint32_t *word, int n)
-{
-	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
-}
 
 int tasks_init(struct tasks *t, enum task_mode mode, unsigned cap,
 	       size_t stack_extra, struct wl_ctx *ctx)
@@ -248,7 +236,6 @@ int tasks_reap(struct tasks *t)
 		}
 		while ((busy = __atomic_load_n(&t->busy, __ATOMIC_ACQUIRE)))
 			futex_wait(&t->busy, busy);
-		t->lingering = true;
 		t->ctx->lingering = t;
 		goto done;
 	}
@@ -280,15 +267,13 @@ done:
 
 void tasks_let_go(struct tasks *t)
 {
-	if (!t->lingering)
+	if (t->ctx->lingering != t)
 		return;
 	__atomic_store_n(&t->released, 1, __ATOMIC_RELEASE);
 	futex_wake(&t->released, INT_MAX);
 	for (unsigned i = 0; i < t->n; i++)
 		pthread_join(t->slot[i].thread, NULL);
-	t->lingering = false;
-	if (t->ctx->lingering == t)
-		t->ctx->lingering = NULL;
+	t->ctx->lingering = NULL;
 }
 
 void tasks_free(struct tasks *t)

@@ -67,9 +67,10 @@ struct tasks {
 	 * the kernel's flush of the /proc entries the probes made for them,
 	 * then fall after the clock has stopped. busy: those spawned that
 	 * have not finished; released: tasks_let_go() says go. Both are
-	 * futex words. lingering: tasks_reap() saw them all finish.
+	 * futex words. Once tasks_reap() has seen them all finish, the
+	 * context's lingering points here until they are let go.
 	 */
-	bool linger, lingering;
+	bool linger;
 	uint32_t busy, released;
 };
 

@@ -20,14 +20,12 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <math.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -83,12 +81,6 @@ struct wk_shared {
 	struct wk_lock *locks;
 };
 
-static long futex(uint32_t *uaddr, int op, uint32_t val)
-{
-	return syscall(SYS_futex, uaddr, op | FUTEX_PRIVATE_FLAG, val, NULL,
-		       NULL, 0);
-}
-
 /* Wakes the owner of *word if it was BLOCKED: one FUTEX_WAKE at most. */
 static void wake_word(uint32_t *word)
 {
@@ -96,7 +88,7 @@ static void wake_word(uint32_t *word)
 
 	if (__atomic_compare_exchange_n(word, &old, RUNNING, false,
 					__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-		futex(word, FUTEX_WAKE, 1);
+		futex_wake(word, 1);
 }
 
 /* Sleeps while *word is BLOCKED and nobody said stop. */
@@ -104,7 +96,7 @@ static void wait_word(uint32_t *word, const int *stop)
 {
 	while (__atomic_load_n(word, __ATOMIC_SEQ_CST) == BLOCKED &&
 	       !__atomic_load_n(stop, __ATOMIC_SEQ_CST))
-		futex(word, FUTEX_WAIT, BLOCKED);
+		futex_wait(word, BLOCKED);
 }
 
 /*
@@ -327,11 +319,11 @@ static void stop_all(struct wk_shared *sh, struct wk_msg *msg, unsigned nmsg,
 	__atomic_store_n(&sh->stop, 1, __ATOMIC_SEQ_CST);
 	for (unsigned i = 0; i < nmsg; i++) {
 		__atomic_store_n(&msg[i].futex, RUNNING, __ATOMIC_SEQ_CST);
-		futex(&msg[i].futex, FUTEX_WAKE, INT_MAX);
+		futex_wake(&msg[i].futex, INT_MAX);
 	}
 	for (unsigned i = 0; i < nwk; i++) {
 		__atomic_store_n(&wk[i].futex, RUNNING, __ATOMIC_SEQ_CST);
-		futex(&wk[i].futex, FUTEX_WAKE, INT_MAX);
+		futex_wake(&wk[i].futex, INT_MAX);
 	}
 }
 
