@@ -458,3 +458,62 @@ psql_t() {
 	"$PG_BIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 -h "$PG_DIR" -p "$PG_PORT" \
 		-U schedlab -d schedlab -c "$1"
 }
+
+# ---- other machines, and sources this one lacks ---------------------
+# A test that depends on what the kernel exposes tests both paths on
+# every machine: the present path from a fixture of a real machine's
+# sysfs, the absent path by hiding the source, each in a private mount
+# namespace that ends with the command (nothing of it outlives the test).
+
+# mountns_needs: skips unless this process may make a mount namespace
+# (unshare -m needs CAP_SYS_ADMIN: root, as in CI).
+mountns_needs() {
+	command -v unshare >/dev/null || skip "no unshare (util-linux)"
+	unshare -m true 2>/dev/null ||
+		skip "cannot make a mount namespace (unshare -m needs root)"
+}
+
+# sysfs_fixture NAME DIR: makes DIR a stand-in for /sys/devices/system
+# from tests/fixtures/sys/NAME.txt (PATH:CONTENT lines, as `grep -r .`
+# prints them; a PATH ending in / is a directory).
+sysfs_fixture() {
+	local f=$TOP/tests/fixtures/sys/$1.txt
+	mkdir -p "$2"
+	(
+		cd "$2" &&
+		awk '!/^#/ && NF { p = $0; sub(/:.*/, "", p); sub(/\/[^\/]*$/, "", p); print p }' "$f" |
+			sort -u | xargs mkdir -p &&
+		awk '!/^#/ && NF && !/^[^:]*\/:?$/ { p = $0; sub(/:.*/, "", p); v = $0
+			sub(/^[^:]*:/, "", v); print v >p; close(p) }' "$f"
+	)
+}
+
+# with_sysfs DIR CMD...: CMD with DIR bound over /sys/devices/system.
+with_sysfs() {
+	local d=$1
+	shift
+	unshare -m sh -c 'mount --bind "$0" /sys/devices/system && exec "$@"' \
+		"$d" "$@"
+}
+
+# hiding PATH CMD...: CMD with PATH hidden - an empty directory bound
+# over a directory (what was in it is gone: ENOENT), an empty file over
+# a file (it reads as nothing). A PATH that does not exist is absent
+# already: CMD runs as it is.
+hiding() {
+	local p=$1 e
+	shift
+	if [ -d "$p" ]; then
+		e=$(mktemp -d)
+	elif [ -e "$p" ]; then
+		e=$(mktemp)
+	else
+		"$@"
+		return
+	fi
+	unshare -m sh -c 'mount --bind "$0" "$1" && shift && exec "$@"' \
+		"$e" "$p" "$@"
+	local rc=$?
+	rm -rf "$e"
+	return $rc
+}
