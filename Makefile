@@ -23,6 +23,8 @@ MANDIR  ?= $(PREFIX)/share/man
 CC      ?= cc
 O       ?= build
 CFLAGS  ?= -O2 -g
+# parallel builds inside make check, make run and the sanitizer builds
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 PKGS     = jansson sqlite3 inih libmnl gsl libpq
 # Linked: the rest are opened with dlopen() when first used (src/lazylib.h),
 # so that a workload's workers do not map them. Their sonames come from
@@ -145,32 +147,32 @@ deps:
 # Every test, then again under ASan+UBSan with the fuzz corpus replayed,
 # then a clang ASan+UBSan build: unit tests and the replay.
 check: deps
-	$(MAKE) all unit
+	$(MAKE) -j$(JOBS) all unit
 	tests/run.sh $(O)
 	$(MAKE) check-asan
 	$(MAKE) check-clang
 
 run: deps
-	$(MAKE) all
+	$(MAKE) -j$(JOBS) all
 	./schedlab run
 
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer \
 	    -fno-sanitize-recover=undefined
 
 asan:
-	$(MAKE) O=build/asan CFLAGS="-O1 -g" EXTRA_CFLAGS="$(SAN_FLAGS)" \
+	$(MAKE) -j$(JOBS) O=build/asan CFLAGS="-O1 -g" EXTRA_CFLAGS="$(SAN_FLAGS)" \
 		build/asan/schedlab unit
 	UNIT_ONLY=1 tests/run.sh build/asan
 
 check-asan:
-	$(MAKE) O=build/asan CFLAGS="-O1 -g" EXTRA_CFLAGS="$(SAN_FLAGS)" \
+	$(MAKE) -j$(JOBS) O=build/asan CFLAGS="-O1 -g" EXTRA_CFLAGS="$(SAN_FLAGS)" \
 		build/asan/schedlab unit fuzz-replay
 	tests/run.sh build/asan
 
 # clang's UBSan checks more than gcc's (a NULL pointer plus an offset,
 # for one), so the corpus is replayed again here.
 check-clang:
-	$(MAKE) O=build/clang CC=clang CFLAGS="-O1 -g" EXTRA_CFLAGS="$(SAN_FLAGS)" \
+	$(MAKE) -j$(JOBS) O=build/clang CC=clang CFLAGS="-O1 -g" EXTRA_CFLAGS="$(SAN_FLAGS)" \
 		build/clang/schedlab unit fuzz-replay
 	UNIT_ONLY=1 tests/run.sh build/clang
 

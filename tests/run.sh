@@ -8,7 +8,8 @@
 #                                 tests/integration/test_*.sh against
 #                                 BUILD_DIR/schedlab
 # UNIT_ONLY=1 skips the integration tests; TESTS=pattern selects
-# integration test functions by name. An integration test skips with
+# integration test functions by name; TEST_JOBS=N runs N of them at once
+# (default: the CPUs + 1). An integration test skips with
 # lib.sh's `skip WHY` (exit 77); a unit test with cmocka's skip(), which
 # cmocka's TAP output writes "not ok N # SKIP NAME".
 set -u
@@ -40,31 +41,64 @@ for t in "$O"/tests/test_*; do
 	skipped=$((skipped + s))
 done
 
+# One integration test function in a fresh bash, its result in
+# $res/N.rc, its report printed whole (under a lock, so that two lanes'
+# reports do not interleave).
+run_one() {
+	local n=$1 file=$2 fn=$3 start out rc secs name report
+	start=$EPOCHREALTIME
+	out=$(timeout -k 5 300 bash -c \
+		'source "$1"; source "$2"; set -e; "$3"' _ \
+		"$top/tests/integration/lib.sh" "$file" "$fn" 2>&1)
+	rc=$?
+	secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+	name="$(basename "$file" .sh): $fn"
+	if [ $rc -eq 0 ]; then
+		report="ok - $name (${secs}s)"
+	elif [ $rc -eq 77 ]; then
+		why=$(sed -n 's/^skip: //p' <<<"$out" | tail -n 1)
+		report="ok - $name # SKIP ${why:-(no reason given)}"
+	else
+		report="not ok - $name (exit $rc, ${secs}s)
+$(sed 's/^/    /' <<<"$out" | tail -n 30)"
+	fi
+	echo "$rc $name" >"$res/$n.rc"
+	{
+		flock 8
+		printf '%s\n' "$report"
+	} 8>>"$res/print.lock"
+}
+
 if [ -z "${UNIT_ONLY:-}" ]; then
+	# Independent tests run $jobs at a time (TEST_JOBS, default one more
+	# than the CPUs: many tests wait on sleeps and servers). Each has its
+	# own temporary directory, database, PostgreSQL cluster and process
+	# tag; a test that writes a real knob holds lib.sh's knob_lock.
+	jobs=${TEST_JOBS:-$(($(nproc) + 1))}
+	res=$(mktemp -d "${TMPDIR:-/tmp}/sltest-run.XXXXXX")
+	trap 'rm -rf "$res"' EXIT
+	n=0
+	running=0
 	for file in "$top"/tests/integration/test_*.sh; do
 		for fn in $(grep -oE '^test_[a-z0-9_]+' "$file"); do
 			[[ $fn == *${TESTS:-}* ]] || continue
-			start=$EPOCHREALTIME
-			out=$(timeout -k 5 300 bash -c \
-				'source "$1"; source "$2"; set -e; "$3"' _ \
-				"$top/tests/integration/lib.sh" "$file" "$fn" 2>&1)
-			rc=$?
-			secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
-			name="$(basename "$file" .sh): $fn"
-			if [ $rc -eq 0 ]; then
-				echo "ok - $name (${secs}s)"
-				pass=$((pass + 1))
-			elif [ $rc -eq 77 ]; then
-				why=$(sed -n 's/^skip: //p' <<<"$out" | tail -n 1)
-				echo "ok - $name # SKIP ${why:-(no reason given)}"
-				skipped=$((skipped + 1))
-			else
-				echo "not ok - $name (exit $rc)"
-				echo "$out" | sed 's/^/    /' | tail -n 30
-				fail=$((fail + 1))
-				failed+=("$name")
+			if [ "$running" -ge "$jobs" ]; then
+				wait -n
+				running=$((running - 1))
 			fi
+			run_one "$n" "$file" "$fn" &
+			n=$((n + 1))
+			running=$((running + 1))
 		done
+	done
+	wait
+	for ((i = 0; i < n; i++)); do
+		read -r rc name <"$res/$i.rc" || { rc=1; name="test $i (no result)"; }
+		case $rc in
+		0) pass=$((pass + 1)) ;;
+		77) skipped=$((skipped + 1)) ;;
+		*) fail=$((fail + 1)); failed+=("$name") ;;
+		esac
 	done
 fi
 

@@ -49,39 +49,26 @@ bisect_run() {
 	marks=$(git -C "$tmp/repo" bisect log | grep -E '^git bisect (good|bad|skip) ' || true)
 }
 
-# The recipe finds a 50% slowdown at commit 5 of 8 exactly, and every
-# step's run is stored under its commit. The bisect mode can first call
-# a build at 12 rounds (doc/statistics.md); 18 leaves one more look.
+# The recipe finds a slowdown at commit 5 of 8 exactly, and every step's
+# run is stored under its commit. The slowdown is 4x, so that no burst
+# of another program's load, which the interleaved rounds share between
+# the three builds anyway, can make a good build look bad: this tests
+# the recipe, not how small an effect it finds (bench/bisect.sh measures
+# 5% and 2%, doc/statistics.md has the rates). The bisect mode can
+# first call a build at 12 rounds (doc/statistics.md); 18 leaves one
+# more look.
 test_bisect_demo_finds_commit() {
-	local ids id label nsteps ncand=0 try busy quiet=0 found=0
+	local ids id label nsteps ncand=0
 	bisect_needs
 	use_tmpdir
-	# Another program's burst can make a good build look slow for a
-	# whole step: up to 2 tries, and a wrong answer on a machine that
-	# was quiet before some try still fails.
-	for try in 1 2; do
-		rm -rf "$tmp/repo" "$tmp/r.db"
-		busy=$(busy_now)
-		[ "$busy" -le 25 ] && quiet=$((quiet + 1))
-		demo_repo 8 5 50
-		# shellcheck disable=SC2016
-		bisect_run 'make -s || exit 125
-			"$SL" judge --db "$DB" --good-set argv="$T/good-prog" \
-				--bad-set argv="$T/bad-prog" --set argv=./prog \
-				--max-iterations 18 "$T/prog.job"'
-		expect_eq "git bisect run: exit" 0 "$rc"
-		nsteps=$(nlines "$marks")
-		if grep -q "^$want is the first bad commit" "$tmp/bisect.out" &&
-			[ "$nsteps" -ge 2 ] && [ "$nsteps" -le 4 ]; then
-			found=1
-			break
-		fi
-		echo "try $try: $nsteps steps, $(grep 'is the first bad commit' "$tmp/bisect.out" || echo 'no commit named') (the CPUs were $busy% busy just before)"
-		git -C "$tmp/repo" bisect reset >/dev/null 2>&1 || true
-	done
-	if [ "$found" = 0 ] && [ "$quiet" = 0 ]; then
-		skip "the machine was busy before every try (more than 25% of the CPUs): a wrong bisection says nothing of judge"
-	fi
+	demo_repo 8 5 300
+	# shellcheck disable=SC2016
+	bisect_run 'make -s || exit 125
+		"$SL" judge --db "$DB" --good-set argv="$T/good-prog" \
+			--bad-set argv="$T/bad-prog" --set argv=./prog \
+			--max-iterations 18 "$T/prog.job"'
+	expect_eq "git bisect run: exit" 0 "$rc"
+	nsteps=$(nlines "$marks")
 	grep -q "^$want is the first bad commit" "$tmp/bisect.out" ||
 		fail "bisect did not name commit 5 ($want): $(tail -n 30 "$tmp/bisect.out")"
 	[ "$nsteps" -ge 2 ] && [ "$nsteps" -le 4 ] ||

@@ -195,7 +195,7 @@ test_wakeup_placement_auto() {
 
 # -i: schbench's blocks so far on stderr every interval of the runtime,
 # each ending "current rps"; stdout stays the result. The reports are
-# read as they come: one per interval, about an interval apart.
+# read as they come: one per interval, before the program ends.
 test_wakeup_interval() {
 	local stamps
 	use_tmpdir
@@ -205,6 +205,7 @@ test_wakeup_interval() {
 		"$SCHEDLAB" bench wakeup -t 1 -r 3 -i 1 $SMALL --format json \
 			2>&1 >"$tmp/out"
 		echo $? >"$tmp/rc"
+		echo "$EPOCHREALTIME" >"$tmp/exited"
 	} | while IFS= read -r line; do
 		printf '%s %s\n' "$EPOCHREALTIME" "$line"
 	done >"$stamps"
@@ -219,9 +220,12 @@ test_wakeup_interval() {
 		"$(sed -n 's/.* runtime \([0-9]*\) (s).*/\1/p' <<<"$err" | tr '\n' ' ' | sed 's/ $//')"
 	expect_eq "lines" 54 "$(nlines "$err")"
 	expect_match "a block" $'^Wakeup Latencies percentiles \\(usec\\) runtime 1 \\(s\\) \\([0-9]+ total samples\\)\n\t  50\\.0th: ' "$err"
-	awk '/current rps/ { if (n++) { d = $1 - t; if (d < 0.5 || d > 1.5) bad = 1 } t = $1 }
-		END { exit bad || n != 3 }' "$stamps" ||
-		fail "reports not 1 s apart: $(grep 'current rps' "$stamps")"
+	# the reports come as they are made: the first is read before the
+	# program ends (two intervals later), not flushed at its exit (how
+	# far apart they come is the machine's business: bench/wakeup.sh)
+	awk -v e="$(cat "$tmp/exited")" '/current rps/ { print ($1 < e) ? "streamed" : "at exit"; exit }' \
+		"$stamps" | grep -qx streamed ||
+		fail "the first report came at the program's exit ($(cat "$tmp/exited")): $(grep 'current rps' "$stamps")"
 	run_sl bench wakeup -r 2 -i 3
 	expect_eq "-i past the runtime" 2 "$rc"
 	expect_match "says" '-i/--interval 3 is longer than the runtime' "$err"
