@@ -8,7 +8,8 @@
 #                                 tests/integration/test_*.sh against
 #                                 BUILD_DIR/schedlab
 # UNIT_ONLY=1 skips the integration tests; TESTS=pattern selects
-# integration test functions by name; TEST_JOBS=N runs N of them at once
+# integration test functions by name, FILES=pattern integration test
+# files (test_NAME.sh) by NAME; TEST_JOBS=N runs N of them at once
 # (default: the CPUs + 1). An integration test skips with
 # lib.sh's `skip WHY` (exit 77); a unit test with cmocka's skip(), which
 # cmocka's TAP output writes "not ok N # SKIP NAME".
@@ -80,6 +81,7 @@ if [ -z "${UNIT_ONLY:-}" ]; then
 	n=0
 	running=0
 	for file in "$top"/tests/integration/test_*.sh; do
+		[[ $(basename "$file" .sh) == *${FILES:-}* ]] || continue
 		for fn in $(grep -oE '^test_[a-z0-9_]+' "$file"); do
 			[[ $fn == *${TESTS:-}* ]] || continue
 			if [ "$running" -ge "$jobs" ]; then

@@ -115,6 +115,8 @@ struct run_request {
 	const struct run_adapt *adapt;	/* NULL: seq_precise() at threshold */
 	int64_t *variant_ids;	/* [nvariants]: their runs' ids, -1: none */
 	bool quiet;		/* no progress, no summary */
+	bool tables;		/* each job's mmtests tables as it ends,
+				 * not a line a case (run's own rule only) */
 	int test;		/* enum stat_test it is judged by, for the
 				 * plan-time warning; 0: mann-whitney */
 	const char *command;	/* the command line, for the record */

@@ -35,6 +35,7 @@ struct run_opts {
 	struct opt_list sets;
 	bool dry_run;
 	bool quiet;
+	bool tables;
 	bool help;
 };
 
@@ -57,6 +58,8 @@ static const struct opt_def run_options[] = {
 	  .help = "print the expanded plan and its estimated time; run nothing" },
 	{ .name = "quiet", .type = OPT_BOOL, .offset = O(quiet), .short_flag = 'q',
 	  .help = "no progress and no summary; errors only" },
+	{ .name = "tables", .type = OPT_BOOL, .offset = O(tables),
+	  .help = "print each job's mmtests table and scheduler metrics as it ends, instead of a line a case" },
 	OPT_HELP(struct run_opts, help),
 	{ .name = NULL },
 };
@@ -66,8 +69,12 @@ static void run_usage(FILE *f)
 {
 	fprintf(f, "usage: schedlab run [SUITE|JOBFILE] [OPTIONS]\n\n"
 		"Runs every case of a suite (default: quick) or a job file, repeats it,\n"
-		"stores every sample with the machine's description, and prints each\n"
-		"job's summary in mmtests' layout.\n\nOptions:\n");
+		"stores every sample with the machine's description, and prints a line\n"
+		"a case as it ends: the headline's median and spread, the iterations,\n"
+		"the smallest change two such runs side by side would show, and why it\n"
+		"stopped (--tables: each job's mmtests table instead; 'schedlab show RUN'\n"
+		"prints them later). On a terminal a progress line says which case and\n"
+		"iteration runs, and about how long is left.\n\nOptions:\n");
 	opts_help(f, run_options);
 	fprintf(f, "\nExit status: 0 every case completed, 1 a case failed, 2 bad input,\n"
 		"130 interrupted (the finished cases are kept; the run is marked partial).\n");
@@ -304,7 +311,7 @@ int cmd_run(int argc, char **argv)
 		.db = ro.db, .uuid = ro.uuid, .host = ro.host,
 		.iterations = ro.iterations,
 		.min_iter = ro.min_iter, .max_iter = ro.max_iter,
-		.budget = ro.budget, .quiet = ro.quiet,
+		.budget = ro.budget, .quiet = ro.quiet, .tables = ro.tables,
 		.sets = ro.sets.v, .nsets = ro.sets.n,
 		.command = command,
 	};

@@ -297,12 +297,19 @@ static void shuffle(size_t *ord, size_t n, uint64_t *rng)
 	}
 }
 
+/* run's own rule, and what it says of each case that ends */
+struct own_rule {
+	double threshold;	/* the median known to +-threshold/2 */
+	bool brief;		/* a line a case: the reason kept, not printed */
+	char stopped[32];	/* the last case's, for its line */
+};
+
 /* run's own rule: the headline's median known to +-threshold/2. */
 static bool enough_precise(void *arg, const struct plan_case *c,
 			   const struct case_result *const *r, size_t nr,
 			   char *why, size_t len)
 {
-	const double *threshold = arg;
+	const double *threshold = &((const struct own_rule *)arg)->threshold;
 	int h = case_result_headline(r[0]);
 	double *x;
 	size_t n;
@@ -325,10 +332,19 @@ static void done_print(void *arg, const struct plan_case *c, unsigned n,
 		       bool decided, const char *why)
 {
 	char *job = text_escape(c->job), *sweep = text_escape(c->sweep);
-	char *w = text_escape(why);
+	struct own_rule *rule = arg;
+	char *w;
 
-	(void)arg;
-	(void)decided;
+	if (rule->brief) {
+		snprintf(rule->stopped, sizeof(rule->stopped), "%s",
+			 decided ? "precise" : strstr(why, "max_iterations") ?
+			 "max reached" : strstr(why, "budget") ? "budget spent" :
+			 "stopped");
+		free(job);
+		free(sweep);
+		return;
+	}
+	w = text_escape(why);
 	fprintf(stderr, "schedlab: case %u (%s%s%s): %u iteration%s: %s\n",
 		c->seq, job, *sweep ? " " : "", sweep, n, n == 1 ? "" : "s", w);
 	free(job);
@@ -541,9 +557,13 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 	struct progress pr = { .on = !ro->quiet && isatty(2),
 			       .ncases = plans[0].ncases, .start = now_ns() };
 	struct runner_progress rp = { progress_before, &pr };
-	double threshold = ro->threshold > 0 ? ro->threshold : 5;
+	struct own_rule rule = {
+		.threshold = ro->threshold > 0 ? ro->threshold : 5,
+		.brief = !ro->quiet && !ro->adapt && !ro->tables,
+	};
 	struct run_adapt own = { enough_precise, ro->quiet ? NULL : done_print,
-				 &threshold };
+				 &rule };
+	size_t nbrief = 0;
 	const struct run_adapt *ad = ro->adapt ? ro->adapt : &own;
 	struct side *sd = xcalloc(nplans, sizeof(*sd));
 	const char **names = xcalloc(nplans, sizeof(*names));
@@ -668,6 +688,7 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 		const struct plan_case *c = &plan->cases[i];
 		bool last = i + 1 == plan->ncases;
 
+		snprintf(rule.stopped, sizeof(rule.stopped), "as asked");
 		if (job.ncases && strcmp(job.cases[0].job, c->job)) {
 			progress_clear(&pr);
 			job_flush(&job);
@@ -722,6 +743,17 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 			interrupted = true;
 		if (!ro->quiet && sd[0].stored)
 			run_case_from_result(&job, c, &sd[0].res);
+		if (rule.brief && job.ncases) {
+			FILE *f = text_safe(stdout);
+
+			progress_clear(&pr);
+			if (!nbrief++)
+				render_case_brief_head(f);
+			render_case_brief(f, &job, job.ncases - 1, rule.stopped);
+			fclose(f);
+			fflush(stdout);
+			run_case_free(&job.cases[--job.ncases]);
+		}
 		free_results(sd, nplans);
 		if (interrupted)
 			break;
@@ -730,6 +762,12 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 	progress_clear(&pr);
 	if (!ro->quiet)
 		job_flush(&job);
+	if (nbrief) {
+		FILE *f = text_safe(stdout);
+
+		render_case_brief_foot(f);
+		fclose(f);
+	}
 	run_free(&job);
 	/* the knobs back, the cgroups gone, before the runs end */
 	if (switch_close(sw.sb))
@@ -761,6 +799,10 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 		if (!ro->quiet) {
 			FILE *f = text_safe(stdout);
 
+			if (s->stored && nbrief && !k)
+				fprintf(f, "tables, scheduler metrics, the machine: schedlab show %lld%s%s\n",
+					(long long)s->id, ro->db ? " --db " : "",
+					ro->db ? store_path(st) : "");
 			if (s->stored)
 				fprintf(f, "run %lld (%s): %s, stored in %s\n",
 					(long long)s->id, s->label, what,

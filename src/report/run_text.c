@@ -130,6 +130,54 @@ void render_job_text(FILE *f, const struct run *r, size_t from, size_t to)
 	free(set0);
 }
 
+/* Columns of the brief lines: 80 wide with the longest shipped job names. */
+#define BRIEF_FMT "%-25s %-6s %12s %8s %4s %7s  %s\n"
+
+void render_case_brief_head(FILE *f)
+{
+	fprintf(f, BRIEF_FMT, "job", "sweep", "median", "CoeffVar", "iter",
+		"detects", "stopped");
+}
+
+void render_case_brief(FILE *f, const struct run *r, size_t i,
+		       const char *stopped)
+{
+	const struct run_case *c = &r->cases[i];
+	int m = block_metric(r, c->workload);
+	char med[32] = "-", cv[16] = "-", it[16], mde[16] = "-";
+	double *x, v, cov;
+	size_t n;
+
+	if (!c->complete) {
+		fprintf(f, "%-25s %-6s failed: %s\n", c->job, c->sweep,
+			c->reason ? c->reason : "(no reason stored)");
+		return;
+	}
+	x = xcalloc(c->niter + 1, sizeof(*x));
+	n = m < 0 ? 0 : run_samples(c, m, x);
+	if (n && !stats_median(x, n, &v))
+		snprintf(med, sizeof(med), "%.4g %s", v, r->metrics[m].unit);
+	if (n > 1 && !stats_coeffvar(x, n, r->metrics[m].better, &cov) &&
+	    isfinite(cov)) {
+		snprintf(cv, sizeof(cv), "%.1f%%", fabs(cov));
+		v = stats_mde_pct(cov, n);
+		if (isfinite(v))
+			snprintf(mde, sizeof(mde), "+-%.*f%%", v < 10 ? 1 : 0, v);
+	}
+	snprintf(it, sizeof(it), "%zu", n);
+	fprintf(f, BRIEF_FMT, c->job, c->sweep, med, cv, it, mde,
+		stopped ? stopped : "");
+	free(x);
+}
+
+void render_case_brief_foot(FILE *f)
+{
+	fputs("detects: the smallest change of the mean that two such runs side by side\n"
+	      "in one boot (schedlab ab) show at 5% with 80% power. Runs of separate\n"
+	      "boots (kernel against kernel) differ by more: each has its own offset,\n"
+	      "and a comparison needs several runs a side (doc/statistics.md).\n", f);
+}
+
 static void fmt_time(char *buf, size_t len, double t)
 {
 	time_t s;

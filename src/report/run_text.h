@@ -23,6 +23,20 @@ struct store_ab_run;
 void render_job_text(FILE *f, const struct run *r, size_t from, size_t to);
 
 /*
+ * What `run` prints as each case ends (the full tables are `show RUN
+ * --layout mmtests`): a heading, then one line a case - job, sweep, the
+ * headline's median and CoeffVar, iterations, the smallest change two
+ * such runs side by side would show (stats_mde_pct()), and why it
+ * stopped ("as asked", "precise", "max reached", "budget spent"; a
+ * failed case its reason instead) - and the lines that say what the
+ * "detects" column means and what it does not cover.
+ */
+void render_case_brief_head(FILE *f);
+void render_case_brief(FILE *f, const struct run *r, size_t i,
+		       const char *stopped);
+void render_case_brief_foot(FILE *f);
+
+/*
  * The whole run as `show` prints it: the run (with its A/B, ab[0..nab)
  * being the runs of it the store has), its machine, each job.
  */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/cdf.h"
 #include "stats/summary.h"
 #include "util.h"
 
@@ -407,6 +408,16 @@ double stats_pct_better(double base, double new, enum better dir)
 	if (dir == BETTER_HIGHER)
 		return new / base * 100 - 100;
 	return 100 - new / base * 100;
+}
+
+double stats_mde_pct(double cov_pct, size_t n)
+{
+	double df = 2.0 * (double)n - 2;
+
+	if (n < 2 || !isfinite(cov_pct))
+		return NAN;
+	return (gsl_cdf_tdist_Pinv(0.975, df) + gsl_cdf_tdist_Pinv(0.80, df)) *
+	       fabs(cov_pct) * sqrt(2.0 / (double)n);
 }
 
 double stats_cov(double sd, double mean)

@@ -132,6 +132,17 @@ double stats_cov(double sd, double mean);
 int stats_coeffvar(const double *x, size_t n, enum better dir, double *out);
 
 /*
+ * The smallest change of the mean, in percent, that two samples of n
+ * each, of coefficient of variation cov_pct, show with a two-sided test
+ * at 5% and 80% power: (t(0.975, 2n-2) + t(0.80, 2n-2)) x cov x
+ * sqrt(2/n), the usual two-sample approximation (Cohen 1988, ch. 2).
+ * It holds for samples side by side in one boot; separate runs also
+ * differ by their own offsets (doc/statistics.md). NAN when n < 2 or
+ * cov_pct is not finite.
+ */
+double stats_mde_pct(double cov_pct, size_t n);
+
+/*
  * mmtests' BAmean-X: the arithmetic mean of the best k samples, with
  * k = int(n * pct / 100) and best as set by dir. When k is 0 (few
  * samples or a small pct) the best single sample is used (k = 1), as

@@ -16,7 +16,8 @@ test_run_iterations_auto() {
 	local n
 	use_tmpdir
 	sleep_job "$tmp/n.job" "sleep 0.02"
-	run_sl run "$tmp/n.job" --iterations auto --threshold 50 --db "$tmp/r.db"
+	# --tables: each case's stop says why in full on stderr
+	run_sl run "$tmp/n.job" --iterations auto --threshold 50 --db "$tmp/r.db" --tables
 	expect_eq "exit ($err)" 0 "$rc"
 	expect_match "why" "schedlab: case 1 \(nap\): [0-9]+ iterations: 95% interval of the median .*within \+-25%" "$err"
 	n=$("$SCHEDLAB" show 1 --db "$tmp/r.db" --format json | jq '.cases[0].iterations')
@@ -24,12 +25,17 @@ test_run_iterations_auto() {
 	[ "$n" -ge 6 ] && [ "$n" -le 30 ] || fail "iterations: $n"
 	expect_match "stopped at a look" "^(8|12|18|27|30)$" "$n"
 	# a precision it cannot reach in 8: the limit says so
-	run_sl run "$tmp/n.job" --iterations auto --max-iterations 8 --threshold 0.001 --db "$tmp/r.db"
+	run_sl run "$tmp/n.job" --iterations auto --max-iterations 8 --threshold 0.001 --db "$tmp/r.db" --tables
 	expect_eq "max: exit" 0 "$rc"
 	expect_match "max: why" "case 1 \(nap\): 8 iterations: max_iterations 8 reached; 95% interval of the median .* not yet within" "$err"
+	# without --tables, the case's line says it in a word
+	run_sl run "$tmp/n.job" --iterations auto --max-iterations 8 --threshold 0.001 --db "$tmp/b.db"
+	expect_eq "brief max: exit" 0 "$rc"
+	expect_line "brief max: the case's line" '^nap +[0-9.e+-]+ s +[0-9.]+% +8 +[+-]+[0-9.]+% +max reached$' "$out"
+	[[ $err != *"case 1 (nap)"* ]] || fail "brief max: the reason on stderr too: $err"
 	# the budget: 0.2 s of 20 ms iterations
 	sleep_job "$tmp/long.job" "sleep 0.1"
-	run_sl run "$tmp/long.job" --iterations auto --budget 1s --threshold 0.001 --db "$tmp/r.db"
+	run_sl run "$tmp/long.job" --iterations auto --budget 1s --threshold 0.001 --db "$tmp/r.db" --tables
 	expect_eq "budget: exit" 0 "$rc"
 	expect_match "budget: why" "case 1 \(nap\): [0-9]+ iterations: budget 1s spent" "$err"
 	n=$("$SCHEDLAB" show 3 --db "$tmp/r.db" --format json | jq '.cases[0].iterations')

@@ -141,7 +141,7 @@ test_run_and_show_explain() {
 	local ran shown
 	use_tmpdir
 	printf '[m]\nworkload = messaging\ngroups = 1,2\nfds = 2\nloops = 20\niterations = 2\nprobes = on\n' >"$tmp/e.job"
-	run_sl run "$tmp/e.job" --db "$tmp/e.db"
+	run_sl run "$tmp/e.job" --db "$tmp/e.db" --tables
 	expect_eq "exit status" 0 "$rc"
 	ran=$out
 	# a tiny case may have waited for no CPU at all: then its line

@@ -24,7 +24,7 @@ printf '1..3\nok 1 - a\nnot ok 2 # SKIP b\nok 3 - c\n# ok - t\n'
 EOT
 	chmod +x "$tree/build/tests/test_unit"
 	set +e
-	out=$(env -u TESTS -u UNIT_ONLY "$tree/tests/run.sh" build 2>&1)
+	out=$(env -u TESTS -u FILES -u UNIT_ONLY "$tree/tests/run.sh" build 2>&1)
 	rc=$?
 	set -e
 	expect_eq "exit status (one failed): $out" 1 "$rc"
@@ -35,11 +35,11 @@ EOT
 	expect_line "skip without one" \
 		'^ok - test_fake: test_fake_skips_silently # SKIP \(no reason given\)$' "$out"
 	expect_line "pass" '^ok - test_fake: test_fake_passes \([0-9.]+s\)$' "$out"
-	expect_line "fail" '^not ok - test_fake: test_fake_fails \(exit 1\)$' "$out"
+	expect_line "fail" '^not ok - test_fake: test_fake_fails \(exit 1, [0-9.]+s\)$' "$out"
 	expect_line "failed list" '^FAILED: test_fake: test_fake_fails$' "$out"
 	# with nothing failed, exit 0
 	sed -i '/test_fake_fails/d' "$tree/tests/integration/test_fake.sh"
-	out=$(env -u TESTS -u UNIT_ONLY "$tree/tests/run.sh" build 2>&1) ||
+	out=$(env -u TESTS -u FILES -u UNIT_ONLY "$tree/tests/run.sh" build 2>&1) ||
 		fail "exit status with only passes and skips: $out"
 	expect_eq "summary line, none failed" "3 passed, 0 failed, 3 skipped" "$(tail -n 1 <<<"$out")"
 }
