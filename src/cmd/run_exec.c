@@ -15,8 +15,10 @@
 #include "model/run.h"
 #include "probe/probe.h"
 #include "probe/sysenv.h"
+#include "report/noise_model.h"
 #include "report/render.h"
 #include "report/run_text.h"
+#include "stats/noise.h"
 #include "stats/sequential.h"
 #include "stats/summary.h"
 #include "store/store.h"
@@ -297,18 +299,53 @@ static void shuffle(size_t *ord, size_t n, uint64_t *rng)
 	}
 }
 
-/* run's own rule: the headline's median known to +-threshold/2. */
+/* What run's own stop rule reads. */
+struct precise {
+	double threshold;
+	struct store *st;	/* the runs the host's noise model is made of */
+	const char *host;
+};
+
+/*
+ * Whether this host's run-to-run offset of case c (report/noise_model.h)
+ * already exceeds what the run's median x[0..n) is known to: then more
+ * iterations buy nothing a comparison between runs can use (item 6 of
+ * doc/statistics.md's "Runs as replicates"); why says so in numbers.
+ */
+static bool offset_dominates(const struct precise *p, const struct plan_case *c,
+			     const double *x, size_t n, char *why, size_t len)
+{
+	struct noise_query q = { .job = c->job, .params = c->params ? c->params : "",
+				 .version = identity_version(c->wl) };
+	struct noise_model m;
+	char host[512];
+	double cv = noise_robust_cv(x, n);
+
+	if (!p->st || !isfinite(cv))
+		return false;
+	noise_glob_exact(p->host, host, sizeof(host));
+	q.host = host;
+	if (noise_model_case(p->st, &q, &m) != 1 || !noise_iterations_enough(&m, cv, (double)n))
+		return false;
+	snprintf(why, len, "the median's standard error, %.1f%%, is below this host's run-to-run offset of %.1f%% (%u runs): more iterations buy nothing, more runs would (schedlab plan)",
+		 100 * noise_median_precision(cv, (double)n), 100 * m.offset, m.runs);
+	return true;
+}
+
+/*
+ * run's own rule: the headline's median known to +-threshold/2, or
+ * more finely than the host's run-to-run offset of the case.
+ */
 static bool enough_precise(void *arg, const struct plan_case *c,
 			   const struct case_result *const *r, size_t nr,
 			   char *why, size_t len)
 {
-	const double *threshold = arg;
+	const struct precise *p = arg;
 	int h = case_result_headline(r[0]);
 	double *x;
 	size_t n;
 	bool ok;
 
-	(void)c;
 	(void)nr;
 	if (h < 0) {
 		snprintf(why, len, "no headline metric to decide by");
@@ -316,9 +353,37 @@ static bool enough_precise(void *arg, const struct plan_case *c,
 	}
 	x = xmalloc((r[0]->niter + 1) * sizeof(*x));
 	n = case_result_column(r[0], (size_t)h, x);
-	ok = seq_precise(x, n, *threshold, why, len);
+	ok = seq_precise(x, n, p->threshold, why, len) ||
+	     offset_dominates(p, c, x, n, why, len);
 	free(x);
 	return ok;
+}
+
+/*
+ * After a case of a fixed count: a note when its iterations bought
+ * nothing more because the run-to-run offset dominates (schedlab plan
+ * says how many runs would).
+ */
+static void note_offset(const struct precise *p, const struct plan_case *c,
+			const struct case_result *r)
+{
+	int h = case_result_headline(r);
+	char why[320];
+	double *x;
+	size_t n;
+
+	if (h < 0 || c->auto_iter || r->status != RUN_OK)
+		return;
+	x = xmalloc((r->niter + 1) * sizeof(*x));
+	n = case_result_column(r, (size_t)h, x);
+	if (n >= 3 && offset_dominates(p, c, x, n, why, sizeof(why))) {
+		char *job = text_escape(c->job);
+
+		fprintf(stderr, "schedlab: case %u (%s): %zu iterations: %s\n",
+			c->seq, job, n, why);
+		free(job);
+	}
+	free(x);
 }
 
 static void done_print(void *arg, const struct plan_case *c, unsigned n,
@@ -541,9 +606,9 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 	struct progress pr = { .on = !ro->quiet && isatty(2),
 			       .ncases = plans[0].ncases, .start = now_ns() };
 	struct runner_progress rp = { progress_before, &pr };
-	double threshold = ro->threshold > 0 ? ro->threshold : 5;
+	struct precise prec = { .threshold = ro->threshold > 0 ? ro->threshold : 5 };
 	struct run_adapt own = { enough_precise, ro->quiet ? NULL : done_print,
-				 &threshold };
+				 &prec };
 	const struct run_adapt *ad = ro->adapt ? ro->adapt : &own;
 	struct side *sd = xcalloc(nplans, sizeof(*sd));
 	const char **names = xcalloc(nplans, sizeof(*names));
@@ -612,6 +677,8 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 	if (uname(&u))
 		snprintf(u.release, sizeof(u.release), "unknown");
 	snprintf(label, sizeof(label), "%s-%s", host, u.release);
+	prec.st = st;
+	prec.host = host;
 	env = sysenv_collect();
 	json_object_set_new(env, "probes", probes_availability(plan_probes(plan)));
 	if (ro->seed)
@@ -679,6 +746,8 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 		}
 		if (interrupted)
 			break;
+		if (nplans == 1 && !ro->adapt && !ro->quiet)
+			note_offset(&prec, c, &sd[0].res);
 		/*
 		 * Stop signals stay blocked from the case's end to its
 		 * store's end (a lock wait included); one that came meanwhile

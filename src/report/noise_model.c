@@ -75,19 +75,6 @@ static double iter_seconds(const struct store_series *wall,
 	return out;
 }
 
-/* The robust CoeffVar of a run's iterations (1.4826 MAD / median); NAN. */
-static double robust_cv(const double *x, size_t n)
-{
-	double med, mad, sd;
-
-	if (n < 3 || stats_median_mad(x, n, &med, &mad) || !(med > 0))
-		return NAN;
-	if (mad > 0)
-		return 1.4826 * mad / med;
-	/* more than half the same value: the plain CoeffVar */
-	return stats_stddev(x, n, &sd) ? NAN : sd / med;
-}
-
 /* The model of case nc from the cases of ss that are its runs. */
 static void estimate(const struct noise_query *q, const struct store_series *ss,
 		     struct noise_case *nc)
@@ -112,7 +99,7 @@ static void estimate(const struct noise_query *q, const struct store_series *ss,
 		count[g]++;
 		o[n].group = (unsigned)g;
 		o[n].n = c->n;
-		o[n].cv = robust_cv(c->x, c->n);
+		o[n].cv = noise_robust_cv(c->x, c->n);
 		if (stats_median(c->x, c->n, &o[n].median))
 			continue;
 		n++;

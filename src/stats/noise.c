@@ -99,6 +99,29 @@ double noise_run_sd(const struct noise_model *m, double iters)
 	return sqrt(o2 + (b2 - o2) * m->iters / iters);
 }
 
+double noise_median_precision(double cv, double n)
+{
+	return isfinite(cv) && n > 0 ? sqrt(MEDIAN_VAR) * cv / sqrt(n) : NAN;
+}
+
+bool noise_iterations_enough(const struct noise_model *m, double cv, double n)
+{
+	double p = noise_median_precision(cv, n);
+
+	return m && m->offset > 0 && isfinite(p) && p <= m->offset;
+}
+
+double noise_robust_cv(const double *x, size_t n)
+{
+	double med, mad, sd;
+
+	if (n < 3 || stats_median_mad(x, n, &med, &mad) || !(med > 0))
+		return NAN;
+	if (mad > 0)
+		return 1.4826 * mad / med;
+	return stats_stddev(x, n, &sd) ? NAN : sd / med;
+}
+
 double noise_mde(double s, double df, size_t ra, size_t rb, double alpha)
 {
 	double k;

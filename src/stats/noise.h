@@ -107,6 +107,20 @@ void noise_compare(const double *ma, size_t ra, double ia, const double *mb,
 		   struct cmp_result *r);
 
 /*
+ * Whether n iterations of spread cv (the run's robust CoeffVar, a
+ * fraction) already pin its median more tightly than the run's own
+ * offset moves it: sqrt(pi/2) cv / sqrt(n) <= m->offset. More
+ * iterations then buy nothing a comparison between runs can use; more
+ * runs do (doc/statistics.md). false when the model has no offset.
+ */
+bool noise_iterations_enough(const struct noise_model *m, double cv, double n);
+/* That precision, sqrt(pi/2) cv / sqrt(n); NAN when undefined. */
+double noise_median_precision(double cv, double n);
+/* The robust CoeffVar of x[0..n): 1.4826 MAD / median (sd / median when
+ * the MAD is 0); NAN below 3 values or a median <= 0. */
+double noise_robust_cv(const double *x, size_t n);
+
+/*
  * The smallest effect in percent (a ratio of medians, 100 (e^x - 1))
  * that ra and rb runs of sd s with df degrees of freedom detect with
  * NOISE_POWER at two-sided alpha: (t(1-alpha/2) + t(power)) s
