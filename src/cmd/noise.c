@@ -329,7 +329,7 @@ static int plan_print(const struct noise_opts *o, const char *job,
 		for (size_t i = 0; i < s->n; i++)
 			json_array_append_new(cases, json_plan(&s->cases[i], effect));
 		json_object_set_new(doc, "cases", cases);
-		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		fputc('\n', stdout);
 		json_decref(doc);
 		return EXIT_OK;
@@ -420,7 +420,7 @@ static int noise_main(int argc, char **argv, bool plan)
 			for (size_t i = 0; i < sets[j].n; i++)
 				json_array_append_new(cases, json_case(&sets[j].cases[i]));
 		json_object_set_new(doc, "cases", cases);
-		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		fputc('\n', stdout);
 		json_decref(doc);
 		rc = EXIT_OK;
