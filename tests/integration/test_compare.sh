@@ -457,15 +457,15 @@ test_judge_exit_codes() {
 	fixture "$tmp/slow.json" slow "$SLOW"
 	fixture "$tmp/same.json" same "$SAME"
 	fixture "$tmp/few.json" few '[1.0,1.1]'
-	run_sl judge --baseline "$tmp/base.json" --run "$tmp/same.json"
+	run_sl judge --unit iteration --baseline "$tmp/base.json" --run "$tmp/same.json"
 	expect_eq "same" 0 "$rc"
 	expect_match "same: why" "judge: no change: exit 0 \(good for git bisect: no regression beyond the threshold\)" "$err"
-	run_sl judge --baseline "$tmp/base.json" --run "$tmp/slow.json"
+	run_sl judge --unit iteration --baseline "$tmp/base.json" --run "$tmp/slow.json"
 	expect_eq "slow" 1 "$rc"
 	expect_line "slow: why" "msg 1 in .*: messaging.time -20\.0%" "$out"
-	run_sl judge --baseline "$tmp/base.json" --run "$tmp/slow.json" --threshold 25
+	run_sl judge --unit iteration --baseline "$tmp/base.json" --run "$tmp/slow.json" --threshold 25
 	expect_eq "slow under a 25% threshold" 0 "$rc"
-	run_sl judge --baseline "$tmp/base.json" --run "$tmp/few.json"
+	run_sl judge --unit iteration --baseline "$tmp/base.json" --run "$tmp/few.json"
 	expect_eq "few" 125 "$rc"
 	run_sl judge --run "$tmp/same.json"
 	expect_eq "no baseline" 128 "$rc"
@@ -509,7 +509,7 @@ test_judge_git_bisect() {
 	(
 		cd "$repo"
 		git bisect start HEAD "$first" >/dev/null
-		git bisect run "$SCHEDLAB" judge --baseline "$tmp/good.json" \
+		git bisect run "$SCHEDLAB" judge --unit iteration --baseline "$tmp/good.json" \
 			--run run.json --threshold 10 >"$tmp/bisect.log" 2>&1
 	) || fail "git bisect run failed: $(tail -n 20 "$tmp/bisect.log")"
 	grep -q "^$bad is the first bad commit" "$tmp/bisect.log" ||
@@ -525,14 +525,14 @@ test_judge_live_run() {
 	small_jobs "$tmp"
 	run_sl run "$tmp/a.job" --db "$tmp/r.db" --label good -q --iterations 8
 	expect_eq "baseline run" 0 "$rc"
-	run_sl judge --baseline good --db "$tmp/r.db" --match job --iterations 8 \
+	run_sl judge --unit iteration --baseline good --db "$tmp/r.db" --match job --iterations 8 \
 		--label cand "$tmp/b.job"
 	expect_eq "exit" 1 "$rc"
 	expect_match "why" "judge: regressed: exit 1" "$err"
 	expect_eq "stored" 2 "$(nruns "$tmp/r.db")"
 	expect_line "named" "^ +[0-9]+ +cand " "$("$SCHEDLAB" list runs --db "$tmp/r.db")"
 	# --set, as with run: a.job made b.job without editing it
-	run_sl judge --baseline good --db "$tmp/r.db" --match job --iterations 8 \
+	run_sl judge --unit iteration --baseline good --db "$tmp/r.db" --match job --iterations 8 \
 		--label cand2 --set msg.loops=10000 "$tmp/a.job"
 	expect_eq "--set: exit" 1 "$rc"
 	expect_eq "--set: stored" "fds=2 groups=1 loops=10000" \
