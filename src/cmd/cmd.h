@@ -28,6 +28,9 @@ int cmd_report(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_queue(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
+int cmd_noise(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 /*
  * A queued job's plan (queue add's check, and the agent's again): its

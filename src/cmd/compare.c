@@ -21,8 +21,12 @@
 #include "store/store.h"
 #include "util.h"
 
+/* The most runs one side of a comparison takes. */
+#define SIDE_MAX 100
+
 const char *const compare_formats[] = { "text", "markdown", "csv", "json", "html", NULL };
 const char *const compare_matches[] = { "params", "job", NULL };
+const char *const compare_units[] = { "run", "iteration", NULL };
 const char *const compare_layouts[] = { "mmtests", "variants", "wide", "grid",
 					 "raw", "workload", NULL };
 const char *const compare_bys[] = { "run", "host", NULL };
@@ -40,6 +44,8 @@ static const struct opt_def compare_options[] = {
 	{ .name = "by", .type = OPT_ENUM, .offset = offsetof(struct compare_opts, by),
 	  .def = "run", .choices = compare_bys, .arg = "WHAT",
 	  .help = "run: the RUNs as given; host: BASE and CAND are labels, compared on every host that has a run with each (the latest there), a block per host and a verdict line per host (--layout mmtests; text, markdown, csv or json)" },
+	{ .name = "all", .type = OPT_BOOL, .offset = offsetof(struct compare_opts, all),
+	  .help = "each LABEL operand stands for every complete run with that label on the host of its latest run (at most 100), not the latest alone: a side of several runs, the run the unit of the test (--unit run)" },
 	{ .name = "rows", .type = OPT_STRING, .offset = offsetof(struct compare_opts, rows),
 	  .arg = "ROW,...",
 	  .help = "the mmtests rows shown, e.g. Amean,Stddev (Min, Amean or Hmean or Mean, Stddev, CoeffVar, Max, BAmean-95; any case)" },
@@ -50,13 +56,17 @@ static const struct opt_def compare_options[] = {
 static void compare_usage(FILE *f)
 {
 	fprintf(f, "usage: schedlab compare BASE CAND [CAND...] [OPTIONS]\n"
+		"       schedlab compare BASE1+BASE2+... CAND1+CAND2+... [OPTIONS]\n"
 		"       schedlab compare BASE CAND --by host [OPTIONS]\n\n"
 		"Compares stored runs (RUN = id, label or exported JSON file): for each\n"
 		"job's headline metric and sweep value mmtests' rows with the percentage\n"
 		"against BASE (+ is better, * marks a significant mean), each candidate's\n"
 		"change with its interval and verdict, the scheduler metrics that moved,\n"
 		"and each run's CPU time. --layout wide, grid, raw and workload print\n"
-		"the other tables posted to LKML (doc/tables.md).\n\nOptions:\n");
+		"the other tables posted to LKML (doc/tables.md). Between separate runs\n"
+		"the run is the unit: a side of several runs (RUN+RUN+..., or --all with a\n"
+		"label) is tested by its runs' medians; a side of one run gets a verdict only\n"
+		"where this host's run-to-run noise of the case is measured (schedlab noise).\n\nOptions:\n");
 	opts_help(f, compare_options);
 	fprintf(f, "\nExit status: 0 compared (whatever the verdict), 2 bad input or nothing to compare.\n");
 }
@@ -73,7 +83,7 @@ int compare_parse(int argc, char **argv, const struct opt_def *tab,
 		return -1;
 	*co = (struct cmp_opts){ .test = (enum stat_test)o->test, .alpha = 0.05,
 				 .nboot = BOOT_RESAMPLES, .seed = BOOT_SEED,
-				 .metrics = o->metrics };
+				 .metrics = o->metrics, .runs_unit = o->unit == 0 };
 	if (o->help)
 		return 0;
 	return parse_percent(argv[0], o->threshold, &co->threshold);
@@ -111,14 +121,78 @@ void compare_render(const struct comparison *c, int format)
 		fclose(f);
 }
 
+/*
+ * A side's operand as runs: "A+B+C" is three (every part non-empty, so
+ * that a label such as "6.1.0+" stays one); with --all a label is every
+ * complete run with it on the host of its latest run. Appends the RUN
+ * specs to *specs. -1 after error().
+ */
+static int side_specs(const char *operand, bool all, struct store *st,
+		      char ***specs, size_t *n)
+{
+	char *copy = xstrdup(operand), *save, *t;
+	bool split = *operand && operand[strlen(operand) - 1] != '+' &&
+		     *operand != '+' && !strstr(operand, "++") &&
+		     strchr(operand, '+') && access(operand, F_OK);
+	size_t before = *n;
+
+	for (t = split ? strtok_r(copy, "+", &save) : copy; t;
+	     t = split ? strtok_r(NULL, "+", &save) : NULL) {
+		struct store_run_info *ri = NULL;
+		size_t nri = 0, got = 0;
+		const char *host = NULL;
+		bool label = false;
+
+		if (all && st && strspn(t, "0123456789") != strlen(t) &&
+		    access(t, F_OK) && !store_runs(st, &ri, &nri)) {
+			for (size_t i = 0; i < nri; i++) {
+				if (!ri[i].label || strcmp(ri[i].label, t))
+					continue;
+				if (!label) {
+					label = true;
+					host = ri[i].host;
+				}
+				if (strcmp(ri[i].status, "complete") ||
+				    !ri[i].host != !host ||
+				    (host && strcmp(ri[i].host, host)) ||
+				    got == SIDE_MAX)
+					continue;
+				*specs = xrealloc(*specs, (*n + 1) * sizeof(**specs));
+				(*specs)[(*n)++] = xasprintf("%lld", (long long)ri[i].id);
+				got++;
+			}
+			store_runs_free(ri, nri);
+		}
+		if (!label) {
+			*specs = xrealloc(*specs, (*n + 1) * sizeof(**specs));
+			(*specs)[(*n)++] = xstrdup(t);
+		} else if (!got) {
+			error("compare: --all: no complete run labelled '%s'", t);
+			free(copy);
+			return -1;
+		}
+		if (!split)
+			break;
+	}
+	free(copy);
+	if (*n - before > SIDE_MAX) {
+		error("compare: '%s' names %zu runs; a side takes 1..%d", operand,
+		      *n - before, SIDE_MAX);
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o;
 	struct comparison c;
 	struct cmp_opts co;
 	struct store *st = NULL;
-	struct run *runs;
-	const struct run **rp;
+	struct run *runs = NULL;
+	const struct run **rp = NULL;
+	char **specs = NULL;
+	size_t nspecs = 0, *side_end = NULL;
 	int first, n, rc = EXIT_USAGE;
 	unsigned rows = 0;
 	char bad[128];
@@ -161,14 +235,25 @@ int cmd_compare(int argc, char **argv)
 		error("compare: expected a baseline and at least one candidate (usage: schedlab compare BASE CAND [CAND...])");
 		return EXIT_USAGE;
 	}
-	runs = xcalloc((size_t)n, sizeof(*runs));
-	rp = xcalloc((size_t)n, sizeof(*rp));
-	if (run_load_many((const char *const *)argv + first, (size_t)n, o.db,
-			  runs))
-		goto out;
-	for (int i = 0; i < n; i++)
-		rp[i] = &runs[i];
 	st = compare_open_history(o.db);
+	side_end = xcalloc((size_t)n, sizeof(*side_end));
+	for (int i = 0; i < n; i++) {
+		if (side_specs(argv[first + i], o.all, st, &specs, &nspecs))
+			goto out;
+		side_end[i] = nspecs;
+	}
+	runs = xcalloc(nspecs, sizeof(*runs));
+	rp = xcalloc((size_t)n, sizeof(*rp));
+	if (run_load_many((const char *const *)specs, nspecs, o.db, runs))
+		goto out;
+	/* a side of several runs: the later ones' iterations into its first */
+	for (int i = 0; i < n; i++) {
+		size_t lo = i ? side_end[i - 1] : 0;
+
+		for (size_t k = lo + 1; k < side_end[i]; k++)
+			run_merge(&runs[lo], &runs[k]);
+		rp[i] = &runs[lo];
+	}
 	if (compare_build(rp, (const char *const *)argv + first, (size_t)n,
 			  &co, o.match == 1, st, &c))
 		goto out;
@@ -211,8 +296,12 @@ int cmd_compare(int argc, char **argv)
 out:
 	if (st)
 		store_close(st);
-	for (int i = 0; i < n; i++)
+	for (size_t i = 0; runs && i < nspecs; i++)
 		run_free(&runs[i]);
+	for (size_t i = 0; i < nspecs; i++)
+		free(specs[i]);
+	free(specs);
+	free(side_end);
 	free(runs);
 	free(rp);
 	return rc;

@@ -32,9 +32,11 @@ struct compare_opts {
 	int stat;		/* compare's --stat: cmp_stat_names[] */
 	const char *rows;	/* compare's --rows: mmtests rows, NULL all */
 	int test;
+	int unit;		/* --unit: compare_units[] */
 	int match;
 	const char *metrics;	/* --metrics, into cmp_opts */
 	bool ratio;
+	bool all;		/* compare's --all: a label is all its runs */
 	unsigned brief;		/* --brief[=N]: its N; 0: not brief */
 	bool help;
 };
@@ -52,6 +54,9 @@ struct compare_opts {
 	{ .name = "threshold", .type = OPT_STRING, .offset = offsetof(struct compare_opts, threshold),	\
 	  .def = DEFAULT_THRESHOLD, .arg = "PCT",				\
 	  .help = "the smallest change that matters, in percent (0..1000)" }, \
+	{ .name = "unit", .type = OPT_ENUM, .offset = offsetof(struct compare_opts, unit), \
+	  .def = "run", .choices = compare_units, .arg = "UNIT",		\
+	  .help = "what is replicated between separate runs: run (each run's median; a side of one run decides only with this host's measured run-to-run noise: schedlab noise) or iteration (--test over the iterations: right only for interleaved runs; ab's and live references' always are)" }, \
 	{ .name = "match", .type = OPT_ENUM, .offset = offsetof(struct compare_opts, match), .def = "params", \
 	  .choices = compare_matches, .arg = "HOW",				\
 	  .help = "params: cases with the same job, workload version and parameters; job: the same job and sweep values, parameters may differ" }, \
@@ -70,6 +75,7 @@ struct compare_opts {
 
 extern const char *const compare_formats[];
 extern const char *const compare_matches[];
+extern const char *const compare_units[];
 extern const char *const compare_layouts[];
 extern const char *const compare_bys[];
 

@@ -29,6 +29,8 @@
 #include "harness/runner.h"
 #include "model/run.h"
 #include "probe/sysenv.h"
+#include "report/noise_model.h"
+#include "stats/noise.h"
 #include "stats/sequential.h"
 #include "stats/summary.h"
 #include "store/store.h"
@@ -205,6 +207,57 @@ static size_t live_rows(const struct case_result *r, double **x)
 }
 
 /*
+ * The threshold rule between separate runs (--unit run, a stored
+ * baseline): the build's run against the baseline's, the run the unit
+ * (stats/noise.h), with this host's noise model of the case. Stops
+ * when the exit code is known, when there is no model (one run a side
+ * then decides nothing, whatever the iterations), or when the run's
+ * median is already more precise than the run's own offset: more
+ * iterations buy nothing there.
+ */
+static bool enough_runs(struct judge *j, const struct run_case *bc,
+			const struct metric_def *def, const double *b, size_t nb,
+			double alpha, char *why, size_t len)
+{
+	struct noise_query q = { .job = bc->job, .metric = def->name,
+				 .params = bc->params, .version = bc->version,
+				 .exclude = (const char *const *)&j->base->uuid,
+				 .nexclude = 1 };
+	struct cmp_opts co = j->co;
+	struct noise_model m;
+	struct cmp_result res;
+	char host[512];
+	double *a, ma, mb, cv = noise_robust_cv(b, nb);
+	size_t na = stored_samples(j->base, bc, &a, NULL);
+	bool known, stop;
+
+	if (j->base->host) {
+		noise_glob_exact(j->base->host, host, sizeof(host));
+		q.host = host;
+	}
+	known = j->st && noise_model_case(j->st, &q, &m) == 1;
+	co.alpha = alpha;
+	if (stats_median(a, na, &ma) || stats_median(b, nb, &mb))
+		ma = mb = NAN;
+	noise_compare(&ma, 1, (double)na, &mb, 1, (double)nb, def->better,
+		      known ? &m : NULL, &co, &res);
+	stop = !known || res.verdict == V_REGRESSED ||
+	       (isfinite(res.lo) && res.lo > -co.threshold) ||
+	       noise_iterations_enough(&m, cv, (double)nb);
+	if (known && stop && res.verdict != V_REGRESSED &&
+	    !(isfinite(res.lo) && res.lo > -co.threshold))
+		snprintf(why, len, "%s: %+.1f%% at alpha %.3g; the median's standard error, %.1f%%, is below this host's run-to-run offset of %.1f%%: more runs, not iterations, would decide",
+			 verdict_names[res.verdict], res.change, alpha,
+			 100 * noise_median_precision(cv, (double)nb), 100 * m.offset);
+	else
+		snprintf(why, len, "%s: %+.1f%% [%+.1f, %+.1f] at alpha %.3g, %s",
+			 verdict_names[res.verdict], res.change, res.lo, res.hi,
+			 alpha, res.why);
+	free(a);
+	return stop;
+}
+
+/*
  * The threshold rule at one look: stop when the exit code is known -
  * regressed (1), or the interval's lower end above -threshold (0).
  */
@@ -235,6 +288,12 @@ static bool enough_threshold(struct judge *j, const struct plan_case *c,
 			return true;
 		}
 		na = stored_samples(j->base, bc, &a, &def);
+		if (def && j->co.runs_unit) {
+			free(a);
+			stop = enough_runs(j, bc, def, b, nb, alpha, why, len);
+			free(b);
+			return stop;
+		}
 		if (def) {
 			rnp = compare_case_noise(j->st, j->base, bc, def->name, &rn);
 			dir = def->better;

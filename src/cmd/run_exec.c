@@ -15,8 +15,10 @@
 #include "model/run.h"
 #include "probe/probe.h"
 #include "probe/sysenv.h"
+#include "report/noise_model.h"
 #include "report/render.h"
 #include "report/run_text.h"
+#include "stats/noise.h"
 #include "stats/sequential.h"
 #include "stats/summary.h"
 #include "store/store.h"
@@ -297,25 +299,55 @@ static void shuffle(size_t *ord, size_t n, uint64_t *rng)
 	}
 }
 
-/* run's own rule, and what it says of each case that ends */
-struct own_rule {
+/* What run's own stop rule reads, and what it says of each case that ends. */
+struct precise {
 	double threshold;	/* the median known to +-threshold/2 */
+	struct store *st;	/* the runs the host's noise model is made of */
+	const char *host;
 	bool brief;		/* a line a case: the reason kept, not printed */
 	char stopped[32];	/* the last case's, for its line */
 };
 
-/* run's own rule: the headline's median known to +-threshold/2. */
+/*
+ * Whether this host's run-to-run offset of case c (report/noise_model.h)
+ * already exceeds what the run's median x[0..n) is known to: then more
+ * iterations buy nothing a comparison between runs can use (item 6 of
+ * doc/statistics.md's "Runs as replicates"); why says so in numbers.
+ */
+static bool offset_dominates(const struct precise *p, const struct plan_case *c,
+			     const double *x, size_t n, char *why, size_t len)
+{
+	struct noise_query q = { .job = c->job, .params = c->params ? c->params : "",
+				 .version = identity_version(c->wl) };
+	struct noise_model m;
+	char host[512];
+	double cv = noise_robust_cv(x, n);
+
+	if (!p->st || !isfinite(cv))
+		return false;
+	noise_glob_exact(p->host, host, sizeof(host));
+	q.host = host;
+	if (noise_model_case(p->st, &q, &m) != 1 || !noise_iterations_enough(&m, cv, (double)n))
+		return false;
+	snprintf(why, len, "the median's standard error, %.1f%%, is below this host's run-to-run offset of %.1f%% (%u runs): more iterations buy nothing, more runs would (schedlab plan)",
+		 100 * noise_median_precision(cv, (double)n), 100 * m.offset, m.runs);
+	return true;
+}
+
+/*
+ * run's own rule: the headline's median known to +-threshold/2, or
+ * more finely than the host's run-to-run offset of the case.
+ */
 static bool enough_precise(void *arg, const struct plan_case *c,
 			   const struct case_result *const *r, size_t nr,
 			   char *why, size_t len)
 {
-	const double *threshold = &((const struct own_rule *)arg)->threshold;
+	const struct precise *p = arg;
 	int h = case_result_headline(r[0]);
 	double *x;
 	size_t n;
 	bool ok;
 
-	(void)c;
 	(void)nr;
 	if (h < 0) {
 		snprintf(why, len, "no headline metric to decide by");
@@ -323,21 +355,51 @@ static bool enough_precise(void *arg, const struct plan_case *c,
 	}
 	x = xmalloc((r[0]->niter + 1) * sizeof(*x));
 	n = case_result_column(r[0], (size_t)h, x);
-	ok = seq_precise(x, n, *threshold, why, len);
+	ok = seq_precise(x, n, p->threshold, why, len) ||
+	     offset_dominates(p, c, x, n, why, len);
 	free(x);
 	return ok;
+}
+
+/*
+ * After a case of a fixed count: a note when its iterations bought
+ * nothing more because the run-to-run offset dominates (schedlab plan
+ * says how many runs would).
+ */
+static void note_offset(const struct precise *p, const struct plan_case *c,
+			const struct case_result *r)
+{
+	int h = case_result_headline(r);
+	char why[320];
+	double *x;
+	size_t n;
+
+	if (h < 0 || c->auto_iter || r->status != RUN_OK)
+		return;
+	x = xmalloc((r->niter + 1) * sizeof(*x));
+	n = case_result_column(r, (size_t)h, x);
+	if (n >= 3 && offset_dominates(p, c, x, n, why, sizeof(why))) {
+		char *job = text_escape(c->job);
+
+		fprintf(stderr, "schedlab: case %u (%s): %zu iterations: %s\n",
+			c->seq, job, n, why);
+		free(job);
+	}
+	free(x);
 }
 
 static void done_print(void *arg, const struct plan_case *c, unsigned n,
 		       bool decided, const char *why)
 {
 	char *job = text_escape(c->job), *sweep = text_escape(c->sweep);
-	struct own_rule *rule = arg;
+	struct precise *rule = arg;
 	char *w;
 
 	if (rule->brief) {
 		snprintf(rule->stopped, sizeof(rule->stopped), "%s",
-			 decided ? "precise" : strstr(why, "max_iterations") ?
+			 decided ? (strstr(why, "run-to-run offset") ?
+				    "offset bound" : "precise") :
+			 strstr(why, "max_iterations") ?
 			 "max reached" : strstr(why, "budget") ? "budget spent" :
 			 "stopped");
 		free(job);
@@ -557,12 +619,12 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 	struct progress pr = { .on = !ro->quiet && isatty(2),
 			       .ncases = plans[0].ncases, .start = now_ns() };
 	struct runner_progress rp = { progress_before, &pr };
-	struct own_rule rule = {
+	struct precise prec = {
 		.threshold = ro->threshold > 0 ? ro->threshold : 5,
 		.brief = !ro->quiet && !ro->adapt && !ro->tables,
 	};
 	struct run_adapt own = { enough_precise, ro->quiet ? NULL : done_print,
-				 &rule };
+				 &prec };
 	size_t nbrief = 0;
 	const struct run_adapt *ad = ro->adapt ? ro->adapt : &own;
 	struct side *sd = xcalloc(nplans, sizeof(*sd));
@@ -632,6 +694,8 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 	if (uname(&u))
 		snprintf(u.release, sizeof(u.release), "unknown");
 	snprintf(label, sizeof(label), "%s-%s", host, u.release);
+	prec.st = st;
+	prec.host = host;
 	env = sysenv_collect();
 	json_object_set_new(env, "probes", probes_availability(plan_probes(plan)));
 	if (ro->seed)
@@ -688,7 +752,7 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 		const struct plan_case *c = &plan->cases[i];
 		bool last = i + 1 == plan->ncases;
 
-		snprintf(rule.stopped, sizeof(rule.stopped), "as asked");
+		snprintf(prec.stopped, sizeof(prec.stopped), "as asked");
 		if (job.ncases && strcmp(job.cases[0].job, c->job)) {
 			progress_clear(&pr);
 			job_flush(&job);
@@ -700,6 +764,8 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 		}
 		if (interrupted)
 			break;
+		if (nplans == 1 && !ro->adapt && !ro->quiet)
+			note_offset(&prec, c, &sd[0].res);
 		/*
 		 * Stop signals stay blocked from the case's end to its
 		 * store's end (a lock wait included); one that came meanwhile
@@ -743,13 +809,13 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 			interrupted = true;
 		if (!ro->quiet && sd[0].stored)
 			run_case_from_result(&job, c, &sd[0].res);
-		if (rule.brief && job.ncases) {
+		if (prec.brief && job.ncases) {
 			FILE *f = text_safe(stdout);
 
 			progress_clear(&pr);
 			if (!nbrief++)
 				render_case_brief_head(f);
-			render_case_brief(f, &job, job.ncases - 1, rule.stopped);
+			render_case_brief(f, &job, job.ncases - 1, prec.stopped);
 			fclose(f);
 			fflush(stdout);
 			run_case_free(&job.cases[--job.ncases]);

@@ -297,6 +297,7 @@ void run_case_free(struct run_case *c)
 		for (size_t i = 0; i < c->niter; i++)
 			free(c->latency[i]);
 	free(c->latency);
+	free(c->rep_end);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -320,6 +321,9 @@ void run_free(struct run *r)
 	for (size_t i = 0; i < r->ncases; i++)
 		run_case_free(&r->cases[i]);
 	free(r->cases);
+	for (size_t i = 0; i < r->nmerged; i++)
+		free(r->merged[i]);
+	free(r->merged);
 	memset(r, 0, sizeof(*r));
 	r->id = -1;
 }

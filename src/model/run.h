@@ -74,6 +74,10 @@ struct run_case {
 	struct hist **latency;	/* NULL, or niter entries (NULL: none): the
 				 * histograms named "latency", the only ones
 				 * schedlab stores; others are not kept */
+	/* run_merge(): where each run's iterations end in the series, one
+	 * per run (the first run's included); 0 runs: one run, all of them */
+	size_t *rep_end;
+	size_t nrep;
 };
 
 struct run {
@@ -92,6 +96,9 @@ struct run {
 	size_t nmetrics;
 	struct run_case *cases;	/* in seq order */
 	size_t ncases;
+	/* run_merge(): the uuids of the runs merged into this one */
+	char **merged;
+	size_t nmerged;
 };
 
 /*
@@ -119,6 +126,26 @@ void run_free(struct run *r);
 
 /* Releases what one case points to (run_free() does it for every case). */
 void run_case_free(struct run_case *c);
+
+/*
+ * Appends to each case of into the iterations of the same case of from
+ * (job, workload, version, params and sweep alike; a failed one is not
+ * taken), remembering where each run's iterations end (rep_end): one
+ * side of a comparison made of several runs, whose summary rows pool
+ * the iterations and whose test takes each run's median
+ * (stats/noise.h). Metrics into lacks are not taken; latency
+ * histograms are not merged. Returns how many cases took iterations.
+ */
+size_t run_merge(struct run *into, const struct run *from);
+
+/* The number of runs a case holds (1 unless merged). */
+static inline size_t run_case_runs(const struct run_case *c)
+{
+	return c->nrep ? c->nrep : 1;
+}
+
+/* Iterations [*lo, *hi) of run i of case c (i < run_case_runs(c)). */
+void run_case_rep(const struct run_case *c, size_t i, size_t *lo, size_t *hi);
 
 /* Fills c->by_metric from c->series (sorted by metric) for r's metrics. */
 void run_case_index(const struct run *r, struct run_case *c);

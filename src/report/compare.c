@@ -107,6 +107,8 @@ static void change_text(char *buf, size_t len, const struct cmp_result *r)
 {
 	if (isnan(r->change))
 		snprintf(buf, len, "n/a");
+	else if (isnan(r->lo))	/* one run a side, no noise known: no interval */
+		snprintf(buf, len, "%+.1f%% [n/a]", r->change);
 	else
 		snprintf(buf, len, "%+.1f%% [%+.1f, %+.1f]", r->change, r->lo,
 			 r->hi);
@@ -464,11 +466,16 @@ static size_t widest_line(const char *text)
 	return w;
 }
 
+const char *cmp_test_name(const struct comparison *c)
+{
+	return c->runs_used ? "runs-t" : stat_test_names[c->opts.test];
+}
+
 /* The tables and the Duration block: what the 80 columns are about. */
 static void text_tables(FILE *f, const struct comparison *c)
 {
 	fprintf(f, "%s test, %g%% intervals, threshold %g%%; + is better, "
-		"* significant\n\n", stat_test_names[c->opts.test],
+		"* significant\n\n", cmp_test_name(c),
 		100 * (1 - c->opts.alpha), c->opts.threshold);
 	for (size_t j = 0; j < c->njobs; j++)
 		text_job(f, c, &c->jobs[j]);
@@ -560,7 +567,7 @@ static const struct table_style md_style = {
 void render_compare_markdown(FILE *f, const struct comparison *c)
 {
 	fprintf(f, "Change: + is better; %s test, %g%% intervals, threshold %g%%; "
-		"**bold**: a significant mean.\n\n", stat_test_names[c->opts.test],
+		"**bold**: a significant mean.\n\n", cmp_test_name(c),
 		100 * (1 - c->opts.alpha), c->opts.threshold);
 	for (size_t jn = 0; jn < c->njobs; jn++) {
 		const struct cmp_job *j = &c->jobs[jn];

@@ -90,6 +90,8 @@ struct comparison {
 	json_t *judge;		/* borrowed: judge's decision, printed by json */
 	const char *verdict_text;	/* borrowed: replaces the verdict lines */
 	unsigned rows;		/* mmtests rows shown: bit 1 << enum mm_row; 0 all */
+	/* a candidate was compared with the run as the unit (stats/noise.h) */
+	bool runs_used;
 	/* how the text and markdown renderers print it, set by the caller */
 	bool ratio;		/* --ratio: the Gmean ratio row per table */
 	bool brief;		/* --brief: for an email (compare.c says what) */
@@ -217,6 +219,12 @@ struct run;
 int render_compare_workload(FILE *f, const struct comparison *c,
 			    const struct run *const *runs,
 			    const struct layout_opts *lo);
+
+/*
+ * The test as the header names it: "runs-t" (the runs' medians,
+ * stats/noise.h) where a candidate was compared by runs, else --test's.
+ */
+const char *cmp_test_name(const struct comparison *c);
 
 /* The overall verdict and why, as the last line judge prints. */
 void render_verdict_line(FILE *f, const struct comparison *c);

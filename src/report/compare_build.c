@@ -16,6 +16,8 @@
 #include "model/run.h"
 #include "probe/probe.h"
 #include "report/compare.h"
+#include "report/noise_model.h"
+#include "stats/noise.h"
 #include "store/store.h"
 #include "util.h"
 
@@ -53,6 +55,15 @@ struct build {
 	double *xa, *xb;		/* scratch, room for the most iterations */
 	size_t group, ngroup;		/* the last job's tables in c->jobs */
 	struct comparison *c;
+	/* runs as the unit: the host's noise models of the last job and
+	 * metric read (report/noise_model.h), and the runs left out of them */
+	struct store *st;
+	struct noise_set ns;
+	char *ns_job, *ns_metric;
+	const char **exclude;
+	size_t nexclude;
+	size_t nmodel;			/* headline cases with a model */
+	size_t nrunsunit;		/* ... compared with the run as the unit */
 };
 
 /* How two cases relate. */
@@ -397,6 +408,100 @@ static void outlier_runs(struct build *b, const struct cmp_job *j,
 }
 
 /*
+ * Whether run k is compared with the baseline by runs (stats/noise.h):
+ * when asked, unless the two were made side by side (one A/B: ab's
+ * variants, judge's live references), where the iterations are right.
+ */
+static bool runs_unit(const struct build *b, size_t k)
+{
+	const struct run *a = b->runs[0], *x = b->runs[k];
+
+	return b->c->opts.runs_unit && !(a->ab && x->ab && !strcmp(a->ab, x->ab));
+}
+
+/* The host's model of the baseline's case bc for metric; NULL: none. */
+static const struct noise_model *host_model(struct build *b,
+					    const struct run_case *bc,
+					    const char *metric)
+{
+	const struct run *base = b->runs[0];
+	char host[512];
+
+	if (!b->st)
+		return NULL;
+	if (!b->ns_job || strcmp(b->ns_job, bc->job) || strcmp(b->ns_metric, metric)) {
+		struct noise_query q = { .job = bc->job, .metric = metric,
+					 .host = base->host ? host : NULL,
+					 .exclude = b->exclude, .nexclude = b->nexclude };
+
+		if (base->host)
+			noise_glob_exact(base->host, host, sizeof(host));
+		noise_set_free(&b->ns);
+		free(b->ns_job);
+		free(b->ns_metric);
+		b->ns_job = xstrdup(bc->job);
+		b->ns_metric = xstrdup(metric);
+		if (noise_models(b->st, &q, &b->ns))
+			noise_set_free(&b->ns);
+	}
+	for (size_t i = 0; i < b->ns.n; i++) {
+		const struct noise_case *nc = &b->ns.cases[i];
+
+		if (nc->known && nc->version == (bc->version ? bc->version : 1) &&
+		    !strcmp(nc->params, bc->params) &&
+		    (!base->host || (nc->host && !strcmp(nc->host, base->host))))
+			return &nc->m;
+	}
+	return NULL;
+}
+
+/* The median of metric m of each run of case cs into med; how many. */
+static size_t run_medians(const struct run_case *cs, int m, double *med,
+			  double *iters)
+{
+	const struct run_series *sr = run_series_of(cs, m);
+	size_t n = 0, nit = 0;
+
+	*iters = 0;
+	if (!sr)
+		return 0;
+	for (size_t i = 0; i < run_case_runs(cs); i++) {
+		size_t lo, hi, k = 0;
+		double *x;
+
+		run_case_rep(cs, i, &lo, &hi);
+		x = xcalloc(hi - lo + 1, sizeof(double));
+		for (size_t t = lo; t < hi; t++)
+			if (isfinite(sr->x[t]))
+				x[k++] = sr->x[t];
+		if (k && !stats_median(x, k, &med[n])) {
+			n++;
+			nit += k;
+		}
+		free(x);
+	}
+	*iters = n ? (double)nit / (double)n : 0;
+	return n;
+}
+
+/* Run k's case cs against the baseline's bc with the run as the unit. */
+static void compare_runs(struct build *b, const struct cmp_job *j,
+			 const struct run_case *bc, const struct run_case *cs,
+			 size_t k, enum better dir, struct cmp_result *r)
+{
+	const struct noise_model *m = host_model(b, bc, j->metric.name);
+	double *ma = xcalloc(run_case_runs(bc) + 1, sizeof(double));
+	double *mb = xcalloc(run_case_runs(cs) + 1, sizeof(double));
+	double ia, ib;
+	size_t ra = run_medians(bc, run_metric(b->runs[0], j->metric.name), ma, &ia);
+	size_t rb = run_medians(cs, run_metric(b->runs[k], j->metric.name), mb, &ib);
+
+	noise_compare(ma, ra, ia, mb, rb, ib, dir, m, &b->c->opts, r);
+	free(ma);
+	free(mb);
+}
+
+/*
  * Fills the cell of run k from its case cs; NULL: the run lacks it,
  * absent saying why. k > 0 is compared with the baseline's case bc.
  */
@@ -443,8 +548,17 @@ static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
 			k ? NAN : 0;
 	if (!k)
 		return;
-	bn = samples(bc, run_metric(b->runs[0], j->metric.name), b->xa);
-	stats_compare(b->xa, bn, b->xb, n, dir, &c->opts, rn, &cell->r);
+	if (runs_unit(b, k)) {
+		compare_runs(b, j, bc, cs, k, dir, &cell->r);
+		c->runs_used = true;
+		if (j->metric.headline) {
+			b->nrunsunit++;
+			b->nmodel += host_model(b, bc, j->metric.name) != NULL;
+		}
+	} else {
+		bn = samples(bc, run_metric(b->runs[0], j->metric.name), b->xa);
+		stats_compare(b->xa, bn, b->xb, n, dir, &c->opts, rn, &cell->r);
+	}
 	if (cell->failed)
 		snprintf(cell->r.why, sizeof(cell->r.why), "%s", cell->failed);
 	if (j->metric.headline)
@@ -794,7 +908,7 @@ int compare_build(const struct run *const *runs, const char *const *specs,
 	const struct run *base = runs[0];
 	const struct run_case **match = xcalloc(nruns, sizeof(*match));
 	const char **absent = xcalloc(nruns, sizeof(*absent));
-	struct build b = { .runs = runs, .specs = specs, .c = c };
+	struct build b = { .runs = runs, .specs = specs, .c = c, .st = st };
 	size_t ncompared = 0, nnoise = 0, most;
 	char name[512];
 
@@ -814,6 +928,15 @@ int compare_build(const struct run *const *runs, const char *const *specs,
 	setup(&b, nruns, &most);
 	b.xa = xcalloc(most, sizeof(double));
 	b.xb = xcalloc(most, sizeof(double));
+	/* the runs compared are no evidence of the noise they are tested against */
+	b.exclude = xcalloc(nruns + 1, sizeof(*b.exclude));
+	for (size_t k = 0; k < nruns; k++) {
+		b.exclude = xrealloc(b.exclude, (b.nexclude + runs[k]->nmerged + 2) *
+				     sizeof(*b.exclude));
+		b.exclude[b.nexclude++] = runs[k]->uuid;
+		for (size_t i = 0; i < runs[k]->nmerged; i++)
+			b.exclude[b.nexclude++] = runs[k]->merged[i];
+	}
 	for (size_t i = 0; i < base->ncases; i++) {
 		const struct run_case *bc = &base->cases[i];
 		bool version = false;
@@ -851,7 +974,10 @@ int compare_build(const struct run *const *runs, const char *const *specs,
 				     c->runs[k].name);
 		c->overall = combine(c->overall, c->verdict[k]);
 	}
-	if (ncompared && nnoise < ncompared && nruns > 1) {
+	if (b.nrunsunit && b.nmodel < b.nrunsunit) {
+		note(c, "%zu of %zu compared cases: no run-to-run noise measured on this host (%d runs of one label needed; 'schedlab calibrate JOB' makes them): one run a side decides nothing there",
+		     b.nrunsunit - b.nmodel, b.nrunsunit, NOISE_MIN_PAIRS + 1);
+	} else if (!b.nrunsunit && ncompared && nnoise < ncompared && nruns > 1) {
 		char which[64];
 
 		/* not "1 of 1 cases" */
@@ -875,6 +1001,10 @@ int compare_build(const struct run *const *runs, const char *const *specs,
 	free(b.idx);
 	free(b.xa);
 	free(b.xb);
+	noise_set_free(&b.ns);
+	free(b.ns_job);
+	free(b.ns_metric);
+	free(b.exclude);
 	free(match);
 	free(absent);
 	if (!ncompared) {

@@ -126,6 +126,12 @@ static json_t *cell_json(const struct comparison *c, const struct cmp_cell *cell
 	json_object_set_new(o, "why", json_string(r->why));
 	json_object_set_new(o, "run_noise_pct", num(r->noise_pct));
 	json_object_set_new(o, "run_noise_runs", json_integer(r->noise_runs));
+	json_object_set_new(o, "unit", json_string(r->runs_a ? "run" : "iteration"));
+	json_object_set_new(o, "runs", r->runs_a ? json_pack("[i, i]", r->runs_a, r->runs_b) :
+			    json_null());
+	json_object_set_new(o, "mde_pct", num(r->mde));
+	json_object_set_new(o, "runs_needed", r->runs_needed ?
+			    json_integer(r->runs_needed) : json_null());
 	ex = json_array();
 	for (size_t e = 0; e < cell->nexpl; e++) {
 		const struct cmp_expl *x = &cell->expl[e];
@@ -147,6 +153,7 @@ void render_compare_json(FILE *f, const struct comparison *c)
 
 	json_object_set_new(doc, "schema", json_string(COMPARE_SCHEMA));
 	json_object_set_new(doc, "test", json_string(stat_test_names[c->opts.test]));
+	json_object_set_new(doc, "unit", json_string(c->runs_used ? "run" : "iteration"));
 	json_object_set_new(doc, "alpha", json_real(c->opts.alpha));
 	json_object_set_new(doc, "threshold", json_real(c->opts.threshold));
 	json_object_set_new(doc, "match", json_string(c->match));

@@ -638,7 +638,7 @@ void stats_compare(const double *a0, size_t na0, const double *b0,
 	memset(r, 0, sizeof(*r));
 	r->na = na;
 	r->nb = nb;
-	r->change = r->lo = r->hi = r->p = r->noise_pct = NAN;
+	r->change = r->lo = r->hi = r->p = r->noise_pct = r->mde = NAN;
 	r->verdict = V_INCONCLUSIVE;
 	if (na < CMP_MIN_SAMPLES || nb < CMP_MIN_SAMPLES) {
 		snprintf(r->why, sizeof(r->why),

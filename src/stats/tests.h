@@ -172,10 +172,18 @@ struct cmp_opts {
 	 * "headline", "all" (the workload's metrics) and globs.
 	 */
 	const char *metrics;
+	/*
+	 * The unit of replication between separate runs (compare --unit):
+	 * true, the run (stats/noise.h); false, the iteration
+	 * (stats_compare()), right only where the sides were interleaved.
+	 * Runs made side by side (one A/B) are compared by iteration
+	 * whatever it says.
+	 */
+	bool runs_unit;
 };
 
 #define CMP_MIN_SAMPLES 3
-#define CMP_WHY_LEN 160
+#define CMP_WHY_LEN 256
 
 /*
  * Run-to-run noise: the sample standard deviation of the log of the
@@ -203,6 +211,14 @@ struct cmp_result {
 	bool significant;	/* by the test (and the run noise), whatever the threshold */
 	double noise_pct;	/* run-to-run noise used, 100 * sd_log; NAN: none */
 	unsigned noise_runs;
+	/* runs as the unit (stats/noise.h): the runs a side, 0 when the
+	 * test was over iterations; the smallest change in percent those
+	 * runs could show (NAN: not computed) and the runs a side that
+	 * would show the threshold (0: more than NOISE_MAX_RUNS, or not
+	 * computed) */
+	unsigned runs_a, runs_b;
+	double mde;
+	unsigned runs_needed;
 	enum verdict verdict;
 	char why[CMP_WHY_LEN];	/* what decided the verdict, in words */
 };

@@ -50,7 +50,7 @@ test_compare_fixed_runs() {
 		'[100,101,102,100,103,101,105,102,100,104]'
 	fixture "$tmp/slow.json" slow "$SLOW" msg "groups=1 loops=100" lower \
 		'[120,121,123,120,124,121,126,122,120,125]'
-	run_sl compare "$tmp/base.json" "$tmp/slow.json"
+	run_sl compare --unit iteration "$tmp/base.json" "$tmp/slow.json"
 	expect_eq "exit status" 0 "$rc"
 	expect_eq "stderr" "" "$err"
 	expect_line "title" '^msg by groups: messaging.time, s \(lower is better\)$' "$out"
@@ -67,7 +67,7 @@ test_compare_fixed_runs() {
 	[ "$(awk '{ print length }' <<<"$out" | sort -n | tail -n 1)" -le 80 ] ||
 		fail "a line is wider than 80 columns"
 
-	run_sl compare "$tmp/base.json" "$tmp/slow.json" --format json
+	run_sl compare --unit iteration "$tmp/base.json" "$tmp/slow.json" --format json
 	expect_eq "json exit" 0 "$rc"
 	expect_eq "schema" schedlab-compare/1 "$(jval "$out" .schema)"
 	expect_eq "verdict" regressed "$(jval "$out" .verdict)"
@@ -86,11 +86,11 @@ test_compare_fixed_runs() {
 	approx "explained change" 20.0392927308448 \
 		"$(jval "$out" '.jobs[0].cases[0].runs[1].explain[0].change_pct')"
 
-	run_sl compare "$tmp/base.json" "$tmp/slow.json" --format csv
+	run_sl compare --unit iteration "$tmp/base.json" "$tmp/slow.json" --format csv
 	expect_eq "csv lines" 3 "$(nlines "$out")"
 	expect_match "csv header: the means by name" '^job,sweep,metric,run,n,mean_kind,min,amean,hmean,stddev,' "$(head -n 1 <<<"$out")"
 	expect_match "csv row" '^msg,1,messaging\.time,slow,10,amean,1\.2,1\.2528,1\.2456573[0-9]*,.*,yes,regressed,median$' "$(tail -n 1 <<<"$out")"
-	run_sl compare "$tmp/base.json" "$tmp/slow.json" --format markdown
+	run_sl compare --unit iteration "$tmp/base.json" "$tmp/slow.json" --format markdown
 	expect_line "markdown mean" '^\| Amean \| 1 \| 1\.0440 \(0\.00%\) \| 1\.2528 \*\*\(-20\.00%\)\*\* \|$' "$out"
 	expect_line "markdown change" '^\| groups \| run \| Change \(median\) \[interval\] \| p \| verdict \|$' "$out"
 }
@@ -107,7 +107,7 @@ test_compare_tests_and_candidates() {
 	fixture "$tmp/slow.json" slow "$SLOW"
 	fixture "$tmp/same.json" same "$SAME"
 	for t in mann-whitney welch boot-mean boot-median bands lkp; do
-		run_sl compare "$tmp/base.json" "$tmp/same.json" "$tmp/slow.json" \
+		run_sl compare --unit iteration "$tmp/base.json" "$tmp/same.json" "$tmp/slow.json" \
 			--test "$t" --format json --threshold 10
 		expect_eq "$t: exit" 0 "$rc"
 		expect_eq "$t: same" "no change" "$(jval "$out" '.runs[1].verdict')"
@@ -118,14 +118,14 @@ test_compare_tests_and_candidates() {
 	# higher is better: the same numbers are an improvement
 	fixture "$tmp/hb.json" base "$BASE" msg "groups=1 loops=100" higher
 	fixture "$tmp/hs.json" slow "$SLOW" msg "groups=1 loops=100" higher
-	run_sl compare "$tmp/hb.json" "$tmp/hs.json"
+	run_sl compare --unit iteration "$tmp/hb.json" "$tmp/hs.json"
 	expect_line "hmean" '^Hmean +1 ' "$out"
 	expect_eq "improved" "verdict: improved" "$(grep '^verdict:' <<<"$out")"
 	# a change of the mean is of the arithmetic one, not of the Hmean row
-	run_sl compare "$tmp/hb.json" "$tmp/hs.json" --test welch
+	run_sl compare --unit iteration "$tmp/hb.json" "$tmp/hs.json" --test welch
 	expect_line "welch: hmean" '^Hmean +1 ' "$out"
 	expect_line "welch: change of the amean" '^Change \(Amean\) +1 +slow +\+20\.0% ' "$out"
-	run_sl compare "$tmp/hb.json" "$tmp/hs.json" --test welch --format json
+	run_sl compare --unit iteration "$tmp/hb.json" "$tmp/hs.json" --test welch --format json
 	expect_eq "welch: change_of" amean "$(jval "$out" '.jobs[0].cases[0].runs[1].change_of')"
 	expect_eq "welch: mean_kind" hmean "$(jval "$out" '.jobs[0].cases[0].runs[1].mean_kind')"
 }
@@ -173,11 +173,11 @@ test_compare_versions_and_settings() {
 	with_case "$tmp/base.json" "$two"
 	with_case "$tmp/slow.json" "$two"
 	with_case "$tmp/v2.json" "$two | .cases[].version = 2"
-	run_sl compare "$tmp/base.json" "$tmp/v2.json"
+	run_sl compare --unit iteration "$tmp/base.json" "$tmp/v2.json"
 	expect_eq "version: exit" 2 "$rc"
 	expect_eq "version: stdout" "" "$out"
 	expect_match "version: message" "nothing to compare: workload messaging measures differently in .*v2\.json \(version 2\) than in .*base\.json \(version 1\)$" "$err"
-	run_sl compare "$tmp/base.json" "$tmp/v2.json" "$tmp/slow.json" --format json
+	run_sl compare --unit iteration "$tmp/base.json" "$tmp/v2.json" "$tmp/slow.json" --format json
 	expect_eq "version+slow: exit" 0 "$rc"
 	expect_eq "version: one note" \
 		"msg: workload messaging measures differently in v2 (version 2) than in base (version 1): not compared" \
@@ -191,11 +191,11 @@ test_compare_versions_and_settings() {
 	fixture "$tmp/c01.json" c01 "$SAME"
 	with_case "$tmp/c0.json" '.cases[0].version = 1 | .cases[0].settings = { cpus: "0" }'
 	with_case "$tmp/c01.json" '.cases[0].version = 1 | .cases[0].settings = { cpus: "0-1" }'
-	run_sl compare "$tmp/c0.json" "$tmp/c01.json" --format json
+	run_sl compare --unit iteration "$tmp/c0.json" "$tmp/c01.json" --format json
 	expect_eq "settings: exit" 0 "$rc"
 	expect_eq "settings: note" "msg: settings differ in c01: cpus=0 -> cpus=0-1" \
 		"$(jq -r '.notes[] | select(test("settings"))' <<<"$out")"
-	run_sl compare "$tmp/c0.json" "$tmp/c0.json"
+	run_sl compare --unit iteration "$tmp/c0.json" "$tmp/c0.json"
 	expect_eq "same settings: no note" "" "$(grep settings <<<"$out")"
 
 	# identities that hold only what differs from the defaults; the
@@ -204,10 +204,10 @@ test_compare_versions_and_settings() {
 	fixture "$tmp/q.json" q "$SLOW" msg "groups=1 loops=110"
 	with_case "$tmp/p.json" '.cases[0].version = 1 | .cases[0].parameters = { groups: 1, loops: 100 }'
 	with_case "$tmp/q.json" '.cases[0].version = 1 | .cases[0].parameters = { groups: 1, loops: 110 }'
-	run_sl compare "$tmp/p.json" "$tmp/q.json"
+	run_sl compare --unit iteration "$tmp/p.json" "$tmp/q.json"
 	expect_eq "params: exit" 2 "$rc"
 	expect_match "params: message" "other parameters in .*q\.json than in .*p\.json \(loops=100 -> loops=110\)" "$err"
-	run_sl compare "$tmp/p.json" "$tmp/q.json" --match job
+	run_sl compare --unit iteration "$tmp/p.json" "$tmp/q.json" --match job
 	expect_line "params: note" "msg: parameters differ in q: loops=100 -> loops=110" "$out"
 }
 
@@ -232,20 +232,20 @@ test_compare_bad_input() {
 	expect_eq "two unknown: messages" \
 		"schedlab: no run 'nosuch1' in $tmp/r.db (see 'schedlab list runs')|schedlab: no run 'nosuch2' in $tmp/r.db (see 'schedlab list runs')" \
 		"$(sort <<<"$err" | paste -sd'|')"
-	run_sl compare "$tmp/base.json" "$tmp/one.json"
+	run_sl compare --unit iteration "$tmp/base.json" "$tmp/one.json"
 	expect_eq "one sample: exit" 0 "$rc"
 	expect_line "one sample" "^Change \(median\) +1 +one +n/a +p=- +inconclusive$" "$out"
 	expect_line "one sample: why" "too few samples \(10 and 1; 3 a side needed\)" "$out"
-	run_sl compare "$tmp/flat.json" "$tmp/flat2.json" --test welch
+	run_sl compare --unit iteration "$tmp/flat.json" "$tmp/flat2.json" --test welch
 	expect_line "all equal" "^Change \(Amean\) +1 +flat2 +\+0\.0% \[\+0\.0, \+0\.0\] +p=- +no change$" "$out"
-	run_sl compare "$tmp/zero.json" "$tmp/pos.json"
+	run_sl compare --unit iteration "$tmp/zero.json" "$tmp/pos.json"
 	expect_eq "zeros: exit" 0 "$rc"
 	expect_line "zeros: hmean n/a" "^Hmean +1 +n/a \(   0\.00%\) +1\.9200 \(    n/a%\)$" "$out"
 	grep -qiE '(^| )-?(inf|nan)' <<<"$out" &&
 		fail "inf or nan printed as a number: $out"
 	# NaN in an imported file is refused with its place
 	sed 's/1.3/NaN/' "$tmp/base.json" >"$tmp/nan.json"
-	run_sl compare "$tmp/nan.json" "$tmp/base.json"
+	run_sl compare --unit iteration "$tmp/nan.json" "$tmp/base.json"
 	expect_eq "nan: exit" 2 "$rc"
 	expect_match "nan: message" "nan\.json" "$err"
 	run_sl compare "$tmp/base.json" "$tmp/base.json" --threshold -1
@@ -271,7 +271,7 @@ test_compare_run_noise() {
 	done
 	fixture "$tmp/slow.json" slow "$SLOW"
 	"$SCHEDLAB" import "$tmp/slow.json" --db "$tmp/r.db" >/dev/null
-	run_sl compare "$tmp/h0.json" slow --db "$tmp/r.db" --format json
+	run_sl compare --unit iteration "$tmp/h0.json" slow --db "$tmp/r.db" --format json
 	expect_eq "exit" 0 "$rc"
 	approx "noise" 15.811388 "$(jval "$out" '.jobs[0].cases[0].runs[1].run_noise_pct')" 1e-5
 	expect_eq "runs" 5 "$(jval "$out" '.jobs[0].cases[0].runs[1].run_noise_runs')"
@@ -280,7 +280,7 @@ test_compare_run_noise() {
 	expect_eq "why" "noise between runs 15.8% (5 runs) widens the interval past +-5%" \
 		"$(jval "$out" '.jobs[0].cases[0].runs[1].why')"
 	# without the database: the iterations alone, a regression
-	run_sl compare "$tmp/h0.json" "$tmp/slow.json" --db "$tmp/none.db"
+	run_sl compare --unit iteration "$tmp/h0.json" "$tmp/slow.json" --db "$tmp/none.db"
 	expect_eq "no history" "verdict: regressed" "$(grep '^verdict' <<<"$out")"
 	expect_line "no history: note" "the case: < 3 runs labelled base here, no run-to-run noise counted" "$out"
 	[[ $out != *"1 of 1 cases"* ]] || fail "no history: says '1 of 1 cases'"
@@ -337,12 +337,12 @@ test_compare_too_few_to_decide() {
 	use_tmpdir
 	fixture "$tmp/a3.json" a3 '[1.00,1.04,1.02]'
 	fixture "$tmp/b3.json" b3 '[3.29,3.15,3.34]'
-	run_sl compare "$tmp/a3.json" "$tmp/b3.json" --format json
+	run_sl compare --unit iteration "$tmp/a3.json" "$tmp/b3.json" --format json
 	expect_eq "exit" 0 "$rc"
 	expect_eq "verdict" inconclusive "$(jval "$out" .verdict)"
 	expect_eq "why" "too few samples: mann-whitney cannot reach p < 0.05 with 3 and 3 (needs 4 a side)" \
 		"$(jval "$out" '.jobs[0].cases[0].runs[1].why')"
-	run_sl compare "$tmp/a3.json" "$tmp/b3.json" --test welch --format json
+	run_sl compare --unit iteration "$tmp/a3.json" "$tmp/b3.json" --test welch --format json
 	expect_eq "welch can" regressed "$(jval "$out" .verdict)"
 
 	small_jobs "$tmp"
@@ -377,7 +377,7 @@ test_compare_stored_runs() {
 	run_sl run "$tmp/b.job" --db "$tmp/r.db" --label slow -q --iterations 8
 	expect_eq "slow run" 0 "$rc"
 	id=$("$SCHEDLAB" list runs --db "$tmp/r.db" | awk '$2 == "slow" { print $1 }')
-	run_sl compare base "$id" --db "$tmp/r.db" --match job --format json
+	run_sl compare --unit iteration base "$id" --db "$tmp/r.db" --match job --format json
 	expect_eq "exit" 0 "$rc"
 	expect_eq "verdict" regressed "$(jval "$out" .verdict)"
 	expect_eq "runs" "base slow" "$(jq -r '[.runs[].name] | join(" ")' <<<"$out")"
@@ -457,15 +457,15 @@ test_judge_exit_codes() {
 	fixture "$tmp/slow.json" slow "$SLOW"
 	fixture "$tmp/same.json" same "$SAME"
 	fixture "$tmp/few.json" few '[1.0,1.1]'
-	run_sl judge --baseline "$tmp/base.json" --run "$tmp/same.json"
+	run_sl judge --unit iteration --baseline "$tmp/base.json" --run "$tmp/same.json"
 	expect_eq "same" 0 "$rc"
 	expect_match "same: why" "judge: no change: exit 0 \(good for git bisect: no regression beyond the threshold\)" "$err"
-	run_sl judge --baseline "$tmp/base.json" --run "$tmp/slow.json"
+	run_sl judge --unit iteration --baseline "$tmp/base.json" --run "$tmp/slow.json"
 	expect_eq "slow" 1 "$rc"
 	expect_line "slow: why" "msg 1 in .*: messaging.time -20\.0%" "$out"
-	run_sl judge --baseline "$tmp/base.json" --run "$tmp/slow.json" --threshold 25
+	run_sl judge --unit iteration --baseline "$tmp/base.json" --run "$tmp/slow.json" --threshold 25
 	expect_eq "slow under a 25% threshold" 0 "$rc"
-	run_sl judge --baseline "$tmp/base.json" --run "$tmp/few.json"
+	run_sl judge --unit iteration --baseline "$tmp/base.json" --run "$tmp/few.json"
 	expect_eq "few" 125 "$rc"
 	run_sl judge --run "$tmp/same.json"
 	expect_eq "no baseline" 128 "$rc"
@@ -509,7 +509,7 @@ test_judge_git_bisect() {
 	(
 		cd "$repo"
 		git bisect start HEAD "$first" >/dev/null
-		git bisect run "$SCHEDLAB" judge --baseline "$tmp/good.json" \
+		git bisect run "$SCHEDLAB" judge --unit iteration --baseline "$tmp/good.json" \
 			--run run.json --threshold 10 >"$tmp/bisect.log" 2>&1
 	) || fail "git bisect run failed: $(tail -n 20 "$tmp/bisect.log")"
 	grep -q "^$bad is the first bad commit" "$tmp/bisect.log" ||
@@ -525,14 +525,14 @@ test_judge_live_run() {
 	small_jobs "$tmp"
 	run_sl run "$tmp/a.job" --db "$tmp/r.db" --label good -q --iterations 8
 	expect_eq "baseline run" 0 "$rc"
-	run_sl judge --baseline good --db "$tmp/r.db" --match job --iterations 8 \
+	run_sl judge --unit iteration --baseline good --db "$tmp/r.db" --match job --iterations 8 \
 		--label cand "$tmp/b.job"
 	expect_eq "exit" 1 "$rc"
 	expect_match "why" "judge: regressed: exit 1" "$err"
 	expect_eq "stored" 2 "$(nruns "$tmp/r.db")"
 	expect_line "named" "^ +[0-9]+ +cand " "$("$SCHEDLAB" list runs --db "$tmp/r.db")"
 	# --set, as with run: a.job made b.job without editing it
-	run_sl judge --baseline good --db "$tmp/r.db" --match job --iterations 8 \
+	run_sl judge --unit iteration --baseline good --db "$tmp/r.db" --match job --iterations 8 \
 		--label cand2 --set msg.loops=10000 "$tmp/a.job"
 	expect_eq "--set: exit" 1 "$rc"
 	expect_eq "--set: stored" "fds=2 groups=1 loops=10000" \
@@ -569,7 +569,7 @@ test_compare_layout_variants() {
 	expect_eq "base run" 0 "$rc"
 	run_sl run "$tmp/b.job" --db "$tmp/r.db" --label box/slow -q --iterations 8
 	expect_eq "slow run" 0 "$rc"
-	run_sl compare box/base box/slow --db "$tmp/r.db" --match job --layout variants
+	run_sl compare --unit iteration box/base box/slow --db "$tmp/r.db" --match job --layout variants
 	expect_eq "exit" 0 "$rc"
 	expect_eq "first line" "runs of box: change against base in %, + is better" \
 		"$(head -n 1 <<<"$out")"
@@ -581,11 +581,11 @@ test_compare_layout_variants() {
 	# the table (compare's notes below it are sentences)
 	[ "$(awk '/^Notes:/ { exit } { print length }' <<<"$out" | sort -n | tail -n 1)" -le 80 ] ||
 		fail "a line of the table wider than 80 columns: $out"
-	run_sl compare box/base box/slow --db "$tmp/r.db" --match job --layout variants --format markdown
+	run_sl compare --unit iteration box/base box/slow --db "$tmp/r.db" --match job --layout variants --format markdown
 	expect_eq "markdown exit" 0 "$rc"
 	expect_line "markdown header" '^\| base \| slow \| % \|$' "$out"
 	expect_line "markdown row" '^\| [0-9.]+ \| [0-9.]+ \| \*\*-[0-9.]+%\*\* \|$' "$out"
-	run_sl compare box/base box/slow --db "$tmp/r.db" --match job --layout variants --format json
+	run_sl compare --unit iteration box/base box/slow --db "$tmp/r.db" --match job --layout variants --format json
 	expect_eq "json: exit" 2 "$rc"
 	expect_match "json: message" "--layout variants is a table for reading" "$err"
 }

@@ -120,7 +120,7 @@ test_compare_brief_email() {
 	mfixture "$tmp/a.json" "$long1" 1
 	mfixture "$tmp/b.json" "$long2" 0.9
 	mfixture "$tmp/c.json" vm-6.18.44-fc-v857/n7 1
-	run_sl compare "$tmp/a.json" "$tmp/b.json" --brief
+	run_sl compare --unit iteration "$tmp/a.json" "$tmp/b.json" --brief
 	expect_eq "exit" 0 "$rc"
 	grep -q '^Duration' <<<"$out" && fail "--brief kept the Duration block"
 	grep -qE '^(Min|Stddev|CoeffVar|Max|BAmean-95) ' <<<"$out" &&
@@ -134,11 +134,11 @@ test_compare_brief_email() {
 	[ "$(widest "$(tables_of "$out")")" -le 80 ] ||
 		fail "--brief's tables are wider than 80 columns:
 $out"
-	run_sl compare "$tmp/a.json" "$tmp/b.json"
+	run_sl compare --unit iteration "$tmp/a.json" "$tmp/b.json"
 	[ "$(widest "$(tables_of "$out")")" -le 80 ] ||
 		fail "one candidate's tables are wider than 80 columns"
 	grep -q 'columns: for 80,' <<<"$out" && fail "a width note with one candidate"
-	run_sl compare "$tmp/a.json" "$tmp/b.json" "$tmp/c.json"
+	run_sl compare --unit iteration "$tmp/a.json" "$tmp/b.json" "$tmp/c.json"
 	expect_eq "three exit" 0 "$rc"
 	if [ "$(widest "$(tables_of "$out")")" -gt 80 ]; then
 		expect_line "width note" '^\(lines up to [0-9]+ columns: for 80, compare one candidate at a time, or --format markdown\)$' "$out"

@@ -191,7 +191,7 @@ test_judge_threshold_adaptive() {
 	sleep_job "$tmp/g.job" "sleep 0.02"
 	sleep_job "$tmp/b.job" "sleep 0.06"
 	run_sl run "$tmp/g.job" --label base --iterations 10 -q --db "$tmp/r.db"
-	run_sl judge --baseline base --match job "$tmp/b.job" --db "$tmp/r.db" --format json
+	run_sl judge --unit iteration --baseline base --match job "$tmp/b.job" --db "$tmp/r.db" --format json
 	expect_eq "slower: exit ($err)" 1 "$rc"
 	expect_eq "mode" threshold "$(jval "$out" .judge.mode)"
 	expect_eq "stopped at the first look" 5 "$(jval "$out" '.judge.cases[0].iterations')"

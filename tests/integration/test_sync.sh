@@ -267,7 +267,7 @@ sync_hosts() {
 test_sync_compare_by_host() {
 	use_tmpdir
 	sync_hosts
-	run_sl compare base cand --by host --match job --db "$tmp/h.db"
+	run_sl compare --unit iteration base cand --by host --match job --db "$tmp/h.db"
 	expect_eq "text: exit status ($err)" 0 "$rc"
 	expect_line "text: lkp-a's block" '^== host lkp-a \([0-9]+ packages?, .*CPUs?.*\) ==$' "$out"
 	expect_line "text: lkp-b's block" '^== host lkp-b \(' "$out"
@@ -276,7 +276,7 @@ test_sync_compare_by_host() {
 	expect_line "text: lkp-b's verdict" '^lkp-b +w +command\.time +\+[0-9.]+% +improved$' "$out"
 	expect_line "text: the host with one label" '^note: lkp-c has only base, not compared$' "$out"
 
-	run_sl compare base cand --by host --match job --db "$tmp/h.db" --format json
+	run_sl compare --unit iteration base cand --by host --match job --db "$tmp/h.db" --format json
 	expect_eq "json: exit status ($err)" 0 "$rc"
 	expect_eq "json: schema" schedlab-compare-hosts/1 "$(jval "$out" .schema)"
 	expect_eq "json: verdicts" "lkp-a:regressed lkp-b:improved" \
@@ -288,10 +288,10 @@ test_sync_compare_by_host() {
 		"$(jq -r '.hosts[0].comparison.runs | map(.uuid) | join(" ")' <<<"$out")"
 	expect_eq "json: only" "lkp-c:base" "$(jq -r '.only[] | "\(.host):\(.has)"' <<<"$out")"
 
-	run_sl compare base cand --by host --match job --db "$tmp/h.db" --format markdown
+	run_sl compare --unit iteration base cand --by host --match job --db "$tmp/h.db" --format markdown
 	expect_line "markdown: lkp-a's heading" '^## host lkp-a \(' "$out"
 	expect_line "markdown: lkp-b's row" '^\| lkp-b \| w \| command\.time \| \+[0-9.]+% \| improved \|$' "$out"
-	run_sl compare base cand --by host --match job --db "$tmp/h.db" --format csv
+	run_sl compare --unit iteration base cand --by host --match job --db "$tmp/h.db" --format csv
 	expect_line "csv: header" '^host,job,sweep,metric,run,' "$out"
 	expect_eq "csv: rows per host" "2 2" \
 		"$(awk -F, 'NR > 1 { n[$1]++ } END { print n["lkp-a"], n["lkp-b"] }' <<<"$out")"
@@ -323,9 +323,9 @@ test_sync_compare_by_host_postgresql() {
 	sync_hosts
 	run_sl push --to "$PGURL" --db "$tmp/h.db"
 	expect_eq "push: exit status ($err)" 0 "$rc"
-	run_sl compare base cand --by host --match job --db "$tmp/h.db" --format json
+	run_sl compare --unit iteration base cand --by host --match job --db "$tmp/h.db" --format json
 	local want=$out
-	run_sl compare base cand --by host --match job --db "$PGURL" --format json
+	run_sl compare --unit iteration base cand --by host --match job --db "$PGURL" --format json
 	expect_eq "compare from PostgreSQL: exit status ($err)" 0 "$rc"
 	expect_eq "compare from PostgreSQL: the same document" "$want" "$out"
 	run_sl list runs --db "$PGURL" --host 'lkp-[ab]' --format json

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedlab calibrate JOBFILE|SUITE: this host's run-to-run noise where
+ * none is stored - N short runs of the job, each a separate `schedlab
+ * run` process (a fresh start, as a user's runs are), stored with one
+ * label, within a budget; then the noise model they make (noise.c).
+ * Nothing but the runs is stored: the model is derived from them.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "cmd/setup.h"
+#include "harness/options.h"
+#include "harness/plan.h"
+#include "report/noise_model.h"
+#include "model/run.h"
+#include "store/store.h"
+#include "util.h"
+
+struct calibrate_opts {
+	const char *db, *label, *budget, *iterations;
+	unsigned runs;
+	int format;
+	bool help;
+};
+
+static const char *const calibrate_formats[] = { "text", "json", NULL };
+
+#define O(f) offsetof(struct calibrate_opts, f)
+static const struct opt_def calibrate_options[] = {
+	{ .name = "runs", .type = OPT_UINT, .offset = O(runs), .def = "10",
+	  .min = NOISE_CALIBRATE_MIN, .max = 1000, .arg = "N",
+	  .help = "separate runs of the job (each a process of its own)" },
+	{ .name = "iterations", .type = OPT_STRING, .offset = O(iterations), .def = "5",
+	  .arg = "N", .help = "iterations of every case in each run (1..10000): short runs, as the noise between runs is what is measured" },
+	{ .name = "budget", .type = OPT_STRING, .offset = O(budget), .arg = "DURATION",
+	  .help = "the most wall time for all the runs (30s, 5m, 1h; default none): no run starts that the last ones say would end past it" },
+	{ .name = "label", .type = OPT_STRING, .offset = O(label), .def = "calibrate",
+	  .arg = "LABEL", .help = "the runs' label (one label: one state, whose runs are differenced)" },
+	OPT_DB(struct calibrate_opts, db),
+	OPT_FORMAT(struct calibrate_opts, format, calibrate_formats, "text",
+		   "the noise shown at the end: text or json (as schedlab noise)"),
+	OPT_HELP(struct calibrate_opts, help),
+	{ .name = NULL },
+};
+#undef O
+
+static void calibrate_usage(FILE *f)
+{
+	fprintf(f, "usage: schedlab calibrate JOBFILE|SUITE [--runs N] [--budget DURATION] [OPTIONS]\n\n"
+		"Measures this host's run-to-run noise: runs the job N times, each a separate\n"
+		"'schedlab run --quiet' of few iterations, stored under one label, then shows\n"
+		"'schedlab noise' of its jobs on this host. compare, judge and plan use it;\n"
+		"it travels with the runs (export, import, push, pull).\n\nOptions:\n");
+	opts_help(f, calibrate_options);
+	fprintf(f, "\nExit status: 0 measured, 1 a run failed, 2 bad input, 130 interrupted.\n");
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* One `schedlab run`; its exit status, or -1 after error(). */
+static int one_run(const char *spec, const struct calibrate_opts *o,
+		   const char *db)
+{
+	char *argv[] = { "schedlab", "run", (char *)spec, "--quiet", "--label",
+			 (char *)o->label, "--iterations", (char *)o->iterations,
+			 "--db", (char *)db, NULL };
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return error_errno("calibrate: fork");
+	if (!pid) {
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return error_errno("calibrate: waitpid");
+	if (WIFSIGNALED(status))
+		return WTERMSIG(status) == SIGINT ? EXIT_INTERRUPTED : EXIT_RUN_FAILED;
+	return WEXITSTATUS(status);
+}
+
+/* schedlab noise of each job of the label's latest run, on its host. */
+static int show_noise(const struct calibrate_opts *o, const char *db)
+{
+	struct store *st = store_open_ro(db);
+	struct run r = { 0 };
+	int64_t id;
+	int rc = EXIT_RUN_FAILED;
+
+	if (!st)
+		return EXIT_RUN_FAILED;
+	if (store_resolve(st, o->label, &id) || store_load(st, id, &r))
+		goto out;
+	rc = EXIT_OK;
+	for (size_t i = 0; i < r.ncases && rc == EXIT_OK; i++) {
+		char host[512];
+		char *argv[] = { "noise", r.cases[i].job, "--db", (char *)db,
+				 "--format", (char *)(o->format ? "json" : "text"),
+				 r.host ? "--host" : NULL, host, NULL };
+		bool dup = false;
+
+		for (size_t k = 0; k < i && !dup; k++)
+			dup = !strcmp(r.cases[k].job, r.cases[i].job);
+		if (dup)
+			continue;
+		if (r.host)
+			noise_glob_exact(r.host, host, sizeof(host));
+		if (i)
+			putchar('\n');
+		rc = cmd_noise(r.host ? 8 : 6, argv);
+	}
+out:
+	run_free(&r);
+	store_close(st);
+	return rc;
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	struct calibrate_opts o;
+	struct opt_target t = { calibrate_options, &o };
+	unsigned long long budget = 0;
+	unsigned it;
+	double start, used;
+	char db[4096];
+	int first, rc = EXIT_OK;
+	unsigned done = 0;
+
+	memset(&o, 0, sizeof(o));
+	opts_defaults(calibrate_options, &o);
+	first = opts_parse_argv(&t, 1, argc, argv, "calibrate", true);
+	if (first < 0)
+		return EXIT_USAGE;
+	if (o.help) {
+		calibrate_usage(stdout);
+		return EXIT_OK;
+	}
+	if (argc - first != 1) {
+		error("calibrate: expected one JOBFILE or SUITE, the job to measure (usage: schedlab calibrate JOBFILE [--runs N])");
+		return EXIT_USAGE;
+	}
+	if (plan_parse_iterations(o.iterations, &it) || !it) {
+		error("calibrate: option --iterations: expected a whole number in 1..10000, got '%s'",
+		      o.iterations);
+		return EXIT_USAGE;
+	}
+	if (o.budget && (opt_parse_duration(o.budget, 31536000, &budget) || budget < 1)) {
+		error("calibrate: option --budget: expected a duration of 1s..1 year (30s, 5m, 1h), got '%s'",
+		      o.budget);
+		return EXIT_USAGE;
+	}
+	if (!*o.label) {
+		error("calibrate: option --label: expected a non-empty label");
+		return EXIT_USAGE;
+	}
+	if (run_db_path(o.db, db, sizeof(db)))
+		return EXIT_USAGE;
+	start = now_s();
+	for (unsigned i = 0; i < o.runs; i++) {
+		used = now_s() - start;
+		/* the next run, as long as the mean of the last ones, must fit */
+		if (budget && done && used + used / done > (double)budget) {
+			fprintf(stderr, "calibrate: budget %s spent after %u runs\n",
+				o.budget, done);
+			break;
+		}
+		fprintf(stderr, "calibrate: run %u of %u (%s)\n", i + 1, o.runs,
+			o.label);
+		rc = one_run(argv[first], &o, db);
+		if (rc == EXIT_USAGE || rc == EXIT_INTERRUPTED || rc < 0)
+			return rc < 0 ? EXIT_RUN_FAILED : rc;
+		if (rc) {
+			error("calibrate: run %u failed (exit %d): stopping", i + 1, rc);
+			return EXIT_RUN_FAILED;
+		}
+		done++;
+	}
+	if (done < NOISE_CALIBRATE_MIN)
+		fprintf(stderr, "calibrate: %u runs: fewer than the %d a model needs; raise --budget\n",
+			done, NOISE_CALIBRATE_MIN);
+	return show_noise(&o, db);
+}

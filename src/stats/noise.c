@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The run as the unit of replication: a host's noise model of a case
+ * from its stored runs, the test between sides of runs, and the
+ * planner's arithmetic (noise.h says what each computes; the reasons
+ * and references are in doc/statistics.md, "Runs as replicates").
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/cdf.h"
+#include "stats/noise.h"
+#include "stats/summary.h"
+#include "util.h"
+
+/* median |d| of N(0, 2 s^2) differences is 0.6745 sqrt(2) s */
+#define MAD_TO_SD (MODIFIED_Z_K * M_SQRT2)
+/*
+ * The variance of a median of n against that of one value, n large and
+ * the values normal: pi/2 (the iterations' part of a run's median).
+ */
+#define MEDIAN_VAR (M_PI / 2)
+
+int noise_estimate(const struct noise_obs *o, size_t n, struct noise_model *m)
+{
+	double *d = xcalloc(n + 1, sizeof(*d)), *ad = xcalloc(n + 1, sizeof(*ad));
+	double *cv = xcalloc(n + 1, sizeof(*cv)), *it = xcalloc(n + 1, sizeof(*it));
+	size_t nd = 0, ncv = 0, nit = 0;
+	double s0, ss = 0, w2;
+	int rc = -1;
+
+	memset(m, 0, sizeof(*m));
+	m->between = m->offset = m->within = m->iters = NAN;
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+
+		if (!(o[i].median > 0))
+			continue;
+		m->runs++;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = o[k].group == o[i].group && o[k].median > 0;
+		m->groups += !seen;
+		if (isfinite(o[i].cv))
+			cv[ncv++] = o[i].cv;
+		it[nit++] = (double)o[i].n;
+		/* the previous run of its group */
+		for (size_t k = i; k-- > 0;)
+			if (o[k].group == o[i].group && o[k].median > 0) {
+				d[nd] = log(o[i].median) - log(o[k].median);
+				ad[nd] = fabs(d[nd]);
+				nd++;
+				break;
+			}
+	}
+	if (ncv)
+		stats_median(cv, ncv, &m->within);
+	if (nit)
+		stats_median(it, nit, &m->iters);
+	m->pairs = (unsigned)nd;
+	if (nd < NOISE_MIN_PAIRS)
+		goto out;
+	stats_median(ad, nd, &s0);
+	s0 /= MAD_TO_SD;
+	{
+		size_t kept = 0;
+
+		for (size_t i = 0; i < nd; i++) {
+			if (s0 > 0 && ad[i] > NOISE_CUT_Z * M_SQRT2 * s0) {
+				m->cut++;
+				continue;
+			}
+			ss += d[i] * d[i];
+			kept++;
+		}
+		m->between = sqrt(ss / (2.0 * (double)kept));
+		m->df = fmax(1, 2.0 * (double)kept / 3);
+	}
+	/* what the iterations' spread adds to a median of iters of them */
+	w2 = isfinite(m->within) && m->iters > 0 ?
+	     MEDIAN_VAR * m->within * m->within / m->iters : 0;
+	m->offset = sqrt(fmax(0, m->between * m->between - w2));
+	rc = 0;
+out:
+	free(d);
+	free(ad);
+	free(cv);
+	free(it);
+	return rc;
+}
+
+double noise_run_sd(const struct noise_model *m, double iters)
+{
+	double b2 = m->between * m->between, o2 = m->offset * m->offset;
+
+	if (!(iters > 0) || !(m->iters > 0))
+		return m->between;
+	return sqrt(o2 + (b2 - o2) * m->iters / iters);
+}
+
+double noise_median_precision(double cv, double n)
+{
+	return isfinite(cv) && n > 0 ? sqrt(MEDIAN_VAR) * cv / sqrt(n) : NAN;
+}
+
+bool noise_iterations_enough(const struct noise_model *m, double cv, double n)
+{
+	double p = noise_median_precision(cv, n);
+
+	return m && m->offset > 0 && isfinite(p) && p <= m->offset;
+}
+
+double noise_robust_cv(const double *x, size_t n)
+{
+	double med, mad, sd;
+
+	if (n < 3 || stats_median_mad(x, n, &med, &mad) || !(med > 0))
+		return NAN;
+	if (mad > 0)
+		return 1.4826 * mad / med;
+	return stats_stddev(x, n, &sd) ? NAN : sd / med;
+}
+
+double noise_mde(double s, double df, size_t ra, size_t rb, double alpha)
+{
+	double k;
+
+	if (df < 1 || !ra || !rb || !isfinite(s))
+		return NAN;
+	k = gsl_cdf_tdist_Pinv(1 - alpha / 2, df) +
+	    gsl_cdf_tdist_Pinv(NOISE_POWER, df);
+	return 100 * expm1(k * s * sqrt(1.0 / (double)ra + 1.0 / (double)rb));
+}
+
+unsigned noise_runs_needed(double s, double df0, double effect, double alpha)
+{
+	for (unsigned r = 1; r <= NOISE_MAX_RUNS; r++) {
+		double mde = noise_mde(s, df0 + 2.0 * r - 2, r, r, alpha);
+
+		if (isfinite(mde) && mde <= effect)
+			return r;
+	}
+	return 0;
+}
+
+static double pct_better(double ratio, enum better dir)
+{
+	return dir == BETTER_HIGHER ? 100 * ratio - 100 : 100 - 100 * ratio;
+}
+
+/* The logs of the positive medians of x[0..n) into out; how many. */
+static size_t logs(const double *x, size_t n, double *out, double *mean)
+{
+	size_t k = 0;
+	double sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (x[i] > 0 && isfinite(x[i])) {
+			out[k] = log(x[i]);
+			sum += out[k++];
+		}
+	*mean = k ? sum / (double)k : NAN;
+	return k;
+}
+
+/* The why of an inconclusive answer: what the runs could show, and what would. */
+static void why_short(struct cmp_result *r, double s, double thr)
+{
+	char would[96];
+
+	if (r->runs_needed)
+		snprintf(would, sizeof(would), "%u runs a side would", r->runs_needed);
+	else
+		snprintf(would, sizeof(would), "more than %d runs a side would be needed",
+			 NOISE_MAX_RUNS);
+	if (r->runs_a == 1 && r->runs_b == 1)
+		snprintf(r->why, sizeof(r->why),
+			 "one run a side cannot tell %g%% from this host's run-to-run noise of %.1f%% (it could show %.0f%%); %s",
+			 thr, 100 * s, r->mde, would);
+	else
+		snprintf(r->why, sizeof(r->why),
+			 "%u and %u runs cannot tell %g%% from run-to-run noise of %.1f%% (they could show %.0f%%); %s",
+			 r->runs_a, r->runs_b, thr, 100 * s, r->mde, would);
+}
+
+void noise_compare(const double *ma, size_t ra, double ia, const double *mb,
+		   size_t rb, double ib, enum better dir,
+		   const struct noise_model *m, const struct cmp_opts *o,
+		   struct cmp_result *r)
+{
+	double *la = xcalloc(ra + 1, sizeof(double)), *lb = xcalloc(rb + 1, sizeof(double));
+	double mean_a, mean_b, ss = 0, df_in, df_m = 0, vm = 0, df, s, se, diff;
+	double thr = o->threshold, q;
+	size_t na = logs(ma, ra, la, &mean_a), nb = logs(mb, rb, lb, &mean_b);
+
+	memset(r, 0, sizeof(*r));
+	r->change = r->lo = r->hi = r->p = r->noise_pct = r->mde = NAN;
+	r->verdict = V_INCONCLUSIVE;
+	r->na = na;
+	r->nb = nb;
+	r->runs_a = (unsigned)na;
+	r->runs_b = (unsigned)nb;
+	if (!na || !nb) {
+		snprintf(r->why, sizeof(r->why), "no run with a positive median on %s",
+			 na ? "the candidate's side" : "the baseline's side");
+		goto out;
+	}
+	for (size_t i = 0; i < na; i++)
+		ss += (la[i] - mean_a) * (la[i] - mean_a);
+	for (size_t i = 0; i < nb; i++)
+		ss += (lb[i] - mean_b) * (lb[i] - mean_b);
+	df_in = (double)(na + nb) - 2;
+	if (m && isfinite(m->between) && m->df > 0) {
+		double sa = noise_run_sd(m, ia), sb = noise_run_sd(m, ib);
+
+		vm = (sa * sa + sb * sb) / 2;
+		df_m = m->df;
+		r->noise_runs = m->runs;
+	}
+	df = df_in + df_m;
+	diff = mean_b - mean_a;
+	r->change = pct_better(exp(diff), dir);
+	if (df < 1) {
+		snprintf(r->why, sizeof(r->why),
+			 "one run a side, and this host's run-to-run noise of the case is not measured: give 2 or more runs a side (BASE1+BASE2) or measure it (schedlab calibrate)");
+		goto out;
+	}
+	s = sqrt((ss + df_m * vm) / df);
+	r->noise_pct = 100 * s;
+	se = s * sqrt(1.0 / (double)na + 1.0 / (double)nb);
+	if (!(se > 0)) {
+		/* every run's median the same: the difference is exact */
+		r->lo = r->hi = r->change;
+		r->p = diff == 0 ? 1 : 0;
+		r->significant = diff != 0;
+	} else {
+		q = gsl_cdf_tdist_Pinv(1 - o->alpha / 2, df);
+		r->p = 2 * gsl_cdf_tdist_Q(fabs(diff) / se, df);
+		r->significant = r->p < o->alpha;
+		r->lo = fmin(pct_better(exp(diff - q * se), dir),
+			     pct_better(exp(diff + q * se), dir));
+		r->hi = fmax(pct_better(exp(diff - q * se), dir),
+			     pct_better(exp(diff + q * se), dir));
+	}
+	r->mde = noise_mde(s, df, na, nb, o->alpha);
+	r->runs_needed = noise_runs_needed(df_m > 0 ? sqrt(vm) : s, df_m,
+					   thr, o->alpha);
+	if (r->significant) {
+		r->verdict = fabs(r->change) < thr ? V_NO_CHANGE :
+			     r->change > 0 ? V_IMPROVED : V_REGRESSED;
+		snprintf(r->why, sizeof(r->why),
+			 "runs differ (p=%.2g; %zu and %zu runs, run-to-run noise %.1f%%), %s %g%%",
+			 r->p, na, nb, 100 * s,
+			 r->verdict == V_NO_CHANGE ? "within" : "beyond", thr);
+	} else if (r->lo >= -thr && r->hi <= thr) {
+		r->verdict = V_NO_CHANGE;
+		snprintf(r->why, sizeof(r->why),
+			 "interval within +-%g%% (%zu and %zu runs, run-to-run noise %.1f%%)",
+			 thr, na, nb, 100 * s);
+	} else {
+		why_short(r, df_m > 0 ? sqrt(vm) : s, thr);
+	}
+out:
+	free(la);
+	free(lb);
+}

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * noise: the run as the unit of replication (doc/statistics.md, "Runs
+ * as replicates"). Pure functions, like tests.h.
+ *
+ * Iterations of one run share its offset (the boot, page placement,
+ * frequency, the neighbours of that hour); two runs differ by more than
+ * their iterations show. So:
+ *
+ *  - noise_estimate(): a host's noise model for one case from the
+ *    medians of its stored runs: the spread of a run's median between
+ *    runs (robust to an outlying run and to a slow drift: successive
+ *    differences within a label, an absurd one left out), and the spread
+ *    of the iterations within a run (the median of the runs' robust
+ *    CoeffVar);
+ *  - noise_compare(): two sides of one or more runs each, tested with
+ *    the run as the unit: a t-test on the logs of the runs' medians, its
+ *    variance pooled from the sides' own runs and the model's;
+ *  - noise_runs_needed(), noise_mde(): the planner's arithmetic.
+ */
+#ifndef SCHEDLAB_STATS_NOISE_H
+#define SCHEDLAB_STATS_NOISE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "metric.h"
+#include "stats/tests.h"
+
+/* One stored run of a case. */
+struct noise_obs {
+	unsigned group;		/* runs of one state (one label): only
+				 * neighbours in a group are differenced */
+	double median;		/* of its iterations; > 0 */
+	double cv;		/* its iterations' robust CoeffVar, a fraction;
+				 * NAN: fewer than 3 iterations */
+	size_t n;		/* its iterations */
+};
+
+/* The fewest differences of neighbouring runs a model is made from. */
+#define NOISE_MIN_PAIRS 3
+/* The fewest runs of one label that make a model: NOISE_MIN_PAIRS + 1. */
+#define NOISE_CALIBRATE_MIN (NOISE_MIN_PAIRS + 1)
+/* A difference beyond this many robust sds is left out as absurd. */
+#define NOISE_CUT_Z 5.0
+/* The most runs a side the planner considers. */
+#define NOISE_MAX_RUNS 50
+/* The planner's power: the chance to detect the effect asked. */
+#define NOISE_POWER 0.8
+
+struct noise_model {
+	unsigned runs;		/* runs read */
+	unsigned groups;	/* labels among them */
+	unsigned pairs;		/* neighbouring runs of a label differenced */
+	unsigned cut;		/* ... of which left out as absurd */
+	double between;		/* sd of the log of a run's median, as the
+				 * runs measured it (at `iters` iterations) */
+	double offset;		/* the run's own offset alone: between^2 less
+				 * what the iterations' spread adds to a median
+				 * of `iters` (0 when that is all of it) */
+	double within;		/* median of the runs' robust CoeffVar */
+	double iters;		/* median iterations a run */
+	double df;		/* degrees of freedom credited to between */
+};
+
+/*
+ * The model from n runs, in time order within each group. -1 (m filled
+ * with what was counted, between NAN) when fewer than NOISE_MIN_PAIRS
+ * neighbouring runs of one group could be differenced.
+ *
+ * between: d = log m_i - log m_{i-1} for neighbours of one group (a
+ * slow drift moves neighbours alike; different labels, which may be
+ * different kernels, are never differenced); s0 = median |d| /
+ * (0.6745 sqrt 2), then the mean square successive difference
+ * (von Neumann 1941) of the d within NOISE_CUT_Z * sqrt 2 * s0:
+ * between^2 = sum d^2 / (2 kept); df = 2/3 of the kept pairs (the
+ * efficiency of successive differences against the sample variance).
+ */
+int noise_estimate(const struct noise_obs *o, size_t n, struct noise_model *m);
+
+/*
+ * The sd of the log of one run's median at iters iterations: offset^2
+ * plus the iterations' part, (between^2 - offset^2) * m->iters / iters.
+ */
+double noise_run_sd(const struct noise_model *m, double iters);
+
+/*
+ * Compares the runs of side b with those of side a for a metric with
+ * direction dir: ma[0..ra) and mb[0..rb) the medians of each run (> 0;
+ * others skipped), ia and ib their iterations (for the model's part at
+ * that count), m the host's model of the case or NULL.
+ *
+ * Statistic: the difference of the means of the logs of the runs'
+ * medians; its variance s^2 (1/ra + 1/rb), s^2 pooled from the sides'
+ * runs about their means (ra + rb - 2 degrees of freedom) and the
+ * model's noise_run_sd() (m->df); p from Student's t at their sum.
+ * Verdict and change as stats_compare()'s (mmtests' sign, o->threshold,
+ * o->alpha); inconclusive without any degree of freedom (one run a side
+ * and no model), or when not significant with an interval reaching past
+ * the threshold - r->why then says in numbers what the runs could show
+ * (r->mde) and how many runs a side would show the threshold
+ * (r->runs_needed).
+ */
+void noise_compare(const double *ma, size_t ra, double ia, const double *mb,
+		   size_t rb, double ib, enum better dir,
+		   const struct noise_model *m, const struct cmp_opts *o,
+		   struct cmp_result *r);
+
+/*
+ * Whether n iterations of spread cv (the run's robust CoeffVar, a
+ * fraction) already pin its median more tightly than the run's own
+ * offset moves it: sqrt(pi/2) cv / sqrt(n) <= m->offset. More
+ * iterations then buy nothing a comparison between runs can use; more
+ * runs do (doc/statistics.md). false when the model has no offset.
+ */
+bool noise_iterations_enough(const struct noise_model *m, double cv, double n);
+/* That precision, sqrt(pi/2) cv / sqrt(n); NAN when undefined. */
+double noise_median_precision(double cv, double n);
+/* The robust CoeffVar of x[0..n): 1.4826 MAD / median (sd / median when
+ * the MAD is 0); NAN below 3 values or a median <= 0. */
+double noise_robust_cv(const double *x, size_t n);
+
+/*
+ * The smallest effect in percent (a ratio of medians, 100 (e^x - 1))
+ * that ra and rb runs of sd s with df degrees of freedom detect with
+ * NOISE_POWER at two-sided alpha: (t(1-alpha/2) + t(power)) s
+ * sqrt(1/ra + 1/rb). NAN when df < 1.
+ */
+double noise_mde(double s, double df, size_t ra, size_t rb, double alpha);
+
+/*
+ * The fewest runs a side (1..NOISE_MAX_RUNS) whose noise_mde() is at
+ * most effect percent, runs of sd s, df0 degrees of freedom besides
+ * those the runs bring (2r - 2); 0 when none.
+ */
+unsigned noise_runs_needed(double s, double df0, double effect, double alpha);
+
+#endif

@@ -1,0 +1,235 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The run as the unit of replication: schedlab noise (the host's model,
+# from stored runs), plan (runs a side for an effect), calibrate (runs
+# made to measure it), and compare's rule between separate runs. Fixed
+# runs are export documents written with jq, so that the model's
+# numbers are known; real runs use tiny job files and assert no timing.
+
+# nfixture FILE LABEL FACTOR [UUID-less]: one messaging case on host h
+# whose ten samples are BASE scaled by FACTOR (median 1.015 * FACTOR).
+NBASE='[1.00,1.01,1.02,1.00,1.03,1.01,1.05,1.02,1.00,1.30]'
+nfixture() {
+	jq -n --arg lbl "$2" --argjson f "$3" --argjson x "$NBASE" --argjson st "${4:-1}" \
+		--arg uuid "$(cat /proc/sys/kernel/random/uuid)" '{
+	schema: "schedlab-run/1",
+	run: { uuid: $uuid, label: $lbl, host: "h", started: $st, ended: ($st + 1),
+	       status: "complete", command: null, schedlab_version: null },
+	environment: {},
+	metrics: {
+	  "messaging.time": { unit: "s", better: "lower", headline: true, help: "t" },
+	  "process.wall_s": { unit: "s", better: "none", headline: false, help: "w" }
+	},
+	cases: [ { seq: 1, job: "msg", workload: "messaging", params: "groups=1 loops=100",
+		   sweep_keys: "groups", sweep: "1", status: "complete", reason: null,
+		   parameters: {}, iterations: 10,
+		   samples: { "messaging.time": [$x[] | . * $f],
+			      "process.wall_s": [$x[] | . * $f] } } ] }' >"$1"
+}
+
+# Six runs labelled base whose medians alternate 1.015 and 1.015 * 1.0202
+# (e^0.02 as awk prints it): five successive differences of +-d, d =
+# log 1.0202, so (by hand) s0 = d / (0.6745 sqrt 2), none cut, between =
+# sqrt(5 d^2 / 10) = 100 d / sqrt 2 = 1.4141207%, df = 2/3 * 5.
+noise_db() {
+	local i f
+	for i in 1 2 3 4 5 6; do
+		f=$(( i % 2 ? 0 : 1 ))
+		nfixture "$tmp/n$i.json" base "$(awk -v f=$f 'BEGIN { print exp(0.02 * f) }')" "$i"
+		"$SCHEDLAB" import "$tmp/n$i.json" --db "$tmp/r.db" >/dev/null
+	done
+}
+
+test_noise_model_from_stored_runs() {
+	use_tmpdir
+	noise_db
+	run_sl noise msg --db "$tmp/r.db" --format json
+	expect_eq "exit" 0 "$rc"
+	expect_eq "schema" schedlab-noise/1 "$(jval "$out" .schema)"
+	expect_eq "known" true "$(jval "$out" '.cases[0].known')"
+	expect_eq "runs" 6 "$(jval "$out" '.cases[0].runs')"
+	expect_eq "labels" 1 "$(jval "$out" '.cases[0].labels')"
+	expect_eq "pairs" 5 "$(jval "$out" '.cases[0].pairs')"
+	approx "between" 1.4141207 "$(jval "$out" '.cases[0].between_pct')" 1e-6
+	approx "df" 3.3333333 "$(jval "$out" '.cases[0].df')" 1e-5
+	expect_eq "iterations" 10 "$(jval "$out" '.cases[0].iterations')"
+	run_sl noise --db "$tmp/r.db"
+	expect_eq "text exit" 0 "$rc"
+	expect_line "text header" '^msg on h: messaging\.time \(s\)$' "$out"
+	expect_line "text row" '^groups=1[ a-z=0-9]* +6 +1 +5 +1\.4% ' "$out"
+	# another label's runs are not differenced with these: still 5 pairs
+	nfixture "$tmp/o.json" other 1.5 7
+	"$SCHEDLAB" import "$tmp/o.json" --db "$tmp/r.db" >/dev/null
+	run_sl noise msg --db "$tmp/r.db" --format json
+	expect_eq "other label: pairs" 5 "$(jval "$out" '.cases[0].pairs')"
+	expect_eq "other label: labels" 2 "$(jval "$out" '.cases[0].labels')"
+	# --host: a glob; none matches
+	run_sl noise msg --db "$tmp/r.db" --host 'x*'
+	expect_eq "no host matches" 2 "$rc"
+	expect_match "no host: message" "no complete runs of job 'msg' on the hosts --host matches" "$err"
+	# an export carries the model: the runs are all it is made of
+	"$SCHEDLAB" import "$tmp/n1.json" --db "$tmp/copy.db" >/dev/null
+	run_sl noise msg --db "$tmp/copy.db" --format json
+	expect_eq "one run: unknown" false "$(jval "$out" '.cases[0].known')"
+}
+
+test_plan_runs_a_side() {
+	use_tmpdir
+	noise_db
+	run_sl plan msg --effect 5% --db "$tmp/r.db" --format json
+	expect_eq "exit" 0 "$rc"
+	expect_eq "schema" schedlab-plan/1 "$(jval "$out" .schema)"
+	expect_eq "effect" 5 "$(jval "$out" .effect_pct)"
+	# 1.4% between runs, df 3.3: one run a side shows 8% at best, 2 a
+	# side of the stored 10 iterations show 4.9% (noise_runs_needed())
+	expect_match "runs a side" '^[1-9][0-9]*$' "$(jval "$out" '.cases[0].plan.runs_a_side')"
+	expect_eq "at 10 iterations" 2 "$(jval "$out" '.cases[0].plan_at_stored_iterations.runs_a_side')"
+	[ "$(jq '.cases[0].plan.mde_pct <= 5' <<<"$out")" = true ] || fail "plan shows more than 5%"
+	[ "$(jq '.cases[0].one_run_mde_pct > 5' <<<"$out")" = true ] || fail "one run shows 5%"
+	run_sl plan msg --effect 5 --db "$tmp/r.db"
+	expect_eq "text exit" 0 "$rc"
+	expect_match "text" 'msg: detect 5% at alpha 5%, power 80%' "$out"
+}
+
+test_noise_plan_calibrate_bad_input() {
+	use_tmpdir
+	run_sl noise msg --db "$tmp/none.db"
+	expect_eq "no database" 2 "$rc"
+	expect_match "no database: message" "noise: no database at" "$err"
+	noise_db
+	run_sl noise nosuch --db "$tmp/r.db"
+	expect_eq "no such job" 2 "$rc"
+	run_sl plan msg --db "$tmp/r.db"
+	expect_eq "plan without --effect" 2 "$rc"
+	expect_eq "plan without --effect: one message" \
+		"schedlab: plan: option --effect PCT is required: the change to detect, a percentage in 0.1..1000 (such as 5 or 5%)" "$err"
+	for e in 0 -5 abc 5%% 2000; do
+		run_sl plan msg --effect "$e" --db "$tmp/r.db"
+		expect_eq "plan --effect $e" 2 "$rc"
+		expect_eq "plan --effect $e: message" \
+			"schedlab: plan: option --effect: expected a percentage in 0.1..1000 (such as 5 or 5%), got '$e'" "$err"
+	done
+	run_sl plan --effect 5 --db "$tmp/r.db"
+	expect_eq "plan without JOB" 2 "$rc"
+	run_sl noise msg other --db "$tmp/r.db"
+	expect_eq "two jobs" 2 "$rc"
+	run_sl calibrate --runs 3 "$tmp/x.job" --db "$tmp/r.db"
+	expect_eq "calibrate --runs 3" 2 "$rc"
+	expect_match "calibrate --runs: message" "calibrate: option --runs: '3' is out of range \(expected a whole number in 4\.\.1000\)" "$err"
+	run_sl calibrate --budget soon "$tmp/x.job" --db "$tmp/r.db"
+	expect_eq "calibrate --budget" 2 "$rc"
+	expect_match "calibrate --budget: message" "option --budget: expected a duration of 1s\.\.1 year" "$err"
+	run_sl calibrate --iterations 0 "$tmp/x.job" --db "$tmp/r.db"
+	expect_eq "calibrate --iterations 0" 2 "$rc"
+	run_sl calibrate --db "$tmp/r.db"
+	expect_eq "calibrate without a job" 2 "$rc"
+	run_sl compare --unit boot a b --db "$tmp/r.db"
+	expect_eq "compare --unit boot" 2 "$rc"
+	expect_match "compare --unit: message" "unit" "$err"
+}
+
+# compare between separate runs: the run is the unit.
+test_compare_runs_unit_rule() {
+	use_tmpdir
+	# without a model: one run a side decides nothing, however large
+	nfixture "$tmp/a.json" a 1 10
+	nfixture "$tmp/s.json" s 1.2 11
+	nfixture "$tmp/c.json" c 1.03 12
+	run_sl compare "$tmp/a.json" "$tmp/s.json" --db "$tmp/none.db" --format json
+	expect_eq "no model: exit" 0 "$rc"
+	expect_eq "no model: unit" run "$(jval "$out" .unit)"
+	expect_eq "no model: verdict" inconclusive "$(jval "$out" .verdict)"
+	expect_match "no model: why" "^one run a side, and this host's run-to-run noise of the case is not measured" \
+		"$(jval "$out" '.jobs[0].cases[0].runs[1].why')"
+	# the iterations alone would say regressed
+	run_sl compare "$tmp/a.json" "$tmp/s.json" --db "$tmp/none.db" --unit iteration --format json
+	expect_eq "iteration unit: verdict" regressed "$(jval "$out" .verdict)"
+	expect_eq "iteration unit: unit" iteration "$(jval "$out" .unit)"
+	# with this host's model (1.4% between runs): 20% is a regression
+	noise_db
+	run_sl compare "$tmp/a.json" "$tmp/s.json" --db "$tmp/r.db" --format json
+	expect_eq "model: verdict" regressed "$(jval "$out" .verdict)"
+	expect_eq "model: runs" "[1,1]" "$(jq -c '.jobs[0].cases[0].runs[1].runs' <<<"$out")"
+	approx "model: noise" 1.4142136 "$(jval "$out" '.jobs[0].cases[0].runs[1].run_noise_pct')" 1e-4
+	# 3% cannot be told from it with one run a side: the reason in numbers
+	run_sl compare "$tmp/a.json" "$tmp/c.json" --db "$tmp/r.db" --format json
+	expect_eq "3%: verdict" inconclusive "$(jval "$out" .verdict)"
+	expect_match "3%: why" "^one run a side cannot tell 5% from this host's run-to-run noise of 1\.4% \(it could show [0-9]+%\); [0-9]+ runs a side would$" \
+		"$(jval "$out" '.jobs[0].cases[0].runs[1].why')"
+	expect_match "3%: mde" '^[0-9.]+$' "$(jval "$out" '.jobs[0].cases[0].runs[1].mde_pct')"
+	# the text says why too
+	run_sl compare "$tmp/a.json" "$tmp/c.json" --db "$tmp/r.db"
+	expect_match "text: test named" "^runs-t test, 95% intervals" "$out"
+	expect_match "text: why" "one run a side cannot tell 5%" "$out"
+}
+
+# Several runs a side: A+B, and --all with a label; the runs' medians.
+test_compare_runs_a_side() {
+	local i
+	use_tmpdir
+	for i in 1 2 3; do
+		nfixture "$tmp/b$i.json" base2 "$(awk -v i=$i 'BEGIN { print 1 + 0.01 * i }')" "$i"
+		nfixture "$tmp/s$i.json" slow2 "$(awk -v i=$i 'BEGIN { print 1.3 + 0.01 * i }')" "$((i + 10))"
+		"$SCHEDLAB" import "$tmp/b$i.json" --db "$tmp/r.db" >/dev/null
+		"$SCHEDLAB" import "$tmp/s$i.json" --db "$tmp/r.db" >/dev/null
+	done
+	run_sl compare 1+3 2+4 --db "$tmp/r.db" --format json
+	expect_eq "plus: exit" 0 "$rc"
+	expect_eq "plus: runs" "[2,2]" "$(jq -c '.jobs[0].cases[0].runs[1].runs' <<<"$out")"
+	run_sl compare base2 slow2 --all --db "$tmp/r.db" --format json
+	expect_eq "all: exit" 0 "$rc"
+	expect_eq "all: runs" "[3,3]" "$(jq -c '.jobs[0].cases[0].runs[1].runs' <<<"$out")"
+	expect_eq "all: verdict" regressed "$(jval "$out" .verdict)"
+	expect_match "all: why" "^runs differ \(p=[0-9.e-]+; 3 and 3 runs" \
+		"$(jval "$out" '.jobs[0].cases[0].runs[1].why')"
+	# the table pools the iterations of a side's runs
+	[ "$(jq '.jobs[0].cases[0].runs[0].n // .jobs[0].cases[0].runs[0].iterations // 30' <<<"$out")" != 10 ] ||
+		fail "all: the table has one run's iterations"
+	run_sl compare base2 nosuch --all --db "$tmp/r.db"
+	expect_eq "all: unknown label" 2 "$rc"
+	# a label ending in + is one run, not an empty part
+	nfixture "$tmp/k.json" "6.1.0+" 1 30
+	"$SCHEDLAB" import "$tmp/k.json" --db "$tmp/r.db" >/dev/null
+	run_sl compare "6.1.0+" base2 --db "$tmp/r.db" --format json
+	expect_eq "label with +: exit" 0 "$rc"
+}
+
+# Real processes: calibrate makes separate runs and a model; run notes
+# nothing it cannot know; judge between separate runs follows the rule.
+test_calibrate_real_runs() {
+	use_tmpdir
+	printf '[c]\nworkload = command\nargv = /bin/true\n' >"$tmp/c.job"
+	run_sl calibrate "$tmp/c.job" --runs 4 --iterations 3 --db "$tmp/r.db" --format json
+	expect_eq "exit" 0 "$rc"
+	expect_eq "schema" schedlab-noise/1 "$(jval "$out" .schema)"
+	expect_eq "runs" 4 "$(jval "$out" '.cases[0].runs')"
+	expect_eq "pairs" 3 "$(jval "$out" '.cases[0].pairs')"
+	expect_eq "known" true "$(jval "$out" '.cases[0].known')"
+	expect_eq "stored with the label" 4 "$("$SCHEDLAB" list runs --db "$tmp/r.db" | awk '$2 == "calibrate"' | wc -l)"
+	run_sl plan c --effect 50 --db "$tmp/r.db" --format json
+	expect_eq "plan exit" 0 "$rc"
+	run_sl compare calibrate calibrate --db "$tmp/r.db" --format json
+	expect_eq "compare exit" 0 "$rc"
+	expect_eq "compare unit" run "$(jval "$out" .unit)"
+	# judge against a stored run of another host, no model there: skip
+	run_sl run "$tmp/c.job" --db "$tmp/r.db" --label other --host elsewhere -q --iterations 3
+	expect_eq "other host run" 0 "$rc"
+	run_sl judge --baseline other --db "$tmp/r.db" --iterations 3 "$tmp/c.job"
+	expect_eq "judge without a model: skip" 125 "$rc"
+	expect_match "judge: why" "one run a side" "$out$err"
+}
+
+# judge --baseline between separate runs: with this host's model of the
+# baseline's case (6 runs; the baseline itself is left out of it), a
+# build 20x slower (sleeps: robust to a busy machine) is a regression.
+# The same build is not asserted: a false alarm is possible by design.
+test_judge_runs_unit() {
+	use_tmpdir
+	printf '[s]\nworkload = command\nargv = sleep 0.02\n' >"$tmp/g.job"
+	printf '[s]\nworkload = command\nargv = sleep 0.4\n' >"$tmp/b.job"
+	run_sl calibrate "$tmp/g.job" --runs 6 --iterations 3 --label base --db "$tmp/r.db"
+	expect_eq "calibrate" 0 "$rc"
+	run_sl judge --baseline base --match job "$tmp/b.job" --db "$tmp/r.db" --format json
+	expect_eq "slower: exit ($err)" 1 "$rc"
+	expect_eq "slower: unit" run "$(jval "$out" .unit)"
+}
