@@ -76,3 +76,40 @@ test_check_runs_sanitizers_and_fuzz_corpus() {
 			2>/dev/null)" ||
 		fail "make fuzz does not build the harnesses"
 }
+
+# Every schedlab command line the README quotes in its code blocks names
+# a command this schedlab has, and every long option on it is one that
+# command's --help lists (a bench line's, its workload's --help too): a
+# renamed or dropped option cannot leave a recipe that no longer runs.
+test_readme_commands_parse() {
+	local line words cmd wl o help checked=0 cmds wls
+	cmds=$("$SCHEDLAB" --help | awk '/^Commands:/ {on=1; next} on && /^  [a-z]/ {print $1} /^$/ {on=0}')
+	wls=$("$SCHEDLAB" list workloads | awk '{ print $1 }')
+	while IFS= read -r line; do
+		line=${line%%  #*}
+		read -ra words <<<"$line"
+		cmd=${words[1]:-}
+		case $cmd in
+		--version|--help|-h) "$SCHEDLAB" "$cmd" >/dev/null || fail "README: '$line' fails"
+			checked=$((checked + 1)); continue ;;
+		esac
+		grep -qxF -- "$cmd" <<<"$cmds" ||
+			fail "README: '$line': no command '$cmd' (commands: $(echo $cmds))"
+		[ "$cmd" != help ] || continue	# its operand is a command
+		help=$("$SCHEDLAB" "$cmd" --help 2>&1 || true)
+		if [ "$cmd" = bench ]; then
+			for wl in "${words[@]:2}"; do
+				grep -qxF -- "$wl" <<<"$wls" || continue
+				help+=$("$SCHEDLAB" bench "$wl" --help 2>&1 || true)
+				break
+			done
+		fi
+		for o in $(grep -oE -- '(^| )--[a-z][a-z0-9-]*' <<<"$line" | tr -d ' '); do
+			grep -qE -- "(^| |,)$o([^a-z0-9-]|$)" <<<"$help" ||
+				fail "README: '$line': $cmd --help has no $o"
+		done
+		checked=$((checked + 1))
+	done < <(awk '/^```/ { n = !n; next } n && /^(\$ )?schedlab / { sub(/^\$ /, ""); print }' "$TOP/README.md")
+	[ "$checked" -ge 20 ] || fail "only $checked command lines found in README's code blocks"
+	echo "$checked README command lines checked"
+}
