@@ -542,3 +542,33 @@ bool uuid_valid(const char *s)
 	}
 	return !s[36];
 }
+
+void text_wrap(FILE *f, const char *indent, const char *cont,
+	       const char *text, int width)
+{
+	const char *p = text, *lead = indent;
+	int col = 0;
+
+	while (*p) {
+		size_t w;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		w = strcspn(p, " ");
+		if (col && col + 1 + (int)w > width) {
+			fputc('\n', f);
+			col = 0;
+			lead = cont;
+		}
+		if (!col)
+			col = fprintf(f, "%s", lead);
+		else
+			col += fprintf(f, " ");
+		col += fprintf(f, "%.*s", (int)w, p);
+		p += w;
+	}
+	if (col)
+		fputc('\n', f);
+}

@@ -127,6 +127,13 @@ void split_free(char **v, size_t n);
  */
 char *text_escape(const char *s);
 FILE *text_safe(FILE *f);
+/*
+ * text, words filled into lines of at most width columns, the first
+ * after indent, the others after cont; a word longer than a line stands
+ * alone on one. Each line ends with a newline.
+ */
+void text_wrap(FILE *f, const char *indent, const char *cont,
+	       const char *text, int width);
 
 /*
  * The stack the schedlab process needs (measured: run, show and compare

@@ -272,8 +272,13 @@ static void text_change(FILE *f, const char *label, int w, const char *sweep,
 	else
 		fprintf(f, "%-*s ", runw, run);
 	fprintf(f, "%-22s p=%-7s %s\n", change, p, verdict);
-	if (why && !strcmp(verdict, verdict_names[V_INCONCLUSIVE]))
-		fprintf(f, "    (%s)\n", why);
+	if (why && !strcmp(verdict, verdict_names[V_INCONCLUSIVE])) {
+		char *t = xmalloc(strlen(why) + 3);
+
+		sprintf(t, "(%s)", why);
+		text_wrap(f, "    ", "     ", t, TEXT_COLUMNS);
+		free(t);
+	}
 }
 
 static void text_ratio(FILE *f, const struct comparison *c,
@@ -382,6 +387,7 @@ static void text_job(FILE *f, const struct comparison *c,
 void render_verdict_line(FILE *f, const struct comparison *c)
 {
 	size_t shown = 0;
+	char *line;
 
 	if (c->verdict_text) {
 		fprintf(f, "%s\n", c->verdict_text);
@@ -407,10 +413,12 @@ void render_verdict_line(FILE *f, const struct comparison *c)
 				if (r->verdict != c->overall || shown++ >= 5)
 					continue;
 				change_text(ch, sizeof(ch), r);
-				fprintf(f, "  %s%s%s in %s: %s %s: %s\n", j->job,
-					*j->cases[i].sweep ? " " : "",
-					j->cases[i].sweep, c->runs[k].name,
-					j->metric.name, ch, r->why);
+				line = xasprintf("%s%s%s in %s: %s %s: %s", j->job,
+						 *j->cases[i].sweep ? " " : "",
+						 j->cases[i].sweep, c->runs[k].name,
+						 j->metric.name, ch, r->why);
+				text_wrap(f, "  ", "    ", line, TEXT_COLUMNS);
+				free(line);
 			}
 	}
 	if (shown > 5)
@@ -447,8 +455,10 @@ static void notes(FILE *f, const struct comparison *c, const char *bullet)
 
 		if (c->brief && (int)strlen(c->notes[i]) > room)
 			fprintf(f, "%s%.*s...\n", bullet, room - 3, c->notes[i]);
-		else
+		else if (*bullet == '-')	/* markdown: one line a note */
 			fprintf(f, "%s%s\n", bullet, c->notes[i]);
+		else
+			text_wrap(f, bullet, "    ", c->notes[i], TEXT_COLUMNS);
 	}
 }
 

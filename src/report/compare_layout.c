@@ -142,7 +142,10 @@ static void notes(FILE *f, const struct comparison *c, bool markdown)
 		return;
 	fprintf(f, "Notes:\n");
 	for (size_t i = 0; i < c->nnotes; i++)
-		fprintf(f, "%s%s\n", markdown ? "- " : "  ", c->notes[i]);
+		if (markdown)
+			fprintf(f, "- %s\n", c->notes[i]);
+		else
+			text_wrap(f, "  ", "    ", c->notes[i], 80);
 }
 
 /* Columns [from, to) of a wide table: the names, then the values. */

@@ -388,7 +388,10 @@ void render_compare_variants(FILE *f, const struct comparison *c,
 	if (c->nnotes) {
 		fprintf(f, "Notes:\n");
 		for (size_t i = 0; i < c->nnotes; i++)
-			fprintf(f, "%s%s\n", markdown ? "- " : "  ", c->notes[i]);
+			if (markdown)
+				fprintf(f, "- %s\n", c->notes[i]);
+			else
+				text_wrap(f, "  ", "    ", c->notes[i], 80);
 	}
 }
 
@@ -424,6 +427,9 @@ void render_compare_grid(FILE *f, const struct comparison *c,
 	if (c->nnotes) {
 		fprintf(f, "Notes:\n");
 		for (size_t i = 0; i < c->nnotes; i++)
-			fprintf(f, "%s%s\n", lo->markdown ? "- " : "  ", c->notes[i]);
+			if (lo->markdown)
+				fprintf(f, "- %s\n", c->notes[i]);
+			else
+				text_wrap(f, "  ", "    ", c->notes[i], 80);
 	}
 }

@@ -65,7 +65,7 @@ test_judge_bisect_live() {
 	use_tmpdir
 	sleep_job "$tmp/n.job" "sleep 0.02"
 	run_sl judge --label step --db "$tmp/r.db" --good-set 'argv=sleep 0.02' \
-		--bad-set 'argv=sleep 0.06' --set 'argv=sleep 0.06' "$tmp/n.job" --format json
+		--bad-set 'argv=sleep 0.3' --set 'argv=sleep 0.3' "$tmp/n.job" --format json
 	expect_eq "bad build: exit ($err)" 1 "$rc"
 	expect_eq "mode" classify "$(jval "$out" .judge.mode)"
 	expect_eq "interleaved" true "$(jval "$out" .judge.interleaved)"
@@ -90,11 +90,11 @@ test_judge_bisect_live() {
 	# a fixed count: one look at the end, the references matched to the
 	# build's case though their argv differs from it
 	run_sl judge --label fixed --db "$tmp/r.db" --good-set 'argv=sleep 0.02' \
-		--bad-set 'argv=sleep 0.06' --set 'argv=sleep 0.06' --iterations 12 "$tmp/n.job"
+		--bad-set 'argv=sleep 0.3' --set 'argv=sleep 0.3' --iterations 12 "$tmp/n.job"
 	expect_eq "fixed count: exit ($err)" 1 "$rc"
 	expect_match "fixed count: why" "judge: case 1 \(nap\): 12 iterations: bad: off good toward bad" "$err"
 	run_sl judge --label good-step --db "$tmp/r.db" --good-set 'argv=sleep 0.02' \
-		--bad-set 'argv=sleep 0.06' "$tmp/n.job"
+		--bad-set 'argv=sleep 0.3' "$tmp/n.job"
 	expect_eq "good build: exit ($err)" 0 "$rc"
 	expect_match "good: why" "judge: bisect: exit 0 \(good for git bisect: the case nearer good\)" "$err"
 	expect_match "good: verdict line" "bisect: good \(the case nearer good\), between good-step/good \(good\) and good-step/bad \(bad\)" "$out"
@@ -126,7 +126,7 @@ test_judge_bisect_stored() {
 	sleep_job "$tmp/n.job" "$tmp/prog"
 	run_sl run "$tmp/n.job" --label good --iterations 10 -q --db "$tmp/r.db"
 	expect_eq "good run ($err)" 0 "$rc"
-	printf '#!/bin/sh\nexec sleep 0.06\n' >"$tmp/prog"
+	printf '#!/bin/sh\nexec sleep 0.3\n' >"$tmp/prog"
 	run_sl run "$tmp/n.job" --label bad --iterations 10 -q --db "$tmp/r.db"
 	run_sl judge --good good --bad bad "$tmp/n.job" --db "$tmp/r.db" --label c1 --format json
 	expect_eq "bad: exit ($err)" 1 "$rc"
@@ -182,14 +182,14 @@ test_judge_abort_codes() {
 	expect_no_leftovers
 }
 
-# Threshold mode, adaptive by default: a build 3x slower regressed after
+# Threshold mode, adaptive by default: a build 15x slower regressed after
 # the first look; the same build against itself stops as soon as no
 # regression of 5% is left possible, or says what limited it.
 test_judge_threshold_adaptive() {
 	local n
 	use_tmpdir
 	sleep_job "$tmp/g.job" "sleep 0.02"
-	sleep_job "$tmp/b.job" "sleep 0.06"
+	sleep_job "$tmp/b.job" "sleep 0.3"
 	run_sl run "$tmp/g.job" --label base --iterations 10 -q --db "$tmp/r.db"
 	run_sl judge --unit iteration --baseline base --match job "$tmp/b.job" --db "$tmp/r.db" --format json
 	expect_eq "slower: exit ($err)" 1 "$rc"

@@ -67,7 +67,7 @@ test_run_summary_is_show_summary() {
 
 	use_tmpdir
 	model_job "$tmp/m.job"
-	run_sl run "$tmp/m.job" --db "$tmp/r.db"
+	run_sl run "$tmp/m.job" --db "$tmp/r.db" --tables
 	expect_eq "run exit status" 0 "$rc"
 	sum=$(sed '$d' <<<"$out")
 	run_sl show 1 --db "$tmp/r.db"
