@@ -236,6 +236,13 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	st = compare_open_history(o.db);
+	if (!st) {
+		char db[4096];
+
+		/* a database that is there but cannot be opened has said why */
+		if (!run_db_path(o.db, db, sizeof(db)) && !store_missing(db))
+			goto out;
+	}
 	side_end = xcalloc((size_t)n, sizeof(*side_end));
 	for (int i = 0; i < n; i++) {
 		if (side_specs(argv[first + i], o.all, st, &specs, &nspecs))

@@ -248,6 +248,11 @@ use_tmpdir() {
 	trap "rm -rf '$tmp'" EXIT
 	export SCHEDLAB_DB=$tmp/default.db
 	unset SCHEDLAB_JOBS SCHEDLAB_NCPU
+	# the test's temporary files, and schedlab's, in its own directory:
+	# a test that looks for what was left behind sees only its own,
+	# whatever runs beside it
+	mkdir -m 1777 "$tmp/tmpdir"
+	export TMPDIR=$tmp/tmpdir
 }
 
 # busy_now: the percentage of the CPUs' time that was not idle over the

@@ -755,7 +755,7 @@ test_run_database_faults() {
 	expect_eq "garbage: stderr" "schedlab: $tmp/garbage.db: not a schedlab database (file is not a database)" "$err"
 	expect_eq "garbage: stdout" "" "$out"
 	expect_eq "garbage: unchanged" "$sum" "$(md5sum <"$tmp/garbage.db")"
-	expect_eq "garbage: no -wal or -shm" "garbage.db small.job" "$(ls "$tmp" | tr '\n' ' ' | sed 's/ $//')"
+	expect_eq "garbage: no -wal or -shm" "garbage.db small.job tmpdir" "$(ls "$tmp" | tr '\n' ' ' | sed 's/ $//')"
 	for cmd in "list runs" "show 1" "export 1"; do
 		# shellcheck disable=SC2086
 		run_sl $cmd --db "$tmp/garbage.db"

@@ -237,7 +237,8 @@ static void test_wide_text(void **state)
 		"3.10.0-n7       1.0360 2.0721\n"
 		"\n"
 		"Notes:\n"
-		"  all 2 cases: < 3 runs labelled 3.10.0-default here, no run-to-run noise counted\n");
+		"  all 2 cases: < 3 runs labelled 3.10.0-default here, no run-to-run noise\n"
+		"    counted\n");
 	free(out);
 	three_free(&t);
 }
@@ -264,7 +265,8 @@ static void test_wide_blocks(void **state)
 		"3.10.0-n7       2.1421\n"
 		"\n"
 		"Notes:\n"
-		"  all 2 cases: < 3 runs labelled 3.10.0-default here, no run-to-run noise counted\n");
+		"  all 2 cases: < 3 runs labelled 3.10.0-default here, no run-to-run noise\n"
+		"    counted\n");
 	assert_true(widest_table_line(out) <= 26);
 	free(out);
 	three_free(&t);
@@ -372,7 +374,8 @@ static void test_raw_text(void **state)
 		"                     2.1021 2.1221 2.1421\n"
 		"\n"
 		"Notes:\n"
-		"  all 2 cases: < 3 runs labelled 3.10.0-default here, no run-to-run noise counted\n");
+		"  all 2 cases: < 3 runs labelled 3.10.0-default here, no run-to-run noise\n"
+		"    counted\n");
 	assert_true(widest_table_line(out) <= 60);
 	free(out);
 	three_free(&t);
