@@ -239,24 +239,26 @@ static int measure(struct campaign *c, struct store *st, const char *db)
 	char why[256];
 	int rc;
 
-	if (b->attempts >= CAMPAIGN_MAX_ATTEMPTS) {
-		snprintf(why, sizeof(why), "boot %zu (state %s): its run was started %u times and never completed",
-			 k + 1, c->states[b->state].name, b->attempts);
-		return stop(c, st, "failed", 1, why);
-	}
-	uuid_new(b->uuid, sizeof(b->uuid));
-	b->attempts++;
-	b->phase = PH_RUNNING;
-	if (campaign_save(st, c, false))
-		return 2;
-	printf("campaign %s: boot %zu: state %s, run %s\n", c->name, k + 1,
-	       c->states[b->state].name, b->uuid);
-	rc = run_job(c, db, k);
-	if (rc) {
-		snprintf(why, sizeof(why), "boot %zu (state %s): the run %s exited %d",
-			 k + 1, c->states[b->state].name, b->uuid, rc);
-		return stop(c, st, "failed", 1, why);
-	}
+	/* a run that fails (killed, a case that failed) is made again: a
+	 * boot counts only with a complete run */
+	do {
+		if (b->attempts >= CAMPAIGN_MAX_ATTEMPTS) {
+			snprintf(why, sizeof(why), "boot %zu (state %s): its run was started %u times and never completed (the machine crashed or the run failed each time)",
+				 k + 1, c->states[b->state].name, b->attempts);
+			return stop(c, st, "failed", 1, why);
+		}
+		uuid_new(b->uuid, sizeof(b->uuid));
+		b->attempts++;
+		b->phase = PH_RUNNING;
+		if (campaign_save(st, c, false))
+			return 2;
+		printf("campaign %s: boot %zu: state %s, run %s\n", c->name, k + 1,
+		       c->states[b->state].name, b->uuid);
+		rc = run_job(c, db, k);
+		if (rc)
+			printf("campaign %s: boot %zu: the run %s exited %d\n",
+			       c->name, k + 1, b->uuid, rc);
+	} while (rc);
 	b->phase = PH_DONE;
 	if (campaign_save(st, c, false))
 		return 2;

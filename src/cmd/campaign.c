@@ -128,7 +128,6 @@ static int start_check(const struct campaign_opts *o, int n, char **ops,
 			     o->states.n, CAMPAIGN_MAX_STATES);
 	if (!o->hook || !*o->hook)
 		return error("campaign start: --hook CMD is required: the command that moves the machine to $SCHEDLAB_STATE");
-	memset(c, 0, sizeof(*c));
 	c->states = xcalloc(o->states.n, sizeof(*c->states));
 	for (size_t i = 0; i < o->states.n; i++, c->nstates++) {
 		if (parse_state(o->states.v[i], &c->states[i]))
@@ -151,6 +150,7 @@ static int cmd_start(const struct campaign_opts *o, const char *db, int n,
 	struct store *st = NULL;
 	int rc = EXIT_USAGE;
 
+	memset(&c, 0, sizeof(c));
 	if (start_check(o, n, ops, &c))
 		goto out;
 	c.name = xstrdup(ops[0]);
