@@ -5,7 +5,7 @@
 # (doc/statistics.md, "Campaigns across boots"). The "kernel" is a file
 # the hook writes and the job's program reads (state b sleeps 10x
 # longer); a "boot" is `schedlab campaign resume` started again. Each of
-# KILLS resumes is killed with -9 after a random 0-0.6 s (mid-iteration,
+# KILLS resumes is killed with -9 after a random 0-2.5 s (mid-iteration,
 # in the hook, around the store's commit, wherever it is); then resumes
 # run to the end. Reports: boots measured, complete runs stored, runs
 # stored per boot (must be exactly 1), the verdict, processes left.
@@ -37,7 +37,7 @@ killed=0
 for i in $(seq 1 "$KILLS"); do
 	"$SCHEDLAB" campaign resume --db "$db" >/dev/null 2>&1 &
 	pid=$!
-	sleep "$(awk -v r="$RANDOM" 'BEGIN { printf "%.3f", r / 32767 * 0.6 }')"
+	sleep "$(awk -v r="$RANDOM" 'BEGIN { printf "%.3f", r / 32767 * 2.5 }')"
 	kill -9 "$pid" 2>/dev/null && killed=$((killed + 1)) || true
 	wait "$pid" 2>/dev/null || true
 done

@@ -28,7 +28,7 @@
 /* the hook is called at most this often for one boot before it is lost */
 #define CAMPAIGN_MAX_HOOKS 3
 /* a boot's job is started at most this often (a killed run is redone) */
-#define CAMPAIGN_MAX_ATTEMPTS 5
+#define CAMPAIGN_MAX_ATTEMPTS 10
 /* the campaign's error rate, shared by its looks (Bonferroni) */
 #define CAMPAIGN_ALPHA 0.05
 
