@@ -222,10 +222,14 @@ install: schedlab
 	sed 's|/usr/local/bin/schedlab|$(BINDIR)/schedlab|' tools/schedlab-agent.service \
 		>$(DESTDIR)$(UNITDIR)/schedlab-agent.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/schedlab-agent.service
+	sed 's|/usr/local/bin/schedlab|$(BINDIR)/schedlab|' tools/schedlab-campaign.service \
+		>$(DESTDIR)$(UNITDIR)/schedlab-campaign.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/schedlab-campaign.service
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/schedlab $(DESTDIR)$(MANDIR)/man1/schedlab.1 \
-		$(DESTDIR)$(UNITDIR)/schedlab-agent.service
+		$(DESTDIR)$(UNITDIR)/schedlab-agent.service \
+		$(DESTDIR)$(UNITDIR)/schedlab-campaign.service
 
 clean:
 	rm -rf build schedlab

@@ -166,6 +166,14 @@ static const struct migration migrations[] = {
 	{ "ALTER TABLE runs ADD COLUMN ab TEXT;"
 	  "ALTER TABLE runs ADD COLUMN variant TEXT;"
 	  "CREATE INDEX runs_ab ON runs (ab);", NULL },
+	/* 6: kernel A/B campaigns across boots (campaign/campaign.h): one
+	 * row a campaign, its whole state one JSON document written in
+	 * one transaction, so a boot that dies mid-write leaves the last */
+	{ "CREATE TABLE campaigns ("
+	  " name TEXT PRIMARY KEY,"
+	  " state TEXT NOT NULL,"
+	  " created REAL NOT NULL,"
+	  " updated REAL NOT NULL);", NULL },
 };
 
 #define SCHEMA_VERSION ((int)ARRAY_SIZE(migrations))
@@ -688,6 +696,9 @@ static const struct store_ops sqlite_ops = {
 	.estimate = sqlite_estimate,
 	.history = sqlite_history,
 	.series_meta = sqlite_series_meta,
+	.campaign_get = sqlite_campaign_get,
+	.campaign_put = sqlite_campaign_put,
+	.campaign_names = sqlite_campaign_names,
 	.series = sqlite_series,
 };
 

@@ -58,6 +58,11 @@ int sqlite_series_meta(struct store *base, const char *job,
 		       struct store_series *out);
 int sqlite_series(struct store *base, const struct store_series_query *q,
 		  const char *metric, struct store_series *out);
+int sqlite_campaign_get(struct store *base, const char *name,
+			json_t **doc);			/* sqlite_campaign.c */
+int sqlite_campaign_put(struct store *base, const char *name,
+			const json_t *doc, bool create);
+int sqlite_campaign_names(struct store *base, char ***names, size_t *n);
 int sqlite_load(struct store *base, int64_t id,
 		struct run *r);				/* sqlite_model.c */
 

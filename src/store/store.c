@@ -365,3 +365,31 @@ int store_series(struct store *s, const struct store_series_query *q,
 	out->ncases = keep;
 	return 0;
 }
+
+static int no_campaigns(struct store *s)
+{
+	return error("%s: campaigns are kept in a SQLite store, not in %s (give --db PATH)",
+		     s->name, s->ops->kind);
+}
+
+int store_campaign_get(struct store *s, const char *name, json_t **doc)
+{
+	*doc = NULL;
+	return s->ops->campaign_get ? s->ops->campaign_get(s, name, doc) :
+		no_campaigns(s);
+}
+
+int store_campaign_put(struct store *s, const char *name, const json_t *doc,
+		       bool create)
+{
+	return s->ops->campaign_put ? s->ops->campaign_put(s, name, doc, create) :
+		no_campaigns(s);
+}
+
+int store_campaign_names(struct store *s, char ***names, size_t *n)
+{
+	*names = NULL;
+	*n = 0;
+	return s->ops->campaign_names ? s->ops->campaign_names(s, names, n) :
+		no_campaigns(s);
+}

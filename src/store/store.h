@@ -367,4 +367,20 @@ int store_series(struct store *s, const struct store_series_query *q,
 		 struct store_series *out);
 void store_series_free(struct store_series *out);
 
+/*
+ * Campaigns across boots (campaign/campaign.h): each a name and one JSON
+ * document, its whole state, replaced in one transaction. The store
+ * keeps the document; it never reads it. SQLite only: a PostgreSQL
+ * store refuses them, saying so.
+ *
+ * store_campaign_get(): 1 with *doc (the caller's), 0 when there is no
+ * campaign name, -1 after error(). store_campaign_put(): 0; with create,
+ * 1 (nothing written) when name exists; without, -1 when it does not.
+ * store_campaign_names(): every name, oldest first (split_free()).
+ */
+int store_campaign_get(struct store *s, const char *name, json_t **doc);
+int store_campaign_put(struct store *s, const char *name, const json_t *doc,
+		       bool create);
+int store_campaign_names(struct store *s, char ***names, size_t *n);
+
 #endif

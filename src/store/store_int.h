@@ -48,6 +48,11 @@ struct store_ops {
 			   struct store_series *out);
 	int (*series)(struct store *s, const struct store_series_query *q,
 		      const char *metric, struct store_series *out);
+	/* campaigns (store.h); NULL: the backend keeps none */
+	int (*campaign_get)(struct store *s, const char *name, json_t **doc);
+	int (*campaign_put)(struct store *s, const char *name,
+			    const json_t *doc, bool create);
+	int (*campaign_names)(struct store *s, char ***names, size_t *n);
 };
 
 struct store {

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * campaign/boot.c: one boot of a campaign, resumable from any point. The
+ * phase of the current boot is written before each act (hook, run) and
+ * read back at the next start: a hook that may not have run is judged by
+ * the state's check; a run that may not have ended is judged by its
+ * uuid in the store (complete: taken; else a new attempt, the old run
+ * left as the store marked it). A boot is one child `schedlab run
+ * --uuid`, which dies with this process (PR_SET_PDEATHSIG).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "campaign/campaign.h"
+#include "model/run.h"
+#include "store/store.h"
+#include "util.h"
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int campaign_save(struct store *st, const struct campaign *c, bool create)
+{
+	json_t *doc = campaign_to_json(c);
+	int rc = store_campaign_put(st, c->name, doc, create);
+
+	json_decref(doc);
+	return rc;
+}
+
+static void boot_env(const struct campaign *c, const char *db, size_t k)
+{
+	char num[24];
+
+	setenv("SCHEDLAB_CAMPAIGN", c->name, 1);
+	setenv("SCHEDLAB_STATE", c->states[c->boots[k].state].name, 1);
+	snprintf(num, sizeof(num), "%u", c->boots[k].state);
+	setenv("SCHEDLAB_STATE_INDEX", num, 1);
+	snprintf(num, sizeof(num), "%zu", k + 1);
+	setenv("SCHEDLAB_BOOT", num, 1);
+	setenv("SCHEDLAB_DB", db, 1);
+}
+
+/* Waits for pid, through EINTR; its wait status, or -1. */
+static int reap(pid_t pid)
+{
+	int ws;
+
+	while (waitpid(pid, &ws, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return ws;
+}
+
+/* A child that ends with this process, even one killed with -9. */
+static pid_t spawn(const char *path, char *const *argv, bool quiet)
+{
+	pid_t parent = getpid(), pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		error_errno("campaign: cannot fork");
+		return -1;
+	}
+	if (!pid) {
+		int null = open("/dev/null", O_RDWR);
+
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(EXIT_INTERRUPTED);
+		if (null >= 0) {
+			dup2(null, STDIN_FILENO);
+			if (quiet)
+				dup2(null, STDOUT_FILENO);
+			close(null);
+		}
+		execv(path, argv);
+		fprintf(stderr, "schedlab: campaign: cannot run %s: %s\n", path,
+			strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+int campaign_shell(const struct campaign *c, const char *db, size_t k,
+		   const char *cmd, bool quiet)
+{
+	char *argv[] = { "sh", "-c", (char *)cmd, NULL };
+	pid_t pid;
+	int ws;
+
+	boot_env(c, db, k);
+	pid = spawn("/bin/sh", argv, quiet);
+	if (pid < 0 || (ws = reap(pid)) < 0)
+		return -1;
+	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+}
+
+/* Whether the machine is in boot k's state: its check, if any. */
+static bool in_state(const struct campaign *c, const char *db, size_t k)
+{
+	const char *check = c->states[c->boots[k].state].check;
+
+	return !check || campaign_shell(c, db, k, check, true) == 0;
+}
+
+/* Ends the campaign as status, with why said and stored. */
+static int stop(struct campaign *c, struct store *st, const char *status,
+		int rc, const char *why)
+{
+	char *v = xasprintf("%s%s\n", c->verdict ? c->verdict : "", why);
+
+	free(c->status);
+	c->status = xstrdup(status);
+	free(c->verdict);
+	c->verdict = v;
+	error("campaign %s: %s", c->name, why);
+	return campaign_save(st, c, false) ? 2 : rc;
+}
+
+/* Calls the hook for the last boot: the machine goes to its state. */
+static int hook(struct campaign *c, struct store *st, const char *db)
+{
+	struct camp_boot *b = &c->boots[c->nboots - 1];
+	int rc;
+
+	if (b->hooks >= CAMPAIGN_MAX_HOOKS) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "boot %zu never reached state %s: %u calls of the hook, and its check still fails",
+			 c->nboots, c->states[b->state].name, b->hooks);
+		return stop(c, st, "lost", 1, why);
+	}
+	b->phase = PH_HOOKING;
+	b->hooks++;
+	b->hooked_at = wall_now();
+	if (campaign_save(st, c, false))
+		return 2;
+	printf("campaign %s: boot %zu of at most %u: state %s, calling the hook\n",
+	       c->name, c->nboots, c->max_boots, c->states[b->state].name);
+	rc = campaign_shell(c, db, c->nboots - 1, c->hook, false);
+	if (rc) {
+		char why[160];
+
+		snprintf(why, sizeof(why), "the hook for boot %zu (state %s) exited %d",
+			 c->nboots, c->states[b->state].name, rc);
+		return stop(c, st, "failed", 1, why);
+	}
+	b->phase = PH_HOOKED;
+	return campaign_save(st, c, false) ? 2 : CAMPAIGN_EXIT_NEXT_BOOT;
+}
+
+int campaign_first_hook(struct campaign *c, struct store *st, const char *db)
+{
+	c->boots = xcalloc(c->max_boots + 1, sizeof(*c->boots));
+	c->boots[0].state = campaign_state_of(c, 0);
+	c->nboots = 1;
+	return hook(c, st, db);
+}
+
+/* The job as a child `schedlab run`, its run's uuid b->uuid. */
+static int run_job(const struct campaign *c, const char *db, size_t k)
+{
+	const struct camp_boot *b = &c->boots[k];
+	char *label = xasprintf("%s/%s", c->name, c->states[b->state].name);
+	char *argv[] = { "schedlab", "run", c->job, "--db", (char *)db,
+			 "--uuid", (char *)b->uuid, "--label", label, "-q", NULL };
+	pid_t pid;
+	int ws;
+
+	boot_env(c, db, k);
+	pid = spawn("/proc/self/exe", argv, false);
+	ws = pid < 0 ? -1 : reap(pid);
+	free(label);
+	if (ws < 0)
+		return -1;
+	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+}
+
+/* 1 when run uuid is stored complete, 0 when not (absent, or left
+ * unfinished by a killed attempt), -1 after error(). */
+static int run_complete(struct store *st, const char *uuid)
+{
+	struct run r;
+	int64_t id;
+	int rc = store_find_uuid(st, uuid, &id);
+
+	if (rc != 1)
+		return rc;
+	if (store_load(st, id, &r))
+		return -1;
+	rc = r.status && !strcmp(r.status, "complete");
+	run_free(&r);
+	return rc;
+}
+
+/* Decides after boot k, then ends the campaign or hooks the next. */
+static int next(struct campaign *c, struct store *st, const char *db)
+{
+	bool done;
+
+	if (campaign_decide(c, db, &done))
+		return 2;
+	if (done) {
+		free(c->status);
+		c->status = xstrdup("finished");
+		if (campaign_save(st, c, false))
+			return 2;
+		printf("campaign %s: finished after %zu boots:\n%s", c->name,
+		       c->nboots, c->verdict);
+		return 0;
+	}
+	c->boots = xrealloc(c->boots, (c->nboots + 1) * sizeof(*c->boots));
+	memset(&c->boots[c->nboots], 0, sizeof(*c->boots));
+	c->boots[c->nboots].state = campaign_state_of(c, c->nboots);
+	c->nboots++;
+	return hook(c, st, db);
+}
+
+/* Boot k is in its state: its job run (again), recorded. */
+static int measure(struct campaign *c, struct store *st, const char *db)
+{
+	size_t k = c->nboots - 1;
+	struct camp_boot *b = &c->boots[k];
+	char why[256];
+	int rc;
+
+	/* a run that fails (killed, a case that failed) is made again: a
+	 * boot counts only with a complete run */
+	do {
+		if (b->attempts >= CAMPAIGN_MAX_ATTEMPTS) {
+			snprintf(why, sizeof(why), "boot %zu (state %s): its run was started %u times and never completed (the machine crashed or the run failed each time)",
+				 k + 1, c->states[b->state].name, b->attempts);
+			return stop(c, st, "failed", 1, why);
+		}
+		uuid_new(b->uuid, sizeof(b->uuid));
+		b->attempts++;
+		b->phase = PH_RUNNING;
+		if (campaign_save(st, c, false))
+			return 2;
+		printf("campaign %s: boot %zu: state %s, run %s\n", c->name, k + 1,
+		       c->states[b->state].name, b->uuid);
+		rc = run_job(c, db, k);
+		if (rc)
+			printf("campaign %s: boot %zu: the run %s exited %d\n",
+			       c->name, k + 1, b->uuid, rc);
+	} while (rc);
+	b->phase = PH_DONE;
+	if (campaign_save(st, c, false))
+		return 2;
+	return next(c, st, db);
+}
+
+/* A boot awaited: arrived in its state (measure), or not (hook again). */
+static int arrive(struct campaign *c, struct store *st, const char *db)
+{
+	struct camp_boot *b = &c->boots[c->nboots - 1];
+	char why[256];
+
+	if (c->deadline_s && wall_now() > b->hooked_at + c->deadline_s) {
+		snprintf(why, sizeof(why), "boot %zu (state %s) did not come back within its deadline of %u s of the hook",
+			 c->nboots, c->states[b->state].name, c->deadline_s);
+		return stop(c, st, "lost", 1, why);
+	}
+	if (!in_state(c, db, c->nboots - 1)) {
+		printf("campaign %s: boot %zu: the machine is not in state %s (its check failed)\n",
+		       c->name, c->nboots, c->states[b->state].name);
+		return hook(c, st, db);
+	}
+	return measure(c, st, db);
+}
+
+int campaign_step(struct campaign *c, struct store *st, const char *db)
+{
+	struct camp_boot *b;
+	int rc;
+
+	if (strcmp(c->status, "running"))
+		return !strcmp(c->status, "finished") ? 0 : 1;
+	if (!c->nboots)
+		return campaign_first_hook(c, st, db);
+	b = &c->boots[c->nboots - 1];
+	switch (b->phase) {
+	case PH_DONE:
+		return next(c, st, db);
+	case PH_RUNNING:
+		rc = run_complete(st, b->uuid);
+		if (rc < 0)
+			return 2;
+		if (rc) {
+			b->phase = PH_DONE;
+			return campaign_save(st, c, false) ? 2 : next(c, st, db);
+		}
+		/* killed mid-run: this boot again, if the machine is in its
+		 * state (a crash may have rebooted it into another) */
+		return in_state(c, db, c->nboots - 1) ? measure(c, st, db) :
+			hook(c, st, db);
+	case PH_HOOKING:
+	case PH_HOOKED:
+		return arrive(c, st, db);
+	}
+	return 2;
+}

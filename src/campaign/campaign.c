@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * campaign/campaign.c: a campaign's state as the store keeps it (one
+ * JSON document), the order of its boots, and the decision after each
+ * round - the runs of each state as one side of `compare A+B C+D`, the
+ * run the unit (report/compare.h, stats/noise.h), never a test of its
+ * own.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "campaign/campaign.h"
+#include "model/run.h"
+#include "report/compare.h"
+#include "store/store.h"
+#include "util.h"
+
+const char *const camp_design_names[] = { "pairs", "blocks", NULL };
+static const char *const phase_names[] = { "hooking", "hooked", "running", "done" };
+
+static json_t *boot_json(const struct campaign *c, const struct camp_boot *b)
+{
+	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:f}",
+			 "state", c->states[b->state].name,
+			 "phase", phase_names[b->phase], "uuid", b->uuid,
+			 "attempts", (json_int_t)b->attempts,
+			 "hooks", (json_int_t)b->hooks, "hooked_at", b->hooked_at);
+}
+
+json_t *campaign_to_json(const struct campaign *c)
+{
+	json_t *states = json_array(), *boots = json_array();
+	char seed[24];
+
+	for (size_t i = 0; i < c->nstates; i++)
+		json_array_append_new(states, json_pack("{s:s, s:s*}",
+				      "name", c->states[i].name,
+				      "check", c->states[i].check));
+	for (size_t i = 0; i < c->nboots; i++)
+		json_array_append_new(boots, boot_json(c, &c->boots[i]));
+	snprintf(seed, sizeof(seed), "%" PRIu64, c->seed);
+	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:i, s:s, s:i, s:i, s:s,"
+			 " s:f, s:s, s:s*, s:i, s:o}",
+			 "schema", CAMPAIGN_SCHEMA, "name", c->name,
+			 "job", c->job, "hook", c->hook, "states", states,
+			 "max_boots", (json_int_t)c->max_boots,
+			 "design", camp_design_names[c->design],
+			 "block", (json_int_t)c->block,
+			 "deadline_s", (json_int_t)c->deadline_s, "seed", seed,
+			 "threshold", c->threshold, "status", c->status,
+			 "verdict", c->verdict, "code", (json_int_t)c->code,
+			 "boots", boots);
+}
+
+static int from_boot(const json_t *o, struct campaign *c, struct camp_boot *b)
+{
+	const char *state = "", *phase = "", *uuid = "";
+	json_int_t attempts = 0, hooks = 0;
+
+	if (json_unpack((json_t *)o, "{s:s, s:s, s:s, s:I, s:I, s:F}", "state", &state,
+			"phase", &phase, "uuid", &uuid, "attempts", &attempts,
+			"hooks", &hooks, "hooked_at", &b->hooked_at))
+		return -1;
+	b->state = (unsigned)c->nstates;
+	for (size_t i = 0; i < c->nstates; i++)
+		if (!strcmp(c->states[i].name, state))
+			b->state = (unsigned)i;
+	b->phase = (enum camp_phase)4;
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(phase_names[i], phase))
+			b->phase = (enum camp_phase)i;
+	snprintf(b->uuid, sizeof(b->uuid), "%s", uuid);
+	b->attempts = (unsigned)attempts;
+	b->hooks = (unsigned)hooks;
+	return b->state < c->nstates && b->phase < 4 ? 0 : -1;
+}
+
+static int from_states(const json_t *states, struct campaign *c)
+{
+	size_t i;
+	json_t *s;
+
+	c->states = xcalloc(json_array_size(states) + 1, sizeof(*c->states));
+	json_array_foreach(states, i, s) {
+		const char *name = NULL, *check = NULL;
+
+		if (json_unpack(s, "{s:s, s?s}", "name", &name, "check", &check))
+			return -1;
+		c->states[i].name = xstrdup(name);
+		c->states[i].check = check ? xstrdup(check) : NULL;
+		c->nstates++;
+	}
+	return c->nstates >= 2 ? 0 : -1;
+}
+
+int campaign_from_json(const json_t *doc, struct campaign *c)
+{
+	const char *name = "?", *job, *hook, *design, *seed, *status, *verdict = NULL;
+	json_int_t max_boots, block, deadline, code;
+	json_t *states, *boots, *b;
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	json_unpack((json_t *)doc, "{s:s}", "name", &name);
+	if (json_unpack((json_t *)doc, "{s:s, s:s, s:o, s:I, s:s, s:I, s:I, s:s, s:F,"
+			" s:s, s?s, s:I, s:o}", "job", &job, "hook", &hook,
+			"states", &states, "max_boots", &max_boots,
+			"design", &design, "block", &block,
+			"deadline_s", &deadline, "seed", &seed,
+			"threshold", &c->threshold, "status", &status,
+			"verdict", &verdict, "code", &code, "boots", &boots) ||
+	    from_states(states, c))
+		goto bad;
+	c->name = xstrdup(name);
+	c->job = xstrdup(job);
+	c->hook = xstrdup(hook);
+	c->max_boots = (unsigned)max_boots;
+	c->design = strcmp(design, "blocks") ? CAMP_PAIRS : CAMP_BLOCKS;
+	c->block = block > 0 ? (unsigned)block : 1;
+	c->deadline_s = (unsigned)deadline;
+	c->seed = strtoull(seed, NULL, 10);
+	c->status = xstrdup(status);
+	c->verdict = verdict ? xstrdup(verdict) : NULL;
+	c->code = (int)code;
+	c->boots = xcalloc(json_array_size(boots) + 1, sizeof(*c->boots));
+	json_array_foreach(boots, i, b) {
+		if (from_boot(b, c, &c->boots[i]))
+			goto bad;
+		c->nboots++;
+	}
+	return 0;
+bad:
+	campaign_free(c);
+	return error("campaign '%s': its stored state is not a %s document",
+		     name, CAMPAIGN_SCHEMA);
+}
+
+void campaign_free(struct campaign *c)
+{
+	for (size_t i = 0; i < c->nstates; i++) {
+		free(c->states[i].name);
+		free(c->states[i].check);
+	}
+	free(c->states);
+	free(c->boots);
+	free(c->name);
+	free(c->job);
+	free(c->hook);
+	free(c->status);
+	free(c->verdict);
+	memset(c, 0, sizeof(*c));
+}
+
+static uint64_t splitmix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+unsigned campaign_state_of(const struct campaign *c, size_t k)
+{
+	size_t per = c->design == CAMP_BLOCKS ? c->block : 1;
+	size_t len = c->nstates * per, round = k / len;
+	unsigned order[CAMPAIGN_MAX_STATES];
+	uint64_t x = c->seed ^ (round * 0x2545f4914f6cdd1dULL);
+
+	/* a round: every state once (pairs) or `block` times in a row
+	 * (blocks), the states' order shuffled afresh each round */
+	for (unsigned i = 0; i < c->nstates; i++)
+		order[i] = i;
+	for (size_t i = c->nstates - 1; i > 0; i--) {
+		size_t j = splitmix(&x) % (i + 1);
+		unsigned t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
+	return order[(k % len) / per];
+}
+
+/* The decision's words for candidate i: each headline case's result. */
+static void verdict_text(const struct comparison *cmp, size_t i, char **out)
+{
+	for (size_t j = 0; j < cmp->njobs; j++) {
+		const struct cmp_job *cj = &cmp->jobs[j];
+
+		if (!cj->metric.headline)
+			continue;
+		for (size_t k = 0; k < cj->ncases; k++) {
+			const struct cmp_cell *cell = &cj->cases[k].cell[i];
+			char *old = *out;
+
+			if (!cell->present || !cell->ok)
+				continue;
+			*out = xasprintf("%s%s %s%s%s: %s, %+.1f%% (%u and %u runs): %s\n",
+					 old ? old : "", cmp->runs[i].name, cj->job,
+					 *cj->cases[k].sweep ? " " : "",
+					 cj->cases[k].sweep,
+					 verdict_names[cell->r.verdict], cell->r.change,
+					 cell->r.runs_a, cell->r.runs_b, cell->r.why);
+			free(old);
+		}
+	}
+}
+
+/* The runs of each state, compared with the first state's. */
+static int compare_states(struct campaign *c, const char *db, double alpha,
+			  enum verdict *v)
+{
+	size_t n = 0, *end = xcalloc(c->nstates, sizeof(*end));
+	const char **specs = xcalloc(c->nboots + 1, sizeof(*specs));
+	const char **names = xcalloc(c->nstates, sizeof(*names));
+	const struct run **rp = xcalloc(c->nstates, sizeof(*rp));
+	struct run *runs = NULL;
+	struct cmp_opts co = { .alpha = alpha, .threshold = c->threshold,
+			       .nboot = BOOT_RESAMPLES, .seed = BOOT_SEED,
+			       .runs_unit = true };
+	struct comparison cmp;
+	struct store *st = NULL;
+	char *text = NULL;
+	int rc = -1;
+
+	for (size_t s = 0; s < c->nstates; s++) {
+		for (size_t k = 0; k < c->nboots; k++)
+			if (c->boots[k].state == s && c->boots[k].phase == PH_DONE)
+				specs[n++] = c->boots[k].uuid;
+		end[s] = n;
+		names[s] = c->states[s].name;
+	}
+	runs = xcalloc(n, sizeof(*runs));
+	if (run_load_many(specs, n, db, runs))
+		goto out;
+	for (size_t s = 0; s < c->nstates; s++) {
+		size_t lo = s ? end[s - 1] : 0;
+
+		for (size_t k = lo + 1; k < end[s]; k++)
+			run_merge(&runs[lo], &runs[k]);
+		rp[s] = &runs[lo];
+	}
+	st = store_open_ro(db);	/* the host's noise model; none is fine */
+	if (compare_build(rp, names, c->nstates, &co, false, st, &cmp))
+		goto out;
+	for (size_t s = 1; s < c->nstates; s++) {
+		v[s] = cmp.verdict[s];
+		verdict_text(&cmp, s, &text);
+	}
+	compare_free(&cmp);
+	free(c->verdict);
+	c->verdict = text ? text : xstrdup("nothing to compare\n");
+	rc = 0;
+out:
+	if (st)
+		store_close(st);
+	for (size_t k = 0; runs && k < n; k++)
+		run_free(&runs[k]);
+	free(runs);
+	free(rp);
+	free(names);
+	free(specs);
+	free(end);
+	return rc;
+}
+
+int campaign_decide(struct campaign *c, const char *db, bool *done)
+{
+	size_t count[CAMPAIGN_MAX_STATES] = { 0 }, lo = SIZE_MAX, hi = 0;
+	unsigned looks = c->max_boots / (unsigned)c->nstates;
+	enum verdict v[CAMPAIGN_MAX_STATES];
+	bool spent = c->nboots >= c->max_boots, decided = true, change = false;
+
+	*done = false;
+	for (size_t k = 0; k < c->nboots; k++)
+		if (c->boots[k].phase == PH_DONE)
+			count[c->boots[k].state]++;
+	for (size_t s = 0; s < c->nstates; s++) {
+		lo = count[s] < lo ? count[s] : lo;
+		hi = count[s] > hi ? count[s] : hi;
+	}
+	/* looks: rounds 2..max_boots/states, and one at the end of a
+	 * partial last round */
+	looks = (looks > 1 ? looks - 1 : 1) + (c->max_boots % c->nstates != 0);
+	if (!spent && (lo != hi || lo < 2))
+		return 0;
+	if (lo < 1) {
+		free(c->verdict);
+		c->verdict = xstrdup("a state was never measured: nothing to compare\n");
+		*done = true;
+		c->code = 125;
+		return 0;
+	}
+	if (compare_states(c, db, CAMPAIGN_ALPHA / looks, v))
+		return -1;
+	for (size_t s = 1; s < c->nstates; s++) {
+		decided &= v[s] != V_INCONCLUSIVE;
+		change |= v[s] == V_REGRESSED || v[s] == V_IMPROVED;
+	}
+	if (decided || spent) {
+		*done = true;
+		c->code = change ? 1 : decided ? 0 : 125;
+	}
+	return 0;
+}

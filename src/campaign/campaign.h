@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * campaign: A/B of states that need a reboot (kernels, boot parameters,
+ * a BIOS setting behind a hook), one state measured per boot, the boots
+ * alternating in shuffled rounds, stopped sequentially with the run as
+ * the unit (stats/noise.h through report/compare.h: the test `compare
+ * A+B C+D` makes) - doc/statistics.md, "Campaigns across boots".
+ *
+ * This module owns the campaign's state (struct campaign, kept in the
+ * store as one JSON document replaced whole: store_campaign_put()), the
+ * order of the boots, the decision after each round (campaign.c), and
+ * one step of a boot (boot.c): check the machine reached the state,
+ * run the job as a child `schedlab run --uuid`, record it, decide, call
+ * the hook for the next boot. Every step is written before it is done
+ * and recognised when found half done, so a process killed anywhere
+ * resumes without losing or doubling a boot's run.
+ */
+#ifndef SCHEDLAB_CAMPAIGN_H
+#define SCHEDLAB_CAMPAIGN_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CAMPAIGN_SCHEMA "schedlab-campaign/1"
+#define CAMPAIGN_MAX_STATES 16
+/* the hook is called at most this often for one boot before it is lost */
+#define CAMPAIGN_MAX_HOOKS 3
+/* a boot's job is started at most this often (a killed run is redone) */
+#define CAMPAIGN_MAX_ATTEMPTS 10
+/* the campaign's error rate, shared by its looks (Bonferroni) */
+#define CAMPAIGN_ALPHA 0.05
+
+/* resume's exit status while a boot is pending: the hook was called */
+#define CAMPAIGN_EXIT_NEXT_BOOT 75
+
+enum camp_design { CAMP_PAIRS, CAMP_BLOCKS };
+extern const char *const camp_design_names[];	/* NULL-terminated */
+
+/* hooking: the hook is being called; hooked: it returned, the boot is
+ * awaited; running: the job runs as run `uuid`; done: `uuid` complete */
+enum camp_phase { PH_HOOKING, PH_HOOKED, PH_RUNNING, PH_DONE };
+
+struct camp_state {
+	char *name;
+	char *check;		/* shell command, exit 0 in this state; NULL */
+};
+
+struct camp_boot {
+	unsigned state;		/* index into states */
+	enum camp_phase phase;
+	char uuid[40];		/* the run of its current attempt; "" none */
+	unsigned attempts;	/* runs started for it */
+	unsigned hooks;		/* hook calls for it */
+	double hooked_at;	/* Unix time of the last hook call */
+};
+
+struct campaign {
+	char *name, *job, *hook;
+	struct camp_state *states;
+	size_t nstates;
+	unsigned max_boots, block, deadline_s;
+	enum camp_design design;
+	uint64_t seed;
+	double threshold;	/* percent */
+	char *status;		/* running, finished, lost, failed, aborted */
+	char *verdict;		/* the decision's words; NULL before a look */
+	int code;		/* with finished: 0 no change, 1 a change,
+				 * 125 inconclusive at max_boots */
+	struct camp_boot *boots;
+	size_t nboots;
+};
+
+json_t *campaign_to_json(const struct campaign *c);
+/* -1 after error() naming the campaign when the document is not one. */
+int campaign_from_json(const json_t *doc, struct campaign *c);
+void campaign_free(struct campaign *c);
+
+/* The state measured by boot k (0-based): the design's shuffled rounds,
+ * reproducible from c->seed. */
+unsigned campaign_state_of(const struct campaign *c, size_t k);
+
+/*
+ * After boot c->nboots: at the end of a round (every state measured as
+ * often, two or more times), the states' runs compared with the first
+ * state's, the run the unit, at CAMPAIGN_ALPHA / the looks the boots
+ * allow. Sets c->verdict; true when every state is decided or the
+ * boots are spent (c->code then set). -1 after error() (runs that
+ * cannot be loaded).
+ */
+int campaign_decide(struct campaign *c, const char *db, bool *done);
+
+/* Runs `sh -c cmd` with the campaign's environment for boot k
+ * (SCHEDLAB_CAMPAIGN, SCHEDLAB_STATE, SCHEDLAB_STATE_INDEX,
+ * SCHEDLAB_BOOT, SCHEDLAB_DB); its exit status, or -1 (cannot run). */
+int campaign_shell(const struct campaign *c, const char *db, size_t k,
+		   const char *cmd, bool quiet);
+
+/*
+ * One boot's work, from whatever point the store says it reached:
+ * check, run, record, decide, hook. Returns resume's exit status: 0
+ * the campaign ended with a verdict, CAMPAIGN_EXIT_NEXT_BOOT the hook
+ * was called, 1 it stopped without one (a boot lost, a run or hook
+ * failed; c->status says which), 2 the store.
+ */
+struct store;
+int campaign_step(struct campaign *c, struct store *st, const char *db);
+
+/* Saves c whole (one transaction); create: a new campaign, 1 if it
+ * exists. */
+int campaign_save(struct store *st, const struct campaign *c, bool create);
+
+/* The first boot's hook: start's last act. Same return as step's. */
+int campaign_first_hook(struct campaign *c, struct store *st, const char *db);
+
+#endif

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedlab campaign: A/B of states that need a reboot, one state a boot
+ * (campaign/campaign.h owns the engine; this file its options).
+ *
+ *   campaign start NAME JOBFILE --state A[:CHECK] --state B[:CHECK]
+ *            --hook CMD [--max-boots N] [--design pairs|blocks] ...
+ *   campaign resume [NAME]      at boot (tools/schedlab-campaign.service)
+ *   campaign status [NAME]      where each campaign stands, its verdict
+ *   campaign abort NAME         stop it; resume then does nothing
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "campaign/campaign.h"
+#include "cmd/cmd.h"
+#include "cmd/setup.h"
+#include "harness/plan.h"
+#include "model/run.h"
+#include "store/store.h"
+#include "util.h"
+
+struct campaign_opts {
+	const char *db, *hook, *threshold;
+	struct opt_list states;
+	unsigned max_boots, block, deadline, seed;
+	int design, format;
+	bool help;
+};
+
+static const char *const status_formats[] = { "text", "json", NULL };
+
+#define O(f) offsetof(struct campaign_opts, f)
+static const struct opt_def campaign_options[] = {
+	{ .name = "state", .type = OPT_LIST, .offset = O(states), .arg = "NAME[:CHECK]",
+	  .help = "start: a state of the A/B, 2 to 16 of them, the first the baseline; CHECK, a shell command that exits 0 when the machine is in it (e.g. test \"$(uname -r)\" = 6.9.0-a)" },
+	{ .name = "hook", .type = OPT_STRING, .offset = O(hook), .arg = "CMD",
+	  .help = "start: the shell command that moves the machine to $SCHEDLAB_STATE (e.g. grub-reboot \"$SCHEDLAB_STATE\" && reboot)" },
+	{ .name = "max-boots", .type = OPT_UINT, .offset = O(max_boots), .def = "20",
+	  .min = 2, .max = 1000, .arg = "N",
+	  .help = "start: the most boots; the verdict is given then, inconclusive or not" },
+	{ .name = "design", .type = OPT_ENUM, .offset = O(design), .def = "pairs",
+	  .choices = camp_design_names, .arg = "DESIGN",
+	  .help = "start: pairs, each round every state once in a shuffled order; blocks, each state --block times in a row" },
+	{ .name = "block", .type = OPT_UINT, .offset = O(block), .def = "2",
+	  .min = 1, .max = 100, .arg = "N", .help = "start: boots of a state in a row with --design blocks" },
+	{ .name = "deadline", .type = OPT_DURATION, .offset = O(deadline), .def = "1h",
+	  .min = 0, .max = 7 * 86400, .arg = "DURATION",
+	  .help = "start: a boot not back this long after its hook is lost (0: none)" },
+	{ .name = "threshold", .type = OPT_STRING, .offset = O(threshold), .def = "5",
+	  .arg = "PCT", .help = "start: the smallest change that matters, in percent (0..1000)" },
+	{ .name = "seed", .type = OPT_UINT, .offset = O(seed), .min = 0, .max = UINT_MAX,
+	  .arg = "N", .help = "start: of the boots' order (default: from the clock)" },
+	OPT_FORMAT(struct campaign_opts, format, status_formats, "text",
+		   "status: text or json (the stored state, schema " CAMPAIGN_SCHEMA ")"),
+	OPT_DB(struct campaign_opts, db),
+	{ .name = "help", .type = OPT_BOOL, .offset = O(help), .bare = "1",
+	  .help = "show this help" },
+	{ .name = NULL },
+};
+#undef O
+
+static void campaign_usage(FILE *f)
+{
+	fprintf(f, "usage: schedlab campaign start NAME JOBFILE --state A[:CHECK] --state B[:CHECK] --hook CMD [OPTIONS]\n"
+		"       schedlab campaign resume [NAME]\n"
+		"       schedlab campaign status [NAME] [--format json]\n"
+		"       schedlab campaign abort NAME\n\n"
+		"A/B of states that need a reboot: each boot measures one state with the job\n"
+		"(a run labelled NAME/STATE), the states alternating in shuffled rounds; after\n"
+		"each round the states' runs are compared with the run as the unit (compare\n"
+		"A+B C+D's test, its error rate shared by the looks), until every state is\n"
+		"decided or --max-boots. The hook moves the machine to the next state; at boot\n"
+		"'campaign resume' (tools/schedlab-campaign.service) checks the state, runs the\n"
+		"job, decides and calls the hook again. The hook and checks get SCHEDLAB_CAMPAIGN,\n"
+		"SCHEDLAB_STATE, SCHEDLAB_STATE_INDEX, SCHEDLAB_BOOT and SCHEDLAB_DB.\n\n"
+		"Options:\n");
+	opts_help(f, campaign_options);
+	fprintf(f, "\nExit status: 0 the campaign ended with its verdict (status: shown),\n"
+		"1 it stopped without one (a boot lost, a run or the hook failed), 2 bad input\n"
+		"or the database, 75 start and resume: the hook was called, a boot follows.\n");
+}
+
+/* NAME[:CHECK] into s; -1 after error(). */
+static int parse_state(const char *arg, struct camp_state *s)
+{
+	const char *colon = strchr(arg, ':');
+	size_t len = colon ? (size_t)(colon - arg) : strlen(arg);
+
+	if (!len || len > 64 || strspn(arg, "abcdefghijklmnopqrstuvwxyz"
+				       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") < len)
+		return error("campaign start: --state '%s': a state's name is 1 to 64 letters, digits, '.', '_' or '-', then ':CHECK' if any",
+			     arg);
+	s->name = strndup(arg, len);
+	s->check = colon && colon[1] ? xstrdup(colon + 1) : NULL;
+	return 0;
+}
+
+/* The job as resume will find it from any directory: a file's full path. */
+static char *job_spec(const char *spec)
+{
+	struct plan p;
+	struct stat sb;
+	char full[PATH_MAX];
+
+	if (plan_load_spec(spec, NULL, 0, &p))
+		return NULL;
+	plan_free(&p);
+	if (!stat(spec, &sb) && realpath(spec, full))
+		return xstrdup(full);
+	return xstrdup(spec);
+}
+
+static int start_check(const struct campaign_opts *o, int n, char **ops,
+		       struct campaign *c)
+{
+	if (n != 2)
+		return error("campaign start: expected NAME and JOBFILE (usage: schedlab campaign start NAME JOBFILE --state A --state B --hook CMD)");
+	if (!*ops[0] || strlen(ops[0]) > 64 || strchr(ops[0], '/'))
+		return error("campaign start: NAME '%s': 1 to 64 characters, no '/'", ops[0]);
+	if (o->states.n < 2 || o->states.n > CAMPAIGN_MAX_STATES)
+		return error("campaign start: --state: %zu given; a campaign compares 2 to %d states",
+			     o->states.n, CAMPAIGN_MAX_STATES);
+	if (!o->hook || !*o->hook)
+		return error("campaign start: --hook CMD is required: the command that moves the machine to $SCHEDLAB_STATE");
+	c->states = xcalloc(o->states.n, sizeof(*c->states));
+	for (size_t i = 0; i < o->states.n; i++, c->nstates++) {
+		if (parse_state(o->states.v[i], &c->states[i]))
+			return -1;
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(c->states[j].name, c->states[i].name))
+				return error("campaign start: --state '%s' is given twice",
+					     c->states[i].name);
+	}
+	if (parse_percent("campaign start", o->threshold, &c->threshold))
+		return -1;
+	c->job = job_spec(ops[1]);
+	return c->job ? 0 : -1;
+}
+
+static int cmd_start(const struct campaign_opts *o, const char *db, int n,
+		     char **ops)
+{
+	struct campaign c;
+	struct store *st = NULL;
+	int rc = EXIT_USAGE;
+
+	memset(&c, 0, sizeof(c));
+	if (start_check(o, n, ops, &c))
+		goto out;
+	c.name = xstrdup(ops[0]);
+	c.hook = xstrdup(o->hook);
+	c.max_boots = o->max_boots;
+	c.design = (enum camp_design)o->design;
+	c.block = o->design == CAMP_BLOCKS ? o->block : 1;
+	c.deadline_s = o->deadline;
+	c.seed = o->seed ? o->seed : (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32;
+	c.status = xstrdup("running");
+	st = store_open(db);
+	if (!st)
+		goto out;
+	rc = campaign_save(st, &c, true);
+	if (rc) {
+		if (rc > 0)
+			error("campaign start: a campaign '%s' exists in %s (campaign status %s)",
+			      c.name, db, c.name);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	rc = campaign_first_hook(&c, st, db);
+out:
+	if (st)
+		store_close(st);
+	campaign_free(&c);
+	return rc;
+}
+
+/* Campaign name of st into *c: 0, or exit status 2 after error(). */
+static int load(struct store *st, const char *name, struct campaign *c)
+{
+	json_t *doc;
+	int rc = store_campaign_get(st, name, &doc);
+
+	if (rc <= 0) {
+		if (!rc)
+			error("campaign: no campaign '%s' in %s (campaign status lists them)",
+			      name, store_path(st));
+		return EXIT_USAGE;
+	}
+	rc = campaign_from_json(doc, c);
+	json_decref(doc);
+	return rc ? EXIT_USAGE : 0;
+}
+
+static int resume_one(struct store *st, const char *db, const char *name)
+{
+	struct campaign c;
+	int rc = load(st, name, &c);
+
+	if (rc)
+		return rc;
+	if (strcmp(c.status, "running"))
+		printf("campaign %s: %s after %zu boots\n%s", c.name, c.status,
+		       c.nboots, c.verdict ? c.verdict : "");
+	rc = campaign_step(&c, st, db);
+	campaign_free(&c);
+	return rc;
+}
+
+/* Every running campaign of st, oldest first; the first stop's code. */
+static int resume_all(struct store *st, const char *db)
+{
+	char **names;
+	size_t n, running = 0;
+	int rc = 0;
+
+	if (store_campaign_names(st, &names, &n))
+		return EXIT_USAGE;
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct campaign c;
+
+		if (load(st, names[i], &c)) {
+			rc = EXIT_USAGE;
+			break;
+		}
+		if (!strcmp(c.status, "running")) {
+			running++;
+			rc = campaign_step(&c, st, db);
+		}
+		campaign_free(&c);
+	}
+	if (!running && !rc)
+		printf("campaign: no campaign is running in %s\n", db);
+	split_free(names, n);
+	return rc;
+}
+
+static void status_text(const struct campaign *c)
+{
+	size_t done[CAMPAIGN_MAX_STATES] = { 0 };
+	const struct camp_boot *b = c->nboots ? &c->boots[c->nboots - 1] : NULL;
+
+	for (size_t k = 0; k < c->nboots; k++)
+		done[c->boots[k].state] += c->boots[k].phase == PH_DONE;
+	printf("campaign %s: %s, %zu of at most %u boots, job %s\n", c->name,
+	       c->status, c->nboots, c->max_boots, c->job);
+	for (size_t s = 0; s < c->nstates; s++)
+		printf("  state %-12s %zu runs (label %s/%s)\n", c->states[s].name,
+		       done[s], c->name, c->states[s].name);
+	if (b && !strcmp(c->status, "running") && b->phase <= PH_HOOKED) {
+		double late = (double)time(NULL) - b->hooked_at;
+
+		printf("  boot %zu (state %s): hook called %.0f s ago%s\n", c->nboots,
+		       c->states[b->state].name, late,
+		       c->deadline_s && late > c->deadline_s ?
+		       ": past its deadline, the boot never came back (resume reports it lost)" : "");
+	}
+	if (c->verdict)
+		printf("%s", c->verdict);
+}
+
+static int status(struct store *st, const char *name, int format)
+{
+	char **names = NULL;
+	size_t n = 0;
+	int rc = 0;
+
+	if (name) {
+		names = xcalloc(1, sizeof(*names));
+		names[n++] = xstrdup(name);
+	} else if (store_campaign_names(st, &names, &n)) {
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct campaign c;
+		json_t *doc;
+
+		if (load(st, names[i], &c)) {
+			rc = EXIT_USAGE;
+			break;
+		}
+		if (format) {
+			doc = campaign_to_json(&c);
+			json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+			putchar('\n');
+			json_decref(doc);
+		} else {
+			status_text(&c);
+		}
+		campaign_free(&c);
+	}
+	split_free(names, n);
+	return rc;
+}
+
+static int abort_one(struct store *st, const char *name)
+{
+	struct campaign c;
+	int rc = load(st, name, &c);
+
+	if (rc)
+		return rc;
+	if (!strcmp(c.status, "running")) {
+		free(c.status);
+		c.status = xstrdup("aborted");
+		rc = campaign_save(st, &c, false) ? EXIT_USAGE : 0;
+		if (!rc)
+			printf("campaign %s: aborted after %zu boots\n", c.name, c.nboots);
+	} else {
+		printf("campaign %s: already %s\n", c.name, c.status);
+	}
+	campaign_free(&c);
+	return rc;
+}
+
+static int dispatch(const char *sub, const struct campaign_opts *o,
+		    const char *db, int n, char **ops)
+{
+	struct store *st;
+	int rc;
+
+	if (!strcmp(sub, "start"))
+		return cmd_start(o, db, n, ops);
+	if (o->states.n || o->hook)
+		return error("campaign %s: --state and --hook belong to campaign start", sub),
+			EXIT_USAGE;
+	if (n > 1 || (!strcmp(sub, "abort") && n != 1))
+		return error("campaign %s: expected %s", sub,
+			     strcmp(sub, "abort") ? "at most one NAME" : "one NAME"),
+			EXIT_USAGE;
+	if (store_missing(db))
+		return error("campaign %s: no database at %s (campaign start makes one)",
+			     sub, db), EXIT_USAGE;
+	st = !strcmp(sub, "status") ? store_open_ro(db) : store_open(db);
+	if (!st)
+		return EXIT_USAGE;
+	if (!strcmp(sub, "resume"))
+		rc = n ? resume_one(st, db, ops[0]) : resume_all(st, db);
+	else if (!strcmp(sub, "status"))
+		rc = status(st, n ? ops[0] : NULL, o->format);
+	else
+		rc = abort_one(st, ops[0]);
+	store_close(st);
+	return rc;
+}
+
+int cmd_campaign(int argc, char **argv)
+{
+	static const char *const subs[] = { "start", "resume", "status", "abort" };
+	struct campaign_opts o;
+	struct opt_target t = { campaign_options, &o };
+	char db[4096];
+	int first;
+
+	memset(&o, 0, sizeof(o));
+	opts_defaults(campaign_options, &o);
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		campaign_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(subs); i++) {
+		if (strcmp(argv[1], subs[i]))
+			continue;
+		first = opts_parse_argv(&t, 1, argc - 1, argv + 1, "campaign", true);
+		if (first < 0)
+			return EXIT_USAGE;
+		if (o.help) {
+			campaign_usage(stdout);
+			return EXIT_OK;
+		}
+		if (run_db_path(o.db, db, sizeof(db)))
+			return EXIT_USAGE;
+		return dispatch(subs[i], &o, db, argc - 1 - first, argv + 1 + first);
+	}
+	error("campaign: no subcommand '%s' (start, resume, status or abort)", argv[1]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,162 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# schedlab campaign: A/B across boots without a reboot. The "kernel" is
+# a file the hook writes ($tmp/state) and the job's program reads (b
+# sleeps 10x longer than a: no load flips it); a "boot" is the entry
+# point, `campaign resume`, started again. Tiny runs (3 iterations);
+# nothing asserts a timing.
+
+# cjob: the job file (and $tmp); state b is 10x slower than a.
+cjob() {
+	use_tmpdir
+	cat >"$tmp/job.job" <<EOF
+[global]
+iterations = 3
+warmup = 0
+
+[spin]
+workload = command
+shell = true
+argv = "if grep -qx b '$tmp/state' 2>/dev/null; then sleep 0.3; else sleep 0.03; fi"
+EOF
+}
+
+# cstart NAME [OPTIONS]: a campaign of states a and b (both a with AA=1).
+cstart() {
+	cjob
+	local name=$1 b=b
+	shift
+	[ "${AA:-}" = 1 ] && b=a
+	run_sl campaign start "$name" "$tmp/job.job" --db "$tmp/r.db" \
+		--state "a:grep -qx a '$tmp/state'" \
+		--state "b:grep -qx $b '$tmp/state'" \
+		--hook "[ \"\$SCHEDLAB_STATE\" = b ] && echo $b >'$tmp/state' || echo a >'$tmp/state'" \
+		--seed 7 "$@"
+}
+
+# boots: resume until the campaign ends (at most 40 "boots"; a resume
+# killed with -9 is a boot that crashed: the next one goes on).
+boots() {
+	local i
+	for i in $(seq 1 40); do
+		run_sl campaign resume --db "$tmp/r.db"
+		[ "$rc" = 75 ] || [ "$rc" = 137 ] || return 0
+	done
+	fail "campaign still running after 40 resumes"
+}
+
+# every_boot_once NAME: each measured boot's run is stored complete, and
+# the complete runs of the campaign are exactly those.
+every_boot_once() {
+	local doc want got
+	doc=$("$SCHEDLAB" campaign status "$1" --db "$tmp/r.db" --format json)
+	want=$(jq -r '.boots[] | select(.phase == "done") | .uuid' <<<"$doc" | sort)
+	got=$(sqlite3 "$tmp/r.db" "SELECT uuid FROM runs WHERE label LIKE '$1/%'
+		AND status = 'complete'" | sort)
+	[ -n "$want" ] || fail "no boot measured"
+	expect_eq "complete runs of campaign $1" "$want" "$got"
+	expect_eq "boots measured twice" "" "$(uniq -d <<<"$want")"
+}
+
+test_campaign_ab_finds_a_large_effect() {
+	cstart c1 --max-boots 12
+	expect_eq "start's exit ($err)" 75 "$rc"
+	boots
+	expect_eq "exit at the end" 0 "$rc"
+	expect_match "verdict" "regressed" "$out"
+	doc=$("$SCHEDLAB" campaign status c1 --db "$tmp/r.db" --format json)
+	expect_eq status finished "$(jval "$doc" .status)"
+	expect_eq code 1 "$(jval "$doc" .code)"
+	every_boot_once c1
+	expect_no_leftovers
+}
+
+test_campaign_aa_calls_no_change() {
+	AA=1 cstart c2 --max-boots 6
+	boots
+	expect_eq "exit at the end" 0 "$rc"
+	doc=$("$SCHEDLAB" campaign status c2 --db "$tmp/r.db" --format json)
+	expect_eq status finished "$(jval "$doc" .status)"
+	[[ $(jval "$doc" .verdict) != *regressed* && $(jval "$doc" .verdict) != *improved* ]] ||
+		fail "A/A called a change: $(jval "$doc" .verdict)"
+	every_boot_once c2
+}
+
+# A hook that kills its campaign once, as a reboot does, after moving
+# the machine; a check that kills it once before the run.
+test_campaign_resumes_after_kill_in_hook_and_check() {
+	cjob
+	run_sl campaign start c3 "$tmp/job.job" --db "$tmp/r.db" --seed 7 --max-boots 6 \
+		--state "a:grep -qx a '$tmp/state' && { [ -e '$tmp/k2' ] || { touch '$tmp/k2'; kill -9 \$PPID; }; }" \
+		--state "b:grep -qx b '$tmp/state'" \
+		--hook "echo \$SCHEDLAB_STATE >'$tmp/state'; [ -e '$tmp/k1' ] || { touch '$tmp/k1'; kill -9 \$PPID; }"
+	expect_eq "start killed by its hook" 137 "$rc"
+	boots
+	expect_eq "exit at the end" 0 "$rc"
+	every_boot_once c3
+	[ -e "$tmp/k1" ] && [ -e "$tmp/k2" ] || fail "the hook and check never killed it"
+	expect_no_leftovers
+}
+
+# kill -9 mid-iteration (the job's program running) and at random
+# moments: no run lost, none counted twice, nothing left running.
+test_campaign_resumes_after_kill_mid_run() {
+	local i
+	cstart c4 --max-boots 8
+	for i in 1 2 3 4; do
+		start_sl campaign resume --db "$tmp/r.db"
+		sleep "0.$((RANDOM % 4))$((RANDOM % 10))"
+		kill -9 "$sl_pid" 2>/dev/null || true
+		finish_sl
+		wait_gone 10 || fail "processes left after kill -9: $(tagged_pids)"
+	done
+	boots
+	expect_eq "exit at the end ($err)" 0 "$rc"
+	every_boot_once c4
+	expect_no_leftovers
+}
+
+test_campaign_reports_a_boot_that_never_arrives() {
+	cjob
+	run_sl campaign start c5 "$tmp/job.job" --db "$tmp/r.db" --seed 7 \
+		--state "a:grep -qx a '$tmp/state'" --state "b:false" \
+		--hook "echo a >'$tmp/state'"
+	boots
+	expect_eq "exit" 1 "$rc"
+	expect_match "message" "never reached state b" "$err"
+	expect_eq status lost "$("$SCHEDLAB" campaign status c5 --db "$tmp/r.db" --format json | jq -r .status)"
+	# a deadline passed: lost too
+	run_sl campaign start c6 "$tmp/job.job" --db "$tmp/r.db" --deadline 1 \
+		--state a --state b --hook true
+	sleep 1.2
+	run_sl campaign resume c6 --db "$tmp/r.db"
+	expect_eq "exit past the deadline" 1 "$rc"
+	expect_match "message" "did not come back within its deadline" "$err"
+}
+
+test_campaign_bad_input_exits_2() {
+	cjob
+	run_sl campaign start c7 "$tmp/job.job" --db "$tmp/r.db" --state a --hook true
+	expect_eq "one state" 2 "$rc"
+	expect_match "message" "2 to 16 states" "$err"
+	expect_eq "one line" 1 "$(grep -c . <<<"$err")"
+	run_sl campaign start c7 "$tmp/job.job" --db "$tmp/r.db" --state a --state b
+	expect_eq "no hook" 2 "$rc"
+	run_sl campaign start c7 "$tmp/nope.job" --db "$tmp/r.db" --state a --state b --hook true
+	expect_eq "no job file" 2 "$rc"
+	run_sl campaign start c7 "$tmp/job.job" --db "$tmp/r.db" --state a --state b --hook true --max-boots 1
+	expect_eq "max-boots 1" 2 "$rc"
+	expect_match "message" "max-boots" "$err"
+	run_sl campaign resume nope --db "$tmp/r.db"
+	expect_eq "unknown campaign" 2 "$rc"
+	run_sl campaign frob
+	expect_eq "unknown subcommand" 2 "$rc"
+	run_sl campaign start c8 "$tmp/job.job" --db "$tmp/r.db" --state a --state b --hook true
+	expect_eq "started" 75 "$rc"
+	run_sl campaign start c8 "$tmp/job.job" --db "$tmp/r.db" --state a --state b --hook true
+	expect_eq "a name taken" 2 "$rc"
+	run_sl campaign abort c8 --db "$tmp/r.db"
+	expect_eq "abort" 0 "$rc"
+	run_sl campaign resume c8 --db "$tmp/r.db"
+	expect_eq "resume of an aborted campaign" 1 "$rc"
+}
