@@ -9,7 +9,8 @@
 #                                 BUILD_DIR/schedlab
 # UNIT_ONLY=1 skips the integration tests; TESTS=pattern selects
 # integration test functions by name, FILES=pattern integration test
-# files (test_NAME.sh) by NAME; TEST_JOBS=N runs N of them at once
+# files (test_NAME.sh) by NAME, SKIP_FILES="test_A test_B" leaves those
+# files out; TEST_JOBS=N runs N of them at once
 # (default: the CPUs + 1). An integration test skips with
 # lib.sh's `skip WHY` (exit 77); a unit test with cmocka's skip(), which
 # cmocka's TAP output writes "not ok N # SKIP NAME".
@@ -82,6 +83,7 @@ if [ -z "${UNIT_ONLY:-}" ]; then
 	running=0
 	for file in "$top"/tests/integration/test_*.sh; do
 		[[ $(basename "$file" .sh) == *${FILES:-}* ]] || continue
+		[[ " ${SKIP_FILES:-} " != *" $(basename "$file" .sh) "* ]] || continue
 		for fn in $(grep -oE '^test_[a-z0-9_]+' "$file"); do
 			[[ $fn == *${TESTS:-}* ]] || continue
 			if [ "$running" -ge "$jobs" ]; then
