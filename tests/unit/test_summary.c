@@ -672,6 +672,23 @@ static void test_gmean_ratio_by_hand(void **state)
 	assert_true(isnan(r));
 }
 
+/*
+ * The smallest change two samples of n show at 5% and 80% power, from
+ * Student's t tables: (2.306004 + 0.888890) x 10 x sqrt(2/5) = 20.2062
+ * for n = 5 (8 degrees of freedom); (2.001717 + 0.848001) x 3 x
+ * sqrt(2/30) = 2.2074 for n = 30 (58).
+ */
+static void test_mde_pct(void **state)
+{
+	(void)state;
+	assert_float_equal(stats_mde_pct(10, 5), 20.2062, 2e-4);
+	assert_float_equal(stats_mde_pct(-10, 5), 20.2062, 2e-4);
+	assert_float_equal(stats_mde_pct(3, 30), 2.2074, 2e-4);
+	assert_float_equal(stats_mde_pct(0, 5), 0, 0);
+	assert_true(isnan(stats_mde_pct(10, 1)));
+	assert_true(isnan(stats_mde_pct(NAN, 5)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -698,6 +715,7 @@ int main(void)
 		cmocka_unit_test(test_input_not_modified),
 		cmocka_unit_test(test_percentile_select_matches_sort),
 		cmocka_unit_test(test_modified_z),
+		cmocka_unit_test(test_mde_pct),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
