@@ -37,8 +37,11 @@ void render_explain(FILE *f, const char *sweep, const char *unit,
 
 	if (HAVE(PM_WAIT_PER_SLICE_US))
 		add(line, sizeof(line), "run-queue wait %.1f us/switch", pm[PM_WAIT_PER_SLICE_US]);
-	if (HAVE(PM_WAIT_PCT))
-		add(line, sizeof(line), "%.1f%% of run time", pm[PM_WAIT_PCT]);
+	/* wait over on-CPU time: past 100% a ratio reads better ("15.0x") */
+	if (HAVE(PM_WAIT_PCT) && pm[PM_WAIT_PCT] >= 100)
+		add(line, sizeof(line), "waited %.1fx its CPU time", pm[PM_WAIT_PCT] / 100);
+	else if (HAVE(PM_WAIT_PCT))
+		add(line, sizeof(line), "waited %.1f%% of its CPU time", pm[PM_WAIT_PCT]);
 	if (HAVE(PM_MIGRATIONS)) {
 		if (!isnan(per_k))
 			add(line, sizeof(line), "migrations %.2f per 1k %s",

@@ -11,6 +11,7 @@
 #include <jansson.h>
 #include <math.h>
 
+#include "probe/probe.h"
 #include "report/render.h"
 #include "workload/messaging.h"
 #include "workload/pipe.h"
@@ -224,6 +225,30 @@ static void test_repeat_footer_like_perf_stat(void **state)
 	metric_cols_free(&r.cols);
 }
 
+/* The explanation line: wait over CPU time past 100% reads as a ratio. */
+static void test_explain_wait_reads_right(void **state)
+{
+	static const struct { double pct; const char *want; } cases[] = {
+		{ 1503.6, "  4: run-queue wait 1573.3 us/switch, waited 15.0x its CPU time\n" },
+		{ 100.0, "  4: run-queue wait 1573.3 us/switch, waited 1.0x its CPU time\n" },
+		{ 8.14, "  4: run-queue wait 1573.3 us/switch, waited 8.1% of its CPU time\n" },
+	};
+	double pm[PM_N];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		FILE *f = capture();
+
+		for (size_t k = 0; k < PM_N; k++)
+			pm[k] = NAN;
+		pm[PM_WAIT_PER_SLICE_US] = 1573.3;
+		pm[PM_WAIT_PCT] = cases[i].pct;
+		render_explain(f, "4", "messages", pm);
+		fclose(f);
+		assert_string_equal(buf, cases[i].want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_formats_per_workload),
 		cmocka_unit_test(test_json_carries_everything),
 		cmocka_unit_test(test_repeat_footer_like_perf_stat),
+		cmocka_unit_test(test_explain_wait_reads_right),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
