@@ -7,6 +7,7 @@
  * Nothing but the runs is stored: the model is derived from them.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,7 @@ struct calibrate_opts {
 	const char *db, *label, *budget, *iterations;
 	unsigned runs;
 	int format;
-	bool help;
+	bool help, quiet;
 };
 
 static const char *const calibrate_formats[] = { "text", "json", NULL };
@@ -46,6 +47,8 @@ static const struct opt_def calibrate_options[] = {
 	OPT_DB(struct calibrate_opts, db),
 	OPT_FORMAT(struct calibrate_opts, format, calibrate_formats, "text",
 		   "the noise shown at the end: text or json (as schedlab noise)"),
+	{ .name = "quiet", .type = OPT_BOOL, .offset = O(quiet), .short_flag = 'q',
+	  .help = "no progress lines; the noise at the end only" },
 	OPT_HELP(struct calibrate_opts, help),
 	{ .name = NULL },
 };
@@ -70,13 +73,18 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* One `schedlab run`; its exit status, or -1 after error(). */
+/*
+ * One `schedlab run`; its exit status, or -1 after error(). On a terminal
+ * the child keeps its progress line (case, iteration, time left) and its
+ * summary goes nowhere; elsewhere it runs --quiet.
+ */
 static int one_run(const char *spec, const struct calibrate_opts *o,
 		   const char *db)
 {
-	char *argv[] = { "schedlab", "run", (char *)spec, "--quiet", "--label",
+	bool live = !o->quiet && isatty(STDERR_FILENO);
+	char *argv[] = { "schedlab", "run", (char *)spec, "--label",
 			 (char *)o->label, "--iterations", (char *)o->iterations,
-			 "--db", (char *)db, NULL };
+			 "--db", (char *)db, live ? NULL : "--quiet", NULL };
 	int status;
 	pid_t pid;
 
@@ -85,6 +93,12 @@ static int one_run(const char *spec, const struct calibrate_opts *o,
 	if (pid < 0)
 		return error_errno("calibrate: fork");
 	if (!pid) {
+		if (live) {
+			int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+			if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+				_exit(127);
+		}
 		execv("/proc/self/exe", argv);
 		_exit(127);
 	}
@@ -177,12 +191,14 @@ int cmd_calibrate(int argc, char **argv)
 		used = now_s() - start;
 		/* the next run, as long as the mean of the last ones, must fit */
 		if (budget && done && used + used / done > (double)budget) {
-			fprintf(stderr, "calibrate: budget %s spent after %u runs\n",
-				o.budget, done);
+			if (!o.quiet)
+				fprintf(stderr, "calibrate: budget %s spent after %u runs\n",
+					o.budget, done);
 			break;
 		}
-		fprintf(stderr, "calibrate: run %u of %u (%s)\n", i + 1, o.runs,
-			o.label);
+		if (!o.quiet)
+			fprintf(stderr, "calibrate: run %u of %u (%s)\n", i + 1,
+				o.runs, o.label);
 		rc = one_run(argv[first], &o, db);
 		if (rc == EXIT_USAGE || rc == EXIT_INTERRUPTED || rc < 0)
 			return rc < 0 ? EXIT_RUN_FAILED : rc;

@@ -206,6 +206,17 @@ test_calibrate_real_runs() {
 	expect_eq "pairs" 3 "$(jval "$out" '.cases[0].pairs')"
 	expect_eq "known" true "$(jval "$out" '.cases[0].known')"
 	expect_eq "stored with the label" 4 "$("$SCHEDLAB" list runs --db "$tmp/r.db" | awk '$2 == "calibrate"' | wc -l)"
+	expect_eq "a line a run, off a terminal" 4 "$(grep -c '^calibrate: run [1-4] of 4 (calibrate)$' <<<"$err")"
+	# on a terminal: each run's progress line; --quiet: none of it
+	local tty
+	tty=$(script -qec "'$SCHEDLAB' calibrate '$tmp/c.job' --runs 4 --iterations 2 --label t --db '$tmp/t.db' >'$tmp/out'" /dev/null </dev/null) ||
+		fail "calibrate on a terminal failed: $tty"
+	expect_match "tty: the run's progress" '\[1/1\] c: iteration 1/2' "$tty"
+	expect_match "tty: which run" 'calibrate: run 4 of 4 \(t\)' "$tty"
+	expect_match "tty: the noise on stdout" 'runs' "$(cat "$tmp/out")"
+	run_sl calibrate "$tmp/c.job" --runs 4 --iterations 2 --label q --db "$tmp/t.db" -q
+	expect_eq "quiet: exit" 0 "$rc"
+	expect_eq "quiet: no progress" 0 "$(grep -c '^calibrate: run' <<<"$err")"
 	run_sl plan c --effect 50 --db "$tmp/r.db" --format json
 	expect_eq "plan exit" 0 "$rc"
 	run_sl compare calibrate calibrate --db "$tmp/r.db" --format json
