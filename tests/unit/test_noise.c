@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * stats/noise: the run as the unit. Expected values are worked out by
+ * hand from the definitions in noise.h and doc/statistics.md (the
+ * arithmetic is in the comments), the t-distribution's from its closed
+ * form for 4 degrees of freedom, not from the code under test.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <math.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "stats/noise.h"
+
+#define assert_near(a, b, eps) do {					\
+	double a_ = (a), b_ = (b);					\
+	if (!(fabs(a_ - b_) <= (eps)))					\
+		fail_msg("%s = %.9g, expected %.9g (+-%g)", #a, a_, b_,	\
+			 (double)(eps));				\
+} while (0)
+
+/*
+ * Four runs of one label whose logs alternate 0, 0.1: d = .1, -.1, .1;
+ * between^2 = 3 (0.01) / (2 * 3) = 0.005; df = 2/3 of 3 pairs = 2.
+ * Iterations' spread 4% at 10 iterations: the median's variance pi/2
+ * 0.0016 / 10 = 0.000251327, so offset^2 = 0.005 - 0.000251327.
+ */
+static void test_estimate_successive_differences(void **state)
+{
+	struct noise_obs o[4];
+	struct noise_model m;
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++)
+		o[i] = (struct noise_obs){ 0, exp(i % 2 ? 0.1 : 0), 0.04, 10 };
+	assert_int_equal(noise_estimate(o, 4, &m), 0);
+	assert_int_equal(m.runs, 4);
+	assert_int_equal(m.groups, 1);
+	assert_int_equal(m.pairs, 3);
+	assert_int_equal(m.cut, 0);
+	assert_near(m.between, sqrt(0.005), 1e-12);
+	assert_near(m.df, 2, 1e-12);
+	assert_near(m.within, 0.04, 1e-12);
+	assert_near(m.iters, 10, 1e-12);
+	assert_near(m.offset, sqrt(0.005 - M_PI / 2 * 0.0016 / 10), 1e-12);
+	/* the sd of a run of 40 iterations: offset^2 + the rest / 4 */
+	assert_near(noise_run_sd(&m, 40),
+		    sqrt(0.005 - 0.75 * M_PI / 2 * 0.0016 / 10), 1e-12);
+	assert_near(noise_run_sd(&m, 10), m.between, 1e-12);
+}
+
+/*
+ * An absurd run (a jump of 5 in the log) is left out: median |d| = 0.1,
+ * s0 = 0.1 / (0.6745 sqrt 2), the cut 5 sqrt 2 s0 = 0.741; the between
+ * is what the other three make. Runs of another label are never
+ * differenced against these, and a run without a median is skipped.
+ */
+static void test_estimate_cuts_and_groups(void **state)
+{
+	struct noise_obs o[] = {
+		{ 0, 1, NAN, 2 }, { 1, exp(3), NAN, 2 }, { 0, exp(0.1), NAN, 2 },
+		{ 0, 1, NAN, 2 }, { 1, 0, NAN, 2 }, { 0, exp(0.1), NAN, 2 },
+		{ 0, exp(5.1), NAN, 2 }, { 1, exp(3.2), NAN, 2 },
+	};
+	struct noise_model m;
+
+	(void)state;
+	assert_int_equal(noise_estimate(o, 8, &m), 0);
+	assert_int_equal(m.runs, 7);
+	assert_int_equal(m.groups, 2);
+	/* label 0: 4 pairs, label 1: 1 (exp(3) -> exp(3.2)) */
+	assert_int_equal(m.pairs, 5);
+	assert_int_equal(m.cut, 1);
+	/* kept: .1 -.1 .1 .2: (0.03 + 0.04) / 8 */
+	assert_near(m.between, sqrt(0.07 / 8), 1e-12);
+	assert_true(isnan(m.within));
+	/* without the iterations' spread the offset is all of it */
+	assert_near(m.offset, m.between, 1e-12);
+
+	/* two labels of two runs each: 2 pairs, too few for a model */
+	assert_int_equal(noise_estimate((struct noise_obs[]){
+		{ 0, 1, NAN, 3 }, { 1, 2, NAN, 3 }, { 0, 1.1, NAN, 3 },
+		{ 1, 2.1, NAN, 3 } }, 4, &m), -1);
+	assert_int_equal(m.pairs, 2);
+	assert_true(isnan(m.between));
+}
+
+/*
+ * Three runs a side, logs 0 .02 -.02 against .1 .12 .08, lower is
+ * better: s^2 = (0.0008 + 0.0008) / 4, se = 0.02 sqrt(2/3), t = 6.1237
+ * at 4 degrees of freedom, whose two-sided p is 1 - sin(th)(1 +
+ * cos(th)^2 / 2), th = atan(t / 2): 0.0036034.
+ */
+static void test_compare_runs_pooled_t(void **state)
+{
+	double a[] = { 1, exp(0.02), exp(-0.02) };
+	double b[] = { exp(0.1), exp(0.12), exp(0.08) };
+	struct cmp_opts o = { .alpha = 0.05, .threshold = 2, .runs_unit = true };
+	struct cmp_result r;
+	double t = 0.1 / (0.02 * sqrt(2.0 / 3)), th = atan(t / 2);
+
+	(void)state;
+	noise_compare(a, 3, 5, b, 3, 5, BETTER_LOWER, NULL, &o, &r);
+	assert_int_equal(r.runs_a, 3);
+	assert_int_equal(r.runs_b, 3);
+	assert_near(r.change, 100 - 100 * exp(0.1), 1e-9);
+	assert_near(r.p, 1 - sin(th) * (1 + cos(th) * cos(th) / 2), 1e-6);
+	assert_near(r.noise_pct, 2, 1e-9);
+	assert_int_equal(r.verdict, V_REGRESSED);
+	assert_true(r.lo < r.change && r.change < r.hi && r.hi < 0);
+	/* higher is better: the same runs are an improvement */
+	noise_compare(a, 3, 5, b, 3, 5, BETTER_HIGHER, NULL, &o, &r);
+	assert_int_equal(r.verdict, V_IMPROVED);
+	assert_near(r.change, 100 * exp(0.1) - 100, 1e-9);
+}
+
+/*
+ * One run a side: nothing without a model, however large the change;
+ * with a model of 1% between runs (df 6) 10% is a regression, 1.5% is
+ * inconclusive with the reason in numbers.
+ */
+static void test_compare_one_run_a_side(void **state)
+{
+	struct noise_model m = { .runs = 7, .pairs = 6, .between = 0.01,
+				 .offset = 0.01, .within = NAN, .iters = 5,
+				 .df = 6 };
+	struct cmp_opts o = { .alpha = 0.05, .threshold = 5, .runs_unit = true };
+	struct cmp_result r;
+	double a = 1, slow = 1.1, near = 1.015;
+
+	(void)state;
+	noise_compare(&a, 1, 5, &slow, 1, 5, BETTER_LOWER, NULL, &o, &r);
+	assert_int_equal(r.verdict, V_INCONCLUSIVE);
+	assert_non_null(strstr(r.why, "one run a side, and this host's run-to-run noise"));
+	noise_compare(&a, 1, 5, &slow, 1, 5, BETTER_LOWER, &m, &o, &r);
+	assert_int_equal(r.verdict, V_REGRESSED);
+	assert_near(r.noise_pct, 1, 1e-9);
+	assert_int_equal(r.noise_runs, 7);
+	o.threshold = 1;
+	noise_compare(&a, 1, 5, &near, 1, 5, BETTER_LOWER, &m, &o, &r);
+	assert_int_equal(r.verdict, V_INCONCLUSIVE);
+	assert_non_null(strstr(r.why, "one run a side cannot tell 1% from this host's run-to-run noise of 1.0%"));
+	assert_true(r.runs_needed > 1);
+	/* the runs it names do show the threshold, one fewer does not */
+	assert_true(noise_mde(0.01, 6 + 2.0 * r.runs_needed - 2, r.runs_needed,
+			      r.runs_needed, 0.05) <= 1);
+	assert_true(noise_mde(0.01, 6 + 2.0 * r.runs_needed - 4, r.runs_needed - 1,
+			      r.runs_needed - 1, 0.05) > 1);
+}
+
+/*
+ * The detectable effect at large df is the normal one: (1.959964 +
+ * 0.841621) s sqrt(2) for one run a side; s = 0.1 gives 100 (e^0.396209
+ * - 1) = 48.62%.
+ */
+static void test_mde_and_precision(void **state)
+{
+	struct noise_model m = { .offset = 0.07 };
+	double x[] = { 1, 2, 3 };
+
+	(void)state;
+	assert_near(noise_mde(0.1, 1e7, 1, 1, 0.05),
+		    100 * expm1(2.801585 * 0.1 * M_SQRT2), 1e-3);
+	assert_true(isnan(noise_mde(0.1, 0.5, 1, 1, 0.05)));
+	assert_int_equal(noise_runs_needed(0.5, 0, 0.1, 0.05), 0);
+	/* median 2, MAD 1 */
+	assert_near(noise_robust_cv(x, 3), 1.4826 / 2, 1e-12);
+	assert_true(isnan(noise_robust_cv(x, 2)));
+	/* sqrt(pi/2) 0.1 / 2 = 0.06267 against an offset of 0.07, then 0.05 */
+	assert_near(noise_median_precision(0.1, 4), sqrt(M_PI / 2) * 0.05, 1e-12);
+	assert_true(noise_iterations_enough(&m, 0.1, 4));
+	m.offset = 0.05;
+	assert_false(noise_iterations_enough(&m, 0.1, 4));
+	assert_false(noise_iterations_enough(NULL, 0.1, 4));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_estimate_successive_differences),
+		cmocka_unit_test(test_estimate_cuts_and_groups),
+		cmocka_unit_test(test_compare_runs_pooled_t),
+		cmocka_unit_test(test_compare_one_run_a_side),
+		cmocka_unit_test(test_mde_and_precision),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
