@@ -128,3 +128,91 @@ test_machines_hidden_sources_say_why() {
 	expect_match "psi: why not" '^/proc/pressure/cpu: ' \
 		"$(jq -r .environment.probes.psi.reason <<<"$out")"
 }
+
+# in_bare_cgroups TMP CMD...: CMD in a mount namespace where every cgroup
+# hierarchy is unmounted, so none is there but what CMD mounts; CMD may
+# mount into TMP/v1 and TMP/v2.
+in_bare_cgroups() {
+	local t=$1
+	shift
+	unshare -m sh -c 'awk "\$9 ~ /^cgroup/ { print \$5 }" /proc/self/mountinfo |
+		sort -r | while read -r m; do umount -l "$m" || exit 1; done && exec "$@"' sh "$@"
+}
+
+# cgroup settings with no hierarchy, with cgroup v2 alone and with a
+# cgroup v1 cpu hierarchy alone, each made in a mount namespace: the
+# absent paths say which hierarchies there are; a present one runs and
+# leaves no cgroup behind. What v2 offers is read from the mount itself.
+test_machines_cgroup_hierarchies() {
+	local have on
+	mountns_needs
+	use_tmpdir
+	printf '[t]\nworkload = command\nargv = /bin/true\niterations = 1\n' >"$tmp/t.job"
+	mkdir "$tmp/v1" "$tmp/v2"
+
+	rc=0
+	in_bare_cgroups "$tmp" "$SCHEDLAB" run -q "$tmp/t.job" --db "$tmp/r.db" \
+		--set cgroup.cpu.cfs_quota_us=50000 2>"$tmp/err" || rc=$?
+	expect_eq "no hierarchy: exit" 2 "$rc"
+	expect_match "no hierarchy: why" "cgroup\.cpu\.cfs_quota_us: no cgroup hierarchy has the cpu controller \(v1 mounts: none; v2: not mounted\)" "$(cat "$tmp/err")"
+
+	rc=0
+	in_bare_cgroups "$tmp" sh -c 'mount -t cgroup2 none "$1/v2" &&
+		cat "$1/v2/cgroup.controllers" >"$1/have" &&
+		cat "$1/v2/cgroup.subtree_control" >"$1/on" &&
+		exec "$2" run -q "$1/t.job" --db "$1/r.db" --set cgroup.cpu.max=max 2>"$1/err"' \
+		sh "$tmp" "$SCHEDLAB" || rc=$?
+	[ -f "$tmp/have" ] || skip "cannot mount cgroup v2 in a mount namespace"
+	have=$(cat "$tmp/have")
+	on=$(cat "$tmp/on")
+	if [[ " $on " == *" cpu "* ]]; then
+		expect_eq "v2 with cpu enabled: exit ($(cat "$tmp/err"))" 0 "$rc"
+	elif [[ " $have " == *" cpu "* ]]; then
+		expect_eq "v2, cpu not enabled: exit" 2 "$rc"
+		expect_match "v2, cpu not enabled: why" "has the cpu controller but does not enable it for its children" "$(cat "$tmp/err")"
+	else
+		expect_eq "v2 without cpu: exit" 2 "$rc"
+		expect_match "v2 without cpu: why" "no cgroup hierarchy has the cpu controller \(v1 mounts: none; v2: ${have:-none}\)" "$(cat "$tmp/err")"
+	fi
+
+	rc=0
+	in_bare_cgroups "$tmp" sh -c 'mount -t cgroup -o cpu none "$1/v1" 2>/dev/null || exit 99
+		"$2" run -q "$1/t.job" --db "$1/r.db" --label v1 --set cgroup.cpu.cfs_quota_us=50000 2>"$1/err" || exit
+		ls "$1/v1" | grep "^schedlab-" >"$1/left" || true' \
+		sh "$tmp" "$SCHEDLAB" || rc=$?
+	[ "$rc" != 99 ] || skip "cannot mount a cgroup v1 cpu hierarchy here (cpu is in use under cgroup v2)"
+	expect_eq "v1 cpu: exit ($(cat "$tmp/err"))" 0 "$rc"
+	expect_eq "v1 cpu: no cgroup left" "" "$(cat "$tmp/left")"
+	expect_eq "v1 cpu: stored" 50000 "$("$SCHEDLAB" show v1 --db "$tmp/r.db" --format json | jq -r '.cases[0].settings["cgroup.cpu.cfs_quota_us"]')"
+}
+
+# The perf probe's software counters: present as root wherever the
+# kernel has perf events (else skip, saying so); absent where
+# perf_event_open is refused, made so on any machine by strace's fault
+# injection: the run still runs and stores why.
+test_machines_perf_counters() {
+	local why
+	[ "$(id -u)" = 0 ] || skip "needs root (perf_event_paranoid applies otherwise)"
+	command -v strace >/dev/null || skip "no strace"
+	use_tmpdir
+	printf '[p]\nworkload = pipe\nloops = 200\niterations = 1\nprobes = perf\n' >"$tmp/p.job"
+	run_sl run -q "$tmp/p.job" --db "$tmp/r.db" --label on
+	expect_eq "present: exit ($err)" 0 "$rc"
+	run_sl show on --db "$tmp/r.db" --format json
+	why=$(jq -r .environment.probes.perf.reason <<<"$out")
+	[ "$(jq -r .environment.probes.perf.available <<<"$out")" = true ] ||
+		skip "the kernel refuses software perf events to root: $why"
+	expect_match "present: context switches counted" '^[0-9]+' \
+		"$(jq -r '.cases[0].samples["perf.context_switches"][0]' <<<"$out")"
+
+	rc=0
+	env "$NO_LSAN" strace -f -qq -o /dev/null -e trace=perf_event_open \
+		-e inject=perf_event_open:error=EACCES \
+		"$SCHEDLAB" run -q "$tmp/p.job" --db "$tmp/r.db" --label off 2>"$tmp/err" || rc=$?
+	expect_eq "absent: exit ($(cat "$tmp/err"))" 0 "$rc"
+	run_sl show off --db "$tmp/r.db" --format json
+	expect_eq "absent: available" false "$(jq -r .environment.probes.perf.available <<<"$out")"
+	expect_match "absent: why" '^perf_event_open: Permission denied; needs perf_event_paranoid <= 1' \
+		"$(jq -r .environment.probes.perf.reason <<<"$out")"
+	expect_eq "absent: nothing counted" null "$(jq -r '.cases[0].samples["perf.context_switches"]' <<<"$out")"
+}
