@@ -2,11 +2,11 @@
 #
 # schedlab campaign: A/B across boots without a reboot. The "kernel" is
 # a file the hook writes ($tmp/state) and the job's program reads (b
-# sleeps 10x longer than a: no load flips it); a "boot" is the entry
+# sleeps 30x longer than a: no load flips it); a "boot" is the entry
 # point, `campaign resume`, started again. Tiny runs (3 iterations);
 # nothing asserts a timing.
 
-# cjob: the job file (and $tmp); state b is 10x slower than a.
+# cjob: the job file (and $tmp); state b is 30x slower than a.
 cjob() {
 	use_tmpdir
 	cat >"$tmp/job.job" <<EOF
@@ -17,7 +17,7 @@ warmup = 0
 [spin]
 workload = command
 shell = true
-argv = "if grep -qx b '$tmp/state' 2>/dev/null; then sleep 0.3; else sleep 0.03; fi"
+argv = "if grep -qx b '$tmp/state' 2>/dev/null; then sleep 0.6; else sleep 0.02; fi"
 EOF
 }
 
