@@ -172,18 +172,24 @@ int campaign_first_hook(struct campaign *c, struct store *st, const char *db)
 	return hook(c, st, db);
 }
 
-/* The job as a child `schedlab run`, its run's uuid b->uuid. */
+/*
+ * The job as a child `schedlab run`, its run's uuid b->uuid. Resumed by
+ * hand on a terminal, the run's progress line shows (its summary goes
+ * nowhere); at boot, from the unit, it runs -q.
+ */
 static int run_job(const struct campaign *c, const char *db, size_t k)
 {
 	const struct camp_boot *b = &c->boots[k];
 	char *label = xasprintf("%s/%s", c->name, c->states[b->state].name);
+	bool live = isatty(STDERR_FILENO);
 	char *argv[] = { "schedlab", "run", c->job, "--db", (char *)db,
-			 "--uuid", (char *)b->uuid, "--label", label, "-q", NULL };
+			 "--uuid", (char *)b->uuid, "--label", label,
+			 live ? NULL : "-q", NULL };
 	pid_t pid;
 	int ws;
 
 	boot_env(c, db, k);
-	pid = spawn("/proc/self/exe", argv, false);
+	pid = spawn("/proc/self/exe", argv, live);
 	ws = pid < 0 ? -1 : reap(pid);
 	free(label);
 	if (ws < 0)

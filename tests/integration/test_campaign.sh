@@ -160,3 +160,18 @@ test_campaign_bad_input_exits_2() {
 	run_sl campaign resume c8 --db "$tmp/r.db"
 	expect_eq "resume of an aborted campaign" 1 "$rc"
 }
+
+# Resumed by hand on a terminal, a boot's run shows its progress line;
+# from the unit (no terminal) nothing but the campaign's own lines.
+test_campaign_progress_on_a_terminal() {
+	local tty
+	cstart c9 --max-boots 2
+	expect_eq "start's exit ($err)" 75 "$rc"
+	tty=$(script -qec "'$SCHEDLAB' campaign resume --db '$tmp/r.db'" /dev/null </dev/null) || true
+	expect_match "the run's progress" '\[1/1\] spin: iteration 1/3' "$tty"
+	run_sl campaign resume --db "$tmp/r.db"
+	[[ $err != *"iteration 1/3"* ]] || fail "progress off a terminal: $err"
+	! grep -q '^spin ' <<<"$out" || fail "the run's summary off a terminal: $out"
+	boots
+	every_boot_once c9
+}
