@@ -668,13 +668,34 @@ static size_t job_for(struct build *b, const struct run *base,
 /* The note, and the error, when only the workload's version differs. */
 #define VERSION_FMT "workload %s measures differently in %s (version %u) than in %s (version %u)"
 
+/*
+ * The run that RUN spec was taken to be, for a message: a label can
+ * stand for several runs (store_resolve()), so which one and what it
+ * holds: "run 12 labelled base: abandoned, 0 cases".
+ */
+static void picked(const struct run *r, char *buf, size_t len)
+{
+	char more[32] = "";
+
+	if (r->nmerged)
+		snprintf(more, sizeof(more), " and %zu more", r->nmerged);
+	if (r->id < 0)
+		snprintf(buf, len, "the file's run%s: %s, %zu case%s", more,
+			 r->status ?: "?", r->ncases, r->ncases == 1 ? "" : "s");
+	else
+		snprintf(buf, len, "run %lld%s%s%s: %s, %zu case%s",
+			 (long long)r->id, more, r->label ? " labelled " : "",
+			 r->label ?: "", r->status ?: "?", r->ncases,
+			 r->ncases == 1 ? "" : "s");
+}
+
 /* Why nothing matched: the first difference found, for the error. */
 static void explain_mismatch(const struct build *b, size_t nruns,
 			     bool match_job)
 {
 	const struct run *base = b->runs[0];
 	const char *const *specs = b->specs;
-	char diff[1100];
+	char diff[1100], a[512], c[512];
 
 	for (size_t k = 1; k < nruns; k++)
 		for (size_t i = 0; i < base->ncases; i++)
@@ -707,8 +728,11 @@ static void explain_mismatch(const struct build *b, size_t nruns,
 				      bc->job, specs[k], specs[0], diff);
 				return;
 			}
-	error("compare: nothing to compare: no job of %s is in %s%s",
-	      specs[0], specs[1], nruns > 2 ? " or the other candidates" : "");
+	picked(base, a, sizeof(a));
+	picked(b->runs[1], c, sizeof(c));
+	error("compare: nothing to compare: no job of %s (%s) is in %s (%s)%s",
+	      specs[0], a, specs[1], c,
+	      nruns > 2 ? " or the other candidates" : "");
 }
 
 /*

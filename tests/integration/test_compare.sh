@@ -143,7 +143,7 @@ test_compare_mismatch() {
 	expect_match "params: message" "job msg has other parameters in .*other\.json than in .*base\.json \(- -> loops=110\); --match job compares them anyway" "$err"
 	run_sl compare "$tmp/base.json" "$tmp/job.json"
 	expect_eq "job: exit" 2 "$rc"
-	expect_match "job: message" "nothing to compare: no job of .*base\.json is in .*job\.json" "$err"
+	expect_match "job: message" "nothing to compare: no job of .*base\.json \(the file.s run: complete, 1 case\) is in .*job\.json \(the file.s run: complete, 1 case\)" "$err"
 	run_sl compare "$tmp/base.json" "$tmp/other.json" --match job
 	expect_eq "match job: exit" 0 "$rc"
 	expect_line "match job: note" "msg: parameters differ in other: - -> loops=110" "$out"
@@ -745,4 +745,41 @@ test_compare_layout_grid_three_axes() {
 	expect_eq "exit" 0 "$rc"
 	expect_line "header" '^groups  fds loops +base +slow$' "$out"
 	expect_line "row" '^     1      2 100 +1\.044 +1\.253$' "$out"
+}
+
+# A label stands for its latest complete run with cases, not for a newer
+# run that was abandoned before its first case; when a label has only
+# such a run, the message names the runs compare took (id and label).
+test_compare_label_picks_run_with_cases() {
+	local f
+	use_tmpdir
+	fixture "$tmp/a.json" 2.6.27 "$BASE"
+	fixture "$tmp/b.json" 2.6.28-rc1 "$SLOW"
+	fixture "$tmp/e.json" empty "$BASE"
+	for f in a b; do
+		"$SCHEDLAB" import "$tmp/$f.json" --db "$tmp/r.db" >/dev/null
+		# then a newer run of the same label, abandoned with no case
+		jq --arg uuid "$(cat /proc/sys/kernel/random/uuid)" \
+			'.run.uuid = $uuid | .run.started = 5 | .run.ended = 6 |
+			 .run.status = "abandoned" | .cases = []' "$tmp/$f.json" \
+			>"$tmp/$f-abandoned.json"
+		"$SCHEDLAB" import "$tmp/$f-abandoned.json" --db "$tmp/r.db" >/dev/null
+	done
+	expect_eq "stored" 4 "$(nruns "$tmp/r.db")"
+	run_sl compare 2.6.27 2.6.28-rc1 --db "$tmp/r.db" --format json
+	expect_eq "exit" 0 "$rc"
+	expect_eq "runs" "2.6.27 2.6.28-rc1" "$(jq -r '[.runs[].name] | join(" ")' <<<"$out")"
+	expect_eq "both measured" "10 10" \
+		"$(jq -r '.jobs[0].cases[0].runs | map(.n | tostring) | join(" ")' <<<"$out")"
+	run_sl show 2.6.27 --db "$tmp/r.db" --format json
+	expect_eq "show: the complete run" "complete 1" \
+		"$(jq -r '"\(.run.status) \(.cases | length)"' <<<"$out")"
+	# a label with nothing but an abandoned run: that run, named
+	jq --arg uuid "$(cat /proc/sys/kernel/random/uuid)" \
+		'.run.uuid = $uuid | .run.status = "abandoned" | .cases = []' \
+		"$tmp/e.json" >"$tmp/e-abandoned.json"
+	"$SCHEDLAB" import "$tmp/e-abandoned.json" --db "$tmp/r.db" >/dev/null
+	run_sl compare empty 2.6.28-rc1 --db "$tmp/r.db"
+	expect_eq "empty: exit" 2 "$rc"
+	expect_eq "empty: message" "schedlab: compare: nothing to compare: no job of empty (run 5 labelled empty: abandoned, 0 cases) is in 2.6.28-rc1 (run 3 labelled 2.6.28-rc1: complete, 1 case)" "$err"
 }
