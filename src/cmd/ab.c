@@ -206,7 +206,9 @@ static double *headline(const struct case_result *r, size_t *n)
 /*
  * Enough when each variant differs from the first (the within-round
  * permutation test of the rank sum at the look's level) or both medians
- * are known to +-threshold/2.
+ * are known to +-threshold/2. A variant whose case failed is out of it
+ * (the others go on); when the first's failed, each other variant's
+ * median alone must be known.
  */
 static bool ab_enough(void *arg, const struct plan_case *c,
 		      const struct case_result *const *r, size_t nr,
@@ -217,15 +219,21 @@ static bool ab_enough(void *arg, const struct plan_case *c,
 	size_t n0, nk, m, open = 0;
 	double *x0 = headline(r[0], &n0);
 	char w[160] = "";
-	bool base_precise = seq_precise(x0, n0, rule->threshold, w, sizeof(w));
+	bool base_ok = r[0]->status == RUN_OK;
+	bool base_precise = !base_ok ||
+			    seq_precise(x0, n0, rule->threshold, w, sizeof(w));
 	const char *first_open = NULL;
 
 	for (size_t k = 1; k < nr; k++) {
-		double *xk = headline(r[k], &nk);
+		double *xk;
 		bool differs, precise;
 
+		if (r[k]->status != RUN_OK)
+			continue;
+		xk = headline(r[k], &nk);
 		m = n0 < nk ? n0 : nk;
-		differs = !stats_paired_rank_sum(x0, xk, m, &p) && p < alpha;
+		differs = base_ok &&
+			  !stats_paired_rank_sum(x0, xk, m, &p) && p < alpha;
 		precise = base_precise &&
 			  seq_precise(xk, nk, rule->threshold, w, sizeof(w));
 		if (!differs && !precise) {

@@ -212,8 +212,9 @@ static void summary_rows(FILE *f, const struct comparison *c,
 			if (c->brief && row != MM_MEAN)
 				break;	/* --brief: the mean row alone */
 
-			t->row_head(f, mm_row_label(row, cs->cell[0].ok &&
-						    cs->cell[0].s.hmean),
+			/* the metric's mean, failed baseline or not */
+			t->row_head(f, mm_row_label(row, j->metric.better ==
+						    BETTER_HIGHER),
 				    w, sweep_or_dash(cs));
 			for (size_t k = 0; k < c->nruns; k++)
 				t->cell(f, &cs->cell[k], row, k && row == MM_MEAN &&

@@ -504,6 +504,9 @@ static void compare_runs(struct build *b, const struct cmp_job *j,
 /*
  * Fills the cell of run k from its case cs; NULL: the run lacks it,
  * absent saying why. k > 0 is compared with the baseline's case bc.
+ * A case that failed is not summarised, whatever iterations it had
+ * before it failed: a statistic of one or two of them would read as a
+ * measurement (raw still lists them), and it is compared with nothing.
  */
 static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
 		      size_t k, const struct run_case *cs, const char *absent,
@@ -540,7 +543,8 @@ static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
 	n = samples(cs, m, b->xb);
 	if (!n && !cell->failed)
 		cell->failed = "no samples";
-	cell->ok = n && !summarize(b->xb, n, j->metric.better, &cell->s);
+	cell->ok = !cell->failed &&
+		   !summarize(b->xb, n, j->metric.better, &cell->s);
 	for (int row = 0; row < MM_NROWS; row++)
 		cell->pct[row] = k && cell->ok && bcell->ok ?
 			mm_row_pct(row, mm_row_value(&bcell->s, row),
@@ -548,6 +552,17 @@ static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
 			k ? NAN : 0;
 	if (!k)
 		return;
+	if (!cell->ok || !bcell->ok) {
+		stats_compare(NULL, 0, NULL, 0, dir, &c->opts, NULL, &cell->r);
+		if (cell->ok)
+			snprintf(cell->r.why, sizeof(cell->r.why),
+				 "failed in %s: %s", c->runs[0].name,
+				 bcell->failed ? bcell->failed : "no samples");
+		else
+			snprintf(cell->r.why, sizeof(cell->r.why), "%s",
+				 cell->failed);
+		return;
+	}
 	if (runs_unit(b, k)) {
 		compare_runs(b, j, bc, cs, k, dir, &cell->r);
 		c->runs_used = true;
@@ -559,8 +574,6 @@ static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
 		bn = samples(bc, run_metric(b->runs[0], j->metric.name), b->xa);
 		stats_compare(b->xa, bn, b->xb, n, dir, &c->opts, rn, &cell->r);
 	}
-	if (cell->failed)
-		snprintf(cell->r.why, sizeof(cell->r.why), "%s", cell->failed);
 	if (j->metric.headline)
 		explain(b, cell, k, bc, cs);
 }

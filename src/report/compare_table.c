@@ -92,10 +92,7 @@ static const char *stat_name(const struct comparison *c,
 {
 	if (by_median(c))
 		return "median";
-	for (size_t i = 0; i < j->ncases; i++)
-		if (j->cases[i].cell[0].ok)
-			return mm_row_label(MM_MEAN, j->cases[i].cell[0].s.hmean);
-	return mm_row_label(MM_MEAN, false);
+	return mm_row_label(MM_MEAN, j->metric.better == BETTER_HIGHER);
 }
 
 static double stat_of(const struct comparison *c, const struct cmp_cell *cell,

@@ -437,7 +437,7 @@ static void mm_table(FILE *f, const struct comparison *c,
 			const struct cmp_case *cs = &j->cases[i];
 
 			fprintf(f, "<tr><td class=\"l\">%s</td><td class=\"l\">",
-				mm_row_label(row, cs->cell[0].ok && cs->cell[0].s.hmean));
+				mm_row_label(row, j->metric.better == BETTER_HIGHER));
 			html_esc(f, *cs->sweep ? cs->sweep : "-");
 			fprintf(f, "</td>");
 			for (size_t k = 0; k < c->nruns; k++) {

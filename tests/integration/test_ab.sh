@@ -181,3 +181,35 @@ test_ab_knob_only_in_its_variant() {
 		"$("$SCHEDLAB" show 2 --db "$tmp/r.db" --format json | jq -r '.cases[0].settings["sysctl.kernel.sched_rr_timeslice_ms"]')"
 	unset SCHEDLAB_STATE_DIR
 }
+
+# One variant's failure of a case is its own: the other variants run the
+# case to its count, and the failed case is shown as failed - no
+# statistic of the iteration it had before it failed.
+test_ab_failed_variant_alone() {
+	use_tmpdir
+	# bad fails its second iteration; base and good never fail
+	printf '[t]\nworkload = command\nargv = sh -c "echo $TAG >> %s; [ $TAG != bad ] || [ $(grep -c bad %s) -lt 2 ]"\niterations = 4\n' \
+		"$tmp/log" "$tmp/log" >"$tmp/t.job"
+	run_sl ab "$tmp/t.job" --label x --db "$tmp/r.db" -q \
+		--variant 'base: env.TAG=base' --variant 'bad: env.TAG=bad' \
+		--variant 'good: env.TAG=good'
+	expect_eq "exit: a case failed" 1 "$rc"
+	expect_eq "rounds run" "2 bad,4 base,4 good" \
+		"$(sort "$tmp/log" | uniq -c | awk '{ print $1, $2 }' | paste -sd,)"
+	[[ $err != *"the case failed on"* ]] || fail "a variant was stopped by another's failure: $err"
+	expect_eq "good: complete" "complete complete 4" \
+		"$("$SCHEDLAB" show x/good --db "$tmp/r.db" --format json |
+		   jq -r '"\(.run.status) \(.cases[0].status) \(.cases[0].iterations)"')"
+	expect_eq "bad: failed" "failed 1" \
+		"$("$SCHEDLAB" show x/bad --db "$tmp/r.db" --format json |
+		   jq -r '"\(.cases[0].status) \(.cases[0].iterations)"')"
+	# the variants table: bad's column says failed, good's has a change
+	expect_line "variants table" '^ *[0-9.]+ +failed +[0-9.]+ [-+][0-9.]+%$' "$out"
+	expect_line "bad's reason" "^  t in x/bad: command\.time n/a: the command exited with status 1" "$out"
+	# mmtests' rows: none for the failed case's one iteration
+	run_sl compare x/base x/bad x/good --unit iteration --db "$tmp/r.db"
+	expect_eq "compare: exit" 0 "$rc"
+	expect_line "no stddev of one iteration" '^Stddev +- +[0-9.]+ \(   0\.00%\) +failed +[0-9.]+ \( *-?[0-9.]+%\)$' "$out"
+	expect_line "no mean of one iteration" '^Amean +- +[0-9.]+ \(   0\.00%\) +failed +[0-9.]+ [(*] *-?[0-9.]+%[)*]$' "$out"
+	expect_no_leftovers
+}

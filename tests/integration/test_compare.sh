@@ -783,3 +783,62 @@ test_compare_label_picks_run_with_cases() {
 	expect_eq "empty: exit" 2 "$rc"
 	expect_eq "empty: message" "schedlab: compare: nothing to compare: no job of empty (run 5 labelled empty: abandoned, 0 cases) is in 2.6.28-rc1 (run 3 labelled 2.6.28-rc1: complete, 1 case)" "$err"
 }
+
+# swept_fixture FILE LABEL FAILED2: a run of a throughput (higher is
+# better) swept over clients 1 and 2; with FAILED2 "yes" the case of 2
+# clients failed after one iteration (its sample kept, as run keeps it).
+swept_fixture() {
+	jq -n --arg lbl "$2" --arg failed "$3" \
+		--arg uuid "$(cat /proc/sys/kernel/random/uuid)" '{
+	schema: "schedlab-run/1",
+	run: { uuid: $uuid, "label": $lbl, host: "h", started: 1.0, ended: 2.0,
+	       status: (if $failed == "yes" then "partial" else "complete" end),
+	       command: null, schedlab_version: null },
+	environment: {},
+	metrics: { "pgbench.tps": { unit: "tps", better: "higher", headline: true, help: "t" } },
+	cases: [ { seq: 1, job: "pg", workload: "pgbench", params: "clients=1",
+		   sweep_keys: "clients", sweep: "1", status: "complete", reason: null,
+		   parameters: {}, iterations: 4,
+		   samples: { "pgbench.tps": [100, 101, 102, 103] } },
+		 { seq: 2, job: "pg", workload: "pgbench", params: "clients=2",
+		   sweep_keys: "clients", sweep: "2",
+		   status: (if $failed == "yes" then "failed" else "complete" end),
+		   reason: (if $failed == "yes" then "the case failed" else null end),
+		   parameters: {},
+		   iterations: (if $failed == "yes" then 1 else 4 end),
+		   samples: { "pgbench.tps": (if $failed == "yes" then [5]
+					     else [200, 201, 202, 203] end) } } ] }' >"$1"
+}
+
+# A failed case has no statistics: not of the iterations it had before
+# it failed (no Stddev 0, no -97% Hmean), its Failed line after every
+# row of the cases that have them, and the mean row named by the
+# metric's direction (Hmean for a throughput) whichever case failed.
+test_compare_failed_case_has_no_statistics() {
+	use_tmpdir
+	swept_fixture "$tmp/ok.json" ok no
+	swept_fixture "$tmp/failed.json" failed yes
+	run_sl compare --unit iteration "$tmp/ok.json" "$tmp/failed.json"
+	expect_eq "exit" 0 "$rc"
+	expect_line "hmean of 2, candidate failed" '^Hmean +2 +[0-9.]+ \(   0\.00%\) +failed *$' "$out"
+	expect_line "stddev of 2, candidate failed" '^Stddev +2 +[0-9.]+ \(   0\.00%\) +failed *$' "$out"
+	expect_line "change of 2" '^Change \(median\) +2 +failed +n/a +p=- +inconclusive$' "$out"
+	# the failed run as the baseline: its row still reads Hmean
+	run_sl compare --unit iteration "$tmp/failed.json" "$tmp/ok.json"
+	expect_line "hmean of 2, baseline failed" '^Hmean +2 +failed +[0-9.]+ \(    n/a%\)$' "$out"
+	! grep -q '^Amean' <<<"$out" || fail "a mean row reads Amean: $out"
+	expect_line "why" "failed in failed: the case failed" "$out"
+	# show: the statistics of clients 1 (Python 3.11: harmonic_mean,
+	# pstdev), then the failed case's line
+	run_sl show "$tmp/failed.json"
+	expect_eq "show: exit" 0 "$rc"
+	expect_eq "show: block" "pg by clients: pgbench.tps, tps (higher is better)
+Min       1        100.0000
+Hmean     1        101.4877
+Stddev    1          1.1180
+CoeffVar  1          1.1016
+Max       1        103.0000
+BAmean-95 1        102.0000
+Failed    2    the case failed" \
+		"$(sed -n '/^pg by clients/,/^$/p' <<<"$out" | sed '/^$/d')"
+}
