@@ -30,8 +30,6 @@ const char *const compare_units[] = { "run", "iteration", NULL };
 const char *const compare_layouts[] = { "mmtests", "variants", "wide", "grid",
 					 "raw", "workload", NULL };
 const char *const compare_bys[] = { "run", "host", NULL };
-enum { LAYOUT_MMTESTS, LAYOUT_VARIANTS, LAYOUT_WIDE, LAYOUT_GRID, LAYOUT_RAW,
-       LAYOUT_WORKLOAD };
 
 static const struct opt_def compare_options[] = {
 	COMMON_OPTIONS,
@@ -119,6 +117,30 @@ void compare_render(const struct comparison *c, int format)
 	}
 	if (f != stdout)
 		fclose(f);
+}
+
+int compare_render_layout(const struct comparison *c,
+			  const struct run *const *rp, int layout, int stat,
+			  bool markdown, const char *who)
+{
+	struct layout_opts lo = { .stat = stat, .markdown = markdown };
+	FILE *f = text_safe(stdout);
+	int rc = 0;
+
+	if (layout == LAYOUT_VARIANTS)
+		render_compare_variants(f, c, markdown);
+	else if (layout == LAYOUT_WIDE)
+		render_compare_wide(f, c, &lo);
+	else if (layout == LAYOUT_GRID)
+		render_compare_grid(f, c, &lo);
+	else if (layout == LAYOUT_RAW)
+		render_compare_raw(f, c, &lo);
+	else if (render_compare_workload(f, c, rp, &lo))
+		rc = -1;
+	fclose(f);
+	if (rc)
+		error("%s: --layout workload: " WL_TABLE_NONE, who);
+	return rc;
 }
 
 /*
@@ -270,24 +292,11 @@ int cmd_compare(int argc, char **argv)
 	c.rows = rows;
 	compare_style(&o, &c);
 	if (o.layout != LAYOUT_MMTESTS) {
-		struct layout_opts lo = { .stat = o.stat, .markdown = o.format == 1 };
-		FILE *f = text_safe(stdout);
-
-		if (o.layout == LAYOUT_VARIANTS)
-			render_compare_variants(f, &c, lo.markdown);
-		else if (o.layout == LAYOUT_WIDE)
-			render_compare_wide(f, &c, &lo);
-		else if (o.layout == LAYOUT_GRID)
-			render_compare_grid(f, &c, &lo);
-		else if (o.layout == LAYOUT_RAW)
-			render_compare_raw(f, &c, &lo);
-		else if (render_compare_workload(f, &c, rp, &lo)) {
-			fclose(f);
+		if (compare_render_layout(&c, rp, o.layout, o.stat,
+					  o.format == 1, "compare")) {
 			compare_free(&c);
-			error("compare: --layout workload: " WL_TABLE_NONE);
 			goto out;
 		}
-		fclose(f);
 	} else if (o.format == 4) {
 		/* the report's page, its plots inlined (report.c) */
 		struct plot_batch pb;

@@ -213,3 +213,25 @@ test_ab_failed_variant_alone() {
 	expect_line "no mean of one iteration" '^Amean +- +[0-9.]+ \(   0\.00%\) +failed +[0-9.]+ [(*] *-?[0-9.]+%[)*]$' "$out"
 	expect_no_leftovers
 }
+
+# --layout takes every table compare --layout prints: grid is the grid
+# (the sweep values as rows, a column per variant), not mmtests' rows;
+# workload, for a plan whose workloads declare no table, is refused
+# before anything runs.
+test_ab_layouts() {
+	use_tmpdir
+	printf '[nap]\nworkload = command\nargv = true\nn = 1,2\niterations = 3\n' >"$tmp/g.job"
+	run_sl ab "$tmp/g.job" --db "$tmp/r.db" -q --label g \
+		--variant 'a:' --variant 'b:' --layout grid
+	expect_eq "grid: exit ($err)" 0 "$rc"
+	expect_line "grid: title" '^nap by n: command\.time, s, Amean \(lower is better\)$' "$out"
+	expect_line "grid: head" '^n +a +b$' "$out"
+	expect_line "grid: row" '^2 +[0-9.]+ +[0-9.]+$' "$out"
+	expect_line "grid: verdict" '^verdict: ' "$out"
+	! grep -qE '^(Min|Amean|Stddev) ' <<<"$out" || fail "grid printed mmtests' rows: $out"
+	run_sl ab "$tmp/g.job" --db "$tmp/r.db" -q --label w \
+		--variant 'a:' --variant 'b:' --layout workload
+	expect_eq "workload: exit" 2 "$rc"
+	expect_eq "workload: why" "schedlab: ab: --layout workload: no job here runs a workload that declares a table (compute does: AIM7's)" "$err"
+	expect_eq "workload: nothing ran" 2 "$(nruns "$tmp/r.db")"
+}
