@@ -91,20 +91,40 @@ static void text_cell(FILE *f, const struct cmp_cell *c, int row, bool mark,
 		fprintf(f, "%12s %10s", c->present ? "failed" : "-", "");
 		return;
 	}
-	pct_text(p, sizeof(p), c->pct[row]);
+	/* "   1.74%", or a percentage's "  12.30pt" in the same 8 columns */
+	if (c->points && !isnan(c->pct[row])) {
+		snprintf(p, sizeof(p), "%6.2fpt",
+			 fabs(c->pct[row]) < 0.005 ? 0 : c->pct[row]);
+	} else {
+		char q[24];
+
+		pct_text(q, sizeof(q), c->pct[row]);
+		snprintf(p, sizeof(p), "%s%%", q);
+	}
 	if (row == MM_COV)
 		dec = 4;	/* a percentage */
 	if (isnan(mm_row_value(&c->s, row)))
-		fprintf(f, "%12s (%s%%)", "n/a", p);
+		fprintf(f, "%12s (%s)", "n/a", p);
 	else if (mark)
-		fprintf(f, "%12.*f *%s%%*", dec, mm_row_value(&c->s, row), p);
+		fprintf(f, "%12.*f *%s*", dec, mm_row_value(&c->s, row), p);
 	else
-		fprintf(f, "%12.*f (%s%%)", dec, mm_row_value(&c->s, row), p);
+		fprintf(f, "%12.*f (%s)", dec, mm_row_value(&c->s, row), p);
 }
 
 /* "-6.2% [-8.1, -4.0]", or "n/a" when undefined. */
-static void change_text(char *buf, size_t len, const struct cmp_result *r)
+static void change_text(char *buf, size_t len, const struct cmp_cell *cell)
 {
+	const struct cmp_result *r = &cell->r;
+
+	if (cell->points && !isnan(r->change)) {
+		/* a percentage's change: points, as its table shows it */
+		if (isnan(cell->pt_lo))
+			snprintf(buf, len, "%+.1f pt [n/a]", cell->pt);
+		else
+			snprintf(buf, len, "%+.1f pt [%+.1f, %+.1f]", cell->pt,
+				 cell->pt_lo, cell->pt_hi);
+		return;
+	}
 	if (isnan(r->change))
 		snprintf(buf, len, "n/a");
 	else if (isnan(r->lo))	/* one run a side, no noise known: no interval */
@@ -159,7 +179,9 @@ static void text_explain(FILE *f, const struct comparison *c,
 
 				sd_text(sa, sizeof(sa), x->base_sd_pct);
 				sd_text(sb, sizeof(sb), x->cand_sd_pct);
-				if (isfinite(x->change_pct))
+				if (x->points)	/* a percentage: points */
+					snprintf(ch, sizeof(ch), "%+.1f pt", x->change_pt);
+				else if (isfinite(x->change_pct))
 					snprintf(ch, sizeof(ch), "%+.1f%%", x->change_pct);
 				else
 					snprintf(ch, sizeof(ch), "new");
@@ -244,7 +266,7 @@ static void change_rows(FILE *f, const struct comparison *c,
 			const struct cmp_result *r = &j->cases[i].cell[k].r;
 			char ch[64], p[16];
 
-			change_text(ch, sizeof(ch), r);
+			change_text(ch, sizeof(ch), &j->cases[i].cell[k]);
 			p_text(p, sizeof(p), r->p);
 			t->change(f, change_label(c), w,
 				  sweep_or_dash(&j->cases[i]), runw, c->runs[k].name,
@@ -413,7 +435,7 @@ void render_verdict_line(FILE *f, const struct comparison *c)
 
 				if (r->verdict != c->overall || shown++ >= 5)
 					continue;
-				change_text(ch, sizeof(ch), r);
+				change_text(ch, sizeof(ch), &j->cases[i].cell[k]);
 				line = xasprintf("%s%s%s in %s: %s %s: %s", j->job,
 						 *j->cases[i].sweep ? " " : "",
 						 j->cases[i].sweep, c->runs[k].name,
@@ -534,7 +556,8 @@ static void md_cell(FILE *f, const struct cmp_cell *c, int row, bool mark,
 	if (isnan(c->pct[row]))
 		snprintf(p, sizeof(p), "n/a");
 	else
-		snprintf(p, sizeof(p), "%.2f%%", c->pct[row]);
+		snprintf(p, sizeof(p), c->points ? "%.2f pt" : "%.2f%%",
+			 c->pct[row]);
 	if (isnan(mm_row_value(&c->s, row)))
 		fprintf(f, " n/a (%s) |", p);
 	else

@@ -35,7 +35,10 @@ struct cmp_expl {
 	const char *metric;
 	double base, base_sd_pct;	/* mean, population sd / mean in % */
 	double cand, cand_sd_pct;
-	double change_pct;		/* 100 * (cand - base) / base */
+	double change_pct;		/* 100 * (cand - base) / base; NaN
+					 * for a percentage (points) */
+	bool points;			/* metric's unit is "%" */
+	double change_pt;		/* cand - base, in points; NaN if not */
 };
 
 /* One case in one run. */
@@ -48,8 +51,17 @@ struct cmp_cell {
 	const double *x;	/* borrowed: every iteration's value, NaN where */
 	size_t n;		/* ... one was not measured (the raw layout) */
 	const struct run_case *rc;	/* borrowed: the case (other metrics) */
-	double pct[MM_NROWS];	/* mmtests' % against the baseline; NaN: n/a */
+	double pct[MM_NROWS];	/* mmtests' % against the baseline (points
+				 * when points); NaN: n/a */
 	struct cmp_result r;	/* candidates: against the baseline */
+	/*
+	 * The metric is a percentage (unit "%"): a change of it is a
+	 * difference in points, + is better as for pct[] - pt, its
+	 * interval pt_lo..pt_hi (r's ratio interval at the baseline's
+	 * level of the test's statistic); NaN: n/a.
+	 */
+	bool points;
+	double pt, pt_lo, pt_hi;
 	struct cmp_expl *expl;
 	size_t nexpl;
 };

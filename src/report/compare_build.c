@@ -216,11 +216,17 @@ static size_t samples(const struct run_case *cs, int m, double *x)
 	return m < 0 ? 0 : run_samples(cs, m, x);
 }
 
+/* The change an explanation shows: in points for a percentage. */
+static double expl_change(const struct cmp_expl *e)
+{
+	return e->points ? e->change_pt : e->change_pct;
+}
+
 static int by_change(const void *x, const void *y)
 {
 	const struct cmp_expl *a = x, *b = y;
-	double ma = isfinite(a->change_pct) ? fabs(a->change_pct) : INFINITY;
-	double mb = isfinite(b->change_pct) ? fabs(b->change_pct) : INFINITY;
+	double ma = isfinite(expl_change(a)) ? fabs(expl_change(a)) : INFINITY;
+	double mb = isfinite(expl_change(b)) ? fabs(expl_change(b)) : INFINITY;
 
 	return (mb > ma) - (mb < ma);
 }
@@ -252,7 +258,11 @@ static void explain(struct build *b, struct cmp_cell *cell, size_t k,
 		stats_amean(b->xb, nb, &e->cand);
 		stats_pstddev_pct(b->xa, na, &e->base_sd_pct);
 		stats_pstddev_pct(b->xb, nb, &e->cand_sd_pct);
-		e->change_pct = stats_pct_diff(e->base, e->cand);
+		/* a percentage's change is a difference in points */
+		e->points = !strcmp(probe_metrics[m].unit, "%");
+		e->change_pct = e->points ? NAN :
+				stats_pct_diff(e->base, e->cand);
+		e->change_pt = e->points ? e->cand - e->base : NAN;
 	}
 	if (cell->nexpl > 1)
 		qsort(cell->expl, cell->nexpl, sizeof(*cell->expl), by_change);
@@ -521,6 +531,8 @@ static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
 			  j->metric.better;
 	size_t n, bn;
 
+	cell->points = !strcmp(j->metric.unit, "%");
+	cell->pt = cell->pt_lo = cell->pt_hi = NAN;
 	if (!cs) {
 		cell->failed = absent;
 		if (k) {
@@ -546,10 +558,12 @@ static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
 	cell->ok = !cell->failed &&
 		   !summarize(b->xb, n, j->metric.better, &cell->s);
 	for (int row = 0; row < MM_NROWS; row++)
-		cell->pct[row] = k && cell->ok && bcell->ok ?
+		cell->pct[row] = !(k && cell->ok && bcell->ok) ? (k ? NAN : 0) :
+			cell->points ?
+			mm_row_pt(row, mm_row_value(&bcell->s, row),
+				  mm_row_value(&cell->s, row), dir) :
 			mm_row_pct(row, mm_row_value(&bcell->s, row),
-				   mm_row_value(&cell->s, row), dir) :
-			k ? NAN : 0;
+				   mm_row_value(&cell->s, row), dir);
 	if (!k)
 		return;
 	if (!cell->ok || !bcell->ok) {
@@ -573,6 +587,15 @@ static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
 	} else {
 		bn = samples(bc, run_metric(b->runs[0], j->metric.name), b->xa);
 		stats_compare(b->xa, bn, b->xb, n, dir, &c->opts, rn, &cell->r);
+	}
+	if (cell->points) {
+		/* the ratio's change at the baseline's level: points */
+		double level = stat_test_medians(c->opts.test) ?
+			       bcell->s.median : cmp_cell_stat(bcell, STAT_AMEAN);
+
+		cell->pt = level * cell->r.change / 100;
+		cell->pt_lo = level * cell->r.lo / 100;
+		cell->pt_hi = level * cell->r.hi / 100;
 	}
 	if (j->metric.headline)
 		explain(b, cell, k, bc, cs);

@@ -452,9 +452,10 @@ static void mm_table(FILE *f, const struct comparison *c,
 				fprintf(f, "<td%s>", sig ? " class=\"sig\"" : "");
 				num(f, mm_row_value(&cell->s, row));
 				if (k && isfinite(pct))
-					fprintf(f, " <span class=\"%s\">(%+.2f%%)</span>",
+					fprintf(f, " <span class=\"%s\">(%+.2f%s)</span>",
 						pct > 0.005 ? "better" : pct < -0.005 ? "worse" : "same",
-						fabs(pct) < 0.005 ? 0 : pct);
+						fabs(pct) < 0.005 ? 0 : pct,
+						cell->points ? " pt" : "%");
 				fprintf(f, "</td>");
 			}
 			fprintf(f, "</tr>\n");
@@ -473,7 +474,8 @@ static void change_table(FILE *f, const struct comparison *c,
 		stat_test_medians(c->opts.test) ? "median" : "Amean");
 	for (size_t i = 0; i < j->ncases; i++)
 		for (size_t k = 1; k < c->nruns; k++) {
-			const struct cmp_result *r = &j->cases[i].cell[k].r;
+			const struct cmp_cell *cell = &j->cases[i].cell[k];
+			const struct cmp_result *r = &cell->r;
 
 			fprintf(f, "<tr class=\"");
 			verdict_class(f, r->verdict);
@@ -484,6 +486,9 @@ static void change_table(FILE *f, const struct comparison *c,
 			html_esc(f, c->runs[k].name);
 			if (isnan(r->change))
 				fprintf(f, "</td><td>n/a</td><td></td>");
+			else if (cell->points)	/* a percentage: points */
+				fprintf(f, "</td><td>%+.1f pt</td><td>[%+.1f, %+.1f]</td>",
+					cell->pt, cell->pt_lo, cell->pt_hi);
 			else
 				fprintf(f, "</td><td>%+.1f%%</td><td>[%+.1f, %+.1f]</td>",
 					r->change, r->lo, r->hi);
@@ -522,7 +527,9 @@ static void expl_table(FILE *f, const struct comparison *c,
 				html_esc(f, x->metric);
 				fprintf(f, "</td><td>%.6g</td><td>%.0f</td><td>%.6g</td><td>%.0f</td>",
 					x->base, x->base_sd_pct, x->cand, x->cand_sd_pct);
-				if (isfinite(x->change_pct))
+				if (x->points)	/* a percentage: points */
+					fprintf(f, "<td>%+.1f pt</td></tr>\n", x->change_pt);
+				else if (isfinite(x->change_pct))
 					fprintf(f, "<td>%+.1f%%</td></tr>\n", x->change_pct);
 				else
 					fprintf(f, "<td>new</td></tr>\n");

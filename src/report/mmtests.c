@@ -66,6 +66,13 @@ double mm_row_pct(int row, double base, double new, enum better dir)
 				BETTER_LOWER : dir);
 }
 
+double mm_row_pt(int row, double base, double new, enum better dir)
+{
+	if (row == MM_SD || row == MM_COV || dir == BETTER_LOWER)
+		return base - new;
+	return new - base;
+}
+
 void render_job_summary(FILE *f, const char *job, const char *sweep_keys,
 			const struct metric_def *m,
 			const struct sweep_samples *s, size_t ns)

@@ -89,7 +89,7 @@ test_compare_fixed_runs() {
 	run_sl compare --unit iteration "$tmp/base.json" "$tmp/slow.json" --format csv
 	expect_eq "csv lines" 3 "$(nlines "$out")"
 	expect_match "csv header: the means by name" '^job,sweep,metric,run,n,mean_kind,min,amean,hmean,stddev,' "$(head -n 1 <<<"$out")"
-	expect_match "csv row" '^msg,1,messaging\.time,slow,10,amean,1\.2,1\.2528,1\.2456573[0-9]*,.*,yes,regressed,median$' "$(tail -n 1 <<<"$out")"
+	expect_match "csv row" '^msg,1,messaging\.time,slow,10,amean,1\.2,1\.2528,1\.2456573[0-9]*,.*,yes,regressed,median,,$' "$(tail -n 1 <<<"$out")"
 	run_sl compare --unit iteration "$tmp/base.json" "$tmp/slow.json" --format markdown
 	expect_line "markdown mean" '^\| Amean \| 1 \| 1\.0440 \(0\.00%\) \| 1\.2528 \*\*\(-20\.00%\)\*\* \|$' "$out"
 	expect_line "markdown change" '^\| groups \| run \| Change \(median\) \[interval\] \| p \| verdict \|$' "$out"
@@ -841,4 +841,60 @@ Max       1        103.0000
 BAmean-95 1        102.0000
 Failed    2    the case failed" \
 		"$(sed -n '/^pg by clients/,/^$/p' <<<"$out" | sed '/^$/d')"
+}
+
+# pct_fixture FILE LABEL TIMES IDLE: one messaging case, messaging.time
+# TIMES and cpu.idle_pct IDLE (JSON arrays): a metric that is itself a
+# percentage (unit %).
+pct_fixture() {
+	jq -n --arg lbl "$2" --argjson x "$3" --argjson idle "$4" \
+		--arg uuid "$(cat /proc/sys/kernel/random/uuid)" '{
+	schema: "schedlab-run/1",
+	run: { uuid: $uuid, "label": $lbl, host: "h", started: 1.0, ended: 2.0,
+	       status: "complete", command: null, schedlab_version: null },
+	environment: {},
+	metrics: {
+	  "messaging.time": { unit: "s", better: "lower", headline: true, help: "t" },
+	  "cpu.idle_pct": { unit: "%", better: "none", headline: false, help: "i" }
+	},
+	cases: [ { seq: 1, job: "msg", workload: "messaging", params: "groups=1 loops=100",
+		   sweep_keys: "groups", sweep: "1", status: "complete", reason: null,
+		   parameters: {}, iterations: ($x | length),
+		   samples: { "messaging.time": $x, "cpu.idle_pct": $idle } } ] }' >"$1"
+}
+
+# A percentage of a percentage reads as nonsense (cpu.idle_pct from
+# 0.01% to 6.4% is +63900%): a metric whose unit is % changes by a
+# difference in points in the lkp block, in its own table (--metrics),
+# in csv and in json. By hand: means 0.01 and 6.4, +6.39 points; medians
+# 0.01 and 6.4; min 0.01 and 6.3, +6.29.
+test_compare_percentages_in_points() {
+	use_tmpdir
+	pct_fixture "$tmp/a.json" base "$BASE" '[0.01,0.01,0.01,0.01,0.01,0.01,0.01,0.01,0.01,0.01]'
+	pct_fixture "$tmp/b.json" cand "$SLOW" '[6.3,6.4,6.5,6.4,6.3,6.4,6.5,6.4,6.4,6.4]'
+	run_sl compare --unit iteration "$tmp/a.json" "$tmp/b.json"
+	expect_eq "exit" 0 "$rc"
+	expect_line "lkp block" '^ +0\.01 +\+6\.4 pt +6\.4 +cpu\.idle_pct$' "$out"
+	! grep -q '63[0-9]*\.[0-9]%' <<<"$out" || fail "a percentage of a percentage: $out"
+	run_sl compare --unit iteration "$tmp/a.json" "$tmp/b.json" --metrics cpu.idle_pct
+	expect_line "mean row" '^Amean +1 +0\.010000 \(  0\.00pt\) +6\.400000 [*(]  6\.39pt[*)]$' "$out"
+	expect_line "min row" '^Min +1 +0\.010000 \(  0\.00pt\) +6\.300000 \(  6\.29pt\)$' "$out"
+	expect_line "change row" '^Change \(median\) +1 +cand +\+6\.4 pt \[\+[0-9.]+, \+[0-9.]+\] +p=' "$out"
+	! grep -q '63[0-9]*\.[0-9]*%' <<<"$out" || fail "a percentage of a percentage: $out"
+	[ "$(awk '{ print length }' <<<"$out" | sort -n | tail -n 1)" -le 80 ] ||
+		fail "a line is wider than 80 columns"
+	run_sl compare --unit iteration "$tmp/a.json" "$tmp/b.json" --metrics cpu.idle_pct --format markdown
+	expect_line "markdown mean" '^\| Amean \| 1 \| 0\.010000 \(0\.00 pt\) \| 6\.400000 \*{0,2}\(6\.39 pt\)\*{0,2} \|$' "$out"
+	expect_line "markdown change" '^\| 1 \| cand \| \+6\.4 pt \[' "$out"
+	run_sl compare --unit iteration "$tmp/a.json" "$tmp/b.json" --metrics cpu.idle_pct --format json
+	approx "json: explain change_pt" 6.39 "$(jval "$out" '.jobs[0].cases[0].runs[1].explain[] | select(.metric == "cpu.idle_pct") | .change_pt')"
+	expect_eq "json: explain change_pct" null "$(jq -c '.jobs[0].cases[0].runs[1].explain[] | select(.metric == "cpu.idle_pct") | .change_pct' <<<"$out")"
+	expect_eq "json: no pct" false "$(jq -c '.jobs[1].cases[0].runs[1] | has("pct")' <<<"$out")"
+	approx "json: pt.mean" 6.39 "$(jval "$out" '.jobs[1].cases[0].runs[1].pt.mean')"
+	approx "json: change_pt" 6.39 "$(jval "$out" '.jobs[1].cases[0].runs[1].change_pt')"
+	run_sl compare --unit iteration "$tmp/a.json" "$tmp/b.json" --metrics cpu.idle_pct --format csv
+	expect_match "csv: points at the end" '^msg,1,cpu\.idle_pct,cand,10,amean,.*,median,6\.39[0-9]*,6\.39[0-9]*$' "$(tail -n 1 <<<"$out")"
+	run_sl compare --unit iteration "$tmp/a.json" "$tmp/b.json" --metrics cpu.idle_pct --format html
+	expect_match "html: lkp table" 'cpu\.idle_pct</td><td>0\.01</td><td>0</td><td>6\.4</td><td>[0-9]+</td><td>\+6\.4 pt</td>' "$out"
+	expect_match "html: change" '<td>\+6\.4 pt</td><td>\[' "$out"
 }
