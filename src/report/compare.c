@@ -153,10 +153,51 @@ static void sd_text(char *buf, size_t len, double sd)
 		snprintf(buf, len, "%s", "");
 }
 
+/*
+ * When no case of job j shows a metric that moved because the probes
+ * were off (in every case compared, or in some), the line that says so
+ * into buf; else false.
+ */
+bool cmp_probes_off_line(const struct comparison *c, const struct cmp_job *j,
+			 char *buf, size_t len)
+{
+	size_t cells = 0, off = 0;
+
+	if (!j->metric.headline || (c->brief && !c->brief_top))
+		return false;
+	for (size_t i = 0; i < j->ncases; i++)
+		for (size_t k = 1; k < c->nruns; k++) {
+			const struct cmp_cell *cell = &j->cases[i].cell[k];
+
+			if (cell->nexpl)
+				return false;
+			if (!cell->ok || !j->cases[i].cell[0].ok)
+				continue;
+			cells++;
+			off += cell->probes_off;
+		}
+	if (!off)
+		return false;
+	if (off == cells)
+		snprintf(buf, len, "what moved: nothing to show: probes were off in %s (probes = on records them)",
+			 cells == 1 ? "this case" : "these cases");
+	else
+		snprintf(buf, len, "what moved: nothing to show: probes were off in %zu of the %zu cases compared (probes = on records them)",
+			 off, cells);
+	return true;
+}
+
 static void text_explain(FILE *f, const struct comparison *c,
 			 const struct cmp_job *j)
 {
 	bool head = false;
+	char off[192];
+
+	if (cmp_probes_off_line(c, j, off, sizeof(off))) {
+		fputc('\n', f);
+		text_wrap(f, "", "  ", off, TEXT_COLUMNS);
+		return;
+	}
 
 	for (size_t i = 0; i < j->ncases; i++)
 		for (size_t k = 1; k < c->nruns; k++) {

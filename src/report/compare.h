@@ -62,6 +62,9 @@ struct cmp_cell {
 	 */
 	bool points;
 	double pt, pt_lo, pt_hi;
+	/* candidates: the probes were off in its case or the baseline's
+	 * (probes = off, or the workload's default), so nothing could move */
+	bool probes_off;
 	struct cmp_expl *expl;
 	size_t nexpl;
 };
@@ -240,5 +243,12 @@ const char *cmp_test_name(const struct comparison *c);
 
 /* The overall verdict and why, as the last line judge prints. */
 void render_verdict_line(FILE *f, const struct comparison *c);
+/*
+ * When no metric of job j moved because the probes were off in its
+ * cases, "what moved: nothing to show: probes were off in these cases
+ * (probes = on records them)" into buf; else false.
+ */
+bool cmp_probes_off_line(const struct comparison *c, const struct cmp_job *j,
+			 char *buf, size_t len);
 
 #endif

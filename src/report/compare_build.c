@@ -511,6 +511,14 @@ static void compare_runs(struct build *b, const struct cmp_job *j,
 	free(mb);
 }
 
+/* Whether a case ran without the probes (its run setting "probes"). */
+static bool probes_off(const struct run_case *rc)
+{
+	const char *p = rc ? run_setting(rc, "probes") : NULL;
+
+	return p && !strcmp(p, "off");
+}
+
 /*
  * Fills the cell of run k from its case cs; NULL: the run lacks it,
  * absent saying why. k > 0 is compared with the baseline's case bc.
@@ -566,6 +574,7 @@ static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
 				   mm_row_value(&cell->s, row), dir);
 	if (!k)
 		return;
+	cell->probes_off = probes_off(bc) || probes_off(cs);
 	if (!cell->ok || !bcell->ok) {
 		stats_compare(NULL, 0, NULL, 0, dir, &c->opts, NULL, &cell->r);
 		if (cell->ok)

@@ -154,6 +154,8 @@ static json_t *cell_json(const struct comparison *c, const struct cmp_cell *cell
 			"change_pt", num(x->change_pt)));
 	}
 	json_object_set_new(o, "explain", ex);
+	/* why explain[] may be empty: no probe recorded anything */
+	json_object_set_new(o, "probes_off", json_boolean(cell->probes_off));
 	return o;
 }
 

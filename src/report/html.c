@@ -534,8 +534,17 @@ static void expl_table(FILE *f, const struct comparison *c,
 				else
 					fprintf(f, "<td>new</td></tr>\n");
 			}
-	if (head)
+	if (head) {
 		fprintf(f, "</table>\n");
+	} else {
+		char off[192];
+
+		if (cmp_probes_off_line(c, j, off, sizeof(off))) {
+			fprintf(f, "<p>");
+			html_esc(f, off);
+			fprintf(f, "</p>\n");
+		}
+	}
 }
 
 static void job_section(const struct page *p, size_t ji)

@@ -898,3 +898,30 @@ test_compare_percentages_in_points() {
 	expect_match "html: lkp table" 'cpu\.idle_pct</td><td>0\.01</td><td>0</td><td>6\.4</td><td>[0-9]+</td><td>\+6\.4 pt</td>' "$out"
 	expect_match "html: change" '<td>\+6\.4 pt</td><td>\[' "$out"
 }
+
+# Runs whose probes were off (messaging over pipes: off unless asked
+# for) have no scheduler metric that could move: compare says so
+# instead of leaving the block out without a word; with probes = on it
+# does not.
+test_compare_probes_off_says_why() {
+	use_tmpdir
+	printf '[msg]\nworkload = messaging\ngroups = 1\nfds = 2\nloops = 100\nipc = pipe\niterations = 4\n' >"$tmp/p.job"
+	sed 's/^iterations = 4$/iterations = 4\nprobes = on/' "$tmp/p.job" >"$tmp/on.job"
+	for l in a b; do
+		run_sl run "$tmp/p.job" --db "$tmp/r.db" --label "$l" -q
+		expect_eq "run $l" 0 "$rc"
+		run_sl run "$tmp/on.job" --db "$tmp/r.db" --label "on-$l" -q
+		expect_eq "run on-$l" 0 "$rc"
+	done
+	expect_eq "stored off" off "$("$SCHEDLAB" show a --db "$tmp/r.db" --format json | jq -r '.cases[0].settings.probes')"
+	run_sl compare a b --unit iteration --db "$tmp/r.db"
+	expect_eq "exit" 0 "$rc"
+	expect_eq "why" "what moved: nothing to show: probes were off in this case (probes = on records them)" \
+		"$(sed -n '/^what moved:/,/^$/p' <<<"$out" | sed '/^$/d' | paste -sd' ' | tr -s ' ')"
+	run_sl compare a b --unit iteration --db "$tmp/r.db" --format json
+	expect_eq "json: probes_off" "true []" \
+		"$(jq -c '.jobs[0].cases[0].runs[1] | "\(.probes_off) \(.explain)"' -r <<<"$out")"
+	run_sl compare on-a on-b --unit iteration --db "$tmp/r.db"
+	expect_eq "on: exit" 0 "$rc"
+	[[ $out != *"probes were off"* ]] || fail "probes on, said off: $out"
+}
