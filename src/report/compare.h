@@ -98,7 +98,10 @@ struct comparison {
 	size_t nruns;
 	struct cmp_job *jobs;
 	size_t njobs;
-	char **notes;		/* what was not compared, and why */
+	/* what was not compared and why, what was compared with a
+	 * difference, the machine, outliers: in words */
+	char **notes;
+	bool *note_left_out;	/* [nnotes]: a case left out (not compared) */
 	size_t nnotes;
 	enum verdict *verdict;	/* by run (the baseline's unused) */
 	enum verdict overall;

@@ -184,24 +184,46 @@ static void param_diff(const struct run_case *x, const struct run_case *y,
 	words_free(&b);
 }
 
+static void vnote(struct comparison *c, bool left_out, const char *fmt,
+		  va_list ap)
+{
+	char buf[1024];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	for (size_t i = 0; i < c->nnotes; i++)
+		if (!strcmp(c->notes[i], buf))
+			return;
+	c->notes = xrealloc(c->notes, (c->nnotes + 1) * sizeof(*c->notes));
+	c->note_left_out = xrealloc(c->note_left_out,
+				    (c->nnotes + 1) * sizeof(*c->note_left_out));
+	c->note_left_out[c->nnotes] = left_out;
+	c->notes[c->nnotes++] = xstrdup(buf);
+}
+
+/* A note on what was compared: the machine, outliers, differences. */
 static void note(struct comparison *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 static void note(struct comparison *c, const char *fmt, ...)
 {
-	char buf[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	vnote(c, false, fmt, ap);
 	va_end(ap);
-	for (size_t i = 0; i < c->nnotes; i++)
-		if (!strcmp(c->notes[i], buf))
-			return;
-	c->notes = realloc(c->notes, (c->nnotes + 1) * sizeof(*c->notes));
-	if (!c->notes)
-		abort();
-	c->notes[c->nnotes++] = xstrdup(buf);
+}
+
+/* A note on a case left out: the html page heads these "Not compared". */
+static void note_out(struct comparison *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note_out(struct comparison *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vnote(c, true, fmt, ap);
+	va_end(ap);
 }
 
 static const char *case_name(const struct run_case *cs, char *buf, size_t len)
@@ -695,7 +717,7 @@ static size_t job_for(struct build *b, const struct run *base,
 	}
 	h = run_headline(base, bc->workload);
 	if (h < 0) {
-		note(c, "job %s: workload %s has no headline metric", bc->job,
+		note_out(c, "job %s: workload %s has no headline metric", bc->job,
 		     bc->workload);
 		return 0;
 	}
@@ -799,7 +821,7 @@ static bool near_case(struct build *b, const struct run_case *bc)
 			b->used[k][l] = true;
 			any = true;
 			param_diff(bc, x, diff, sizeof(diff));
-			note(c, "%s: other parameters in %s (%s); --match job compares them",
+			note_out(c, "%s: other parameters in %s (%s); --match job compares them",
 			     case_name(bc, name, sizeof(name)), c->runs[k].name, diff);
 			break;
 		}
@@ -834,7 +856,7 @@ static const struct run_case *match_in(struct build *b, size_t k,
 	if (other < r->ncases) {
 		b->used[k][other] = true;
 		*version = true;
-		note(b->c, "%s: " VERSION_FMT ": not compared", bc->job,
+		note_out(b->c, "%s: " VERSION_FMT ": not compared", bc->job,
 		     bc->workload, b->c->runs[k].name, r->cases[other].version,
 		     b->c->runs[0].name, bc->version);
 	}
@@ -1025,7 +1047,7 @@ int compare_build(const struct run *const *runs, const char *const *specs,
 		if ((!found && nruns > 1) ||
 		    !(ntab = job_for(&b, base, bc, &first))) {
 			if (!found && !version && !near_case(&b, bc))
-				note(c, "%s: only in %s",
+				note_out(c, "%s: only in %s",
 				     case_name(bc, name, sizeof(name)),
 				     c->runs[0].name);
 			continue;
@@ -1038,7 +1060,7 @@ int compare_build(const struct run *const *runs, const char *const *specs,
 	for (size_t k = 1; k < nruns; k++) {
 		for (size_t l = 0; l < runs[k]->ncases; l++)
 			if (!b.used[k][l])
-				note(c, "%s: only in %s",
+				note_out(c, "%s: only in %s",
 				     case_name(&runs[k]->cases[l], name, sizeof(name)),
 				     c->runs[k].name);
 		c->overall = combine(c->overall, c->verdict[k]);
@@ -1097,6 +1119,7 @@ void compare_free(struct comparison *c)
 	for (size_t i = 0; i < c->nnotes; i++)
 		free(c->notes[i]);
 	free(c->notes);
+	free(c->note_left_out);
 	free(c->jobs);
 	free(c->runs);
 	free(c->verdict);

@@ -639,6 +639,26 @@ static void duration_table(FILE *f, const struct comparison *c)
 
 /* ---- the page ---- */
 
+/* The notes that are (left_out) or are not of cases left out, headed. */
+static void notes_list(FILE *f, const struct comparison *c, bool left_out,
+		       const char *heading)
+{
+	bool head = false;
+
+	for (size_t i = 0; i < c->nnotes; i++) {
+		if (c->note_left_out[i] != left_out)
+			continue;
+		if (!head)
+			fprintf(f, "<h2>%s</h2>\n<ul>\n", heading);
+		head = true;
+		fprintf(f, "<li>");
+		html_esc(f, c->notes[i]);
+		fprintf(f, "</li>\n");
+	}
+	if (head)
+		fprintf(f, "</ul>\n");
+}
+
 int render_html_page(FILE *f, const struct comparison *c,
 		     const struct run *const *runs, struct plot_batch *pb)
 {
@@ -691,15 +711,9 @@ int render_html_page(FILE *f, const struct comparison *c,
 	for (size_t ji = 0; ji < c->njobs; ji++)
 		job_section(&p, ji);
 	duration_table(f, c);
-	if (c->nnotes) {
-		fprintf(f, "<h2>Not compared</h2>\n<ul>\n");
-		for (size_t i = 0; i < c->nnotes; i++) {
-			fprintf(f, "<li>");
-			html_esc(f, c->notes[i]);
-			fprintf(f, "</li>\n");
-		}
-		fprintf(f, "</ul>\n");
-	}
+	/* the cases left out under their heading, the other notes under theirs */
+	notes_list(f, c, true, "Not compared");
+	notes_list(f, c, false, "Notes");
 	if (runs)
 		html_environments(f, c, runs);
 	fprintf(f, "<p><small>Made by schedlab; every number from its stored runs.</small></p>\n</body></html>\n");

@@ -925,3 +925,26 @@ test_compare_probes_off_says_why() {
 	expect_eq "on: exit" 0 "$rc"
 	[[ $out != *"probes were off"* ]] || fail "probes on, said off: $out"
 }
+
+# The html page heads the cases left out "Not compared" and the notes on
+# what was compared (an outlier, no run-to-run noise) "Notes": before,
+# every note stood under "Not compared".
+test_compare_html_notes_headed() {
+	local left notes
+	use_tmpdir
+	fixture "$tmp/base.json" base "$BASE"
+	fixture "$tmp/slow.json" slow "$SLOW"
+	# a second job, in the baseline only
+	jq '.cases += [.cases[0] | .seq = 2 | .job = "alone"]' "$tmp/base.json" >"$tmp/two.json"
+	run_sl compare --unit iteration "$tmp/two.json" "$tmp/slow.json" --format html
+	expect_eq "exit" 0 "$rc"
+	left=$(sed -n '/^<h2>Not compared<\/h2>$/,/^<\/ul>$/p' <<<"$out")
+	notes=$(sed -n '/^<h2>Notes<\/h2>$/,/^<\/ul>$/p' <<<"$out")
+	expect_eq "not compared" "<li>alone 1: only in base</li>" "$(grep '^<li>' <<<"$left")"
+	expect_match "notes: the outlier" "<li>msg 1 in base: 1 of 10 iterations is an outlier" "$notes"
+	[[ $notes != *"only in"* ]] || fail "a case left out under Notes: $notes"
+	# nothing left out: no "Not compared" heading at all
+	run_sl compare --unit iteration "$tmp/base.json" "$tmp/slow.json" --format html
+	[[ $out != *"<h2>Not compared</h2>"* ]] || fail "Not compared heads notes: $(grep -A3 'Not compared' <<<"$out")"
+	expect_match "notes heading" "<h2>Notes</h2>" "$out"
+}
