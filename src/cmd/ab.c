@@ -472,7 +472,8 @@ int cmd_ab(int argc, char **argv)
 	if (!rq.quiet)
 		print_variants(stdout, v, nv);
 	run_rc = run_suite(&rq, &ids[0]);
-	if (ids[0] < 0 || run_rc == EXIT_USAGE) {
+	/* interrupted: the finished cases are kept, nothing is compared */
+	if (ids[0] < 0 || run_rc == EXIT_USAGE || run_rc == EXIT_INTERRUPTED) {
 		rc = run_rc;
 		goto out;
 	}

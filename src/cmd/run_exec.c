@@ -509,7 +509,8 @@ static int run_rounds(struct side *sd, size_t nsides, size_t i, bool alone,
 	/*
 	 * A side whose case fails is out of it (out[k]); failed: the case
 	 * is over for every side - at the first failure, or with alone
-	 * (ab's variants) once each side is out.
+	 * (ab's variants) once each side is out. An interruption ends it
+	 * for every side whatever alone says.
 	 */
 	for (size_t k = 0; k < nsides && !rc && !failed; k++) {
 		const struct plan_case *c = &sd[k].plan->cases[i];
@@ -529,7 +530,8 @@ static int run_rounds(struct side *sd, size_t nsides, size_t i, bool alone,
 			switch_restore(sw->sb, k, i);
 		if (sd[k].res.status != RUN_OK) {
 			out[k] = true;
-			failed = !alone || ++nout == nsides;
+			failed = !alone || ++nout == nsides ||
+				 sd[k].res.status == RUN_INTERRUPTED;
 		}
 	}
 	while (!rc && !failed && rounds < c0->iterations) {
@@ -550,7 +552,8 @@ static int run_rounds(struct side *sd, size_t nsides, size_t i, bool alone,
 			switch_off(sw, ord[o], i, &s->plan->cases[i]);
 			if (rc > 0) {
 				out[ord[o]] = true;
-				failed = !alone || ++nout == nsides;
+				failed = !alone || ++nout == nsides ||
+					 s->res.status == RUN_INTERRUPTED;
 			}
 			rc = rc < 0 ? -1 : 0;
 		}

@@ -235,3 +235,29 @@ test_ab_layouts() {
 	expect_eq "workload: why" "schedlab: ab: --layout workload: no job here runs a workload that declares a table (compute does: AIM7's)" "$err"
 	expect_eq "workload: nothing ran" 2 "$(nruns "$tmp/r.db")"
 }
+
+# Ctrl-C ends the case for every variant (a variant's failure is its
+# own, an interruption is not): 130, each variant's run ended with the
+# iterations it had, none run on after it, no process left.
+test_ab_interrupted_ends_every_variant() {
+	local before
+	use_tmpdir
+	printf '[t]\nworkload = command\nargv = sh -c "echo $TAG >> %s; sleep 0.2"\niterations = 30\n' \
+		"$tmp/log" >"$tmp/t.job"
+	start_sl ab "$tmp/t.job" --label i --db "$tmp/r.db" -q \
+		--variant 'a: env.TAG=a' --variant 'b: env.TAG=b' --variant 'c: env.TAG=c'
+	sleep 1.5
+	kill -INT "$sl_pid"
+	finish_sl
+	expect_eq "exit ($err)" 130 "$rc"
+	before=$(wc -l <"$tmp/log")
+	# the rounds stopped together: no variant ran on after the others
+	sort "$tmp/log" | uniq -c | awk '{ print $1 }' | sort -n |
+		awk 'NR == 1 { lo = $1 } { hi = $1 } END { exit !(hi - lo <= 1 && hi < 30) }' ||
+		fail "a variant ran on after Ctrl-C: $(sort "$tmp/log" | uniq -c | paste -sd' ')"
+	sleep 0.5
+	expect_eq "nothing ran after" "$before" "$(wc -l <"$tmp/log")"
+	expect_eq "runs ended" "i/a,i/b,i/c" \
+		"$("$SCHEDLAB" list runs --db "$tmp/r.db" --format json | jq -r '[.[] | select(.status != "running") | .label] | sort | join(",")')"
+	expect_no_leftovers
+}
