@@ -67,7 +67,7 @@ static const struct opt_def ab_options[] = {
 		   "of the comparison: text, markdown, csv or json"),
 	{ .name = "layout", .type = OPT_ENUM, .offset = O(layout),
 	  .def = "variants", .choices = compare_layouts, .arg = "HOW",
-	  .help = "text and markdown: variants (a table per job, a column per variant, as seed 001's) or mmtests (compare's full layout)" },
+	  .help = "text and markdown: variants (a table per job, a column per variant with its change, as seed 001's), or a table of compare --layout: mmtests (its full layout), wide, grid, raw or workload; then the verdict (csv and json: compare's document)" },
 	{ .name = "dry-run", .type = OPT_BOOL, .offset = O(dry_run), .short_flag = 'n',
 	  .help = "print the variants and the expanded plan; run nothing" },
 	{ .name = "quiet", .type = OPT_BOOL, .offset = O(quiet), .short_flag = 'q',
@@ -206,7 +206,9 @@ static double *headline(const struct case_result *r, size_t *n)
 /*
  * Enough when each variant differs from the first (the within-round
  * permutation test of the rank sum at the look's level) or both medians
- * are known to +-threshold/2.
+ * are known to +-threshold/2. A variant whose case failed is out of it
+ * (the others go on); when the first's failed, each other variant's
+ * median alone must be known.
  */
 static bool ab_enough(void *arg, const struct plan_case *c,
 		      const struct case_result *const *r, size_t nr,
@@ -217,15 +219,21 @@ static bool ab_enough(void *arg, const struct plan_case *c,
 	size_t n0, nk, m, open = 0;
 	double *x0 = headline(r[0], &n0);
 	char w[160] = "";
-	bool base_precise = seq_precise(x0, n0, rule->threshold, w, sizeof(w));
+	bool base_ok = r[0]->status == RUN_OK;
+	bool base_precise = !base_ok ||
+			    seq_precise(x0, n0, rule->threshold, w, sizeof(w));
 	const char *first_open = NULL;
 
 	for (size_t k = 1; k < nr; k++) {
-		double *xk = headline(r[k], &nk);
+		double *xk;
 		bool differs, precise;
 
+		if (r[k]->status != RUN_OK)
+			continue;
+		xk = headline(r[k], &nk);
 		m = n0 < nk ? n0 : nk;
-		differs = !stats_paired_rank_sum(x0, xk, m, &p) && p < alpha;
+		differs = base_ok &&
+			  !stats_paired_rank_sum(x0, xk, m, &p) && p < alpha;
 		precise = base_precise &&
 			  seq_precise(xk, nk, rule->threshold, w, sizeof(w));
 		if (!differs && !precise) {
@@ -282,6 +290,15 @@ static void print_variants(FILE *f, const struct plan_variant *v, size_t n)
 	}
 }
 
+/* Whether a case of p runs a workload that declares a table (--layout workload). */
+static bool has_table(const struct plan *p)
+{
+	for (size_t i = 0; i < p->ncases; i++)
+		if (p->cases[i].wl && p->cases[i].wl->table)
+			return true;
+	return false;
+}
+
 /* Loads the runs ids[0..n) and prints their comparison; an exit code. */
 static int ab_compare(const struct ab_opts *o, const struct cmp_opts *co,
 		      const int64_t *ids, size_t n)
@@ -308,18 +325,22 @@ static int ab_compare(const struct ab_opts *o, const struct cmp_opts *co,
 	 */
 	if (!compare_build(rp, specs, n, co, true, NULL, &c)) {
 		fflush(stdout);
-		if (o->layout == 1 && o->format <= 1) {
-			FILE *f = text_safe(stdout);
+		if (o->layout != LAYOUT_MMTESTS && o->format <= 1) {
+			/* compare's layouts, then the verdict it has not said */
+			if (!compare_render_layout(&c, rp, o->layout, STAT_MEAN,
+						   o->format == 1, "ab")) {
+				FILE *f = text_safe(stdout);
 
-			render_compare_variants(f, &c, o->format == 1);
-			fputc('\n', f);
-			render_verdict_line(f, &c);
-			fclose(f);
+				fputc('\n', f);
+				render_verdict_line(f, &c);
+				fclose(f);
+				rc = EXIT_OK;
+			}
 		} else {
 			compare_render(&c, o->format);
+			rc = EXIT_OK;
 		}
 		compare_free(&c);
-		rc = EXIT_OK;
 	}
 	for (size_t k = 0; k < n; k++)
 		run_free(&runs[k]);
@@ -399,6 +420,10 @@ int cmd_ab(int argc, char **argv)
 	/* the plan once: its [variant:NAME] sections, and its mistakes early */
 	if (plan_load_spec(rq.spec ? rq.spec : "quick", rq.sets, rq.nsets, &plan))
 		goto out;
+	if (o.layout == LAYOUT_WORKLOAD && o.format <= 1 && !has_table(&plan)) {
+		error("ab: --layout workload: " WL_TABLE_NONE);
+		goto out;
+	}
 	if (o.variants.n > AB_MAX_VARIANTS ||
 	    (!o.variants.n && plan.nvariants > AB_MAX_VARIANTS)) {
 		error("ab: %zu variants; at most %d", o.variants.n ? o.variants.n :
@@ -447,7 +472,8 @@ int cmd_ab(int argc, char **argv)
 	if (!rq.quiet)
 		print_variants(stdout, v, nv);
 	run_rc = run_suite(&rq, &ids[0]);
-	if (ids[0] < 0 || run_rc == EXIT_USAGE) {
+	/* interrupted: the finished cases are kept, nothing is compared */
+	if (ids[0] < 0 || run_rc == EXIT_USAGE || run_rc == EXIT_INTERRUPTED) {
 		rc = run_rc;
 		goto out;
 	}

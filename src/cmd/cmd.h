@@ -113,7 +113,9 @@ struct run_request {
 	const struct run_variant *own;	/* its sets; NULL: none */
 	uint64_t seed;		/* of the rounds' order; 0: a random one */
 	bool ab;		/* a job file's [variant:NAME] sections are
-				 * ab's (run and judge refuse them) */
+				 * ab's (run and judge refuse them); a side's
+				 * failure of a case is its own (judge's
+				 * sides end together) */
 	/* when not NULL: what applying and restoring knobs cost */
 	struct run_switch_stats *switch_stats;
 	const struct run_adapt *adapt;	/* NULL: seq_precise() at threshold */

@@ -30,8 +30,6 @@ const char *const compare_units[] = { "run", "iteration", NULL };
 const char *const compare_layouts[] = { "mmtests", "variants", "wide", "grid",
 					 "raw", "workload", NULL };
 const char *const compare_bys[] = { "run", "host", NULL };
-enum { LAYOUT_MMTESTS, LAYOUT_VARIANTS, LAYOUT_WIDE, LAYOUT_GRID, LAYOUT_RAW,
-       LAYOUT_WORKLOAD };
 
 static const struct opt_def compare_options[] = {
 	COMMON_OPTIONS,
@@ -43,9 +41,9 @@ static const struct opt_def compare_options[] = {
 	  .help = "the statistic of --layout wide, grid and workload; mean: the headline row (Hmean for a throughput, Amean for a time)" },
 	{ .name = "by", .type = OPT_ENUM, .offset = offsetof(struct compare_opts, by),
 	  .def = "run", .choices = compare_bys, .arg = "WHAT",
-	  .help = "run: the RUNs as given; host: BASE and CAND are labels, compared on every host that has a run with each (the latest there), a block per host and a verdict line per host (--layout mmtests; text, markdown, csv or json)" },
+	  .help = "run: the RUNs as given; host: BASE and CAND are labels, compared on every host that has a run with each (the run a label stands for there: the latest complete one with cases first), a block per host and a verdict line per host (--layout mmtests; text, markdown, csv or json)" },
 	{ .name = "all", .type = OPT_BOOL, .offset = offsetof(struct compare_opts, all),
-	  .help = "each LABEL operand stands for every complete run with that label on the host of its latest run (at most 100), not the latest alone: a side of several runs, the run the unit of the test (--unit run)" },
+	  .help = "each LABEL operand stands for every complete run with that label and cases, on the host of the latest of them (at most 100), not the latest alone: a side of several runs, the run the unit of the test (--unit run)" },
 	{ .name = "rows", .type = OPT_STRING, .offset = offsetof(struct compare_opts, rows),
 	  .arg = "ROW,...",
 	  .help = "the mmtests rows shown, e.g. Amean,Stddev (Min, Amean or Hmean or Mean, Stddev, CoeffVar, Max, BAmean-95; any case)" },
@@ -121,10 +119,34 @@ void compare_render(const struct comparison *c, int format)
 		fclose(f);
 }
 
+int compare_render_layout(const struct comparison *c,
+			  const struct run *const *rp, int layout, int stat,
+			  bool markdown, const char *who)
+{
+	struct layout_opts lo = { .stat = stat, .markdown = markdown };
+	FILE *f = text_safe(stdout);
+	int rc = 0;
+
+	if (layout == LAYOUT_VARIANTS)
+		render_compare_variants(f, c, markdown);
+	else if (layout == LAYOUT_WIDE)
+		render_compare_wide(f, c, &lo);
+	else if (layout == LAYOUT_GRID)
+		render_compare_grid(f, c, &lo);
+	else if (layout == LAYOUT_RAW)
+		render_compare_raw(f, c, &lo);
+	else if (render_compare_workload(f, c, rp, &lo))
+		rc = -1;
+	fclose(f);
+	if (rc)
+		error("%s: --layout workload: " WL_TABLE_NONE, who);
+	return rc;
+}
+
 /*
  * A side's operand as runs: "A+B+C" is three (every part non-empty, so
  * that a label such as "6.1.0+" stays one); with --all a label is every
- * complete run with it on the host of its latest run. Appends the RUN
+ * complete run with it (and cases) on the host of the latest of them. Appends the RUN
  * specs to *specs. -1 after error().
  */
 static int side_specs(const char *operand, bool all, struct store *st,
@@ -141,19 +163,22 @@ static int side_specs(const char *operand, bool all, struct store *st,
 		struct store_run_info *ri = NULL;
 		size_t nri = 0, got = 0;
 		const char *host = NULL;
-		bool label = false;
+		bool label = false, hosted = false;
 
 		if (all && st && strspn(t, "0123456789") != strlen(t) &&
 		    access(t, F_OK) && !store_runs(st, &ri, &nri)) {
 			for (size_t i = 0; i < nri; i++) {
 				if (!ri[i].label || strcmp(ri[i].label, t))
 					continue;
-				if (!label) {
-					label = true;
+				label = true;
+				if (strcmp(ri[i].status, "complete") ||
+				    !ri[i].cases)
+					continue;
+				if (!hosted) {	/* the latest complete run's */
+					hosted = true;
 					host = ri[i].host;
 				}
-				if (strcmp(ri[i].status, "complete") ||
-				    !ri[i].host != !host ||
+				if (!ri[i].host != !host ||
 				    (host && strcmp(ri[i].host, host)) ||
 				    got == SIDE_MAX)
 					continue;
@@ -267,24 +292,11 @@ int cmd_compare(int argc, char **argv)
 	c.rows = rows;
 	compare_style(&o, &c);
 	if (o.layout != LAYOUT_MMTESTS) {
-		struct layout_opts lo = { .stat = o.stat, .markdown = o.format == 1 };
-		FILE *f = text_safe(stdout);
-
-		if (o.layout == LAYOUT_VARIANTS)
-			render_compare_variants(f, &c, lo.markdown);
-		else if (o.layout == LAYOUT_WIDE)
-			render_compare_wide(f, &c, &lo);
-		else if (o.layout == LAYOUT_GRID)
-			render_compare_grid(f, &c, &lo);
-		else if (o.layout == LAYOUT_RAW)
-			render_compare_raw(f, &c, &lo);
-		else if (render_compare_workload(f, &c, rp, &lo)) {
-			fclose(f);
+		if (compare_render_layout(&c, rp, o.layout, o.stat,
+					  o.format == 1, "compare")) {
 			compare_free(&c);
-			error("compare: --layout workload: " WL_TABLE_NONE);
 			goto out;
 		}
-		fclose(f);
 	} else if (o.format == 4) {
 		/* the report's page, its plots inlined (report.c) */
 		struct plot_batch pb;

@@ -77,6 +77,9 @@ extern const char *const compare_formats[];
 extern const char *const compare_matches[];
 extern const char *const compare_units[];
 extern const char *const compare_layouts[];
+/* compare_layouts[] by index */
+enum { LAYOUT_MMTESTS, LAYOUT_VARIANTS, LAYOUT_WIDE, LAYOUT_GRID, LAYOUT_RAW,
+       LAYOUT_WORKLOAD };
 extern const char *const compare_bys[];
 
 /* Options into o and co; *first: the first operand. -1 after error(). */
@@ -88,6 +91,15 @@ struct store *compare_open_history(const char *dbopt);
 void compare_style(const struct compare_opts *o, struct comparison *c);
 /* c in the --format chosen: 0 text, 1 markdown, 2 csv, 3 json, 4 html. */
 void compare_render(const struct comparison *c, int format);
+/*
+ * c in a --layout other than mmtests (text or markdown) on stdout; rp
+ * its runs (the workload layout reads them). -1 after error() (who's)
+ * when the workload layout has no table to print.
+ */
+struct run;
+int compare_render_layout(const struct comparison *c,
+			  const struct run *const *rp, int layout, int stat,
+			  bool markdown, const char *who);
 
 /*
  * compare BASE CAND --by host (compare_hosts.c): specs[0..n) are the

@@ -25,10 +25,11 @@
 
 #define HOSTS_SCHEMA "schedlab-compare-hosts/1"
 
-/* One host: its latest run of each label (-1: none). */
+/* One host: the run each label stands for there (-1: none). */
 struct host_pair {
 	const char *host;	/* borrowed from the run list */
 	int64_t id[2];
+	int rank[2];		/* label_rank() of id[] */
 	struct run run[2];
 	struct comparison c;
 	bool built;
@@ -59,9 +60,21 @@ static int check_label(const char *spec)
 }
 
 /*
+ * How well a run stands for its label (store_resolve()'s rule): 2
+ * complete with cases, 1 with cases, 0 without.
+ */
+static int label_rank(const struct store_run_info *r)
+{
+	if (!r->cases)
+		return 0;
+	return r->status && !strcmp(r->status, "complete") ? 2 : 1;
+}
+
+/*
  * The hosts with a run labelled labels[0] or labels[1] into *hosts (*n),
- * by name, each with the latest run of each label (runs are newest
- * first). Runs without a host are left out.
+ * by name, each with the run of each label that a label stands for
+ * (store_resolve(): the latest complete one with cases, else ...; runs
+ * are newest first). Runs without a host are left out.
  */
 static struct host_pair *find_hosts(const struct store_run_info *runs,
 				    size_t nruns, const char *const labels[2],
@@ -88,8 +101,10 @@ static struct host_pair *find_hosts(const struct store_run_info *runs,
 		if (k == *n)
 			h[(*n)++] = (struct host_pair){ .host = r->host,
 							.id = { -1, -1 } };
-		if (h[k].id[which] < 0)
+		if (h[k].id[which] < 0 || label_rank(r) > h[k].rank[which]) {
 			h[k].id[which] = r->id;
+			h[k].rank[which] = label_rank(r);
+		}
 	}
 	qsort(h, *n, sizeof(*h), by_name);
 	return h;

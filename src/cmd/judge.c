@@ -445,28 +445,64 @@ static void classify_stored(struct judge *j, const struct run *cand,
  * Whether stored good and bad references differ in some case (by the
  * test the bisect mode places the build with): if not, every commit
  * would be skipped - bad input, to be refused before anything runs.
+ * Then why holds what would let them differ: the references' iteration
+ * counts where Mann-Whitney cannot reach the level with them (how many
+ * can), else the nearest case's p.
  */
 static bool refs_differ(const struct run *g, const struct run *b,
-			bool match_job)
+			bool match_job, char *why, size_t len)
 {
-	bool any = false;
+	size_t shared = 0, reachable = 0, need;
+	size_t best_nx = 0, best_ny = 0, few_nx = 0, few_ny = 0;
+	double best_p = INFINITY;
+	const struct run_case *best = NULL;
 
-	for (size_t i = 0; i < g->ncases && !any; i++) {
+	for (size_t i = 0; i < g->ncases; i++) {
 		const struct run_case *gc = &g->cases[i];
 		const struct run_case *bc = twin_case(b, gc, match_job);
 		double *x, *y;
 		size_t nx, ny;
 		struct mwu u;
+		bool any;
 
 		if (!bc)
 			continue;
+		shared++;
 		nx = stored_samples(g, gc, &x, NULL);
 		ny = stored_samples(b, bc, &y, NULL);
-		any = !stats_mann_whitney(x, nx, y, ny, &u) && u.p < CLASSIFY_ALPHA;
+		any = !stats_mann_whitney(x, nx, y, ny, &u);
 		free(x);
 		free(y);
+		if (any && u.p < CLASSIFY_ALPHA)
+			return true;
+		if (stats_mwu_min_p(nx, ny) < CLASSIFY_ALPHA)
+			reachable++;
+		else if (!few_nx || nx + ny < few_nx + few_ny) {
+			few_nx = nx;
+			few_ny = ny;
+		}
+		if (any && u.p < best_p) {
+			best_p = u.p;
+			best = gc;
+			best_nx = nx;
+			best_ny = ny;
+		}
 	}
-	return any;
+	need = stats_min_samples(TEST_MWU, CLASSIFY_ALPHA);
+	if (!shared)
+		snprintf(why, len, "they share no case (the same job, workload version and parameters)");
+	else if (!reachable)
+		snprintf(why, len, "with %zu and %zu iterations Mann-Whitney cannot reach p < %g at all (its smallest p is %.4f); references of %zu or more iterations a side can (run them again with --iterations %zu or more, or run them beside the build: --good-set, --bad-set)",
+			 few_nx, few_ny, CLASSIFY_ALPHA,
+			 stats_mwu_min_p(few_nx, few_ny), need, need);
+	else if (best)
+		snprintf(why, len, "the nearest, %s%s%s with %zu and %zu iterations, has p = %.4f: more iterations in each reference (runs of more than %zu a side), or references run beside the build (--good-set, --bad-set), would show a difference if there is one",
+			 best->job, *best->sweep ? " " : "", best->sweep,
+			 best_nx, best_ny, best_p,
+			 best_nx > best_ny ? best_nx : best_ny);
+	else
+		snprintf(why, len, "no case they share has samples to test");
+	return false;
 }
 
 /* The bisect mode's exit code from the cases' decisions. */
@@ -645,7 +681,7 @@ static int judge_main(struct judge_args *a)
 	struct run runs[3];
 	const struct run *rp[3];
 	const char *specs[3];
-	char names[3][32], why[256], vtext[512];
+	char names[3][32], why[256], vtext[512], refs_why[512];
 	int64_t ids[3] = { -1, -1, -1 };
 	struct comparison c;
 	size_t nruns = 0;
@@ -668,9 +704,11 @@ static int judge_main(struct judge_args *a)
 		j.bad = j.mode == M_CLASSIFY ? &runs[1] : NULL;
 		if (j.mode == M_THRESHOLD)
 			j.st = compare_open_history(a->o.db);
-		if (j.bad && !refs_differ(j.base, j.bad, j.match_job)) {
-			error("judge: %s (good) and %s (bad) do not differ in any case they share (Mann-Whitney, p < %g): nothing to place a build by: abort (%d)",
-			      a->o.good, a->o.bad, CLASSIFY_ALPHA, EXIT_ABORT);
+		if (j.bad && !refs_differ(j.base, j.bad, j.match_job,
+					  refs_why, sizeof(refs_why))) {
+			error("judge: %s (good) and %s (bad) do not differ in any case they share (Mann-Whitney, p < %g): %s; nothing to place a build by: abort (%d)",
+			      a->o.good, a->o.bad, CLASSIFY_ALPHA, refs_why,
+			      EXIT_ABORT);
 			goto abort;
 		}
 	}

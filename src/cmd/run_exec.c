@@ -490,7 +490,7 @@ static void switch_off(struct switching *sw, size_t k, size_t i,
 	sw->us[sw->n++] = switch_last_us(sw->sb);
 }
 
-static int run_rounds(struct side *sd, size_t nsides, size_t i,
+static int run_rounds(struct side *sd, size_t nsides, size_t i, bool alone,
 		      const struct run_adapt *ad, struct progress *pr,
 		      const struct runner_progress *rp, uint64_t *rng,
 		      struct switching *sw, bool *stop)
@@ -498,13 +498,20 @@ static int run_rounds(struct side *sd, size_t nsides, size_t i,
 	const struct plan_case *c0 = &sd[0].plan->cases[i];
 	const struct case_result **rs = xcalloc(nsides, sizeof(*rs));
 	size_t *ord = xcalloc(nsides, sizeof(*ord));
+	bool *out = xcalloc(nsides, sizeof(*out));
 	uint64_t t0 = now_ns();
 	unsigned rounds = 0;
-	size_t f = 0;
+	size_t f = 0, nout = 0;
 	bool failed = false, decided = false;
 	char why[256] = "", limit[64] = "";
 	int rc = 0;
 
+	/*
+	 * A side whose case fails is out of it (out[k]); failed: the case
+	 * is over for every side - at the first failure, or with alone
+	 * (ab's variants) once each side is out. An interruption ends it
+	 * for every side whatever alone says.
+	 */
 	for (size_t k = 0; k < nsides && !rc && !failed; k++) {
 		const struct plan_case *c = &sd[k].plan->cases[i];
 
@@ -512,30 +519,42 @@ static int run_rounds(struct side *sd, size_t nsides, size_t i,
 		sd[k].have_res = true;
 		rs[k] = &sd[k].res;
 		if (switch_on(sw, k, i, &sd[k].res, true, c)) {
-			failed = true;
-			break;
+			out[k] = true;
+			failed = !alone || ++nout == nsides;
+			continue;
 		}
 		rc = runner_begin(c, &sd[k].res, rp);
 		if (c->warmup)
 			switch_off(sw, k, i, c);
 		else if (sw->sb)
 			switch_restore(sw->sb, k, i);
-		failed = sd[k].res.status != RUN_OK;
+		if (sd[k].res.status != RUN_OK) {
+			out[k] = true;
+			failed = !alone || ++nout == nsides ||
+				 sd[k].res.status == RUN_INTERRUPTED;
+		}
 	}
 	while (!rc && !failed && rounds < c0->iterations) {
 		shuffle(ord, nsides, rng);
 		for (size_t o = 0; o < nsides && !rc && !failed; o++) {
 			struct side *s = &sd[ord[o]];
 
+			if (out[ord[o]])
+				continue;
 			pr->side = s->name;
 			if (switch_on(sw, ord[o], i, &s->res, false,
 				      &s->plan->cases[i])) {
-				failed = true;
-				break;
+				out[ord[o]] = true;
+				failed = !alone || ++nout == nsides;
+				continue;
 			}
 			rc = runner_step(&s->plan->cases[i], &s->res, rp);
 			switch_off(sw, ord[o], i, &s->plan->cases[i]);
-			failed = rc > 0;
+			if (rc > 0) {
+				out[ord[o]] = true;
+				failed = !alone || ++nout == nsides ||
+					 s->res.status == RUN_INTERRUPTED;
+			}
 			rc = rc < 0 ? -1 : 0;
 		}
 		if (rc || failed)
@@ -572,7 +591,10 @@ static int run_rounds(struct side *sd, size_t nsides, size_t i,
 		r->status = RUN_FAILED;
 		sd[k].have_res = true;
 	}
-	/* the sides are one experiment: a failure on one ends them all */
+	/*
+	 * Without alone the sides are one experiment (judge's run and its
+	 * references): a failure on one ends them all.
+	 */
 	while (failed && f < nsides &&
 	       (sd[f].res.status == RUN_OK || !*sd[f].res.reason))
 		f++;
@@ -601,6 +623,7 @@ static int run_rounds(struct side *sd, size_t nsides, size_t i,
 	}
 	free(rs);
 	free(ord);
+	free(out);
 	return rc;
 }
 
@@ -757,7 +780,7 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 			progress_clear(&pr);
 			job_flush(&job);
 		}
-		if (run_rounds(sd, nplans, i, ad, &pr, &rp, &rng, &sw,
+		if (run_rounds(sd, nplans, i, ro->ab, ad, &pr, &rp, &rng, &sw,
 			       &interrupted)) {
 			rc = EXIT_RUN_FAILED;
 			break;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Stored runs: schedlab show RUN, schedlab export RUN [-o FILE],
- * schedlab import FILE. RUN is a run id, a label (the latest run with
- * it) or an exported JSON file ("-": standard input).
+ * schedlab import FILE. RUN is a run id, a label (store_resolve()'s
+ * rule: the latest complete run with cases first) or an exported JSON
+ * file ("-": standard input).
  */
 #include <signal.h>
 #include <stdlib.h>

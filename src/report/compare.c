@@ -91,20 +91,40 @@ static void text_cell(FILE *f, const struct cmp_cell *c, int row, bool mark,
 		fprintf(f, "%12s %10s", c->present ? "failed" : "-", "");
 		return;
 	}
-	pct_text(p, sizeof(p), c->pct[row]);
+	/* "   1.74%", or a percentage's "  12.30pt" in the same 8 columns */
+	if (c->points && !isnan(c->pct[row])) {
+		snprintf(p, sizeof(p), "%6.2fpt",
+			 fabs(c->pct[row]) < 0.005 ? 0 : c->pct[row]);
+	} else {
+		char q[24];
+
+		pct_text(q, sizeof(q), c->pct[row]);
+		snprintf(p, sizeof(p), "%s%%", q);
+	}
 	if (row == MM_COV)
 		dec = 4;	/* a percentage */
 	if (isnan(mm_row_value(&c->s, row)))
-		fprintf(f, "%12s (%s%%)", "n/a", p);
+		fprintf(f, "%12s (%s)", "n/a", p);
 	else if (mark)
-		fprintf(f, "%12.*f *%s%%*", dec, mm_row_value(&c->s, row), p);
+		fprintf(f, "%12.*f *%s*", dec, mm_row_value(&c->s, row), p);
 	else
-		fprintf(f, "%12.*f (%s%%)", dec, mm_row_value(&c->s, row), p);
+		fprintf(f, "%12.*f (%s)", dec, mm_row_value(&c->s, row), p);
 }
 
 /* "-6.2% [-8.1, -4.0]", or "n/a" when undefined. */
-static void change_text(char *buf, size_t len, const struct cmp_result *r)
+static void change_text(char *buf, size_t len, const struct cmp_cell *cell)
 {
+	const struct cmp_result *r = &cell->r;
+
+	if (cell->points && !isnan(r->change)) {
+		/* a percentage's change: points, as its table shows it */
+		if (isnan(cell->pt_lo))
+			snprintf(buf, len, "%+.1f pt [n/a]", cell->pt);
+		else
+			snprintf(buf, len, "%+.1f pt [%+.1f, %+.1f]", cell->pt,
+				 cell->pt_lo, cell->pt_hi);
+		return;
+	}
 	if (isnan(r->change))
 		snprintf(buf, len, "n/a");
 	else if (isnan(r->lo))	/* one run a side, no noise known: no interval */
@@ -133,10 +153,51 @@ static void sd_text(char *buf, size_t len, double sd)
 		snprintf(buf, len, "%s", "");
 }
 
+/*
+ * When no case of job j shows a metric that moved because the probes
+ * were off (in every case compared, or in some), the line that says so
+ * into buf; else false.
+ */
+bool cmp_probes_off_line(const struct comparison *c, const struct cmp_job *j,
+			 char *buf, size_t len)
+{
+	size_t cells = 0, off = 0;
+
+	if (!j->metric.headline || (c->brief && !c->brief_top))
+		return false;
+	for (size_t i = 0; i < j->ncases; i++)
+		for (size_t k = 1; k < c->nruns; k++) {
+			const struct cmp_cell *cell = &j->cases[i].cell[k];
+
+			if (cell->nexpl)
+				return false;
+			if (!cell->ok || !j->cases[i].cell[0].ok)
+				continue;
+			cells++;
+			off += cell->probes_off;
+		}
+	if (!off)
+		return false;
+	if (off == cells)
+		snprintf(buf, len, "what moved: nothing to show: probes were off in %s (probes = on records them)",
+			 cells == 1 ? "this case" : "these cases");
+	else
+		snprintf(buf, len, "what moved: nothing to show: probes were off in %zu of the %zu cases compared (probes = on records them)",
+			 off, cells);
+	return true;
+}
+
 static void text_explain(FILE *f, const struct comparison *c,
 			 const struct cmp_job *j)
 {
 	bool head = false;
+	char off[192];
+
+	if (cmp_probes_off_line(c, j, off, sizeof(off))) {
+		fputc('\n', f);
+		text_wrap(f, "", "  ", off, TEXT_COLUMNS);
+		return;
+	}
 
 	for (size_t i = 0; i < j->ncases; i++)
 		for (size_t k = 1; k < c->nruns; k++) {
@@ -159,7 +220,9 @@ static void text_explain(FILE *f, const struct comparison *c,
 
 				sd_text(sa, sizeof(sa), x->base_sd_pct);
 				sd_text(sb, sizeof(sb), x->cand_sd_pct);
-				if (isfinite(x->change_pct))
+				if (x->points)	/* a percentage: points */
+					snprintf(ch, sizeof(ch), "%+.1f pt", x->change_pt);
+				else if (isfinite(x->change_pct))
 					snprintf(ch, sizeof(ch), "%+.1f%%", x->change_pct);
 				else
 					snprintf(ch, sizeof(ch), "new");
@@ -212,8 +275,9 @@ static void summary_rows(FILE *f, const struct comparison *c,
 			if (c->brief && row != MM_MEAN)
 				break;	/* --brief: the mean row alone */
 
-			t->row_head(f, mm_row_label(row, cs->cell[0].ok &&
-						    cs->cell[0].s.hmean),
+			/* the metric's mean, failed baseline or not */
+			t->row_head(f, mm_row_label(row, j->metric.better ==
+						    BETTER_HIGHER),
 				    w, sweep_or_dash(cs));
 			for (size_t k = 0; k < c->nruns; k++)
 				t->cell(f, &cs->cell[k], row, k && row == MM_MEAN &&
@@ -243,7 +307,7 @@ static void change_rows(FILE *f, const struct comparison *c,
 			const struct cmp_result *r = &j->cases[i].cell[k].r;
 			char ch[64], p[16];
 
-			change_text(ch, sizeof(ch), r);
+			change_text(ch, sizeof(ch), &j->cases[i].cell[k]);
 			p_text(p, sizeof(p), r->p);
 			t->change(f, change_label(c), w,
 				  sweep_or_dash(&j->cases[i]), runw, c->runs[k].name,
@@ -412,7 +476,7 @@ void render_verdict_line(FILE *f, const struct comparison *c)
 
 				if (r->verdict != c->overall || shown++ >= 5)
 					continue;
-				change_text(ch, sizeof(ch), r);
+				change_text(ch, sizeof(ch), &j->cases[i].cell[k]);
 				line = xasprintf("%s%s%s in %s: %s %s: %s", j->job,
 						 *j->cases[i].sweep ? " " : "",
 						 j->cases[i].sweep, c->runs[k].name,
@@ -533,7 +597,8 @@ static void md_cell(FILE *f, const struct cmp_cell *c, int row, bool mark,
 	if (isnan(c->pct[row]))
 		snprintf(p, sizeof(p), "n/a");
 	else
-		snprintf(p, sizeof(p), "%.2f%%", c->pct[row]);
+		snprintf(p, sizeof(p), c->points ? "%.2f pt" : "%.2f%%",
+			 c->pct[row]);
 	if (isnan(mm_row_value(&c->s, row)))
 		fprintf(f, " n/a (%s) |", p);
 	else

@@ -35,7 +35,10 @@ struct cmp_expl {
 	const char *metric;
 	double base, base_sd_pct;	/* mean, population sd / mean in % */
 	double cand, cand_sd_pct;
-	double change_pct;		/* 100 * (cand - base) / base */
+	double change_pct;		/* 100 * (cand - base) / base; NaN
+					 * for a percentage (points) */
+	bool points;			/* metric's unit is "%" */
+	double change_pt;		/* cand - base, in points; NaN if not */
 };
 
 /* One case in one run. */
@@ -48,8 +51,20 @@ struct cmp_cell {
 	const double *x;	/* borrowed: every iteration's value, NaN where */
 	size_t n;		/* ... one was not measured (the raw layout) */
 	const struct run_case *rc;	/* borrowed: the case (other metrics) */
-	double pct[MM_NROWS];	/* mmtests' % against the baseline; NaN: n/a */
+	double pct[MM_NROWS];	/* mmtests' % against the baseline (points
+				 * when points); NaN: n/a */
 	struct cmp_result r;	/* candidates: against the baseline */
+	/*
+	 * The metric is a percentage (unit "%"): a change of it is a
+	 * difference in points, + is better as for pct[] - pt, its
+	 * interval pt_lo..pt_hi (r's ratio interval at the baseline's
+	 * level of the test's statistic); NaN: n/a.
+	 */
+	bool points;
+	double pt, pt_lo, pt_hi;
+	/* candidates: the probes were off in its case or the baseline's
+	 * (probes = off, or the workload's default), so nothing could move */
+	bool probes_off;
 	struct cmp_expl *expl;
 	size_t nexpl;
 };
@@ -83,7 +98,10 @@ struct comparison {
 	size_t nruns;
 	struct cmp_job *jobs;
 	size_t njobs;
-	char **notes;		/* what was not compared, and why */
+	/* what was not compared and why, what was compared with a
+	 * difference, the machine, outliers: in words */
+	char **notes;
+	bool *note_left_out;	/* [nnotes]: a case left out (not compared) */
 	size_t nnotes;
 	enum verdict *verdict;	/* by run (the baseline's unused) */
 	enum verdict overall;
@@ -228,5 +246,12 @@ const char *cmp_test_name(const struct comparison *c);
 
 /* The overall verdict and why, as the last line judge prints. */
 void render_verdict_line(FILE *f, const struct comparison *c);
+/*
+ * When no metric of job j moved because the probes were off in its
+ * cases, "what moved: nothing to show: probes were off in these cases
+ * (probes = on records them)" into buf; else false.
+ */
+bool cmp_probes_off_line(const struct comparison *c, const struct cmp_job *j,
+			 char *buf, size_t len);
 
 #endif

@@ -184,24 +184,46 @@ static void param_diff(const struct run_case *x, const struct run_case *y,
 	words_free(&b);
 }
 
+static void vnote(struct comparison *c, bool left_out, const char *fmt,
+		  va_list ap)
+{
+	char buf[1024];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	for (size_t i = 0; i < c->nnotes; i++)
+		if (!strcmp(c->notes[i], buf))
+			return;
+	c->notes = xrealloc(c->notes, (c->nnotes + 1) * sizeof(*c->notes));
+	c->note_left_out = xrealloc(c->note_left_out,
+				    (c->nnotes + 1) * sizeof(*c->note_left_out));
+	c->note_left_out[c->nnotes] = left_out;
+	c->notes[c->nnotes++] = xstrdup(buf);
+}
+
+/* A note on what was compared: the machine, outliers, differences. */
 static void note(struct comparison *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 static void note(struct comparison *c, const char *fmt, ...)
 {
-	char buf[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	vnote(c, false, fmt, ap);
 	va_end(ap);
-	for (size_t i = 0; i < c->nnotes; i++)
-		if (!strcmp(c->notes[i], buf))
-			return;
-	c->notes = realloc(c->notes, (c->nnotes + 1) * sizeof(*c->notes));
-	if (!c->notes)
-		abort();
-	c->notes[c->nnotes++] = xstrdup(buf);
+}
+
+/* A note on a case left out: the html page heads these "Not compared". */
+static void note_out(struct comparison *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note_out(struct comparison *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vnote(c, true, fmt, ap);
+	va_end(ap);
 }
 
 static const char *case_name(const struct run_case *cs, char *buf, size_t len)
@@ -216,11 +238,17 @@ static size_t samples(const struct run_case *cs, int m, double *x)
 	return m < 0 ? 0 : run_samples(cs, m, x);
 }
 
+/* The change an explanation shows: in points for a percentage. */
+static double expl_change(const struct cmp_expl *e)
+{
+	return e->points ? e->change_pt : e->change_pct;
+}
+
 static int by_change(const void *x, const void *y)
 {
 	const struct cmp_expl *a = x, *b = y;
-	double ma = isfinite(a->change_pct) ? fabs(a->change_pct) : INFINITY;
-	double mb = isfinite(b->change_pct) ? fabs(b->change_pct) : INFINITY;
+	double ma = isfinite(expl_change(a)) ? fabs(expl_change(a)) : INFINITY;
+	double mb = isfinite(expl_change(b)) ? fabs(expl_change(b)) : INFINITY;
 
 	return (mb > ma) - (mb < ma);
 }
@@ -252,7 +280,11 @@ static void explain(struct build *b, struct cmp_cell *cell, size_t k,
 		stats_amean(b->xb, nb, &e->cand);
 		stats_pstddev_pct(b->xa, na, &e->base_sd_pct);
 		stats_pstddev_pct(b->xb, nb, &e->cand_sd_pct);
-		e->change_pct = stats_pct_diff(e->base, e->cand);
+		/* a percentage's change is a difference in points */
+		e->points = !strcmp(probe_metrics[m].unit, "%");
+		e->change_pct = e->points ? NAN :
+				stats_pct_diff(e->base, e->cand);
+		e->change_pt = e->points ? e->cand - e->base : NAN;
 	}
 	if (cell->nexpl > 1)
 		qsort(cell->expl, cell->nexpl, sizeof(*cell->expl), by_change);
@@ -501,9 +533,20 @@ static void compare_runs(struct build *b, const struct cmp_job *j,
 	free(mb);
 }
 
+/* Whether a case ran without the probes (its run setting "probes"). */
+static bool probes_off(const struct run_case *rc)
+{
+	const char *p = rc ? run_setting(rc, "probes") : NULL;
+
+	return p && !strcmp(p, "off");
+}
+
 /*
  * Fills the cell of run k from its case cs; NULL: the run lacks it,
  * absent saying why. k > 0 is compared with the baseline's case bc.
+ * A case that failed is not summarised, whatever iterations it had
+ * before it failed: a statistic of one or two of them would read as a
+ * measurement (raw still lists them), and it is compared with nothing.
  */
 static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
 		      size_t k, const struct run_case *cs, const char *absent,
@@ -518,6 +561,8 @@ static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
 			  j->metric.better;
 	size_t n, bn;
 
+	cell->points = !strcmp(j->metric.unit, "%");
+	cell->pt = cell->pt_lo = cell->pt_hi = NAN;
 	if (!cs) {
 		cell->failed = absent;
 		if (k) {
@@ -540,14 +585,29 @@ static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
 	n = samples(cs, m, b->xb);
 	if (!n && !cell->failed)
 		cell->failed = "no samples";
-	cell->ok = n && !summarize(b->xb, n, j->metric.better, &cell->s);
+	cell->ok = !cell->failed &&
+		   !summarize(b->xb, n, j->metric.better, &cell->s);
 	for (int row = 0; row < MM_NROWS; row++)
-		cell->pct[row] = k && cell->ok && bcell->ok ?
+		cell->pct[row] = !(k && cell->ok && bcell->ok) ? (k ? NAN : 0) :
+			cell->points ?
+			mm_row_pt(row, mm_row_value(&bcell->s, row),
+				  mm_row_value(&cell->s, row), dir) :
 			mm_row_pct(row, mm_row_value(&bcell->s, row),
-				   mm_row_value(&cell->s, row), dir) :
-			k ? NAN : 0;
+				   mm_row_value(&cell->s, row), dir);
 	if (!k)
 		return;
+	cell->probes_off = probes_off(bc) || probes_off(cs);
+	if (!cell->ok || !bcell->ok) {
+		stats_compare(NULL, 0, NULL, 0, dir, &c->opts, NULL, &cell->r);
+		if (cell->ok)
+			snprintf(cell->r.why, sizeof(cell->r.why),
+				 "failed in %s: %s", c->runs[0].name,
+				 bcell->failed ? bcell->failed : "no samples");
+		else
+			snprintf(cell->r.why, sizeof(cell->r.why), "%s",
+				 cell->failed);
+		return;
+	}
 	if (runs_unit(b, k)) {
 		compare_runs(b, j, bc, cs, k, dir, &cell->r);
 		c->runs_used = true;
@@ -559,8 +619,15 @@ static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
 		bn = samples(bc, run_metric(b->runs[0], j->metric.name), b->xa);
 		stats_compare(b->xa, bn, b->xb, n, dir, &c->opts, rn, &cell->r);
 	}
-	if (cell->failed)
-		snprintf(cell->r.why, sizeof(cell->r.why), "%s", cell->failed);
+	if (cell->points) {
+		/* the ratio's change at the baseline's level: points */
+		double level = stat_test_medians(c->opts.test) ?
+			       bcell->s.median : cmp_cell_stat(bcell, STAT_AMEAN);
+
+		cell->pt = level * cell->r.change / 100;
+		cell->pt_lo = level * cell->r.lo / 100;
+		cell->pt_hi = level * cell->r.hi / 100;
+	}
 	if (j->metric.headline)
 		explain(b, cell, k, bc, cs);
 }
@@ -650,7 +717,7 @@ static size_t job_for(struct build *b, const struct run *base,
 	}
 	h = run_headline(base, bc->workload);
 	if (h < 0) {
-		note(c, "job %s: workload %s has no headline metric", bc->job,
+		note_out(c, "job %s: workload %s has no headline metric", bc->job,
 		     bc->workload);
 		return 0;
 	}
@@ -668,13 +735,34 @@ static size_t job_for(struct build *b, const struct run *base,
 /* The note, and the error, when only the workload's version differs. */
 #define VERSION_FMT "workload %s measures differently in %s (version %u) than in %s (version %u)"
 
+/*
+ * The run that RUN spec was taken to be, for a message: a label can
+ * stand for several runs (store_resolve()), so which one and what it
+ * holds: "run 12 labelled base: abandoned, 0 cases".
+ */
+static void picked(const struct run *r, char *buf, size_t len)
+{
+	char more[32] = "";
+
+	if (r->nmerged)
+		snprintf(more, sizeof(more), " and %zu more", r->nmerged);
+	if (r->id < 0)
+		snprintf(buf, len, "the file's run%s: %s, %zu case%s", more,
+			 r->status ?: "?", r->ncases, r->ncases == 1 ? "" : "s");
+	else
+		snprintf(buf, len, "run %lld%s%s%s: %s, %zu case%s",
+			 (long long)r->id, more, r->label ? " labelled " : "",
+			 r->label ?: "", r->status ?: "?", r->ncases,
+			 r->ncases == 1 ? "" : "s");
+}
+
 /* Why nothing matched: the first difference found, for the error. */
 static void explain_mismatch(const struct build *b, size_t nruns,
 			     bool match_job)
 {
 	const struct run *base = b->runs[0];
 	const char *const *specs = b->specs;
-	char diff[1100];
+	char diff[1100], a[512], c[512];
 
 	for (size_t k = 1; k < nruns; k++)
 		for (size_t i = 0; i < base->ncases; i++)
@@ -707,8 +795,11 @@ static void explain_mismatch(const struct build *b, size_t nruns,
 				      bc->job, specs[k], specs[0], diff);
 				return;
 			}
-	error("compare: nothing to compare: no job of %s is in %s%s",
-	      specs[0], specs[1], nruns > 2 ? " or the other candidates" : "");
+	picked(base, a, sizeof(a));
+	picked(b->runs[1], c, sizeof(c));
+	error("compare: nothing to compare: no job of %s (%s) is in %s (%s)%s",
+	      specs[0], a, specs[1], c,
+	      nruns > 2 ? " or the other candidates" : "");
 }
 
 /*
@@ -730,7 +821,7 @@ static bool near_case(struct build *b, const struct run_case *bc)
 			b->used[k][l] = true;
 			any = true;
 			param_diff(bc, x, diff, sizeof(diff));
-			note(c, "%s: other parameters in %s (%s); --match job compares them",
+			note_out(c, "%s: other parameters in %s (%s); --match job compares them",
 			     case_name(bc, name, sizeof(name)), c->runs[k].name, diff);
 			break;
 		}
@@ -765,7 +856,7 @@ static const struct run_case *match_in(struct build *b, size_t k,
 	if (other < r->ncases) {
 		b->used[k][other] = true;
 		*version = true;
-		note(b->c, "%s: " VERSION_FMT ": not compared", bc->job,
+		note_out(b->c, "%s: " VERSION_FMT ": not compared", bc->job,
 		     bc->workload, b->c->runs[k].name, r->cases[other].version,
 		     b->c->runs[0].name, bc->version);
 	}
@@ -956,7 +1047,7 @@ int compare_build(const struct run *const *runs, const char *const *specs,
 		if ((!found && nruns > 1) ||
 		    !(ntab = job_for(&b, base, bc, &first))) {
 			if (!found && !version && !near_case(&b, bc))
-				note(c, "%s: only in %s",
+				note_out(c, "%s: only in %s",
 				     case_name(bc, name, sizeof(name)),
 				     c->runs[0].name);
 			continue;
@@ -969,7 +1060,7 @@ int compare_build(const struct run *const *runs, const char *const *specs,
 	for (size_t k = 1; k < nruns; k++) {
 		for (size_t l = 0; l < runs[k]->ncases; l++)
 			if (!b.used[k][l])
-				note(c, "%s: only in %s",
+				note_out(c, "%s: only in %s",
 				     case_name(&runs[k]->cases[l], name, sizeof(name)),
 				     c->runs[k].name);
 		c->overall = combine(c->overall, c->verdict[k]);
@@ -1028,6 +1119,7 @@ void compare_free(struct comparison *c)
 	for (size_t i = 0; i < c->nnotes; i++)
 		free(c->notes[i]);
 	free(c->notes);
+	free(c->note_left_out);
 	free(c->jobs);
 	free(c->runs);
 	free(c->verdict);

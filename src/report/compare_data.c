@@ -42,7 +42,7 @@ void render_compare_csv(FILE *f, const struct comparison *c)
 {
 	fprintf(f, "job,sweep,metric,run,n,mean_kind,min,amean,hmean,stddev,"
 		"coeffvar,max,bamean95,median,mean_pct,change_pct,change_lo,change_hi,p,significant,verdict,"
-		"change_of\n");
+		"change_of,mean_pt,change_pt\n");
 	for (size_t jn = 0; jn < c->njobs; jn++) {
 		const struct cmp_job *j = &c->jobs[jn];
 
@@ -66,14 +66,18 @@ void render_compare_csv(FILE *f, const struct comparison *c)
 				for (int row = MM_SD; row < MM_NROWS; row++)
 					csv_num(f, cell->ok ? mm_row_value(&cell->s, row) : NAN);
 				csv_num(f, cell->ok ? cell->s.median : NAN);
-				csv_num(f, cell->pct[MM_MEAN]);
+				/* a percentage's: in points, at the end */
+				csv_num(f, cell->points ? NAN : cell->pct[MM_MEAN]);
 				csv_num(f, k ? r->change : NAN);
 				csv_num(f, k ? r->lo : NAN);
 				csv_num(f, k ? r->hi : NAN);
 				csv_num(f, k ? r->p : NAN);
-				fprintf(f, ",%s,%s,%s\n", k ? (r->significant ? "yes" : "no") : "",
+				fprintf(f, ",%s,%s,%s", k ? (r->significant ? "yes" : "no") : "",
 					k ? verdict_names[r->verdict] : "",
 					k ? stat_test_change_of(c->opts.test) : "");
+				csv_num(f, cell->points ? cell->pct[MM_MEAN] : NAN);
+				csv_num(f, cell->points && k ? cell->pt : NAN);
+				fputc('\n', f);
 			}
 	}
 }
@@ -114,7 +118,13 @@ static json_t *cell_json(const struct comparison *c, const struct cmp_cell *cell
 	}
 	json_object_set_new(o, "params", cell->params ? json_string(cell->params) :
 			    json_null());
-	json_object_set_new(o, "pct", pct);
+	/* a percentage's changes are differences in points: pt, change_pt */
+	json_object_set_new(o, cell->points ? "pt" : "pct", pct);
+	if (cell->points) {
+		json_object_set_new(o, "change_pt", num(cell->pt));
+		json_object_set_new(o, "change_lo_pt", num(cell->pt_lo));
+		json_object_set_new(o, "change_hi_pt", num(cell->pt_hi));
+	}
 	json_object_set_new(o, "change_of",
 			    json_string(stat_test_change_of(c->opts.test)));
 	json_object_set_new(o, "change", num(r->change));
@@ -136,13 +146,16 @@ static json_t *cell_json(const struct comparison *c, const struct cmp_cell *cell
 	for (size_t e = 0; e < cell->nexpl; e++) {
 		const struct cmp_expl *x = &cell->expl[e];
 
-		json_array_append_new(ex, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}",
+		json_array_append_new(ex, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
 			"metric", x->metric, "base", num(x->base),
 			"base_stddev_pct", num(x->base_sd_pct), "cand", num(x->cand),
 			"cand_stddev_pct", num(x->cand_sd_pct),
-			"change_pct", num(x->change_pct)));
+			"change_pct", num(x->change_pct),
+			"change_pt", num(x->change_pt)));
 	}
 	json_object_set_new(o, "explain", ex);
+	/* why explain[] may be empty: no probe recorded anything */
+	json_object_set_new(o, "probes_off", json_boolean(cell->probes_off));
 	return o;
 }
 

@@ -92,10 +92,7 @@ static const char *stat_name(const struct comparison *c,
 {
 	if (by_median(c))
 		return "median";
-	for (size_t i = 0; i < j->ncases; i++)
-		if (j->cases[i].cell[0].ok)
-			return mm_row_label(MM_MEAN, j->cases[i].cell[0].s.hmean);
-	return mm_row_label(MM_MEAN, false);
+	return mm_row_label(MM_MEAN, j->metric.better == BETTER_HIGHER);
 }
 
 static double stat_of(const struct comparison *c, const struct cmp_cell *cell,
@@ -196,7 +193,10 @@ static void fill(struct grid *g, const struct comparison *c,
 			else if (!cs->cell[0].ok || isnan(cell->r.change))
 				*at(g, i, v + 1) = xstrdup("n/a");
 			else
-				*at(g, i, v + 1) = xasprintf("%+.1f%%",
+				*at(g, i, v + 1) = cell->points ?
+					xasprintf("%+.1fpt", fabs(cell->pt) < 0.05 ?
+						  0 : cell->pt) :
+					xasprintf("%+.1f%%",
 					fabs(cell->r.change) < 0.05 ? 0 : cell->r.change);
 			g->sig[i * g->ncols + v + 1] = cell->ok &&
 				cs->cell[0].ok && cell->r.significant;

@@ -437,7 +437,7 @@ static void mm_table(FILE *f, const struct comparison *c,
 			const struct cmp_case *cs = &j->cases[i];
 
 			fprintf(f, "<tr><td class=\"l\">%s</td><td class=\"l\">",
-				mm_row_label(row, cs->cell[0].ok && cs->cell[0].s.hmean));
+				mm_row_label(row, j->metric.better == BETTER_HIGHER));
 			html_esc(f, *cs->sweep ? cs->sweep : "-");
 			fprintf(f, "</td>");
 			for (size_t k = 0; k < c->nruns; k++) {
@@ -452,9 +452,10 @@ static void mm_table(FILE *f, const struct comparison *c,
 				fprintf(f, "<td%s>", sig ? " class=\"sig\"" : "");
 				num(f, mm_row_value(&cell->s, row));
 				if (k && isfinite(pct))
-					fprintf(f, " <span class=\"%s\">(%+.2f%%)</span>",
+					fprintf(f, " <span class=\"%s\">(%+.2f%s)</span>",
 						pct > 0.005 ? "better" : pct < -0.005 ? "worse" : "same",
-						fabs(pct) < 0.005 ? 0 : pct);
+						fabs(pct) < 0.005 ? 0 : pct,
+						cell->points ? " pt" : "%");
 				fprintf(f, "</td>");
 			}
 			fprintf(f, "</tr>\n");
@@ -473,7 +474,8 @@ static void change_table(FILE *f, const struct comparison *c,
 		stat_test_medians(c->opts.test) ? "median" : "Amean");
 	for (size_t i = 0; i < j->ncases; i++)
 		for (size_t k = 1; k < c->nruns; k++) {
-			const struct cmp_result *r = &j->cases[i].cell[k].r;
+			const struct cmp_cell *cell = &j->cases[i].cell[k];
+			const struct cmp_result *r = &cell->r;
 
 			fprintf(f, "<tr class=\"");
 			verdict_class(f, r->verdict);
@@ -484,6 +486,9 @@ static void change_table(FILE *f, const struct comparison *c,
 			html_esc(f, c->runs[k].name);
 			if (isnan(r->change))
 				fprintf(f, "</td><td>n/a</td><td></td>");
+			else if (cell->points)	/* a percentage: points */
+				fprintf(f, "</td><td>%+.1f pt</td><td>[%+.1f, %+.1f]</td>",
+					cell->pt, cell->pt_lo, cell->pt_hi);
 			else
 				fprintf(f, "</td><td>%+.1f%%</td><td>[%+.1f, %+.1f]</td>",
 					r->change, r->lo, r->hi);
@@ -522,13 +527,24 @@ static void expl_table(FILE *f, const struct comparison *c,
 				html_esc(f, x->metric);
 				fprintf(f, "</td><td>%.6g</td><td>%.0f</td><td>%.6g</td><td>%.0f</td>",
 					x->base, x->base_sd_pct, x->cand, x->cand_sd_pct);
-				if (isfinite(x->change_pct))
+				if (x->points)	/* a percentage: points */
+					fprintf(f, "<td>%+.1f pt</td></tr>\n", x->change_pt);
+				else if (isfinite(x->change_pct))
 					fprintf(f, "<td>%+.1f%%</td></tr>\n", x->change_pct);
 				else
 					fprintf(f, "<td>new</td></tr>\n");
 			}
-	if (head)
+	if (head) {
 		fprintf(f, "</table>\n");
+	} else {
+		char off[192];
+
+		if (cmp_probes_off_line(c, j, off, sizeof(off))) {
+			fprintf(f, "<p>");
+			html_esc(f, off);
+			fprintf(f, "</p>\n");
+		}
+	}
 }
 
 static void job_section(const struct page *p, size_t ji)
@@ -623,6 +639,26 @@ static void duration_table(FILE *f, const struct comparison *c)
 
 /* ---- the page ---- */
 
+/* The notes that are (left_out) or are not of cases left out, headed. */
+static void notes_list(FILE *f, const struct comparison *c, bool left_out,
+		       const char *heading)
+{
+	bool head = false;
+
+	for (size_t i = 0; i < c->nnotes; i++) {
+		if (c->note_left_out[i] != left_out)
+			continue;
+		if (!head)
+			fprintf(f, "<h2>%s</h2>\n<ul>\n", heading);
+		head = true;
+		fprintf(f, "<li>");
+		html_esc(f, c->notes[i]);
+		fprintf(f, "</li>\n");
+	}
+	if (head)
+		fprintf(f, "</ul>\n");
+}
+
 int render_html_page(FILE *f, const struct comparison *c,
 		     const struct run *const *runs, struct plot_batch *pb)
 {
@@ -675,15 +711,9 @@ int render_html_page(FILE *f, const struct comparison *c,
 	for (size_t ji = 0; ji < c->njobs; ji++)
 		job_section(&p, ji);
 	duration_table(f, c);
-	if (c->nnotes) {
-		fprintf(f, "<h2>Not compared</h2>\n<ul>\n");
-		for (size_t i = 0; i < c->nnotes; i++) {
-			fprintf(f, "<li>");
-			html_esc(f, c->notes[i]);
-			fprintf(f, "</li>\n");
-		}
-		fprintf(f, "</ul>\n");
-	}
+	/* the cases left out under their heading, the other notes under theirs */
+	notes_list(f, c, true, "Not compared");
+	notes_list(f, c, false, "Notes");
 	if (runs)
 		html_environments(f, c, runs);
 	fprintf(f, "<p><small>Made by schedlab; every number from its stored runs.</small></p>\n</body></html>\n");

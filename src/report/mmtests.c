@@ -66,6 +66,13 @@ double mm_row_pct(int row, double base, double new, enum better dir)
 				BETTER_LOWER : dir);
 }
 
+double mm_row_pt(int row, double base, double new, enum better dir)
+{
+	if (row == MM_SD || row == MM_COV || dir == BETTER_LOWER)
+		return base - new;
+	return new - base;
+}
+
 void render_job_summary(FILE *f, const char *job, const char *sweep_keys,
 			const struct metric_def *m,
 			const struct sweep_samples *s, size_t ns)
@@ -82,7 +89,8 @@ void render_job_summary(FILE *f, const char *job, const char *sweep_keys,
 		for (size_t k = 0; k < s[i].n; k++)
 			if (!isnan(s[i].x[k]))
 				x[n++] = s[i].x[k];
-		ok[i] = n && !summarize(x, n, m->better, &sum[i]);
+		/* a failed case's iterations before it failed: no statistic */
+		ok[i] = n && !s[i].failed && !summarize(x, n, m->better, &sum[i]);
 		free(x);
 		if (len > w)
 			w = len;
@@ -92,20 +100,20 @@ void render_job_summary(FILE *f, const char *job, const char *sweep_keys,
 		better_word(m->better));
 	for (int row = 0; row < MM_NROWS; row++) {
 		for (size_t i = 0; i < ns; i++) {
-			const char *l = mm_row_label(row, ok[i] && sum[i].hmean);
+			const char *l = mm_row_label(row, m->better == BETTER_HIGHER);
 			const char *sw = *s[i].sweep ? s[i].sweep : "-";
 
-			if (!ok[i]) {
-				if (row == 0)
-					fprintf(f, "%-9s %-*s %s\n", "Failed", w, sw,
-						s[i].failed ? s[i].failed :
-						"no samples");
-				continue;
-			}
-			fprintf(f, "%-9s %-*s %12.4f\n", l, w, sw,
-				mm_row_value(&sum[i], row));
+			if (ok[i])
+				fprintf(f, "%-9s %-*s %12.4f\n", l, w, sw,
+					mm_row_value(&sum[i], row));
 		}
 	}
+	/* the cases without statistics after every row of those with them */
+	for (size_t i = 0; i < ns; i++)
+		if (!ok[i])
+			fprintf(f, "%-9s %-*s %s\n", "Failed", w,
+				*s[i].sweep ? s[i].sweep : "-",
+				s[i].failed ? s[i].failed : "no samples");
 	free(sum);
 	free(ok);
 }

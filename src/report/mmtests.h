@@ -35,6 +35,12 @@ int mm_rows_parse(const char *list, unsigned *mask, char *bad, size_t len);
  * base is 0 or either is NaN (printed as n/a, never as a number).
  */
 double mm_row_pct(int row, double base, double new, enum better dir);
+/*
+ * The same for a metric that is itself a percentage (unit "%"): the
+ * difference in points, positive is better (a percentage of a
+ * percentage reads as nonsense: +63803% for 0.01% -> 6.4%).
+ */
+double mm_row_pt(int row, double base, double new, enum better dir);
 
 /* The samples of one case: its sweep value ("4", "" when unswept). */
 struct sweep_samples {

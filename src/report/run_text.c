@@ -104,7 +104,7 @@ void render_job_text(FILE *f, const struct run *r, size_t from, size_t to)
 		s[i].sweep = label[i];
 		s[i].x = ser ? ser->x : NULL;
 		s[i].n = ser ? c->niter : 0;
-		s[i].failed = c->complete ? NULL : c->reason;
+		s[i].failed = c->complete ? NULL : c->reason ? c->reason : "failed";
 	}
 	/* and those every case shares beside the job's heading */
 	if (asprintf(&job, "%s%s%s%s", c0->job, same && *set0 ? " [" : "",

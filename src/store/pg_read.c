@@ -76,8 +76,12 @@ int pg_resolve(struct store *base, const char *spec, int64_t *id)
 	} else {
 		char *label = xstrdup_utf8(spec);
 
-		rc = query_id(s, "SELECT id FROM runs WHERE label = $1"
-			      " ORDER BY started DESC, id DESC LIMIT 1", label, id);
+		/* store.h's rule: complete with cases, else with cases */
+		rc = query_id(s, "SELECT r.id FROM runs r WHERE r.label = $1"
+			      " ORDER BY EXISTS (SELECT 1 FROM cases c"
+			      "   WHERE c.run_id = r.id) AND r.status = 'complete' DESC,"
+			      " EXISTS (SELECT 1 FROM cases c WHERE c.run_id = r.id) DESC,"
+			      " r.started DESC, r.id DESC LIMIT 1", label, id);
 		free(label);
 	}
 	if (!rc)

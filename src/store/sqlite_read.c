@@ -29,9 +29,12 @@ int sqlite_resolve(struct store *base, const char *spec, int64_t *id)
 		rc = errno ? 0 : db_query_int(s, "SELECT id FROM runs WHERE id = ?1",
 					   NULL, *id, id);
 	} else {
-		rc = db_query_int(s, "SELECT id FROM runs WHERE label = ?1"
-			       " ORDER BY started DESC, id DESC LIMIT 1", spec,
-			       0, id);
+		/* store.h's rule: complete with cases, else with cases */
+		rc = db_query_int(s, "SELECT r.id FROM runs r WHERE r.label = ?1"
+			       " ORDER BY EXISTS (SELECT 1 FROM cases c"
+			       "   WHERE c.run_id = r.id) AND r.status = 'complete' DESC,"
+			       " EXISTS (SELECT 1 FROM cases c WHERE c.run_id = r.id) DESC,"
+			       " r.started DESC, r.id DESC LIMIT 1", spec, 0, id);
 	}
 	if (!rc)
 		return error("no run '%s' in %s (see 'schedlab list runs')",

@@ -167,8 +167,11 @@ int store_case_add(struct store *s, int64_t run_id, const struct store_case *c);
 
 /*
  * RUN as the user writes it: a run id (all digits), a run's uuid, or a
- * label (the run with it that started last). -1 after error() when there
- * is no such run.
+ * label: of the runs with it, the one that started last among those
+ * complete with at least one case; else among those with a case (a
+ * partial or failed run); else the last (a run that is starting, or was
+ * abandoned before its first case). -1 after error() when there is no
+ * such run.
  */
 int store_resolve(struct store *s, const char *spec, int64_t *id);
 

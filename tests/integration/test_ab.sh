@@ -181,3 +181,83 @@ test_ab_knob_only_in_its_variant() {
 		"$("$SCHEDLAB" show 2 --db "$tmp/r.db" --format json | jq -r '.cases[0].settings["sysctl.kernel.sched_rr_timeslice_ms"]')"
 	unset SCHEDLAB_STATE_DIR
 }
+
+# One variant's failure of a case is its own: the other variants run the
+# case to its count, and the failed case is shown as failed - no
+# statistic of the iteration it had before it failed.
+test_ab_failed_variant_alone() {
+	use_tmpdir
+	# bad fails its second iteration; base and good never fail
+	printf '[t]\nworkload = command\nargv = sh -c "echo $TAG >> %s; [ $TAG != bad ] || [ $(grep -c bad %s) -lt 2 ]"\niterations = 4\n' \
+		"$tmp/log" "$tmp/log" >"$tmp/t.job"
+	run_sl ab "$tmp/t.job" --label x --db "$tmp/r.db" -q \
+		--variant 'base: env.TAG=base' --variant 'bad: env.TAG=bad' \
+		--variant 'good: env.TAG=good'
+	expect_eq "exit: a case failed" 1 "$rc"
+	expect_eq "rounds run" "2 bad,4 base,4 good" \
+		"$(sort "$tmp/log" | uniq -c | awk '{ print $1, $2 }' | paste -sd,)"
+	[[ $err != *"the case failed on"* ]] || fail "a variant was stopped by another's failure: $err"
+	expect_eq "good: complete" "complete complete 4" \
+		"$("$SCHEDLAB" show x/good --db "$tmp/r.db" --format json |
+		   jq -r '"\(.run.status) \(.cases[0].status) \(.cases[0].iterations)"')"
+	expect_eq "bad: failed" "failed 1" \
+		"$("$SCHEDLAB" show x/bad --db "$tmp/r.db" --format json |
+		   jq -r '"\(.cases[0].status) \(.cases[0].iterations)"')"
+	# the variants table: bad's column says failed, good's has a change
+	expect_line "variants table" '^ *[0-9.]+ +failed +[0-9.]+ [-+][0-9.]+%$' "$out"
+	expect_line "bad's reason" "^  t in x/bad: command\.time n/a: the command exited with status 1" "$out"
+	# mmtests' rows: none for the failed case's one iteration
+	run_sl compare x/base x/bad x/good --unit iteration --db "$tmp/r.db"
+	expect_eq "compare: exit" 0 "$rc"
+	expect_line "no stddev of one iteration" '^Stddev +- +[0-9.]+ \(   0\.00%\) +failed +[0-9.]+ \( *-?[0-9.]+%\)$' "$out"
+	expect_line "no mean of one iteration" '^Amean +- +[0-9.]+ \(   0\.00%\) +failed +[0-9.]+ [(*] *-?[0-9.]+%[)*]$' "$out"
+	expect_no_leftovers
+}
+
+# --layout takes every table compare --layout prints: grid is the grid
+# (the sweep values as rows, a column per variant), not mmtests' rows;
+# workload, for a plan whose workloads declare no table, is refused
+# before anything runs.
+test_ab_layouts() {
+	use_tmpdir
+	printf '[nap]\nworkload = command\nargv = true\nn = 1,2\niterations = 3\n' >"$tmp/g.job"
+	run_sl ab "$tmp/g.job" --db "$tmp/r.db" -q --label g \
+		--variant 'a:' --variant 'b:' --layout grid
+	expect_eq "grid: exit ($err)" 0 "$rc"
+	expect_line "grid: title" '^nap by n: command\.time, s, Amean \(lower is better\)$' "$out"
+	expect_line "grid: head" '^n +a +b$' "$out"
+	expect_line "grid: row" '^2 +[0-9.]+ +[0-9.]+$' "$out"
+	expect_line "grid: verdict" '^verdict: ' "$out"
+	! grep -qE '^(Min|Amean|Stddev) ' <<<"$out" || fail "grid printed mmtests' rows: $out"
+	run_sl ab "$tmp/g.job" --db "$tmp/r.db" -q --label w \
+		--variant 'a:' --variant 'b:' --layout workload
+	expect_eq "workload: exit" 2 "$rc"
+	expect_eq "workload: why" "schedlab: ab: --layout workload: no job here runs a workload that declares a table (compute does: AIM7's)" "$err"
+	expect_eq "workload: nothing ran" 2 "$(nruns "$tmp/r.db")"
+}
+
+# Ctrl-C ends the case for every variant (a variant's failure is its
+# own, an interruption is not): 130, each variant's run ended with the
+# iterations it had, none run on after it, no process left.
+test_ab_interrupted_ends_every_variant() {
+	local before
+	use_tmpdir
+	printf '[t]\nworkload = command\nargv = sh -c "echo $TAG >> %s; sleep 0.2"\niterations = 30\n' \
+		"$tmp/log" >"$tmp/t.job"
+	start_sl ab "$tmp/t.job" --label i --db "$tmp/r.db" -q \
+		--variant 'a: env.TAG=a' --variant 'b: env.TAG=b' --variant 'c: env.TAG=c'
+	sleep 1.5
+	kill -INT "$sl_pid"
+	finish_sl
+	expect_eq "exit ($err)" 130 "$rc"
+	before=$(wc -l <"$tmp/log")
+	# the rounds stopped together: no variant ran on after the others
+	sort "$tmp/log" | uniq -c | awk '{ print $1 }' | sort -n |
+		awk 'NR == 1 { lo = $1 } { hi = $1 } END { exit !(hi - lo <= 1 && hi < 30) }' ||
+		fail "a variant ran on after Ctrl-C: $(sort "$tmp/log" | uniq -c | paste -sd' ')"
+	sleep 0.5
+	expect_eq "nothing ran after" "$before" "$(wc -l <"$tmp/log")"
+	expect_eq "runs ended" "i/a,i/b,i/c" \
+		"$("$SCHEDLAB" list runs --db "$tmp/r.db" --format json | jq -r '[.[] | select(.status != "running") | .label] | sort | join(",")')"
+	expect_no_leftovers
+}

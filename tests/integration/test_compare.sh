@@ -89,7 +89,7 @@ test_compare_fixed_runs() {
 	run_sl compare --unit iteration "$tmp/base.json" "$tmp/slow.json" --format csv
 	expect_eq "csv lines" 3 "$(nlines "$out")"
 	expect_match "csv header: the means by name" '^job,sweep,metric,run,n,mean_kind,min,amean,hmean,stddev,' "$(head -n 1 <<<"$out")"
-	expect_match "csv row" '^msg,1,messaging\.time,slow,10,amean,1\.2,1\.2528,1\.2456573[0-9]*,.*,yes,regressed,median$' "$(tail -n 1 <<<"$out")"
+	expect_match "csv row" '^msg,1,messaging\.time,slow,10,amean,1\.2,1\.2528,1\.2456573[0-9]*,.*,yes,regressed,median,,$' "$(tail -n 1 <<<"$out")"
 	run_sl compare --unit iteration "$tmp/base.json" "$tmp/slow.json" --format markdown
 	expect_line "markdown mean" '^\| Amean \| 1 \| 1\.0440 \(0\.00%\) \| 1\.2528 \*\*\(-20\.00%\)\*\* \|$' "$out"
 	expect_line "markdown change" '^\| groups \| run \| Change \(median\) \[interval\] \| p \| verdict \|$' "$out"
@@ -143,7 +143,7 @@ test_compare_mismatch() {
 	expect_match "params: message" "job msg has other parameters in .*other\.json than in .*base\.json \(- -> loops=110\); --match job compares them anyway" "$err"
 	run_sl compare "$tmp/base.json" "$tmp/job.json"
 	expect_eq "job: exit" 2 "$rc"
-	expect_match "job: message" "nothing to compare: no job of .*base\.json is in .*job\.json" "$err"
+	expect_match "job: message" "nothing to compare: no job of .*base\.json \(the file.s run: complete, 1 case\) is in .*job\.json \(the file.s run: complete, 1 case\)" "$err"
 	run_sl compare "$tmp/base.json" "$tmp/other.json" --match job
 	expect_eq "match job: exit" 0 "$rc"
 	expect_line "match job: note" "msg: parameters differ in other: - -> loops=110" "$out"
@@ -745,4 +745,206 @@ test_compare_layout_grid_three_axes() {
 	expect_eq "exit" 0 "$rc"
 	expect_line "header" '^groups  fds loops +base +slow$' "$out"
 	expect_line "row" '^     1      2 100 +1\.044 +1\.253$' "$out"
+}
+
+# A label stands for its latest complete run with cases, not for a newer
+# run that was abandoned before its first case; when a label has only
+# such a run, the message names the runs compare took (id and label).
+test_compare_label_picks_run_with_cases() {
+	local f
+	use_tmpdir
+	fixture "$tmp/a.json" 2.6.27 "$BASE"
+	fixture "$tmp/b.json" 2.6.28-rc1 "$SLOW"
+	fixture "$tmp/e.json" empty "$BASE"
+	for f in a b; do
+		"$SCHEDLAB" import "$tmp/$f.json" --db "$tmp/r.db" >/dev/null
+		# then a newer run of the same label, abandoned with no case
+		jq --arg uuid "$(cat /proc/sys/kernel/random/uuid)" \
+			'.run.uuid = $uuid | .run.started = 5 | .run.ended = 6 |
+			 .run.status = "abandoned" | .cases = []' "$tmp/$f.json" \
+			>"$tmp/$f-abandoned.json"
+		"$SCHEDLAB" import "$tmp/$f-abandoned.json" --db "$tmp/r.db" >/dev/null
+	done
+	expect_eq "stored" 4 "$(nruns "$tmp/r.db")"
+	run_sl compare 2.6.27 2.6.28-rc1 --db "$tmp/r.db" --format json
+	expect_eq "exit" 0 "$rc"
+	expect_eq "runs" "2.6.27 2.6.28-rc1" "$(jq -r '[.runs[].name] | join(" ")' <<<"$out")"
+	expect_eq "both measured" "10 10" \
+		"$(jq -r '.jobs[0].cases[0].runs | map(.n | tostring) | join(" ")' <<<"$out")"
+	run_sl show 2.6.27 --db "$tmp/r.db" --format json
+	expect_eq "show: the complete run" "complete 1" \
+		"$(jq -r '"\(.run.status) \(.cases | length)"' <<<"$out")"
+	# a label with nothing but an abandoned run: that run, named
+	jq --arg uuid "$(cat /proc/sys/kernel/random/uuid)" \
+		'.run.uuid = $uuid | .run.status = "abandoned" | .cases = []' \
+		"$tmp/e.json" >"$tmp/e-abandoned.json"
+	"$SCHEDLAB" import "$tmp/e-abandoned.json" --db "$tmp/r.db" >/dev/null
+	run_sl compare empty 2.6.28-rc1 --db "$tmp/r.db"
+	expect_eq "empty: exit" 2 "$rc"
+	expect_eq "empty: message" "schedlab: compare: nothing to compare: no job of empty (run 5 labelled empty: abandoned, 0 cases) is in 2.6.28-rc1 (run 3 labelled 2.6.28-rc1: complete, 1 case)" "$err"
+}
+
+# swept_fixture FILE LABEL FAILED2: a run of a throughput (higher is
+# better) swept over clients 1 and 2; with FAILED2 "yes" the case of 2
+# clients failed after one iteration (its sample kept, as run keeps it).
+swept_fixture() {
+	jq -n --arg lbl "$2" --arg failed "$3" \
+		--arg uuid "$(cat /proc/sys/kernel/random/uuid)" '{
+	schema: "schedlab-run/1",
+	run: { uuid: $uuid, "label": $lbl, host: "h", started: 1.0, ended: 2.0,
+	       status: (if $failed == "yes" then "partial" else "complete" end),
+	       command: null, schedlab_version: null },
+	environment: {},
+	metrics: { "pgbench.tps": { unit: "tps", better: "higher", headline: true, help: "t" } },
+	cases: [ { seq: 1, job: "pg", workload: "pgbench", params: "clients=1",
+		   sweep_keys: "clients", sweep: "1", status: "complete", reason: null,
+		   parameters: {}, iterations: 4,
+		   samples: { "pgbench.tps": [100, 101, 102, 103] } },
+		 { seq: 2, job: "pg", workload: "pgbench", params: "clients=2",
+		   sweep_keys: "clients", sweep: "2",
+		   status: (if $failed == "yes" then "failed" else "complete" end),
+		   reason: (if $failed == "yes" then "the case failed" else null end),
+		   parameters: {},
+		   iterations: (if $failed == "yes" then 1 else 4 end),
+		   samples: { "pgbench.tps": (if $failed == "yes" then [5]
+					     else [200, 201, 202, 203] end) } } ] }' >"$1"
+}
+
+# A failed case has no statistics: not of the iterations it had before
+# it failed (no Stddev 0, no -97% Hmean), its Failed line after every
+# row of the cases that have them, and the mean row named by the
+# metric's direction (Hmean for a throughput) whichever case failed.
+test_compare_failed_case_has_no_statistics() {
+	use_tmpdir
+	swept_fixture "$tmp/ok.json" ok no
+	swept_fixture "$tmp/failed.json" failed yes
+	run_sl compare --unit iteration "$tmp/ok.json" "$tmp/failed.json"
+	expect_eq "exit" 0 "$rc"
+	expect_line "hmean of 2, candidate failed" '^Hmean +2 +[0-9.]+ \(   0\.00%\) +failed *$' "$out"
+	expect_line "stddev of 2, candidate failed" '^Stddev +2 +[0-9.]+ \(   0\.00%\) +failed *$' "$out"
+	expect_line "change of 2" '^Change \(median\) +2 +failed +n/a +p=- +inconclusive$' "$out"
+	# the failed run as the baseline: its row still reads Hmean
+	run_sl compare --unit iteration "$tmp/failed.json" "$tmp/ok.json"
+	expect_line "hmean of 2, baseline failed" '^Hmean +2 +failed +[0-9.]+ \(    n/a%\)$' "$out"
+	! grep -q '^Amean' <<<"$out" || fail "a mean row reads Amean: $out"
+	expect_line "why" "failed in failed: the case failed" "$out"
+	# show: the statistics of clients 1 (Python 3.11: harmonic_mean,
+	# pstdev), then the failed case's line
+	run_sl show "$tmp/failed.json"
+	expect_eq "show: exit" 0 "$rc"
+	expect_eq "show: block" "pg by clients: pgbench.tps, tps (higher is better)
+Min       1        100.0000
+Hmean     1        101.4877
+Stddev    1          1.1180
+CoeffVar  1          1.1016
+Max       1        103.0000
+BAmean-95 1        102.0000
+Failed    2    the case failed" \
+		"$(sed -n '/^pg by clients/,/^$/p' <<<"$out" | sed '/^$/d')"
+}
+
+# pct_fixture FILE LABEL TIMES IDLE: one messaging case, messaging.time
+# TIMES and cpu.idle_pct IDLE (JSON arrays): a metric that is itself a
+# percentage (unit %).
+pct_fixture() {
+	jq -n --arg lbl "$2" --argjson x "$3" --argjson idle "$4" \
+		--arg uuid "$(cat /proc/sys/kernel/random/uuid)" '{
+	schema: "schedlab-run/1",
+	run: { uuid: $uuid, "label": $lbl, host: "h", started: 1.0, ended: 2.0,
+	       status: "complete", command: null, schedlab_version: null },
+	environment: {},
+	metrics: {
+	  "messaging.time": { unit: "s", better: "lower", headline: true, help: "t" },
+	  "cpu.idle_pct": { unit: "%", better: "none", headline: false, help: "i" }
+	},
+	cases: [ { seq: 1, job: "msg", workload: "messaging", params: "groups=1 loops=100",
+		   sweep_keys: "groups", sweep: "1", status: "complete", reason: null,
+		   parameters: {}, iterations: ($x | length),
+		   samples: { "messaging.time": $x, "cpu.idle_pct": $idle } } ] }' >"$1"
+}
+
+# A percentage of a percentage reads as nonsense (cpu.idle_pct from
+# 0.01% to 6.4% is +63900%): a metric whose unit is % changes by a
+# difference in points in the lkp block, in its own table (--metrics),
+# in csv and in json. By hand: means 0.01 and 6.4, +6.39 points; medians
+# 0.01 and 6.4; min 0.01 and 6.3, +6.29.
+test_compare_percentages_in_points() {
+	use_tmpdir
+	pct_fixture "$tmp/a.json" base "$BASE" '[0.01,0.01,0.01,0.01,0.01,0.01,0.01,0.01,0.01,0.01]'
+	pct_fixture "$tmp/b.json" cand "$SLOW" '[6.3,6.4,6.5,6.4,6.3,6.4,6.5,6.4,6.4,6.4]'
+	run_sl compare --unit iteration "$tmp/a.json" "$tmp/b.json"
+	expect_eq "exit" 0 "$rc"
+	expect_line "lkp block" '^ +0\.01 +\+6\.4 pt +6\.4 +cpu\.idle_pct$' "$out"
+	! grep -q '63[0-9]*\.[0-9]%' <<<"$out" || fail "a percentage of a percentage: $out"
+	run_sl compare --unit iteration "$tmp/a.json" "$tmp/b.json" --metrics cpu.idle_pct
+	expect_line "mean row" '^Amean +1 +0\.010000 \(  0\.00pt\) +6\.400000 [*(]  6\.39pt[*)]$' "$out"
+	expect_line "min row" '^Min +1 +0\.010000 \(  0\.00pt\) +6\.300000 \(  6\.29pt\)$' "$out"
+	expect_line "change row" '^Change \(median\) +1 +cand +\+6\.4 pt \[\+[0-9.]+, \+[0-9.]+\] +p=' "$out"
+	! grep -q '63[0-9]*\.[0-9]*%' <<<"$out" || fail "a percentage of a percentage: $out"
+	[ "$(awk '{ print length }' <<<"$out" | sort -n | tail -n 1)" -le 80 ] ||
+		fail "a line is wider than 80 columns"
+	run_sl compare --unit iteration "$tmp/a.json" "$tmp/b.json" --metrics cpu.idle_pct --format markdown
+	expect_line "markdown mean" '^\| Amean \| 1 \| 0\.010000 \(0\.00 pt\) \| 6\.400000 \*{0,2}\(6\.39 pt\)\*{0,2} \|$' "$out"
+	expect_line "markdown change" '^\| 1 \| cand \| \+6\.4 pt \[' "$out"
+	run_sl compare --unit iteration "$tmp/a.json" "$tmp/b.json" --metrics cpu.idle_pct --format json
+	approx "json: explain change_pt" 6.39 "$(jval "$out" '.jobs[0].cases[0].runs[1].explain[] | select(.metric == "cpu.idle_pct") | .change_pt')"
+	expect_eq "json: explain change_pct" null "$(jq -c '.jobs[0].cases[0].runs[1].explain[] | select(.metric == "cpu.idle_pct") | .change_pct' <<<"$out")"
+	expect_eq "json: no pct" false "$(jq -c '.jobs[1].cases[0].runs[1] | has("pct")' <<<"$out")"
+	approx "json: pt.mean" 6.39 "$(jval "$out" '.jobs[1].cases[0].runs[1].pt.mean')"
+	approx "json: change_pt" 6.39 "$(jval "$out" '.jobs[1].cases[0].runs[1].change_pt')"
+	run_sl compare --unit iteration "$tmp/a.json" "$tmp/b.json" --metrics cpu.idle_pct --format csv
+	expect_match "csv: points at the end" '^msg,1,cpu\.idle_pct,cand,10,amean,.*,median,6\.39[0-9]*,6\.39[0-9]*$' "$(tail -n 1 <<<"$out")"
+	run_sl compare --unit iteration "$tmp/a.json" "$tmp/b.json" --metrics cpu.idle_pct --format html
+	expect_match "html: lkp table" 'cpu\.idle_pct</td><td>0\.01</td><td>0</td><td>6\.4</td><td>[0-9]+</td><td>\+6\.4 pt</td>' "$out"
+	expect_match "html: change" '<td>\+6\.4 pt</td><td>\[' "$out"
+}
+
+# Runs whose probes were off (messaging over pipes: off unless asked
+# for) have no scheduler metric that could move: compare says so
+# instead of leaving the block out without a word; with probes = on it
+# does not.
+test_compare_probes_off_says_why() {
+	use_tmpdir
+	printf '[msg]\nworkload = messaging\ngroups = 1\nfds = 2\nloops = 100\nipc = pipe\niterations = 4\n' >"$tmp/p.job"
+	sed 's/^iterations = 4$/iterations = 4\nprobes = on/' "$tmp/p.job" >"$tmp/on.job"
+	for l in a b; do
+		run_sl run "$tmp/p.job" --db "$tmp/r.db" --label "$l" -q
+		expect_eq "run $l" 0 "$rc"
+		run_sl run "$tmp/on.job" --db "$tmp/r.db" --label "on-$l" -q
+		expect_eq "run on-$l" 0 "$rc"
+	done
+	expect_eq "stored off" off "$("$SCHEDLAB" show a --db "$tmp/r.db" --format json | jq -r '.cases[0].settings.probes')"
+	run_sl compare a b --unit iteration --db "$tmp/r.db"
+	expect_eq "exit" 0 "$rc"
+	expect_eq "why" "what moved: nothing to show: probes were off in this case (probes = on records them)" \
+		"$(sed -n '/^what moved:/,/^$/p' <<<"$out" | sed '/^$/d' | paste -sd' ' | tr -s ' ')"
+	run_sl compare a b --unit iteration --db "$tmp/r.db" --format json
+	expect_eq "json: probes_off" "true []" \
+		"$(jq -c '.jobs[0].cases[0].runs[1] | "\(.probes_off) \(.explain)"' -r <<<"$out")"
+	run_sl compare on-a on-b --unit iteration --db "$tmp/r.db"
+	expect_eq "on: exit" 0 "$rc"
+	[[ $out != *"probes were off"* ]] || fail "probes on, said off: $out"
+}
+
+# The html page heads the cases left out "Not compared" and the notes on
+# what was compared (an outlier, no run-to-run noise) "Notes": before,
+# every note stood under "Not compared".
+test_compare_html_notes_headed() {
+	local left notes
+	use_tmpdir
+	fixture "$tmp/base.json" base "$BASE"
+	fixture "$tmp/slow.json" slow "$SLOW"
+	# a second job, in the baseline only
+	jq '.cases += [.cases[0] | .seq = 2 | .job = "alone"]' "$tmp/base.json" >"$tmp/two.json"
+	run_sl compare --unit iteration "$tmp/two.json" "$tmp/slow.json" --format html
+	expect_eq "exit" 0 "$rc"
+	left=$(sed -n '/^<h2>Not compared<\/h2>$/,/^<\/ul>$/p' <<<"$out")
+	notes=$(sed -n '/^<h2>Notes<\/h2>$/,/^<\/ul>$/p' <<<"$out")
+	expect_eq "not compared" "<li>alone 1: only in base</li>" "$(grep '^<li>' <<<"$left")"
+	expect_match "notes: the outlier" "<li>msg 1 in base: 1 of 10 iterations is an outlier" "$notes"
+	[[ $notes != *"only in"* ]] || fail "a case left out under Notes: $notes"
+	# nothing left out: no "Not compared" heading at all
+	run_sl compare --unit iteration "$tmp/base.json" "$tmp/slow.json" --format html
+	[[ $out != *"<h2>Not compared</h2>"* ]] || fail "Not compared heads notes: $(grep -A3 'Not compared' <<<"$out")"
+	expect_match "notes heading" "<h2>Notes</h2>" "$out"
 }

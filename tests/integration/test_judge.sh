@@ -226,3 +226,45 @@ test_judge_interrupted_with_references() {
 		"$("$SCHEDLAB" list runs --db "$tmp/r.db" --format json | jq -r '[.[] | "\(.label) \(.status)"] | sort | join(",")')"
 	expect_no_leftovers
 }
+
+# ref_fixture FILE LABEL SAMPLES: an export document of one stored
+# reference, job nap (command.time SAMPLES, a JSON array).
+ref_fixture() {
+	jq -n --arg lbl "$2" --argjson x "$3" \
+		--arg uuid "$(cat /proc/sys/kernel/random/uuid)" '{
+	schema: "schedlab-run/1",
+	run: { uuid: $uuid, "label": $lbl, host: "h", started: 1.0, ended: 2.0,
+	       status: "complete", command: null, schedlab_version: null },
+	environment: {},
+	metrics: { "command.time": { unit: "s", better: "lower", headline: true, help: "t" } },
+	cases: [ { seq: 1, job: "nap", workload: "command", params: "",
+		   sweep_keys: "", sweep: "", status: "complete", reason: null,
+		   parameters: {}, iterations: ($x | length),
+		   samples: { "command.time": $x } } ] }' >"$1"
+}
+
+# Stored references that do not differ by the bisect mode's test say
+# what would let them: 4 iterations a side can never reach p < 0.02
+# (Mann-Whitney's smallest p is 2 / C(8, 4) = 0.0286, although every
+# good iteration is below every bad one: compare's p); 10 a side can,
+# and then the nearest case's p is named (the two samples below: U = 45,
+# exact two-sided p = 0.7394, from the distribution of U counted in
+# Python).
+test_judge_references_alike_say_why() {
+	use_tmpdir
+	sleep_job "$tmp/n.job" true
+	ref_fixture "$tmp/g.json" good '[1.00,1.01,1.02,1.03]'
+	ref_fixture "$tmp/b.json" bad '[2.00,2.01,2.02,2.03]'
+	ref_fixture "$tmp/g10.json" good10 '[1.00,1.01,1.02,1.03,1.04,1.05,1.06,1.07,1.08,1.09]'
+	ref_fixture "$tmp/b10.json" bad10 '[1.005,1.015,1.025,1.035,1.045,1.055,1.065,1.075,1.085,1.095]'
+	for f in g b g10 b10; do
+		"$SCHEDLAB" import "$tmp/$f.json" --db "$tmp/r.db" >/dev/null
+	done
+	run_sl judge --good good --bad bad "$tmp/n.job" --db "$tmp/r.db"
+	expect_eq "4 a side: exit" 128 "$rc"
+	expect_eq "4 a side: why" "schedlab: judge: good (good) and bad (bad) do not differ in any case they share (Mann-Whitney, p < 0.02): with 4 and 4 iterations Mann-Whitney cannot reach p < 0.02 at all (its smallest p is 0.0286); references of 5 or more iterations a side can (run them again with --iterations 5 or more, or run them beside the build: --good-set, --bad-set); nothing to place a build by: abort (128)" "$err"
+	run_sl judge --good good10 --bad bad10 "$tmp/n.job" --db "$tmp/r.db"
+	expect_eq "10 a side: exit" 128 "$rc"
+	expect_match "10 a side: why" "\(Mann-Whitney, p < 0\.02\): the nearest, nap with 10 and 10 iterations, has p = 0\.7394: more iterations in each reference \(runs of more than 10 a side\), or references run beside the build \(--good-set, --bad-set\), would show a difference if there is one; nothing to place" "$err"
+	expect_eq "nothing run" 4 "$(nruns "$tmp/r.db")"
+}

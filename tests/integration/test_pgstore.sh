@@ -339,3 +339,24 @@ test_pgstore_server_restarts_mid_run() {
 	no_password "run" "$(cat "$tmp/out" "$tmp/err")"
 	expect_no_leftovers
 }
+
+# A label stands for its latest complete run with cases in PostgreSQL as
+# in SQLite: a newer run of it abandoned before its first case does not
+# hide it (show names the run it took).
+test_pgstore_label_skips_abandoned_run() {
+	local url
+	pg_start
+	url=$(pg_url)
+	tiny_run --db "$tmp/r.db" --label k
+	expect_eq "run: exit ($err)" 0 "$rc"
+	"$SCHEDLAB" export k --db "$tmp/r.db" -o "$tmp/k.json"
+	jq --arg uuid "$(cat /proc/sys/kernel/random/uuid)" \
+		'.run.uuid = $uuid | .run.started += 100 | .run.ended = .run.started + 1 |
+		 .run.status = "abandoned" | .cases = []' "$tmp/k.json" >"$tmp/k-abandoned.json"
+	for f in k k-abandoned; do
+		run_sl import "$tmp/$f.json" --db "$url"
+		expect_eq "import $f: exit ($err)" 0 "$rc"
+	done
+	expect_eq "show: the complete run" "$(jq -r .run.uuid "$tmp/k.json") complete" \
+		"$("$SCHEDLAB" show k --db "$url" --format json | jq -r '"\(.run.uuid) \(.run.status)"')"
+}
