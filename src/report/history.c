@@ -7,10 +7,12 @@
  */
 #include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "report/history.h"
+#include "util.h"
 
 void history_when(double t, char *buf, size_t len)
 {
@@ -37,13 +39,17 @@ static void change_words(FILE *f, const struct cp_point *p)
 
 static void run_words(FILE *f, const struct history *h, const struct history_run *r)
 {
-	char when[32];
+	char *label = text_field(r->c->label, "-"), when[32];
 
 	history_when(r->c->started, when, sizeof(when));
-	fprintf(f, "run %lld '%s' (%s", (long long)r->c->run_id,
-		r->c->label ? r->c->label : "-", when);
-	if (h->by == BY_KERNEL)
-		fprintf(f, ", kernel %s", r->c->kernel);
+	fprintf(f, "run %lld '%s' (%s", (long long)r->c->run_id, label, when);
+	free(label);
+	if (h->by == BY_KERNEL) {
+		char *kernel = text_field(r->c->kernel, "-");
+
+		fprintf(f, ", kernel %s", kernel);
+		free(kernel);
+	}
 	if (h->by == BY_COMMIT)
 		fprintf(f, ", commit %.12s", r->commit);
 	fputc(')', f);
@@ -66,10 +72,17 @@ static void series_text(FILE *f, const struct history *h, const struct history_s
 	size_t next = 0;
 	int sw = 13;	/* "IQR (MIN-MAX)" */
 	int lw = 5, kw = h->by == BY_COMMIT ? 12 : h->by == BY_KERNEL ? 6 : 0;
+	/* a label or kernel as one cell: a newline in it is "\\n" */
+	char **label = xcalloc(s->n ? s->n : 1, sizeof(*label));
+	char **kernel = xcalloc(s->n ? s->n : 1, sizeof(*kernel));
 
 	for (size_t i = 0; i < s->n; i++) {
-		int l = s->runs[i].c->label ? (int)strlen(s->runs[i].c->label) : 1;
-		int k = h->by == BY_KERNEL ? (int)strlen(s->runs[i].c->kernel) : 0;
+		int l, k;
+
+		label[i] = text_field(s->runs[i].c->label, "-");
+		kernel[i] = text_field(s->runs[i].c->kernel, "-");
+		l = (int)strlen(label[i]);
+		k = h->by == BY_KERNEL ? (int)strlen(kernel[i]) : 0;
 
 		if (l > lw)
 			lw = l < 40 ? l : 40;
@@ -108,9 +121,9 @@ static void series_text(FILE *f, const struct history *h, const struct history_s
 		history_when(r->c->started, when, sizeof(when));
 		spread_of(r, spread, sizeof(spread));
 		fprintf(f, "%6lld  %-*.*s  %-16s  ", (long long)r->c->run_id, lw, lw,
-			r->c->label ? r->c->label : "-", when);
+			label[i], when);
 		if (h->by == BY_KERNEL)
-			fprintf(f, "%-*.*s", kw, kw - 2, r->c->kernel);
+			fprintf(f, "%-*.*s", kw, kw - 2, kernel[i]);
 		else if (h->by == BY_COMMIT)
 			fprintf(f, "%-*.12s", kw, r->commit);
 		fprintf(f, "%#12.5g  %-*s  %4zu\n", r->median, sw, spread, r->c->n);
@@ -127,10 +140,17 @@ static void series_text(FILE *f, const struct history *h, const struct history_s
 		run_words(f, h, p->bad);
 		fputc('\n', f);
 		if (h->by == BY_KERNEL)
-			fprintf(f, "  kernels %s -> %s\n", p->good->c->kernel, p->bad->c->kernel);
+			fprintf(f, "  kernels %s -> %s\n", kernel[p->good - s->runs],
+				kernel[p->bad - s->runs]);
 		if (p->bisect)
 			fprintf(f, "  narrow it down:\n    %s\n    %s\n", p->bisect, p->judge);
 	}
+	for (size_t i = 0; i < s->n; i++) {
+		free(label[i]);
+		free(kernel[i]);
+	}
+	free(label);
+	free(kernel);
 }
 
 int render_history_text(FILE *f, const struct history *h)

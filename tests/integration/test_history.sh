@@ -151,6 +151,28 @@ test_history_by_commit() {
 	expect_match "no repo says" "is not a git repository" "$err"
 }
 
+# A label with a newline in it (import takes it: run does) is one cell:
+# history, list runs and show print it "\n", so it cannot forge a row
+# (issue 29, item 9).
+test_history_label_newline_escaped() {
+	use_tmpdir
+	# awk reads "\\n" as "\n", which the JSON reads as a newline
+	hist_series "$tmp/h.db" 10 0 0 1 'x\\n    99  forged' h1
+	expect_eq "stored with its newline" 2 \
+		"$("$SCHEDLAB" show 1 --db "$tmp/h.db" --format json | jq -r .run.label | wc -l)"
+	run_sl history hj --db "$tmp/h.db"
+	expect_eq "history exit ($err)" 0 "$rc"
+	! grep -qE '^ +99  forged' <<<"$out" || fail "history: a forged row: $out"
+	expect_line "history: the label escaped" '^ +1  x\\n    99  forged1 ' "$out"
+	run_sl list runs --db "$tmp/h.db"
+	expect_eq "list exit ($err)" 0 "$rc"
+	expect_eq "list: a row a run" 11 "$(nlines "$out")"
+	expect_line "list: the label escaped" '^ +1  x\\n    99  forged1 ' "$out"
+	run_sl show 1 --db "$tmp/h.db"
+	expect_line "show: the label escaped" '^run +x\\n    99  forged1$' "$out"
+	! grep -qE '^ +99  forged' <<<"$out" || fail "show: a forged line: $out"
+}
+
 # Bad input: one message, exit 2.
 test_history_bad_input() {
 	use_tmpdir
