@@ -20,7 +20,7 @@ void history_when(double t, char *buf, size_t len)
 	struct tm tm;
 
 	gmtime_r(&s, &tm);
-	strftime(buf, len, "%Y-%m-%d %H:%M", &tm);
+	strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
 }
 
 /* Whether a change of sign pct is for the worse, by the metric's direction. */
@@ -66,6 +66,29 @@ static int spread_of(const struct history_run *r, char *buf, size_t len)
 			r->min, r->max);
 }
 
+/* Which runs have which settings, when the series' runs differ in them. */
+static void settings_text(FILE *f, const struct history_series *s)
+{
+	size_t len = 64;
+	char *text;
+	int n;
+
+	if (!s->nsettings)
+		return;
+	for (size_t k = 0; k < s->nsettings; k++)
+		len += strlen(s->settings[k].settings) + strlen(s->settings[k].runs) + 24;
+	text = xmalloc(len);
+	n = snprintf(text, len, "note: the runs' settings differ:");
+	for (size_t k = 0; k < s->nsettings; k++)
+		n += snprintf(text + n, len - (size_t)n, " %s in run%s %s%s",
+			      *s->settings[k].settings ? s->settings[k].settings : "none",
+			      strpbrk(s->settings[k].runs, ",-") ? "s" : "",
+			      s->settings[k].runs,
+			      k + 1 < s->nsettings ? ";" : "");
+	text_wrap(f, "", "  ", text, 80);
+	free(text);
+}
+
 static void series_text(FILE *f, const struct history *h, const struct history_series *s)
 {
 	const char *unit = h->metric->unit;
@@ -104,7 +127,7 @@ static void series_text(FILE *f, const struct history *h, const struct history_s
 		if (l > sw)
 			sw = l;
 	}
-	fprintf(f, "\n%6s  %-*s  %-16s  %-*s%12s  %-*s  %4s\n", "RUN", lw, "LABEL",
+	fprintf(f, "\n%6s  %-*s  %-19s  %-*s%12s  %-*s  %4s\n", "RUN", lw, "LABEL",
 		"STARTED (UTC)", kw,
 		h->by == BY_KERNEL ? "KERNEL" : h->by == BY_COMMIT ? "COMMIT" : "",
 		"MEDIAN", sw, "IQR (MIN-MAX)", "N");
@@ -120,7 +143,7 @@ static void series_text(FILE *f, const struct history *h, const struct history_s
 		}
 		history_when(r->c->started, when, sizeof(when));
 		spread_of(r, spread, sizeof(spread));
-		fprintf(f, "%6lld  %-*.*s  %-16s  ", (long long)r->c->run_id, lw, lw,
+		fprintf(f, "%6lld  %-*.*s  %-19s  ", (long long)r->c->run_id, lw, lw,
 			label[i], when);
 		if (h->by == BY_KERNEL)
 			fprintf(f, "%-*.*s", kw, kw - 2, kernel[i]);
@@ -128,6 +151,7 @@ static void series_text(FILE *f, const struct history *h, const struct history_s
 			fprintf(f, "%-*.12s", kw, r->commit);
 		fprintf(f, "%#12.5g  %-*s  %4zu\n", r->median, sw, spread, r->c->n);
 	}
+	settings_text(f, s);
 	for (size_t i = 0; i < s->npoints; i++) {
 		const struct history_point *p = &s->points[i];
 
@@ -142,6 +166,10 @@ static void series_text(FILE *f, const struct history *h, const struct history_s
 		if (h->by == BY_KERNEL)
 			fprintf(f, "  kernels %s -> %s\n", kernel[p->good - s->runs],
 				kernel[p->bad - s->runs]);
+		if (strcmp(p->good->settings, p->bad->settings))
+			fprintf(f, "  settings %s -> %s: the step may be theirs\n",
+				*p->good->settings ? p->good->settings : "none",
+				*p->bad->settings ? p->bad->settings : "none");
 		if (p->bisect)
 			fprintf(f, "  narrow it down:\n    %s\n    %s\n", p->bisect, p->judge);
 	}
@@ -192,11 +220,12 @@ static json_t *run_json(const struct history_run *r)
 {
 	const struct store_series_case *c = r->c;
 
-	return json_pack("{s:I, s:s, s:o, s:o, s:f, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:I, s:s, s:o, s:o, s:f, s:o, s:o, s:s, s:I, s:o, s:o, s:o, s:o, s:o}",
 			 "run", (json_int_t)c->run_id, "uuid", c->uuid,
 			 "label", str_or_null(c->label), "host", str_or_null(c->host),
 			 "started", c->started, "kernel", str_or_null(c->kernel),
-			 "commit", str_or_null(r->commit), "n", (json_int_t)c->n,
+			 "commit", str_or_null(r->commit), "settings", r->settings,
+			 "n", (json_int_t)c->n,
 			 "median", num_or_null(r->median), "q1", num_or_null(r->q1),
 			 "q3", num_or_null(r->q3), "min", num_or_null(r->min),
 			 "max", num_or_null(r->max));

@@ -350,6 +350,7 @@ struct store_series_case {
 	double started;		/* Unix time */
 	unsigned version;	/* the workload's semantics version */
 	char *params, *sweep_keys, *sweep;	/* NULL when none */
+	char *settings;		/* the case's settings, JSON text ("{}": none) */
 	double *x;		/* the metric's samples, in iteration order */
 	size_t n;
 };
