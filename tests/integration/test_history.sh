@@ -202,6 +202,11 @@ test_history_settings_and_seconds() {
 	run_sl history hj --db "$tmp/h.db" --format json
 	expect_eq "json settings" ",,,,,,cpus=0,cpus=0,cpus=0,cpus=0,cpus=0,cpus=0" \
 		"$(jval "$out" '[.series[0].runs[].settings] | join(",")')"
+	run_sl history hj --db "$tmp/h.db" --format html -o "$tmp/page"
+	grep -qF "The runs' settings differ: <code>none</code> in runs 1-6; <code>cpus=0</code> in runs 7-12." \
+		"$tmp/page/index.html" || fail "html: no settings note ($err)"
+	grep -qF 'settings <code>none</code> &rarr; <code>cpus=0</code>: the step may be theirs' \
+		"$tmp/page/index.html" || fail "html: the change point does not say"
 	# fewer runs than the detector needs: what --min-size would do
 	run_sl history hj --db "$tmp/h.db" --min-size 7
 	expect_eq "too few: exit" 2 "$rc"
