@@ -149,6 +149,11 @@ char *text_escape(const char *s)
 	return out;
 }
 
+char *text_field(const char *s, const char *none)
+{
+	return s ? text_escape(s) : xstrdup(none);
+}
+
 struct safe_stream {
 	FILE *to;
 	unsigned char held[4];	/* the start of a UTF-8 sequence */

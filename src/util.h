@@ -128,6 +128,13 @@ void split_free(char **v, size_t n);
 char *text_escape(const char *s);
 FILE *text_safe(FILE *f);
 /*
+ * A name as one cell of a text table (a label, a host, a job, a command
+ * line): text_escape(s), or a copy of none when s is NULL. Through
+ * text_safe() a newline would start a row of its own; here it is "\\n".
+ * malloc'ed.
+ */
+char *text_field(const char *s, const char *none);
+/*
  * text, words filled into lines of at most width columns, the first
  * after indent, the others after cont; a word longer than a line stands
  * alone on one. Each line ends with a newline.

@@ -295,7 +295,8 @@ static int record(struct agent *a, const struct pending *p)
 	}
 	for (;;) {
 		if (!connect_db(a)) {
-			rc = queue_finish(a->q, p->job, p->attempt, status,
+			rc = queue_finish(a->q, p->job, p->attempt, a->me.name,
+					  status,
 					  *reason ? reason : NULL, doc, a->local,
 					  why, sizeof(why));
 			if (rc >= 0)
@@ -591,7 +592,7 @@ static int take(struct agent *a, const struct queue_claim *c)
 		char w[160];
 
 		say(a, "job %" PRId64 ": does not load here; failed", c->id);
-		queue_finish(a->q, c->id, c->attempt, EXIT_USAGE,
+		queue_finish(a->q, c->id, c->attempt, a->me.name, EXIT_USAGE,
 			     "the job does not load on its agent (see the agent's log)",
 			     NULL, NULL, w, sizeof(w));
 		return EXIT_USAGE;

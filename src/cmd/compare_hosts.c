@@ -161,6 +161,7 @@ static void summary_line(FILE *f, const struct host_pair *h, int width,
 	const struct cmp_job *j;
 	const struct cmp_case *cs;
 	char what[256] = "-", metric[128] = "-", change[32] = "-";
+	char *host = text_field(h->host, "-");
 
 	if (deciding_case(c, &j, &cs)) {
 		snprintf(what, sizeof(what), "%s%s%s", j->job, *cs->sweep ? " " : "",
@@ -169,11 +170,12 @@ static void summary_line(FILE *f, const struct host_pair *h, int width,
 		snprintf(change, sizeof(change), "%+.2f%%", cell_change(&cs->cell[1]));
 	}
 	if (markdown)
-		fprintf(f, "| %s | %s | %s | %s | %s |\n", h->host, what, metric,
+		fprintf(f, "| %s | %s | %s | %s | %s |\n", host, what, metric,
 			change, verdict_names[c->overall]);
 	else
-		fprintf(f, "%-*s  %-24s %-20s %9s  %s\n", width, h->host, what,
+		fprintf(f, "%-*s  %-24s %-20s %9s  %s\n", width, host, what,
 			metric, change, verdict_names[c->overall]);
+	free(host);
 }
 
 /* The hosts with one label only, in one note; nothing when none. */
@@ -280,11 +282,15 @@ static void render_hosts(const struct host_pair *h, size_t n,
 	bool header = true, md = format == 1;
 	int width = 4;
 
+	char *host;
+
 	for (size_t i = 0; i < n; i++) {
 		if (!h[i].built)
 			continue;
-		if ((int)strlen(h[i].host) > width)
-			width = (int)strlen(h[i].host);
+		host = text_field(h[i].host, "-");
+		if ((int)strlen(host) > width)
+			width = (int)strlen(host);
+		free(host);
 	}
 	if (format == 3) {
 		json_t *doc = hosts_json(h, n, labels);
@@ -306,9 +312,11 @@ static void render_hosts(const struct host_pair *h, size_t n,
 			free(text);
 			continue;
 		}
+		host = text_field(h[i].host, "-");
 		fprintf(f, md ? "## host %s%s%s%s\n\n" : "== host %s%s%s%s ==\n\n",
-			h[i].host, *h[i].topology ? " (" : "", h[i].topology,
+			host, *h[i].topology ? " (" : "", h[i].topology,
 			*h[i].topology ? ")" : "");
+		free(host);
 		if (md)
 			render_compare_markdown(f, &h[i].c);
 		else

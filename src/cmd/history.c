@@ -225,6 +225,76 @@ static void group_series(const struct store_series *ss, struct history *h)
 	}
 }
 
+/* A case's settings (JSON text) as name=value words; "" for none. */
+static char *settings_words(const char *text)
+{
+	json_t *j = text ? json_loads(text, 0, NULL) : NULL, *v;
+	size_t len = 1, n = 0;
+	const char *key;
+	char *out;
+
+	json_object_foreach(j, key, v)
+		len += strlen(key) + strlen(json_string_value(v) ?: "?") + 2;
+	out = xmalloc(len);
+	*out = '\0';
+	json_object_foreach(j, key, v)
+		n += (size_t)snprintf(out + n, len - n, "%s%s=%s", n ? " " : "",
+				      key, json_string_value(v) ?: "?");
+	json_decref(j);
+	return out;
+}
+
+/*
+ * Each run's settings, and when the runs of s differ in them, which runs
+ * have which: compare notes settings that differ between two runs, and
+ * a series whose runs changed settings half-way (cpus=0 from run 7 on)
+ * would otherwise show a step with no word of why.
+ */
+static void settings_of(struct history_series *s)
+{
+	bool differ = false;
+
+	for (size_t i = 0; i < s->n; i++) {
+		s->runs[i].settings = settings_words(s->runs[i].c->settings);
+		differ |= i && strcmp(s->runs[i].settings, s->runs[0].settings);
+	}
+	if (!differ)
+		return;
+	s->settings = xcalloc(s->n, sizeof(*s->settings));
+	for (size_t i = 0; i < s->n; i++) {
+		struct history_setting *g = NULL;
+		size_t len;
+
+		for (size_t k = 0; k < s->nsettings && !g; k++)
+			if (!strcmp(s->settings[k].settings, s->runs[i].settings))
+				g = &s->settings[k];
+		if (!g) {
+			g = &s->settings[s->nsettings++];
+			g->settings = s->runs[i].settings;
+			g->runs = xstrdup("");
+		}
+		/* a neighbour of the run before: the range grows */
+		if (i && !strcmp(s->runs[i - 1].settings, s->runs[i].settings)) {
+			if (i + 1 < s->n &&
+			    !strcmp(s->runs[i + 1].settings, s->runs[i].settings))
+				continue;	/* inside a range */
+			len = strlen(g->runs);
+			g->runs = xrealloc(g->runs, len + 24);
+			if (i >= 2 && !strcmp(s->runs[i - 2].settings, s->runs[i].settings))
+				snprintf(g->runs + len, 24, "-%lld",
+					 (long long)s->runs[i].c->run_id);
+			else
+				snprintf(g->runs + len, 24, ", %lld",
+					 (long long)s->runs[i].c->run_id);
+			continue;
+		}
+		len = strlen(g->runs);
+		g->runs = xrealloc(g->runs, len + 24);
+		snprintf(g->runs + len, 24, "%s%lld", len ? ", " : "",
+			 (long long)s->runs[i].c->run_id);
+	}
+}
+
 static void summarise_run(struct history_run *r)
 {
 	const double *x = r->c->x;
@@ -303,8 +373,15 @@ static int detect(struct history *h, const char *judge_db)
 	}
 	if (ran)
 		return 0;
+	if (most >= 4)
+		return error("history: too few runs for the detector: job '%s' has %zu run%s%s, "
+			     "and it needs at least %u (2 x --min-size %u); --min-size %zu "
+			     "looks at these, with less power", h->job, most,
+			     most == 1 ? "" : "s", h->nseries > 1 ? " in its longest case" : "",
+			     2 * h->min_size, h->min_size, most / 2);
 	return error("history: too few runs for the detector: job '%s' has %zu run%s%s, "
-		     "and it needs at least %u (2 x --min-size %u)", h->job, most,
+		     "and it needs at least %u (2 x --min-size %u; 4 at the least, with --min-size 2)",
+		     h->job, most,
 		     most == 1 ? "" : "s", h->nseries > 1 ? " in its longest case" : "",
 		     2 * h->min_size, h->min_size);
 }
@@ -374,6 +451,11 @@ static void history_free(struct history *h)
 			free(s->points[i].judge);
 		}
 		free(s->points);
+		for (size_t i = 0; i < s->n; i++)
+			free(s->runs[i].settings);
+		for (size_t i = 0; i < s->nsettings; i++)
+			free(s->settings[i].runs);
+		free(s->settings);
 		free(s->runs);
 		free(s->name);
 		free(s->why);
@@ -472,9 +554,11 @@ int cmd_history(int argc, char **argv)
 	group_series(&ss, &h);
 	if (history_order(&h, o.repo, &ord))
 		goto out;
-	for (size_t k = 0; k < h.nseries; k++)
+	for (size_t k = 0; k < h.nseries; k++) {
 		for (size_t i = 0; i < h.series[k].n; i++)
 			summarise_run(&h.series[k].runs[i]);
+		settings_of(&h.series[k]);
+	}
 	if (detect(&h, o.db))
 		goto out;
 	if (o.format == 2) {

@@ -182,17 +182,22 @@ static int list_runs(const struct list_opts *o)
 	for (size_t i = 0; i < n; i++) {
 		const struct store_run_info *r = &runs[i];
 		time_t t = (time_t)r->started;
+		char *label = text_field(r->label, "-");
+		char *host = text_field(r->host, "-");
+		char *commit = text_field(r->commit, "-");
 		struct tm tm;
 		char when[32];
 
 		gmtime_r(&t, &tm);
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &tm);
-		fprintf(f, "%5lld  %-28s ", (long long)r->id,
-			r->label ? r->label : "-");
+		fprintf(f, "%5lld  %-28s ", (long long)r->id, label);
 		if (hosts)
-			fprintf(f, "%-16s ", r->host ? r->host : "-");
+			fprintf(f, "%-16s ", host);
 		fprintf(f, "%-16s %-9s %6lld %8lld  %s\n", when, r->status, (long long)r->cases, (long long)r->samples,
-			r->commit ? r->commit : "-");
+			commit);
+		free(label);
+		free(host);
+		free(commit);
 	}
 	fclose(f);
 	store_runs_free(runs, n);

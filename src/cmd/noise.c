@@ -340,9 +340,11 @@ static int plan_print(const struct noise_opts *o, const char *job,
 	       "one run", "runs/side", "iters", "time");
 	for (size_t i = 0; i < s->n; i++) {
 		const struct noise_case *c = &s->cases[i];
+		char *host = text_field(c->host, "-");
 		struct plan_choice best;
 
-		printf("%-28s %-10s ", case_label(c), c->host ? c->host : "-");
+		printf("%-28s %-10s ", case_label(c), host);
+		free(host);
 		if (!c->known) {
 			printf("%8s %9s %10s %7s %9s\n", "-", "-", "-", "-", "-");
 			printf("  (between runs unknown: schedlab calibrate)\n");

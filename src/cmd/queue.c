@@ -231,7 +231,7 @@ static int list_json(const struct queue_row *r, size_t n)
 
 	for (size_t i = 0; i < n; i++, r++)
 		json_array_append_new(a, json_pack(
-			"{s:I, s:s, s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:i,"
+			"{s:I, s:s, s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:i, s:o,"
 			" s:o, s:o, s:b, s:b, s:o, s:o, s:o, s:o, s:o}",
 			"id", (json_int_t)r->id, "state", r->state,
 			"priority", r->priority, "name", r->name,
@@ -241,6 +241,8 @@ static int list_json(const struct queue_row *r, size_t n)
 			"kernel", str_or_null(r->kernel),
 			"agent", str_or_null(r->agent),
 			"attempts", r->attempts,
+			"result_attempt", r->result_attempt ?
+				json_integer(r->result_attempt) : json_null(),
 			"run_uuid", str_or_null(r->run_uuid),
 			"reason", str_or_null(r->reason),
 			"needs_commands", r->needs_commands,
@@ -275,48 +277,84 @@ static void where_of(const struct queue_row *r, char *buf, size_t len)
 		snprintf(buf, len, "any");
 }
 
+/*
+ * RESULT; a finished job's result that another attempt than the last
+ * claim's produced says which ("attempt 1 of 2": AGENT ran it).
+ */
 static void result_of(const struct queue_row *r, char *buf, size_t len)
 {
+	char of[48] = "";
+
+	if (r->result_attempt && r->result_attempt != r->attempts)
+		snprintf(of, sizeof(of), " (attempt %d of %d)",
+			 r->result_attempt, r->attempts);
 	if (!strcmp(r->state, "done") && r->run_uuid)
-		snprintf(buf, len, "%s", r->run_uuid);
+		snprintf(buf, len, "%s%s", r->run_uuid, of);
 	else if (!strcmp(r->state, "running") && !isnan(r->lease_left))
 		snprintf(buf, len, "lease %.0fs", r->lease_left);
 	else if (!strcmp(r->state, "failed"))
-		snprintf(buf, len, "exit %d%s%s", r->exit_status,
-			 r->reason ? ": " : "", r->reason ? r->reason : "");
+		snprintf(buf, len, "exit %d%s%s%s", r->exit_status,
+			 r->reason ? ": " : "", r->reason ? r->reason : "", of);
 	else
 		snprintf(buf, len, "%s", r->reason ? r->reason : "-");
+}
+
+/* A row's texts, each one cell: a newline in a label is "\\n". */
+struct row_text {
+	char *name, *label, *where, *agent, *result;
+};
+
+static void row_text_of(const struct queue_row *r, struct row_text *t)
+{
+	char buf[512];
+
+	t->name = text_field(r->name, "-");
+	t->label = text_field(r->label, "-");
+	where_of(r, buf, sizeof(buf));
+	t->where = text_field(buf, "-");
+	t->agent = text_field(r->agent, "-");
+	result_of(r, buf, sizeof(buf));
+	t->result = text_field(buf, "-");
+}
+
+static void row_text_free(struct row_text *t)
+{
+	free(t->name);
+	free(t->label);
+	free(t->where);
+	free(t->agent);
+	free(t->result);
 }
 
 static int list_text(const struct queue_row *r, size_t n)
 {
 	int wn = 4, wl = 5, ww = 5, wa = 5;
-	char where[512], result[512];
+	struct row_text *t = xcalloc(n + 1, sizeof(*t));
 
 	for (size_t i = 0; i < n; i++) {
 		int k;
 
-		k = (int)strlen(r[i].name);
+		row_text_of(&r[i], &t[i]);
+		k = (int)strlen(t[i].name);
 		wn = k > wn ? k : wn;
-		k = r[i].label ? (int)strlen(r[i].label) : 1;
+		k = (int)strlen(t[i].label);
 		wl = k > wl ? k : wl;
-		where_of(&r[i], where, sizeof(where));
-		k = (int)strlen(where);
+		k = (int)strlen(t[i].where);
 		ww = k > ww ? k : ww;
-		k = r[i].agent ? (int)strlen(r[i].agent) : 1;
+		k = (int)strlen(t[i].agent);
 		wa = k > wa ? k : wa;
 	}
 	printf("%6s  %-9s  %4s  %-*s  %-*s  %-*s  %-*s  %5s  %s\n", "ID",
 	       "STATE", "PRI", wn, "NAME", wl, "LABEL", ww, "WHERE", wa,
 	       "AGENT", "TRIES", "RESULT");
 	for (size_t i = 0; i < n; i++) {
-		where_of(&r[i], where, sizeof(where));
-		result_of(&r[i], result, sizeof(result));
 		printf("%6" PRId64 "  %-9s  %4d  %-*s  %-*s  %-*s  %-*s  %5d  %s\n",
-		       r[i].id, r[i].state, r[i].priority, wn, r[i].name, wl,
-		       r[i].label ? r[i].label : "-", ww, where, wa,
-		       r[i].agent ? r[i].agent : "-", r[i].attempts, result);
+		       r[i].id, r[i].state, r[i].priority, wn, t[i].name, wl,
+		       t[i].label, ww, t[i].where, wa, t[i].agent, r[i].attempts,
+		       t[i].result);
+		row_text_free(&t[i]);
 	}
+	free(t);
 	return 0;
 }
 

@@ -249,7 +249,9 @@ int cmd_import(int argc, char **argv)
 	if (export_limit(o.max_size, &lim))
 		return EXIT_USAGE;
 	doc = export_load_limited(argv[i], &lim);
-	if (!doc || export_validate(doc, argv[i]) || run_db_path(o.db, db, sizeof(db))) {
+	if (!doc || export_validate(doc, argv[i]) ||
+	    export_check_written(doc, argv[i]) ||
+	    run_db_path(o.db, db, sizeof(db))) {
 		json_decref(doc);
 		return EXIT_USAGE;
 	}

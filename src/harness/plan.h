@@ -220,6 +220,14 @@ void plan_variant_free(struct plan_variant *v);
 bool plan_variant_name_ok(const char *name);
 
 /*
+ * Whether name may name a job (a job file's [section], so a stored
+ * case's job): 1..PLAN_JOB_NAME_MAX of letters, digits, . _ - +, and
+ * not "global".
+ */
+#define PLAN_JOB_NAME_MAX 64
+bool plan_job_name_ok(const char *name);
+
+/*
  * An iteration count as a job file or --iterations gives it: 0 with *n
  * the count (1..10000), or 0 for auto; -1 not a count, -2 out of range.
  */

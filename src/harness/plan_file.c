@@ -29,7 +29,7 @@
 #include "util.h"
 
 #define JOB_FILE_MAX	(1 << 20)
-#define JOB_NAME_MAX	64
+#define JOB_NAME_MAX	PLAN_JOB_NAME_MAX
 
 struct reader {
 	struct jobfile *jf;
@@ -62,6 +62,18 @@ static const char *const malformed = "not a section header or key = value line";
 static bool job_name_char(char c)
 {
 	return isalnum((unsigned char)c) || strchr("._-+", c);
+}
+
+bool plan_job_name_ok(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!n || n > JOB_NAME_MAX || !strcmp(name, "global"))
+		return false;
+	for (const char *c = name; *c; c++)
+		if (!job_name_char(*c))
+			return false;
+	return true;
 }
 
 /* A "[name]" line, s..s+n with no blanks around. */

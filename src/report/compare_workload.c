@@ -7,7 +7,14 @@
  * each column is the statistic of another metric of the same case, so
  * the cell's run case is read for it, by cmp_samples_stat() (its
  * numbers from src/stats/). A row per sweep value and run: the runs of
- * one task count stand together, as they are read.
+ * one task count stand together, as they are read. Where the table asks
+ * for it (compute's), every iteration comes first, a row each, the runs
+ * side by side as seed 000 posts AIM7 for two kernels.
+ *
+ * A column shows at least its declared decimals, and more where its
+ * smallest value would otherwise show fewer than 3 significant digits
+ * (Real and CPU of 0.1-0.5 s read 0.123, not 0.1); a column declared
+ * without decimals (JTI, an integer) keeps none.
  */
 #include <math.h>
 #include <stdio.h>
@@ -28,21 +35,193 @@ static size_t ncols(const struct wl_table *t)
 	return n;
 }
 
-/* Column i's text for run r's case cs, or "-" where it has no value. */
-static char *col_text(const struct wl_table_col *col, const struct run *r,
-		      const struct run_case *cs, int stat)
+/* The decimals that give v 3 significant digits, at least col's. */
+static int decimals_for(const struct wl_table_col *col, double v)
+{
+	int d;
+
+	if (!col->decimals || !isfinite(v) || v == 0)
+		return col->decimals;
+	d = 2 - (int)floor(log10(fabs(v)));
+	return d > col->decimals ? (d > 9 ? 9 : d) : col->decimals;
+}
+
+/* Column col's value for run r's case cs (stat, or iteration it >= 0). */
+static double col_value(const struct wl_table_col *col, const struct run *r,
+			const struct run_case *cs, int stat, long it)
 {
 	int m = run_metric(r, col->metric);
 	const struct run_series *s = cs ? run_series_of(cs, m) : NULL;
-	double v = s ? cmp_samples_stat(s->x, cs->niter, r->metrics[m].better,
-					stat) : NAN;
+
+	if (!s)
+		return NAN;
+	if (it >= 0)
+		return (size_t)it < cs->niter ? s->x[it] : NAN;
+	return cmp_samples_stat(s->x, cs->niter, r->metrics[m].better, stat);
+}
+
+/* v with d decimals, or "-" where there is no value. */
+static char *num_text(double v, int d)
+{
 	char *t;
 
 	if (isnan(v))
 		return xstrdup("-");
-	if (asprintf(&t, "%.*f", col->decimals, v) < 0)
+	if (asprintf(&t, "%.*f", d, v) < 0)
 		abort();
 	return t;
+}
+
+/* Column i's text for run r's case cs, or "-" where it has no value. */
+static char *col_text(const struct wl_table_col *col, const struct run *r,
+		      const struct run_case *cs, int stat, int d)
+{
+	return num_text(col_value(col, r, cs, stat, -1), d);
+}
+
+/* Each column's decimals over the values a table shows (it < 0: stat). */
+static void col_decimals(const struct comparison *c,
+			 const struct run *const *runs, const struct cmp_job *j,
+			 const struct wl_table *t, int stat, bool iters,
+			 int *dec)
+{
+	for (size_t n = 0; n < ncols(t); n++) {
+		double least = INFINITY;
+
+		for (size_t i = 0; i < j->ncases; i++)
+			for (size_t k = 0; k < c->nruns; k++) {
+				const struct cmp_cell *cl = &j->cases[i].cell[k];
+				const struct run_case *cs = cl->present ? cl->rc : NULL;
+				size_t nit = iters && cs ? cs->niter : 1;
+
+				for (size_t it = 0; it < nit; it++) {
+					double v = col_value(&t->col[n], runs[k], cs,
+							     stat, iters ? (long)it : -1);
+
+					if (isfinite(v) && v != 0 && fabs(v) < least)
+						least = fabs(v);
+				}
+			}
+		dec[n] = decimals_for(&t->col[n], least);
+	}
+}
+
+/*
+ * Every iteration a row, "Tasks" then each run's columns side by side
+ * under its name, as seed 000 posts AIM7 for two kernels; runs past
+ * lo->width (80) start a block of their own below, two always side by
+ * side.
+ */
+static void iteration_table(FILE *f, const struct comparison *c,
+			    const struct run *const *runs,
+			    const struct cmp_job *j, const struct wl_table *t,
+			    const struct layout_opts *lo)
+{
+	size_t nc = ncols(t), width = lo->width > 0 ? (size_t)lo->width : 80;
+	const char *key = !strchr(j->sweep_keys, ' ') && *j->sweep_keys ?
+			  t->key : *j->sweep_keys ? j->sweep_keys : "-";
+	int dec[WL_TABLE_MAX], w[WL_TABLE_MAX], kw = (int)strlen(key);
+	size_t block = 0;
+
+	col_decimals(c, runs, j, t, lo->stat, true, dec);
+	for (size_t n = 0; n < nc; n++)
+		w[n] = (int)strlen(t->col[n].heading);
+	for (size_t i = 0; i < j->ncases; i++) {
+		if ((int)strlen(j->cases[i].sweep) > kw)
+			kw = (int)strlen(j->cases[i].sweep);
+		for (size_t k = 0; k < c->nruns; k++) {
+			const struct cmp_cell *cl = &j->cases[i].cell[k];
+			const struct run_case *cs = cl->present ? cl->rc : NULL;
+
+			for (size_t it = 0; cs && it < cs->niter; it++)
+				for (size_t n = 0; n < nc; n++) {
+					char *s = num_text(col_value(&t->col[n], runs[k], cs,
+								     0, (long)it), dec[n]);
+
+					if ((int)strlen(s) > w[n])
+						w[n] = (int)strlen(s);
+					free(s);
+				}
+		}
+	}
+	fprintf(f, "%s%s%s%s: %s, every iteration, the runs side by side\n",
+		lo->markdown ? "### " : "", j->job, *j->sweep_keys ? " by " : "",
+		j->sweep_keys, j->workload);
+	for (size_t first = 0; first < c->nruns; first += block) {
+		size_t bw = (size_t)kw, runw = nc - 1;
+
+		for (size_t n = 0; n < nc; n++)
+			runw += (size_t)w[n];
+		/* as many runs as fit, two at least; markdown: all */
+		for (block = 0; first + block < c->nruns; block++) {
+			if (!lo->markdown && block >= 2 && bw + 2 + runw > width)
+				break;
+			bw += 2 + runw;
+		}
+		if (lo->markdown) {
+			fprintf(f, "\n| %s |", key);
+			for (size_t k = first; k < first + block; k++)
+				for (size_t n = 0; n < nc; n++)
+					fprintf(f, " %s %s |", c->runs[k].name,
+						t->col[n].heading);
+			fprintf(f, "\n|---:|");
+			for (size_t k = first; k < first + block; k++)
+				for (size_t n = 0; n < nc; n++)
+					fputs("---:|", f);
+			fputc('\n', f);
+		} else {
+			/* each run's name over its columns, as the seed's */
+			fprintf(f, "%*s", kw, "");
+			for (size_t k = first; k < first + block; k++) {
+				char *name = text_field(c->runs[k].name, "-");
+				int nw = k + 1 < first + block ? (int)runw : 0;
+
+				fprintf(f, "  %-*.*s", nw, (int)runw, name);
+				free(name);
+			}
+			fprintf(f, "\n%*s", kw, key);
+			for (size_t k = first; k < first + block; k++)
+				for (size_t n = 0; n < nc; n++)
+					fprintf(f, "%s%*s", n ? " " : "  ", w[n],
+						t->col[n].heading);
+			fputc('\n', f);
+		}
+		for (size_t i = 0; i < j->ncases; i++) {
+			size_t most = 0;
+
+			for (size_t k = first; k < first + block; k++) {
+				const struct cmp_cell *cl = &j->cases[i].cell[k];
+
+				if (cl->present && cl->rc && cl->rc->niter > most)
+					most = cl->rc->niter;
+			}
+			for (size_t it = 0; it < most; it++) {
+				if (lo->markdown)
+					fprintf(f, "| %s |", j->cases[i].sweep);
+				else
+					fprintf(f, "%*s", kw, j->cases[i].sweep);
+				for (size_t k = first; k < first + block; k++) {
+					const struct cmp_cell *cl = &j->cases[i].cell[k];
+					const struct run_case *cs = cl->present ? cl->rc : NULL;
+
+					for (size_t n = 0; n < nc; n++) {
+						char *s = num_text(col_value(&t->col[n], runs[k],
+									     cs, 0, (long)it),
+								   dec[n]);
+
+						if (lo->markdown)
+							fprintf(f, " %s |", s);
+						else
+							fprintf(f, "%s%*s", n ? " " : "  ",
+								w[n], s);
+						free(s);
+					}
+				}
+				fputc('\n', f);
+			}
+		}
+		fputc('\n', f);
+	}
 }
 
 static void job_table(FILE *f, const struct comparison *c,
@@ -53,8 +232,9 @@ static void job_table(FILE *f, const struct comparison *c,
 	const char *key = !strchr(j->sweep_keys, ' ') && *j->sweep_keys ?
 			  t->key : *j->sweep_keys ? j->sweep_keys : "-";
 	char **cell = xcalloc(nrows * nc + 1, sizeof(*cell));
-	int w[WL_TABLE_MAX], kw = (int)strlen(key), nw = 3;
+	int w[WL_TABLE_MAX], dec[WL_TABLE_MAX], kw = (int)strlen(key), nw = 3;
 
+	col_decimals(c, runs, j, t, lo->stat, false, dec);
 	for (size_t i = 0; i < nc; i++)
 		w[i] = (int)strlen(t->col[i].heading);
 	for (size_t i = 0; i < j->ncases; i++) {
@@ -68,7 +248,7 @@ static void job_table(FILE *f, const struct comparison *c,
 			for (size_t n = 0; n < nc; n++) {
 				char *s = col_text(&t->col[n], runs[k],
 						   cl->present ? cl->rc : NULL,
-						   lo->stat);
+						   lo->stat, dec[n]);
 
 				cell[(i * c->nruns + k) * nc + n] = s;
 				if ((int)strlen(s) > w[n])
@@ -137,6 +317,8 @@ int render_compare_workload(FILE *f, const struct comparison *c,
 		/* a job's table once, whatever metrics the comparison holds */
 		if (!j->metric.headline)
 			continue;
+		if (wl && wl->table && wl->table->iterations)
+			iteration_table(f, c, runs, j, wl->table, lo);
 		if (wl && wl->table)
 			job_table(f, c, runs, j, wl->table, lo);
 		else

@@ -7,10 +7,12 @@
  */
 #include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "report/history.h"
+#include "util.h"
 
 void history_when(double t, char *buf, size_t len)
 {
@@ -18,7 +20,7 @@ void history_when(double t, char *buf, size_t len)
 	struct tm tm;
 
 	gmtime_r(&s, &tm);
-	strftime(buf, len, "%Y-%m-%d %H:%M", &tm);
+	strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
 }
 
 /* Whether a change of sign pct is for the worse, by the metric's direction. */
@@ -37,13 +39,17 @@ static void change_words(FILE *f, const struct cp_point *p)
 
 static void run_words(FILE *f, const struct history *h, const struct history_run *r)
 {
-	char when[32];
+	char *label = text_field(r->c->label, "-"), when[32];
 
 	history_when(r->c->started, when, sizeof(when));
-	fprintf(f, "run %lld '%s' (%s", (long long)r->c->run_id,
-		r->c->label ? r->c->label : "-", when);
-	if (h->by == BY_KERNEL)
-		fprintf(f, ", kernel %s", r->c->kernel);
+	fprintf(f, "run %lld '%s' (%s", (long long)r->c->run_id, label, when);
+	free(label);
+	if (h->by == BY_KERNEL) {
+		char *kernel = text_field(r->c->kernel, "-");
+
+		fprintf(f, ", kernel %s", kernel);
+		free(kernel);
+	}
 	if (h->by == BY_COMMIT)
 		fprintf(f, ", commit %.12s", r->commit);
 	fputc(')', f);
@@ -60,16 +66,46 @@ static int spread_of(const struct history_run *r, char *buf, size_t len)
 			r->min, r->max);
 }
 
+/* Which runs have which settings, when the series' runs differ in them. */
+static void settings_text(FILE *f, const struct history_series *s)
+{
+	size_t len = 64;
+	char *text;
+	int n;
+
+	if (!s->nsettings)
+		return;
+	for (size_t k = 0; k < s->nsettings; k++)
+		len += strlen(s->settings[k].settings) + strlen(s->settings[k].runs) + 24;
+	text = xmalloc(len);
+	n = snprintf(text, len, "note: the runs' settings differ:");
+	for (size_t k = 0; k < s->nsettings; k++)
+		n += snprintf(text + n, len - (size_t)n, " %s in run%s %s%s",
+			      *s->settings[k].settings ? s->settings[k].settings : "none",
+			      strpbrk(s->settings[k].runs, ",-") ? "s" : "",
+			      s->settings[k].runs,
+			      k + 1 < s->nsettings ? ";" : "");
+	text_wrap(f, "", "  ", text, 80);
+	free(text);
+}
+
 static void series_text(FILE *f, const struct history *h, const struct history_series *s)
 {
 	const char *unit = h->metric->unit;
 	size_t next = 0;
 	int sw = 13;	/* "IQR (MIN-MAX)" */
 	int lw = 5, kw = h->by == BY_COMMIT ? 12 : h->by == BY_KERNEL ? 6 : 0;
+	/* a label or kernel as one cell: a newline in it is "\\n" */
+	char **label = xcalloc(s->n ? s->n : 1, sizeof(*label));
+	char **kernel = xcalloc(s->n ? s->n : 1, sizeof(*kernel));
 
 	for (size_t i = 0; i < s->n; i++) {
-		int l = s->runs[i].c->label ? (int)strlen(s->runs[i].c->label) : 1;
-		int k = h->by == BY_KERNEL ? (int)strlen(s->runs[i].c->kernel) : 0;
+		int l, k;
+
+		label[i] = text_field(s->runs[i].c->label, "-");
+		kernel[i] = text_field(s->runs[i].c->kernel, "-");
+		l = (int)strlen(label[i]);
+		k = h->by == BY_KERNEL ? (int)strlen(kernel[i]) : 0;
 
 		if (l > lw)
 			lw = l < 40 ? l : 40;
@@ -91,7 +127,7 @@ static void series_text(FILE *f, const struct history *h, const struct history_s
 		if (l > sw)
 			sw = l;
 	}
-	fprintf(f, "\n%6s  %-*s  %-16s  %-*s%12s  %-*s  %4s\n", "RUN", lw, "LABEL",
+	fprintf(f, "\n%6s  %-*s  %-19s  %-*s%12s  %-*s  %4s\n", "RUN", lw, "LABEL",
 		"STARTED (UTC)", kw,
 		h->by == BY_KERNEL ? "KERNEL" : h->by == BY_COMMIT ? "COMMIT" : "",
 		"MEDIAN", sw, "IQR (MIN-MAX)", "N");
@@ -107,14 +143,15 @@ static void series_text(FILE *f, const struct history *h, const struct history_s
 		}
 		history_when(r->c->started, when, sizeof(when));
 		spread_of(r, spread, sizeof(spread));
-		fprintf(f, "%6lld  %-*.*s  %-16s  ", (long long)r->c->run_id, lw, lw,
-			r->c->label ? r->c->label : "-", when);
+		fprintf(f, "%6lld  %-*.*s  %-19s  ", (long long)r->c->run_id, lw, lw,
+			label[i], when);
 		if (h->by == BY_KERNEL)
-			fprintf(f, "%-*.*s", kw, kw - 2, r->c->kernel);
+			fprintf(f, "%-*.*s", kw, kw - 2, kernel[i]);
 		else if (h->by == BY_COMMIT)
 			fprintf(f, "%-*.12s", kw, r->commit);
 		fprintf(f, "%#12.5g  %-*s  %4zu\n", r->median, sw, spread, r->c->n);
 	}
+	settings_text(f, s);
 	for (size_t i = 0; i < s->npoints; i++) {
 		const struct history_point *p = &s->points[i];
 
@@ -127,10 +164,21 @@ static void series_text(FILE *f, const struct history *h, const struct history_s
 		run_words(f, h, p->bad);
 		fputc('\n', f);
 		if (h->by == BY_KERNEL)
-			fprintf(f, "  kernels %s -> %s\n", p->good->c->kernel, p->bad->c->kernel);
+			fprintf(f, "  kernels %s -> %s\n", kernel[p->good - s->runs],
+				kernel[p->bad - s->runs]);
+		if (strcmp(p->good->settings, p->bad->settings))
+			fprintf(f, "  settings %s -> %s: the step may be theirs\n",
+				*p->good->settings ? p->good->settings : "none",
+				*p->bad->settings ? p->bad->settings : "none");
 		if (p->bisect)
 			fprintf(f, "  narrow it down:\n    %s\n    %s\n", p->bisect, p->judge);
 	}
+	for (size_t i = 0; i < s->n; i++) {
+		free(label[i]);
+		free(kernel[i]);
+	}
+	free(label);
+	free(kernel);
 }
 
 int render_history_text(FILE *f, const struct history *h)
@@ -172,11 +220,12 @@ static json_t *run_json(const struct history_run *r)
 {
 	const struct store_series_case *c = r->c;
 
-	return json_pack("{s:I, s:s, s:o, s:o, s:f, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:I, s:s, s:o, s:o, s:f, s:o, s:o, s:s, s:I, s:o, s:o, s:o, s:o, s:o}",
 			 "run", (json_int_t)c->run_id, "uuid", c->uuid,
 			 "label", str_or_null(c->label), "host", str_or_null(c->host),
 			 "started", c->started, "kernel", str_or_null(c->kernel),
-			 "commit", str_or_null(r->commit), "n", (json_int_t)c->n,
+			 "commit", str_or_null(r->commit), "settings", r->settings,
+			 "n", (json_int_t)c->n,
 			 "median", num_or_null(r->median), "q1", num_or_null(r->q1),
 			 "q3", num_or_null(r->q3), "min", num_or_null(r->min),
 			 "max", num_or_null(r->max));

@@ -29,6 +29,17 @@ struct history_run {
 	double median;		/* the value the detector sees */
 	double q1, q3;		/* the interquartile range of its iterations */
 	double min, max;
+	char *settings;		/* its case's settings, "cpus=0 nice=5"; "" none */
+};
+
+/*
+ * Runs of a series that share settings, when its runs' differ (compare
+ * notes such runs too): the settings ("" none) and the runs, "1-6, 9"
+ * (ids, ranges of neighbours in the series' order).
+ */
+struct history_setting {
+	const char *settings;	/* borrowed from the first run that has them */
+	char *runs;
 };
 
 /* A change point, in words a reader needs, beside the detector's. */
@@ -48,6 +59,8 @@ struct history_series {
 	size_t n;
 	struct history_point *points;
 	size_t npoints;
+	struct history_setting *settings;	/* none when the runs' agree */
+	size_t nsettings;
 	char *why;		/* not NULL: the detector refused the series */
 };
 

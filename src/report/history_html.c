@@ -138,6 +138,17 @@ static void series_table(FILE *f, const struct history *h, const struct history_
 			r->median, r->q1, r->q3, r->min, r->max, r->c->n);
 	}
 	fprintf(f, "</table>\n");
+	if (s->nsettings) {
+		fprintf(f, "<p class=\"note\">The runs' settings differ:");
+		for (size_t k = 0; k < s->nsettings; k++) {
+			fprintf(f, " <code>");
+			html_esc(f, *s->settings[k].settings ? s->settings[k].settings : "none");
+			fprintf(f, "</code> in run%s %s%s",
+				strpbrk(s->settings[k].runs, ",-") ? "s" : "",
+				s->settings[k].runs, k + 1 < s->nsettings ? ";" : ".");
+		}
+		fprintf(f, "</p>\n");
+	}
 	if (!s->npoints)
 		return;
 	fprintf(f, "<ol>\n");
@@ -158,6 +169,13 @@ static void series_table(FILE *f, const struct history *h, const struct history_
 			fprintf(f, "</code> &rarr; <code>");
 			html_esc(f, p->bad->c->kernel);
 			fprintf(f, "</code>");
+		}
+		if (strcmp(p->good->settings, p->bad->settings)) {
+			fprintf(f, ", settings <code>");
+			html_esc(f, *p->good->settings ? p->good->settings : "none");
+			fprintf(f, "</code> &rarr; <code>");
+			html_esc(f, *p->bad->settings ? p->bad->settings : "none");
+			fprintf(f, "</code>: the step may be theirs");
 		}
 		if (p->bisect) {
 			fprintf(f, "<br><code>");

@@ -246,21 +246,26 @@ static void ab_text(FILE *f, const struct run *r, const struct store_ab_run *ab,
 void render_run_text(FILE *f, const struct run *r,
 		     const struct store_ab_run *ab, size_t nab)
 {
+	/* one line each: a newline in them is "\\n" */
+	char *label = text_field(r->label, "-"), *host = text_field(r->host, "-");
+	char *command = text_field(r->command, "-");
 	char a[64], b[64], topo[128];
 	size_t from = 0, n = r->ncases;
 
 	fmt_time(a, sizeof(a), r->started);
 	fmt_time(b, sizeof(b), r->ended);
-	fprintf(f, "run        %s\n", r->label ?: "-");
+	fprintf(f, "run        %s\n", label);
 	ab_text(f, r, ab, nab);
 	render_topology_brief(topo, sizeof(topo), r->environment);
 	fprintf(f, "status     %s, %zu case%s\nstarted    %s\n"
 		"ended      %s\nhost       %s%s%s%s\n",
-		r->status, n, n == 1 ? "" : "s", a, b, r->host ?: "-",
+		r->status, n, n == 1 ? "" : "s", a, b, host,
 		*topo ? " (" : "", topo, *topo ? ")" : "");
 	commit_text(f, r->environment);
-	fprintf(f, "command    %s\nuuid       %s\n\n", r->command ?: "-",
-		r->uuid);
+	fprintf(f, "command    %s\nuuid       %s\n\n", command, r->uuid);
+	free(label);
+	free(host);
+	free(command);
 	render_env_text(f, r->environment);
 	probes_text(f, json_object_get(r->environment, "probes"));
 	fputc('\n', f);

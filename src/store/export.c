@@ -21,10 +21,12 @@
 #include <sys/stat.h>
 
 #include "harness/identity.h"
+#include "harness/plan.h"
 #include "stats/hist.h"
 #include "store/export.h"
 #include "store/store.h"
 #include "util.h"
+#include "workload/registry.h"
 
 const char *const export_run_statuses[] = {
 	"running", "complete", "partial", "failed", "abandoned", NULL
@@ -427,6 +429,89 @@ int export_validate(json_t *doc, const char *origin)
 	cases = member(origin, doc, "", "cases", W_ARRAY);
 	if (!cases || check_cases(origin, cases, metrics))
 		return -1;
+	return 0;
+}
+
+/*
+ * Unix times a run may start or end at: 1970-01-01 to the end of the
+ * year 9999, the years a four-digit date can show.
+ */
+#define TIME_MIN 0.0
+#define TIME_MAX 253402300799.0
+
+static int check_time(const char *origin, json_t *run, const char *key)
+{
+	json_t *v = json_object_get(run, key);
+	double t = json_number_value(v);
+	char path[32];
+
+	if (!json_is_number(v) || (t >= TIME_MIN && t <= TIME_MAX))
+		return 0;
+	snprintf(path, sizeof(path), "run.%s", key);
+	return bad(origin, path, "%.17g is not a time schedlab writes (seconds since 1970 from 0 to %.0f, the end of 9999)",
+		   t, TIME_MAX);
+}
+
+/*
+ * A string member s (or null) at path that a run's rule refuses: the
+ * value quoted escaped, what is accepted.
+ */
+static int refuse(const char *origin, const char *path, const char *s,
+		  const char *accepted)
+{
+	char *safe = text_escape(s);
+	int rc = bad(origin, path, "'%s' is not %s", safe, accepted);
+
+	free(safe);
+	return rc;
+}
+
+int export_check_written(json_t *doc, const char *origin)
+{
+	json_t *run = json_object_get(doc, "run"), *c;
+	const char *uuid = json_string_value(json_object_get(run, "uuid"));
+	const char *label = json_string_value(json_object_get(run, "label"));
+	const char *host = json_string_value(json_object_get(run, "host"));
+	const char *ab = json_string_value(json_object_get(run, "ab"));
+	const char *variant = json_string_value(json_object_get(run, "variant"));
+	size_t i;
+
+	if (!uuid_valid(uuid))
+		return refuse(origin, "run.uuid", uuid,
+			      "a uuid (8-4-4-4-12 lowercase hex digits)");
+	if (label && !*label)
+		return bad(origin, "run.label", "empty (expected text or null)");
+	if (host && (!*host || strlen(host) > 255 || strpbrk(host, " \t\n/") ||
+		     host[strcspn(host, "\r\v\f")]))
+		return refuse(origin, "run.host", host,
+			      "a host name (1 to 255 characters, no blank or '/') or null");
+	if (check_time(origin, run, "started") || check_time(origin, run, "ended"))
+		return -1;
+	if (ab && !uuid_valid(ab))
+		return refuse(origin, "run.ab", ab,
+			      "an A/B run's uuid (8-4-4-4-12 lowercase hex digits) or null");
+	if (variant && !plan_variant_name_ok(variant))
+		return refuse(origin, "run.variant", variant,
+			      "a variant name (up to 32 letters, digits, '_', '-', '.' or '+') or null");
+	json_array_foreach(json_object_get(doc, "cases"), i, c) {
+		const char *job = json_string_value(json_object_get(c, "job"));
+		const char *wl = json_string_value(json_object_get(c, "workload"));
+		char path[64];
+
+		snprintf(path, sizeof(path), "cases[%zu].job", i);
+		if (!plan_job_name_ok(job)) {
+			char accepted[128];
+
+			snprintf(accepted, sizeof(accepted),
+				 "a job name (1 to %d letters, digits, '.', '_', '-' or '+'; not global)",
+				 PLAN_JOB_NAME_MAX);
+			return refuse(origin, path, job, accepted);
+		}
+		snprintf(path, sizeof(path), "cases[%zu].workload", i);
+		if (!workload_find(wl))
+			return refuse(origin, path, wl,
+				      "a workload of this schedlab (schedlab list workloads)");
+	}
 	return 0;
 }
 

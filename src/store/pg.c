@@ -152,6 +152,15 @@ static const char *const migrations[] = {
 	"CREATE INDEX jobs_leased ON schedlab.jobs (lease_until)"
 	" WHERE state = 'running';"
 	"INSERT INTO schedlab.schema_version VALUES (0);",
+	/* 2: which attempt's run is a finished job's result (its agent is
+	 * then the one that ran it): another attempt may have claimed the
+	 * job since, and attempts counts the claims. The agent role of
+	 * doc/fleet.md, where there is one, may set it. */
+	"ALTER TABLE schedlab.jobs ADD COLUMN result_attempt integer;"
+	"DO $$ BEGIN"
+	" IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'schedlab_agent') THEN"
+	"  GRANT UPDATE (result_attempt) ON schedlab.jobs TO schedlab_agent;"
+	" END IF; END $$;",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

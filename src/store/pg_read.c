@@ -596,7 +596,8 @@ int pg_series(struct store *base, const struct store_series_query *q,
 	}
 	res = pg_query(s, "SELECT c.id, r.id, r.uuid, r.label, r.host, r.started,"
 		       " r.environment->'kernel'->'release'->>'value',"
-		       " c.version, c.params, c.sweep_keys, c.sweep, v.value, r.command"
+		       " c.version, c.params, c.sweep_keys, c.sweep, v.value, r.command,"
+		       " c.settings::text"
 		       " FROM cases c JOIN runs r ON r.id = c.run_id"
 		       " JOIN samples v ON v.case_id = c.id AND v.metric = $2"
 		       " WHERE c.job = $1 AND " SERIES_CASES
@@ -620,6 +621,7 @@ int pg_series(struct store *base, const struct store_series_query *q,
 			c->sweep_keys = col_dup(res, i, 9);
 			c->sweep = col_dup(res, i, 10);
 			c->command = col_dup(res, i, 12);
+			c->settings = col_dup(res, i, 13);
 		}
 		series_sample_add(c, col_real(res, i, 11));
 	}

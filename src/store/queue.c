@@ -247,7 +247,8 @@ int queue_claim(struct store *base, const struct queue_agent *a,
 		       "UPDATE jobs SET state = 'running', agent = $1,"
 		       " attempts = attempts + 1,"
 		       " lease_until = now() + make_interval(secs => $2::integer),"
-		       " started = now(), ended = NULL, exit_status = NULL"
+		       " started = now(), ended = NULL, exit_status = NULL,"
+		       " result_attempt = NULL"
 		       " WHERE id = coalesce("
 		       /* a job whose agent's lease ran out first (few: one per
 			* agent at most, by jobs_leased), then the queued ones
@@ -300,7 +301,8 @@ static int not_ours(struct pg_store *s, const char *id, int attempt,
 		    char *why, size_t len)
 {
 	const char *p[] = { id };
-	PGresult *res = pg_query(s, "SELECT state, attempts, coalesce(agent, '?')"
+	PGresult *res = pg_query(s, "SELECT state, attempts, coalesce(agent, '?'),"
+				 " coalesce(result_attempt, attempts)"
 				 " FROM jobs WHERE id = $1::bigint",
 				 1, p, PGRES_TUPLES_OK, "cannot read the job");
 	const char *state;
@@ -318,7 +320,8 @@ static int not_ours(struct pg_store *s, const char *id, int attempt,
 	if (!strcmp(state, "cancelled"))
 		snprintf(why, len, "it was cancelled");
 	else if (!strcmp(state, "done") || !strcmp(state, "failed"))
-		snprintf(why, len, "attempt %d finished it (%s)", att, state);
+		snprintf(why, len, "attempt %s (%s) finished it (%s)",
+			 PQgetvalue(res, 0, 3), PQgetvalue(res, 0, 2), state);
 	else if (att != attempt)
 		snprintf(why, len, "%s claimed it again (attempt %d)",
 			 PQgetvalue(res, 0, 2), att);
@@ -352,25 +355,28 @@ int queue_heartbeat(struct store *base, int64_t id, int attempt,
 	return n ? 0 : not_ours(s, sid, attempt, why, len);
 }
 
-int queue_finish(struct store *base, int64_t id, int attempt, int exit_status,
-		 const char *reason, json_t *doc, const char *origin,
-		 char *why, size_t len)
+int queue_finish(struct store *base, int64_t id, int attempt,
+		 const char *agent, int exit_status, const char *reason,
+		 json_t *doc, const char *origin, char *why, size_t len)
 {
 	struct pg_store *s = pg_of(base);
-	char sid[24], st[16];
+	char sid[24], st[16], att[16];
 	const char *uuid = NULL, *state;
 	PGresult *res;
 	int64_t run_id;
 
 	snprintf(sid, sizeof(sid), "%" PRId64, id);
-	(void)attempt;	/* whichever attempt finishes first is the result */
+	/* whichever attempt finishes first is the result: it and its agent
+	 * are recorded, whatever attempt claimed the job since */
+	snprintf(att, sizeof(att), "%d", attempt);
 	snprintf(st, sizeof(st), "%d", exit_status);
 	if (pg_begin(s))
 		return -1;
 	{
 		const char *p[] = { sid };
 
-		res = pg_query(s, "SELECT state, attempts FROM jobs"
+		res = pg_query(s, "SELECT state, coalesce(result_attempt, attempts),"
+			       " coalesce(agent, '?') FROM jobs"
 			       " WHERE id = $1::bigint FOR UPDATE",
 			       1, p, PGRES_TUPLES_OK, "cannot lock the job");
 	}
@@ -388,8 +394,9 @@ int queue_finish(struct store *base, int64_t id, int attempt, int exit_status,
 		if (!strcmp(state, "cancelled"))
 			snprintf(why, len, "it was cancelled");
 		else
-			snprintf(why, len, "attempt %s finished it first (%s)",
-				 PQgetvalue(res, 0, 1), state);
+			snprintf(why, len, "attempt %s (%s) finished it first (%s)",
+				 PQgetvalue(res, 0, 1), PQgetvalue(res, 0, 2),
+				 state);
 		PQclear(res);
 		pg_rollback(s);
 		return 1;
@@ -402,14 +409,15 @@ int queue_finish(struct store *base, int64_t id, int attempt, int exit_status,
 			goto fail;
 	}
 	{
-		const char *p[] = { sid, st, reason, uuid };
+		const char *p[] = { sid, st, reason, uuid, agent, att };
 
 		res = pg_query(s, "UPDATE jobs SET state = CASE WHEN $2::integer = 0"
 			       " THEN 'done' ELSE 'failed' END, ended = now(),"
 			       " exit_status = $2::integer, reason = $3,"
-			       " run_uuid = $4, lease_until = NULL"
+			       " run_uuid = $4, lease_until = NULL,"
+			       " agent = $5, result_attempt = $6::integer"
 			       " WHERE id = $1::bigint",
-			       4, p, PGRES_COMMAND_OK, "cannot mark the job finished");
+			       6, p, PGRES_COMMAND_OK, "cannot mark the job finished");
 	}
 	if (!res)
 		goto fail;
@@ -468,7 +476,7 @@ int queue_list(struct store *base, const char *state, struct queue_row **rows,
 		       " needs_commands, needs_knobs, exit_status,"
 		       " extract(epoch FROM lease_until - now()),"
 		       " extract(epoch FROM created), extract(epoch FROM started),"
-		       " extract(epoch FROM ended)"
+		       " extract(epoch FROM ended), coalesce(result_attempt, 0)"
 		       " FROM jobs WHERE $1::text IS NULL OR state = $1::text"
 		       " ORDER BY id",
 		       1, p, PGRES_TUPLES_OK, "cannot list the jobs");
@@ -500,6 +508,7 @@ int queue_list(struct store *base, const char *state, struct queue_row **rows,
 		r->created = num_or_nan(res, i, 16);
 		r->started = num_or_nan(res, i, 17);
 		r->ended = num_or_nan(res, i, 18);
+		r->result_attempt = atoi(PQgetvalue(res, i, 19));
 	}
 	PQclear(res);
 	*rows = v;

@@ -112,15 +112,18 @@ int queue_heartbeat(struct store *s, int64_t id, int attempt,
 		    unsigned lease_s, char *why, size_t len);
 
 /*
- * Records attempt's end, in one transaction: the run doc (NULL: none)
- * stored (idempotent by its uuid) and the job done (exit_status 0) or
- * failed, with reason (NULL: none). 0: recorded. 1: another attempt
- * finished it first, or it was cancelled: nothing stored, why says
- * which. -1 after error(): nothing stored.
+ * Records the end of attempt, agent's, in one transaction: the run doc
+ * (NULL: none) stored (idempotent by its uuid) and the job done
+ * (exit_status 0) or failed, with reason (NULL: none), agent and
+ * attempt as its result's (another attempt may have claimed the job
+ * since: the first to finish is the result). 0: recorded. 1: another
+ * attempt finished it first, or it was cancelled: nothing stored, why
+ * says which ("attempt 1 (a2) finished it first (done)"). -1 after
+ * error(): nothing stored.
  */
-int queue_finish(struct store *s, int64_t id, int attempt, int exit_status,
-		 const char *reason, json_t *doc, const char *origin,
-		 char *why, size_t len);
+int queue_finish(struct store *s, int64_t id, int attempt, const char *agent,
+		 int exit_status, const char *reason, json_t *doc,
+		 const char *origin, char *why, size_t len);
 
 /*
  * Gives attempt's job back to the queue (queued again, reason kept);
@@ -135,7 +138,9 @@ struct queue_row {
 	int64_t id;
 	char *state, *name, *label, *hosts, *tags, *kernel, *agent;
 	char *run_uuid, *reason;
-	int priority, attempts;
+	int priority, attempts;	/* attempts: claims so far */
+	int result_attempt;	/* the finished job's run's attempt (agent
+				 * ran it); 0: not finished */
 	bool needs_commands, needs_knobs;
 	int exit_status;	/* -1: none */
 	double lease_left;	/* seconds, running jobs; NAN: none */

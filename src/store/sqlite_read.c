@@ -307,7 +307,8 @@ int sqlite_series(struct store *base, const struct store_series_query *q,
 		"SELECT c.id, r.id, r.uuid, r.label, r.host, r.started,"
 		" CASE WHEN json_valid(r.environment) THEN json_extract("
 		"   r.environment, '$.kernel.release.value') END,"
-		" c.version, c.params, c.sweep_keys, c.sweep, v.value, r.command"
+		" c.version, c.params, c.sweep_keys, c.sweep, v.value, r.command,"
+		" c.settings"
 		/* CROSS JOIN: the job's cases first, then each one's samples by
 		 * the primary key; left to itself, SQLite scans every sample */
 		" FROM cases c CROSS JOIN runs r ON r.id = c.run_id"
@@ -346,6 +347,7 @@ int sqlite_series(struct store *base, const struct store_series_query *q,
 			c->sweep_keys = db_col_dup(st, 9);
 			c->sweep = db_col_dup(st, 10);
 			c->command = db_col_dup(st, 12);
+			c->settings = db_col_dup(st, 13);
 		}
 		series_sample_add(c, sqlite3_column_double(st, 11));
 	}

@@ -307,6 +307,7 @@ static void series_case_free(struct store_series_case *c)
 	free(c->params);
 	free(c->sweep_keys);
 	free(c->sweep);
+	free(c->settings);
 	free(c->x);
 }
 

@@ -236,6 +236,17 @@ json_t *store_export(struct store *s, int64_t id);
 int export_validate(json_t *doc, const char *origin);
 
 /*
+ * Checks that a validated doc holds only what `schedlab run` could have
+ * written, by the rules run applies: a uuid as uuid_new() makes it, a
+ * label that is not empty, a host as --host takes it, times from 1970
+ * to 9999, job names as a job file's sections, workloads this schedlab
+ * has, an A/B link of a uuid and a variant name. import applies it;
+ * readers of a file (show, compare) show what they are given. -1 after
+ * error() naming origin, the member and what is accepted.
+ */
+int export_check_written(json_t *doc, const char *origin);
+
+/*
  * Writes doc as export files are written (2-space indent, keys in
  * order, doubles with 17 significant digits so they read back exactly)
  * and a newline. Says nothing: -1 with errno set when writing fails, for
@@ -342,6 +353,7 @@ struct store_series_case {
 	double started;		/* Unix time */
 	unsigned version;	/* the workload's semantics version */
 	char *params, *sweep_keys, *sweep;	/* NULL when none */
+	char *settings;		/* the case's settings, JSON text ("{}": none) */
 	double *x;		/* the metric's samples, in iteration order */
 	size_t n;
 };

@@ -367,13 +367,22 @@ static void aim7_header(FILE *f, const void *cfgp)
 		"Real", "CPU", "Jobs/sec/task");
 }
 
+/* Seconds with 3 significant digits, one decimal at least: 14.2, 0.123. */
+static int secs_decimals(double v)
+{
+	int d = v > 0 ? 2 - (int)floor(log10(v)) : 1;
+
+	return d < 1 ? 1 : d > 6 ? 6 : d;
+}
+
 static void aim7_result(FILE *f, const void *cfgp, const struct wl_result *r)
 {
 	const struct compute_cfg *c = cfgp;
+	double real = r->value[CMP_REAL], cpu = r->value[CMP_CPU];
 
-	fprintf(f, "%-8u%-16.1f%-8d%-8.1f%-8.1f%.4f\n", c->tasks,
+	fprintf(f, "%-8u%-16.1f%-8d%-8.*f%-8.*f%.4f\n", c->tasks,
 		r->value[CMP_JOBS_PER_MIN], (int)r->value[CMP_JTI],
-		r->value[CMP_REAL], r->value[CMP_CPU],
+		secs_decimals(real), real, secs_decimals(cpu), cpu,
 		r->value[CMP_JOBS_PER_SEC_TASK]);
 }
 
@@ -385,6 +394,7 @@ static const struct text_format compute_formats[] = {
 /* The same columns from stored runs: compare/show --layout workload. */
 static const struct wl_table compute_table = {
 	.key = "Tasks",
+	.iterations = true,
 	.col = {
 		{ "compute.jobs_per_min", "Jobs/Min", 1 },
 		{ "compute.jti", "JTI", 0 },

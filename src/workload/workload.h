@@ -131,6 +131,12 @@ struct text_format {
 #define WL_TABLE_MAX 8
 struct wl_table {
 	const char *key;		/* the sweep column: "Tasks" */
+	/*
+	 * --layout workload lists every iteration as well, a row each, the
+	 * runs side by side (seed 000's AIM7 posts), before the table of
+	 * each column's statistic.
+	 */
+	bool iterations;
 	struct wl_table_col {
 		const char *metric;	/* "compute.jti" */
 		const char *heading;	/* "JTI" */

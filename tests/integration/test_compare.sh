@@ -709,9 +709,12 @@ test_compare_layout_show() {
 	expect_match "json with a layout: message" "show: --format json with --layout wide" "$err"
 }
 
-# compute's declared table (AIM7's columns) from stored runs: a row per
-# task count and run, every column from the stored samples.
+# compute's declared table (AIM7's columns) from stored runs: first every
+# iteration a row with the runs side by side (seed 000's layout), then a
+# row per task count and run of each column's mean; Real and CPU (0.01-1
+# s here) to 3 significant digits (issue 29, item 11).
 test_compare_layout_workload() {
+	local rows
 	use_tmpdir
 	printf '[global]\niterations = 3\n\n[aim7]\nworkload = compute\ntasks = 1,2\njobs = 5\n' >"$tmp/c.job"
 	run_sl run "$tmp/c.job" --db "$tmp/r.db" --label k-default -q
@@ -720,9 +723,22 @@ test_compare_layout_workload() {
 	expect_eq "second run" 0 "$rc"
 	run_sl compare k-default k-defaultx --db "$tmp/r.db" --layout workload
 	expect_eq "exit" 0 "$rc"
-	expect_line "header" '^Tasks  run  +Jobs/Min  JTI  Real  CPU  Jobs/sec/task$' "$out"
-	expect_line "a row" '^    2  k-defaultx  +[0-9]+\.[0-9]  +[0-9]+  +[0-9]+\.[0-9]  +[0-9]+\.[0-9]  +[0-9]+\.[0-9]{4}$' "$out"
+	expect_line "iterations: title" '^aim7 by tasks: compute, every iteration, the runs side by side$' "$out"
+	expect_line "iterations: the runs named" '^ +k-default +k-defaultx$' "$out"
+	expect_line "iterations: header" '^Tasks  Jobs/Min JTI +Real +CPU Jobs/sec/task  Jobs/Min JTI +Real +CPU Jobs/sec/task$' "$out"
+	rows=$(grep -E '^ +[12]  +[0-9]+\.[0-9] +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+  +[0-9]+\.[0-9] +[0-9]+ ' <<<"$out")
+	expect_eq "iterations: a row each, both runs" "1 1 1 2 2 2" "$(awk '{ print $1 }' <<<"$rows" | paste -sd' ')"
+	expect_eq "iterations: the stored values, side by side" \
+		"$(sqlite3 "$tmp/r.db" "SELECT printf('%.1f', v.value) FROM samples v JOIN cases c ON c.id = v.case_id
+			WHERE c.run_id = 2 AND v.metric = 'compute.jobs_per_min' ORDER BY c.seq, v.iteration" | paste -sd' ')" \
+		"$(awk '{ print $7 }' <<<"$rows" | paste -sd' ')"
+	expect_line "header" '^Tasks  run  +Jobs/Min  JTI  +Real  +CPU  Jobs/sec/task$' "$out"
+	expect_line "a row" '^    2  k-defaultx  +[0-9]+\.[0-9]  +[0-9]+  +[0-9]+\.[0-9]+  +[0-9]+\.[0-9]+  +[0-9]+\.[0-9]{4}$' "$out"
 	expect_eq "rows" 4 "$(grep -cE '^ +[12]  k-' <<<"$out")"
+	# Real and CPU: the smallest value of each column has 3 significant digits
+	expect_eq "3 significant digits" "" "$(grep -E '^ +[12]  k-' <<<"$out" | awk '{
+		for (i = 5; i <= 6; i++) { d = $i; sub(/^0\.0*/, "", d); sub(/\./, "", d); sub(/^0+/, "", d)
+			if (length(d) < 3) print "column " i ": " $i } }')"
 	run_sl show k-default --db "$tmp/r.db" --layout workload --stat max
 	expect_match "show: the statistic" 'max of each column' "$out"
 	expect_eq "show: rows" 2 "$(grep -cE '^ +[12]  k-default ' <<<"$out")"

@@ -13,9 +13,15 @@ test_compute_aim7_rows() {
 	expect_eq "blank" "" "$(sed -n 2p <<<"$out")"
 	expect_eq "header" "Tasks   Jobs/Min        JTI     Real    CPU     Jobs/sec/task" \
 		"$(sed -n 3p <<<"$out")"
-	# columns at 8-character stops, Jobs/Min 16 wide (seed 000's table)
-	expect_match "row 1" '^2       [0-9]+\.[0-9] +[0-9]+ +[0-9]+\.[0-9] +[0-9]+\.[0-9] +[0-9]+\.[0-9]{4}$' \
+	# columns at 8-character stops, Jobs/Min 16 wide (seed 000's table);
+	# Real and CPU to 3 significant digits, one decimal at least
+	expect_match "row 1" '^2       [0-9]+\.[0-9] +[0-9]+ +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]{4}$' \
 		"$(sed -n 4p <<<"$out")"
+	expect_eq "3 significant digits" "" "$(sed -n 4,5p <<<"$out" | awk '{
+		for (i = 4; i <= 5; i++) {
+			d = $i; sub(/^0\.0*/, "", d); sub(/\./, "", d); sub(/^0+/, "", d)
+			if (length(d) < 3) print "column " i ": " $i
+		} }')"
 	expect_eq "JTI column" 24 "$(sed -n 4p <<<"$out" | awk '{ print index($0, " " $3 " ") }')"
 	expect_match "row 2" '^2       ' "$(sed -n 5p <<<"$out")"
 }

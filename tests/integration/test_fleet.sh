@@ -433,7 +433,7 @@ test_fleet_two_attempts_finish() {
 	wait "$first" || true
 	agent_pids=("$agent_pid")	# a1 is reaped: never signal its pid again
 	agents_stop
-	wait_log "$tmp/a1.log" "job 1: result not recorded: attempt 2 finished it first \(done\)" 10
+	wait_log "$tmp/a1.log" "job 1: result not recorded: attempt 2 \(a2\) finished it first \(done\)" 10
 	expect_eq "one result, a2's" "1|t" \
 		"$(psql_t "SELECT count(*), bool_and(r.uuid = j.run_uuid) FROM runs r, jobs j")"
 	expect_eq "a1's run kept locally" 1 \
@@ -441,4 +441,57 @@ test_fleet_two_attempts_finish() {
 	expect_state_clean a1
 	expect_state_clean a2
 	expect_no_leftovers
+}
+
+# The other way round (issue 29, item 12): a1 frozen past its lease,
+# a2 claims the job (attempt 2), a1 thawed finds its run ended and
+# records it first. The job's agent is a1, whose run is the result, and
+# queue list says the result is attempt 1 of 2; a2 is told attempt 1
+# (a1) finished it.
+test_fleet_earlier_attempt_is_the_result() {
+	local first uuid row
+	fleet_start 1
+	# shellcheck disable=SC2064
+	trap "agents_stop; pg_cleanup; rm -rf '$tmp'" EXIT	# failing too
+	"$SCHEDLAB" queue add "$sleep_job" --db "$PGURL" >/dev/null 2>&1
+	agent_start a1 --allow-commands --once
+	first=$agent_pid
+	wait_log "$tmp/a1.log" "running as run" 20
+	kill -STOP "$first"
+	uuid=$(sed -nE 's/.*running as run ([0-9a-f-]+) .*/\1/p' "$tmp/a1.log")
+	agent_start a2 --allow-commands
+	wait_sql "SELECT state || ' ' || attempts || ' ' || agent FROM jobs" "running 2 a2" 30
+	kill -CONT "$first"
+	wait "$first" || true
+	wait_log "$tmp/a1.log" "job 1: done, run $uuid" 10
+	wait_log "$tmp/a2.log" "job 1: .*attempt 1 \(a1\) finished it" 20
+	agent_pids=("$agent_pid")	# a1 is reaped: never signal its pid again
+	agents_stop
+	expect_eq "the job's row" "done|a1|2|1|$uuid" \
+		"$(psql_t "SELECT state, agent, attempts, result_attempt, run_uuid FROM jobs")"
+	run_sl queue list --db "$PGURL"
+	expect_eq "list exit ($err)" 0 "$rc"
+	row=$(grep -E '^ +1 ' <<<"$out")
+	expect_match "list: a1's result, attempt 1 of 2" "^ +1 +done +0 +[^ ]+ +- +any +a1 +2 +$uuid \(attempt 1 of 2\)$" "$row"
+	run_sl queue list --db "$PGURL" --format json
+	expect_eq "json" "a1 2 1 $uuid" "$(jval "$out" '.[0] | "\(.agent) \(.attempts) \(.result_attempt) \(.run_uuid)"')"
+	expect_no_leftovers
+}
+
+# A queue of schema 1 (before result_attempt): a reader refuses it until
+# a writer migrates it; the job queued before is listed after.
+test_fleet_schema_1_migrates() {
+	fleet_start
+	"$SCHEDLAB" queue add "$msg_job" --db "$PGURL" >/dev/null 2>&1
+	psql_t "ALTER TABLE jobs DROP COLUMN result_attempt; UPDATE schema_version SET version = 1" >/dev/null
+	run_sl queue list --db "$PGURL"
+	expect_eq "reader of schema 1: exit" 2 "$rc"
+	expect_match "reader of schema 1: why" "database schema version 1 is older than this schedlab \(2\); a writer upgrades it" "$err"
+	run_sl queue add "$msg_job" --db "$PGURL"
+	expect_eq "writer: exit ($err)" 0 "$rc"
+	expect_eq "migrated" "2|0" \
+		"$(psql_t "SELECT (SELECT version FROM schema_version), count(result_attempt) FROM jobs")"
+	run_sl queue list --db "$PGURL" --format json
+	expect_eq "both jobs, no result yet" "1 null 2 null" \
+		"$(jq -r '[.[] | "\(.id) \(.result_attempt)"] | join(" ")' <<<"$out")"
 }

@@ -64,8 +64,8 @@ test_history_step() {
 	# the marker lies between the rows of n12 and n13
 	expect_eq "marker place" "n12 ---- n13" "$(grep -A1 -B1 '^---- change' <<<"$out" |
 		awk '{ print ($1 == "----" ? "----" : $2) }' | paste -sd' ')"
-	expect_line "between" "^  between run 12 'n12' \(2026-11-01 12:00\)$" "$out"
-	expect_line "and" "^      and run 13 'n13' \(2026-11-01 13:00\)$" "$out"
+	expect_line "between" "^  between run 12 'n12' \(2026-11-01 12:00:00\)$" "$out"
+	expect_line "and" "^      and run 13 'n13' \(2026-11-01 13:00:00\)$" "$out"
 	run_sl history hj --db "$tmp/h.db" --format json
 	expect_eq "json exit ($err)" 0 "$rc"
 	expect_eq "schema" "schedlab-history/1" "$(jval "$out" .schema)"
@@ -102,7 +102,7 @@ test_history_filters_and_kernel() {
 	expect_eq "label glob ($err)" 12 "$(jval "$out" '.series[0].runs | length')"
 	run_sl history hj --db "$tmp/h.db" --host h2 --format json --min-size 3
 	expect_eq "host: too few" 2 "$rc"
-	expect_eq "too few says" "schedlab: history: too few runs for the detector: job 'hj' has 3 runs, and it needs at least 6 (2 x --min-size 3)" "$err"
+	expect_eq "too few says" "schedlab: history: too few runs for the detector: job 'hj' has 3 runs, and it needs at least 6 (2 x --min-size 3; 4 at the least, with --min-size 2)" "$err"
 	run_sl history hj --db "$tmp/h.db" --host 'h[12]' --since 2026-11-01T05:00 --format json --min-size 3
 	# runs 5..12 of h1 and the three of h2 (started at hours 1..3: not)
 	expect_eq "since" "n5 n12" "$(jval "$out" '.series[0].runs | "\(.[0].label) \(.[-1].label)"')"
@@ -149,6 +149,68 @@ test_history_by_commit() {
 	run_sl history hj --db "$tmp/h.db" --by commit --repo "$tmp/nowhere"
 	expect_eq "no repo" 2 "$rc"
 	expect_match "no repo says" "is not a git repository" "$err"
+}
+
+# A label with a newline in it (import takes it: run does) is one cell:
+# history, list runs and show print it "\n", so it cannot forge a row
+# (issue 29, item 9).
+test_history_label_newline_escaped() {
+	use_tmpdir
+	# awk reads "\\n" as "\n", which the JSON reads as a newline
+	hist_series "$tmp/h.db" 10 0 0 1 'x\\n    99  forged' h1
+	expect_eq "stored with its newline" 2 \
+		"$("$SCHEDLAB" show 1 --db "$tmp/h.db" --format json | jq -r .run.label | wc -l)"
+	run_sl history hj --db "$tmp/h.db"
+	expect_eq "history exit ($err)" 0 "$rc"
+	! grep -qE '^ +99  forged' <<<"$out" || fail "history: a forged row: $out"
+	expect_line "history: the label escaped" '^ +1  x\\n    99  forged1 ' "$out"
+	run_sl list runs --db "$tmp/h.db"
+	expect_eq "list exit ($err)" 0 "$rc"
+	expect_eq "list: a row a run" 11 "$(nlines "$out")"
+	expect_line "list: the label escaped" '^ +1  x\\n    99  forged1 ' "$out"
+	run_sl show 1 --db "$tmp/h.db"
+	expect_line "show: the label escaped" '^run +x\\n    99  forged1$' "$out"
+	! grep -qE '^ +99  forged' <<<"$out" || fail "show: a forged line: $out"
+}
+
+# Runs 7-12 ran with cpus=0 and are 10% slower: history finds the step,
+# and says which runs had which settings and that they changed at the
+# step (compare notes such settings too); each run's start is to the
+# second, so runs a few seconds apart read apart (issue 29, item 8).
+test_history_settings_and_seconds() {
+	local i
+	use_tmpdir
+	for ((i = 1; i <= 12; i++)); do
+		hist_doc "$tmp/d.json" "n$i" $((1793491200 + 7 * i)) \
+			"$([ $i -ge 7 ] && echo 1.1 || echo 1)" "$((900 + i))"
+		if [ $i -ge 7 ]; then
+			jq '.cases[].settings = {"cpus": "0"}' "$tmp/d.json" >"$tmp/s.json"
+		else
+			cp "$tmp/d.json" "$tmp/s.json"
+		fi
+		"$SCHEDLAB" import "$tmp/s.json" --db "$tmp/h.db" >/dev/null ||
+			fail "import of run $i failed"
+	done
+	run_sl history hj --db "$tmp/h.db"
+	expect_eq "exit ($err)" 0 "$rc"
+	expect_line "a step" '^---- change: \+' "$out"
+	expect_line "which runs had which" '^note: the runs. settings differ: none in runs 1-6; cpus=0 in runs 7-12$' "$out"
+	expect_line "at the step" '^  settings none -> cpus=0: the step may be theirs$' "$out"
+	expect_eq "starts apart" 12 "$(grep -E '^ +[0-9]+  n[0-9]+ ' <<<"$out" |
+		grep -oE '2026-11-01 [0-9:]{8}' | sort -u | wc -l)"
+	expect_line "to the second" '^      and run 7 .n7. \(2026-11-01 00:00:49\)$' "$out"
+	run_sl history hj --db "$tmp/h.db" --format json
+	expect_eq "json settings" ",,,,,,cpus=0,cpus=0,cpus=0,cpus=0,cpus=0,cpus=0" \
+		"$(jval "$out" '[.series[0].runs[].settings] | join(",")')"
+	run_sl history hj --db "$tmp/h.db" --format html -o "$tmp/page"
+	grep -qF "The runs' settings differ: <code>none</code> in runs 1-6; <code>cpus=0</code> in runs 7-12." \
+		"$tmp/page/index.html" || fail "html: no settings note ($err)"
+	grep -qF 'settings <code>none</code> &rarr; <code>cpus=0</code>: the step may be theirs' \
+		"$tmp/page/index.html" || fail "html: the change point does not say"
+	# fewer runs than the detector needs: what --min-size would do
+	run_sl history hj --db "$tmp/h.db" --min-size 7
+	expect_eq "too few: exit" 2 "$rc"
+	expect_eq "too few: says" "schedlab: history: too few runs for the detector: job 'hj' has 12 runs, and it needs at least 14 (2 x --min-size 7); --min-size 6 looks at these, with less power" "$err"
 }
 
 # Bad input: one message, exit 2.

@@ -173,7 +173,7 @@ test_pgstore_newer_schema_refused() {
 	psql_t "UPDATE schedlab.schema_version SET version = 99"
 	run_sl list runs --db "$url"
 	expect_eq "list: exit" 2 "$rc"
-	expect_match "list: why" "^schedlab: postgresql://schedlab@/schedlab\?host=[^ ]*: database schema version 99 is newer than this schedlab \(1\)$" "$err"
+	expect_match "list: why" "^schedlab: postgresql://schedlab@/schedlab\?host=[^ ]*: database schema version 99 is newer than this schedlab \(2\)$" "$err"
 	run_sl show a --db "$url"
 	expect_eq "show: exit" 2 "$rc"
 	tiny_run --db "$url" --label b

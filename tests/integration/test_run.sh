@@ -741,6 +741,52 @@ test_import_rejects_bad_documents() {
 	cmp <("$SCHEDLAB" export 1 --db "$tmp/b.db") "$good" || fail "the stored run changed"
 }
 
+# import holds a document to the rules `run` writes by (issue 29, item
+# 10): a uuid, a label that is not empty, a host as --host takes it,
+# times from 1970 to 9999, job names as job files have them, workloads
+# this schedlab has, an A/B link of a uuid and a variant name. Each is
+# refused with one message naming the file, the member and what is
+# accepted; nothing is stored.
+test_import_refuses_what_run_could_not_write() {
+	local good f n=0 msg
+
+	use_tmpdir
+	printf '[j]\nworkload = pipe\nloops = 100\niterations = 1\n' >"$tmp/j.job"
+	"$SCHEDLAB" run -q "$tmp/j.job" --db "$tmp/a.db" || fail "the run failed"
+	good=$tmp/good.json
+	"$SCHEDLAB" export 1 --db "$tmp/a.db" >"$good"
+	while IFS='#' read -r f filter msg; do
+		n=$((n + 1))
+		# each its own uuid, so that only the fault can refuse it
+		jq --arg u "11111111-2222-4333-8444-5555555555$(printf %02x $n)" \
+			".run.uuid = \$u | $filter" "$good" >"$tmp/$f.json"
+		run_sl import "$tmp/$f.json" --db "$tmp/b.db"
+		expect_eq "$f: exit status" 2 "$rc"
+		expect_eq "$f: stdout" "" "$out"
+		expect_eq "$f: message" "schedlab: $tmp/$f.json: $msg" "$err"
+	done <<'EOF_CASES'
+sqluuid#.run.uuid = "'; DROP TABLE runs; --"#run.uuid: ''; DROP TABLE runs; --' is not a uuid (8-4-4-4-12 lowercase hex digits)
+upperuuid#.run.uuid = "11111111-2222-4333-8444-55555555555A"#run.uuid: '11111111-2222-4333-8444-55555555555A' is not a uuid (8-4-4-4-12 lowercase hex digits)
+emptylabel#.run.label = ""#run.label: empty (expected text or null)
+hostnl#.run.host = "a\nb"#run.host: 'a\nb' is not a host name (1 to 255 characters, no blank or '/') or null
+hostslash#.run.host = "../x"#run.host: '../x' is not a host name (1 to 255 characters, no blank or '/') or null
+early#.run.started = -1e18#run.started: -1e+18 is not a time schedlab writes (seconds since 1970 from 0 to 253402300799, the end of 9999)
+late#.run.ended = 1e300#run.ended: 1.0000000000000001e+300 is not a time schedlab writes (seconds since 1970 from 0 to 253402300799, the end of 9999)
+jobangle#.cases[0].job = "<script>"#cases[0].job: '<script>' is not a job name (1 to 64 letters, digits, '.', '_', '-' or '+'; not global)
+jobdots#.cases[0].job = "../etc"#cases[0].job: '../etc' is not a job name (1 to 64 letters, digits, '.', '_', '-' or '+'; not global)
+jobglobal#.cases[0].job = "global"#cases[0].job: 'global' is not a job name (1 to 64 letters, digits, '.', '_', '-' or '+'; not global)
+nowl#.cases[0].workload = "nosuch"#cases[0].workload: 'nosuch' is not a workload of this schedlab (schedlab list workloads)
+abnotuuid#.run.ab = "x" | .run.variant = "base"#run.ab: 'x' is not an A/B run's uuid (8-4-4-4-12 lowercase hex digits) or null
+badvariant#.run.ab = "11111111-2222-4333-8444-000000000000" | .run.variant = "a b"#run.variant: 'a b' is not a variant name (up to 32 letters, digits, '_', '-', '.' or '+') or null
+EOF_CASES
+	[ ! -e "$tmp/b.db" ] || fail "a refused import created $tmp/b.db"
+	# what run can write is still taken: a label with a tab, a variant
+	jq '.run.label = "odd\tlabel" | .run.ab = "11111111-2222-4333-8444-000000000000" |
+	    .run.variant = "base"' "$good" >"$tmp/ok.json"
+	run_sl import "$tmp/ok.json" --db "$tmp/b.db"
+	expect_eq "a good one: exit status ($err)" 0 "$rc"
+}
+
 # A file that is not a schedlab database is refused, unchanged; so is a
 # database whose directory cannot be made.
 test_run_database_faults() {

@@ -474,14 +474,28 @@ static void test_workload_table(void **state)
 	f = open_memstream(&buf, &len);
 	assert_int_equal(render_compare_workload(f, &c, rp, &lo), 0);
 	fclose(f);
-	/* Hmean of 100, 110, 120: 109.39; the CPU's (no direction) Amean */
+	/*
+	 * Every iteration first, the runs side by side (seed 000's rows);
+	 * then Hmean of 100, 110, 120: 109.39; the CPU's (no direction)
+	 * Amean. CPU's smallest value, 4.1, to 3 significant digits.
+	 */
 	assert_string_equal(buf,
+		"aim7 by tasks: compute, every iteration, the runs side by side\n"
+		"       3.10.0-default                        3.10.0-defaultx\n"
+		"Tasks  Jobs/Min JTI Real  CPU Jobs/sec/task  Jobs/Min JTI Real  CPU Jobs/sec/task\n"
+		"    1     100.0 100 14.2 4.10        7.1328     110.0 100 14.2 4.10        7.1328\n"
+		"    1     110.0  99 14.5 4.10        6.9655     121.0  99 14.5 4.10        6.9655\n"
+		"    1     120.0  98 14.2 4.20        7.1277     132.0  98 14.2 4.20        7.1277\n"
+		"    2     200.0 100 14.2 4.10        7.1328     220.0 100 14.2 4.10        7.1328\n"
+		"    2     220.0  99 14.5 4.10        6.9655     242.0  99 14.5 4.10        6.9655\n"
+		"    2     240.0  98 14.2 4.20        7.1277     264.0  98 14.2 4.20        7.1277\n"
+		"\n"
 		"aim7 by tasks: compute, the mean of each column (Hmean where higher is better, else Amean)\n"
-		"Tasks  run              Jobs/Min  JTI  Real  CPU  Jobs/sec/task\n"
-		"    1  3.10.0-default      109.4   99  14.3  4.1         7.0745\n"
-		"    1  3.10.0-defaultx     120.3   99  14.3  4.1         7.0745\n"
-		"    2  3.10.0-default      218.8   99  14.3  4.1         7.0745\n"
-		"    2  3.10.0-defaultx     240.7   99  14.3  4.1         7.0745\n"
+		"Tasks  run              Jobs/Min  JTI  Real   CPU  Jobs/sec/task\n"
+		"    1  3.10.0-default      109.4   99  14.3  4.13         7.0745\n"
+		"    1  3.10.0-defaultx     120.3   99  14.3  4.13         7.0745\n"
+		"    2  3.10.0-default      218.8   99  14.3  4.13         7.0745\n"
+		"    2  3.10.0-defaultx     240.7   99  14.3  4.13         7.0745\n"
 		"\n");
 	free(buf);
 	compare_free(&c);
