@@ -81,55 +81,65 @@ static void copy_run(struct store *from, struct store *to, int64_t id,
 		     struct sync_tally *t)
 {
 	int64_t there;
-	json_t *doc;
-	char origin[64];
+	json_t *doc = NULL;
+	char origin[64], *shown = text_field(label, "-");
 	int rc;
 
 	if (uuid && (rc = store_find_uuid(to, uuid, &there))) {
 		if (rc < 0) {
 			t->failed++;
-			return;
+			goto out;
 		}
 		t->there++;
 		printf("run %" PRId64 " (%s): already in %s as run %" PRId64 "\n",
-		       id, label ?: "-", store_path(to), there);
-		return;
+		       id, shown, store_path(to), there);
+		goto out;
 	}
 	doc = store_export(from, id);
 	if (!doc) {
 		t->failed++;
-		printf("run %" PRId64 " (%s): failed, not %s\n", id, label ?: "-",
+		printf("run %" PRId64 " (%s): failed, not %s\n", id, shown,
 		       verb);
-		return;
+		goto out;
 	}
-	label = doc_str(doc, "label");
+	free(shown);
+	shown = text_field(doc_str(doc, "label"), "-");
 	if (!strcmp(doc_str(doc, "status") ?: "", "running")) {
 		/* a pull from a database being written: as push, later */
 		t->running++;
 		printf("run %" PRId64 " (%s): still running, not %s (%.4s it when it ends)\n",
-		       id, label ?: "-", verb, verb);
-		json_decref(doc);
-		return;
+		       id, shown, verb, verb);
+		goto out;
 	}
 	snprintf(origin, sizeof(origin), "run %" PRId64, id);
+	/* what import would refuse (written into the store by other means,
+	 * or by an older schedlab) is not copied on either */
+	if (export_check_written(doc, origin)) {
+		t->failed++;
+		printf("run %" PRId64 " (%s): failed, not %s: it holds what schedlab run could not have written\n",
+		       id, shown, verb);
+		goto out;
+	}
 	rc = store_import_once(to, doc, origin, &there);
 	if (rc < 0) {
 		t->failed++;
-		printf("run %" PRId64 " (%s): failed, not %s\n", id, label ?: "-",
+		printf("run %" PRId64 " (%s): failed, not %s\n", id, shown,
 		       verb);
 	} else if (rc > 0) {
 		t->there++;
 		printf("run %" PRId64 " (%s): already in %s as run %" PRId64 "\n",
-		       id, label ?: "-", store_path(to), there);
+		       id, shown, store_path(to), there);
 	} else {
 		int64_t n = doc_samples(doc);
 
 		t->copied++;
 		t->samples += n;
 		printf("%s run %" PRId64 " (%s, %" PRId64 " samples) as run %" PRId64 "\n",
-		       verb, id, label ?: "-", n, there);
+		       verb, id, shown, n, there);
 	}
+out:
 	json_decref(doc);
+	free(shown);
 }
 
 /*
@@ -245,8 +255,11 @@ int cmd_push(int argc, char **argv)
 			continue;
 		if (!strcmp(r->status, "running")) {
 			t.running++;
+			char *shown = text_field(r->label, "-");
+
 			printf("run %" PRId64 " (%s): still running, not pushed (push it when it ends)\n",
-			       r->id, r->label ?: "-");
+			       r->id, shown);
+			free(shown);
 			continue;
 		}
 		copy_run(local, to, r->id, r->uuid, r->label, "pushed", &t);

@@ -332,3 +332,22 @@ test_sync_compare_by_host_postgresql() {
 	expect_eq "list --host from PostgreSQL" "lkp-a lkp-a lkp-b lkp-b" \
 		"$(jq -r '.[].host' <<<"$out" | sort | xargs)"
 }
+
+# A run written into a database by other means than schedlab run (here
+# sqlite3: a uuid that is none, a host with a newline) is not pushed on:
+# push checks what import checks. Its label is shown escaped.
+test_sync_push_refuses_what_run_could_not_write() {
+	use_tmpdir
+	sync_run "$tmp/a.db" ok lkp-a
+	sync_run "$tmp/a.db" forged lkp-a
+	sqlite3 "$tmp/a.db" "UPDATE runs SET uuid = ''';DROP TABLE runs;--',
+		host = 'a' || char(10) || 'b', label = 'forged' || char(10) || 'x'
+		WHERE label = 'forged'"
+	run_sl push --to "$tmp/fleet.db" --db "$tmp/a.db"
+	expect_eq "push: exit status ($err)" 1 "$rc"
+	expect_line "push: summary" '^pushed 1 run .*; 1 failed$' "$out"
+	expect_line "push: the run, escaped" '^run [0-9]+ \(forged\\nx\): failed, not pushed: it holds what schedlab run could not have written$' "$out"
+	expect_match "push: why" "run [0-9]+: run\.(uuid|host)" "$err"
+	expect_eq "pushed: only the good run" ok \
+		"$("$SCHEDLAB" list runs --format json --db "$tmp/fleet.db" | jq -r '.[].label' | xargs)"
+}
