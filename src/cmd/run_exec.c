@@ -10,6 +10,7 @@
 #include "cmd/run_exec.h"
 #include "harness/identity.h"
 #include "harness/runner.h"
+#include "monitor/monitor.h"
 #include "harness/switch.h"
 #include "model/result.h"
 #include "model/run.h"
@@ -698,6 +699,19 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 	prec.host = host;
 	env = sysenv_collect();
 	json_object_set_new(env, "probes", probes_availability(plan_probes(plan)));
+	{
+		unsigned mon = 0;
+
+		for (size_t k = 0; k < nplans; k++)
+			for (size_t i = 0; i < plans[k].ncases; i++)
+				mon |= plans[k].cases[i].monitors;
+		if (mon) {
+			json_t *avail = json_object();
+
+			monitor_warn_unavailable(mon, avail);
+			json_object_set_new(env, "monitors", avail);
+		}
+	}
 	if (ro->seed)
 		seed = ro->seed;
 	else if (getrandom(&seed, sizeof(seed), 0) != sizeof(seed))
