@@ -133,6 +133,7 @@ static int store_result(struct store *st, int64_t run_id,
 {
 	json_t *params = json_parameters(c->wl, c->cfg);
 	json_t *settings = identity_settings(c);
+	json_t *monitors = case_result_monitors(r);
 	struct store_case sc = {
 		.seq = c->seq, .job = c->job, .workload = c->wl->name,
 		.version = identity_version(c->wl), .settings = settings,
@@ -142,7 +143,7 @@ static int store_result(struct store *st, int64_t run_id,
 		.reason = r->status == RUN_OK ? NULL : r->reason,
 		.parameters = params, .metrics = r->cols.def,
 		.nmetrics = r->cols.n, .niter = r->niter, .values = r->values,
-		.latency = r->latency,
+		.latency = r->latency, .monitors = monitors,
 		.run_status = end_status, .run_ended = wall_now(),
 		.run_environment = env,
 	};
@@ -150,6 +151,7 @@ static int store_result(struct store *st, int64_t run_id,
 
 	json_decref(params);
 	json_decref(settings);
+	json_decref(monitors);
 	return rc;
 }
 

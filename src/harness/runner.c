@@ -245,3 +245,29 @@ void case_result_free(struct case_result *r)
 	r->monitors = NULL;
 	monitor_close(&r->mon);
 }
+
+json_t *case_result_monitors(const struct case_result *r)
+{
+	json_t *all = NULL;
+
+	for (size_t i = 0; r->monitors && i < r->niter; i++) {
+		const char *name;
+		json_t *ser;
+
+		json_object_foreach(r->monitors[i], name, ser) {
+			json_t *arr;
+
+			if (!all)
+				all = json_object();
+			arr = json_object_get(all, name);
+			if (!arr) {
+				arr = json_array();
+				for (size_t k = 0; k < r->niter; k++)
+					json_array_append_new(arr, json_null());
+				json_object_set_new(all, name, arr);
+			}
+			json_array_set(arr, i, ser);
+		}
+	}
+	return all;
+}

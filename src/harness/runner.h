@@ -101,6 +101,11 @@ void runner_end(const struct plan_case *c, struct case_result *r);
 size_t case_result_column(const struct case_result *r, size_t col, double *x);
 /* The column of the workload's headline metric, or -1. */
 int case_result_headline(const struct case_result *r);
+/*
+ * The rows' monitor series as the export document has them: {"NAME":
+ * [a series or null per row]}, a new reference, or NULL when none.
+ */
+json_t *case_result_monitors(const struct case_result *r);
 void case_result_free(struct case_result *r);
 
 #endif

@@ -65,7 +65,10 @@ int monitor_parse_list(const char *text, unsigned *mask, char *err, size_t len)
 			;
 		else if ((id = find_monitor(p, n)) >= 0)
 			*mask |= MON_BIT(id);
-		else {
+		else if (!n) {
+			snprintf(err, len, "an empty name in '%.64s'", text);
+			return -1;
+		} else {
 			snprintf(err, len, "'%.*s' is not a monitor", (int)(n > 64 ? 64 : n),
 				 p);
 			return -1;
@@ -518,8 +521,8 @@ json_t *monitor_rows_json(const struct monitor_set *s,
 		if (!s->ops[i])
 			continue;
 		ser = json_object();
-		json_object_set_new(ser, "interval_s",
-				    json_real(s->interval_ms / 1000.0));
+		json_object_set_new(ser, "interval_ms",
+				    json_integer(s->interval_ms));
 		json_object_set_new(ser, "t", column(rows->t, rows->n, 1, true));
 		for (size_t k = s->col0[i]; k < s->col0[i] + s->ncol[i]; k++)
 			json_object_set_new(ser, s->col[k].name,

@@ -162,7 +162,7 @@ void monitor_rows_free(struct monitor_rows *rows);
 
 /*
  * {"NAME": series, ...}, one member per monitor of the set: series is
- * {"interval_s": 1, "t": "1.000 2.000", "FIELD": "12.5 80", ...}, each
+ * {"interval_ms": 1000, "t": "1.000 2.000", "FIELD": "12.5 80", ...}, each
  * column its values as text ("%.5g", "-" where not read). NULL when
  * there are no rows.
  */
