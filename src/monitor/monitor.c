@@ -579,6 +579,11 @@ long monitor_column_parse(const char *text, double **x)
 		char *end;
 		double v;
 
+		if (*p == ' ' || *p == '\t' || *p == '\n') {
+			free(*x);	/* one space between values, none around */
+			*x = NULL;
+			return -1;
+		}
 		if (*p == '-' && (p[1] == ' ' || !p[1])) {
 			v = NAN;
 			end = (char *)p + 1;
@@ -596,7 +601,7 @@ long monitor_column_parse(const char *text, double **x)
 		}
 		(*x)[n++] = v;
 		p = end;
-		if (*p == ' ')
+		if (*p == ' ' && p[1])
 			p++;
 		else if (*p) {
 			free(*x);
