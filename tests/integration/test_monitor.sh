@@ -222,7 +222,7 @@ test_monitor_sampler_stops_on_interrupt() {
 	local s
 	use_tmpdir
 	# a failed check must not leave the long run behind
-	trap '[ -z "${sl_pid:-}" ] || kill -KILL "$sl_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+	trap '[ -z "${sl_pid:-}" ] || kill -KILL "$sl_pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 	start_sl bench messaging -g 2 -l 1000000 --monitor default --monitor-interval 50ms
 	wait_sampler
 	sleep 0.3
