@@ -333,9 +333,10 @@ static unsigned kill_descendants(pid_t keep)
 			if (!switch_keeps(all.v[i]) && (!keep || all.v[i] != keep) &&
 			    !kill(all.v[i], SIGKILL))
 				killed++;
-		/* a kept process is alive until its owner stops it: not reaped */
-		while (waitpid(-1, NULL, WNOHANG) > 0)
-			reaped++;
+		/* a kept process that died (a sampler that failed) is reaped
+		 * here but is none of the case's leftovers */
+		for (pid_t p; (p = waitpid(-1, NULL, WNOHANG)) > 0;)
+			reaped += p != keep;
 		if (!killed)
 			break;
 		usleep(1000);

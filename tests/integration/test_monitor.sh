@@ -246,3 +246,20 @@ test_monitor_sampler_stops_on_interrupt() {
 	done
 	expect_eq "no sampler after SIGKILL" "" "$(sampler_pids)"
 }
+
+# A sampler that dies costs the iteration its series, not its result:
+# one warning, no monitor metrics, nothing counted as the workload's
+# leftovers.
+test_monitor_sampler_dies() {
+	use_tmpdir
+	trap '[ -z "${sl_pid:-}" ] || kill -KILL "$sl_pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+	start_sl bench messaging -g 1 -l 20000 --format json --monitor cpu --monitor-interval 20ms
+	wait_sampler
+	kill -KILL "$(sampler_pids)"
+	finish_sl
+	expect_eq "exit ($err)" 0 "$rc"
+	expect_match "warning" "monitors: the sampler ended without its rows; none kept for this iteration" "$err"
+	expect_eq "leftovers" 0 "$(jval "$out" '.process.leftover_killed')"
+	expect_eq "monitor metrics" "" "$(monitor_metrics "$out")"
+	expect_no_leftovers
+}
