@@ -41,9 +41,11 @@ void metric_cols_init(struct metric_cols *c, const struct workload *wl)
 void metric_cols_add_monitors(struct metric_cols *c,
 			      const struct monitor_set *m)
 {
+	c->mon0 = c->n;
+	if (!m->nmetrics)
+		return;		/* none of them available here */
 	c->def = xrealloc(c->def, (c->n + m->nmetrics) * sizeof(*c->def));
 	memcpy(c->def + c->n, m->metrics, m->nmetrics * sizeof(*c->def));
-	c->mon0 = c->n;
 	c->n += m->nmetrics;
 }
 
