@@ -38,6 +38,7 @@ struct ab_opts {
 	const char *label;
 	const char *db;
 	const char *iterations, *budget, *threshold;
+	const char *monitors, *monitor_interval;
 	unsigned min_iter, max_iter;
 	struct opt_list sets;
 	const char *seed;
@@ -57,6 +58,7 @@ static const struct opt_def ab_options[] = {
 	OPT_DB(struct ab_opts, db),
 	OPT_ITERATIONS(struct ab_opts, iterations),
 	OPT_ADAPTIVE(struct ab_opts, min_iter, max_iter, budget),
+	OPT_MONITOR(struct ab_opts, monitors, monitor_interval),
 	{ .name = "threshold", .type = OPT_STRING, .offset = O(threshold),
 	  .def = "5", .arg = "PCT",
 	  .help = "the smallest change that matters, in percent (0..1000); with auto: stop once each variant differs from the first or both medians are known to +-PCT/2" },
@@ -391,6 +393,7 @@ int cmd_ab(int argc, char **argv)
 		.db = o.db, .iterations = o.iterations,
 		.min_iter = o.min_iter, .max_iter = o.max_iter,
 		.budget = o.budget, .quiet = o.quiet,
+		.monitors = o.monitors, .monitor_interval = o.monitor_interval,
 		.sets = o.sets.v, .nsets = o.sets.n,
 		.command = command, .ab = true,
 	};

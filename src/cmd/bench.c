@@ -24,6 +24,7 @@ struct bench_opts {
 	unsigned timeout;
 	unsigned repeat;
 	int probes;		/* enum probe_level */
+	const char *monitors, *monitor_interval;
 	bool help;
 };
 
@@ -140,6 +141,24 @@ static int print_results(const struct workload *wl, const void *cfg,
 	return 0;
 }
 
+/* --monitor and --monitor-interval into a mask and milliseconds. */
+static int bench_monitors(const char *who, const struct bench_opts *bo,
+			  unsigned *mask, unsigned *ms)
+{
+	char err[256];
+
+	*mask = 0;
+	*ms = MONITOR_INTERVAL_DEF_MS;
+	if (bo->monitors && monitor_parse_list(bo->monitors, mask, err, sizeof(err)))
+		return error("%s: option --monitor: %s (expected %s)", who, err,
+			     MONITORS_ACCEPTED);
+	if (bo->monitor_interval &&
+	    monitor_parse_interval(bo->monitor_interval, ms, err, sizeof(err)))
+		return error("%s: option --monitor-interval: %s (expected %s)", who,
+			     err, MONITOR_INTERVAL_ACCEPTED);
+	return 0;
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	const char *names[MAX_FORMATS];
@@ -149,6 +168,7 @@ int cmd_bench(int argc, char **argv)
 	struct case_result r;
 	struct plan_case pc;
 	char who[64];
+	unsigned mon, mon_ms;
 	char *words = NULL;	/* the argv operands, joined */
 	void *cfg;
 	int rc, w;
@@ -189,6 +209,7 @@ int cmd_bench(int argc, char **argv)
 		  .help = "scheduler metrics and latency: on (the default with --format json); "
 			  "off (the workload alone, as the reference tool; the default with its text); "
 			  "perf (also perf's software counters, which slow every context switch)" },
+		OPT_MONITOR(struct bench_opts, monitors, monitor_interval),
 		{ .name = "help", .type = OPT_BOOL,
 		  .offset = offsetof(struct bench_opts, help), .short_flag = 'h',
 		  .help = "show this help" },
@@ -221,6 +242,10 @@ int cmd_bench(int argc, char **argv)
 		rc = EXIT_OK;
 		goto out;
 	}
+	if (bench_monitors(who, &bo, &mon, &mon_ms)) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	if (wl->prepare && (rc = wl->prepare(cfg)))
 		goto out;
 
@@ -245,7 +270,9 @@ int cmd_bench(int argc, char **argv)
 	pc = (struct plan_case){ .seq = 1, .job = (char *)wl->name, .wl = wl,
 				 .task = TASK_SETTINGS_NONE,
 				 .cfg = cfg, .iterations = bo.repeat,
-				 .timeout_s = bo.timeout, .probes = bo.probes };
+				 .timeout_s = bo.timeout, .probes = bo.probes,
+				 .monitors = monitor_warn_unavailable(mon, NULL),
+				 .monitor_ms = mon_ms };
 	if (runner_case(&pc, &r, NULL)) {
 		rc = EXIT_RUN_FAILED;
 		goto out;

@@ -102,6 +102,8 @@ struct run_request {
 	const char *iterations;
 	unsigned min_iter, max_iter;
 	const char *budget;
+	/* --monitor, --monitor-interval over the job file's; NULL: its */
+	const char *monitors, *monitor_interval;
 	double threshold;	/* percent; run's own adaptive rule (0: 5) */
 	const char *const *sets;	/* --set KEY=VALUE over the job file */
 	size_t nsets;
@@ -132,8 +134,8 @@ struct run_request {
 };
 
 /*
- * The options of run and judge that choose iteration counts, checked:
- * 0, or -1 after error() naming who's option.
+ * The options of run, ab and judge that choose iteration counts and
+ * monitors, checked: 0, or -1 after error() naming who's option.
  */
 int run_check_iterations(const char *who, const struct run_request *rq);
 

@@ -24,6 +24,7 @@ struct compare_opts {
 	const char *good, *bad;
 	struct opt_list good_sets, bad_sets;
 	const char *iterations, *budget;
+	const char *monitors, *monitor_interval;	/* judge's --monitor */
 	unsigned min_iter, max_iter;
 	struct opt_list sets;
 	int format;

@@ -31,6 +31,7 @@ struct run_opts {
 	const char *uuid, *host;
 	const char *db;
 	const char *iterations, *budget, *threshold;
+	const char *monitors, *monitor_interval;
 	unsigned min_iter, max_iter;
 	struct opt_list sets;
 	bool dry_run;
@@ -54,6 +55,7 @@ static const struct opt_def run_options[] = {
 	  .def = "5", .arg = "PCT",
 	  .help = "with auto: add iterations until each median is known to +-PCT/2 (0..1000)" },
 	OPT_SET(struct run_opts, sets),
+	OPT_MONITOR(struct run_opts, monitors, monitor_interval),
 	{ .name = "dry-run", .type = OPT_BOOL, .offset = O(dry_run), .short_flag = 'n',
 	  .help = "print the expanded plan and its estimated time; run nothing" },
 	{ .name = "quiet", .type = OPT_BOOL, .offset = O(quiet), .short_flag = 'q',
@@ -175,6 +177,26 @@ int run_check_iterations(const char *who, const struct run_request *rq)
 	if (rq->min_iter && rq->max_iter && rq->min_iter > rq->max_iter)
 		return error("%s: option --min-iterations: %u is above --max-iterations %u",
 			     who, rq->min_iter, rq->max_iter);
+	if (rq->monitors) {
+		char err[256];
+		unsigned mask;
+
+		if (strlen(rq->monitors) > 200 ||
+		    monitor_parse_list(rq->monitors, &mask, err, sizeof(err)))
+			return error("%s: option --monitor: %s (expected %s)", who,
+				     strlen(rq->monitors) > 200 ? "too long a list" : err,
+				     MONITORS_ACCEPTED);
+	}
+	if (rq->monitor_interval) {
+		char err[256];
+		unsigned ms;
+
+		if (strlen(rq->monitor_interval) > 40 ||
+		    monitor_parse_interval(rq->monitor_interval, &ms, err, sizeof(err)))
+			return error("%s: option --monitor-interval: %s (expected %s)",
+				     who, strlen(rq->monitor_interval) > 40 ?
+				     "too long" : err, MONITOR_INTERVAL_ACCEPTED);
+	}
 	return 0;
 }
 
@@ -187,8 +209,8 @@ static int load_plan(const struct run_request *rq, const struct run_variant *ext
 		     struct plan *plan)
 {
 	size_t n = rq->nsets + (extra ? extra->nsets : 0), k = 0;
-	struct plan_set *sets = xcalloc(n + 4, sizeof(*sets));
-	char opt[4][64];	/* the iteration options, as harness keys */
+	struct plan_set *sets = xcalloc(n + 6, sizeof(*sets));
+	char opt[6][256];	/* the iteration and monitor options, as harness keys */
 	size_t o = 0;
 	int rc;
 
@@ -206,6 +228,11 @@ static int load_plan(const struct run_request *rq, const struct run_variant *ext
 		snprintf(opt[o++], sizeof(opt[0]), "max_iterations=%u", rq->max_iter);
 	if (rq->budget)
 		snprintf(opt[o++], sizeof(opt[0]), "budget=%.40s", rq->budget);
+	if (rq->monitors)
+		snprintf(opt[o++], sizeof(opt[0]), "monitors=%.200s", rq->monitors);
+	if (rq->monitor_interval)
+		snprintf(opt[o++], sizeof(opt[0]), "monitor_interval=%.40s",
+			 rq->monitor_interval);
 	for (size_t i = 0; i < o; i++)
 		sets[k++].text = opt[i];
 	rc = plan_load_sets(rq->spec ? rq->spec : "quick", sets, k, plan);
@@ -312,6 +339,7 @@ int cmd_run(int argc, char **argv)
 		.iterations = ro.iterations,
 		.min_iter = ro.min_iter, .max_iter = ro.max_iter,
 		.budget = ro.budget, .quiet = ro.quiet, .tables = ro.tables,
+		.monitors = ro.monitors, .monitor_interval = ro.monitor_interval,
 		.sets = ro.sets.v, .nsets = ro.sets.n,
 		.command = command,
 	};

@@ -10,6 +10,7 @@
 #include "cmd/run_exec.h"
 #include "harness/identity.h"
 #include "harness/runner.h"
+#include "monitor/monitor.h"
 #include "harness/switch.h"
 #include "model/result.h"
 #include "model/run.h"
@@ -132,6 +133,7 @@ static int store_result(struct store *st, int64_t run_id,
 {
 	json_t *params = json_parameters(c->wl, c->cfg);
 	json_t *settings = identity_settings(c);
+	json_t *monitors = case_result_monitors(r);
 	struct store_case sc = {
 		.seq = c->seq, .job = c->job, .workload = c->wl->name,
 		.version = identity_version(c->wl), .settings = settings,
@@ -141,7 +143,7 @@ static int store_result(struct store *st, int64_t run_id,
 		.reason = r->status == RUN_OK ? NULL : r->reason,
 		.parameters = params, .metrics = r->cols.def,
 		.nmetrics = r->cols.n, .niter = r->niter, .values = r->values,
-		.latency = r->latency,
+		.latency = r->latency, .monitors = monitors,
 		.run_status = end_status, .run_ended = wall_now(),
 		.run_environment = env,
 	};
@@ -149,6 +151,7 @@ static int store_result(struct store *st, int64_t run_id,
 
 	json_decref(params);
 	json_decref(settings);
+	json_decref(monitors);
 	return rc;
 }
 
@@ -721,6 +724,19 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 	prec.host = host;
 	env = sysenv_collect();
 	json_object_set_new(env, "probes", probes_availability(plan_probes(plan)));
+	{
+		unsigned mon = 0;
+
+		for (size_t k = 0; k < nplans; k++)
+			for (size_t i = 0; i < plans[k].ncases; i++)
+				mon |= plans[k].cases[i].monitors;
+		if (mon) {
+			json_t *avail = json_object();
+
+			monitor_warn_unavailable(mon, avail);
+			json_object_set_new(env, "monitors", avail);
+		}
+	}
 	if (ro->seed)
 		seed = ro->seed;
 	else if (getrandom(&seed, sizeof(seed), 0) != sizeof(seed))

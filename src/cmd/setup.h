@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "harness/options.h"
+#include "monitor/monitor.h"
 
 #define OPT_DB_HELP "the database (default: $SCHEDLAB_DB, else " \
 	"$XDG_DATA_HOME/schedlab/results.db, else ~/.local/share/schedlab/results.db)"
@@ -58,6 +59,19 @@
 	{ .name = "set", .type = OPT_LIST, .offset = offsetof(T, F),	\
 	  .arg = "[JOB.]KEY=VALUE",					\
 	  .help = "override a job file's key in every job that has it (or in JOB); repeatable" }
+
+/*
+ * --monitor LIST and --monitor-interval DURATION (monitor/monitor.h)
+ * into the const char * fields F and FI: the job file's monitors and
+ * monitor_interval keys over every job; NULL: the file's.
+ */
+#define OPT_MONITOR(T, F, FI)						\
+	{ .name = "monitor", .alias = OPT_ALIASES("monitors"),		\
+	  .type = OPT_STRING, .offset = offsetof(T, F), .arg = "LIST",	\
+	  .help = "sample these monitors around every iteration instead of the job file's: " MONITORS_ACCEPTED }, \
+	{ .name = "monitor-interval", .type = OPT_STRING,		\
+	  .offset = offsetof(T, FI), .arg = "DURATION",			\
+	  .help = "how often the monitors sample (default 1s): " MONITOR_INTERVAL_ACCEPTED }
 
 /* -h, --help into the bool field F of struct T. */
 #define OPT_HELP(T, F)							\

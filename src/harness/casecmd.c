@@ -73,7 +73,8 @@ static int hook(const struct casecmd *cc, const struct plan_case *c,
 		const char *what, const char *script, struct run_outcome *o)
 {
 	struct hook_cfg h = { what, script, cc->dir };
-	struct run_settings rs = { c->timeout_s, c->cpus, PROBES_OFF, &c->task };
+	struct run_settings rs = { .timeout_s = c->timeout_s, .cpus = c->cpus,
+				   .probes = PROBES_OFF, .task = &c->task };
 
 	if (supervise_run(&wl_hook, &h, &rs, o)) {
 		o->status = RUN_FAILED;

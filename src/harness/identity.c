@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness/identity.h"
+#include "monitor/monitor.h"
 #include "probe/probe.h"
 #include "util.h"
 #include "workload/registry.h"
@@ -191,6 +192,19 @@ json_t *identity_settings(const struct plan_case *c)
 	if (c->probes != PROBES_ON)
 		json_object_set_new(s, "probes",
 				    json_string(probe_level_names[c->probes]));
+	if (c->monitors) {
+		char list[256];
+
+		/* a sampler beside the workload: noted when runs differ in it */
+		monitor_list_format(c->monitors, list, sizeof(list));
+		json_object_set_new(s, "monitors", json_string(list));
+		if (c->monitor_ms != MONITOR_INTERVAL_DEF_MS) {
+			char iv[32];
+
+			snprintf(iv, sizeof(iv), "%ums", c->monitor_ms);
+			json_object_set_new(s, "monitor_interval", json_string(iv));
+		}
+	}
 	for (size_t i = 0; i < c->nset; i++)
 		json_object_set_new(s, c->set[i].key,
 				    json_string(c->set[i].value));

@@ -47,7 +47,8 @@ char *identity_upgrade(const char *workload, const char *old);
 
 /*
  * The run settings of a case as a JSON object of strings: {"cpus":
- * "0-1"} when it is pinned, "probes" when not "on", and each setting
+ * "0-1"} when it is pinned, "probes" when not "on", "monitors" (and
+ * "monitor_interval" when not 1s) when it was monitored, and each setting
  * (harness/settings.h: "nice": "10", "sysctl.kernel.x": "37"); {} when
  * none.
  */

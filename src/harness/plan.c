@@ -22,6 +22,7 @@
 
 #include "harness/identity.h"
 #include "harness/plan_int.h"
+#include "monitor/monitor.h"
 #include "probe/probe.h"
 #include "probe/cpus.h"
 #include "util.h"
@@ -85,6 +86,9 @@ struct harness {
 	int probes;		/* enum probe_level */
 	bool probes_given;	/* probes = ... in the job file or --set */
 	char cpus[256];		/* normalised cpulist; "" to inherit */
+	/* monitors (monitor/monitor.h): the list and interval as given,
+	 * checked as they are set */
+	const char *monitors, *monitor_interval;
 	const struct kv **set;	/* settings (harness/settings.h), one a key */
 	size_t nset;
 };
@@ -108,6 +112,12 @@ static const struct opt_def harness_options[] = {
 	{ .name = "max_iterations", .type = OPT_UINT,
 	  .offset = offsetof(struct harness, max_iter), .def = "30",
 	  .min = 1, .max = 10000 },
+	{ .name = "monitors", .type = OPT_STRING,
+	  .offset = offsetof(struct harness, monitors), .def = "none",
+	  .help = MONITORS_ACCEPTED },
+	{ .name = "monitor_interval", .type = OPT_STRING,
+	  .offset = offsetof(struct harness, monitor_interval), .def = "1s",
+	  .help = MONITOR_INTERVAL_ACCEPTED },
 	{ .name = NULL },
 };
 
@@ -224,6 +234,18 @@ static int set_harness(const struct loader *ld, const struct kv *kv,
 		if (n)
 			h->iterations = n;
 		return 0;
+	}
+	if (o && (!strcmp(o->name, "monitors") ||
+		  !strcmp(o->name, "monitor_interval"))) {
+		char err[256];
+		unsigned v;
+
+		rc = !strcmp(o->name, "monitors") ?
+		     monitor_parse_list(kv->value, &v, err, sizeof(err)) :
+		     monitor_parse_interval(kv->value, &v, err, sizeof(err));
+		if (rc)
+			return error("%s: %s (expected %s)", where, err, o->help);
+		return opt_set(o, h, kv->value, where);
 	}
 	if (o) {
 		if (!strcmp(o->name, "probes"))
@@ -575,6 +597,15 @@ static int fill_case(const struct loader *ld, struct job *j,
 		}
 	}
 	c->cpus = j->h.cpus[0] ? xstrdup(j->h.cpus) : NULL;
+	{
+		char err[256];
+
+		/* both were checked as they were set */
+		if (monitor_parse_list(j->h.monitors, &c->monitors, err, sizeof(err)) ||
+		    monitor_parse_interval(j->h.monitor_interval, &c->monitor_ms,
+					   err, sizeof(err)))
+			rc = error("%s: monitors: %s", c->job, err);
+	}
 	c->nset = j->h.nset;
 	c->set = xcalloc(c->nset + 1, sizeof(*c->set));
 	for (size_t i = 0; i < c->nset; i++)
@@ -903,6 +934,13 @@ void plan_print(FILE *f, const struct plan *p)
 			fprintf(f, " retries=%u", c->retries);
 		if (c->probes != PROBES_ON)
 			fprintf(f, " probes=%s", probe_level_names[c->probes]);
+		if (c->monitors) {
+			char list[256];
+
+			monitor_list_format(c->monitors, list, sizeof(list));
+			fprintf(f, " monitors=%s monitor_interval=%ums", list,
+				c->monitor_ms);
+		}
 		if (c->cpus)
 			fprintf(f, " cpus=%s", c->cpus);
 		for (size_t k = 0; k < c->nset; k++)

@@ -23,7 +23,9 @@
  * estimate of a case no earlier run in the database tells), retries (0..100, default 0), cpus (a cpulist such as "0-3,8" of
  * CPUs this machine has; default: inherit), probes (on, off or perf,
  * default on: the scheduler metrics of probe/probe.h; perf adds perf's
- * software counters, at a cost on every context switch), and the settings
+ * software counters, at a cost on every context switch), monitors (a
+ * comma list of monitor/monitor.h's monitors, default, all or none;
+ * default none), monitor_interval (10ms..1h, default 1s), and the settings
  * of harness/settings.h (nice, policy, uclamp_min, uclamp_max, env.NAME,
  * cgroup.CONTROLLER.FILE, sysctl.NAME, sched.NAME, sched_feat, scx, a
  * path under /proc or /sys), taken as written. A [variant:NAME] section
@@ -93,6 +95,8 @@ struct plan_case {
 	 * run settings (identity_settings()) */
 	char *cpus;		/* affinity as a cpulist; NULL: inherit */
 	int probes;		/* enum probe_level: on (0), off, perf */
+	/* monitors (monitor/monitor.h): MON_BIT()s, 0 for none; ms */
+	unsigned monitors, monitor_ms;
 	/*
 	 * Settings (harness/settings.h: nice, policy, env.*, cgroup.*,
 	 * sysctl.*, ...) as written, sorted by key; stored with the case

@@ -70,7 +70,7 @@ int plan_load_file_sets(const char *path, const struct plan_set *sets,
 			size_t nsets, struct plan *p);
 
 /* The keys that are not a workload's options, for messages. */
-#define PLAN_HARNESS_KEYS "iterations, min_iterations, max_iterations, budget, warmup, timeout, retries, cpus, probes, settings (nice, policy, env.*, cgroup.*, sysctl.*, sched.*, sched_feat, scx, a /proc or /sys path)"
+#define PLAN_HARNESS_KEYS "iterations, min_iterations, max_iterations, budget, warmup, timeout, retries, cpus, probes, monitors, monitor_interval, settings (nice, policy, env.*, cgroup.*, sysctl.*, sched.*, sched_feat, scx, a /proc or /sys path)"
 
 /* Whether key is a harness key (which shadows a workload option). */
 bool is_harness_key(const char *key);

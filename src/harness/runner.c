@@ -31,10 +31,22 @@ void metric_cols_init(struct metric_cols *c, const struct workload *wl)
 	c->nworkload = n;
 	c->probe0 = n + H_N;
 	c->n = n + H_N + PM_N;
+	c->mon0 = c->n;
 	c->def = xcalloc(c->n, sizeof(*c->def));
 	memcpy(c->def, wl->metrics, n * sizeof(*c->def));
 	memcpy(c->def + n, harness_metrics, sizeof(harness_metrics));
 	memcpy(c->def + c->probe0, probe_metrics, sizeof(probe_metrics));
+}
+
+void metric_cols_add_monitors(struct metric_cols *c,
+			      const struct monitor_set *m)
+{
+	c->mon0 = c->n;
+	if (!m->nmetrics)
+		return;		/* none of them available here */
+	c->def = xrealloc(c->def, (c->n + m->nmetrics) * sizeof(*c->def));
+	memcpy(c->def + c->n, m->metrics, m->nmetrics * sizeof(*c->def));
+	c->n += m->nmetrics;
 }
 
 void metric_cols_free(struct metric_cols *c)
@@ -56,19 +68,50 @@ static void fill_row(const struct case_result *r, const struct run_outcome *o,
 	row[nw + H_RSS] = (double)o->maxrss_kib;
 	row[nw + H_LEFT] = o->killed;
 	memcpy(row + r->cols.probe0, o->probe, sizeof(o->probe));
+	for (size_t i = r->cols.mon0; i < r->cols.n; i++)
+		row[i] = NAN;
+}
+
+/*
+ * supervise_run() with the case's monitors sampling around it into rows
+ * (NULL: not monitored); a sampler that cannot start or send its rows
+ * costs the iteration its series, not its result.
+ */
+static int monitored_run(const struct plan_case *c, struct case_result *r,
+			 struct run_settings *rs, struct run_outcome *o,
+			 struct monitor_rows *rows)
+{
+	int fds[2] = { -1, -1 }, rc;
+
+	rs->keep = 0;
+	rs->nclose = 0;
+	if (rows) {
+		monitor_rows_free(rows);
+		if (r->mon.mask && !monitor_start(&r->mon, fds)) {
+			rs->keep = r->mon.pid;
+			rs->close_fd[0] = fds[0];
+			rs->close_fd[1] = fds[1];
+			rs->nclose = 2;
+		}
+	}
+	rc = supervise_run(c->wl, c->cfg, rs, o);
+	if (rs->keep)
+		monitor_stop(&r->mon, rows);
+	return rc;
 }
 
 /* One iteration, retried; 0 when it succeeded, else the last outcome says why. */
 static int attempt(const struct plan_case *c, struct case_result *r,
-		   struct run_outcome *o)
+		   struct run_outcome *o, struct monitor_rows *rows)
 {
-	struct run_settings rs = { c->timeout_s, c->cpus, c->probes, &c->task };
+	struct run_settings rs = { c->timeout_s, c->cpus, c->probes, &c->task,
+				   0, { -1, -1 }, 0 };
 
 	for (unsigned a = 0;; a++) {
 		run_outcome_release(o);
 		/* before failing is the attempt failing, retried alike */
 		if (!casecmd_before(r->cmds, c, o) &&
-		    supervise_run(c->wl, c->cfg, &rs, o))
+		    monitored_run(c, r, &rs, o, rows))
 			return -1;
 		if (o->status == RUN_OK)
 			return 0;
@@ -95,15 +138,21 @@ int runner_begin(const struct plan_case *c, struct case_result *r,
 
 	memset(r, 0, sizeof(*r));
 	metric_cols_init(&r->cols, c->wl);
+	if (c->monitors) {
+		monitor_open(&r->mon, c->monitors, c->monitor_ms);
+		metric_cols_add_monitors(&r->cols, &r->mon);
+	}
 	r->values = xcalloc((size_t)(c->iterations ? c->iterations : 1) *
 			    r->cols.n, sizeof(double));
 	r->latency = xcalloc(c->iterations ? c->iterations : 1,
 			     sizeof(*r->latency));
+	r->monitors = xcalloc(c->iterations ? c->iterations : 1,
+			      sizeof(*r->monitors));
 	r->status = casecmd_begin(c, &r->cmds, r->reason, sizeof(r->reason));
 	for (unsigned i = 0; i < c->warmup && !rc && r->status == RUN_OK; i++) {
 		if (p && p->before)
 			p->before(p->arg, c, i + 1, true);
-		rc = attempt(c, r, &o);
+		rc = attempt(c, r, &o, NULL);
 		if (rc > 0)
 			failed(r, &o, true);
 	}
@@ -115,6 +164,7 @@ int runner_step(const struct plan_case *c, struct case_result *r,
 		const struct runner_progress *p)
 {
 	struct run_outcome o = { .latency = NULL };
+	struct monitor_rows rows = { 0 };
 	int rc;
 
 	if (r->niter >= c->iterations)
@@ -122,14 +172,22 @@ int runner_step(const struct plan_case *c, struct case_result *r,
 			     c->seq, r->niter + 1, c->iterations);
 	if (p && p->before)
 		p->before(p->arg, c, (unsigned)r->niter + 1, false);
-	rc = attempt(c, r, &o);
+	rc = attempt(c, r, &o, &rows);
 	if (rc > 0)
 		failed(r, &o, false);
 	if (!rc) {
+		double *row = r->values + r->niter * r->cols.n;
+
 		r->latency[r->niter] = o.latency;	/* now the row's */
 		o.latency = NULL;
-		fill_row(r, &o, r->values + r->niter++ * r->cols.n);
+		fill_row(r, &o, row);
+		if (rows.n) {
+			monitor_summaries(&r->mon, &rows, row + r->cols.mon0);
+			r->monitors[r->niter] = monitor_rows_json(&r->mon, &rows);
+		}
+		r->niter++;
 	}
+	monitor_rows_free(&rows);
 	run_outcome_release(&o);
 	return rc;
 }
@@ -182,4 +240,36 @@ void case_result_free(struct case_result *r)
 			free(r->latency[i]);
 	free(r->latency);
 	r->latency = NULL;
+	if (r->monitors)
+		for (size_t i = 0; i < r->niter; i++)
+			json_decref(r->monitors[i]);
+	free(r->monitors);
+	r->monitors = NULL;
+	monitor_close(&r->mon);
+}
+
+json_t *case_result_monitors(const struct case_result *r)
+{
+	json_t *all = NULL;
+
+	for (size_t i = 0; r->monitors && i < r->niter; i++) {
+		const char *name;
+		json_t *ser;
+
+		json_object_foreach(r->monitors[i], name, ser) {
+			json_t *arr;
+
+			if (!all)
+				all = json_object();
+			arr = json_object_get(all, name);
+			if (!arr) {
+				arr = json_array();
+				for (size_t k = 0; k < r->niter; k++)
+					json_array_append_new(arr, json_null());
+				json_object_set_new(all, name, arr);
+			}
+			json_array_set(arr, i, ser);
+		}
+	}
+	return all;
 }

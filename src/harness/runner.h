@@ -10,7 +10,10 @@
  * process.maxrss_kib, process.leftover_killed: the workload process's
  * wall time, the CPU time of it and its workers, its peak RSS, and the
  * leftovers killed after it ended), then the probes' scheduler metrics
- * (probe/probe.h; NaN where not measured).
+ * (probe/probe.h; NaN where not measured), then, when the case has
+ * monitors (monitor/monitor.h), their summary metrics
+ * (monitor.NAME.FIELD.mean, .max, .p95). A monitored iteration keeps its
+ * monitors' series too. Warm-ups are not monitored.
  */
 #ifndef SCHEDLAB_RUNNER_H
 #define SCHEDLAB_RUNNER_H
@@ -20,6 +23,7 @@
 
 #include "harness/plan.h"
 #include "harness/supervise.h"
+#include "monitor/monitor.h"
 #include "stats/hist.h"
 
 /*
@@ -30,10 +34,14 @@ struct metric_cols {
 	struct metric_def *def;
 	size_t n;
 	size_t nworkload;	/* [0, nworkload): the workload's */
-	size_t probe0;		/* [probe0, n): the probes' */
+	size_t probe0;		/* [probe0, mon0): the probes' */
+	size_t mon0;		/* [mon0, n): the monitors' summaries */
 };
 
 void metric_cols_init(struct metric_cols *c, const struct workload *wl);
+/* Appends the summary metrics of an open monitor set (borrowed). */
+void metric_cols_add_monitors(struct metric_cols *c,
+			      const struct monitor_set *m);
 void metric_cols_free(struct metric_cols *c);
 
 struct case_result {
@@ -46,6 +54,11 @@ struct case_result {
 	enum run_status status;	/* RUN_OK when every iteration succeeded */
 	char reason[REASON_MAX];
 	struct casecmd *cmds;	/* between runner_begin() and runner_end() */
+	/* the case's monitors, open from runner_begin() to
+	 * case_result_free() (their metric names are the columns'), and
+	 * each row's series (monitor_rows_json(); NULL: none) */
+	struct monitor_set mon;
+	json_t **monitors;
 };
 
 /* Called before each iteration; warmup iterations count from 1 too. */
@@ -88,6 +101,11 @@ void runner_end(const struct plan_case *c, struct case_result *r);
 size_t case_result_column(const struct case_result *r, size_t col, double *x);
 /* The column of the workload's headline metric, or -1. */
 int case_result_headline(const struct case_result *r);
+/*
+ * The rows' monitor series as the export document has them: {"NAME":
+ * [a series or null per row]}, a new reference, or NULL when none.
+ */
+json_t *case_result_monitors(const struct case_result *r);
 void case_result_free(struct case_result *r);
 
 #endif

@@ -169,6 +169,8 @@ workload_process(const struct workload *wl, const void *cfg,
 	setpgid(0, 0);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
 		_exit(127);
+	for (int i = 0; i < rs->nclose; i++)
+		close(rs->close_fd[i]);	/* the sampler's: not the workload's */
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (set_affinity(rs->cpus, ctx))
@@ -307,16 +309,17 @@ static size_t descendants(pid_t self, struct pids *all)
 }
 
 /*
- * Kills every process below schedlab and reaps it. When a case ends, all
- * of them are the case's: the workload process is the only child
- * schedlab forks, and as a child subreaper schedlab adopts whatever its
+ * Kills every process below schedlab and reaps it, but keep (the
+ * monitors' sampler, stopped by its owner after this) and a sched_ext
+ * scheduler of switch.h's. When a case ends, all the others are the
+ * case's: the workload process is the only other child schedlab forks, and as a child subreaper schedlab adopts whatever its
  * descendants orphan. A program that called setsid() left the process
  * group killed above, but not this tree. Round after round, until none
  * is left (a killed parent's children are adopted in between); returns
  * how many were reaped. In a clean case it costs one read of schedlab's
  * children files.
  */
-static unsigned kill_descendants(void)
+static unsigned kill_descendants(pid_t keep)
 {
 	struct pids all = { 0 };
 	pid_t self = getpid();
@@ -327,10 +330,13 @@ static unsigned kill_descendants(void)
 
 		/* a sched_ext scheduler of harness/switch.h's is not the case's */
 		for (size_t i = 0; i < found; i++)
-			if (!switch_keeps(all.v[i]) && !kill(all.v[i], SIGKILL))
+			if (!switch_keeps(all.v[i]) && (!keep || all.v[i] != keep) &&
+			    !kill(all.v[i], SIGKILL))
 				killed++;
-		while (waitpid(-1, NULL, WNOHANG) > 0)
-			reaped++;
+		/* a kept process that died (a sampler that failed) is reaped
+		 * here but is none of the case's leftovers */
+		for (pid_t p; (p = waitpid(-1, NULL, WNOHANG)) > 0;)
+			reaped += p != keep;
 		if (!killed)
 			break;
 		usleep(1000);
@@ -479,7 +485,7 @@ int supervise_run(const struct workload *wl, const void *cfg,
 			break;
 	}
 	/* and what left the group: setsid() children, adopted or not yet */
-	out->killed += kill_descendants();
+	out->killed += kill_descendants(rs->keep);
 
 	remove_owned(ctx);
 

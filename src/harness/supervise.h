@@ -69,6 +69,15 @@ struct run_settings {
 	int probes;		/* enum probe_level */
 	/* nice, policy, env, cgroups (harness/settings.h); NULL: none */
 	const struct task_settings *task;
+	/*
+	 * The monitors' sampler (monitor/monitor.h), a process of the
+	 * harness's beside the workload: its pid, which the end of the
+	 * iteration leaves alone (0: none), and the descriptors schedlab
+	 * keeps to it, which the workload process closes first (nclose).
+	 */
+	pid_t keep;
+	int close_fd[2];
+	int nclose;
 };
 
 enum run_status {

@@ -52,6 +52,31 @@ static void take(struct run *into, struct run_case *c, const struct run *from,
 		for (size_t i = old; i < n; i++)
 			c->latency[i] = NULL;
 	}
+	if (c->monitors || fc->monitors) {
+		/* each monitor's series grows by from's, null where it had none */
+		const char *name;
+		json_t *arr;
+
+		if (!c->monitors)
+			c->monitors = json_object();
+		json_object_foreach(fc->monitors, name, arr)
+			if (!json_object_get(c->monitors, name)) {
+				json_t *nulls = json_array();
+
+				for (size_t i = 0; i < old; i++)
+					json_array_append_new(nulls, json_null());
+				json_object_set_new(c->monitors, name, nulls);
+			}
+		json_object_foreach(c->monitors, name, arr) {
+			json_t *from_arr = json_object_get(fc->monitors, name);
+
+			for (size_t i = 0; i < fc->niter; i++) {
+				json_t *v = json_array_get(from_arr, i);
+
+				json_array_append(arr, v ? v : json_null());
+			}
+		}
+	}
 	c->niter = n;
 }
 

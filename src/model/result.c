@@ -102,6 +102,7 @@ struct run_case *run_case_from_result(struct run *r, const struct plan_case *pc,
 		c->latency[i] = xcalloc_lines(1, sizeof(struct hist));
 		memcpy(c->latency[i], res->latency[i], sizeof(struct hist));
 	}
+	c->monitors = case_result_monitors(res);
 	free(col_metric);
 	return c;
 }

@@ -236,6 +236,8 @@ static int case_from_export(const json_t *j, const char *origin, size_t at,
 	c->niter = (size_t)json_integer_value(json_object_get(j, "iterations"));
 	if (samples_from_export(json_object_get(j, "samples"), origin, at, r, c))
 		return -1;
+	if (json_object_size(json_object_get(j, "monitors")))
+		c->monitors = json_deep_copy(json_object_get(j, "monitors"));
 	return hists_from_export(json_object_get(j, "histograms"), origin, at, c);
 }
 
@@ -297,6 +299,7 @@ void run_case_free(struct run_case *c)
 		for (size_t i = 0; i < c->niter; i++)
 			free(c->latency[i]);
 	free(c->latency);
+	json_decref(c->monitors);
 	free(c->rep_end);
 	memset(c, 0, sizeof(*c));
 }
@@ -481,6 +484,11 @@ static json_t *real_or_null(double x)
 	return isnan(x) ? json_null() : json_real(x);
 }
 
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static json_t *case_to_export(const struct run *r, const struct run_case *c)
 {
 	json_t *j = json_object(), *settings = json_object(), *samples;
@@ -524,6 +532,23 @@ static json_t *case_to_export(const struct run *r, const struct run_case *c)
 					      json_null());
 		json_object_set_new(h, "latency", arr);
 		json_object_set_new(j, "histograms", h);
+	}
+	if (json_object_size(c->monitors)) {
+		/* by name, whatever order the loader met them in */
+		const char **names = xcalloc(json_object_size(c->monitors),
+					     sizeof(*names));
+		json_t *mons = json_object(), *v;
+		const char *name;
+		size_t n = 0;
+
+		json_object_foreach(c->monitors, name, v)
+			names[n++] = name;
+		qsort(names, n, sizeof(*names), str_cmp);
+		for (size_t i = 0; i < n; i++)
+			json_object_set(mons, names[i],
+					json_object_get(c->monitors, names[i]));
+		free(names);
+		json_object_set_new(j, "monitors", mons);
 	}
 	return j;
 }

@@ -74,6 +74,12 @@ struct run_case {
 	struct hist **latency;	/* NULL, or niter entries (NULL: none): the
 				 * histograms named "latency", the only ones
 				 * schedlab stores; others are not kept */
+	/*
+	 * The monitors' series (monitor/monitor.h) as the export document
+	 * has them: {"NAME": [a series or null per iteration]}, owned; NULL
+	 * when the case was not monitored
+	 */
+	json_t *monitors;
 	/* run_merge(): where each run's iterations end in the series, one
 	 * per run (the first run's included); 0 runs: one run, all of them */
 	size_t *rep_end;

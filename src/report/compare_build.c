@@ -253,38 +253,60 @@ static int by_change(const void *x, const void *y)
 	return (mb > ma) - (mb < ma);
 }
 
-/* The scheduler metrics that changed by lkp-tests' rule, largest first. */
+/* Metric name's values a (na) and b (nb) into cell's explanation when
+ * they changed by lkp-tests' rule. */
+static void explain_one(struct build *b, struct cmp_cell *cell,
+			const char *name, const char *unit, size_t na, size_t nb)
+{
+	struct cmp_expl *e;
+	bool changed = false;
+
+	if (!na || !nb || stats_lkp_changed(b->xa, na, b->xb, nb,
+		!strncmp(name, "perf.", 5) ? LKP_RATIO_PERF : LKP_RATIO,
+		&changed) || !changed)
+		return;
+	cell->expl = realloc(cell->expl, (cell->nexpl + 1) * sizeof(*e));
+	if (!cell->expl)
+		abort();
+	e = &cell->expl[cell->nexpl++];
+	e->metric = name;
+	stats_amean(b->xa, na, &e->base);
+	stats_amean(b->xb, nb, &e->cand);
+	stats_pstddev_pct(b->xa, na, &e->base_sd_pct);
+	stats_pstddev_pct(b->xb, nb, &e->cand_sd_pct);
+	/* a percentage's change is a difference in points */
+	e->points = unit && !strcmp(unit, "%");
+	e->change_pct = e->points ? NAN : stats_pct_diff(e->base, e->cand);
+	e->change_pt = e->points ? e->cand - e->base : NAN;
+}
+
+/*
+ * The scheduler metrics that changed by lkp-tests' rule, largest first:
+ * the probes', then the monitors' means (monitor.NAME.FIELD.mean), as
+ * lkp lists its monitors' stats beside the benchmark's.
+ */
 static void explain(struct build *b, struct cmp_cell *cell, size_t k,
 		    const struct run_case *bc, const struct run_case *cc)
 {
-	for (size_t m = 0; m < PM_N; m++) {
-		const char *name = probe_metrics[m].name;
-		size_t na, nb;
-		bool changed = false;
-		struct cmp_expl *e;
+	const struct run *base = b->runs[0];
 
+	for (size_t m = 0; m < PM_N; m++) {
 		if (m == PM_PROBE_END_MS)
 			continue;	/* the probes' own cost */
-		na = samples(bc, b->idx[0].probe[m], b->xa);
-		nb = samples(cc, b->idx[k].probe[m], b->xb);
-		if (!na || !nb || stats_lkp_changed(b->xa, na, b->xb, nb,
-			!strncmp(name, "perf.", 5) ? LKP_RATIO_PERF : LKP_RATIO,
-			&changed) || !changed)
+		explain_one(b, cell, probe_metrics[m].name, probe_metrics[m].unit,
+			    samples(bc, b->idx[0].probe[m], b->xa),
+			    samples(cc, b->idx[k].probe[m], b->xb));
+	}
+	for (size_t m = 0; m < base->nmetrics; m++) {
+		const char *name = base->metrics[m].name;
+		size_t len = strlen(name);
+
+		if (strncmp(name, "monitor.", 8) || len < 13 ||
+		    strcmp(name + len - 5, ".mean"))
 			continue;
-		cell->expl = realloc(cell->expl, (cell->nexpl + 1) * sizeof(*e));
-		if (!cell->expl)
-			abort();
-		e = &cell->expl[cell->nexpl++];
-		e->metric = name;
-		stats_amean(b->xa, na, &e->base);
-		stats_amean(b->xb, nb, &e->cand);
-		stats_pstddev_pct(b->xa, na, &e->base_sd_pct);
-		stats_pstddev_pct(b->xb, nb, &e->cand_sd_pct);
-		/* a percentage's change is a difference in points */
-		e->points = !strcmp(probe_metrics[m].unit, "%");
-		e->change_pct = e->points ? NAN :
-				stats_pct_diff(e->base, e->cand);
-		e->change_pt = e->points ? e->cand - e->base : NAN;
+		explain_one(b, cell, name, base->metrics[m].unit,
+			    samples(bc, (int)m, b->xa),
+			    samples(cc, run_metric(b->runs[k], name), b->xb));
 	}
 	if (cell->nexpl > 1)
 		qsort(cell->expl, cell->nexpl, sizeof(*cell->expl), by_change);

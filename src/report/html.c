@@ -7,7 +7,8 @@
  * (min, quartiles, max), its mean joined by a line, every iteration as
  * a jittered dot; per case the latency CDF of each run (its
  * iterations' histograms merged), log x; the scheduler metrics that
- * moved as a table and a bar chart of their % change. Then each run's
+ * moved as a table and a bar chart of their % change; per case with
+ * monitors, the runs' timelines side by side (html_timeline.c). Then each run's
  * CPU time, the notes, and the environments side by side, the rows
  * that differ highlighted. Run k has plot_colour(k) everywhere.
  *
@@ -33,6 +34,7 @@
 struct job_plots {
 	size_t sweep, expl;
 	size_t *cdf;		/* [ncases] */
+	size_t *timeline;	/* [ncases] */
 };
 
 struct page {
@@ -383,15 +385,38 @@ static void queue_expl(struct page *p, size_t ji)
 	fprintf(g, "\n");
 }
 
+/* Case i of job ji's monitors over time (html_timeline.c). */
+static void queue_timeline(struct page *p, size_t ji, size_t i)
+{
+	const struct cmp_job *j = &p->c->jobs[ji];
+	const struct run_case **rc = xcalloc(p->c->nruns + 1, sizeof(*rc));
+	char title[512];
+
+	for (size_t k = 0; k < p->c->nruns; k++)
+		rc[k] = run_case_of(p, j, &j->cases[i], k);
+	snprintf(title, sizeof(title), "%s %s%s%s: CPUs busy and run queue over time",
+		 j->job, j->sweep_keys, *j->sweep_keys ? "=" : "", j->cases[i].sweep);
+	p->jp[ji].timeline[i] = html_queue_timeline(p->pb, p->c, title, rc);
+	free(rc);
+}
+
 static void queue_plots(struct page *p)
 {
 	for (size_t ji = 0; ji < p->c->njobs; ji++) {
 		const struct cmp_job *j = &p->c->jobs[ji];
 
 		p->jp[ji].cdf = xcalloc(j->ncases + 1, sizeof(size_t));
+		p->jp[ji].timeline = xcalloc(j->ncases + 1, sizeof(size_t));
 		queue_sweep(p, ji);
 		for (size_t i = 0; i < j->ncases; i++)
 			queue_cdf(p, ji, i);
+		/* a job's metrics (--metrics) share their cases' timelines:
+		 * the headline's table shows them */
+		for (size_t i = 0; i < j->ncases; i++) {
+			p->jp[ji].timeline[i] = PLOT_NONE;
+			if (j->metric.headline)
+				queue_timeline(p, ji, i);
+		}
 		queue_expl(p, ji);
 	}
 }
@@ -586,6 +611,18 @@ static void job_section(const struct page *p, size_t ji)
 			show_plot(p, PLOT_NONE, "latency distributions");
 		}
 	}
+	if (p->runs && p->pb) {
+		bool any = false;
+
+		for (size_t i = 0; i < j->ncases; i++)
+			any |= p->jp[ji].timeline[i] != PLOT_NONE;
+		if (any) {
+			fprintf(f, "<h3>Timelines</h3>\n<p>The monitors (cpu, runq) over each run's iterations, laid end to end, a dashed line where each begins: per CPU, white is idle and dark is busy (grey: no sample); below, the tasks runnable.</p>\n");
+			for (size_t i = 0; i < j->ncases; i++)
+				if (p->jp[ji].timeline[i] != PLOT_NONE)
+					show_plot(p, p->jp[ji].timeline[i], "timeline");
+		}
+	}
 	expl_table(f, c, j);
 	if (p->runs && p->jp[ji].expl != PLOT_NONE)
 		show_plot(p, p->jp[ji].expl, "chart of the metrics that moved");
@@ -717,8 +754,10 @@ int render_html_page(FILE *f, const struct comparison *c,
 	if (runs)
 		html_environments(f, c, runs);
 	fprintf(f, "<p><small>Made by schedlab; every number from its stored runs.</small></p>\n</body></html>\n");
-	for (size_t ji = 0; ji < c->njobs; ji++)
+	for (size_t ji = 0; ji < c->njobs; ji++) {
 		free(p.jp[ji].cdf);
+		free(p.jp[ji].timeline);
+	}
 	free(p.jp);
 	return rc;
 }

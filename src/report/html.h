@@ -36,6 +36,16 @@ void render_compare_html(FILE *f, const struct comparison *c);
 void html_esc(FILE *f, const char *s);
 /* A <th> of run k's name with its colour. */
 void html_run_head(FILE *f, const struct comparison *c, size_t k);
+/*
+ * The timeline of one case (html_timeline.c): rc[k] is run k's case
+ * (NULL: none); per run, side by side, its monitors' per-CPU
+ * utilization as a heatmap and run-queue length over its iterations laid
+ * end to end, iteration starts marked. Its plot id, or PLOT_NONE when no
+ * run has monitor cpu or runq.
+ */
+struct run_case;
+size_t html_queue_timeline(struct plot_batch *pb, const struct comparison *c,
+			   const char *title, const struct run_case *const *rc);
 /* The environments side by side (html_env.c). */
 void html_environments(FILE *f, const struct comparison *c,
 		       const struct run *const *runs);

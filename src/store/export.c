@@ -22,6 +22,7 @@
 
 #include "harness/identity.h"
 #include "harness/plan.h"
+#include "monitor/monitor.h"
 #include "stats/hist.h"
 #include "store/export.h"
 #include "store/store.h"
@@ -317,6 +318,79 @@ static int check_histograms(const char *origin, json_t *c, const char *at)
 	return rc;
 }
 
+int export_check_series(const json_t *ser, char *err, size_t len)
+{
+	const char *key;
+	json_t *v;
+	long nt = -1;
+
+	if (!json_is_object(ser))
+		return snprintf(err, len, "expected an object"), -1;
+	if (!json_is_integer(json_object_get(ser, "interval_ms")) ||
+	    json_integer_value(json_object_get(ser, "interval_ms")) < 1)
+		return snprintf(err, len, "interval_ms: expected a whole number of milliseconds"), -1;
+	if (!json_is_string(json_object_get(ser, "t")))
+		return snprintf(err, len, "t: expected a column (numbers as text)"), -1;
+	json_object_foreach((json_t *)ser, key, v) {
+		double *x;
+		long n;
+
+		if (!strcmp(key, "interval_ms"))
+			continue;
+		if (!*key)
+			return snprintf(err, len, "a column without a name"), -1;
+		if (!json_is_string(v) ||
+		    (n = monitor_column_parse(json_string_value(v), &x)) < 0)
+			return snprintf(err, len, "%.64s: expected numbers or '-' separated by single spaces", key), -1;
+		free(x);
+		if (nt < 0 && !strcmp(key, "t"))
+			nt = n;
+		else if (nt >= 0 && n != nt)
+			return snprintf(err, len, "%.64s: %ld values for %ld times", key, n, nt), -1;
+	}
+	return 0;
+}
+
+/*
+ * Optional (documents written before monitors were stored have none):
+ * {"name": [a series (monitor/monitor.h) or null per iteration]}.
+ */
+static int check_monitors(const char *origin, json_t *c, const char *at)
+{
+	json_int_t niter = json_integer_value(json_object_get(c, "iterations"));
+	json_t *mons = json_object_get(c, "monitors"), *arr, *v;
+	const char *name;
+	char path[512], err[256];
+	size_t j;
+
+	if (!mons)
+		return 0;
+	snprintf(path, sizeof(path), "%s.monitors", at);
+	if (!json_is_object(mons))
+		return bad(origin, path, "expected an object");
+	json_object_foreach(mons, name, arr) {
+		snprintf(path, sizeof(path), "%s.monitors.%s", at, name);
+		if (!*name || strlen(name) > 64)
+			return bad(origin, path, "a monitor's name must be 1 to 64 characters");
+		if (!json_is_array(arr))
+			return bad(origin, path, "expected an array");
+		if ((json_int_t)json_array_size(arr) != niter)
+			return bad(origin, path, "%zu series for %"
+				   JSON_INTEGER_FORMAT " iterations",
+				   json_array_size(arr), niter);
+		json_array_foreach(arr, j, v) {
+			char at2[600];
+
+			if (json_is_null(v))
+				continue;
+			snprintf(at2, sizeof(at2), "%s[%zu]", path, j);
+			if (export_check_series(v, err, sizeof(err)))
+				return bad(origin, at2, "%s", err);
+		}
+	}
+	return 0;
+}
+
 /*
  * Optional (documents written before case identities have neither):
  * "version", an integer in 1..EXPORT_VERSION_MAX, and "settings", an
@@ -381,7 +455,8 @@ static int check_cases(const char *origin, json_t *cases, json_t *metrics)
 		if (check_fields(origin, c, at, case_fields) ||
 		    check_identity(origin, c, at) ||
 		    check_samples(origin, c, at, metrics) ||
-		    check_histograms(origin, c, at))
+		    check_histograms(origin, c, at) ||
+		    check_monitors(origin, c, at))
 			goto out;
 		seqs[i].seq = json_integer_value(json_object_get(c, "seq"));
 		seqs[i].index = i;

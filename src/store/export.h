@@ -24,6 +24,13 @@
 extern const char *const export_run_statuses[];	/* running complete ... */
 extern const char *const export_case_statuses[];	/* complete failed */
 
+/*
+ * Whether ser is a monitor's series as monitor_rows_json() writes it: an
+ * object with interval_ms, t and columns of as many numbers as t. 0, or
+ * -1 with what is wrong in err.
+ */
+int export_check_series(const json_t *ser, char *err, size_t len);
+
 /* Whether s is one of set (NULL-terminated). */
 bool export_one_of(const char *s, const char *const *set);
 

@@ -161,6 +161,20 @@ static const char *const migrations[] = {
 	" IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'schedlab_agent') THEN"
 	"  GRANT UPDATE (result_attempt) ON schedlab.jobs TO schedlab_agent;"
 	" END IF; END $$;",
+	/* 3: monitors (monitor/monitor.h): an iteration's series of one
+	 * monitor a row, as SQLite's schema 7; deleted with their case */
+	"CREATE TABLE schedlab.monitors ("
+	" case_id bigint NOT NULL,"
+	" monitor text NOT NULL,"
+	" iteration integer NOT NULL CHECK (iteration >= 1),"
+	" series json NOT NULL,"
+	" PRIMARY KEY (case_id, monitor, iteration));"
+	"CREATE OR REPLACE FUNCTION schedlab.cases_gone() RETURNS trigger"
+	" LANGUAGE plpgsql AS $$ BEGIN"
+	" DELETE FROM schedlab.samples WHERE case_id IN (SELECT id FROM gone);"
+	" DELETE FROM schedlab.histograms WHERE case_id IN (SELECT id FROM gone);"
+	" DELETE FROM schedlab.monitors WHERE case_id IN (SELECT id FROM gone);"
+	" RETURN NULL; END $$;",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

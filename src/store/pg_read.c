@@ -358,6 +358,26 @@ static int load_hists(struct pg_store *s, const char *case_id,
 	return rc ? -1 : 0;
 }
 
+/* The case's monitors' series, each checked as it is read. */
+static int load_mons(struct pg_store *s, const char *case_id,
+		     struct run_case *c)
+{
+	PGresult *res = pg_query(s, "SELECT monitor, iteration, series FROM monitors"
+				 " WHERE case_id = $1 ORDER BY monitor, iteration",
+				 1, &case_id, PGRES_TUPLES_OK,
+				 "cannot read a case's monitors");
+	int64_t id = strtoll(case_id, NULL, 10);
+	int rc = 0;
+
+	if (!res)
+		return -1;
+	for (int i = 0; i < PQntuples(res) && !rc; i++)
+		rc = row_mon_load(c, s->base.name, id, PQgetvalue(res, i, 0),
+				  col_int(res, i, 1), PQgetvalue(res, i, 2));
+	PQclear(res);
+	return rc ? -1 : 0;
+}
+
 /* The columns of the cases query. */
 enum {
 	C_ID, C_SEQ, C_JOB, C_WORKLOAD, C_VERSION, C_PARAMS, C_SWEEP_KEYS,
@@ -421,7 +441,7 @@ static int load_cases(struct pg_store *s, const char *idtext, struct run *r)
 		const char *case_id = PQgetvalue(res, i, C_ID);
 
 		rc = load_case(s, res, i, c) || load_samples(s, r, case_id, c) ||
-		     load_hists(s, case_id, c) ? -1 : 0;
+		     load_hists(s, case_id, c) || load_mons(s, case_id, c) ? -1 : 0;
 	}
 	PQclear(res);
 	return rc;

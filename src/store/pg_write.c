@@ -311,6 +311,48 @@ int pg_run_end(struct store *base, int64_t id, const char *status,
 	return rc;
 }
 
+/*
+ * Every series of monitors ({"NAME": [series or null, ...]}) of a case,
+ * a row each: a few rows a case, not worth a COPY.
+ */
+static int insert_mons(struct pg_store *s, int64_t case_id,
+		       const json_t *monitors)
+{
+	const char *name;
+	json_t *arr, *v;
+	char idbuf[24], itbuf[24];
+	size_t i;
+
+	snprintf(idbuf, sizeof(idbuf), "%" PRId64, case_id);
+	json_object_foreach((json_t *)monitors, name, arr)
+		json_array_foreach(arr, i, v) {
+			char *text;
+			const char *p[4];
+			PGresult *res;
+
+			if (!json_is_object(v))
+				continue;
+			text = json_dumps(v, STORE_JSON_FLAGS);
+			if (!text)
+				return error("%s: cannot encode monitor %s[%zu]",
+					     s->base.name, name, i + 1);
+			snprintf(itbuf, sizeof(itbuf), "%zu", i + 1);
+			p[0] = idbuf;
+			p[1] = name;
+			p[2] = itbuf;
+			p[3] = text;
+			res = pg_query(s, "INSERT INTO monitors (case_id, monitor,"
+				       " iteration, series) VALUES ($1, $2, $3, $4)",
+				       4, p, PGRES_COMMAND_OK,
+				       "cannot store a monitor's series");
+			free(text);
+			if (!res)
+				return -1;
+			PQclear(res);
+		}
+	return 0;
+}
+
 /* The case's samples and latency histograms, by COPY. */
 static int copy_case(struct pg_store *s, int64_t case_id,
 		     const struct store_case *c)
@@ -386,6 +428,7 @@ int pg_case_add(struct store *base, int64_t run_id, const struct store_case *c)
 			goto fail;
 	}
 	if (copy_case(s, case_id, c) ||
+	    (c->monitors && insert_mons(s, case_id, c->monitors)) ||
 	    (c->run_status &&
 	     update_end(s, run_id, c->run_status, c->run_ended, env)) ||
 	    pg_commit(s))
@@ -474,6 +517,17 @@ hists_done:
 	return copy_end(&cp, ok);
 }
 
+static int import_mons(struct pg_store *s, json_t *cases, const int64_t *ids)
+{
+	json_t *c;
+	size_t k;
+
+	json_array_foreach(cases, k, c)
+		if (insert_mons(s, ids[k], json_object_get(c, "monitors")))
+			return -1;
+	return 0;
+}
+
 int pg_import_tx(struct pg_store *s, json_t *doc, const char *origin,
 		 bool once, int64_t *id)
 {
@@ -508,7 +562,7 @@ int pg_import_tx(struct pg_store *s, json_t *doc, const char *origin,
 	json_array_foreach(cases, i, c)
 		if (import_case(s, *id, c, &ids[i]))
 			goto fail;
-	if (import_values(s, cases, ids))
+	if (import_values(s, cases, ids) || import_mons(s, cases, ids))
 		goto fail;
 	free(ids);
 	return 0;

@@ -198,3 +198,32 @@ int row_hist_load(struct run_case *c, const char *db, int64_t case_id,
 	json_decref(j);
 	return bad ? -1 : 0;
 }
+
+int row_mon_load(struct run_case *c, const char *db, int64_t case_id,
+		 const char *name, int64_t it, const char *text)
+{
+	char err[256];
+	json_t *j, *arr;
+
+	if (it < 1 || (uint64_t)it > c->niter || !text || !name)
+		return error("%s: case %" PRId64 ": monitor %s[%" PRId64
+			     "] does not fit its case", db, case_id,
+			     name ? name : "(null)", it);
+	j = json_loads(text, 0, NULL);
+	if (!j || export_check_series(j, err, sizeof(err))) {
+		json_decref(j);
+		return error("%s: case %" PRId64 ": monitor %s[%" PRId64 "]: %s",
+			     db, case_id, name, it, j ? err : "not JSON");
+	}
+	if (!c->monitors)
+		c->monitors = json_object();
+	arr = json_object_get(c->monitors, name);
+	if (!arr) {
+		arr = json_array();
+		for (size_t i = 0; i < c->niter; i++)
+			json_array_append_new(arr, json_null());
+		json_object_set_new(c->monitors, name, arr);
+	}
+	json_array_set_new(arr, (size_t)it - 1, j);
+	return 0;
+}

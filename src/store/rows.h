@@ -82,4 +82,12 @@ int row_hist_load(struct run_case *c, const char *db, int64_t case_id,
 		  const char *name, int64_t it, const char *text,
 		  struct hist **check);
 
+/*
+ * Monitor name[it] of case case_id, its JSON text read from the monitors
+ * table, checked (export_check_series()) and put in c->monitors. 0, or
+ * -1 after error() naming the case and monitor.
+ */
+int row_mon_load(struct run_case *c, const char *db, int64_t case_id,
+		 const char *name, int64_t it, const char *text);
+
 #endif

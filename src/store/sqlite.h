@@ -23,6 +23,7 @@ struct sqlite_store {
 	int busy_ms;		/* the busy timeout, once read */
 	/* the statements every write uses, prepared once */
 	sqlite3_stmt *ins_run, *ins_metric, *ins_case, *ins_sample, *ins_hist;
+	sqlite3_stmt *ins_mon;
 	/* compare asks for a case's history once per case: prepared once */
 	sqlite3_stmt *sel_history;
 };

@@ -289,6 +289,31 @@ out:
 	return ret;
 }
 
+/* The case's monitors' series, each checked as it is read. */
+static int load_mons(struct sqlite_store *s, sqlite3_stmt *st, int64_t case_id,
+		     struct run_case *c)
+{
+	int rc, ret = -1;
+
+	if (!st)
+		return 0;	/* a database before schema 7: none */
+	sqlite3_bind_int64(st, 1, case_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (row_mon_load(c, s->path, case_id,
+				 (const char *)sqlite3_column_text(st, 0),
+				 sqlite3_column_int64(st, 1),
+				 (const char *)sqlite3_column_text(st, 2)))
+			goto out;
+	if (rc != SQLITE_DONE) {
+		db_error(s, "cannot read the monitors of case %" PRId64, case_id);
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_reset(st);
+	return ret;
+}
+
 /* The columns of the cases query, found by name. */
 enum {
 	C_ID, C_SEQ, C_JOB, C_WORKLOAD, C_VERSION, C_PARAMS, C_SWEEP_KEYS,
@@ -339,7 +364,7 @@ static int load_case(struct sqlite_store *s, sqlite3_stmt *cs, const int *col,
 
 static int load_cases(struct sqlite_store *s, int64_t id, struct run *r)
 {
-	sqlite3_stmt *cs = NULL, *ss = NULL, *hs = NULL;
+	sqlite3_stmt *cs = NULL, *ss = NULL, *hs = NULL, *ms = NULL;
 	int col[C_N], rc = SQLITE_ERROR, ret = -1;
 	struct by_name bn;
 	size_t cap = 16;
@@ -351,7 +376,9 @@ static int load_cases(struct sqlite_store *s, int64_t id, struct run *r)
 	    db_prepare(s, "SELECT metric, iteration, value FROM samples"
 		    " WHERE case_id = ? ORDER BY metric, iteration", &ss) ||
 	    db_prepare(s, "SELECT metric, iteration, buckets FROM histograms"
-		    " WHERE case_id = ? ORDER BY metric, iteration", &hs))
+		    " WHERE case_id = ? ORDER BY metric, iteration", &hs) ||
+	    db_prepare(s, "SELECT monitor, iteration, series FROM monitors"
+		    " WHERE case_id = ? ORDER BY monitor, iteration", &ms))
 		goto out;
 	for (int k = 0; k < C_N; k++) {
 		col[k] = -1;
@@ -380,7 +407,8 @@ static int load_cases(struct sqlite_store *s, int64_t id, struct run *r)
 		memset(c, 0, sizeof(*c));
 		if (load_case(s, cs, col, c) ||
 		    load_samples(s, ss, case_id, &bn, c) ||
-		    load_hists(s, hs, case_id, c))
+		    load_hists(s, hs, case_id, c) ||
+		    load_mons(s, ms, case_id, c))
 			goto out;
 	}
 	if (rc != SQLITE_DONE) {
@@ -393,6 +421,7 @@ out:
 	sqlite3_finalize(cs);
 	sqlite3_finalize(ss);
 	sqlite3_finalize(hs);
+	sqlite3_finalize(ms);
 	return ret;
 }
 

@@ -138,6 +138,44 @@ static int insert_hist(struct sqlite_store *s, int64_t case_id, const char *metr
 	return rc;
 }
 
+/* A monitor's series of one iteration as its JSON text (compact). */
+static int insert_mon(struct sqlite_store *s, int64_t case_id, const char *name,
+		      int64_t iteration, const json_t *ser)
+{
+	sqlite3_stmt *st = s->ins_mon;
+	char *text = ser ? json_dumps(ser, STORE_JSON_FLAGS) : NULL;
+	int rc = 0;
+
+	if (!text)
+		return error("%s: cannot encode monitor %s[%" PRId64 "]",
+			     s->path, name, iteration);
+	sqlite3_bind_int64(st, 1, case_id);
+	db_bind_text(st, 2, name);
+	sqlite3_bind_int64(st, 3, iteration);
+	db_bind_text(st, 4, text);
+	if (db_step_done(st) != SQLITE_DONE)
+		rc = db_error(s, "cannot store monitor %s[%" PRId64 "]",
+			      name, iteration);
+	free(text);
+	return rc;
+}
+
+/* Every series of monitors ({"NAME": [series or null, ...]}) of a case. */
+static int insert_mons(struct sqlite_store *s, int64_t case_id,
+		       const json_t *monitors)
+{
+	const char *name;
+	json_t *arr, *v;
+	size_t i;
+
+	json_object_foreach((json_t *)monitors, name, arr)
+		json_array_foreach(arr, i, v)
+			if (json_is_object(v) &&
+			    insert_mon(s, case_id, name, (int64_t)i + 1, v))
+				return -1;
+	return 0;
+}
+
 int sqlite_run_begin(struct store *base, const struct store_run *r, int64_t *id)
 {
 	struct sqlite_store *s = sqlite_of(base);
@@ -263,6 +301,8 @@ int sqlite_case_add(struct store *base, int64_t run_id, const struct store_case 
 		if (bad)
 			goto fail;
 	}
+	if (c->monitors && insert_mons(s, case_id, c->monitors))
+		goto fail;
 	if ((c->run_status &&
 	     update_end(s, run_id, c->run_status, c->run_ended, env)) ||
 	    db_commit(s))
@@ -300,6 +340,8 @@ static int import_case(struct sqlite_store *s, int64_t run_id, json_t *c)
 			if (json_is_object(v) &&
 			    insert_hist(s, case_id, name, (int64_t)i + 1, v))
 				goto out;
+	if (insert_mons(s, case_id, json_object_get(c, "monitors")))
+		goto out;
 	rc = 0;
 out:
 	row_case_free(&row);

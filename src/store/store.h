@@ -150,6 +150,10 @@ struct store_case {
 	/* NULL, or niter entries: each row's latency histogram as the
 	 * probes recorded it (NULL: none), kept as histogram "latency" */
 	struct hist *const *latency;
+	/* NULL, or the monitors' series as the export document has them:
+	 * {"NAME": [a series (monitor_rows_json()'s) or null per
+	 * iteration]}, a row per series (borrowed) */
+	const json_t *monitors;
 	/* not NULL: the run ends with this status ("complete", "partial",
 	 * "failed") in the case's own transaction - its last case and its
 	 * status are stored together or not at all; run_ended and

@@ -435,7 +435,8 @@ test_compare_schema_2_database_with_new_run() {
 	local current
 	current=$(sqlite3 "$tmp/r.db" "SELECT version FROM schema_version")
 	# back to what version 2 had: no columns or tables added since
-	sqlite3 "$tmp/r.db" "DROP TABLE campaigns;
+	sqlite3 "$tmp/r.db" "DROP TABLE monitors;
+		DROP TABLE campaigns;
 		DROP INDEX cases_config;
 		ALTER TABLE cases DROP COLUMN version;
 		ALTER TABLE cases DROP COLUMN settings;

@@ -478,18 +478,18 @@ test_fleet_earlier_attempt_is_the_result() {
 	expect_no_leftovers
 }
 
-# A queue of schema 1 (before result_attempt): a reader refuses it until
+# A queue of schema 1 (before result_attempt and monitors): a reader refuses it until
 # a writer migrates it; the job queued before is listed after.
 test_fleet_schema_1_migrates() {
 	fleet_start
 	"$SCHEDLAB" queue add "$msg_job" --db "$PGURL" >/dev/null 2>&1
-	psql_t "ALTER TABLE jobs DROP COLUMN result_attempt; UPDATE schema_version SET version = 1" >/dev/null
+	psql_t "DROP TABLE monitors; ALTER TABLE jobs DROP COLUMN result_attempt; UPDATE schema_version SET version = 1" >/dev/null
 	run_sl queue list --db "$PGURL"
 	expect_eq "reader of schema 1: exit" 2 "$rc"
-	expect_match "reader of schema 1: why" "database schema version 1 is older than this schedlab \(2\); a writer upgrades it" "$err"
+	expect_match "reader of schema 1: why" "database schema version 1 is older than this schedlab \(3\); a writer upgrades it" "$err"
 	run_sl queue add "$msg_job" --db "$PGURL"
 	expect_eq "writer: exit ($err)" 0 "$rc"
-	expect_eq "migrated" "2|0" \
+	expect_eq "migrated" "3|0" \
 		"$(psql_t "SELECT (SELECT version FROM schema_version), count(result_attempt) FROM jobs")"
 	run_sl queue list --db "$PGURL" --format json
 	expect_eq "both jobs, no result yet" "1 null 2 null" \

@@ -355,7 +355,7 @@ test_run_set() {
 	expect_eq "r runtime" 1 "$(jval "$out" '.cases[2].parameters.runtime')"
 	expect_eq "iterations" 1 "$(jval "$out" '.cases[0].iterations')"
 
-	expect_usage_error "--set nope=1: 'nope' is not a key of any job in $tmp/s.job \\(harness keys: iterations, min_iterations, max_iterations, budget, warmup, timeout, retries, cpus, probes, settings \\(nice, policy, env.\\*, cgroup.\\*, sysctl.\\*, sched.\\*, sched_feat, scx, a /proc or /sys path\\); pipe: loops, mode, ordering, nonblocking, cgroups; rr: test, " \
+	expect_usage_error "--set nope=1: 'nope' is not a key of any job in $tmp/s.job \\(harness keys: iterations, min_iterations, max_iterations, budget, warmup, timeout, retries, cpus, probes, monitors, monitor_interval, settings \\(nice, policy, env.\\*, cgroup.\\*, sysctl.\\*, sched.\\*, sched_feat, scx, a /proc or /sys path\\); pipe: loops, mode, ordering, nonblocking, cgroups; rr: test, " \
 		run "$tmp/s.job" --set nope=1
 	expect_usage_error "--set zz.loops=1: $tmp/s.job has no job \\[zz\\] \\(jobs: \\[a\\], \\[b\\], \\[r\\]\\)$" \
 		run "$tmp/s.job" --set zz.loops=1

@@ -81,6 +81,39 @@ test_report_page_in_browser() {
 	if [ -n "${REPORT_SHOT:-}" ]; then cp "$tmp/shot.png" "$REPORT_SHOT"; fi
 }
 
+# Runs with monitors: a timeline per case, the runs side by side (a
+# heatmap of the CPUs and the run queue each), in a real browser; runs
+# without monitors have none.
+test_report_timelines() {
+	use_tmpdir
+	need_chromium
+	need_gnuplot
+	printf '[msg]\nworkload = messaging\ngroups = 1\nloops = 200\niterations = 3\nmonitors = cpu,runq\nmonitor_interval = 20ms\n' >"$tmp/m.job"
+	run_sl run "$tmp/m.job" --db "$tmp/r.db" -q --label base
+	expect_eq "run base" 0 "$rc"
+	run_sl run "$tmp/m.job" --db "$tmp/r.db" -q --label pinned --set cpus=0
+	expect_eq "run pinned" 0 "$rc"
+	run_sl report base pinned --db "$tmp/r.db" -o "$tmp/out"
+	expect_eq "report exit ($err)" 0 "$rc"
+	browse "$tmp/out/index.html"
+	expect_eq "console messages" "" "$console"
+	expect_match "timelines heading" '<h3>Timelines</h3>' "$dom"
+	expect_match "timeline title" 'msg : CPUs busy and run queue over time' "$dom"
+	expect_match "run-queue panel" 'run-queue length \(runq.running\)' "$dom"
+	expect_match "a CPU row" '>cpu0<' "$dom"
+	timeout 120 chromium --headless --no-sandbox --disable-gpu \
+		--user-data-dir="$tmp/chromium-profile" --screenshot="$tmp/shot.png" \
+		--window-size=1100,2600 "file://$tmp/out/index.html" >/dev/null 2>&1 || fail "chromium --screenshot failed"
+	expect_eq "screenshot is a PNG" "89504e47" "$(head -c 4 "$tmp/shot.png" | od -An -tx1 | tr -d ' \n')"
+	if [ -n "${REPORT_SHOT:-}" ]; then cp "$tmp/shot.png" "$REPORT_SHOT"; fi
+	# without monitors: no timeline
+	report_runs "$tmp/plain.db"
+	run_sl report base cand --db "$tmp/plain.db" -o "$tmp/plain"
+	expect_eq "plain report exit" 0 "$rc"
+	grep -q 'Timelines' "$tmp/plain/index.html" && fail "a timeline without monitors"
+	return 0
+}
+
 # Without gnuplot in PATH: one warning, the tables, a note where the
 # plots would be saying how to get them, no <svg>.
 test_report_without_gnuplot() {

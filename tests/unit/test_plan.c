@@ -548,14 +548,14 @@ static void test_set(void **state)
 			    "r test=TCP_RR pairs=1 runtime=5 request_size=3 response_size=1 message_size=16384 mode=process it=2 t=0");
 
 	expect_set_error(file, "nope=1",
-		"--set nope=1: 'nope' is not a key of any job in PATH (harness keys: iterations, min_iterations, max_iterations, budget, warmup, timeout, retries, cpus, probes, settings (nice, policy, env.*, cgroup.*, sysctl.*, sched.*, sched_feat, scx, a /proc or /sys path); "
+		"--set nope=1: 'nope' is not a key of any job in PATH (harness keys: iterations, min_iterations, max_iterations, budget, warmup, timeout, retries, cpus, probes, monitors, monitor_interval, settings (nice, policy, env.*, cgroup.*, sysctl.*, sched.*, sched_feat, scx, a /proc or /sys path); "
 		"pipe: loops, mode, ordering, nonblocking, cgroups; rr: test, pairs, runtime, request_size, response_size, message_size, mode)");
 	expect_set_error(file, "zz.loops=1",
 		"--set zz.loops=1: PATH has no job [zz] (jobs: [a], [b], [r])");
 	expect_set_error(file, "global.loops=1",
 		"--set global.loops=1: PATH has no job [global] (jobs: [a], [b], [r])");
 	expect_set_error(file, "a.runtime=1",
-		"--set a.runtime=1: 'runtime' is not a key of job [a] (harness keys: iterations, min_iterations, max_iterations, budget, warmup, timeout, retries, cpus, probes, settings (nice, policy, env.*, cgroup.*, sysctl.*, sched.*, sched_feat, scx, a /proc or /sys path); pipe: loops, mode, ordering, nonblocking, cgroups)");
+		"--set a.runtime=1: 'runtime' is not a key of job [a] (harness keys: iterations, min_iterations, max_iterations, budget, warmup, timeout, retries, cpus, probes, monitors, monitor_interval, settings (nice, policy, env.*, cgroup.*, sysctl.*, sched.*, sched_feat, scx, a /proc or /sys path); pipe: loops, mode, ordering, nonblocking, cgroups)");
 	expect_set_error(file, "loops",
 		"--set loops: expected KEY=VALUE or JOB.KEY=VALUE");
 	expect_set_error(file, "=5",

@@ -156,8 +156,8 @@ static void test_open_creates_schema(void **state)
 	store_close(s);
 	assert_string_equal(sql_text(db, "SELECT name FROM sqlite_master"
 		" WHERE type = 'table' ORDER BY name"),
-		"campaigns cases histograms run_metrics runs samples schema_version");
-	assert_string_equal(sql_text(db, "SELECT max(version) FROM schema_version"), "6");
+		"campaigns cases histograms monitors run_metrics runs samples schema_version");
+	assert_string_equal(sql_text(db, "SELECT max(version) FROM schema_version"), "7");
 	assert_string_equal(sql_text(db, "PRAGMA journal_mode"), "wal");
 	s = store_open(db);	/* and again, migrated already */
 	assert_non_null(s);
@@ -243,7 +243,7 @@ static void test_migrate_to_schema_3(void **state)
 		sql(db, old_run);
 		s = store_open(db);
 		assert_non_null(s);
-		assert_string_equal(sql_text(db, "SELECT version FROM schema_version"), "6");
+		assert_string_equal(sql_text(db, "SELECT version FROM schema_version"), "7");
 		assert_string_equal(sql_text(db, "SELECT '[' || params || ']' FROM cases ORDER BY id"),
 				    "[groups=4] [] [b=2 a=1]");
 		assert_string_equal(sql_text(db, "SELECT version || settings FROM cases ORDER BY id"),
@@ -1169,7 +1169,7 @@ static void test_open_refusals(void **state)
 	sql(path("future.db"), "UPDATE schema_version SET version = 99");
 	capture();
 	assert_null(store_open(path("future.db")));
-	assert_said("future.db: database schema version 99 is newer than this schedlab (6)");
+	assert_said("future.db: database schema version 99 is newer than this schedlab (7)");
 }
 
 /* A file's bytes (NULL when it does not exist), for "unchanged" checks. */
@@ -1283,9 +1283,9 @@ static void test_open_foreign_unchanged(void **state)
 	assert_non_null(s);
 	store_close(s);
 	sql(path("newer.db"), "PRAGMA journal_mode = DELETE;"
-	    " UPDATE schema_version SET version = 7");
+	    " UPDATE schema_version SET version = 8");
 	refused_unchanged(path("newer.db"),
-			  "newer.db: database schema version 7 is newer than this schedlab (6)");
+			  "newer.db: database schema version 8 is newer than this schedlab (7)");
 }
 
 /*

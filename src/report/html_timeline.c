@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * html_timeline: a case's monitors over time (html.h): for each run, side
+ * by side in its colour's column, the per-CPU utilization of monitor
+ * cpu as a heatmap (a row a CPU, white idle to dark busy, grey where no
+ * sample is) over the
+ * case's iterations laid end to end, and below it the run-queue length
+ * (monitor runq: tasks runnable, less the sampler) over the same time
+ * axis; each iteration's start a dashed line. The picture that shows an
+ * idle CPU while tasks waited.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/run.h"
+#include "monitor/monitor.h"
+#include "report/html.h"
+#include "report/plot.h"
+#include "util.h"
+
+#define TL_GAP 0.05	/* of an iteration's length, between iterations */
+#define TL_MAX_CPUS 256	/* heatmap rows drawn, at most */
+
+/* Column name of series ser as numbers into *x; its length, or -1. */
+static long column(const json_t *ser, const char *name, double **x)
+{
+	const json_t *v = json_object_get(ser, name);
+
+	*x = NULL;
+	return json_is_string(v) ? monitor_column_parse(json_string_value(v), x) : -1;
+}
+
+/* The CPUs with a column cpuN.busy_pct in any series of arr, ascending. */
+static int cpus_of(const json_t *arr, int *cpu, int max)
+{
+	const json_t *ser;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach((json_t *)arr, i, ser) {
+		const char *key;
+		json_t *v;
+
+		json_object_foreach((json_t *)ser, key, v) {
+			int c, len = 0;
+			bool have = false;
+
+			if (sscanf(key, "cpu%d.busy_pct%n", &c, &len) != 1 ||
+			    key[len] || c < 0)
+				continue;
+			for (int k = 0; k < n; k++)
+				have |= cpu[k] == c;
+			if (!have && n < max)
+				cpu[n++] = c;
+		}
+	}
+	for (int a = 1; a < n; a++)
+		for (int b = a; b > 0 && cpu[b - 1] > cpu[b]; b--) {
+			int t = cpu[b];
+
+			cpu[b] = cpu[b - 1];
+			cpu[b - 1] = t;
+		}
+	return n;
+}
+
+/* Where each iteration starts on the case's time axis, into off[niter]. */
+static double offsets(const struct run_case *rc, double *off)
+{
+	const json_t *cpu = json_object_get(rc->monitors, "cpu");
+	const json_t *runq = json_object_get(rc->monitors, "runq");
+	double at = 0;
+
+	for (size_t i = 0; i < rc->niter; i++) {
+		const json_t *ser = json_array_get(cpu, i);
+		double *t, len = 0;
+		long n;
+
+		if (!json_is_object(ser))
+			ser = json_array_get(runq, i);
+		off[i] = at;
+		n = json_is_object(ser) ? column(ser, "t", &t) : -1;
+		if (n > 0)
+			len = t[n - 1];
+		free(t);
+		at += len * (1 + TL_GAP);
+	}
+	return at;
+}
+
+/* The heatmap rows of run k: x, cpu row, half width, busy_pct. */
+static void heat_data(FILE *g, size_t id, size_t k, const struct run_case *rc,
+		      const double *off, const int *cpu, int ncpu)
+{
+	const json_t *arr = json_object_get(rc->monitors, "cpu");
+
+	fprintf(g, "$h%zu_%zu << EOD\n", id, k);
+	for (size_t i = 0; i < rc->niter; i++) {
+		const json_t *ser = json_array_get(arr, i);
+		double *t, *v;
+		long n;
+
+		if (!json_is_object(ser) || (n = column(ser, "t", &t)) <= 0) {
+			if (json_is_object(ser))
+				free(t);
+			continue;
+		}
+		for (int c = 0; c < ncpu; c++) {
+			char name[48];
+			long nv;
+			double prev = 0;
+
+			snprintf(name, sizeof(name), "cpu%d.busy_pct", cpu[c]);
+			nv = column(ser, name, &v);
+			for (long r = 0; r < nv && r < n; r++) {
+				if (isfinite(v[r]))
+					fprintf(g, "%.4f %d %.4f %.3g\n",
+						off[i] + (prev + t[r]) / 2, c,
+						(t[r] - prev) / 2, v[r]);
+				prev = t[r];
+			}
+			free(v);
+		}
+		free(t);
+	}
+	fprintf(g, "NaN NaN NaN NaN\nEOD\n");
+}
+
+/* The run-queue rows of run k: x, running (a blank line between iterations). */
+static void runq_data(FILE *g, size_t id, size_t k, const struct run_case *rc,
+		      const double *off, double *ymax)
+{
+	const json_t *arr = json_object_get(rc->monitors, "runq");
+
+	fprintf(g, "$q%zu_%zu << EOD\n", id, k);
+	for (size_t i = 0; i < rc->niter; i++) {
+		const json_t *ser = json_array_get(arr, i);
+		double *t = NULL, *v = NULL;
+		long n = -1, nv = -1;
+
+		if (json_is_object(ser)) {
+			n = column(ser, "t", &t);
+			nv = column(ser, "running", &v);
+		}
+		for (long r = 0; r < n && r < nv; r++)
+			if (isfinite(v[r])) {
+				fprintf(g, "%.4f %.4g\n", off[i] + t[r], v[r]);
+				*ymax = v[r] > *ymax ? v[r] : *ymax;
+			}
+		fprintf(g, "\n");
+		free(t);
+		free(v);
+	}
+	fprintf(g, "NaN NaN\nEOD\n");
+}
+
+size_t html_queue_timeline(struct plot_batch *pb, const struct comparison *c,
+			   const char *title, const struct run_case *const *rc)
+{
+	int cpu[TL_MAX_CPUS], ncpu = 0;
+	double *off[64] = { NULL }, span[64] = { 0 }, xmax = 0, ymax = 1;
+	size_t nruns = c->nruns < 64 ? c->nruns : 64, id;
+	bool any = false;
+	FILE *g;
+
+	for (size_t k = 0; k < nruns; k++) {
+		const json_t *m = rc[k] ? rc[k]->monitors : NULL;
+		int more[TL_MAX_CPUS], n;
+
+		if (!json_object_get(m, "cpu") && !json_object_get(m, "runq"))
+			continue;
+		any = true;
+		n = cpus_of(json_object_get(m, "cpu"), more, TL_MAX_CPUS);
+		for (int a = 0; a < n; a++) {
+			bool have = false;
+
+			for (int b = 0; b < ncpu; b++)
+				have |= cpu[b] == more[a];
+			if (!have && ncpu < TL_MAX_CPUS)
+				cpu[ncpu++] = more[a];
+		}
+	}
+	if (!any)
+		return PLOT_NONE;
+	for (int a = 1; a < ncpu; a++)
+		for (int b = a; b > 0 && cpu[b - 1] > cpu[b]; b--) {
+			int t = cpu[b];
+
+			cpu[b] = cpu[b - 1];
+			cpu[b - 1] = t;
+		}
+	g = plot_begin(pb, title, 1000, 200 + 14 * (ncpu < 40 ? ncpu : 40) + 180, &id);
+	if (!g)
+		return id;
+	for (size_t k = 0; k < nruns; k++) {
+		if (!rc[k] || !rc[k]->monitors) {
+			fprintf(g, "$h%zu_%zu << EOD\nNaN NaN NaN NaN\nEOD\n"
+				"$q%zu_%zu << EOD\nNaN NaN\nEOD\n", id, k, id, k);
+			continue;
+		}
+		off[k] = xcalloc(rc[k]->niter + 1, sizeof(double));
+		span[k] = offsets(rc[k], off[k]);
+		xmax = span[k] > xmax ? span[k] : xmax;
+		heat_data(g, id, k, rc[k], off[k], cpu, ncpu);
+		runq_data(g, id, k, rc[k], off[k], &ymax);
+	}
+	fprintf(g, "set multiplot layout 2,%zu title ", nruns);
+	plot_quote(g, title);
+	fprintf(g, "\nset palette defined (0 '#ffffff', 25 '#fde0c5', 60 '#f4845f', 100 '#7b1e1e')\n"
+		"set cbrange [0:100]\nset xrange [0:%.4f]\nset style fill solid 1.0 noborder\n",
+		xmax > 0 ? xmax : 1);
+	/* the heatmaps: one row a CPU */
+	for (size_t k = 0; k < nruns; k++) {
+		fprintf(g, "unset arrow\nset title ");
+		plot_quote(g, c->runs[k].name);
+		fprintf(g, " tc rgb '%s'\nset yrange [-0.5:%d.5]\nset ytics (", plot_colour(k),
+			ncpu - 1);
+		for (int a = 0, step = ncpu > 32 ? ncpu / 16 : 1; a < ncpu; a += step)
+			fprintf(g, "%s'cpu%d' %d", a ? ", " : "", cpu[a], a);
+		fprintf(g, ")\nset xlabel 'seconds (iterations end to end)'\nset ylabel ''\nset cblabel 'busy %%'\n");
+		for (size_t i = 0; off[k] && i < rc[k]->niter; i++)
+			fprintf(g, "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead dt 2 lc rgb '#333333' front\n",
+				off[k][i], off[k][i]);
+		/* grey where there is no sample (between iterations, an
+		 * interval shorter than a tick), so that white is idle */
+		fprintf(g, "set object 1 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fc rgb '#d0d0d0' fs solid 1.0 noborder\n");
+		if (!off[k])
+			fprintf(g, "set label 1 'no cpu monitor' at graph 0.5, 0.5 center\n");
+		fprintf(g, "plot $h%zu_%zu using 1:2:3:(0.5):4 with boxxyerror lc palette notitle\nunset label 1\n",
+			id, k);
+	}
+	/* the run-queue lengths, one scale for all runs */
+	fprintf(g, "unset object 1\nunset colorbox\nset yrange [0:%.4g]\nset ytics autofreq\nset ylabel 'runnable tasks'\n",
+		ymax * 1.1);
+	for (size_t k = 0; k < nruns; k++) {
+		fprintf(g, "unset arrow\nset title 'run-queue length (runq.running)' tc rgb '#000000'\n");
+		for (size_t i = 0; off[k] && i < rc[k]->niter; i++)
+			fprintf(g, "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead dt 2 lc rgb '#333333'\n",
+				off[k][i], off[k][i]);
+		fprintf(g, "plot $q%zu_%zu using 1:2 with linespoints pt 7 ps 0.4 lw 1.5 lc rgb '%s' notitle\n",
+			id, k, plot_colour(k));
+	}
+	fprintf(g, "unset multiplot\n");
+	for (size_t k = 0; k < nruns; k++)
+		free(off[k]);
+	return id;
+}
