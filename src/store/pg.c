@@ -174,10 +174,21 @@ static const char *const migrations[] = {
 	" DELETE FROM schedlab.samples WHERE case_id IN (SELECT id FROM gone);"
 	" DELETE FROM schedlab.histograms WHERE case_id IN (SELECT id FROM gone);"
 	" DELETE FROM schedlab.monitors WHERE case_id IN (SELECT id FROM gone);"
-	" RETURN NULL; END $$;",
+	" RETURN NULL; END $$;"
+	/* the roles of doc/fleet.md, where there are, may store and read
+	 * them, as they do samples */
+	"DO $$ BEGIN"
+	" IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'schedlab_agent') THEN"
+	"  GRANT SELECT, INSERT ON schedlab.monitors TO schedlab_agent;"
+	" END IF;"
+	" IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'schedlab_reader') THEN"
+	"  GRANT SELECT ON schedlab.monitors TO schedlab_reader;"
+	" END IF; END $$;",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
+_Static_assert(NMIGRATIONS == PG_SCHEMA_VERSION,
+	       "PG_SCHEMA_VERSION (pg.h) is the number of migrations");
 
 /*
  * libpq's message on one line: "ERROR:  " and the final newline gone,

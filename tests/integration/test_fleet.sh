@@ -337,6 +337,8 @@ test_fleet_agent_sigterm() {
 test_fleet_roles() {
 	local agent_url reader_url
 	fleet_start
+	# monitored: the agent role stores the monitors' series too
+	printf 'monitors = runq\nmonitor_interval = 10ms\n' >>"$msg_job"
 	"$SCHEDLAB" queue add "$msg_job" --db "$PGURL" >/dev/null
 	awk '/^```sql$/ { s = 1; next } /^```$/ { s = 0 } s' "$TOP/doc/fleet.md" \
 		>"$tmp/roles.sql"
@@ -359,6 +361,9 @@ test_fleet_roles() {
 	expect_eq "reader lists ($err)" 0 "$rc"
 	expect_eq "the run" "$(psql_t "SELECT run_uuid FROM jobs")" \
 		"$(jq -r '.[].uuid' <<<"$out")"
+	[ "$(psql_t "SELECT count(*) FROM monitors")" -gt 0 ] || fail "no monitor rows stored by the agent"
+	run_sl show "$(jq -r '.[0].uuid' <<<"$out")" --db "$reader_url" --format json
+	expect_eq "reader reads the monitors ($err)" 0 "$rc"
 	run_sl queue add "$msg_job" --db "$reader_url"
 	[ "$rc" -ne 0 ] || fail "the reader queued a job"
 	expect_match "reader refused" "permission denied" "$err"
