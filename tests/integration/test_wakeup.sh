@@ -364,8 +364,11 @@ test_wakeup_syscalls() {
 		fail "workers slept $total times for $req requests"
 	calls=$(wk_calls "$tr" "$msg")
 	expect_eq "message thread sleeps" 0 "$(wk_count "$calls" clock_nanosleep)"
+	# one wake per request; a few more where the C library's own locks
+	# (malloc's, stdio's) were contended as the thread ended - under load,
+	# now and then - but never one per request
 	awk -v n="$(wk_count "$calls" futex_wake)" -v r="$req" -v t="$total" \
-		'BEGIN { exit !(n >= r && n <= t + 2) }' ||
+		'BEGIN { exit !(n >= r && n <= t + 8) }' ||
 		fail "message thread: $(wk_count "$calls" futex_wake) wakes for $req requests"
 	rm -f "$tr"
 }
