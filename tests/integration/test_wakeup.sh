@@ -364,9 +364,9 @@ test_wakeup_syscalls() {
 		fail "workers slept $total times for $req requests"
 	calls=$(wk_calls "$tr" "$msg")
 	expect_eq "message thread sleeps" 0 "$(wk_count "$calls" clock_nanosleep)"
-	# one wake per request; a few more where the C library's own locks
-	# (malloc's, stdio's) were contended as the thread ended - under load,
-	# now and then - but never one per request
+	# one wake per request, and a few more now and then (one CI run saw
+	# t + 3: the count takes every FUTEX_WAKE-like call, the C library's
+	# own included), but never one per request
 	awk -v n="$(wk_count "$calls" futex_wake)" -v r="$req" -v t="$total" \
 		'BEGIN { exit !(n >= r && n <= t + 8) }' ||
 		fail "message thread: $(wk_count "$calls" futex_wake) wakes for $req requests"
