@@ -185,14 +185,14 @@ test_schedlab_killed_takes_workers_along() {
 		kill -KILL "$sl_pid"
 		finish_sl
 		expect_eq "exit status ($mode)" 137 "$rc"
-		wait_gone 2 || fail "workers outlived schedlab ($mode): $(tagged_pids | tr '\n' ' ')"
+		wait_gone 10 || fail "workers outlived schedlab ($mode): $(tagged_pids | tr '\n' ' ')"
 		expect_group_empty "$wl_pid"
 	done
 	start_sl bench pipe -l 2000000000
 	wait_workers 1
 	kill -KILL "$sl_pid"
 	finish_sl
-	wait_gone 2 || fail "pipe workers outlived schedlab: $(tagged_pids | tr '\n' ' ')"
+	wait_gone 10 || fail "pipe workers outlived schedlab: $(tagged_pids | tr '\n' ' ')"
 }
 
 # pipe: the forked worker (worker 0) killed. The reason names it and

@@ -106,7 +106,7 @@ test_knob_recovered_after_sigkill() {
 	kill -KILL "$sl_pid"
 	finish_sl
 	expect_eq "exit status" 137 "$rc"
-	wait_gone 5 || fail "the workload outlived schedlab"
+	wait_gone 10 || fail "the workload outlived schedlab"
 	expect_eq "left by the killed run" "$val" "$(cat "$RR")"
 	expect_eq "journals left" 1 "$(journals)"
 	run_sl list runs --db "$tmp/r.db"
@@ -232,7 +232,7 @@ test_knob_cgroup_recovered_after_sigkill() {
 	expect_eq "its shares" 512 "$(cat "$dir/cpu.shares")"
 	kill -KILL "$sl_pid"
 	finish_sl
-	wait_gone 5 || fail "the workload outlived schedlab"
+	wait_gone 10 || fail "the workload outlived schedlab"
 	[ -d "$dir" ] || fail "the cgroup went with schedlab"
 	run_sl list runs --db "$tmp/r.db"
 	expect_eq "exit status" 0 "$rc"

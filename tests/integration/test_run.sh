@@ -1209,7 +1209,7 @@ test_run_killed_is_abandoned() {
 	kill -KILL "$sl_pid"
 	finish_sl
 	expect_eq "exit status" 137 "$rc"
-	wait_gone 2 || fail "workers outlived schedlab"
+	wait_gone 10 || fail "workers outlived schedlab"
 	expect_eq "stored" "running|0" "$(sqlite3 "$tmp/r.db" 'SELECT status, ended IS NOT NULL FROM runs WHERE id = 1')"
 	run_sl show 1 --db "$tmp/r.db" --format json
 	expect_eq "show: status" abandoned "$(jval "$out" .run.status)"
