@@ -116,48 +116,44 @@ static int insert_sample(struct sqlite_store *s, int64_t case_id, const char *me
 	return 0;
 }
 
-/* A histogram as its JSON text (hist_to_json's form, compact). */
-static int insert_hist(struct sqlite_store *s, int64_t case_id, const char *metric,
-		       int64_t iteration, const json_t *h)
+/*
+ * One row of a (case_id, name, iteration, JSON text) table through
+ * statement st: a histogram (hist_to_json's form, compact) or a monitor's
+ * series (STORE_JSON_FLAGS); what names it in messages.
+ */
+static int insert_json(struct sqlite_store *s, sqlite3_stmt *st, size_t flags,
+		       const char *what, int64_t case_id, const char *name,
+		       int64_t iteration, const json_t *v)
 {
-	sqlite3_stmt *st = s->ins_hist;
-	char *text = h ? json_dumps(h, JSON_COMPACT) : NULL;
+	char *text = v ? json_dumps(v, flags) : NULL;
 	int rc = 0;
 
 	if (!text)
-		return error("%s: cannot encode histogram %s[%" PRId64 "]",
-			     s->path, metric, iteration);
-	sqlite3_bind_int64(st, 1, case_id);
-	db_bind_text(st, 2, metric);
-	sqlite3_bind_int64(st, 3, iteration);
-	db_bind_text(st, 4, text);
-	if (db_step_done(st) != SQLITE_DONE)
-		rc = db_error(s, "cannot store histogram %s[%" PRId64 "]",
-			      metric, iteration);
-	free(text);
-	return rc;
-}
-
-/* A monitor's series of one iteration as its JSON text (compact). */
-static int insert_mon(struct sqlite_store *s, int64_t case_id, const char *name,
-		      int64_t iteration, const json_t *ser)
-{
-	sqlite3_stmt *st = s->ins_mon;
-	char *text = ser ? json_dumps(ser, STORE_JSON_FLAGS) : NULL;
-	int rc = 0;
-
-	if (!text)
-		return error("%s: cannot encode monitor %s[%" PRId64 "]",
-			     s->path, name, iteration);
+		return error("%s: cannot encode %s %s[%" PRId64 "]",
+			     s->path, what, name, iteration);
 	sqlite3_bind_int64(st, 1, case_id);
 	db_bind_text(st, 2, name);
 	sqlite3_bind_int64(st, 3, iteration);
 	db_bind_text(st, 4, text);
 	if (db_step_done(st) != SQLITE_DONE)
-		rc = db_error(s, "cannot store monitor %s[%" PRId64 "]",
-			      name, iteration);
+		rc = db_error(s, "cannot store %s %s[%" PRId64 "]", what, name,
+			      iteration);
 	free(text);
 	return rc;
+}
+
+static int insert_hist(struct sqlite_store *s, int64_t case_id,
+		       const char *metric, int64_t iteration, const json_t *h)
+{
+	return insert_json(s, s->ins_hist, JSON_COMPACT, "histogram", case_id,
+			   metric, iteration, h);
+}
+
+static int insert_mon(struct sqlite_store *s, int64_t case_id,
+		      const char *name, int64_t iteration, const json_t *ser)
+{
+	return insert_json(s, s->ins_mon, STORE_JSON_FLAGS, "monitor", case_id,
+			   name, iteration, ser);
 }
 
 /* Every series of monitors ({"NAME": [series or null, ...]}) of a case. */
