@@ -88,7 +88,10 @@ test_workers_dead_before_start_fail_fast() {
 	set -e
 	secs=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
 	killed=$(grep -c '+++ killed by SIGKILL +++' "$tr" || true)
-	[ "$killed" -ge 4 ] || fail "strace killed $killed processes, not the 4 workers"
+	# How many die depends on timing: the workload process's own first
+	# write is the dead-worker byte of its SIGCHLD handler, so it may die
+	# (and its workers with it) before it has forked all four.
+	[ "$killed" -ge 2 ] || fail "strace killed $killed processes: the injection missed the workers"
 	msg=$(grep -E '^[0-9]+ +write\(2,' "$tr" | head -n1)
 	rm -f "$tr"
 	awk -v s="$secs" 'BEGIN { exit !(s < 15) }' ||
