@@ -104,9 +104,41 @@ struct store *compare_open_history(const char *dbopt)
 	return store_open_ro(db);
 }
 
+/*
+ * The comparison with its runs' names made one cell each (text_field():
+ * a label's newline as "\\n"), for the renderers of text, markdown and
+ * CSV, whose stream (text_safe()) keeps newlines: a label must not start
+ * a row of its own. JSON and HTML escape names themselves. Free with
+ * unescape_names().
+ */
+static struct comparison escape_names(const struct comparison *c)
+{
+	struct comparison t = *c;
+
+	t.runs = xcalloc(c->nruns ? c->nruns : 1, sizeof(*t.runs));
+	for (size_t k = 0; k < c->nruns; k++) {
+		t.runs[k] = c->runs[k];
+		t.runs[k].name = text_field(c->runs[k].name, "");
+	}
+	return t;
+}
+
+static void unescape_names(struct comparison *t)
+{
+	for (size_t k = 0; k < t->nruns; k++)
+		free((char *)t->runs[k].name);
+	free(t->runs);
+}
+
 void compare_render(const struct comparison *c, int format)
 {
 	FILE *f = format >= 3 ? stdout : text_safe(stdout);
+	struct comparison t;
+
+	if (format < 3) {
+		t = escape_names(c);
+		c = &t;
+	}
 
 	switch (format) {
 	case 1: render_compare_markdown(f, c); break;
@@ -115,8 +147,10 @@ void compare_render(const struct comparison *c, int format)
 	case 4: render_compare_html(f, c); break;
 	default: render_compare_text(f, c); break;
 	}
-	if (f != stdout)
+	if (f != stdout) {
 		fclose(f);
+		unescape_names(&t);
+	}
 }
 
 int compare_render_layout(const struct comparison *c,
@@ -125,8 +159,10 @@ int compare_render_layout(const struct comparison *c,
 {
 	struct layout_opts lo = { .stat = stat, .markdown = markdown };
 	FILE *f = text_safe(stdout);
+	struct comparison t = escape_names(c);
 	int rc = 0;
 
+	c = &t;
 	if (layout == LAYOUT_VARIANTS)
 		render_compare_variants(f, c, markdown);
 	else if (layout == LAYOUT_WIDE)
@@ -138,6 +174,7 @@ int compare_render_layout(const struct comparison *c,
 	else if (render_compare_workload(f, c, rp, &lo))
 		rc = -1;
 	fclose(f);
+	unescape_names(&t);
 	if (rc)
 		error("%s: --layout workload: " WL_TABLE_NONE, who);
 	return rc;

@@ -189,15 +189,21 @@ static void vnote(struct comparison *c, bool left_out, const char *fmt,
 {
 	char buf[1024];
 
+	char *line;
+
 	vsnprintf(buf, sizeof(buf), fmt, ap);
+	/* one line whatever a label holds: a note names runs by label */
+	line = text_escape(buf);
 	for (size_t i = 0; i < c->nnotes; i++)
-		if (!strcmp(c->notes[i], buf))
+		if (!strcmp(c->notes[i], line)) {
+			free(line);
 			return;
+		}
 	c->notes = xrealloc(c->notes, (c->nnotes + 1) * sizeof(*c->notes));
 	c->note_left_out = xrealloc(c->note_left_out,
 				    (c->nnotes + 1) * sizeof(*c->note_left_out));
 	c->note_left_out[c->nnotes] = left_out;
-	c->notes[c->nnotes++] = xstrdup(buf);
+	c->notes[c->nnotes++] = line;
 }
 
 /* A note on what was compared: the machine, outliers, differences. */

@@ -383,6 +383,31 @@ test_compare_stored_runs() {
 	expect_eq "runs" "base slow" "$(jq -r '[.runs[].name] | join(" ")' <<<"$out")"
 }
 
+# A label with a newline and an escape sequence is one cell in every
+# text table, note and verdict line: it cannot forge a row (issue 29,
+# item 9, as history and list have it); JSON keeps it as stored.
+test_compare_label_newline_escaped() {
+	local lab=$'x\e[31m\n    FORGED' layout
+	use_tmpdir
+	small_jobs "$tmp"
+	run_sl run "$tmp/a.job" --db "$tmp/r.db" --label "$lab" -q --iterations 2
+	expect_eq "first run ($err)" 0 "$rc"
+	run_sl run "$tmp/a.job" --db "$tmp/r.db" --label cand -q --iterations 2
+	expect_eq "second run ($err)" 0 "$rc"
+	for layout in mmtests variants wide grid raw; do
+		run_sl compare 1 2 --db "$tmp/r.db" --layout $layout
+		expect_eq "compare --layout $layout exit ($err)" 0 "$rc"
+		! grep -qE '^ *FORGED' <<<"$out" || fail "--layout $layout: a forged row: $out"
+		expect_line "--layout $layout: the label escaped" 'x\\x1b\[31m\\n    FORGED' "$out"
+	done
+	run_sl compare 1 2 --db "$tmp/r.db" --format markdown
+	! grep -qE '^ *FORGED' <<<"$out" || fail "markdown: a forged row: $out"
+	run_sl judge --baseline 1 --run 2 --db "$tmp/r.db"
+	! grep -qE '^ *FORGED' <<<"$out$err" || fail "judge: a forged line: $out$err"
+	run_sl compare 1 2 --db "$tmp/r.db" --format json
+	expect_eq "json: the label as stored" "$lab" "$(jq -r '.runs[0].name' <<<"$out")"
+}
+
 # A run exported by a schedlab from before case identities (no version,
 # no settings, every option in params) still compares with a run made
 # now, read from the file and after an import (which stores the
