@@ -501,9 +501,15 @@ static void change_table(FILE *f, const struct comparison *c,
 		for (size_t k = 1; k < c->nruns; k++) {
 			const struct cmp_cell *cell = &j->cases[i].cell[k];
 			const struct cmp_result *r = &cell->r;
+			/* a metric without a direction has no verdict (the
+			 * text table's "-") */
+			bool none = j->metric.better == BETTER_NONE;
 
 			fprintf(f, "<tr class=\"");
-			verdict_class(f, r->verdict);
+			if (none)
+				fprintf(f, "v-none");
+			else
+				verdict_class(f, r->verdict);
 			fprintf(f, "\"><td class=\"l\">");
 			html_esc(f, *j->cases[i].sweep ? j->cases[i].sweep : "-");
 			fprintf(f, "</td><td class=\"l\">");
@@ -522,9 +528,9 @@ static void change_table(FILE *f, const struct comparison *c,
 			else
 				fprintf(f, "<td>%.4f</td>", r->p);
 			fprintf(f, "<td class=\"l\">");
-			html_esc(f, verdict_names[r->verdict]);
+			html_esc(f, none ? "-" : verdict_names[r->verdict]);
 			fprintf(f, "</td><td class=\"l\">");
-			html_esc(f, r->why);
+			html_esc(f, none ? "no direction: + is more" : r->why);
 			fprintf(f, "</td></tr>\n");
 		}
 	fprintf(f, "</table>\n");

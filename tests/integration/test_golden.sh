@@ -112,6 +112,12 @@ test_golden_html() {
 	for layout in mmtests variants wide grid raw workload; do
 		golden "compare-$layout-html" compare 1+3 2+4 --layout $layout --format html
 	done
+	# a metric without a direction gets no verdict, as in the text table
+	golden compare-no-direction-html compare 1+3 2+4 --metric sched.migrations --format html
+	! grep -E 'class="l">(inconclusive|regressed|improved|no change)</td><td class="l">no direction' \
+		"$tmp/compare-no-direction-html.got" || fail "a direction-less metric given a verdict"
+	grep -q '<tr class="v-none">' "$tmp/compare-no-direction-html.got" ||
+		fail "no row without a verdict for sched.migrations"
 	golden report report 1 2 -o "$tmp/report"
 	expect_golden report-page "$tmp/report/index.html"
 	golden history-html history msg --min-size 2 --format html -o "$tmp/history"
