@@ -423,6 +423,16 @@ int cmd_ab(int argc, char **argv)
 	/* the plan once: its [variant:NAME] sections, and its mistakes early */
 	if (plan_load_spec(rq.spec ? rq.spec : "quick", rq.sets, rq.nsets, &plan))
 		goto out;
+	/* variants, the default, and mmtests are what csv, json and html
+	 * print anyway; another table asked for is refused, as compare does */
+	if (o.format > 1 && o.layout != LAYOUT_VARIANTS &&
+	    o.layout != LAYOUT_MMTESTS) {
+		error("ab: --layout %s is a table for reading (--format text or markdown); --format %s prints compare's %s",
+		      compare_layouts[o.layout], compare_formats[o.format],
+		      strcmp(compare_formats[o.format], "html") ?
+		      "document, every number in it" : "page, its own tables and plots");
+		goto out;
+	}
 	if (o.layout == LAYOUT_WORKLOAD && o.format <= 1 && !has_table(&plan)) {
 		error("ab: --layout workload: " WL_TABLE_NONE);
 		goto out;

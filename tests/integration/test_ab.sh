@@ -92,6 +92,9 @@ test_ab_bad_input() {
 	run_sl ab "$tmp/t.job" --db "$tmp/r.db" --variant 'a:' --variant 'b: nosuchkey=1'
 	expect_eq "bad key" 2 "$rc"
 	expect_match "bad key: why" "--variant b: nosuchkey=1: 'nosuchkey' is not a key of any job" "$err"
+	run_sl ab "$tmp/t.job" --db "$tmp/r.db" --variant 'a:' --variant 'b: nice=1' --layout wide --format csv
+	expect_eq "layout with csv" 2 "$rc"
+	expect_match "layout with csv: why" "^schedlab: ab: --layout wide is a table for reading \(--format text or markdown\); --format csv prints compare's document" "$err"
 	printf '[variant:x y]\n' >>"$tmp/t.job"
 	run_sl ab "$tmp/t.job" --db "$tmp/r.db"
 	expect_eq "bad section" 2 "$rc"
