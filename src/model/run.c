@@ -386,10 +386,14 @@ int run_load(const char *spec, const char *dbopt, struct run *r)
 	memset(r, 0, sizeof(*r));
 	r->id = -1;
 	if (!strcmp(spec, "-") || (stat(spec, &sb) == 0 && S_ISREG(sb.st_mode))) {
+		const char *origin = !strcmp(spec, "-") ? "stdin" : spec;
+
 		doc = export_load(spec);
 		if (!doc)
 			return -1;
-		rc = run_from_export(doc, !strcmp(spec, "-") ? "stdin" : spec, r);
+		/* what import would refuse, show and compare refuse too */
+		rc = export_check_written(doc, origin) ? -1 :
+			run_from_export(doc, origin, r);
 		json_decref(doc);
 		return rc;
 	}

@@ -746,7 +746,8 @@ test_import_rejects_bad_documents() {
 # times from 1970 to 9999, job names as job files have them, workloads
 # this schedlab has, an A/B link of a uuid and a variant name. Each is
 # refused with one message naming the file, the member and what is
-# accepted; nothing is stored.
+# accepted; nothing is stored. show and compare of the file refuse it
+# too.
 test_import_refuses_what_run_could_not_write() {
 	local good f n=0 msg
 
@@ -764,6 +765,13 @@ test_import_refuses_what_run_could_not_write() {
 		expect_eq "$f: exit status" 2 "$rc"
 		expect_eq "$f: stdout" "" "$out"
 		expect_eq "$f: message" "schedlab: $tmp/$f.json: $msg" "$err"
+		# read from the file, it is refused alike
+		run_sl show "$tmp/$f.json"
+		expect_eq "show $f: exit status" 2 "$rc"
+		expect_eq "show $f: message" "schedlab: $tmp/$f.json: $msg" "$err"
+		run_sl compare "$good" "$tmp/$f.json"
+		expect_eq "compare $f: exit status" 2 "$rc"
+		expect_eq "compare $f: stdout" "" "$out"
 	done <<'EOF_CASES'
 sqluuid#.run.uuid = "'; DROP TABLE runs; --"#run.uuid: ''; DROP TABLE runs; --' is not a uuid (8-4-4-4-12 lowercase hex digits)
 upperuuid#.run.uuid = "11111111-2222-4333-8444-55555555555A"#run.uuid: '11111111-2222-4333-8444-55555555555A' is not a uuid (8-4-4-4-12 lowercase hex digits)
