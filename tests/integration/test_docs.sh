@@ -138,3 +138,17 @@ test_docs_messaging_perf_time_differs() {
 	grep -qF 'median ratio **0.86**' "$TOP/doc/benchmarks.md" ||
 		fail "doc/benchmarks.md: no figure"
 }
+
+# doc/architecture.md's entry for src/main.c lists the command table as
+# main.c has it: every command of 'schedlab --help', in its order, then
+# help and --version.
+test_architecture_command_table() {
+	local want got
+	want=$("$SCHEDLAB" --help | awk '/^Commands:/ {on=1; next} on && /^  [a-z]/ {print $1} /^$/ {on=0}' |
+		grep -vx help | tr '\n' ' ')
+	[ -n "$want" ] || fail "no commands in --help"
+	want="${want}help --version"
+	got=$(awk '/^src\/main\.c / {on=1} on {print} on && /\)/ {exit}' "$TOP/doc/architecture.md" |
+		tr '\n' ' ' | sed -E 's/.*command table \(([^)]*)\).*/\1/; s/ +/ /g; s/, ?/ /g; s/ $//')
+	expect_eq "doc/architecture.md's command table (src/main.c)" "$want" "$got"
+}
