@@ -43,16 +43,30 @@ for t in "$O"/tests/test_*; do
 	skipped=$((skipped + s))
 done
 
+# reap TAG: kills what a test left running (a test that failed while a
+# schedlab it started in the background still ran), found by the tag
+# lib.sh puts in the environment of everything the test starts, so that
+# it cannot disturb the tests after it.
+reap() {
+	local f pid
+	for f in $(grep -lsxzF "SCHEDLAB_TEST_TAG=$1" /proc/[0-9]*/environ 2>/dev/null); do
+		pid=${f#/proc/}
+		kill -KILL "${pid%/environ}" 2>/dev/null || true
+	done
+}
+
 # One integration test function in a fresh bash, its result in
 # $res/N.rc, its report printed whole (under a lock, so that two lanes'
 # reports do not interleave).
 run_one() {
 	local n=$1 file=$2 fn=$3 start out rc secs name report
+	local tag="sltest.$$.$n.$RANDOM"
 	start=$EPOCHREALTIME
-	out=$(timeout -k 5 300 bash -c \
+	out=$(SCHEDLAB_TEST_TAG=$tag timeout -k 5 300 bash -c \
 		'source "$1"; source "$2"; set -e; "$3"' _ \
 		"$top/tests/integration/lib.sh" "$file" "$fn" 2>&1)
 	rc=$?
+	reap "$tag"
 	secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
 	name="$(basename "$file" .sh): $fn"
 	if [ $rc -eq 0 ]; then

@@ -56,7 +56,9 @@ jval() {
 # Every process a test starts carries this tag in its environment, so a
 # test finds its own schedlab processes and never another's: other
 # schedlab runs (benchmarks, other test runs) may share the machine.
-export SCHEDLAB_TEST_TAG="sltest.$$.$RANDOM"
+# tests/run.sh gives each test its own, and kills what carries it when
+# the test has ended.
+export SCHEDLAB_TEST_TAG="${SCHEDLAB_TEST_TAG:-sltest.$$.$RANDOM}"
 
 # tagged_pids: live schedlab processes (not zombies) started by this test.
 tagged_pids() {
