@@ -52,6 +52,10 @@ static void boot_env(const struct campaign *c, const char *db, size_t k)
 	snprintf(num, sizeof(num), "%zu", k + 1);
 	setenv("SCHEDLAB_BOOT", num, 1);
 	setenv("SCHEDLAB_DB", db, 1);
+	if (c->bisect) {
+		setenv("SCHEDLAB_COMMIT", c->states[c->boots[k].state].commit, 1);
+		setenv("SCHEDLAB_REPO", c->bisect->repo, 1);
+	}
 }
 
 /* Waits for pid, through EINTR; its wait status, or -1. */
@@ -65,8 +69,10 @@ static int reap(pid_t pid)
 	return ws;
 }
 
-/* A child that ends with this process, even one killed with -9. */
-static pid_t spawn(const char *path, char *const *argv, bool quiet)
+/* A child that ends with this process, even one killed with -9; in
+ * dir when not NULL. */
+static pid_t spawn(const char *path, char *const *argv, const char *dir,
+		   bool quiet)
 {
 	pid_t parent = getpid(), pid;
 
@@ -82,6 +88,11 @@ static pid_t spawn(const char *path, char *const *argv, bool quiet)
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (getppid() != parent)
 			_exit(EXIT_INTERRUPTED);
+		if (dir && chdir(dir)) {
+			fprintf(stderr, "schedlab: campaign: cannot enter %s: %s\n",
+				dir, strerror(errno));
+			_exit(127);
+		}
 		if (null >= 0) {
 			dup2(null, STDIN_FILENO);
 			if (quiet)
@@ -96,18 +107,22 @@ static pid_t spawn(const char *path, char *const *argv, bool quiet)
 	return pid;
 }
 
-int campaign_shell(const struct campaign *c, const char *db, size_t k,
-		   const char *cmd, bool quiet)
+int campaign_run_cmd(const char *cmd, const char *dir, bool quiet)
 {
 	char *argv[] = { "sh", "-c", (char *)cmd, NULL };
-	pid_t pid;
+	pid_t pid = spawn("/bin/sh", argv, dir, quiet);
 	int ws;
 
-	boot_env(c, db, k);
-	pid = spawn("/bin/sh", argv, quiet);
 	if (pid < 0 || (ws = reap(pid)) < 0)
 		return -1;
 	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+}
+
+int campaign_shell(const struct campaign *c, const char *db, size_t k,
+		   const char *cmd, bool quiet)
+{
+	boot_env(c, db, k);
+	return campaign_run_cmd(cmd, NULL, quiet);
 }
 
 /* Whether the machine is in boot k's state: its check, if any. */
@@ -118,9 +133,8 @@ static bool in_state(const struct campaign *c, const char *db, size_t k)
 	return !check || campaign_shell(c, db, k, check, true) == 0;
 }
 
-/* Ends the campaign as status, with why said and stored. */
-static int stop(struct campaign *c, struct store *st, const char *status,
-		int rc, const char *why)
+int campaign_stop(struct campaign *c, struct store *st, const char *status,
+		  int rc, const char *why)
 {
 	char *v = xasprintf("%s%s\n", c->verdict ? c->verdict : "", why);
 
@@ -143,7 +157,7 @@ static int hook(struct campaign *c, struct store *st, const char *db)
 
 		snprintf(why, sizeof(why), "boot %zu never reached state %s: %u calls of the hook, and its check still fails",
 			 c->nboots, c->states[b->state].name, b->hooks);
-		return stop(c, st, "lost", 1, why);
+		return campaign_stop(c, st, "lost", 1, why);
 	}
 	b->phase = PH_HOOKING;
 	b->hooks++;
@@ -158,7 +172,7 @@ static int hook(struct campaign *c, struct store *st, const char *db)
 
 		snprintf(why, sizeof(why), "the hook for boot %zu (state %s) exited %d",
 			 c->nboots, c->states[b->state].name, rc);
-		return stop(c, st, "failed", 1, why);
+		return campaign_stop(c, st, "failed", 1, why);
 	}
 	b->phase = PH_HOOKED;
 	return campaign_save(st, c, false) ? 2 : CAMPAIGN_EXIT_NEXT_BOOT;
@@ -189,7 +203,7 @@ static int run_job(const struct campaign *c, const char *db, size_t k)
 	int ws;
 
 	boot_env(c, db, k);
-	pid = spawn("/proc/self/exe", argv, live);
+	pid = spawn("/proc/self/exe", argv, NULL, live);
 	ws = pid < 0 ? -1 : reap(pid);
 	free(label);
 	if (ws < 0)
@@ -214,11 +228,30 @@ static int run_complete(struct store *st, const char *uuid)
 	return rc;
 }
 
+int campaign_boot_state(struct campaign *c, struct store *st, const char *db,
+			unsigned s)
+{
+	char why[160];
+
+	if (c->nboots >= c->max_boots) {
+		snprintf(why, sizeof(why), "--max-boots %u spent before the campaign ended",
+			 c->max_boots);
+		return campaign_stop(c, st, "failed", 1, why);
+	}
+	c->boots = xrealloc(c->boots, (c->nboots + 1) * sizeof(*c->boots));
+	memset(&c->boots[c->nboots], 0, sizeof(*c->boots));
+	c->boots[c->nboots].state = s;
+	c->nboots++;
+	return hook(c, st, db);
+}
+
 /* Decides after boot k, then ends the campaign or hooks the next. */
 static int next(struct campaign *c, struct store *st, const char *db)
 {
 	bool done;
 
+	if (c->bisect)
+		return bisect_next(c, st, db);
 	if (campaign_decide(c, db, &done))
 		return 2;
 	if (done) {
@@ -251,7 +284,7 @@ static int measure(struct campaign *c, struct store *st, const char *db)
 		if (b->attempts >= CAMPAIGN_MAX_ATTEMPTS) {
 			snprintf(why, sizeof(why), "boot %zu (state %s): its run was started %u times and never completed (the machine crashed or the run failed each time)",
 				 k + 1, c->states[b->state].name, b->attempts);
-			return stop(c, st, "failed", 1, why);
+			return campaign_stop(c, st, "failed", 1, why);
 		}
 		uuid_new(b->uuid, sizeof(b->uuid));
 		b->attempts++;
@@ -280,7 +313,7 @@ static int arrive(struct campaign *c, struct store *st, const char *db)
 	if (c->deadline_s && wall_now() > b->hooked_at + c->deadline_s) {
 		snprintf(why, sizeof(why), "boot %zu (state %s) did not come back within its deadline of %u s of the hook",
 			 c->nboots, c->states[b->state].name, c->deadline_s);
-		return stop(c, st, "lost", 1, why);
+		return campaign_stop(c, st, "lost", 1, why);
 	}
 	if (!in_state(c, db, c->nboots - 1)) {
 		printf("campaign %s: boot %zu: the machine is not in state %s (its check failed)\n",
@@ -297,6 +330,8 @@ int campaign_step(struct campaign *c, struct store *st, const char *db)
 
 	if (strcmp(c->status, "running"))
 		return !strcmp(c->status, "finished") ? 0 : 1;
+	if (c->bisect && (!c->bisect->started || !c->nboots))
+		return bisect_begin(c, st, db);
 	if (!c->nboots)
 		return campaign_first_hook(c, st, db);
 	b = &c->boots[c->nboots - 1];

@@ -20,6 +20,39 @@
 
 const char *const camp_design_names[] = { "pairs", "blocks", NULL };
 static const char *const phase_names[] = { "hooking", "hooked", "running", "done" };
+static const char *const step_phases[] = { "measuring", "marking", "marked" };
+
+static json_t *step_json(const struct campaign *c, const struct camp_step *p)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:f, s:f, s:s*}",
+			 "state", c->states[p->state].name,
+			 "commit", c->states[p->state].commit,
+			 "phase", step_phases[p->phase], "call", p->call,
+			 "looks", (json_int_t)p->looks, "started", p->started,
+			 "ended", p->ended, "why", p->why);
+}
+
+static json_t *bisect_json(const struct campaign *c)
+{
+	const struct camp_bisect *b = c->bisect;
+	json_t *steps = json_array();
+
+	for (size_t i = 0; i < b->nsteps; i++)
+		json_array_append_new(steps, step_json(c, &b->steps[i]));
+	return json_pack("{s:s, s:s, s:b, s:b, s:i, s:i, s:i, s:i, s:i, s:f, s:f,"
+			 " s:s*, s:s*, s:f, s:f, s:o}",
+			 "repo", b->repo, "build", b->build,
+			 "started", b->started, "gated", b->gated,
+			 "refs", (json_int_t)b->refs,
+			 "max_refs", (json_int_t)b->max_refs,
+			 "plan", (json_int_t)b->plan,
+			 "max_step", (json_int_t)b->max_step,
+			 "looks", (json_int_t)b->looks,
+			 "distance", b->distance, "noise", b->noise,
+			 "first_bad", b->first_bad, "end", b->end,
+			 "started_at", b->started_at, "ended_at", b->ended_at,
+			 "steps", steps);
+}
 
 static json_t *boot_json(const struct campaign *c, const struct camp_boot *b)
 {
@@ -32,27 +65,32 @@ static json_t *boot_json(const struct campaign *c, const struct camp_boot *b)
 
 json_t *campaign_to_json(const struct campaign *c)
 {
-	json_t *states = json_array(), *boots = json_array();
+	json_t *states = json_array(), *boots = json_array(), *doc;
 	char seed[24];
 
 	for (size_t i = 0; i < c->nstates; i++)
-		json_array_append_new(states, json_pack("{s:s, s:s*}",
+		json_array_append_new(states, json_pack("{s:s, s:s*, s:s*, s:b}",
 				      "name", c->states[i].name,
-				      "check", c->states[i].check));
+				      "check", c->states[i].check,
+				      "commit", c->states[i].commit,
+				      "built", c->states[i].built));
 	for (size_t i = 0; i < c->nboots; i++)
 		json_array_append_new(boots, boot_json(c, &c->boots[i]));
 	snprintf(seed, sizeof(seed), "%" PRIu64, c->seed);
-	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:i, s:s, s:i, s:i, s:s,"
-			 " s:f, s:s, s:s*, s:i, s:o}",
-			 "schema", CAMPAIGN_SCHEMA, "name", c->name,
-			 "job", c->job, "hook", c->hook, "states", states,
-			 "max_boots", (json_int_t)c->max_boots,
-			 "design", camp_design_names[c->design],
-			 "block", (json_int_t)c->block,
-			 "deadline_s", (json_int_t)c->deadline_s, "seed", seed,
-			 "threshold", c->threshold, "status", c->status,
-			 "verdict", c->verdict, "code", (json_int_t)c->code,
-			 "boots", boots);
+	doc = json_pack("{s:s, s:s, s:s, s:s, s:o, s:i, s:s, s:i, s:i, s:s,"
+			" s:f, s:s, s:s*, s:i, s:o}",
+			"schema", CAMPAIGN_SCHEMA, "name", c->name,
+			"job", c->job, "hook", c->hook, "states", states,
+			"max_boots", (json_int_t)c->max_boots,
+			"design", camp_design_names[c->design],
+			"block", (json_int_t)c->block,
+			"deadline_s", (json_int_t)c->deadline_s, "seed", seed,
+			"threshold", c->threshold, "status", c->status,
+			"verdict", c->verdict, "code", (json_int_t)c->code,
+			"boots", boots);
+	if (doc && c->bisect)
+		json_object_set_new(doc, "bisect", bisect_json(c));
+	return doc;
 }
 
 static int from_boot(const json_t *o, struct campaign *c, struct camp_boot *b)
@@ -85,15 +123,91 @@ static int from_states(const json_t *states, struct campaign *c)
 
 	c->states = xcalloc(json_array_size(states) + 1, sizeof(*c->states));
 	json_array_foreach(states, i, s) {
-		const char *name = NULL, *check = NULL;
+		const char *name = NULL, *check = NULL, *commit = NULL;
+		int built = 0;
 
-		if (json_unpack(s, "{s:s, s?s}", "name", &name, "check", &check))
+		if (json_unpack(s, "{s:s, s?s, s?s, s?b}", "name", &name,
+				"check", &check, "commit", &commit, "built", &built))
 			return -1;
 		c->states[i].name = xstrdup(name);
 		c->states[i].check = check ? xstrdup(check) : NULL;
+		c->states[i].commit = commit ? xstrdup(commit) : NULL;
+		c->states[i].built = built;
 		c->nstates++;
 	}
 	return c->nstates >= 2 ? 0 : -1;
+}
+
+static unsigned state_named(const struct campaign *c, const char *name)
+{
+	for (size_t i = 0; i < c->nstates; i++)
+		if (!strcmp(c->states[i].name, name))
+			return (unsigned)i;
+	return (unsigned)c->nstates;
+}
+
+static int from_step(const json_t *o, struct campaign *c, struct camp_step *p)
+{
+	const char *state = "", *phase = "", *call = "", *why = NULL;
+	json_int_t looks = 0;
+
+	if (json_unpack((json_t *)o, "{s:s, s:s, s:s, s:I, s:F, s:F, s?s}",
+			"state", &state, "phase", &phase, "call", &call,
+			"looks", &looks, "started", &p->started,
+			"ended", &p->ended, "why", &why) || strlen(call) >= sizeof(p->call))
+		return -1;
+	p->state = state_named(c, state);
+	p->phase = (enum bis_phase)3;
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(step_phases[i], phase))
+			p->phase = (enum bis_phase)i;
+	snprintf(p->call, sizeof(p->call), "%s", call);
+	p->looks = (unsigned)looks;
+	p->why = why ? xstrdup(why) : NULL;
+	return p->state < c->nstates && p->phase < 3 ? 0 : -1;
+}
+
+/* The "bisect" member of a schema-2 document, if any. */
+static int from_bisect(const json_t *o, struct campaign *c)
+{
+	struct camp_bisect *b;
+	const char *repo, *build, *first = NULL, *end = NULL;
+	json_int_t refs, max_refs, plan, max_step, looks;
+	int started, gated;
+	json_t *steps, *p;
+	size_t i;
+
+	if (!o)
+		return 0;
+	b = c->bisect = xcalloc(1, sizeof(*b));
+	if (json_unpack((json_t *)o, "{s:s, s:s, s:b, s:b, s:I, s:I, s:I, s:I, s:I,"
+			" s:F, s:F, s?s, s?s, s:F, s:F, s:o}", "repo", &repo,
+			"build", &build, "started", &started, "gated", &gated,
+			"refs", &refs, "max_refs", &max_refs, "plan", &plan,
+			"max_step", &max_step, "looks", &looks,
+			"distance", &b->distance, "noise", &b->noise,
+			"first_bad", &first, "end", &end,
+			"started_at", &b->started_at, "ended_at", &b->ended_at,
+			"steps", &steps) || !json_is_array(steps))
+		return -1;
+	b->repo = xstrdup(repo);
+	b->build = xstrdup(build);
+	b->started = started;
+	b->gated = gated;
+	b->refs = (unsigned)refs;
+	b->max_refs = (unsigned)max_refs;
+	b->plan = (unsigned)plan;
+	b->max_step = (unsigned)max_step;
+	b->looks = (unsigned)looks;
+	b->first_bad = first ? xstrdup(first) : NULL;
+	b->end = end ? xstrdup(end) : NULL;
+	b->steps = xcalloc(json_array_size(steps) + 1, sizeof(*b->steps));
+	json_array_foreach(steps, i, p) {
+		if (from_step(p, c, &b->steps[i]))
+			return -1;
+		b->nsteps++;
+	}
+	return 0;
 }
 
 int campaign_from_json(const json_t *doc, struct campaign *c)
@@ -131,6 +245,8 @@ int campaign_from_json(const json_t *doc, struct campaign *c)
 			goto bad;
 		c->nboots++;
 	}
+	if (from_bisect(json_object_get(doc, "bisect"), c))
+		goto bad;
 	return 0;
 bad:
 	campaign_free(c);
@@ -143,6 +259,17 @@ void campaign_free(struct campaign *c)
 	for (size_t i = 0; i < c->nstates; i++) {
 		free(c->states[i].name);
 		free(c->states[i].check);
+		free(c->states[i].commit);
+	}
+	if (c->bisect) {
+		for (size_t i = 0; i < c->bisect->nsteps; i++)
+			free(c->bisect->steps[i].why);
+		free(c->bisect->steps);
+		free(c->bisect->repo);
+		free(c->bisect->build);
+		free(c->bisect->first_bad);
+		free(c->bisect->end);
+		free(c->bisect);
 	}
 	free(c->states);
 	free(c->boots);

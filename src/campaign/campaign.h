@@ -23,7 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CAMPAIGN_SCHEMA "schedlab-campaign/1"
+/* 2: a bisect campaign's "bisect" member and its states' "commit";
+ * documents of schema 1 (A/B campaigns) read as they were */
+#define CAMPAIGN_SCHEMA "schedlab-campaign/2"
 #define CAMPAIGN_MAX_STATES 16
 /* the hook is called at most this often for one boot before it is lost */
 #define CAMPAIGN_MAX_HOOKS 3
@@ -31,6 +33,12 @@
 #define CAMPAIGN_MAX_ATTEMPTS 10
 /* the campaign's error rate, shared by its looks (Bonferroni) */
 #define CAMPAIGN_ALPHA 0.05
+
+/* each wrong call of a bisect step at most this (its looks share it) */
+#define BISECT_ALPHA 0.02
+/* a bisect's references: boots of each at first, at most by default */
+#define BISECT_MIN_REFS 2
+#define BISECT_MAX_REFS 12
 
 /* resume's exit status while a boot is pending: the hook was called */
 #define CAMPAIGN_EXIT_NEXT_BOOT 75
@@ -45,6 +53,44 @@ enum camp_phase { PH_HOOKING, PH_HOOKED, PH_RUNNING, PH_DONE };
 struct camp_state {
 	char *name;
 	char *check;		/* shell command, exit 0 in this state; NULL */
+	char *commit;		/* bisect: the commit it is (full hash); NULL */
+	bool built;		/* bisect: its build command succeeded */
+};
+
+/* A bisect step's call, written before git is told it (marking) and
+ * after (marked): git bisect log says which a killed resume reached. */
+enum bis_phase { BIS_MEASURING, BIS_MARKING, BIS_MARKED };
+
+struct camp_step {
+	unsigned state;		/* the candidate commit's state */
+	enum bis_phase phase;
+	char call[8];		/* "", good, bad or skip */
+	unsigned looks;		/* tests made */
+	double started, ended;	/* Unix times: its first hook, its call */
+	char *why;		/* the last look's words; NULL */
+};
+
+/*
+ * A kernel bisect on a campaign (campaign/bisect.c): the states are
+ * "good", "bad" (the references, booted `refs` times each) and the
+ * commits git bisect chose, one step each.
+ */
+struct camp_bisect {
+	char *repo, *build;
+	bool started;		/* git bisect start has run */
+	bool gated;		/* bad and good differ: calls may be made */
+	unsigned refs;		/* boots of each reference wanted now */
+	unsigned max_refs;	/* ... at most, before the gate gives up */
+	unsigned plan;		/* a step's first look, in boots (planner) */
+	unsigned max_step;	/* a step's most boots; then skip */
+	unsigned looks;		/* a step's looks: each at alpha / looks */
+	double distance;	/* log(bad / good) of the references' runs */
+	double noise;		/* their run-to-run noise, sd of a log */
+	char *first_bad;	/* full hash once git named it; NULL */
+	char *end;		/* git's last words when it ended; NULL */
+	double started_at, ended_at;
+	struct camp_step *steps;
+	size_t nsteps;
 };
 
 struct camp_boot {
@@ -70,6 +116,7 @@ struct campaign {
 				 * 125 inconclusive at max_boots */
 	struct camp_boot *boots;
 	size_t nboots;
+	struct camp_bisect *bisect;	/* a bisect campaign; NULL: an A/B */
 };
 
 json_t *campaign_to_json(const struct campaign *c);
@@ -113,5 +160,40 @@ int campaign_save(struct store *st, const struct campaign *c, bool create);
 
 /* The first boot's hook: start's last act. Same return as step's. */
 int campaign_first_hook(struct campaign *c, struct store *st, const char *db);
+
+/* Ends the campaign as status (lost, failed), why said and stored;
+ * returns rc, or 2 when it cannot be stored. */
+int campaign_stop(struct campaign *c, struct store *st, const char *status,
+		  int rc, const char *why);
+
+/* A new boot of state s, its hook called. Same return as step's. */
+int campaign_boot_state(struct campaign *c, struct store *st, const char *db,
+			unsigned s);
+
+/* Runs `sh -c cmd` in dir (NULL: here) as a child that dies with this
+ * process; its exit status, or -1 (cannot run). */
+int campaign_run_cmd(const char *cmd, const char *dir, bool quiet);
+
+/*
+ * The bisect mode (campaign/bisect.c; doc/statistics.md, "Kernel
+ * bisect on a campaign").
+ *
+ * bisect_validate(): the repository and the two commits as git names
+ * them (full hashes into good and bad, 41 bytes each); -1 after error()
+ * naming what is wrong.
+ * bisect_begin(): git bisect start (unless a killed start already ran
+ * it), the first candidate read, the references' first boot hooked.
+ * bisect_next(): after a boot measured: the next boot chosen (a
+ * reference, the candidate again) or the step decided, told to git,
+ * the next commit built and booted. Same returns as campaign_step().
+ */
+int bisect_validate(const char *repo, const char *good_arg, const char *bad_arg,
+		    char *good, char *bad);
+int bisect_begin(struct campaign *c, struct store *st, const char *db);
+int bisect_next(struct campaign *c, struct store *st, const char *db);
+/* The boots of state s measured. */
+unsigned bisect_runs_of(const struct campaign *c, unsigned s);
+/* The candidate's wanted boots at look points: whether n is one. */
+bool bisect_is_look(const struct camp_bisect *b, unsigned n);
 
 #endif

@@ -5,6 +5,8 @@
  *
  *   campaign start NAME JOBFILE --state A[:CHECK] --state B[:CHECK]
  *            --hook CMD [--max-boots N] [--design pairs|blocks] ...
+ *   campaign bisect NAME JOBFILE --repo DIR --good C --bad C --build CMD
+ *            --hook CMD [--check CMD] ...   a kernel bisect (campaign_bisect.c)
  *   campaign resume [NAME]      at boot (tools/schedlab-campaign.service)
  *   campaign status [NAME]      where each campaign stands, its verdict
  *   campaign abort NAME         stop it; resume then does nothing
@@ -18,20 +20,13 @@
 #include <unistd.h>
 
 #include "campaign/campaign.h"
+#include "cmd/campaign_cli.h"
 #include "cmd/cmd.h"
 #include "cmd/setup.h"
 #include "harness/plan.h"
 #include "model/run.h"
 #include "store/store.h"
 #include "util.h"
-
-struct campaign_opts {
-	const char *db, *hook, *threshold;
-	struct opt_list states;
-	unsigned max_boots, block, deadline, seed;
-	int design, format;
-	bool help;
-};
 
 static const char *const status_formats[] = { "text", "json", NULL };
 
@@ -40,10 +35,26 @@ static const struct opt_def campaign_options[] = {
 	{ .name = "state", .type = OPT_LIST, .offset = O(states), .arg = "NAME[:CHECK]",
 	  .help = "start: a state of the A/B, 2 to 16 of them, the first the baseline; CHECK, a shell command that exits 0 when the machine is in it (e.g. test \"$(uname -r)\" = 6.9.0-a)" },
 	{ .name = "hook", .type = OPT_STRING, .offset = O(hook), .arg = "CMD",
-	  .help = "start: the shell command that moves the machine to $SCHEDLAB_STATE (e.g. grub-reboot \"$SCHEDLAB_STATE\" && reboot)" },
-	{ .name = "max-boots", .type = OPT_UINT, .offset = O(max_boots), .def = "20",
+	  .help = "start, bisect: the shell command that moves the machine to $SCHEDLAB_STATE (e.g. grub-reboot \"$SCHEDLAB_STATE\" && reboot; bisect: to the kernel of $SCHEDLAB_COMMIT)" },
+	{ .name = "max-boots", .type = OPT_UINT, .offset = O(max_boots),
 	  .min = 2, .max = 1000, .arg = "N",
-	  .help = "start: the most boots; the verdict is given then, inconclusive or not" },
+	  .help = "start: the most boots, default 20; the verdict is given then, inconclusive or not; bisect: default 200, then it stops" },
+	{ .name = "repo", .type = OPT_STRING, .offset = O(repo), .arg = "DIR",
+	  .help = "bisect: the git repository to bisect (the kernel's tree)" },
+	{ .name = "good", .type = OPT_STRING, .offset = O(good), .arg = "COMMIT",
+	  .help = "bisect: a commit without the regression, an ancestor of --bad" },
+	{ .name = "bad", .type = OPT_STRING, .offset = O(bad), .arg = "COMMIT",
+	  .help = "bisect: a commit with it" },
+	{ .name = "build", .type = OPT_STRING, .offset = O(build), .arg = "CMD",
+	  .help = "bisect: the shell command that builds and installs $SCHEDLAB_COMMIT, run in --repo with it checked out, once a commit (e.g. make -j8 && make modules_install install); a failure skips the commit" },
+	{ .name = "check", .type = OPT_STRING, .offset = O(check), .arg = "CMD",
+	  .help = "bisect: a shell command that exits 0 when the machine runs $SCHEDLAB_COMMIT's kernel (e.g. grep -q \"${SCHEDLAB_COMMIT:0:12}\" /proc/version)" },
+	{ .name = "max-step-boots", .type = OPT_UINT, .offset = O(max_step),
+	  .min = 1, .max = 50, .arg = "N",
+	  .help = "bisect: a candidate's most boots before it is skipped (default: 3 times the planner's first look, 4 at least)" },
+	{ .name = "max-ref-boots", .type = OPT_UINT, .offset = O(max_refs),
+	  .def = "12", .min = 2, .max = 100, .arg = "N",
+	  .help = "bisect: boots of each reference, at most, for good and bad to differ" },
 	{ .name = "design", .type = OPT_ENUM, .offset = O(design), .def = "pairs",
 	  .choices = camp_design_names, .arg = "DESIGN",
 	  .help = "start: pairs, each round every state once in a shuffled order; blocks, each state --block times in a row" },
@@ -68,6 +79,8 @@ static const struct opt_def campaign_options[] = {
 static void campaign_usage(FILE *f)
 {
 	fprintf(f, "usage: schedlab campaign start NAME JOBFILE --state A[:CHECK] --state B[:CHECK] --hook CMD [OPTIONS]\n"
+		"       schedlab campaign bisect NAME JOBFILE --repo DIR --good COMMIT --bad COMMIT\n"
+		"                --build CMD --hook CMD [--check CMD] [OPTIONS]\n"
 		"       schedlab campaign resume [NAME]\n"
 		"       schedlab campaign status [NAME] [--format json]\n"
 		"       schedlab campaign abort NAME\n\n"
@@ -79,9 +92,18 @@ static void campaign_usage(FILE *f)
 		"'campaign resume' (tools/schedlab-campaign.service) checks the state, runs the\n"
 		"job, decides and calls the hook again. The hook and checks get SCHEDLAB_CAMPAIGN,\n"
 		"SCHEDLAB_STATE, SCHEDLAB_STATE_INDEX, SCHEDLAB_BOOT and SCHEDLAB_DB.\n\n"
+		"bisect: git bisect driven across boots. The good and bad commits are the\n"
+		"references, booted in shuffled pairs until their runs differ and each has the\n"
+		"boots the planner asks; each step boots the commit git bisect chose until the\n"
+		"run-level test places it by good or by bad (each wrong call at most 2%%, shared\n"
+		"by the step's looks), else skips it; resume itself runs git bisect good|bad|skip,\n"
+		"builds the next commit (--build) and calls the hook. Build, hook and check also\n"
+		"get SCHEDLAB_COMMIT and SCHEDLAB_REPO. The repository is left bisected: git\n"
+		"bisect log shows every call, git bisect reset ends it.\n\n"
 		"Options:\n");
 	opts_help(f, campaign_options);
-	fprintf(f, "\nExit status: 0 the campaign ended with its verdict (status: shown),\n"
+	fprintf(f, "\nExit status: 0 the campaign ended with its verdict (status: shown; bisect:\n"
+		"the first bad commit, or only skipped commits left),\n"
 		"1 it stopped without one (a boot lost, a run or the hook failed), 2 bad input\n"
 		"or the database, 75 start and resume: the hook was called, a boot follows.\n");
 }
@@ -102,7 +124,7 @@ static int parse_state(const char *arg, struct camp_state *s)
 }
 
 /* The job as resume will find it from any directory: a file's full path. */
-static char *job_spec(const char *spec)
+char *campaign_job_spec(const char *spec)
 {
 	struct plan p;
 	struct stat sb;
@@ -139,7 +161,7 @@ static int start_check(const struct campaign_opts *o, int n, char **ops,
 	}
 	if (parse_percent("campaign start", o->threshold, &c->threshold))
 		return -1;
-	c->job = job_spec(ops[1]);
+	c->job = campaign_job_spec(ops[1]);
 	return c->job ? 0 : -1;
 }
 
@@ -155,7 +177,7 @@ static int cmd_start(const struct campaign_opts *o, const char *db, int n,
 		goto out;
 	c.name = xstrdup(ops[0]);
 	c.hook = xstrdup(o->hook);
-	c.max_boots = o->max_boots;
+	c.max_boots = o->max_boots ? o->max_boots : 20;
 	c.design = (enum camp_design)o->design;
 	c.block = o->design == CAMP_BLOCKS ? o->block : 1;
 	c.deadline_s = o->deadline;
@@ -242,6 +264,10 @@ static int resume_all(struct store *st, const char *db)
 
 static void status_text(const struct campaign *c)
 {
+	if (c->bisect) {
+		campaign_bisect_status(c);
+		return;
+	}
 	size_t done[CAMPAIGN_MAX_STATES] = { 0 };
 	const struct camp_boot *b = c->nboots ? &c->boots[c->nboots - 1] : NULL;
 
@@ -324,11 +350,16 @@ static int dispatch(const char *sub, const struct campaign_opts *o,
 	struct store *st;
 	int rc;
 
+	if (!strcmp(sub, "start") && (o->repo || o->good || o->bad || o->build || o->check))
+		return error("campaign start: --repo, --good, --bad, --build and --check belong to campaign bisect"),
+			EXIT_USAGE;
 	if (!strcmp(sub, "start"))
 		return cmd_start(o, db, n, ops);
-	if (o->states.n || o->hook)
-		return error("campaign %s: --state and --hook belong to campaign start", sub),
-			EXIT_USAGE;
+	if (!strcmp(sub, "bisect"))
+		return campaign_bisect_start(o, db, n, ops);
+	if (o->states.n || o->hook || o->repo || o->good || o->bad || o->build || o->check)
+		return error("campaign %s: --state, --hook, --repo, --good, --bad, --build and --check belong to campaign start or bisect",
+			     sub), EXIT_USAGE;
 	if (n > 1 || (!strcmp(sub, "abort") && n != 1))
 		return error("campaign %s: expected %s", sub,
 			     strcmp(sub, "abort") ? "at most one NAME" : "one NAME"),
@@ -351,7 +382,7 @@ static int dispatch(const char *sub, const struct campaign_opts *o,
 
 int cmd_campaign(int argc, char **argv)
 {
-	static const char *const subs[] = { "start", "resume", "status", "abort" };
+	static const char *const subs[] = { "start", "bisect", "resume", "status", "abort" };
 	struct campaign_opts o;
 	struct opt_target t = { campaign_options, &o };
 	char db[4096];
@@ -377,6 +408,6 @@ int cmd_campaign(int argc, char **argv)
 			return EXIT_USAGE;
 		return dispatch(subs[i], &o, db, argc - 1 - first, argv + 1 + first);
 	}
-	error("campaign: no subcommand '%s' (start, resume, status or abort)", argv[1]);
+	error("campaign: no subcommand '%s' (start, bisect, resume, status or abort)", argv[1]);
 	return EXIT_USAGE;
 }

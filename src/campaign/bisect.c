@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * campaign/bisect.c: a kernel bisect driven from the boot entry point.
+ * After each boot measured, the next is chosen from the stored state
+ * alone - a reference until both have their boots and differ, else the
+ * step's candidate until a look calls it - so that a resume killed
+ * anywhere chooses the same. A call is written (marking) before `git
+ * bisect good|bad|skip` runs and recognised in git bisect log when a
+ * resume finds it half done: git is told each step once. Then the
+ * commit git checked out is built (the build command, in the
+ * repository) and booted (the hook).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "campaign/bisect.h"
+#include "campaign/bisect_git.h"
+#include "store/store.h"
+#include "util.h"
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The state of commit hash, added when new. */
+static unsigned state_of_commit(struct campaign *c, const char *hash)
+{
+	struct camp_state *s;
+
+	for (size_t i = 0; i < c->nstates; i++)
+		if (c->states[i].commit && !strcmp(c->states[i].commit, hash))
+			return (unsigned)i;
+	c->states = xrealloc(c->states, (c->nstates + 1) * sizeof(*c->states));
+	s = &c->states[c->nstates];
+	memset(s, 0, sizeof(*s));
+	s->name = xasprintf("%.12s", hash);
+	s->commit = xstrdup(hash);
+	s->check = c->states[0].check ? xstrdup(c->states[0].check) : NULL;
+	return (unsigned)c->nstates++;
+}
+
+/* The bisect ended: first bad commit hash (NULL: only skipped left). */
+static int finish(struct campaign *c, struct store *st, const char *hash,
+		  const char *words)
+{
+	struct camp_bisect *b = c->bisect;
+
+	free(c->status);
+	c->status = xstrdup("finished");
+	c->code = hash ? 0 : 125;
+	b->first_bad = hash ? xstrdup(hash) : NULL;
+	b->end = xstrdup(words);
+	b->ended_at = wall_now();
+	free(c->verdict);
+	c->verdict = hash ? xasprintf("first bad commit: %s\n", hash) :
+		     xasprintf("no single first bad commit: %s\n", words);
+	if (campaign_save(st, c, false))
+		return 2;
+	printf("campaign %s: bisect ended after %zu steps and %zu boots: %s",
+	       c->name, b->nsteps, c->nboots, c->verdict);
+	return 0;
+}
+
+/* Stops the campaign on git's failure, its words kept. */
+static int git_failed(struct campaign *c, struct store *st, const char *what,
+		      int rc, const char *out)
+{
+	char *why = xasprintf("%s exited %d: %.300s", what, rc, out ? out : "");
+	int ret;
+
+	for (char *p = why; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	ret = campaign_stop(c, st, "failed", 1, why);
+	free(why);
+	return ret;
+}
+
+/*
+ * Where git bisect stands now: ended (first bad commit named, or only
+ * skipped commits left: 0 and *ended), or a new step for the commit it
+ * checked out. `git bisect next` is asked (it checks out the same
+ * candidate again), so that a resume that finds the mark done reads the
+ * same as the one that made it. 2 or 1 on failure.
+ */
+static int outcome(struct campaign *c, struct store *st, bool *ended)
+{
+	struct camp_bisect *b = c->bisect;
+	const char *next[] = { "bisect", "next", NULL };
+	char hash[41], *out = NULL;
+	struct camp_step *p;
+	int rc = git_first_bad(b->repo, hash);
+
+	*ended = rc != 0;
+	if (rc < 0)
+		return campaign_stop(c, st, "failed", 1, "git bisect log failed: the repository's bisect was reset or lost");
+	if (rc)
+		return finish(c, st, hash, hash);
+	rc = git_out(b->repo, &out, next);
+	if (out && strstr(out, "only 'skip'ped commits left")) {
+		*ended = true;
+		rc = finish(c, st, NULL, out);
+	} else if (rc || git_head(b->repo, hash)) {
+		*ended = true;
+		rc = git_failed(c, st, "git bisect next", rc, out);
+	} else {
+		b->steps = xrealloc(b->steps, (b->nsteps + 1) * sizeof(*b->steps));
+		p = &b->steps[b->nsteps++];
+		memset(p, 0, sizeof(*p));
+		p->state = state_of_commit(c, hash);
+		rc = campaign_save(st, c, false) ? 2 : 0;
+		printf("campaign %s: step %zu: commit %s\n", c->name, b->nsteps, hash);
+	}
+	free(out);
+	return rc;
+}
+
+int bisect_begin(struct campaign *c, struct store *st, const char *db)
+{
+	struct camp_bisect *b = c->bisect;
+	const char *log[] = { "bisect", "log", NULL };
+	const char *start[] = { "bisect", "start", c->states[1].commit,
+				c->states[0].commit, NULL };
+	char *out = NULL;
+	bool ended;
+	int rc;
+
+	if (!b->started) {
+		/* a start killed after git's: its bisect is this one */
+		if (git_quiet(b->repo, log)) {
+			rc = git_out(b->repo, &out, start);
+			if (rc) {
+				rc = git_failed(c, st, "git bisect start", rc, out);
+				free(out);
+				return rc;
+			}
+			free(out);
+		}
+		b->started = true;
+		b->started_at = wall_now();
+		if (campaign_save(st, c, false))
+			return 2;
+		rc = outcome(c, st, &ended);
+		if (rc || ended)
+			return rc;
+	}
+	return bisect_next(c, st, db);
+}
+
+/* Tells git the step's call, once: git bisect log shows it done. */
+static int mark(struct campaign *c, struct store *st, struct camp_step *p)
+{
+	struct camp_bisect *b = c->bisect;
+	const char *hash = c->states[p->state].commit;
+	const char *args[] = { "bisect", p->call, hash, NULL };
+	char *line = xasprintf("git bisect %s %s", p->call, hash), *out = NULL;
+	int rc = 0;
+
+	if (!git_bisect_logged(b->repo, line)) {
+		printf("campaign %s: %s\n", c->name, line);
+		rc = git_out(b->repo, &out, args);
+		if (!git_bisect_logged(b->repo, line))
+			rc = git_failed(c, st, line, rc, out);
+		else
+			rc = 0;
+	}
+	free(out);
+	free(line);
+	if (rc)
+		return rc;
+	p->phase = BIS_MARKED;
+	return campaign_save(st, c, false) ? 2 : 0;
+}
+
+/* Writes the step's call before git is told it. */
+static int decide(struct campaign *c, struct store *st, struct camp_step *p,
+		  const char *call)
+{
+	snprintf(p->call, sizeof(p->call), "%s", call);
+	p->phase = BIS_MARKING;
+	p->ended = wall_now();
+	printf("campaign %s: step %zu (%s): %s: %s\n", c->name,
+	       (size_t)(p - c->bisect->steps) + 1, c->states[p->state].name,
+	       call, p->why ? p->why : "");
+	/* an undecided step: the references are measured once more before
+	 * the next, in case the machine has moved since */
+	if (!strcmp(call, "skip"))
+		c->bisect->refs++;
+	return campaign_save(st, c, false) ? 2 : 0;
+}
+
+/*
+ * State s's commit built and installed by the build command (in the
+ * repository, the commit checked out), once. 0 built, 1 its build
+ * failed, 2 the store or git.
+ */
+static int build(struct campaign *c, struct store *st, const char *db,
+		 unsigned s)
+{
+	struct camp_bisect *b = c->bisect;
+	struct camp_state *x = &c->states[s];
+	const char *co[] = { "checkout", "-q", "--detach", x->commit, NULL };
+	char *out = NULL;
+	int rc;
+
+	if (x->built)
+		return 0;
+	rc = git_out(b->repo, &out, co);
+	if (rc) {
+		rc = git_failed(c, st, "git checkout of the commit to build", rc, out);
+		free(out);
+		return rc ? rc : 2;
+	}
+	free(out);
+	setenv("SCHEDLAB_CAMPAIGN", c->name, 1);
+	setenv("SCHEDLAB_STATE", x->name, 1);
+	setenv("SCHEDLAB_COMMIT", x->commit, 1);
+	setenv("SCHEDLAB_REPO", b->repo, 1);
+	setenv("SCHEDLAB_DB", db, 1);
+	printf("campaign %s: building %s (%s)\n", c->name, x->commit, x->name);
+	rc = campaign_run_cmd(b->build, b->repo, false);
+	if (rc) {
+		printf("campaign %s: the build of %s exited %d\n", c->name, x->commit, rc);
+		return 1;
+	}
+	x->built = true;
+	return campaign_save(st, c, false) ? 2 : 0;
+}
+
+/* The reference to boot next: the one with fewer boots, a tie broken
+ * by the round's coin from the seed (shuffled pairs). */
+static unsigned next_ref(const struct campaign *c)
+{
+	unsigned g = bisect_runs_of(c, 0), x = bisect_runs_of(c, 1);
+	uint64_t z = (c->seed ^ (g * 0x9e3779b97f4a7c15ULL)) * 0xbf58476d1ce4e5b9ULL;
+
+	if (g != x)
+		return g < x ? 0 : 1;
+	return (unsigned)(z >> 63);
+}
+
+/* Builds and boots state s; a candidate that does not build is skipped
+ * (*again: choose anew). */
+static int boot(struct campaign *c, struct store *st, const char *db,
+		unsigned s, struct camp_step *p, bool *again)
+{
+	char why[200];
+	int rc = build(c, st, db, s);
+
+	*again = false;
+	if (rc == 1 && p) {
+		free(p->why);
+		p->why = xstrdup("its build command failed");
+		*again = true;
+		return decide(c, st, p, "skip");
+	}
+	if (rc == 1) {
+		snprintf(why, sizeof(why), "the build of the %s reference %s failed",
+			 c->states[s].name, c->states[s].commit);
+		return campaign_stop(c, st, "failed", 1, why);
+	}
+	if (rc)
+		return rc;
+	if (p && !p->started) {
+		p->started = wall_now();
+		if (campaign_save(st, c, false))
+			return 2;
+	}
+	return campaign_boot_state(c, st, db, s);
+}
+
+/* The references: booted until each has refs boots and they differ.
+ * 0 and *s a state to boot, 0 and *s UINT_MAX when done, else exit. */
+static int references(struct campaign *c, struct store *st, const char *db,
+		      unsigned *s)
+{
+	struct camp_bisect *b = c->bisect;
+	struct bis_test t;
+	char why[400];
+
+	for (;;) {
+		*s = next_ref(c);
+		if (bisect_runs_of(c, *s) < b->refs)
+			return 0;
+		*s = ~0u;
+		if (b->gated)
+			return 0;
+		if (bisect_test(c, db, 0, 1, &t))
+			return 2;
+		if (t.p < BISECT_ALPHA) {
+			bisect_plan(b, &t, b->max_step);
+			b->gated = true;
+			printf("campaign %s: bad/good %.3f (p=%.2g, run-to-run noise %.1f%%): a step looks first at %u boots, at most %u, %u looks\n",
+			       c->name, exp(t.lr), t.p, 100 * t.noise,
+			       b->plan, b->max_step, b->looks);
+		} else if (b->refs >= b->max_refs) {
+			snprintf(why, sizeof(why), "the good and bad commits do not differ after %u boots each (bad/good %.3f, p=%.2g, run-to-run noise %.1f%%): nothing to bisect, or raise --max-ref-boots",
+				 b->refs, exp(t.lr), t.p, 100 * t.noise);
+			return campaign_stop(c, st, "failed", 1, why);
+		} else {
+			b->refs++;
+		}
+		if (campaign_save(st, c, false))
+			return 2;
+	}
+}
+
+/* The step p measuring: a look, or its next boot. */
+static int measuring(struct campaign *c, struct store *st, const char *db,
+		     struct camp_step *p, bool *again)
+{
+	unsigned n = bisect_runs_of(c, p->state);
+	const char *call = NULL;
+
+	*again = true;
+	if (n && bisect_is_look(c->bisect, n)) {
+		if (bisect_call(c, db, p->state, &call, &p->why))
+			return 2;
+		p->looks++;
+		if (!call && n >= c->bisect->max_step)
+			call = "skip";
+		if (call)
+			return decide(c, st, p, call);
+	}
+	return boot(c, st, db, p->state, p, again);
+}
+
+int bisect_next(struct campaign *c, struct store *st, const char *db)
+{
+	struct camp_bisect *b = c->bisect;
+	bool again = true, ended;
+	unsigned s;
+	int rc;
+
+	while (again) {
+		struct camp_step *p = b->nsteps ? &b->steps[b->nsteps - 1] : NULL;
+
+		again = false;
+		if (!p || p->phase == BIS_MARKED) {
+			rc = outcome(c, st, &ended);
+			if (rc || ended)
+				return rc;
+			again = true;
+			continue;
+		}
+		rc = references(c, st, db, &s);
+		if (rc)
+			return rc;
+		if (s != ~0u)
+			return boot(c, st, db, s, NULL, &again);
+		if (p->phase == BIS_MARKING) {
+			rc = mark(c, st, p);
+			again = true;
+		} else {
+			rc = measuring(c, st, db, p, &again);
+		}
+		if (rc || !again)
+			return rc;
+		/* a hook called returns from boot() with again false */
+	}
+	return 0;
+}

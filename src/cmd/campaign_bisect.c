@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedlab campaign bisect: a kernel bisect across boots, its options
+ * checked and its campaign made (campaign/bisect.c drives it), and its
+ * status: the steps, the boots of each, the time, the first bad commit.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "campaign/campaign.h"
+#include "cmd/campaign_cli.h"
+#include "cmd/cmd.h"
+#include "store/store.h"
+#include "util.h"
+
+static int bisect_check(const struct campaign_opts *o, int n, char **ops)
+{
+	if (n != 2)
+		return error("campaign bisect: expected NAME and JOBFILE (usage: schedlab campaign bisect NAME JOBFILE --repo DIR --good COMMIT --bad COMMIT --build CMD --hook CMD)");
+	if (!*ops[0] || strlen(ops[0]) > 64 || strchr(ops[0], '/'))
+		return error("campaign bisect: NAME '%s': 1 to 64 characters, no '/'", ops[0]);
+	if (o->states.n)
+		return error("campaign bisect: --state belongs to campaign start: a bisect's states are its commits");
+	if (!o->repo || !o->good || !o->bad)
+		return error("campaign bisect: --repo DIR, --good COMMIT and --bad COMMIT are required");
+	if (!o->build || !*o->build)
+		return error("campaign bisect: --build CMD is required: the command that builds and installs $SCHEDLAB_COMMIT");
+	if (!o->hook || !*o->hook)
+		return error("campaign bisect: --hook CMD is required: the command that boots the machine into $SCHEDLAB_COMMIT");
+	return 0;
+}
+
+/* The good and bad references as the campaign's first two states. */
+static void bisect_states(struct campaign *c, const struct campaign_opts *o,
+			  const char *good, const char *bad)
+{
+	c->states = xcalloc(2, sizeof(*c->states));
+	c->states[0].name = xstrdup("good");
+	c->states[0].commit = xstrdup(good);
+	c->states[1].name = xstrdup("bad");
+	c->states[1].commit = xstrdup(bad);
+	for (int i = 0; i < 2; i++)
+		c->states[i].check = o->check && *o->check ? xstrdup(o->check) : NULL;
+	c->nstates = 2;
+}
+
+static int bisect_make(const struct campaign_opts *o, char **ops,
+		       struct campaign *c)
+{
+	char good[41], bad[41], repo[PATH_MAX];
+	struct camp_bisect *b;
+
+	if (bisect_validate(o->repo, o->good, o->bad, good, bad))
+		return -1;
+	if (!realpath(o->repo, repo))
+		return error_errno("campaign bisect: --repo '%s'", o->repo);
+	if (parse_percent("campaign bisect", o->threshold, &c->threshold))
+		return -1;
+	c->job = campaign_job_spec(ops[1]);
+	if (!c->job)
+		return -1;
+	bisect_states(c, o, good, bad);
+	c->name = xstrdup(ops[0]);
+	c->hook = xstrdup(o->hook);
+	c->max_boots = o->max_boots ? o->max_boots : 200;
+	c->block = 1;
+	c->deadline_s = o->deadline;
+	c->seed = o->seed ? o->seed : (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32;
+	c->status = xstrdup("running");
+	b = c->bisect = xcalloc(1, sizeof(*b));
+	b->repo = xstrdup(repo);
+	b->build = xstrdup(o->build);
+	b->refs = BISECT_MIN_REFS;
+	b->max_refs = o->max_refs > BISECT_MIN_REFS ? o->max_refs : BISECT_MIN_REFS;
+	b->max_step = o->max_step;
+	return 0;
+}
+
+int campaign_bisect_start(const struct campaign_opts *o, const char *db, int n,
+			  char **ops)
+{
+	struct campaign c;
+	struct store *st = NULL;
+	int rc = EXIT_USAGE;
+
+	memset(&c, 0, sizeof(c));
+	if (bisect_check(o, n, ops) || bisect_make(o, ops, &c))
+		goto out;
+	st = store_open(db);
+	if (!st)
+		goto out;
+	rc = campaign_save(st, &c, true);
+	if (rc) {
+		if (rc > 0)
+			error("campaign bisect: a campaign '%s' exists in %s (campaign status %s)",
+			      c.name, db, c.name);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	rc = bisect_begin(&c, st, db);
+out:
+	if (st)
+		store_close(st);
+	campaign_free(&c);
+	return rc;
+}
+
+static void step_line(const struct campaign *c, size_t i)
+{
+	const struct camp_step *p = &c->bisect->steps[i];
+	double end = p->ended ? p->ended : (double)time(NULL);
+
+	printf("  step %-2zu %-12s %2u runs  %-9s %6.0f s  %s\n", i + 1,
+	       c->states[p->state].name, bisect_runs_of(c, p->state),
+	       *p->call ? p->call : p->phase == BIS_MEASURING ? "measuring" : "?",
+	       p->started ? end - p->started : 0, p->why ? p->why : "");
+}
+
+void campaign_bisect_status(const struct campaign *c)
+{
+	const struct camp_bisect *b = c->bisect;
+	double end = b->ended_at ? b->ended_at : (double)time(NULL);
+
+	printf("campaign %s: bisect %s, %zu of at most %u boots, job %s\n", c->name,
+	       c->status, c->nboots, c->max_boots, c->job);
+	printf("  repo %s: good %.12s %u runs, bad %.12s %u runs (labels %s/good, %s/bad)\n",
+	       b->repo, c->states[0].commit, bisect_runs_of(c, 0),
+	       c->states[1].commit, bisect_runs_of(c, 1), c->name, c->name);
+	if (b->gated)
+		printf("  bad/good %.3f (the headline's ratio), run-to-run noise %.1f%%: a step looks first at %u boots, at most %u (%u looks, each at p < %.2g)\n",
+		       exp(b->distance), 100 * b->noise, b->plan,
+		       b->max_step, b->looks, BISECT_ALPHA / b->looks);
+	for (size_t i = 0; i < b->nsteps; i++)
+		step_line(c, i);
+	if (b->started_at)
+		printf("  wall time %.0f s\n", end - b->started_at);
+	if (b->first_bad)
+		printf("first bad commit: %s\n", b->first_bad);
+	else if (c->verdict)
+		printf("%s", c->verdict);
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cmd/campaign_cli.h: schedlab campaign's options, shared by its A/B
+ * (campaign.c) and bisect (campaign_bisect.c) subcommands.
+ */
+#ifndef SCHEDLAB_CMD_CAMPAIGN_CLI_H
+#define SCHEDLAB_CMD_CAMPAIGN_CLI_H
+
+#include <stdbool.h>
+
+#include "harness/options.h"
+
+struct campaign;
+
+struct campaign_opts {
+	const char *db, *hook, *threshold;
+	struct opt_list states;
+	unsigned max_boots, block, deadline, seed;
+	int design, format;
+	/* bisect */
+	const char *repo, *good, *bad, *build, *check;
+	unsigned max_step, max_refs;
+	bool help;
+};
+
+/* The job as resume will find it from any directory; NULL after error(). */
+char *campaign_job_spec(const char *spec);
+
+/* campaign bisect NAME JOBFILE ...: its exit status. */
+int campaign_bisect_start(const struct campaign_opts *o, const char *db, int n,
+			  char **ops);
+/* A bisect campaign's steps, runs and time, in text. */
+void campaign_bisect_status(const struct campaign *c);
+
+#endif
