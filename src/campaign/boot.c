@@ -142,6 +142,8 @@ int campaign_stop(struct campaign *c, struct store *st, const char *status,
 	c->status = xstrdup(status);
 	free(c->verdict);
 	c->verdict = v;
+	if (c->bisect)
+		c->bisect->ended_at = wall_now();
 	error("campaign %s: %s", c->name, why);
 	return campaign_save(st, c, false) ? 2 : rc;
 }
