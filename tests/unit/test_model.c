@@ -29,10 +29,10 @@
 /* Two cases of one job, the second failed; one null sample. */
 static const char doc_text[] =
 	"{\"schema\": \"schedlab-run/1\","
-	" \"run\": {\"uuid\": \"u-1\", \"label\": \"base\", \"host\": null,"
+	" \"run\": {\"uuid\": \"11111111-2222-4333-8444-555555555555\", \"label\": \"base\", \"host\": null,"
 	"  \"started\": 100.5, \"ended\": 160.25, \"status\": \"partial\","
 	"  \"command\": \"schedlab run x\", \"schedlab_version\": \"0.1\","
-	"  \"ab\": \"ab-1\", \"variant\": \"base\"},"
+	"  \"ab\": \"11111111-2222-4333-8444-000000000000\", \"variant\": \"base\"},"
 	" \"environment\": {\"kernel\": \"6.1\","
 	"  \"busy_at_start\": {\"value\": 2.5}},"
 	" \"metrics\": {"
@@ -79,12 +79,12 @@ static void test_from_export_fields(void **state)
 	assert_int_equal(run_from_export(doc, "doc", &r), 0);
 	json_decref(doc);
 	assert_int_equal(r.id, -1);
-	assert_string_equal(r.uuid, "u-1");
+	assert_string_equal(r.uuid, "11111111-2222-4333-8444-555555555555");
 	assert_string_equal(r.label, "base");
 	assert_null(r.host);
 	assert_string_equal(r.status, "partial");
 	assert_string_equal(r.command, "schedlab run x");
-	assert_string_equal(r.ab, "ab-1");
+	assert_string_equal(r.ab, "11111111-2222-4333-8444-000000000000");
 	assert_string_equal(r.variant, "base");
 	assert_true(r.started == 100.5 && r.ended == 160.25);
 	assert_true(r.busy_at_start == 2.5);
