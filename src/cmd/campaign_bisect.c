@@ -15,6 +15,7 @@
 #include "campaign/campaign.h"
 #include "cmd/campaign_cli.h"
 #include "cmd/cmd.h"
+#include "harness/plan.h"
 #include "store/store.h"
 #include "util.h"
 
@@ -49,6 +50,22 @@ static void bisect_states(struct campaign *c, const struct campaign_opts *o,
 	c->nstates = 2;
 }
 
+/* A step's call is made on one case: a job of several is refused. */
+static int one_case(const char *spec)
+{
+	struct plan p;
+	size_t n;
+
+	if (plan_load_spec(spec, NULL, 0, &p))
+		return -1;
+	n = p.ncases;
+	plan_free(&p);
+	if (n != 1)
+		return error("campaign bisect: %s has %zu cases; a bisect calls each commit good or bad by one (a job without a sweep: 'schedlab run --dry-run %s' lists them)",
+			     spec, n, spec);
+	return 0;
+}
+
 static int bisect_make(const struct campaign_opts *o, char **ops,
 		       struct campaign *c)
 {
@@ -60,6 +77,8 @@ static int bisect_make(const struct campaign_opts *o, char **ops,
 	if (!realpath(o->repo, repo))
 		return error_errno("campaign bisect: --repo '%s'", o->repo);
 	if (parse_percent("campaign bisect", o->threshold, &c->threshold))
+		return -1;
+	if (one_case(ops[1]))
 		return -1;
 	c->job = campaign_job_spec(ops[1]);
 	if (!c->job)

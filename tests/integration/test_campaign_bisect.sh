@@ -159,6 +159,11 @@ test_campaign_bisect_bad_input_exits_2() {
 		--good main~3 --bad main --build true --hook true --max-step-boots 99
 	expect_eq "max-step-boots 99" 2 "$rc"
 	expect_match "message" "max-step-boots" "$err"
+	printf '[a]\nworkload = command\nargv = true\n\n[b]\nworkload = command\nargv = true\n' >"$tmp/two.job"
+	run_sl campaign bisect b3 "$tmp/two.job" --db "$tmp/r.db" --repo "$tmp/repo" \
+		--good main~3 --bad main --build true --hook true
+	expect_eq "two cases" 2 "$rc"
+	expect_match "message" "two.job has 2 cases; a bisect calls each commit good or bad by one" "$err"
 	run_sl campaign start b3 "$tmp/job.job" --db "$tmp/r.db" --state a --state b \
 		--hook true --repo "$tmp/repo"
 	expect_eq "--repo on start" 2 "$rc"
