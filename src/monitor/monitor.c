@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "monitor/monitor.h"
+#include "probe/cpus.h"
 #include "stats/summary.h"
 #include "util.h"
 
@@ -280,11 +282,44 @@ void monitor_close(struct monitor_set *s)
 	}
 	free(s->metrics);
 	free(s->col);
+	free(s->cpus);
 	memset(s, 0, sizeof(*s));
 	s->ctl_fd = s->data_fd = -1;
 }
 
+void monitor_pin(struct monitor_set *s, const char *cpus)
+{
+	free(s->cpus);
+	s->cpus = cpus ? xstrdup(cpus) : NULL;
+}
+
 /* ---- the sampler process ------------------------------------------ */
+
+/* In the sampler: its affinity, monitor_cpus. */
+static void sampler_pin(const char *cpus)
+{
+	size_t size = CPU_ALLOC_SIZE(CPUMASK_MAX_CPUS);
+	struct cpumask m;
+	cpu_set_t *set;
+	int cpu;
+
+	if (!cpus)
+		return;
+	set = CPU_ALLOC(CPUMASK_MAX_CPUS);
+	if (!set || cpulist_parse(cpus, &m) <= 0) {
+		warning("monitors: cannot pin the sampler to CPUs %s; it samples unpinned",
+			cpus);
+		CPU_FREE(set);
+		return;
+	}
+	CPU_ZERO_S(size, set);
+	for_each_cpu(cpu, &m)
+		CPU_SET_S((size_t)cpu, size, set);
+	if (sched_setaffinity(0, size, set))
+		warning("monitors: cannot pin the sampler to CPUs %s: %s; it samples unpinned",
+			cpus, strerror(errno));
+	CPU_FREE(set);
+}
 
 static void sample_all(struct monitor_set *s, double dt, double *out)
 {
@@ -404,6 +439,7 @@ int monitor_start(struct monitor_set *s, int fds[2])
 		close(ctl[1]);
 		close(data[0]);
 		prctl(PR_SET_NAME, "schedlab-mon");
+		sampler_pin(s->cpus);
 		sampler(s, ctl[0], data[1]);
 	}
 	close(ctl[0]);

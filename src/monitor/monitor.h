@@ -14,7 +14,8 @@
  * /proc/sched_debug) and cpufreq (sysfs, per CPU). Each says why it is
  * unavailable, as probes do.
  *
- * The monitors of a case sample in a sampler process of their own,
+ * The monitors of a case sample in a sampler process of their own
+ * (pinned to monitor_cpus when asked: monitor_pin()),
  * forked by monitor_start() before the workload process and stopped by
  * monitor_stop() after it is reaped: outside the workload's tasks, which
  * it never touches (a thread in schedlab would make every workload
@@ -124,6 +125,7 @@ struct monitor_set {
 	/* the summary metrics: 3 per summary column, in column order */
 	struct metric_def *metrics;
 	size_t nmetrics;
+	char *cpus;		/* the sampler's affinity (cpulist); NULL: inherit */
 	/* the sampler, between monitor_start() and monitor_stop() */
 	pid_t pid;		/* 0: none */
 	int ctl_fd, data_fd;	/* -1: none */
@@ -143,6 +145,13 @@ struct monitor_rows {
  */
 int monitor_open(struct monitor_set *s, unsigned mask, unsigned interval_ms);
 void monitor_close(struct monitor_set *s);
+/*
+ * Pins the sampler to cpus (a cpulist, checked; NULL: where schedlab
+ * runs), from its next start: monitor_cpus keeps it off the CPUs a
+ * workload is measured on. A sampler that cannot be pinned says so and
+ * samples unpinned.
+ */
+void monitor_pin(struct monitor_set *s, const char *cpus);
 
 /*
  * Forks the sampler, which reads every monitor now and then every
