@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "stats/sequential.h"
 #include "stats/summary.h"
 #include "store/store.h"
+#include "trace/trace.h"
 #include "util.h"
 #include "version.h"
 
@@ -639,6 +641,41 @@ static void free_results(struct side *sd, size_t n)
 		}
 }
 
+/*
+ * Where the traced cases of plan (a run's, uuid) keep their tracers'
+ * output: trace_dir/uuid, trace_dir by default beside the database (a
+ * PostgreSQL one's beside the default SQLite database).
+ */
+static void trace_roots(struct plan *plan, const struct store *st,
+			const char *uuid, bool quiet)
+{
+	char *said = NULL;
+
+	for (size_t i = 0; i < plan->ncases; i++) {
+		struct plan_case *c = &plan->cases[i];
+		char *dir, def[PATH_MAX];
+
+		if (!c->trace)
+			continue;
+		if (c->trace_dir)
+			dir = xstrdup(c->trace_dir);
+		else if (!store_is_url(store_path(st)))
+			dir = trace_default_dir(store_path(st));
+		else if (!store_default_path(def, sizeof(def)))
+			dir = trace_default_dir(def);
+		else
+			continue;	/* said why */
+		free(c->trace_root);
+		c->trace_root = xasprintf("%s/%s", dir, uuid);
+		if (!quiet && (!said || strcmp(said, c->trace_root)))
+			fprintf(stderr, "trace: output in %s\n", c->trace_root);
+		free(said);
+		said = xstrdup(c->trace_root);
+		free(dir);
+	}
+	free(said);
+}
+
 int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 		const char *db, int64_t *run_id_out)
 {
@@ -779,6 +816,7 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 			stored = false;
 			break;
 		}
+		trace_roots(&plans[k], st, uuid, ro->quiet);
 		if (!k)
 			*run_id_out = sd[k].id;
 		else if (ro->variant_ids)

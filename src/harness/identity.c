@@ -10,6 +10,7 @@
 
 #include "harness/identity.h"
 #include "monitor/monitor.h"
+#include "trace/trace.h"
 #include "probe/probe.h"
 #include "util.h"
 #include "workload/registry.h"
@@ -204,6 +205,14 @@ json_t *identity_settings(const struct plan_case *c)
 			snprintf(iv, sizeof(iv), "%ums", c->monitor_ms);
 			json_object_set_new(s, "monitor_interval", json_string(iv));
 		}
+	}
+	if (c->monitors && c->monitor_cpus)
+		json_object_set_new(s, "monitor_cpus", json_string(c->monitor_cpus));
+	if (c->trace) {
+		/* a tracer beside the workload costs it: noted like monitors */
+		json_object_set_new(s, "trace", json_string(c->trace));
+		if (c->trace_scope == TRACE_CASE)
+			json_object_set_new(s, "trace_scope", json_string("case"));
 	}
 	for (size_t i = 0; i < c->nset; i++)
 		json_object_set_new(s, c->set[i].key,

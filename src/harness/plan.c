@@ -23,6 +23,7 @@
 #include "harness/identity.h"
 #include "harness/plan_int.h"
 #include "monitor/monitor.h"
+#include "trace/trace.h"
 #include "probe/probe.h"
 #include "probe/cpus.h"
 #include "util.h"
@@ -89,6 +90,10 @@ struct harness {
 	/* monitors (monitor/monitor.h): the list and interval as given,
 	 * checked as they are set */
 	const char *monitors, *monitor_interval;
+	char monitor_cpus[256];	/* the sampler's cpulist; "" to inherit */
+	/* tracing hooks (trace/trace.h), checked as they are set */
+	const char *trace, *trace_dir, *trace_tasks;
+	int trace_scope;	/* enum trace_scope */
 	const struct kv **set;	/* settings (harness/settings.h), one a key */
 	size_t nset;
 };
@@ -118,6 +123,18 @@ static const struct opt_def harness_options[] = {
 	{ .name = "monitor_interval", .type = OPT_STRING,
 	  .offset = offsetof(struct harness, monitor_interval), .def = "1s",
 	  .help = MONITOR_INTERVAL_ACCEPTED },
+	{ .name = "trace", .type = OPT_STRING,
+	  .offset = offsetof(struct harness, trace), .def = "none",
+	  .help = TRACE_ACCEPTED },
+	{ .name = "trace_scope", .type = OPT_ENUM,
+	  .offset = offsetof(struct harness, trace_scope), .def = "iteration",
+	  .choices = trace_scope_names },
+	{ .name = "trace_dir", .type = OPT_STRING,
+	  .offset = offsetof(struct harness, trace_dir),
+	  .help = "a directory" },
+	{ .name = "trace_tasks", .type = OPT_STRING,
+	  .offset = offsetof(struct harness, trace_tasks), .def = TRACE_TASKS_DEF,
+	  .help = TRACE_TASKS_ACCEPTED },
 	{ .name = NULL },
 };
 
@@ -143,7 +160,8 @@ int plan_parse_iterations(const char *s, unsigned *n)
 bool is_harness_key(const char *key)
 {
 	return opt_find(harness_options, key) || !strcmp(key, "timeout") ||
-	       !strcmp(key, "cpus") || !strcmp(key, "budget") ||
+	       !strcmp(key, "cpus") || !strcmp(key, "monitor_cpus") ||
+	       !strcmp(key, "budget") ||
 	       !strcmp(key, "estimate") ||
 	       setting_kind(key) != SETTING_NONE;
 }
@@ -188,7 +206,7 @@ static int parse_timeout(const char *s, unsigned *out)
 }
 
 static int set_cpus(const struct loader *ld, const struct kv *kv,
-		    struct harness *h)
+		    char *out, size_t outlen)
 {
 	long ncfg = sysconf(_SC_NPROCESSORS_CONF);
 	struct cpumask m;
@@ -198,17 +216,17 @@ static int set_cpus(const struct loader *ld, const struct kv *kv,
 	kv_where(ld->path, kv, at, sizeof(at));
 	n = cpulist_parse(kv->value, &m);
 	if (n < 0)
-		return error("%s: cpus: '%s' is not a CPU list (expected CPU numbers and ranges, such as 0-3,8)",
-			     at, kv->value);
+		return error("%s: %s: '%s' is not a CPU list (expected CPU numbers and ranges, such as 0-3,8)",
+			     at, kv->key, kv->value);
 	if (n == 0)
-		return error("%s: cpus: '%s' is empty (expected CPU numbers and ranges, such as 0-3,8)",
-			     at, kv->value);
+		return error("%s: %s: '%s' is empty (expected CPU numbers and ranges, such as 0-3,8)",
+			     at, kv->key, kv->value);
 	for_each_cpu(c, &m)
 		if (ncfg > 0 && c >= ncfg)
-			return error("%s: cpus: '%s' is out of range (expected CPUs in 0-%ld; CPU %d does not exist)",
-				     at, kv->value, ncfg - 1, c);
-	if (cpulist_format(&m, h->cpus, sizeof(h->cpus)) >= (int)sizeof(h->cpus))
-		return error("%s: cpus: '%s' is too long a list", at,
+			return error("%s: %s: '%s' is out of range (expected CPUs in 0-%ld; CPU %d does not exist)",
+				     at, kv->key, kv->value, ncfg - 1, c);
+	if (cpulist_format(&m, out, outlen) >= (int)outlen)
+		return error("%s: %s: '%s' is too long a list", at, kv->key,
 			     kv->value);
 	return 0;
 }
@@ -247,6 +265,24 @@ static int set_harness(const struct loader *ld, const struct kv *kv,
 			return error("%s: %s (expected %s)", where, err, o->help);
 		return opt_set(o, h, kv->value, where);
 	}
+	if (o && (!strcmp(o->name, "trace") || !strcmp(o->name, "trace_tasks") ||
+		  !strcmp(o->name, "trace_dir"))) {
+		char err[256];
+		bool on;
+
+		rc = !strcmp(o->name, "trace") ?
+		     trace_parse(kv->value, &on, err, sizeof(err)) :
+		     !strcmp(o->name, "trace_tasks") ?
+		     trace_parse_tasks(kv->value, err, sizeof(err)) :
+		     !*kv->value || strlen(kv->value) > 1024 ?
+		     (snprintf(err, sizeof(err), "'%.64s' is not a directory path",
+			       kv->value), -1) : 0;
+		if (rc)
+			return error("%s: %s (expected %s)", where, err,
+				     !strcmp(o->name, "trace_dir") ?
+				     "a directory path of 1 to 1024 characters" : o->help);
+		return opt_set(o, h, kv->value, where);
+	}
 	if (o) {
 		if (!strcmp(o->name, "probes"))
 			h->probes_given = true;
@@ -255,7 +291,9 @@ static int set_harness(const struct loader *ld, const struct kv *kv,
 	if (setting_kind(kv->key) != SETTING_NONE)
 		return set_setting(ld, kv, h);
 	if (!strcmp(kv->key, "cpus"))
-		return set_cpus(ld, kv, h);
+		return set_cpus(ld, kv, h->cpus, sizeof(h->cpus));
+	if (!strcmp(kv->key, "monitor_cpus"))
+		return set_cpus(ld, kv, h->monitor_cpus, sizeof(h->monitor_cpus));
 	rc = parse_timeout(kv->value, !strcmp(kv->key, "budget") ?
 			   &h->budget_s : !strcmp(kv->key, "estimate") ?
 			   &h->estimate_s : &h->timeout_s);
@@ -606,6 +644,18 @@ static int fill_case(const struct loader *ld, struct job *j,
 					   err, sizeof(err)))
 			rc = error("%s: monitors: %s", c->job, err);
 	}
+	c->monitor_cpus = j->h.monitor_cpus[0] ? xstrdup(j->h.monitor_cpus) : NULL;
+	{
+		bool on = false;
+		char err[256];
+
+		/* checked as it was set */
+		trace_parse(j->h.trace, &on, err, sizeof(err));
+		c->trace = on ? xstrdup(j->h.trace) : NULL;
+		c->trace_scope = j->h.trace_scope;
+		c->trace_dir = j->h.trace_dir ? xstrdup(j->h.trace_dir) : NULL;
+		c->trace_tasks = xstrdup(j->h.trace_tasks);
+	}
 	c->nset = j->h.nset;
 	c->set = xcalloc(c->nset + 1, sizeof(*c->set));
 	for (size_t i = 0; i < c->nset; i++)
@@ -842,6 +892,11 @@ void plan_free(struct plan *p)
 		free(c->sweep_keys);
 		free(c->sweep);
 		free(c->cpus);
+		free(c->monitor_cpus);
+		free(c->trace);
+		free(c->trace_dir);
+		free(c->trace_tasks);
+		free(c->trace_root);
 		for (size_t k = 0; k < c->nset; k++) {
 			free(c->set[k].key);
 			free(c->set[k].value);
@@ -941,6 +996,11 @@ void plan_print(FILE *f, const struct plan *p)
 			fprintf(f, " monitors=%s monitor_interval=%ums", list,
 				c->monitor_ms);
 		}
+		if (c->monitor_cpus)
+			fprintf(f, " monitor_cpus=%s", c->monitor_cpus);
+		if (c->trace)
+			fprintf(f, " trace=%s trace_scope=%s", c->trace,
+				trace_scope_names[c->trace_scope]);
 		if (c->cpus)
 			fprintf(f, " cpus=%s", c->cpus);
 		for (size_t k = 0; k < c->nset; k++)

@@ -25,7 +25,12 @@
  * default on: the scheduler metrics of probe/probe.h; perf adds perf's
  * software counters, at a cost on every context switch), monitors (a
  * comma list of monitor/monitor.h's monitors, default, all or none;
- * default none), monitor_interval (10ms..1h, default 1s), and the settings
+ * default none), monitor_interval (10ms..1h, default 1s), monitor_cpus
+ * (a cpulist the monitors' sampler is pinned to; default: inherit),
+ * trace (perf-sched or a shell command run around the timed region,
+ * trace/trace.h; default none), trace_scope (iteration or case),
+ * trace_dir (where tracers' output goes; default DB.traces) and
+ * trace_tasks (perf-sched's task kinds, comms; default schedlab), and the settings
  * of harness/settings.h (nice, policy, uclamp_min, uclamp_max, env.NAME,
  * cgroup.CONTROLLER.FILE, sysctl.NAME, sched.NAME, sched_feat, scx, a
  * path under /proc or /sys), taken as written. A [variant:NAME] section
@@ -97,6 +102,18 @@ struct plan_case {
 	int probes;		/* enum probe_level: on (0), off, perf */
 	/* monitors (monitor/monitor.h): MON_BIT()s, 0 for none; ms */
 	unsigned monitors, monitor_ms;
+	char *monitor_cpus;	/* the sampler's affinity, a cpulist; NULL: inherit */
+	/*
+	 * Tracing hooks (trace/trace.h): trace (TRACE_PERF_SCHED or a
+	 * shell command; NULL: off), trace_scope (enum trace_scope),
+	 * trace_dir (NULL: the database's path plus ".traces"), trace_tasks
+	 * (perf-sched's task kinds), and trace_root, the run's directory
+	 * under trace_dir, which the executor sets once it knows the run's
+	 * uuid (NULL: the case is not traced).
+	 */
+	char *trace;
+	int trace_scope;
+	char *trace_dir, *trace_tasks, *trace_root;
 	/*
 	 * Settings (harness/settings.h: nice, policy, env.*, cgroup.*,
 	 * sysctl.*, ...) as written, sorted by key; stored with the case

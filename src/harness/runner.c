@@ -31,7 +31,7 @@ void metric_cols_init(struct metric_cols *c, const struct workload *wl)
 	c->nworkload = n;
 	c->probe0 = n + H_N;
 	c->n = n + H_N + PM_N;
-	c->mon0 = c->n;
+	c->mon0 = c->trace0 = c->n;
 	c->def = xcalloc(c->n, sizeof(*c->def));
 	memcpy(c->def, wl->metrics, n * sizeof(*c->def));
 	memcpy(c->def + n, harness_metrics, sizeof(harness_metrics));
@@ -42,11 +42,23 @@ void metric_cols_add_monitors(struct metric_cols *c,
 			      const struct monitor_set *m)
 {
 	c->mon0 = c->n;
+	c->trace0 = c->n;
 	if (!m->nmetrics)
 		return;		/* none of them available here */
 	c->def = xrealloc(c->def, (c->n + m->nmetrics) * sizeof(*c->def));
 	memcpy(c->def + c->n, m->metrics, m->nmetrics * sizeof(*c->def));
 	c->n += m->nmetrics;
+	c->trace0 = c->n;
+}
+
+void metric_cols_add_trace(struct metric_cols *c, const struct trace_hook *t)
+{
+	c->trace0 = c->n;
+	if (!t->nmetrics)
+		return;
+	c->def = xrealloc(c->def, (c->n + t->nmetrics) * sizeof(*c->def));
+	memcpy(c->def + c->n, t->metrics, t->nmetrics * sizeof(*c->def));
+	c->n += t->nmetrics;
 }
 
 void metric_cols_free(struct metric_cols *c)
@@ -72,46 +84,59 @@ static void fill_row(const struct case_result *r, const struct run_outcome *o,
 		row[i] = NAN;
 }
 
+/* The descriptors and pids of the harness's processes, for rs. */
+static void keep_add(struct run_settings *rs, int slot, pid_t pid,
+		     const int *fds, int nfds)
+{
+	rs->keep[slot] = pid;
+	for (int i = 0; i < nfds && rs->nclose < RS_CLOSE_MAX; i++)
+		rs->close_fd[rs->nclose++] = fds[i];
+}
+
 /*
  * supervise_run() with the case's monitors sampling around it into rows
- * (NULL: not monitored); a sampler that cannot start or send its rows
- * costs the iteration its series, not its result.
+ * and its tracer (an iteration's) around them, its metrics into tv
+ * (NULL for both: a warm-up); a sampler or tracer that cannot start or
+ * end well costs the iteration its series or trace, not its result.
  */
 static int monitored_run(const struct plan_case *c, struct case_result *r,
 			 struct run_settings *rs, struct run_outcome *o,
-			 struct monitor_rows *rows)
+			 struct monitor_rows *rows, double *tv)
 {
-	int fds[2] = { -1, -1 }, rc;
+	int fds[TRACE_FDS_MAX], n, rc;
+	bool traced = false;
 
-	rs->keep = 0;
+	memset(rs->keep, 0, sizeof(rs->keep));
 	rs->nclose = 0;
+	if (rows && c->trace_scope == TRACE_ITERATION)
+		traced = !trace_start(&r->trace, (unsigned)r->niter + 1);
+	if ((n = trace_fds(&r->trace, fds)))	/* the case's too */
+		keep_add(rs, 1, trace_pid(&r->trace), fds, n);
 	if (rows) {
 		monitor_rows_free(rows);
-		if (r->mon.mask && !monitor_start(&r->mon, fds)) {
-			rs->keep = r->mon.pid;
-			rs->close_fd[0] = fds[0];
-			rs->close_fd[1] = fds[1];
-			rs->nclose = 2;
-		}
+		if (r->mon.mask && !monitor_start(&r->mon, fds))
+			keep_add(rs, 0, r->mon.pid, fds, 2);
 	}
 	rc = supervise_run(c->wl, c->cfg, rs, o);
-	if (rs->keep)
+	if (rs->keep[0])
 		monitor_stop(&r->mon, rows);
+	if (traced)
+		trace_stop(&r->trace, tv);
 	return rc;
 }
 
 /* One iteration, retried; 0 when it succeeded, else the last outcome says why. */
 static int attempt(const struct plan_case *c, struct case_result *r,
-		   struct run_outcome *o, struct monitor_rows *rows)
+		   struct run_outcome *o, struct monitor_rows *rows, double *tv)
 {
-	struct run_settings rs = { c->timeout_s, c->cpus, c->probes, &c->task,
-				   0, { -1, -1 }, 0 };
+	struct run_settings rs = { .timeout_s = c->timeout_s, .cpus = c->cpus,
+				   .probes = c->probes, .task = &c->task };
 
 	for (unsigned a = 0;; a++) {
 		run_outcome_release(o);
 		/* before failing is the attempt failing, retried alike */
 		if (!casecmd_before(r->cmds, c, o) &&
-		    monitored_run(c, r, &rs, o, rows))
+		    monitored_run(c, r, &rs, o, rows, tv))
 			return -1;
 		if (o->status == RUN_OK)
 			return 0;
@@ -140,7 +165,18 @@ int runner_begin(const struct plan_case *c, struct case_result *r,
 	metric_cols_init(&r->cols, c->wl);
 	if (c->monitors) {
 		monitor_open(&r->mon, c->monitors, c->monitor_ms);
+		monitor_pin(&r->mon, c->monitor_cpus);
 		metric_cols_add_monitors(&r->cols, &r->mon);
+	}
+	if (c->trace && c->trace_root) {
+		struct trace_spec ts = { .trace = c->trace, .scope = c->trace_scope,
+					 .tasks = c->trace_tasks, .root = c->trace_root,
+					 .job = c->job, .seq = c->seq };
+
+		trace_open(&r->trace, &ts);
+		metric_cols_add_trace(&r->cols, &r->trace);
+	} else {
+		trace_open(&r->trace, NULL);
 	}
 	r->values = xcalloc((size_t)(c->iterations ? c->iterations : 1) *
 			    r->cols.n, sizeof(double));
@@ -152,11 +188,13 @@ int runner_begin(const struct plan_case *c, struct case_result *r,
 	for (unsigned i = 0; i < c->warmup && !rc && r->status == RUN_OK; i++) {
 		if (p && p->before)
 			p->before(p->arg, c, i + 1, true);
-		rc = attempt(c, r, &o, NULL);
+		rc = attempt(c, r, &o, NULL, NULL);
 		if (rc > 0)
 			failed(r, &o, true);
 	}
 	run_outcome_release(&o);
+	if (!rc && r->status == RUN_OK && c->trace_scope == TRACE_CASE)
+		trace_start(&r->trace, 0);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -165,14 +203,17 @@ int runner_step(const struct plan_case *c, struct case_result *r,
 {
 	struct run_outcome o = { .latency = NULL };
 	struct monitor_rows rows = { 0 };
+	double *tv = xcalloc(r->trace.nmetrics + 1, sizeof(double));
 	int rc;
 
 	if (r->niter >= c->iterations)
-		return error("case %u: no room for iteration %zu (at most %u)",
-			     c->seq, r->niter + 1, c->iterations);
+		return free(tv), error("case %u: no room for iteration %zu (at most %u)",
+				       c->seq, r->niter + 1, c->iterations);
 	if (p && p->before)
 		p->before(p->arg, c, (unsigned)r->niter + 1, false);
-	rc = attempt(c, r, &o, &rows);
+	for (size_t i = 0; i < r->trace.nmetrics; i++)
+		tv[i] = NAN;
+	rc = attempt(c, r, &o, &rows, tv);
 	if (rc > 0)
 		failed(r, &o, false);
 	if (!rc) {
@@ -185,8 +226,12 @@ int runner_step(const struct plan_case *c, struct case_result *r,
 			monitor_summaries(&r->mon, &rows, row + r->cols.mon0);
 			r->monitors[r->niter] = monitor_rows_json(&r->mon, &rows);
 		}
+		if (c->trace_scope == TRACE_ITERATION)
+			memcpy(row + r->cols.trace0, tv,
+			       r->trace.nmetrics * sizeof(double));
 		r->niter++;
 	}
+	free(tv);
 	monitor_rows_free(&rows);
 	run_outcome_release(&o);
 	return rc;
@@ -194,6 +239,16 @@ int runner_step(const struct plan_case *c, struct case_result *r,
 
 void runner_end(const struct plan_case *c, struct case_result *r)
 {
+	if (trace_pid(&r->trace)) {
+		double *tv = xcalloc(r->trace.nmetrics + 1, sizeof(double));
+
+		/* a case's trace: one value, in its last row */
+		trace_stop(&r->trace, tv);
+		if (r->niter)
+			memcpy(r->values + (r->niter - 1) * r->cols.n + r->cols.trace0,
+			       tv, r->trace.nmetrics * sizeof(double));
+		free(tv);
+	}
 	casecmd_end(r->cmds, c);
 	r->cmds = NULL;
 }
@@ -246,6 +301,7 @@ void case_result_free(struct case_result *r)
 	free(r->monitors);
 	r->monitors = NULL;
 	monitor_close(&r->mon);
+	trace_close(&r->trace);
 }
 
 json_t *case_result_monitors(const struct case_result *r)

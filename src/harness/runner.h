@@ -12,8 +12,10 @@
  * leftovers killed after it ended), then the probes' scheduler metrics
  * (probe/probe.h; NaN where not measured), then, when the case has
  * monitors (monitor/monitor.h), their summary metrics
- * (monitor.NAME.FIELD.mean, .max, .p95). A monitored iteration keeps its
- * monitors' series too. Warm-ups are not monitored.
+ * (monitor.NAME.FIELD.mean, .max, .p95), then, when the case is traced
+ * by perf-sched (trace/trace.h), trace.sched.* - per iteration, or per
+ * case in its last row alone. A monitored iteration keeps its monitors'
+ * series too. Warm-ups are neither monitored nor traced.
  */
 #ifndef SCHEDLAB_RUNNER_H
 #define SCHEDLAB_RUNNER_H
@@ -25,6 +27,7 @@
 #include "harness/supervise.h"
 #include "monitor/monitor.h"
 #include "stats/hist.h"
+#include "trace/trace.h"
 
 /*
  * The columns of a case's rows: the workload's metrics, then the
@@ -35,13 +38,16 @@ struct metric_cols {
 	size_t n;
 	size_t nworkload;	/* [0, nworkload): the workload's */
 	size_t probe0;		/* [probe0, mon0): the probes' */
-	size_t mon0;		/* [mon0, n): the monitors' summaries */
+	size_t mon0;		/* [mon0, trace0): the monitors' summaries */
+	size_t trace0;		/* [trace0, n): the tracer's (perf-sched) */
 };
 
 void metric_cols_init(struct metric_cols *c, const struct workload *wl);
 /* Appends the summary metrics of an open monitor set (borrowed). */
 void metric_cols_add_monitors(struct metric_cols *c,
 			      const struct monitor_set *m);
+/* Appends the metrics of an open tracer (borrowed). */
+void metric_cols_add_trace(struct metric_cols *c, const struct trace_hook *t);
 void metric_cols_free(struct metric_cols *c);
 
 struct case_result {
@@ -59,6 +65,10 @@ struct case_result {
 	 * each row's series (monitor_rows_json(); NULL: none) */
 	struct monitor_set mon;
 	json_t **monitors;
+	/* the case's tracer (trace/trace.h), open from runner_begin() to
+	 * case_result_free(); a case's scope runs from the warm-ups' end
+	 * to runner_end() */
+	struct trace_hook trace;
 };
 
 /* Called before each iteration; warmup iterations count from 1 too. */

@@ -21,6 +21,7 @@
 #include "harness/supervise.h"
 #include "harness/switch.h"
 #include "probe/cpus.h"
+#include "trace/trace.h"
 #include "util.h"
 
 /*
@@ -308,18 +309,42 @@ static size_t descendants(pid_t self, struct pids *all)
 	return found;
 }
 
+static bool kept(const pid_t *keep, pid_t pid)
+{
+	for (int i = 0; i < RS_KEEP_MAX; i++)
+		if (keep[i] && keep[i] == pid)
+			return true;
+	return false;
+}
+
 /*
- * Kills every process below schedlab and reaps it, but keep (the
- * monitors' sampler, stopped by its owner after this) and a sched_ext
- * scheduler of switch.h's. When a case ends, all the others are the
- * case's: the workload process is the only other child schedlab forks, and as a child subreaper schedlab adopts whatever its
- * descendants orphan. A program that called setsid() left the process
- * group killed above, but not this tree. Round after round, until none
- * is left (a killed parent's children are adopted in between); returns
- * how many were reaped. In a clean case it costs one read of schedlab's
- * children files.
+ * Marks in mine[] the processes of all->v[0..found) that are kept or
+ * below one that is: descendants() lists a parent before its children.
  */
-static unsigned kill_descendants(pid_t keep)
+static void mark_kept(const struct pids *all, size_t found,
+		      const pid_t *keep, bool *mine)
+{
+	for (size_t i = 0; i < found; i++) {
+		mine[i] = kept(keep, all->v[i]) || trace_keeps(all->v[i]);
+		for (size_t j = 0; j < i && !mine[i]; j++)
+			mine[i] = mine[j] && all->v[j] == all->ppid[i];
+	}
+}
+
+/*
+ * Kills every process below schedlab and reaps it, but keep's (the
+ * monitors' sampler and a tracer's keeper, each with what is below it,
+ * stopped by their owners after this) and a sched_ext scheduler of
+ * switch.h's. When a case ends, all the others are the case's: the
+ * workload process is the only other child schedlab forks, and as a
+ * child subreaper schedlab adopts whatever its descendants orphan. A
+ * program that called setsid() left the process group killed above,
+ * but not this tree. Round after round, until none is left (a killed
+ * parent's children are adopted in between); returns how many were
+ * reaped. In a clean case it costs one read of schedlab's children
+ * files.
+ */
+static unsigned kill_descendants(const pid_t *keep)
 {
 	struct pids all = { 0 };
 	pid_t self = getpid();
@@ -327,16 +352,19 @@ static unsigned kill_descendants(pid_t keep)
 
 	for (int round = 0; round < 2000; round++) {
 		size_t found = descendants(self, &all), killed = 0;
+		bool *mine = xcalloc(found + 1, sizeof(*mine));
 
+		mark_kept(&all, found, keep, mine);
 		/* a sched_ext scheduler of harness/switch.h's is not the case's */
 		for (size_t i = 0; i < found; i++)
-			if (!switch_keeps(all.v[i]) && (!keep || all.v[i] != keep) &&
+			if (!switch_keeps(all.v[i]) && !mine[i] &&
 			    !kill(all.v[i], SIGKILL))
 				killed++;
+		free(mine);
 		/* a kept process that died (a sampler that failed) is reaped
 		 * here but is none of the case's leftovers */
 		for (pid_t p; (p = waitpid(-1, NULL, WNOHANG)) > 0;)
-			reaped += p != keep;
+			reaped += !kept(keep, p) && !trace_keeps(p);
 		if (!killed)
 			break;
 		usleep(1000);

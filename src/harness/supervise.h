@@ -62,6 +62,9 @@ struct wl_ctx {
 	char owned[WL_OWNED_MAX][WL_OWNED_LEN];
 };
 
+#define RS_KEEP_MAX 2
+#define RS_CLOSE_MAX 8
+
 /* How to run one iteration. */
 struct run_settings {
 	unsigned timeout_s;	/* 0: none */
@@ -70,13 +73,14 @@ struct run_settings {
 	/* nice, policy, env, cgroups (harness/settings.h); NULL: none */
 	const struct task_settings *task;
 	/*
-	 * The monitors' sampler (monitor/monitor.h), a process of the
-	 * harness's beside the workload: its pid, which the end of the
-	 * iteration leaves alone (0: none), and the descriptors schedlab
-	 * keeps to it, which the workload process closes first (nclose).
+	 * The harness's own processes beside the workload - the monitors'
+	 * sampler (monitor/monitor.h), a tracer's keeper (trace/trace.h):
+	 * their pids, which the end of the iteration leaves alone with all
+	 * below them (0: none), and the descriptors schedlab keeps to them,
+	 * which the workload process closes first (nclose).
 	 */
-	pid_t keep;
-	int close_fd[2];
+	pid_t keep[RS_KEEP_MAX];
+	int close_fd[RS_CLOSE_MAX];
 	int nclose;
 };
 
