@@ -39,6 +39,7 @@ struct ab_opts {
 	const char *db;
 	const char *iterations, *budget, *threshold;
 	const char *monitors, *monitor_interval;
+	struct trace_opts trace;
 	unsigned min_iter, max_iter;
 	struct opt_list sets;
 	const char *seed;
@@ -59,6 +60,7 @@ static const struct opt_def ab_options[] = {
 	OPT_ITERATIONS(struct ab_opts, iterations),
 	OPT_ADAPTIVE(struct ab_opts, min_iter, max_iter, budget),
 	OPT_MONITOR(struct ab_opts, monitors, monitor_interval),
+	OPT_TRACE(struct ab_opts, trace),
 	{ .name = "threshold", .type = OPT_STRING, .offset = O(threshold),
 	  .def = "5", .arg = "PCT",
 	  .help = "the smallest change that matters, in percent (0..1000); with auto: stop once each variant differs from the first or both medians are known to +-PCT/2" },
@@ -394,6 +396,7 @@ int cmd_ab(int argc, char **argv)
 		.min_iter = o.min_iter, .max_iter = o.max_iter,
 		.budget = o.budget, .quiet = o.quiet,
 		.monitors = o.monitors, .monitor_interval = o.monitor_interval,
+		.trace = o.trace,
 		.sets = o.sets.v, .nsets = o.sets.n,
 		.command = command, .ab = true,
 	};

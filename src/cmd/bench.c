@@ -12,6 +12,8 @@
 #include "harness/runner.h"
 #include "probe/probe.h"
 #include "report/render.h"
+#include "store/store.h"
+#include "trace/trace.h"
 #include "workload/external.h"
 #include "workload/registry.h"
 #include "util.h"
@@ -25,6 +27,7 @@ struct bench_opts {
 	unsigned repeat;
 	int probes;		/* enum probe_level */
 	const char *monitors, *monitor_interval;
+	struct trace_opts trace;
 	bool help;
 };
 
@@ -159,6 +162,37 @@ static int bench_monitors(const char *who, const struct bench_opts *bo,
 	return 0;
 }
 
+static bool trace_on(const struct trace_opts *t)
+{
+	char err[256];
+	bool on = false;
+
+	return t->trace && !trace_parse(t->trace, &on, err, sizeof(err)) && on;
+}
+
+/*
+ * Where bench's tracer writes: --trace-dir, or beside the default
+ * database, then a new uuid; NULL after error().
+ */
+static char *bench_trace_root(const struct trace_opts *t)
+{
+	char db[4096], uuid[40], *dir, *root;
+
+	if (!trace_on(t))
+		return xstrdup("");
+	if (t->dir)
+		dir = xstrdup(t->dir);
+	else if (!store_default_path(db, sizeof(db)))
+		dir = trace_default_dir(db);
+	else
+		return NULL;
+	uuid_new(uuid, sizeof(uuid));
+	root = xasprintf("%s/%s", dir, uuid);
+	fprintf(stderr, "trace: output in %s\n", root);
+	free(dir);
+	return root;
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	const char *names[MAX_FORMATS];
@@ -170,6 +204,7 @@ int cmd_bench(int argc, char **argv)
 	char who[64];
 	unsigned mon, mon_ms;
 	char *words = NULL;	/* the argv operands, joined */
+	char *root = NULL;	/* the tracer's directory */
 	void *cfg;
 	int rc, w;
 
@@ -210,6 +245,7 @@ int cmd_bench(int argc, char **argv)
 			  "off (the workload alone, as the reference tool; the default with its text); "
 			  "perf (also perf's software counters, which slow every context switch)" },
 		OPT_MONITOR(struct bench_opts, monitors, monitor_interval),
+		OPT_TRACE(struct bench_opts, trace),
 		{ .name = "help", .type = OPT_BOOL,
 		  .offset = offsetof(struct bench_opts, help), .short_flag = 'h',
 		  .help = "show this help" },
@@ -242,7 +278,9 @@ int cmd_bench(int argc, char **argv)
 		rc = EXIT_OK;
 		goto out;
 	}
-	if (bench_monitors(who, &bo, &mon, &mon_ms)) {
+	if (bench_monitors(who, &bo, &mon, &mon_ms) ||
+	    trace_opts_check(who, &bo.trace) ||
+	    (bo.trace.trace && !(root = bench_trace_root(&bo.trace)))) {
 		rc = EXIT_USAGE;
 		goto out;
 	}
@@ -272,7 +310,14 @@ int cmd_bench(int argc, char **argv)
 				 .cfg = cfg, .iterations = bo.repeat,
 				 .timeout_s = bo.timeout, .probes = bo.probes,
 				 .monitors = monitor_warn_unavailable(mon, NULL),
-				 .monitor_ms = mon_ms };
+				 .monitor_ms = mon_ms,
+				 .monitor_cpus = (char *)bo.trace.monitor_cpus,
+				 .trace = trace_on(&bo.trace) ? (char *)bo.trace.trace : NULL,
+				 .trace_scope = bo.trace.scope &&
+						!strcmp(bo.trace.scope, "case") ?
+						TRACE_CASE : TRACE_ITERATION,
+				 .trace_tasks = (char *)bo.trace.tasks,
+				 .trace_root = root };
 	if (runner_case(&pc, &r, NULL)) {
 		rc = EXIT_RUN_FAILED;
 		goto out;
@@ -285,6 +330,7 @@ int cmd_bench(int argc, char **argv)
 	}
 	case_result_free(&r);
 out:
+	free(root);
 	free(words);
 	free(cfg);
 	return rc;

@@ -92,6 +92,18 @@ struct run_adapt {
 	void *arg;
 };
 
+/*
+ * --trace, --trace-scope, --trace-dir, --trace-tasks and --monitor-cpus
+ * (cmd/setup.h's OPT_TRACE): the job file's keys of those names over
+ * every job; NULL: the file's.
+ */
+struct trace_opts {
+	const char *trace, *scope, *dir, *tasks, *monitor_cpus;
+};
+
+/* trace_opts checked: 0, or -1 after error() naming who's option. */
+int trace_opts_check(const char *who, const struct trace_opts *t);
+
 struct run_request {
 	const char *spec;	/* SUITE or JOBFILE; NULL: quick */
 	const char *label;	/* NULL: HOSTNAME-KERNELRELEASE */
@@ -104,6 +116,7 @@ struct run_request {
 	const char *budget;
 	/* --monitor, --monitor-interval over the job file's; NULL: its */
 	const char *monitors, *monitor_interval;
+	struct trace_opts trace;	/* over the job file's; NULL: its */
 	double threshold;	/* percent; run's own adaptive rule (0: 5) */
 	const char *const *sets;	/* --set KEY=VALUE over the job file */
 	size_t nsets;

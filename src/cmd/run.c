@@ -18,11 +18,13 @@
 #include "harness/runner.h"
 #include "model/result.h"
 #include "model/run.h"
+#include "probe/cpus.h"
 #include "probe/probe.h"
 #include "probe/sysenv.h"
 #include "report/render.h"
 #include "report/run_text.h"
 #include "store/store.h"
+#include "trace/trace.h"
 #include "util.h"
 #include "version.h"
 
@@ -32,6 +34,7 @@ struct run_opts {
 	const char *db;
 	const char *iterations, *budget, *threshold;
 	const char *monitors, *monitor_interval;
+	struct trace_opts trace;
 	unsigned min_iter, max_iter;
 	struct opt_list sets;
 	bool dry_run;
@@ -56,6 +59,7 @@ static const struct opt_def run_options[] = {
 	  .help = "with auto: add iterations until each median is known to +-PCT/2 (0..1000)" },
 	OPT_SET(struct run_opts, sets),
 	OPT_MONITOR(struct run_opts, monitors, monitor_interval),
+	OPT_TRACE(struct run_opts, trace),
 	{ .name = "dry-run", .type = OPT_BOOL, .offset = O(dry_run), .short_flag = 'n',
 	  .help = "print the expanded plan and its estimated time; run nothing" },
 	{ .name = "quiet", .type = OPT_BOOL, .offset = O(quiet), .short_flag = 'q',
@@ -197,7 +201,55 @@ int run_check_iterations(const char *who, const struct run_request *rq)
 				     who, strlen(rq->monitor_interval) > 40 ?
 				     "too long" : err, MONITOR_INTERVAL_ACCEPTED);
 	}
+	return trace_opts_check(who, &rq->trace);
+}
+
+int trace_opts_check(const char *who, const struct trace_opts *t)
+{
+	long ncfg = sysconf(_SC_NPROCESSORS_CONF);
+	struct cpumask m;
+	char err[256];
+	bool on;
+	int n, c;
+
+	if (t->trace && trace_parse(t->trace, &on, err, sizeof(err)))
+		return error("%s: option --trace: %s (expected %s)", who, err,
+			     TRACE_ACCEPTED);
+	if (t->scope && strcmp(t->scope, "iteration") && strcmp(t->scope, "case"))
+		return error("%s: option --trace-scope: '%.64s' is not a scope (expected iteration or case)",
+			     who, t->scope);
+	if (t->dir && (!*t->dir || strlen(t->dir) > 1024))
+		return error("%s: option --trace-dir: '%.64s' is not a directory path (expected 1 to 1024 characters)",
+			     who, t->dir);
+	if (t->tasks && trace_parse_tasks(t->tasks, err, sizeof(err)))
+		return error("%s: option --trace-tasks: %s (expected %s)", who, err,
+			     TRACE_TASKS_ACCEPTED);
+	if (!t->monitor_cpus)
+		return 0;
+	n = strlen(t->monitor_cpus) > 200 ? -1 : cpulist_parse(t->monitor_cpus, &m);
+	if (n <= 0)
+		return error("%s: option --monitor-cpus: '%.64s' is not a CPU list (expected CPU numbers and ranges, such as 0-3,8)",
+			     who, t->monitor_cpus);
+	for_each_cpu(c, &m)
+		if (ncfg > 0 && c >= ncfg)
+			return error("%s: option --monitor-cpus: '%s' is out of range (expected CPUs in 0-%ld; CPU %d does not exist)",
+				     who, t->monitor_cpus, ncfg - 1, c);
 	return 0;
+}
+
+/* The trace options as harness keys, into opt[*o...] (free()d by the caller). */
+static void trace_keys(const struct trace_opts *t, char **opt, size_t *o)
+{
+	if (t->trace)
+		opt[(*o)++] = xasprintf("trace=%s", t->trace);
+	if (t->scope)
+		opt[(*o)++] = xasprintf("trace_scope=%s", t->scope);
+	if (t->dir)
+		opt[(*o)++] = xasprintf("trace_dir=%s", t->dir);
+	if (t->tasks)
+		opt[(*o)++] = xasprintf("trace_tasks=%s", t->tasks);
+	if (t->monitor_cpus)
+		opt[(*o)++] = xasprintf("monitor_cpus=%s", t->monitor_cpus);
 }
 
 /*
@@ -209,9 +261,10 @@ static int load_plan(const struct run_request *rq, const struct run_variant *ext
 		     struct plan *plan)
 {
 	size_t n = rq->nsets + (extra ? extra->nsets : 0), k = 0;
-	struct plan_set *sets = xcalloc(n + 6, sizeof(*sets));
+	struct plan_set *sets = xcalloc(n + 11, sizeof(*sets));
 	char opt[6][256];	/* the iteration and monitor options, as harness keys */
-	size_t o = 0;
+	char *topt[5];		/* the trace options' */
+	size_t o = 0, to = 0;
 	int rc;
 
 	for (size_t i = 0; i < rq->nsets; i++)
@@ -235,7 +288,12 @@ static int load_plan(const struct run_request *rq, const struct run_variant *ext
 			 rq->monitor_interval);
 	for (size_t i = 0; i < o; i++)
 		sets[k++].text = opt[i];
+	trace_keys(&rq->trace, topt, &to);
+	for (size_t i = 0; i < to; i++)
+		sets[k++].text = topt[i];
 	rc = plan_load_sets(rq->spec ? rq->spec : "quick", sets, k, plan);
+	for (size_t i = 0; i < to; i++)
+		free(topt[i]);
 	free(sets);
 	return rc;
 }
@@ -340,6 +398,7 @@ int cmd_run(int argc, char **argv)
 		.min_iter = ro.min_iter, .max_iter = ro.max_iter,
 		.budget = ro.budget, .quiet = ro.quiet, .tables = ro.tables,
 		.monitors = ro.monitors, .monitor_interval = ro.monitor_interval,
+		.trace = ro.trace,
 		.sets = ro.sets.v, .nsets = ro.sets.n,
 		.command = command,
 	};

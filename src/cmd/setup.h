@@ -13,6 +13,7 @@
 
 #include "harness/options.h"
 #include "monitor/monitor.h"
+#include "trace/trace.h"
 
 #define OPT_DB_HELP "the database (default: $SCHEDLAB_DB, else " \
 	"$XDG_DATA_HOME/schedlab/results.db, else ~/.local/share/schedlab/results.db)"
@@ -72,6 +73,27 @@
 	{ .name = "monitor-interval", .type = OPT_STRING,		\
 	  .offset = offsetof(T, FI), .arg = "DURATION",			\
 	  .help = "how often the monitors sample (default 1s): " MONITOR_INTERVAL_ACCEPTED }
+
+/*
+ * --trace, --trace-scope, --trace-dir, --trace-tasks and --monitor-cpus
+ * into the struct trace_opts field F of struct T (cmd/cmd.h).
+ */
+#define OPT_TRACE(T, F)							\
+	{ .name = "trace", .type = OPT_STRING,				\
+	  .offset = offsetof(T, F.trace), .arg = "perf-sched|COMMAND",	\
+	  .help = "trace around the timed region instead of the job file's trace: perf-sched (perf sched record, parsed into trace.sched.* metrics), a shell command started and stopped (SIGINT) with the clock, or none" }, \
+	{ .name = "trace-scope", .type = OPT_STRING,			\
+	  .offset = offsetof(T, F.scope), .arg = "iteration|case",	\
+	  .help = "trace each iteration (default) or each case whole" }, \
+	{ .name = "trace-dir", .type = OPT_STRING,			\
+	  .offset = offsetof(T, F.dir), .arg = "DIR",			\
+	  .help = "where tracers' output goes, DIR/RUN-UUID/c<case>-i<iteration> (default: the database's path plus .traces)" }, \
+	{ .name = "trace-tasks", .type = OPT_STRING,			\
+	  .offset = offsetof(T, F.tasks), .arg = "COMM[,COMM...]",	\
+	  .help = "perf-sched's task kinds, by command name (default schedlab: the built-in workloads' tasks); the rest are other" }, \
+	{ .name = "monitor-cpus", .type = OPT_STRING,			\
+	  .offset = offsetof(T, F.monitor_cpus), .arg = "CPULIST",	\
+	  .help = "pin the monitors' sampler to these CPUs, such as 1 or 2-3 (default: where schedlab runs)" }
 
 /* -h, --help into the bool field F of struct T. */
 #define OPT_HELP(T, F)							\
