@@ -475,6 +475,8 @@ keeper(const struct trace_hook *t, unsigned iter, int ctl, int st, int pctl,
 		if (r > 0 && read(ctl, &c, 1) < 0)
 			break;
 	}
+	if (!e.early && ended_within(pid, 0))
+		e.early = 1;	/* it did not wait to be told */
 	keeper_finish(pid, &e);
 	if (e.err)
 		e.status = -1;

@@ -263,3 +263,24 @@ test_monitor_sampler_dies() {
 	expect_eq "monitor metrics" "" "$(monitor_metrics "$out")"
 	expect_no_leftovers
 }
+
+# monitor_cpus pins the sampler: its affinity, read from /proc while it
+# runs, is the list asked for; the workload's is not.
+test_monitor_sampler_pinned() {
+	local s cpu
+	use_tmpdir
+	trap '[ -z "${sl_pid:-}" ] || kill -KILL "$sl_pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+	cpu=$(($(nproc) - 1))
+	start_sl bench messaging -g 1 -l 1000000 --monitor cpu --monitor-interval 50ms \
+		--monitor-cpus "$cpu"
+	wait_sampler
+	s=$(sampler_pids)
+	expect_eq "sampler's CPUs" "$cpu" "$(awk '/^Cpus_allowed_list:/ { print $2 }' "/proc/$s/status")"
+	expect_eq "schedlab's CPUs unchanged" "$(awk '/^Cpus_allowed_list:/ { print $2 }' /proc/self/status)" \
+		"$(awk '/^Cpus_allowed_list:/ { print $2 }' "/proc/$sl_pid/status")"
+	kill -INT "$sl_pid"
+	finish_sl
+	expect_eq "exit" 130 "$rc"
+	expect_eq "no sampler left" "" "$(sampler_pids)"
+	expect_no_leftovers
+}
