@@ -242,6 +242,29 @@ static int write_full(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+/*
+ * write_full() to a pipe whose reader may be gone: EPIPE, not the
+ * SIGPIPE that would end schedlab (which does not ignore it).
+ */
+static int write_pipe(int fd, const void *buf, size_t len)
+{
+	static const struct timespec now = { 0, 0 };
+	sigset_t pipe, old, pending;
+	bool was;
+	int rc;
+
+	sigemptyset(&pipe);
+	sigaddset(&pipe, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe, &old);
+	sigpending(&pending);
+	was = sigismember(&pending, SIGPIPE);
+	rc = write_full(fd, buf, len);
+	if (rc && errno == EPIPE && !was)
+		sigtimedwait(&pipe, NULL, &now);	/* ours: taken off */
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
 /* Reads len bytes within ms milliseconds: 0, or -1 (end, error, time). */
 static int read_timed(int fd, void *buf, size_t len, int ms)
 {
@@ -301,9 +324,13 @@ tracer(const struct trace_hook *t, unsigned iter, int pctl, int pack, int err)
 	int fd;
 
 	setpgid(0, 0);
+	/* the signals that stop it at their defaults, whatever schedlab
+	 * was started with (a background job ignores SIGINT) */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_DFL);
 	tracer_env(t, iter);
 	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (fd >= 0)
@@ -361,41 +388,79 @@ static int kill_children(void)
 	return n;
 }
 
-/*
- * Waits until pid has ended (not reaped: its pid stays the group's id)
- * or ms pass; true when it has.
- */
-static bool ended_within(pid_t pid, int ms)
+/* Whether pid has ended (not reaped: its pid stays the group's id). */
+static bool ended(pid_t pid)
+{
+	siginfo_t si = { 0 };
+
+	return !waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) &&
+	       si.si_pid == pid;
+}
+
+/* Whether a process of group pgid is alive (not a zombie), from /proc. */
+static bool group_alive(pid_t pgid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	bool alive = false;
+
+	while (d && !alive && (de = readdir(d))) {
+		char path[300], buf[512], *p;
+		long pg = 0;
+		char state;
+		ssize_t len;
+		int fd;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = '\0';
+		/* "PID (COMM) S PPID PGRP ...": COMM may hold ')' */
+		p = strrchr(buf, ')');
+		if (p && sscanf(p + 1, " %c %*d %ld", &state, &pg) == 2 &&
+		    pg == pgid && state != 'Z' && state != 'X')
+			alive = true;
+	}
+	if (d)
+		closedir(d);
+	return alive;
+}
+
+/* Waits up to ms for group pgid to have no live process; true if so. */
+static bool group_gone_within(pid_t pgid, int ms)
 {
 	uint64_t end = now_ns() + (uint64_t)ms * 1000000ull;
 
-	for (;;) {
-		siginfo_t si = { 0 };
-
-		if (!waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) &&
-		    si.si_pid == pid)
-			return true;
+	while (group_alive(pgid)) {
 		if (now_ns() >= end)
 			return false;
-		usleep(2000);
+		usleep(10000);
 	}
+	return true;
 }
 
 /*
  * The tracer is over or must be: its group told to stop (SIGINT, then
- * SIGTERM, then SIGKILL), killed while its leader's pid still names the
- * group, the leader reaped, then whatever it left below the keeper.
+ * SIGTERM, then SIGKILL, each when some of it is still alive after a
+ * grace period), killed while its leader's pid, not yet reaped, still
+ * names the group; the leader reaped, then whatever it left below the
+ * keeper (setsid() escapees, adopted by the subreaper) killed.
  */
 static void keeper_finish(pid_t pid, struct keeper_end *e)
 {
-	if (!ended_within(pid, 0)) {
+	if (group_alive(pid)) {
 		kill(-pid, SIGINT);
-		if (!ended_within(pid, STOP_GRACE_MS)) {
+		if (!group_gone_within(pid, STOP_GRACE_MS)) {
 			kill(-pid, SIGTERM);
-			if (!ended_within(pid, TERM_GRACE_MS)) {
+			if (!group_gone_within(pid, TERM_GRACE_MS))
 				e->killed = 1;
-				kill(-pid, SIGKILL);
-			}
 		}
 	}
 	kill(-pid, SIGKILL);
@@ -421,6 +486,11 @@ keeper(const struct trace_hook *t, unsigned iter, int ctl, int st, int pctl,
 	pid_t pid;
 	bool stop = false;
 
+	sigset_t all;
+
+	/* schedlab takes the terminal's signals; the keeper acts on its word */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, NULL);
 	prctl(PR_SET_NAME, "schedlab-trace");
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	/* nothing of schedlab's but its own: a sampler's pipe held here
@@ -468,14 +538,13 @@ keeper(const struct trace_hook *t, unsigned iter, int ctl, int st, int pctl,
 			stop = true;	/* the word, or schedlab's end */
 		else if (getppid() != parent)
 			stop = true;
-		if (!e.early && ended_within(pid, 0)) {
+		/* what it started in the background runs on till the word */
+		if (!e.early && ended(pid))
 			e.early = 1;
-			kill(-pid, SIGKILL);	/* what it left in its group */
-		}
 		if (r > 0 && read(ctl, &c, 1) < 0)
 			break;
 	}
-	if (!e.early && ended_within(pid, 0))
+	if (!e.early && ended(pid))
 		e.early = 1;	/* it did not wait to be told */
 	keeper_finish(pid, &e);
 	if (e.err)
@@ -566,13 +635,11 @@ static int keeper_stop(struct trace_hook *t, struct keeper_end *e)
 	siginfo_t si = { 0 };
 	char c = 's';
 	int rc, status;
-	ssize_t w;
 
 	memset(e, 0, sizeof(*e));
 	e->status = -1;
 	/* a keeper that died: its end is read below */
-	w = write(t->ctl_fd, &c, 1);
-	(void)w;
+	write_pipe(t->ctl_fd, &c, 1);
 	close_fd(&t->ctl_fd);
 	rc = read_timed(t->st_fd, e, sizeof(*e),
 			STOP_GRACE_MS + TERM_GRACE_MS + 5000);
@@ -601,7 +668,7 @@ static int perf_enable(struct trace_hook *t)
 	static const char cmd[] = "enable\n";
 	char ack[4];
 
-	if (write_full(t->pctl_fd, cmd, sizeof(cmd) - 1))
+	if (write_pipe(t->pctl_fd, cmd, sizeof(cmd) - 1))
 		return -1;
 	return read_timed(t->pack_fd, ack, sizeof(ack), ACK_WAIT_MS) ||
 	       memcmp(ack, "ack", 3) ? -1 : 0;
