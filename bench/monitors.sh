@@ -93,39 +93,7 @@ if [ -z "$STORE_ONLY" ]; then
 	done
 fi
 
-# ---- the sampler's own cost ------------------------------------------
-# The sampler of --monitor default at 10 ms beside `sleep 10`: its CPU
-# time (se.sum_exec_runtime of /proc/PID/sched, else utime + stime) over
-# the reads it made (its voluntary switches: one sleep in poll() before
-# each), both read just before it is stopped. What one read of
-# every default monitor costs, so the share of a CPU it takes at any
-# interval, which no pair of noisy runs resolves.
-sampler_cost() {
-	local sl s ms reads
-	"$SL" bench command --monitor default --monitor-interval 10ms -- sleep 10 \
-		>/dev/null 2>&1 &
-	sl=$!
-	for _ in $(seq 100); do
-		s=$(pgrep -P "$sl" -x schedlab-mon || true)
-		[ -n "$s" ] && break
-		sleep 0.05
-	done
-	[ -n "$s" ] || { echo "# no sampler seen"; wait "$sl"; return; }
-	sleep 9
-	if [ -r "/proc/$s/sched" ]; then
-		ms=$(awk '/se.sum_exec_runtime/ { print $3 }' "/proc/$s/sched")
-	else
-		ms=$(awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) * 1000 / hz }' "/proc/$s/stat")
-	fi
-	# reads: one after each sleep in poll(), a voluntary switch each
-	reads=$(awk '/^voluntary_ctxt_switches/ { print $2 + 1 }' "/proc/$s/status")
-	wait "$sl" || true
-	awk -v ms="$ms" -v n="$reads" -v c="$(nproc)" 'BEGIN {
-		per = ms / n
-		printf "# sampler: %.1f ms of CPU over about %d reads: %.3f ms a read of the default set\n", ms, n, per
-		printf "# share of one CPU: %.4f%% at 1 s, %.3f%% at 100 ms, %.2f%% at 10 ms; 2%% of one CPU at %.1f ms, of all %d CPUs at %.1f ms\n",
-			per / 10, per, per * 10, per / 0.02, c, per / 0.02 / c }'
-}
+# ---- the sampler's own cost: sampler_cost (bench/lib.sh) ------------
 if [ -z "$STORE_ONLY" ]; then
 	quiet
 	sampler_cost
