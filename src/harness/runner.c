@@ -120,8 +120,9 @@ static int monitored_run(const struct plan_case *c, struct case_result *r,
 	rc = supervise_run(c->wl, c->cfg, rs, o);
 	if (rs->keep[0])
 		monitor_stop(&r->mon, rows);
+	/* an interrupted run is not kept waiting for perf's report */
 	if (traced)
-		trace_stop(&r->trace, tv);
+		trace_stop(&r->trace, !rc && o->status == RUN_INTERRUPTED ? NULL : tv);
 	return rc;
 }
 
@@ -240,11 +241,13 @@ int runner_step(const struct plan_case *c, struct case_result *r,
 void runner_end(const struct plan_case *c, struct case_result *r)
 {
 	if (trace_pid(&r->trace)) {
+		/* a case's trace: one value, in its last row; an interrupted
+		 * case's is not read */
 		double *tv = xcalloc(r->trace.nmetrics + 1, sizeof(double));
+		bool read = r->status != RUN_INTERRUPTED;
 
-		/* a case's trace: one value, in its last row */
-		trace_stop(&r->trace, tv);
-		if (r->niter)
+		trace_stop(&r->trace, read ? tv : NULL);
+		if (read && r->niter)
 			memcpy(r->values + (r->niter - 1) * r->cols.n + r->cols.trace0,
 			       tv, r->trace.nmetrics * sizeof(double));
 		free(tv);

@@ -772,6 +772,13 @@ int trace_stop(struct trace_hook *t, double *out)
 		warning("trace perf-sched: %s: %s; not measured", at, why);
 		rc = -1;
 	}
+	if (t->perf) {
+		char data[4200];
+
+		/* read or not (an interrupted iteration's), it goes */
+		snprintf(data, sizeof(data), "%s/perf.data", t->dir);
+		unlink(data);
+	}
 	drop_empty(t->dir, "trace.stdout");
 	drop_empty(t->dir, "trace.stderr");
 	return rc;

@@ -111,7 +111,8 @@ int trace_start(struct trace_hook *t, unsigned iter);
 int trace_fds(const struct trace_hook *t, int *fds);
 /*
  * Stops the tracer and waits for it; perf-sched's metrics into
- * out[t->nmetrics] (NAN: not measured). 0, or -1 after a warning.
+ * out[t->nmetrics] (NAN: not measured; out NULL: perf's data is not
+ * read, as for an interrupted iteration). 0, or -1 after a warning.
  */
 int trace_stop(struct trace_hook *t, double *out);
 /* Whether the tracer runs, and its keeper's pid (0: none). */

@@ -89,6 +89,20 @@ test_trace_perf_sched() {
 	v=$("$SCHEDLAB" show b --format json | jq '[.cases[0].samples["trace.sched.switches"][] | select(. != null)] | length')
 	expect_eq "one value per case" 1 "$v"
 	expect_no_tracer
+	# interrupted while perf records: no perf, no perf.data left
+	trap '[ -z "${sl_pid:-}" ] || kill -KILL "$sl_pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+	start_sl bench messaging -g 1 -l 100000000 --trace perf-sched --trace-dir "$tmp/ti"
+	for _ in $(seq 400); do
+		grep -qs "Events enabled" "$tmp"/ti/*/c1-i1/trace.stderr && break
+		kill -0 "$sl_pid" 2>/dev/null || fail "schedlab ended first: $(cat "$sl_errf")"
+		sleep 0.05
+	done
+	kill -INT "$sl_pid"
+	finish_sl
+	expect_eq "interrupted: exit ($err)" 130 "$rc"
+	expect_eq "perf.data left" "" "$(find "$tmp/ti" -name perf.data)"
+	expect_no_tracer
+	expect_no_leftovers
 }
 
 # No perf on PATH: one line saying so, the run goes on untraced.
