@@ -171,7 +171,7 @@ workload_process(const struct workload *wl, const void *cfg,
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
 		_exit(127);
 	for (int i = 0; i < rs->nclose; i++)
-		close(rs->close_fd[i]);	/* the sampler's: not the workload's */
+		close(rs->close_fd[i]);	/* the harness's own processes' */
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (set_affinity(rs->cpus, ctx))
