@@ -192,11 +192,16 @@ static void close_fd(int *fd)
 /* The tracer's directory for iteration iter, made empty. */
 static int make_dir(struct trace_hook *t, unsigned iter)
 {
-	char *bad;
-	int n = iter ? snprintf(t->dir, sizeof(t->dir), "%s/c%u-i%u",
-				t->spec.root, t->spec.seq, iter) :
-		       snprintf(t->dir, sizeof(t->dir), "%s/c%u", t->spec.root,
-				t->spec.seq);
+	char cwd[PATH_MAX] = "", *bad;
+	int n;
+
+	/* absolute, for a command that changes directory */
+	if (t->spec.root[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+		cwd[0] = '\0';
+	n = iter ? snprintf(t->dir, sizeof(t->dir), "%s%s%s/c%u-i%u", cwd,
+			    *cwd ? "/" : "", t->spec.root, t->spec.seq, iter) :
+		   snprintf(t->dir, sizeof(t->dir), "%s%s%s/c%u", cwd,
+			    *cwd ? "/" : "", t->spec.root, t->spec.seq);
 
 	if (n < 0 || (size_t)n >= sizeof(t->dir)) {
 		warning("trace: directory path too long under %s", t->spec.root);
