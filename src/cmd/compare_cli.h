@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cmd/cmd.h"
 #include "cmd/setup.h"
 #include "report/compare.h"
 
@@ -25,6 +26,7 @@ struct compare_opts {
 	struct opt_list good_sets, bad_sets;
 	const char *iterations, *budget;
 	const char *monitors, *monitor_interval;	/* judge's --monitor */
+	struct trace_opts trace;	/* judge's --trace and its kin */
 	unsigned min_iter, max_iter;
 	struct opt_list sets;
 	int format;

@@ -63,6 +63,7 @@ static const struct opt_def judge_options[] = {
 	  .help = "label of the run judge makes (default: git describe of the current directory, else HOSTNAME-KERNELRELEASE)" },
 	OPT_ITERATIONS(struct compare_opts, iterations),
 	OPT_MONITOR(struct compare_opts, monitors, monitor_interval),
+	OPT_TRACE(struct compare_opts, trace),
 	OPT_ADAPTIVE(struct compare_opts, min_iter, max_iter, budget),
 	OPT_SET(struct compare_opts, sets),
 	COMMON_OPTIONS,
@@ -644,6 +645,7 @@ static int judge_run(struct judge_args *a, struct judge *j, int64_t ids[3])
 		.min_iter = a->o.min_iter, .max_iter = a->o.max_iter,
 		.budget = a->o.budget, .sets = a->o.sets.v, .nsets = a->o.sets.n,
 		.monitors = a->o.monitors, .monitor_interval = a->o.monitor_interval,
+		.trace = a->o.trace,
 		.variants = vars, .adapt = &ad, .variant_ids = ids + 1,
 		.store_failed = &store_failed,
 	};

@@ -193,6 +193,26 @@ stop" "$(cat "$f")"
 	expect_no_tracer
 }
 
+# judge traces the runs it makes: --trace on its command line, the
+# tracer's file kept under the database, nothing of it left.
+test_trace_judge() {
+	use_tmpdir
+	printf '[c]\nworkload = command\nargv = true\niterations = 2\n' >"$tmp/c.job"
+	run_sl run -q "$tmp/c.job" --label base
+	expect_eq "baseline: exit ($err)" 0 "$rc"
+	run_sl judge --baseline base --iterations 2 "$tmp/c.job" \
+		--trace 'echo $SCHEDLAB_ITERATION >"$SCHEDLAB_TRACE_DIR/hit"'
+	case $rc in 0|1|125) ;; *) fail "judge: exit $rc ($err)" ;; esac
+	uuid=$(sqlite3 "$SCHEDLAB_DB" "SELECT uuid FROM runs WHERE label != 'base'")
+	[ -n "$uuid" ] || fail "judge stored no run"
+	expect_eq "iteration 2's trace" 2 "$(cat "$SCHEDLAB_DB.traces/$uuid/c1-i2/hit")"
+	run_sl judge --baseline base "$tmp/c.job" --trace-scope sometimes
+	expect_eq "judge: a bad scope aborts" 128 "$rc"
+	expect_match "judge: why" "option --trace-scope: 'sometimes' is not a scope" "$err"
+	expect_no_tracer
+	expect_no_leftovers
+}
+
 # A command that fails early is reported, not fatal; its stderr is kept.
 test_trace_command_fails() {
 	use_tmpdir
