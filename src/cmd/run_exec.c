@@ -762,15 +762,17 @@ int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
 	env = sysenv_collect();
 	json_object_set_new(env, "probes", probes_availability(plan_probes(plan)));
 	{
-		unsigned mon = 0;
+		unsigned mon = 0, named = 0;
 
 		for (size_t k = 0; k < nplans; k++)
-			for (size_t i = 0; i < plans[k].ncases; i++)
+			for (size_t i = 0; i < plans[k].ncases; i++) {
 				mon |= plans[k].cases[i].monitors;
+				named |= plans[k].cases[i].monitors_named;
+			}
 		if (mon) {
 			json_t *avail = json_object();
 
-			monitor_warn_unavailable(mon, avail);
+			monitor_warn_unavailable(mon, named, avail);
 			json_object_set_new(env, "monitors", avail);
 		}
 	}

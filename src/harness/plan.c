@@ -643,6 +643,7 @@ static int fill_case(const struct loader *ld, struct job *j,
 		    monitor_parse_interval(j->h.monitor_interval, &c->monitor_ms,
 					   err, sizeof(err)))
 			rc = error("%s: monitors: %s", c->job, err);
+		c->monitors_named = monitor_named(j->h.monitors);
 	}
 	c->monitor_cpus = j->h.monitor_cpus[0] ? xstrdup(j->h.monitor_cpus) : NULL;
 	{

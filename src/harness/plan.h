@@ -100,8 +100,9 @@ struct plan_case {
 	 * run settings (identity_settings()) */
 	char *cpus;		/* affinity as a cpulist; NULL: inherit */
 	int probes;		/* enum probe_level: on (0), off, perf */
-	/* monitors (monitor/monitor.h): MON_BIT()s, 0 for none; ms */
-	unsigned monitors, monitor_ms;
+	/* monitors (monitor/monitor.h): MON_BIT()s, 0 for none; ms;
+	 * those named one by one (a set's members are not: monitor_named()) */
+	unsigned monitors, monitor_ms, monitors_named;
 	char *monitor_cpus;	/* the sampler's affinity, a cpulist; NULL: inherit */
 	/*
 	 * Tracing hooks (trace/trace.h): trace (TRACE_PERF_SCHED or a

@@ -82,6 +82,28 @@ int monitor_parse_list(const char *text, unsigned *mask, char *err, size_t len)
 	return 0;
 }
 
+unsigned monitor_named(const char *text)
+{
+	unsigned named = 0;
+
+	for (const char *p = text ? text : ""; *p;) {
+		size_t n;
+		int id;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		n = strcspn(p, ",");
+		while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+			n--;
+		if ((id = find_monitor(p, n)) >= 0)
+			named |= MON_BIT(id);
+		p += strcspn(p, ",");
+		if (*p)
+			p++;
+	}
+	return named;
+}
+
 int monitor_parse_interval(const char *text, unsigned *ms, char *err,
 			   size_t len)
 {
@@ -195,7 +217,7 @@ int monitor_available(enum monitor_id id, char *why, size_t len)
 	return rc;
 }
 
-unsigned monitor_warn_unavailable(unsigned mask, json_t *avail)
+unsigned monitor_warn_unavailable(unsigned mask, unsigned named, json_t *avail)
 {
 	unsigned ok = 0;
 
@@ -207,8 +229,9 @@ unsigned monitor_warn_unavailable(unsigned mask, json_t *avail)
 			continue;
 		a = json_object();
 		if (monitor_available(i, why, sizeof(why))) {
-			warning("monitor %s is unavailable: %s", monitor_info[i].name,
-				why);
+			if (named & MON_BIT(i))
+				warning("monitor %s is unavailable: %s",
+					monitor_info[i].name, why);
 			json_object_set_new(a, "available", json_false());
 			json_object_set_new(a, "reason", json_string(why));
 		} else {

@@ -80,6 +80,12 @@ extern const struct monitor_info monitor_info[MON_N];
  * MON_BIT()s; -1 with what is wrong in err ("'foo' is not a monitor").
  */
 int monitor_parse_list(const char *text, unsigned *mask, char *err, size_t len);
+/*
+ * The monitors text names one by one (a valid list): "default" and
+ * "all" name none, so that a set's members a machine lacks are recorded
+ * without a warning on every run, while one asked for by name warns.
+ */
+unsigned monitor_named(const char *text);
 /* "1s", "250ms", "0.5" (seconds), "2m" into milliseconds; -1 as above. */
 int monitor_parse_interval(const char *text, unsigned *ms, char *err,
 			   size_t len);
@@ -94,13 +100,14 @@ void monitor_list_format(unsigned mask, char *buf, size_t len);
 int monitor_available(enum monitor_id id, char *why, size_t len);
 
 /*
- * Warns once for each monitor of mask that cannot run here, saying why;
- * returns the mask of those that can. avail, when not NULL, gets
+ * Warns once for each monitor of mask named (monitor_named()) that
+ * cannot run here, saying why; returns the mask of those of mask that
+ * can. avail, when not NULL, gets
  * {"NAME": {"available": true}, "NAME": {"available": false, "reason":
  * "..."}} for each of mask (the run's environment keeps it as
  * "monitors").
  */
-unsigned monitor_warn_unavailable(unsigned mask, json_t *avail);
+unsigned monitor_warn_unavailable(unsigned mask, unsigned named, json_t *avail);
 
 /* One column of a monitor's rows. */
 struct monitor_col {

@@ -192,18 +192,21 @@ static void fmt_time(char *buf, size_t len, double t)
 	strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm);
 }
 
-/* Which scheduler-metric sources the run had, and why not. */
-static void probes_text(FILE *f, const json_t *probes)
+/* Which scheduler-metric sources (or monitors: prefix "monitor ") the
+ * run had, and why not. */
+static void probes_text(FILE *f, const json_t *probes, const char *prefix)
 {
 	const char *name;
 	json_t *p;
+	char buf[64];
 
 	if (!json_is_object(probes))
 		return;
 	json_object_foreach((json_t *)probes, name, p) {
 		if (json_is_true(json_object_get(p, "available")))
 			continue;
-		fprintf(f, "%-17s not available (%s)\n", name,
+		snprintf(buf, sizeof(buf), "%s%s", prefix, name);
+		fprintf(f, "%-17s not available (%s)\n", buf,
 			json_string_value(json_object_get(p, "reason")) ?: "?");
 	}
 }
@@ -267,7 +270,8 @@ void render_run_text(FILE *f, const struct run *r,
 	free(host);
 	free(command);
 	render_env_text(f, r->environment);
-	probes_text(f, json_object_get(r->environment, "probes"));
+	probes_text(f, json_object_get(r->environment, "probes"), "");
+	probes_text(f, json_object_get(r->environment, "monitors"), "monitor ");
 	fputc('\n', f);
 	for (size_t i = 1; i <= n; i++) {
 		if (i < n && !strcmp(r->cases[from].job, r->cases[i].job))

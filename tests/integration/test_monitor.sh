@@ -133,6 +133,19 @@ test_monitor_absent_says_why() {
 	"$SCHEDLAB" show 1 --format json >"$tmp/show.json"
 	expect_eq "environment: cpufreq" false "$(jq -r '.environment.monitors.cpufreq.available' "$tmp/show.json")"
 	expect_match "environment: why" "no CPU has cpufreq" "$(jq -r '.environment.monitors.cpufreq.reason' "$tmp/show.json")"
+	# a set's members are not warned of on every run - the run keeps why,
+	# and show says it; a monitor named beside the set still warns
+	SCHEDLAB_MONITOR_ROOT=$tmp/empty run_sl run -q quick --set groups=1 --set loops=10 \
+		--iterations 1 --monitor default
+	expect_eq "default: exit ($err)" 0 "$rc"
+	expect_eq "default: no warning" "" "$(grep 'unavailable' <<<"$err" || true)"
+	run_sl show 2
+	expect_line "show: why" '^monitor cpufreq +not available \(.*no CPU has cpufreq' "$out"
+	expect_line "show: why" '^monitor schedstat not available \(' "$out"
+	SCHEDLAB_MONITOR_ROOT=$tmp/empty run_sl bench pipe -l 2000 --monitor all,cpufreq
+	expect_eq "all,cpufreq: exit ($err)" 0 "$rc"
+	expect_match "all,cpufreq: named, warned" "monitor cpufreq is unavailable" "$err"
+	! grep -q "monitor schedstat is unavailable" <<<"$err" || fail "all's member schedstat warned of: $err"
 }
 
 # A run's series: one row per (case, iteration, monitor), in the export,
