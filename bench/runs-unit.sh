@@ -15,7 +15,8 @@
 #    and `compare A B` (regressed is found; improved is the wrong way);
 #  - design "plan": `schedlab plan JOB --effect E` says R runs a side of
 #    N iterations; PAIRS trials of R runs of A, A', B(+10%) and B(+5%),
-#    alternating, then `compare --all` of each against A.
+#    alternating, then `compare --all --threshold T` of each against A,
+#    T the plan's threshold (half its 5%).
 # Prints a table per design and TSV lines ("runs-unit<TAB>..."). Each
 # run is short (well under 5 s). KEEP=DIR keeps the database.
 set -eu
@@ -120,9 +121,10 @@ for d in $designs; do
 	"$sl" plan w --effect 5 --db "$db"
 	R=$(jq -r '.cases[0].plan.runs_a_side // empty' "$tmp/plan.json")
 	N=$(jq -r '.cases[0].plan.iterations // empty' "$tmp/plan.json")
+	T=$(jq -r '.threshold_pct' "$tmp/plan.json")
 	[ -n "$R" ] || { echo "runs-unit: the planner has no plan for 5%" >&2; continue; }
 	[ "$R" -ge 2 ] || R=2	# --all needs a label's runs; 1 would be "one"
-	echo "plan: $R runs a side of $N iterations"
+	echo "plan: $R runs a side of $N iterations, compared at --threshold $T"
 	for ((p = 1; p <= pairs; p++)); do
 		for ((k = 1; k <= R; k++)); do
 			for s in a a2 b10 b5; do
@@ -130,9 +132,11 @@ for d in $designs; do
 				"$sl" run "$tmp/$f.job" -q --db "$db" --label "p$p-$s" --iterations "$N"
 			done
 		done
-		verdict "p$p-a" "p$p-a2" --all >>"$tmp/$d-aa"
-		verdict "p$p-a" "p$p-b10" --all >>"$tmp/$d-b10"
-		verdict "p$p-a" "p$p-b5" --all >>"$tmp/$d-b5"
+		# at the threshold the plan says (half its 5%): an effect at
+		# the threshold itself would be called half the time
+		verdict "p$p-a" "p$p-a2" --all --threshold "$T" >>"$tmp/$d-aa"
+		verdict "p$p-a" "p$p-b10" --all --threshold "$T" >>"$tmp/$d-b10"
+		verdict "p$p-a" "p$p-b5" --all --threshold "$T" >>"$tmp/$d-b5"
 	done
 	s=$(( $(date +%s) - t0 ))
 	report "plan$R" "A/A" "$tmp/$d-aa" "$s"

@@ -324,6 +324,8 @@ static int plan_print(const struct noise_opts *o, const char *job,
 
 		json_object_set_new(doc, "schema", json_string("schedlab-plan/1"));
 		json_object_set_new(doc, "effect_pct", json_real(effect));
+		/* compare's --threshold for the runs planned: half the effect */
+		json_object_set_new(doc, "threshold_pct", json_real(effect / 2));
 		json_object_set_new(doc, "alpha", json_real(PLAN_ALPHA));
 		json_object_set_new(doc, "power", json_real(NOISE_POWER));
 		for (size_t i = 0; i < s->n; i++)
@@ -363,7 +365,9 @@ static int plan_print(const struct noise_opts *o, const char *job,
 	}
 	printf("\n'one run': the smallest change one run a side (of the stored iterations) can show.\n"
 	       "Then: schedlab run JOBFILE --label base --iterations N, runs/side times with\n"
-	       "each state, and 'schedlab compare base cand --all'.\n");
+	       "each state, and 'schedlab compare base cand --all --threshold %g': a verdict\n"
+	       "needs the change beyond the threshold, and at a threshold of %g%% a change of\n"
+	       "%g%% falls short of it half the time.\n", effect / 2, effect, effect);
 	return EXIT_OK;
 }
 
