@@ -116,6 +116,7 @@ static int outcome(struct campaign *c, struct store *st, bool *ended)
 		p = &b->steps[b->nsteps++];
 		memset(p, 0, sizeof(*p));
 		p->state = state_of_commit(c, hash);
+		p->from = (unsigned)c->nboots;
 		rc = campaign_save(st, c, false) ? 2 : 0;
 		printf("campaign %s: step %zu: commit %s\n", c->name, b->nsteps, hash);
 	}
@@ -190,10 +191,6 @@ static int decide(struct campaign *c, struct store *st, struct camp_step *p,
 	printf("campaign %s: step %zu (%s): %s: %s\n", c->name,
 	       (size_t)(p - c->bisect->steps) + 1, c->states[p->state].name,
 	       call, p->why ? p->why : "");
-	/* an undecided step: the references are measured once more before
-	 * the next, in case the machine has moved since */
-	if (!strcmp(call, "skip"))
-		c->bisect->refs++;
 	return campaign_save(st, c, false) ? 2 : 0;
 }
 
@@ -293,7 +290,7 @@ static int references(struct campaign *c, struct store *st, const char *db,
 		*s = ~0u;
 		if (b->gated)
 			return 0;
-		if (bisect_test(c, db, 0, 1, &t))
+		if (bisect_test(c, db, 0, 1, 0, &t))
 			return 2;
 		if (t.p < BISECT_ALPHA) {
 			bisect_plan(b, &t, b->max_step);
@@ -313,16 +310,46 @@ static int references(struct campaign *c, struct store *st, const char *db,
 	}
 }
 
-/* The step p measuring: a look, or its next boot. */
+/*
+ * What step p boots next: its rounds boot the candidate, good and bad
+ * once each, in an order shuffled per round from the seed (as a
+ * campaign's pairs), so that the machine's drift while the step runs
+ * falls on the three alike and drift between steps not at all. The
+ * state whose boot of the current round is still to come.
+ */
+static unsigned step_next(const struct campaign *c, const struct camp_step *p)
+{
+	unsigned who[3] = { p->state, 0, 1 }, n[3], round, first;
+	uint64_t z;
+
+	for (int i = 0; i < 3; i++)
+		n[i] = bisect_runs_since(c, who[i], p->from);
+	round = n[0] < n[1] ? n[0] : n[1];
+	round = round < n[2] ? round : n[2];
+	z = (c->seed ^ ((uint64_t)p->from * 0x9e3779b97f4a7c15ULL) ^
+	     ((uint64_t)round * 0xbf58476d1ce4e5b9ULL)) * 0x94d049bb133111ebULL;
+	first = (unsigned)((z >> 33) % 3);
+	for (int i = 0; i < 3; i++) {
+		unsigned k = (first + (unsigned)i * (1 + (unsigned)(z >> 62 & 1))) % 3;
+
+		if (n[k] == round)
+			return who[k];
+	}
+	return who[0];
+}
+
+/* The step p measuring: a look at the end of a round, or its next boot. */
 static int measuring(struct campaign *c, struct store *st, const char *db,
 		     struct camp_step *p, bool *again)
 {
-	unsigned n = bisect_runs_of(c, p->state);
+	unsigned n = bisect_runs_since(c, p->state, p->from);
 	const char *call = NULL;
 
 	*again = true;
-	if (n && bisect_is_look(c->bisect, n)) {
-		if (bisect_call(c, db, p->state, &call, &p->why))
+	if (n && bisect_is_look(c->bisect, n) &&
+	    bisect_runs_since(c, 0, p->from) == n &&
+	    bisect_runs_since(c, 1, p->from) == n) {
+		if (bisect_call(c, db, p, &call, &p->why))
 			return 2;
 		p->looks++;
 		if (!call && n >= c->bisect->max_step)
@@ -330,7 +357,7 @@ static int measuring(struct campaign *c, struct store *st, const char *db,
 		if (call)
 			return decide(c, st, p, call);
 	}
-	return boot(c, st, db, p->state, p, again);
+	return boot(c, st, db, step_next(c, p), p, again);
 }
 
 int bisect_next(struct campaign *c, struct store *st, const char *db)

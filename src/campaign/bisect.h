@@ -18,19 +18,21 @@ struct bis_test {
 	unsigned ra, rb;	/* runs a side */
 };
 
-/* States a and b compared; -1 after error(). */
+/* States a and b compared, their boots from boot `from` on; -1 after
+ * error(). */
 int bisect_test(const struct campaign *c, const char *db, unsigned a,
-		unsigned b, struct bis_test *t);
+		unsigned b, size_t from, struct bis_test *t);
 
 /* After the gate: the distance, the step's first look (plan), its most
- * boots (max_step_opt, 0: 3 times the plan, 4 at least) and its looks;
- * the references raised to the plan. */
+ * boots (max_step_opt, 0: 3 times the plan, 4 at least) and its looks:
+ * boots of the candidate, each reference booted as often beside it. */
 void bisect_plan(struct camp_bisect *b, const struct bis_test *gate,
 		 unsigned max_step_opt);
 
-/* The call on candidate s at a look: "good", "bad" or NULL (none yet),
- * *why its words (replaced). -1 after error(). */
-int bisect_call(const struct campaign *c, const char *db, unsigned s,
-		const char **call, char **why);
+/* The call on step p's candidate at a look, by the references' boots
+ * in its rounds: "good", "bad" or NULL (none yet), *why its words
+ * (replaced). -1 after error(). */
+int bisect_call(const struct campaign *c, const char *db,
+		const struct camp_step *p, const char **call, char **why);
 
 #endif

@@ -18,13 +18,18 @@
 #include "store/store.h"
 #include "util.h"
 
-unsigned bisect_runs_of(const struct campaign *c, unsigned s)
+unsigned bisect_runs_since(const struct campaign *c, unsigned s, size_t from)
 {
 	unsigned n = 0;
 
-	for (size_t k = 0; k < c->nboots; k++)
+	for (size_t k = from; k < c->nboots; k++)
 		n += c->boots[k].state == s && c->boots[k].phase == PH_DONE;
 	return n;
+}
+
+unsigned bisect_runs_of(const struct campaign *c, unsigned s)
+{
+	return bisect_runs_since(c, s, 0);
 }
 
 /* The first headline case's result in cmp into t; -1 when none. */
@@ -58,7 +63,7 @@ static int first_result(const struct comparison *cmp, struct bis_test *t)
 }
 
 int bisect_test(const struct campaign *c, const char *db, unsigned a,
-		unsigned b, struct bis_test *t)
+		unsigned b, size_t from, struct bis_test *t)
 {
 	size_t n = 0, na;
 	const char **specs = xcalloc(c->nboots + 1, sizeof(*specs));
@@ -74,11 +79,11 @@ int bisect_test(const struct campaign *c, const char *db, unsigned a,
 
 	memset(t, 0, sizeof(*t));
 	t->p = t->lr = t->noise = NAN;
-	for (size_t k = 0; k < c->nboots; k++)
+	for (size_t k = from; k < c->nboots; k++)
 		if (c->boots[k].state == a && c->boots[k].phase == PH_DONE)
 			specs[n++] = c->boots[k].uuid;
 	na = n;
-	for (size_t k = 0; k < c->nboots; k++)
+	for (size_t k = from; k < c->nboots; k++)
 		if (c->boots[k].state == b && c->boots[k].phase == PH_DONE)
 			specs[n++] = c->boots[k].uuid;
 	if (!na || na == n)
@@ -136,17 +141,16 @@ static unsigned count_looks(unsigned plan, unsigned max)
 
 /*
  * The fewest boots r of a candidate whose test against the wrong
- * reference (refs boots, at least r) detects the references' distance
- * with NOISE_POWER at alpha: the planner's noise_mde() with the sides'
- * own degrees of freedom.
+ * reference (r boots of it, in the step's rounds) detects the
+ * references' distance with NOISE_POWER at alpha: the planner's
+ * noise_mde() with the sides' own degrees of freedom.
  */
-static unsigned plan_runs(double s, double distance, unsigned refs, double alpha)
+static unsigned plan_runs(double s, double distance, double alpha)
 {
 	double effect = 100 * expm1(fabs(distance));
 
 	for (unsigned r = 1; r < NOISE_MAX_RUNS; r++) {
-		unsigned rr = refs > r ? refs : r;
-		double mde = noise_mde(s, (double)(rr + r) - 2, rr, r, alpha);
+		double mde = noise_mde(s, 2.0 * r - 2, r, r, alpha);
 
 		if (isfinite(mde) && mde <= effect)
 			return r;
@@ -157,7 +161,7 @@ static unsigned plan_runs(double s, double distance, unsigned refs, double alpha
 void bisect_plan(struct camp_bisect *b, const struct bis_test *gate,
 		 unsigned max_step_opt)
 {
-	unsigned plan = plan_runs(gate->noise, gate->lr, b->refs, BISECT_ALPHA);
+	unsigned plan = plan_runs(gate->noise, gate->lr, BISECT_ALPHA);
 
 	b->distance = gate->lr;
 	b->noise = isfinite(gate->noise) ? gate->noise : 0;
@@ -168,26 +172,26 @@ void bisect_plan(struct camp_bisect *b, const struct bis_test *gate,
 	 * the looks leaves (twice: the share depends on the first look) */
 	for (int i = 0; i < 2; i++) {
 		b->looks = count_looks(plan, b->max_step);
-		plan = plan_runs(gate->noise, gate->lr, b->refs, BISECT_ALPHA / b->looks);
+		plan = plan_runs(gate->noise, gate->lr, BISECT_ALPHA / b->looks);
 		if (plan > b->max_step)
 			plan = b->max_step;
 	}
 	b->plan = plan;
 	b->looks = count_looks(plan, b->max_step);
-	if (b->refs < plan)
-		b->refs = plan;
 }
 
-int bisect_call(const struct campaign *c, const char *db, unsigned s,
-		const char **call, char **why)
+int bisect_call(const struct campaign *c, const char *db,
+		const struct camp_step *p, const char **call, char **why)
 {
+	unsigned s = p->state;
 	const struct camp_bisect *b = c->bisect;
 	double alpha = BISECT_ALPHA / b->looks, pos;
 	struct bis_test g, x;
 	bool bad, good;
 
 	*call = NULL;
-	if (bisect_test(c, db, 0, s, &g) || bisect_test(c, db, 1, s, &x))
+	if (bisect_test(c, db, 0, s, p->from, &g) ||
+	    bisect_test(c, db, 1, s, p->from, &x))
 		return -1;
 	/* the candidate leans toward bad when it moved from good the way
 	 * bad did; toward good when it sits on good's side of bad */

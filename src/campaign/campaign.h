@@ -63,6 +63,10 @@ enum bis_phase { BIS_MEASURING, BIS_MARKING, BIS_MARKED };
 
 struct camp_step {
 	unsigned state;		/* the candidate commit's state */
+	unsigned from;		/* its first boot: the references it is
+				 * placed by are their boots from here on,
+				 * in its rounds (drift between steps is
+				 * not taken for the commit's effect) */
 	enum bis_phase phase;
 	char call[8];		/* "", good, bad or skip */
 	unsigned looks;		/* tests made */
@@ -191,8 +195,9 @@ int bisect_validate(const char *repo, const char *good_arg, const char *bad_arg,
 		    char *good, char *bad);
 int bisect_begin(struct campaign *c, struct store *st, const char *db);
 int bisect_next(struct campaign *c, struct store *st, const char *db);
-/* The boots of state s measured. */
+/* The boots of state s measured (from boot `from` on). */
 unsigned bisect_runs_of(const struct campaign *c, unsigned s);
+unsigned bisect_runs_since(const struct campaign *c, unsigned s, size_t from);
 /* The candidate's wanted boots at look points: whether n is one. */
 bool bisect_is_look(const struct camp_bisect *b, unsigned n);
 

@@ -38,7 +38,7 @@ static const struct opt_def campaign_options[] = {
 	  .help = "start, bisect: the shell command that moves the machine to $SCHEDLAB_STATE (e.g. grub-reboot \"$SCHEDLAB_STATE\" && reboot; bisect: to the kernel of $SCHEDLAB_COMMIT)" },
 	{ .name = "max-boots", .type = OPT_UINT, .offset = O(max_boots),
 	  .min = 2, .max = 1000, .arg = "N",
-	  .help = "start: the most boots, default 20; the verdict is given then, inconclusive or not; bisect: default 200, then it stops" },
+	  .help = "start: the most boots, default 20; the verdict is given then, inconclusive or not; bisect: default 500, then it stops" },
 	{ .name = "repo", .type = OPT_STRING, .offset = O(repo), .arg = "DIR",
 	  .help = "bisect: the git repository to bisect (the kernel's tree)" },
 	{ .name = "good", .type = OPT_STRING, .offset = O(good), .arg = "COMMIT",

@@ -86,7 +86,7 @@ static int bisect_make(const struct campaign_opts *o, char **ops,
 	bisect_states(c, o, good, bad);
 	c->name = xstrdup(ops[0]);
 	c->hook = xstrdup(o->hook);
-	c->max_boots = o->max_boots ? o->max_boots : 200;
+	c->max_boots = o->max_boots ? o->max_boots : 500;
 	c->block = 1;
 	c->deadline_s = o->deadline;
 	c->seed = o->seed ? o->seed : (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32;
