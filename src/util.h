@@ -96,6 +96,9 @@ int rm_tree(const char *path);
  * NULL, or -1 after saying why.
  */
 int open_regular(const char *path, long long *size);
+/* All of buf written to fd, EINTR retried: 0, or -1 with errno (a
+ * write that wrote nothing: errno as it left it, or unchanged). */
+int write_all(int fd, const void *buf, size_t len);
 
 /*
  * mkdir -p: path and each directory above it, made with mode where

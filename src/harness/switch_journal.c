@@ -353,21 +353,6 @@ static int scan_live(int dfd, const struct journal *j, long *other,
 	return rc;
 }
 
-static int write_all(int fd, const char *s, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, s, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* The journal written and linked under its name; the fd locked. */
 static int write_journal(int dfd, const char *dir, const struct journal *j,
 			 struct journal_file *jf)

@@ -351,23 +351,6 @@ static void sample_all(struct monitor_set *s, double dt, double *out)
 			s->ops[i]->sample(s->state[i], dt, out + s->col0[i]);
 }
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /* The sampler: rows of (t, dt, values) until ctl says stop, then sent. */
 static void __attribute__((noreturn))
 sampler(struct monitor_set *s, int ctl, int data)

@@ -230,25 +230,8 @@ struct keeper_end {
 	int killed;		/* it outlived SIGINT and SIGTERM */
 };
 
-static int write_full(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /*
- * write_full() to a pipe whose reader may be gone: EPIPE, not the
+ * write_all() to a pipe whose reader may be gone: EPIPE, not the
  * SIGPIPE that would end schedlab (which does not ignore it).
  */
 static int write_pipe(int fd, const void *buf, size_t len)
@@ -263,7 +246,7 @@ static int write_pipe(int fd, const void *buf, size_t len)
 	sigprocmask(SIG_BLOCK, &pipe, &old);
 	sigpending(&pending);
 	was = sigismember(&pending, SIGPIPE);
-	rc = write_full(fd, buf, len);
+	rc = write_all(fd, buf, len);
 	if (rc && errno == EPIPE && !was)
 		sigtimedwait(&pipe, NULL, &now);	/* ours: taken off */
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -524,15 +507,15 @@ keeper(const struct trace_hook *t, unsigned iter, int ctl, int st, int pctl,
 		close(pack);
 	if (pid < 0) {
 		e.err = errno;
-		write_full(st, &pid, sizeof(pid));
-		write_full(st, &e, sizeof(e));
+		write_all(st, &pid, sizeof(pid));
+		write_all(st, &e, sizeof(e));
 		_exit(1);
 	}
 	setpgid(pid, pid);
 	if (read(errp[0], &e.err, sizeof(e.err)) != (ssize_t)sizeof(e.err))
 		e.err = 0;	/* exec'd */
 	close(errp[0]);
-	if (write_full(st, &pid, sizeof(pid)))
+	if (write_all(st, &pid, sizeof(pid)))
 		stop = true;
 	while (!stop) {
 		struct pollfd pfd = { .fd = ctl, .events = POLLIN };
@@ -554,7 +537,7 @@ keeper(const struct trace_hook *t, unsigned iter, int ctl, int st, int pctl,
 	keeper_finish(pid, &e);
 	if (e.err)
 		e.status = -1;
-	write_full(st, &e, sizeof(e));
+	write_all(st, &e, sizeof(e));
 	_exit(0);
 }
 
