@@ -295,6 +295,10 @@ static int references(struct campaign *c, struct store *st, const char *db,
 		if (t.p < BISECT_ALPHA) {
 			bisect_plan(b, &t, b->max_step);
 			b->gated = true;
+			/* the first step, chosen before the gate, places its
+			 * commit by references of its own rounds too */
+			if (b->nsteps)
+				b->steps[b->nsteps - 1].from = (unsigned)c->nboots;
 			printf("campaign %s: bad/good %.3f (p=%.2g, run-to-run noise %.1f%%): a step looks first at %u boots, at most %u, %u looks\n",
 			       c->name, exp(t.lr), t.p, 100 * t.noise,
 			       b->plan, b->max_step, b->looks);
