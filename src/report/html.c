@@ -227,8 +227,12 @@ static void queue_sweep(struct page *p, size_t ji)
 		fprintf(g, "EOD\n");
 	}
 	xtics(g, j);
-	snprintf(title, sizeof(title), "%s: %s (%s is better)", j->job,
-		 j->metric.name, better_word(j->metric.better));
+	if (j->metric.better == BETTER_NONE)
+		snprintf(title, sizeof(title), "%s: %s (no direction)", j->job,
+			 j->metric.name);
+	else
+		snprintf(title, sizeof(title), "%s: %s (%s is better)", j->job,
+			 j->metric.name, better_word(j->metric.better));
 	fprintf(g, "set title ");
 	plot_quote(g, title);
 	fprintf(g, "\nset xlabel ");
@@ -478,6 +482,7 @@ static void mm_table(FILE *f, const struct comparison *c,
 				num(f, mm_row_value(&cell->s, row));
 				if (k && isfinite(pct))
 					fprintf(f, " <span class=\"%s\">(%+.2f%s)</span>",
+						j->metric.better == BETTER_NONE ? "same" :
 						pct > 0.005 ? "better" : pct < -0.005 ? "worse" : "same",
 						fabs(pct) < 0.005 ? 0 : pct,
 						cell->points ? " pt" : "%");
@@ -594,7 +599,11 @@ static void job_section(const struct page *p, size_t ji)
 	html_esc(f, j->metric.name);
 	fprintf(f, " <small>(");
 	html_esc(f, *j->metric.unit ? j->metric.unit : "count");
-	fprintf(f, ", %s is better)</small></h2>\n", better_word(j->metric.better));
+	if (j->metric.better == BETTER_NONE)
+		fprintf(f, ", no direction: + is more, no verdict)</small></h2>\n");
+	else
+		fprintf(f, ", %s is better)</small></h2>\n",
+			better_word(j->metric.better));
 	/* the picture first, then its numbers */
 	if (p->runs) {
 		show_plot(p, p->jp[ji].sweep, "plot over the sweep values");
