@@ -44,11 +44,13 @@ static int find_monitor(const char *name, size_t n)
 	return -1;
 }
 
-int monitor_parse_list(const char *text, unsigned *mask, char *err, size_t len)
+/* The list into *mask, and into *named those it names one by one. */
+static int parse_list(const char *text, unsigned *mask, unsigned *named,
+		      char *err, size_t len)
 {
 	const char *p = text;
 
-	*mask = 0;
+	*mask = *named = 0;
 	while (*p) {
 		size_t n;
 		int id;
@@ -65,9 +67,10 @@ int monitor_parse_list(const char *text, unsigned *mask, char *err, size_t len)
 		else if ((n == 4 && !strncmp(p, "none", 4)) ||
 			 (n == 3 && !strncmp(p, "off", 3)))
 			;
-		else if ((id = find_monitor(p, n)) >= 0)
+		else if ((id = find_monitor(p, n)) >= 0) {
 			*mask |= MON_BIT(id);
-		else if (!n) {
+			*named |= MON_BIT(id);
+		} else if (!n) {
 			snprintf(err, len, "an empty name in '%.64s'", text);
 			return -1;
 		} else {
@@ -82,26 +85,19 @@ int monitor_parse_list(const char *text, unsigned *mask, char *err, size_t len)
 	return 0;
 }
 
+int monitor_parse_list(const char *text, unsigned *mask, char *err, size_t len)
+{
+	unsigned named;
+
+	return parse_list(text, mask, &named, err, len);
+}
+
 unsigned monitor_named(const char *text)
 {
-	unsigned named = 0;
+	unsigned mask, named;
+	char err[128];
 
-	for (const char *p = text ? text : ""; *p;) {
-		size_t n;
-		int id;
-
-		while (*p == ' ' || *p == '\t')
-			p++;
-		n = strcspn(p, ",");
-		while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
-			n--;
-		if ((id = find_monitor(p, n)) >= 0)
-			named |= MON_BIT(id);
-		p += strcspn(p, ",");
-		if (*p)
-			p++;
-	}
-	return named;
+	return text && !parse_list(text, &mask, &named, err, sizeof(err)) ? named : 0;
 }
 
 int monitor_parse_interval(const char *text, unsigned *ms, char *err,
