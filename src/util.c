@@ -411,6 +411,26 @@ void split_free(char **v, size_t n)
 	free(v);
 }
 
+int proc_stat_ids(const char *pid, char *state, long *ppid, long *pgrp)
+{
+	char path[300], buf[512], *p;
+	ssize_t len;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return -1;
+	buf[len] = '\0';
+	/* "PID (COMM) S PPID PGRP ..." */
+	p = strrchr(buf, ')');
+	return p && sscanf(p + 1, " %c %ld %ld", state, ppid, pgrp) == 3 ? 0 : -1;
+}
+
 int write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;

@@ -96,6 +96,13 @@ int rm_tree(const char *path);
  * NULL, or -1 after saying why.
  */
 int open_regular(const char *path, long long *size);
+/*
+ * /proc/PID/stat's state, parent and process group of the process named
+ * pid (its /proc entry's name): 0, or -1 when it is gone or unreadable.
+ * The command name may hold ')' and blanks: the fields are read after
+ * the last ')'.
+ */
+int proc_stat_ids(const char *pid, char *state, long *ppid, long *pgrp);
 /* All of buf written to fd, EINTR retried: 0, or -1 with errno (a
  * write that wrote nothing: errno as it left it, or unchanged). */
 int write_all(int fd, const void *buf, size_t len);

@@ -246,26 +246,13 @@ static void all_processes(struct pids *out)
 	struct dirent *e;
 
 	while (d && (e = readdir(d))) {
-		char path[300], buf[512], *p;
-		ssize_t len;
-		int fd;
+		long ppid, pgrp;
+		char state;
 
 		if (e->d_name[0] < '1' || e->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		len = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (len <= 0)
-			continue;
-		buf[len] = '\0';
-		/* "PID (COMM) S PPID ...": COMM may hold ')' */
-		p = strrchr(buf, ')');
-		if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
-			continue;
-		pids_add(out, (pid_t)atoi(e->d_name), (pid_t)atoi(p + 4));
+		if (!proc_stat_ids(e->d_name, &state, &ppid, &pgrp))
+			pids_add(out, (pid_t)atoi(e->d_name), (pid_t)ppid);
 	}
 	if (d)
 		closedir(d);

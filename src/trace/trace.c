@@ -393,26 +393,12 @@ static bool group_alive(pid_t pgid)
 	bool alive = false;
 
 	while (d && !alive && (de = readdir(d))) {
-		char path[300], buf[512], *p;
-		long pg = 0;
+		long ppid, pg;
 		char state;
-		ssize_t len;
-		int fd;
 
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		len = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (len <= 0)
-			continue;
-		buf[len] = '\0';
-		/* "PID (COMM) S PPID PGRP ...": COMM may hold ')' */
-		p = strrchr(buf, ')');
-		if (p && sscanf(p + 1, " %c %*d %ld", &state, &pg) == 2 &&
+		if (!proc_stat_ids(de->d_name, &state, &ppid, &pg) &&
 		    pg == pgid && state != 'Z' && state != 'X')
 			alive = true;
 	}

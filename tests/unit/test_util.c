@@ -157,6 +157,21 @@ static void test_mkdir_p(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+/* This process's own ids, read back; a pid no process has is -1. */
+static void test_proc_stat_ids(void **state)
+{
+	char pid[32], st;
+	long ppid = 0, pgrp = 0;
+
+	(void)state;
+	snprintf(pid, sizeof(pid), "%ld", (long)getpid());
+	assert_int_equal(proc_stat_ids(pid, &st, &ppid, &pgrp), 0);
+	assert_int_equal(ppid, (long)getppid());
+	assert_int_equal(pgrp, (long)getpgrp());
+	assert_true(st == 'R' || st == 'S');
+	assert_int_equal(proc_stat_ids("0", &st, &ppid, &pgrp), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +182,7 @@ int main(void)
 		cmocka_unit_test(test_strdup_utf8),
 		cmocka_unit_test(test_split_commas),
 		cmocka_unit_test(test_mkdir_p),
+		cmocka_unit_test(test_proc_stat_ids),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
