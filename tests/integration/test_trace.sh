@@ -197,11 +197,21 @@ stop" "$(cat "$f")"
 # tracer's file kept under the database, nothing of it left.
 test_trace_judge() {
 	use_tmpdir
-	printf '[c]\nworkload = command\nargv = true\niterations = 2\n' >"$tmp/c.job"
+	# the workload waits until the tracer has written its file: a
+	# tracer told to stop before it got that far writes nothing. The
+	# untraced baseline is the same job, let through by $tmp/base.
+	cat >"$tmp/c.job" <<-EOF
+	[c]
+	workload = command
+	argv = sh -c '[ -e $tmp/base ] || while [ ! -e $tmp/up ]; do sleep 0.01; done; rm -f $tmp/up'
+	iterations = 2
+	EOF
+	touch "$tmp/base"
 	run_sl run -q "$tmp/c.job" --label base
 	expect_eq "baseline: exit ($err)" 0 "$rc"
+	rm "$tmp/base"
 	run_sl judge --baseline base --iterations 2 "$tmp/c.job" \
-		--trace 'echo $SCHEDLAB_ITERATION >"$SCHEDLAB_TRACE_DIR/hit"'
+		--trace "echo \$SCHEDLAB_ITERATION >\"\$SCHEDLAB_TRACE_DIR/hit\"; touch $tmp/up"
 	case $rc in 0|1|125) ;; *) fail "judge: exit $rc ($err)" ;; esac
 	uuid=$(sqlite3 "$SCHEDLAB_DB" "SELECT uuid FROM runs WHERE label != 'base'")
 	[ -n "$uuid" ] || fail "judge stored no run"
@@ -216,9 +226,19 @@ test_trace_judge() {
 # A command that fails early is reported, not fatal; its stderr is kept.
 test_trace_command_fails() {
 	use_tmpdir
-	run_sl bench messaging -g 1 -l 100 --format json \
-		--trace 'echo no such tracer >&2; exit 3' --trace-dir "$tmp/tr"
-	expect_eq "bench: exit ($err)" 0 "$rc"
+	# the workload waits until the tracer has ended: a tracer stopped
+	# before it got to fail is not the case tried here
+	cat >"$tmp/w.sh" <<-EOF
+	while [ ! -s $tmp/pid ]; do sleep 0.01; done
+	p=\$(cat $tmp/pid)
+	while [ -e /proc/\$p ] && [ "\$(cut -d' ' -f3 /proc/\$p/stat)" != Z ]; do
+		sleep 0.01
+	done
+	EOF
+	printf '[messaging]\nworkload = command\nargv = sh %s\n' "$tmp/w.sh" >"$tmp/c.job"
+	run_sl run -q "$tmp/c.job" --iterations 1 --trace-dir "$tmp/tr" \
+		--trace "echo no such tracer >&2; echo \$\$ >$tmp/pid; exit 3"
+	expect_eq "run: exit ($err)" 0 "$rc"
 	expect_match "why" "trace: messaging \(case 1\) iteration 1: the command exited with status 3 before the clock stopped: no such tracer" "$err"
 	expect_eq "stderr kept" "no such tracer" "$(cat "$tmp"/tr/*/c1-i1/trace.stderr)"
 	[ ! -e "$(echo "$tmp"/tr/*/c1-i1)/trace.stdout" ] || fail "an empty trace.stdout kept"
