@@ -15,6 +15,7 @@
 #include "campaign/campaign.h"
 #include "model/run.h"
 #include "report/compare.h"
+#include "store/load.h"
 #include "store/store.h"
 #include "util.h"
 

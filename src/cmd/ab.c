@@ -27,6 +27,7 @@
 #include "harness/runner.h"
 #include "model/run.h"
 #include "stats/sequential.h"
+#include "store/load.h"
 #include "store/store.h"
 #include "util.h"
 

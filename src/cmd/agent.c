@@ -35,6 +35,7 @@
 #include "harness/switch.h"
 #include "model/run.h"
 #include "probe/sysenv.h"
+#include "store/load.h"
 #include "store/queue.h"
 #include "store/store.h"
 #include "util.h"

@@ -21,6 +21,7 @@
 #include "harness/plan.h"
 #include "report/noise_model.h"
 #include "model/run.h"
+#include "store/load.h"
 #include "store/store.h"
 #include "util.h"
 

@@ -25,6 +25,7 @@
 #include "cmd/setup.h"
 #include "harness/plan.h"
 #include "model/run.h"
+#include "store/load.h"
 #include "store/store.h"
 #include "util.h"
 

@@ -18,6 +18,7 @@
 #include "report/compare.h"
 #include "report/html.h"
 #include "report/plot.h"
+#include "store/load.h"
 #include "store/store.h"
 #include "util.h"
 

@@ -20,6 +20,7 @@
 #include "model/run.h"
 #include "report/compare.h"
 #include "report/render.h"
+#include "store/load.h"
 #include "store/store.h"
 #include "util.h"
 

@@ -26,6 +26,7 @@
 #include "report/history.h"
 #include "report/plot.h"
 #include "stats/summary.h"
+#include "store/load.h"
 #include "store/store.h"
 #include "util.h"
 

@@ -33,6 +33,7 @@
 #include "stats/noise.h"
 #include "stats/sequential.h"
 #include "stats/summary.h"
+#include "store/load.h"
 #include "store/store.h"
 #include "util.h"
 

@@ -19,6 +19,7 @@
 #include "cmd/setup.h"
 #include "harness/plan.h"
 #include "model/run.h"
+#include "store/load.h"
 #include "store/store.h"
 #include "workload/registry.h"
 #include "util.h"

@@ -17,6 +17,7 @@
 #include "cmd/setup.h"
 #include "model/run.h"
 #include "report/noise_model.h"
+#include "store/load.h"
 #include "store/store.h"
 #include "util.h"
 

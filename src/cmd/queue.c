@@ -20,6 +20,7 @@
 #include "harness/needs.h"
 #include "harness/plan.h"
 #include "model/run.h"
+#include "store/load.h"
 #include "store/queue.h"
 #include "store/store.h"
 #include "util.h"

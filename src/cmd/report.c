@@ -19,6 +19,7 @@
 #include "model/run.h"
 #include "report/html.h"
 #include "report/plot.h"
+#include "store/load.h"
 #include "store/store.h"
 #include "util.h"
 

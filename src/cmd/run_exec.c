@@ -13,7 +13,7 @@
 #include "harness/runner.h"
 #include "monitor/monitor.h"
 #include "harness/switch.h"
-#include "model/result.h"
+#include "harness/result.h"
 #include "model/run.h"
 #include "probe/probe.h"
 #include "probe/sysenv.h"

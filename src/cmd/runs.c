@@ -15,6 +15,7 @@
 #include "model/run.h"
 #include "report/compare.h"
 #include "report/run_text.h"
+#include "store/load.h"
 #include "store/store.h"
 #include "util.h"
 

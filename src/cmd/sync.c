@@ -19,6 +19,7 @@
 #include "cmd/cmd.h"
 #include "cmd/setup.h"
 #include "model/run.h"
+#include "store/load.h"
 #include "store/store.h"
 #include "util.h"
 

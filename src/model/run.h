@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * model: a stored run as typed data, loaded once and read by every
- * command that reads runs - show, export, compare, judge, run's summary
- * (and later report, history). One loader fills it from the SQLite store
- * (store_load(), store/store.h), one from an export document
- * (run_from_export()); run_load() picks by what RUN is. Readers index
- * values by metric number, never look anything up by string in a JSON
- * tree; statistics over them are src/stats/'s, comparisons
- * src/report/compare.h's.
+ * command that reads runs - show, export, compare, judge, report, run's
+ * summary. Plain data: it includes nothing above metric.h. The store
+ * fills it - store_load() from a database, run_from_export() from an
+ * export document (store/store.h), run_load() picks by what RUN is
+ * (store/load.h). Readers index values by metric number, never look
+ * anything up by string in a JSON tree; statistics over them are
+ * src/stats/'s, comparisons src/compare/'s.
  *
  * Everything a struct run points to is owned by it: run_free() releases
  * it all.
@@ -107,27 +107,6 @@ struct run {
 	size_t nmerged;
 };
 
-/*
- * RUN as the user writes it - an export file ("-": standard input),
- * else a run id or label in the database db (NULL: the default one) -
- * into *r. -1 after error() naming RUN; *r is then empty.
- */
-int run_load(const char *spec, const char *db, struct run *r);
-
-/*
- * run_load() of n RUNs at once, each on a thread of its own (reading
- * two 150,000-sample runs is most of compare's time). -1 after every
- * RUN that cannot be loaded has said why; runs[] is then all empty.
- */
-int run_load_many(const char *const *specs, size_t n, const char *db,
-		  struct run *runs);
-
-/* A validated export document into *r; -1 after error() naming origin. */
-int run_from_export(const json_t *doc, const char *origin, struct run *r);
-
-/* The export document of r (doc/export.md), as export and show print it. */
-json_t *run_to_export(const struct run *r);
-
 void run_free(struct run *r);
 
 /* Releases what one case points to (run_free() does it for every case). */
@@ -164,12 +143,6 @@ void run_case_index(const struct run *r, struct run_case *c);
 void run_case_take_parameters(struct run_case *c, json_t *parameters);
 void run_case_set_settings(struct run_case *c, const json_t *settings);
 
-/*
- * The database a command reads and writes: --db as given, else
- * store_default_path(). Writes the path; -1 after error().
- */
-int run_db_path(const char *db, char *buf, size_t len);
-
 /* The index of a metric in r->metrics, or -1. */
 int run_metric(const struct run *r, const char *name);
 
@@ -188,12 +161,6 @@ static inline const struct run_series *run_series_of(const struct run_case *c,
  * (room for c->niter); returns how many. Not measured: skipped.
  */
 size_t run_samples(const struct run_case *c, int m, double *out);
-
-/*
- * What one latency sample of a workload counts ("msgs", "ops"), for the
- * explanation line; "events" for a workload this binary does not know.
- */
-const char *run_events(const char *workload);
 
 /* A setting's value, or NULL when the case has none of that name. */
 const char *run_setting(const struct run_case *c, const char *name);

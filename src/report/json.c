@@ -3,41 +3,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "harness/result.h"
 #include "report/render.h"
 #include "stats/summary.h"
 #include "util.h"
 #include "version.h"
-
-json_t *json_parameters(const struct workload *wl, const void *cfg)
-{
-	json_t *p = json_object();
-
-	for (const struct opt_def *o = wl->options; o->name; o++) {
-		const void *v = (const char *)cfg + o->offset;
-		char buf[64];
-
-		if (o->set)
-			continue;
-		switch (o->type) {
-		case OPT_UINT:
-		case OPT_DURATION:
-			json_object_set_new(p, o->name,
-				json_integer(*(const unsigned int *)v));
-			break;
-		case OPT_BOOL:
-			json_object_set_new(p, o->name,
-				json_boolean(*(const bool *)v));
-			break;
-		case OPT_ENUM:
-		case OPT_STRING:
-		case OPT_LIST:
-			opt_format(o, cfg, buf, sizeof(buf));
-			json_object_set_new(p, o->name, json_string(buf));
-			break;
-		}
-	}
-	return p;
-}
 
 /* Column c of every row, NaNs left out; returns how many. */
 static size_t column(const struct case_result *r, size_t c, double *x)

@@ -21,9 +21,6 @@
 
 #define BENCH_SCHEMA "schedlab-bench/1"
 
-/* Every option of a workload by canonical name: {"groups": 4, ...}. */
-json_t *json_parameters(const struct workload *wl, const void *cfg);
-
 /* One JSON document for one bench case, all its runs; see doc/json.md. */
 int render_json(FILE *f, const struct workload *wl, const void *cfg,
 		const struct case_result *r);

@@ -19,6 +19,18 @@
 #include "stats/summary.h"
 #include "store/store.h"
 #include "util.h"
+#include "workload/registry.h"
+
+/*
+ * What one latency sample of a workload counts ("msgs", "ops"), for the
+ * explanation line; "events" for a workload this binary does not know.
+ */
+static const char *run_events(const char *workload)
+{
+	const struct workload *wl = workload_find(workload);
+
+	return wl && wl->events ? wl->events : "events";
+}
 
 /* "cpus=0-1 probes=off", or "" when c has no settings; to be freed. */
 static char *settings_text(const struct run_case *c)

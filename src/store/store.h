@@ -274,6 +274,16 @@ void export_upgrade(json_t *doc);
  */
 json_t *export_load(const char *path);
 
+struct run;
+/*
+ * A validated export document into the run model *r (store/export_run.c);
+ * -1 after error() naming origin.
+ */
+int run_from_export(const json_t *doc, const char *origin, struct run *r);
+
+/* The export document of r (doc/export.md), as export and show print it. */
+json_t *run_to_export(const struct run *r);
+
 /*
  * The most bytes a document may have: export_load() reads no further,
  * and refuses a regular file above it before parsing. opt (the import

@@ -21,6 +21,7 @@
 
 #include "model/run.h"
 #include "stats/hist.h"
+#include "store/load.h"
 #include "store/store.h"
 
 #define TMPDIR_TAG "model"

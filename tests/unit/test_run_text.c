@@ -22,7 +22,7 @@
 
 #include "harness/plan.h"
 #include "harness/runner.h"
-#include "model/result.h"
+#include "harness/result.h"
 #include "model/run.h"
 #include "probe/probe.h"
 #include "report/render.h"

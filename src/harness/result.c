@@ -1,19 +1,52 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * model/result.c: a case as the harness just ran it (a plan case and its
- * case_result) into the run model, so that `run` summarises what it
- * measured with the code `show` uses for what was stored.
+ * harness/result.c: a case as the harness just ran it (a plan case and
+ * its case_result) into the run model, so that `run` summarises what it
+ * measured with the code `show` uses for what was stored; and a case's
+ * options as JSON (json_parameters()), as stored and exported.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness/identity.h"
+#include "harness/options.h"
+#include "harness/result.h"
 #include "harness/runner.h"
-#include "model/result.h"
-#include "report/render.h"
 #include "stats/hist.h"
 #include "util.h"
+#include "workload/workload.h"
+
+json_t *json_parameters(const struct workload *wl, const void *cfg)
+{
+	json_t *p = json_object();
+
+	for (const struct opt_def *o = wl->options; o->name; o++) {
+		const void *v = (const char *)cfg + o->offset;
+		char buf[64];
+
+		if (o->set)
+			continue;
+		switch (o->type) {
+		case OPT_UINT:
+		case OPT_DURATION:
+			json_object_set_new(p, o->name,
+				json_integer(*(const unsigned int *)v));
+			break;
+		case OPT_BOOL:
+			json_object_set_new(p, o->name,
+				json_boolean(*(const bool *)v));
+			break;
+		case OPT_ENUM:
+		case OPT_STRING:
+		case OPT_LIST:
+			opt_format(o, cfg, buf, sizeof(buf));
+			json_object_set_new(p, o->name, json_string(buf));
+			break;
+		}
+	}
+	return p;
+}
 
 /* The index of d in r->metrics, added (copied) when r lacks it. */
 static size_t metric_add(struct run *r, const struct metric_def *d)
