@@ -701,7 +701,7 @@ static int setup(struct agent *a, const struct agent_opts *ao, char *url_buf,
 
 	if (run_db_path(ao->db, url_buf, len))
 		return -1;
-	if (!store_is_url(url_buf))
+	if (!store_scheme(url_buf)->queue)
 		return error("agent: the job queue lives in a PostgreSQL database (--db postgresql://...), not in the SQLite file '%s'",
 			     url_buf);
 	a->url = url_buf;
@@ -747,7 +747,7 @@ static int setup(struct agent *a, const struct agent_opts *ao, char *url_buf,
 		snprintf(a->local, sizeof(a->local), "%s", ao->local_db);
 	else
 		snprintf(a->local, sizeof(a->local), "%s/results.db", a->dir);
-	if (store_is_url(a->local))
+	if (!store_scheme(a->local)->file)
 		return error("agent: option --local-db: expected a SQLite file, got a URL");
 	return 0;
 }

@@ -659,7 +659,7 @@ static void trace_roots(struct plan *plan, const struct store *st,
 			continue;
 		if (c->trace_dir)
 			dir = xstrdup(c->trace_dir);
-		else if (!store_is_url(store_path(st)))
+		else if (store_scheme(store_path(st))->file)
 			dir = trace_default_dir(store_path(st));
 		else if (!store_default_path(def, sizeof(def)))
 			dir = trace_default_dir(def);

@@ -17,7 +17,7 @@
 
 struct store *queue_open(const char *url, const char *who, bool write)
 {
-	if (!store_is_url(url)) {
+	if (!store_scheme(url)->queue) {
 		error("%s: the job queue lives in a PostgreSQL database (--db postgresql://...), not in the SQLite file '%s'",
 		      who, url);
 		return NULL;

@@ -1,29 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * store/store.c: the store interface (store.h) over its backends: the
- * database's name picks one (a PostgreSQL URL, else a SQLite file), and
- * every call goes through its ops (store_int.h). What needs no backend -
- * the default path, a URL without its password, the export of a loaded
- * run - is here.
+ * store/store.c: what of the store interface (store.h) needs no
+ * backend: the default path, whether a file is missing, a URL without
+ * its password, the command line as stored, freeing what the readers
+ * return. The backends and the table of schemes that picks one are
+ * backend.c's.
  */
-#include <fnmatch.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "model/run.h"
-#include "store/store_int.h"
+#include "store/store.h"
 #include "util.h"
-
-bool store_is_url(const char *db)
-{
-	return !strncmp(db, "postgresql://", 13) || !strncmp(db, "postgres://", 11);
-}
 
 bool store_missing(const char *db)
 {
-	return !store_is_url(db) && access(db, F_OK);
+	return store_scheme(db)->file && access(db, F_OK);
 }
 
 /*
@@ -34,7 +27,7 @@ char *store_url_redact(const char *db)
 {
 	char *out = xstrdup(db), *auth, *at, *slash, *q, *p;
 
-	if (!store_is_url(db))
+	if (store_scheme(db)->file)
 		return out;
 	auth = strstr(out, "://") + 3;
 	slash = auth + strcspn(auth, "/?");
@@ -82,9 +75,9 @@ char *store_command_line(char *const *argv)
 	for (size_t i = 0; i < n; i++) {
 		const char *eq = strchr(argv[i], '=');
 
-		if (store_is_url(argv[i])) {
+		if (!store_scheme(argv[i])->file) {
 			v[i] = store_url_redact(argv[i]);
-		} else if (eq && store_is_url(eq + 1)) {
+		} else if (eq && !store_scheme(eq + 1)->file) {
 			char *r = store_url_redact(eq + 1);
 
 			v[i] = xmalloc((eq + 1 - argv[i]) + strlen(r) + 1);
@@ -102,38 +95,6 @@ char *store_command_line(char *const *argv)
 	free(v);
 	free(words);
 	return out;
-}
-
-static struct store *open_store(const char *db, bool write)
-{
-	return store_is_url(db) ? pg_store_open(db, write)
-				: sqlite_store_open(db, write);
-}
-
-struct store *store_open(const char *path)
-{
-	return open_store(path, true);
-}
-
-struct store *store_open_ro(const char *path)
-{
-	return open_store(path, false);
-}
-
-void store_close(struct store *s)
-{
-	if (s)
-		s->ops->close(s);
-}
-
-const char *store_path(const struct store *s)
-{
-	return s->name;
-}
-
-const char *store_kind(const struct store *s)
-{
-	return s->ops->kind;
 }
 
 int store_default_path(char *buf, size_t len)
@@ -162,48 +123,6 @@ int store_default_path(char *buf, size_t len)
 	return 0;
 }
 
-int store_run_begin(struct store *s, const struct store_run *r, int64_t *id)
-{
-	return s->ops->run_begin(s, r, id);
-}
-
-int store_run_end(struct store *s, int64_t id, const char *status,
-		  double ended, json_t *environment)
-{
-	return s->ops->run_end(s, id, status, ended, environment);
-}
-
-int store_case_add(struct store *s, int64_t run_id, const struct store_case *c)
-{
-	return s->ops->case_add(s, run_id, c);
-}
-
-/*
- * A uuid is looked up here, for every backend, before the backend's own
- * resolve (ids and labels): a label that happens to look like a uuid of
- * no run still resolves as a label.
- */
-int store_resolve(struct store *s, const char *spec, int64_t *id)
-{
-	if (uuid_valid(spec)) {
-		int rc = store_find_uuid(s, spec, id);
-
-		if (rc)
-			return rc < 0 ? -1 : 0;
-	}
-	return s->ops->resolve(s, spec, id);
-}
-
-int store_find_uuid(struct store *s, const char *uuid, int64_t *id)
-{
-	return s->ops->find_uuid(s, uuid, id);
-}
-
-int store_runs(struct store *s, struct store_run_info **runs, size_t *n)
-{
-	return s->ops->runs(s, runs, n);
-}
-
 void store_runs_free(struct store_run_info *runs, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -218,12 +137,6 @@ void store_runs_free(struct store_run_info *runs, size_t n)
 	free(runs);
 }
 
-int store_ab_runs(struct store *s, const char *ab, struct store_ab_run **runs,
-		  size_t *n)
-{
-	return s->ops->ab_runs(s, ab, runs, n);
-}
-
 void store_ab_runs_free(struct store_ab_run *runs, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -231,166 +144,4 @@ void store_ab_runs_free(struct store_ab_run *runs, size_t n)
 		free(runs[i].label);
 	}
 	free(runs);
-}
-
-int store_load(struct store *s, int64_t id, struct run *r)
-{
-	return s->ops->load(s, id, r);
-}
-
-/* The export document is the model's: one reader of a run per backend. */
-json_t *store_export(struct store *s, int64_t id)
-{
-	struct run r;
-	json_t *doc;
-
-	if (store_load(s, id, &r))
-		return NULL;
-	doc = run_to_export(&r);
-	run_free(&r);
-	return doc;
-}
-
-int store_import(struct store *s, json_t *doc, const char *origin,
-		 int64_t *id)
-{
-	return s->ops->import(s, doc, origin, false, id);
-}
-
-int store_import_once(struct store *s, json_t *doc, const char *origin,
-		      int64_t *id)
-{
-	return s->ops->import(s, doc, origin, true, id);
-}
-
-int store_estimate(struct store *s, const char *workload, unsigned version,
-		   const char *params, double *secs)
-{
-	return s->ops->estimate(s, workload, version, params, secs);
-}
-
-int store_history(struct store *s, const char *label, const char *host,
-		  const char *workload, unsigned version, const char *params,
-		  const char *metric, unsigned max,
-		  void (*fn)(void *arg, const double *x, size_t n), void *arg)
-{
-	return s->ops->history(s, label, host, workload, version, params,
-			       metric, max, fn, arg);
-}
-
-struct store_series_case *series_case_add(struct store_series *out)
-{
-	struct store_series_case *c;
-
-	if (!(out->ncases & (out->ncases - 1)))	/* 0, 1, 2, 4, ...: grow */
-		out->cases = xrealloc(out->cases, (out->ncases ? 2 * out->ncases : 1) *
-				      sizeof(*out->cases));
-	c = &out->cases[out->ncases++];
-	memset(c, 0, sizeof(*c));
-	return c;
-}
-
-void series_sample_add(struct store_series_case *c, double v)
-{
-	if (!(c->n & (c->n - 1)))
-		c->x = xrealloc(c->x, (c->n ? 2 * c->n : 1) * sizeof(*c->x));
-	c->x[c->n++] = v;
-}
-
-static void series_case_free(struct store_series_case *c)
-{
-	free(c->uuid);
-	free(c->label);
-	free(c->host);
-	free(c->kernel);
-	free(c->command);
-	free(c->params);
-	free(c->sweep_keys);
-	free(c->sweep);
-	free(c->settings);
-	free(c->x);
-}
-
-void store_series_free(struct store_series *out)
-{
-	for (size_t i = 0; i < out->nmetrics; i++) {
-		free(out->metrics[i].name);
-		free(out->metrics[i].unit);
-	}
-	free(out->metrics);
-	for (size_t i = 0; i < out->njobs; i++)
-		free(out->jobs[i]);
-	free(out->jobs);
-	for (size_t i = 0; i < out->ncases; i++)
-		series_case_free(&out->cases[i]);
-	free(out->cases);
-	memset(out, 0, sizeof(*out));
-}
-
-/* A glob that a run without the field never matches. */
-static bool glob_keeps(const char *glob, const char *s)
-{
-	return !glob || (s && !fnmatch(glob, s, 0));
-}
-
-int store_series(struct store *s, const struct store_series_query *q,
-		 struct store_series *out)
-{
-	const char *want = q->metric;
-	size_t keep = 0;
-
-	memset(out, 0, sizeof(*out));
-	if (s->ops->series_meta(s, q->job, out))
-		return -1;
-	for (size_t i = 0; i < out->nmetrics && !out->metric; i++) {
-		const struct store_series_metric *m = &out->metrics[i];
-
-		if (want ? !strcmp(m->name, want) : m->headline)
-			out->metric = m;
-	}
-	if (!out->metric && !want && out->nmetrics)
-		out->metric = &out->metrics[0];	/* a job without a headline */
-	if (!out->metric)
-		return 0;
-	if (s->ops->series(s, q, out->metric->name, out))
-		return -1;
-	/* the globs here, so that they mean the same on every backend */
-	for (size_t i = 0; i < out->ncases; i++) {
-		struct store_series_case *c = &out->cases[i];
-
-		if (glob_keeps(q->host, c->host) && glob_keeps(q->label, c->label))
-			out->cases[keep++] = *c;
-		else
-			series_case_free(c);
-	}
-	out->ncases = keep;
-	return 0;
-}
-
-static int no_campaigns(struct store *s)
-{
-	return error("%s: campaigns are kept in a SQLite store, not in %s (give --db PATH)",
-		     s->name, s->ops->kind);
-}
-
-int store_campaign_get(struct store *s, const char *name, json_t **doc)
-{
-	*doc = NULL;
-	return s->ops->campaign_get ? s->ops->campaign_get(s, name, doc) :
-		no_campaigns(s);
-}
-
-int store_campaign_put(struct store *s, const char *name, const json_t *doc,
-		       bool create)
-{
-	return s->ops->campaign_put ? s->ops->campaign_put(s, name, doc, create) :
-		no_campaigns(s);
-}
-
-int store_campaign_names(struct store *s, char ***names, size_t *n)
-{
-	*names = NULL;
-	*n = 0;
-	return s->ops->campaign_names ? s->ops->campaign_names(s, names, n) :
-		no_campaigns(s);
 }

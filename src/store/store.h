@@ -3,7 +3,7 @@
  * store: where runs are kept. SQLite by default (store/sqlite.c: the
  * connection and schema; sqlite_write.c; sqlite_read.c), PostgreSQL for
  * a fleet (store/pg*.c, libpq), picked by the database's name
- * (store_is_url()) behind this one interface (store.c, store_int.h);
+ * (store_scheme()) behind this one interface (backend.c, store_int.h);
  * the schemas are in doc/store.md and doc/fleet.md. The store never interprets values: it keeps what it is
  * given and hands back an export document (checked, read and written by
  * store/export.c). The one exception is upgrading runs stored before
@@ -62,11 +62,22 @@ const char *store_path(const struct store *s);
 const char *store_kind(const struct store *s);
 
 /*
- * Whether db names a PostgreSQL database rather than a SQLite file: a
- * libpq URI, "postgresql://..." or "postgres://..." (credentials through
- * libpq's usual means: PGPASSFILE, PGSERVICEFILE, ?service=, sslmode).
+ * A kind of database and the names that choose it, a row of the table of
+ * schemes (store/backend.c): a PostgreSQL database is named by a libpq
+ * URI, "postgresql://..." or "postgres://..." (credentials through
+ * libpq's usual means: PGPASSFILE, PGSERVICEFILE, ?service=, sslmode);
+ * any other name is a SQLite file.
  */
-bool store_is_url(const char *db);
+struct store_scheme {
+	const char *kind;	/* "sqlite", "postgresql", as store_kind() */
+	const char *prefix;	/* what a name starts with; NULL: the rest */
+	bool file;		/* a file: may be missing; no password in it */
+	bool queue;		/* keeps the job queue (store/queue.h) */
+	struct store *(*open)(const char *db, bool write);	/* NULL: error() */
+};
+
+/* The row of the table of schemes that db's name chooses; never NULL. */
+const struct store_scheme *store_scheme(const char *db);
 
 /*
  * db without a password: a URL's "user:secret@" becomes "user@" and a

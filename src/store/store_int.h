@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Private to src/store: what a backend gives the store interface
- * (store.h). A backend's handle begins with struct store; store.c picks
- * the backend by the database's name (store_is_url()) and calls through
- * its ops. SQLite: sqlite*.c. PostgreSQL: pg*.c (libpq).
+ * (store.h). A backend's handle begins with struct store; backend.c picks
+ * the backend by the database's name (its table of schemes) and calls
+ * through its ops. SQLite: sqlite*.c. PostgreSQL: pg*.c (libpq).
  *
  * Every op has the contract of the store.h function of the same name;
  * import carries store_import_once()'s once flag.
@@ -42,7 +42,7 @@ struct store_ops {
 	/* store_series()'s halves: the metrics of q->job's latest complete
 	 * case into out->metrics, or, when it has none, the jobs that have
 	 * one into out->jobs; then the cases with samples of metric, q->since
-	 * applied (q->host and q->label are store.c's), each added by
+	 * applied (q->host and q->label are backend.c's), each added by
 	 * series_case_add() in the order store.h gives */
 	int (*series_meta)(struct store *s, const char *job,
 			   struct store_series *out);
@@ -62,7 +62,7 @@ struct store {
 	char *name;
 };
 
-/* A new, empty case at the end of out->cases (store.c). */
+/* A new, empty case at the end of out->cases (backend.c). */
 struct store_series_case *series_case_add(struct store_series *out);
 /* v appended to c's samples. */
 void series_sample_add(struct store_series_case *c, double v);
