@@ -19,7 +19,7 @@
 #include "cmd/setup.h"
 #include "harness/options.h"
 #include "harness/plan.h"
-#include "report/noise_model.h"
+#include "compare/noise_model.h"
 #include "model/run.h"
 #include "store/load.h"
 #include "store/store.h"

@@ -29,7 +29,7 @@
 #include "harness/runner.h"
 #include "model/run.h"
 #include "probe/sysenv.h"
-#include "report/noise_model.h"
+#include "compare/noise_model.h"
 #include "stats/noise.h"
 #include "stats/sequential.h"
 #include "stats/summary.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * schedlab noise [JOB]: this host's noise model of each case, within a
- * run and between runs (report/noise_model.h, derived from the stored
+ * run and between runs (compare/noise_model.h, derived from the stored
  * runs, so it travels with them through export, import, push and
  * pull).
  *
@@ -16,7 +16,7 @@
 #include "cmd/cmd.h"
 #include "cmd/setup.h"
 #include "model/run.h"
-#include "report/noise_model.h"
+#include "compare/noise_model.h"
 #include "store/load.h"
 #include "store/store.h"
 #include "util.h"

@@ -17,7 +17,7 @@
 #include "model/run.h"
 #include "probe/probe.h"
 #include "probe/sysenv.h"
-#include "report/noise_model.h"
+#include "compare/noise_model.h"
 #include "report/render.h"
 #include "report/run_text.h"
 #include "stats/noise.h"
@@ -314,7 +314,7 @@ struct precise {
 };
 
 /*
- * Whether this host's run-to-run offset of case c (report/noise_model.h)
+ * Whether this host's run-to-run offset of case c (compare/noise_model.h)
  * already exceeds what the run's median x[0..n) is known to: then more
  * iterations buy nothing a comparison between runs can use (item 6 of
  * doc/statistics.md's "Runs as replicates"); why says so in numbers.

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The comparison model from typed runs (model/run.h): which cases of a
- * baseline and its candidates are the same experiment, and for each the
- * summaries, tests, verdicts and scheduler metrics that moved - all
- * computed by src/stats/; the renderers in compare.c and
- * compare_data.c only format the result.
+ * compare/build.c: the comparison (compare/compare.h) from typed runs
+ * (model/run.h): the cases of a baseline and its candidates paired by
+ * the one matcher (compare/match.h), and for each the summaries, tests,
+ * verdicts and scheduler metrics that moved - all computed by
+ * src/stats/; the renderers (report/compare.h) only format the result.
+ * The store, when given, is read for the baseline's earlier runs (its
+ * run-to-run noise) and the host's noise models (compare/noise_model.h).
  */
 #include <fnmatch.h>
 #include <math.h>
@@ -13,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare/compare.h"
+#include "compare/noise_model.h"
 #include "model/run.h"
 #include "probe/probe.h"
-#include "report/compare.h"
-#include "report/noise_model.h"
 #include "stats/noise.h"
 #include "store/store.h"
 #include "util.h"
@@ -56,7 +58,7 @@ struct build {
 	size_t group, ngroup;		/* the last job's tables in c->jobs */
 	struct comparison *c;
 	/* runs as the unit: the host's noise models of the last job and
-	 * metric read (report/noise_model.h), and the runs left out of them */
+	 * metric read (compare/noise_model.h), and the runs left out of them */
 	struct store *st;
 	struct noise_set ns;
 	char *ns_job, *ns_metric;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/noise_model.h"
+#include "compare/noise_model.h"
 #include "stats/summary.h"
 #include "store/store.h"
 #include "util.h"

@@ -10,8 +10,8 @@
  * value of the job; its runs are grouped by label (one label, one
  * state: only neighbours within a label are differenced).
  */
-#ifndef SCHEDLAB_REPORT_NOISE_MODEL_H
-#define SCHEDLAB_REPORT_NOISE_MODEL_H
+#ifndef SCHEDLAB_COMPARE_NOISE_MODEL_H
+#define SCHEDLAB_COMPARE_NOISE_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>
