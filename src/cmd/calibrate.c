@@ -17,9 +17,9 @@
 
 #include "cmd/cmd.h"
 #include "cmd/setup.h"
+#include "compare/noise_model.h"
 #include "harness/options.h"
 #include "harness/plan.h"
-#include "compare/noise_model.h"
 #include "model/run.h"
 #include "store/load.h"
 #include "store/store.h"

@@ -24,12 +24,13 @@
 #include "cmd/cmd.h"
 #include "cmd/compare_cli.h"
 #include "cmd/run_exec.h"
+#include "compare/match.h"
+#include "compare/noise_model.h"
 #include "harness/identity.h"
 #include "harness/plan.h"
 #include "harness/runner.h"
 #include "model/run.h"
 #include "probe/sysenv.h"
-#include "compare/noise_model.h"
 #include "stats/noise.h"
 #include "stats/sequential.h"
 #include "stats/summary.h"
@@ -128,43 +129,25 @@ static struct case_note *note_of(struct judge *j, unsigned seq)
 	return &j->notes[seq - 1];
 }
 
-/*
- * The case of r that measures the same thing as (job, workload,
- * version, params), or NULL - or, with match_job (--match job), the same
- * job, workload, version and sweep values, as compare matches them.
- */
-static const struct run_case *find_case(const struct run *r, const char *job,
-					const char *workload, unsigned version,
-					const char *params, const char *sweep,
-					bool match_job)
-{
-	for (size_t i = 0; i < r->ncases; i++) {
-		const struct run_case *rc = &r->cases[i];
-
-		if (!strcmp(rc->job, job) && !strcmp(rc->workload, workload) &&
-		    rc->version == version &&
-		    !strcmp(match_job ? rc->sweep : rc->params,
-			    match_job ? sweep : params))
-			return rc;
-	}
-	return NULL;
-}
-
 /* The case of r that plan case c will measure again. */
 static const struct run_case *stored_case(const struct run *r,
 					  const struct plan_case *c,
 					  bool match_job)
 {
-	return find_case(r, c->job, c->wl->name, identity_version(c->wl),
-			 c->params, c->sweep, match_job);
+	struct case_key k = { .job = c->job, .workload = c->wl->name,
+			      .version = identity_version(c->wl),
+			      .params = c->params, .sweep = c->sweep };
+
+	return case_find(r, &k, match_job);
 }
 
 /* The case of r that a stored case x measured too. */
 static const struct run_case *twin_case(const struct run *r,
 					const struct run_case *x, bool match_job)
 {
-	return find_case(r, x->job, x->workload, x->version, x->params,
-			 x->sweep, match_job);
+	struct case_key k = case_key_of(x);
+
+	return case_find(r, &k, match_job);
 }
 
 /* The headline's finite samples of a stored case into *x (malloc'd). */

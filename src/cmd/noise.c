@@ -15,8 +15,8 @@
 
 #include "cmd/cmd.h"
 #include "cmd/setup.h"
-#include "model/run.h"
 #include "compare/noise_model.h"
+#include "model/run.h"
 #include "store/load.h"
 #include "store/store.h"
 #include "util.h"

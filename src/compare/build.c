@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "compare/compare.h"
+#include "compare/match.h"
 #include "compare/noise_model.h"
 #include "model/run.h"
 #include "probe/probe.h"
@@ -68,21 +69,13 @@ struct build {
 	size_t nrunsunit;		/* ... compared with the run as the unit */
 };
 
-/* How two cases relate. */
-enum likeness {
-	OTHER,		/* another experiment */
-	VERSION,	/* the same but for the workload's version */
-	SAME,
-};
-
-static enum likeness likeness(const struct run_case *x,
-			      const struct run_case *y, bool match_job)
+/* How two cases relate, by the one rule (compare/match.h). */
+static enum case_likeness likeness(const struct run_case *x,
+				   const struct run_case *y, bool match_job)
 {
-	if (strcmp(x->job, y->job) || strcmp(x->workload, y->workload))
-		return OTHER;
-	if (match_job ? strcmp(x->sweep, y->sweep) : strcmp(x->params, y->params))
-		return OTHER;
-	return x->version == y->version ? SAME : VERSION;
+	struct case_key a = case_key_of(x), b = case_key_of(y);
+
+	return case_likeness(&a, &b, match_job);
 }
 
 /* name=value words, to say how two cases or their settings differ. */
@@ -808,7 +801,7 @@ static void explain_mismatch(const struct build *b, size_t nruns,
 					      cc->workload, specs[k]);
 					return;
 				}
-				if (likeness(bc, cc, match_job) == VERSION) {
+				if (likeness(bc, cc, match_job) == CASE_VERSION) {
 					error("compare: nothing to compare: " VERSION_FMT,
 					      bc->workload, specs[k], cc->version,
 					      specs[0], bc->version);
@@ -846,7 +839,7 @@ static bool near_case(struct build *b, const struct run_case *bc)
 		for (size_t l = 0; l < b->runs[k]->ncases; l++) {
 			const struct run_case *x = &b->runs[k]->cases[l];
 
-			if (b->used[k][l] || likeness(bc, x, true) == OTHER)
+			if (b->used[k][l] || likeness(bc, x, true) == CASE_OTHER)
 				continue;
 			b->used[k][l] = true;
 			any = true;
@@ -871,16 +864,16 @@ static const struct run_case *match_in(struct build *b, size_t k,
 	size_t other = r->ncases;
 
 	for (size_t l = 0; l < r->ncases; l++) {
-		enum likeness like;
+		enum case_likeness like;
 
 		if (b->used[k][l])
 			continue;
 		like = likeness(bc, &r->cases[l], match_job);
-		if (like == SAME) {
+		if (like == CASE_SAME) {
 			b->used[k][l] = true;
 			return &r->cases[l];
 		}
-		if (like == VERSION && other == r->ncases)
+		if (like == CASE_VERSION && other == r->ncases)
 			other = l;
 	}
 	if (other < r->ncases) {
