@@ -23,6 +23,7 @@
 #include "cmd/compare_cli.h"
 #include "cmd/run_exec.h"
 #include "cmd/setup.h"
+#include "compare/session.h"
 #include "harness/plan.h"
 #include "harness/runner.h"
 #include "model/run.h"
@@ -304,54 +305,55 @@ static bool has_table(const struct plan *p)
 	return false;
 }
 
+/* The comparison of the variants as o asks; an exit code. */
+static int ab_render(const struct ab_opts *o, const struct comparison *c,
+		     const struct run *const *rp)
+{
+	fflush(stdout);
+	if (o->layout != LAYOUT_MMTESTS && o->format <= 1) {
+		/* compare's layouts, then the verdict it has not said */
+		if (!compare_render_layout(c, rp, o->layout, STAT_MEAN,
+					   o->format == 1, "ab")) {
+			FILE *f = text_safe(stdout);
+
+			fputc('\n', f);
+			render_verdict_line(f, c);
+			fclose(f);
+			return EXIT_OK;
+		}
+		return EXIT_RUN_FAILED;
+	}
+	compare_render(c, o->format);
+	return EXIT_OK;
+}
+
 /* Loads the runs ids[0..n) and prints their comparison; an exit code. */
 static int ab_compare(const struct ab_opts *o, const struct cmp_opts *co,
 		      const int64_t *ids, size_t n)
 {
-	struct run *runs = xcalloc(n, sizeof(*runs));
-	const struct run **rp = xcalloc(n, sizeof(*rp));
 	char (*names)[24] = xcalloc(n, sizeof(*names));
 	const char **specs = xcalloc(n, sizeof(*specs));
+	struct compare_session s;
 	struct comparison c;
 	int rc = EXIT_RUN_FAILED;
 
 	for (size_t k = 0; k < n; k++) {
 		snprintf(names[k], sizeof(names[k]), "%lld", (long long)ids[k]);
 		specs[k] = names[k];
-		rp[k] = &runs[k];
 	}
-	if (run_load_many(specs, n, o->db, runs))
-		goto out;
+	compare_session_init(&s, o->db);
 	/*
 	 * The variants ran in the same rounds: their difference is judged
 	 * by the noise within them, not widened by the noise between
 	 * earlier runs of the label (no history). They may differ in a
 	 * job's options (argv): match by job.
 	 */
-	if (!compare_build(rp, specs, n, co, true, NULL, &c)) {
-		fflush(stdout);
-		if (o->layout != LAYOUT_MMTESTS && o->format <= 1) {
-			/* compare's layouts, then the verdict it has not said */
-			if (!compare_render_layout(&c, rp, o->layout, STAT_MEAN,
-						   o->format == 1, "ab")) {
-				FILE *f = text_safe(stdout);
-
-				fputc('\n', f);
-				render_verdict_line(f, &c);
-				fclose(f);
-				rc = EXIT_OK;
-			}
-		} else {
-			compare_render(&c, o->format);
-			rc = EXIT_OK;
-		}
+	if (!compare_session_load(&s, specs, n, NULL, n) &&
+	    !compare_session_build(&s, specs, co, true, false, &c)) {
+		rc = ab_render(o, &c, s.rp);
 		compare_free(&c);
 	}
-	for (size_t k = 0; k < n; k++)
-		run_free(&runs[k]);
-out:
-	free(runs);
-	free(rp);
+	compare_session_close(&s);
 	free(names);
 	free(specs);
 	return rc;
@@ -401,8 +403,8 @@ int cmd_ab(int argc, char **argv)
 		.sets = o.sets.v, .nsets = o.sets.n,
 		.command = command, .ab = true,
 	};
-	co = (struct cmp_opts){ .test = TEST_MWU, .alpha = AB_ALPHA,
-				.nboot = BOOT_RESAMPLES, .seed = BOOT_SEED };
+	co = compare_opts_default(TEST_MWU);
+	co.alpha = AB_ALPHA;
 	/* csv and json: the document alone on stdout */
 	doc_only = o.format >= 2;
 	rq.quiet = o.quiet || doc_only;

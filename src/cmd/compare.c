@@ -14,6 +14,7 @@
 #include "cmd/cmd.h"
 #include "cmd/compare_cli.h"
 #include "cmd/setup.h"
+#include "compare/session.h"
 #include "model/run.h"
 #include "report/compare.h"
 #include "report/html.h"
@@ -80,9 +81,9 @@ int compare_parse(int argc, char **argv, const struct opt_def *tab,
 	*first = opts_parse_argv(&t, 1, argc, argv, argv[0], true);
 	if (*first < 0)
 		return -1;
-	*co = (struct cmp_opts){ .test = (enum stat_test)o->test, .alpha = 0.05,
-				 .nboot = BOOT_RESAMPLES, .seed = BOOT_SEED,
-				 .metrics = o->metrics, .runs_unit = o->unit == 0 };
+	*co = compare_opts_default((enum stat_test)o->test);
+	co->metrics = o->metrics;
+	co->runs_unit = o->unit == 0;
 	if (o->help)
 		return 0;
 	return parse_percent(argv[0], o->threshold, &co->threshold);
@@ -251,9 +252,9 @@ int cmd_compare(int argc, char **argv)
 	struct compare_opts o;
 	struct comparison c;
 	struct cmp_opts co;
-	struct store *st = NULL;
-	struct run *runs = NULL;
-	const struct run **rp = NULL;
+	struct compare_session s;
+	struct store *st;
+	const struct run **rp;
 	char **specs = NULL;
 	size_t nspecs = 0, *side_end = NULL;
 	int first, n, rc = EXIT_USAGE;
@@ -298,35 +299,23 @@ int cmd_compare(int argc, char **argv)
 		error("compare: expected a baseline and at least one candidate (usage: schedlab compare BASE CAND [CAND...])");
 		return EXIT_USAGE;
 	}
-	st = compare_open_history(o.db);
-	if (!st) {
-		char db[4096];
-
-		/* a database that is there but cannot be opened has said why */
-		if (!run_db_path(o.db, db, sizeof(db)) && !store_missing(db))
-			goto out;
-	}
+	compare_session_init(&s, o.db);
+	st = compare_session_store(&s);
+	/* a database that is there but cannot be opened has said why */
+	if (s.src.failed && !s.src.unresolved)
+		goto out;
 	side_end = xcalloc((size_t)n, sizeof(*side_end));
 	for (int i = 0; i < n; i++) {
 		if (side_specs(argv[first + i], o.all, st, &specs, &nspecs))
 			goto out;
 		side_end[i] = nspecs;
 	}
-	runs = xcalloc(nspecs, sizeof(*runs));
-	rp = xcalloc((size_t)n, sizeof(*rp));
-	if (run_load_many((const char *const *)specs, nspecs, o.db, runs))
+	if (compare_session_load(&s, (const char *const *)specs, nspecs,
+				 side_end, (size_t)n) ||
+	    compare_session_build(&s, (const char *const *)argv + first, &co,
+				  o.match == 1, true, &c))
 		goto out;
-	/* a side of several runs: the later ones' iterations into its first */
-	for (int i = 0; i < n; i++) {
-		size_t lo = i ? side_end[i - 1] : 0;
-
-		for (size_t k = lo + 1; k < side_end[i]; k++)
-			run_merge(&runs[lo], &runs[k]);
-		rp[i] = &runs[lo];
-	}
-	if (compare_build(rp, (const char *const *)argv + first, (size_t)n,
-			  &co, o.match == 1, st, &c))
-		goto out;
+	rp = s.rp;
 	c.rows = rows;
 	compare_style(&o, &c);
 	if (o.layout != LAYOUT_MMTESTS) {
@@ -351,16 +340,11 @@ int cmd_compare(int argc, char **argv)
 	compare_free(&c);
 	rc = EXIT_OK;
 out:
-	if (st)
-		store_close(st);
-	for (size_t i = 0; runs && i < nspecs; i++)
-		run_free(&runs[i]);
+	compare_session_close(&s);
 	for (size_t i = 0; i < nspecs; i++)
 		free(specs[i]);
 	free(specs);
 	free(side_end);
-	free(runs);
-	free(rp);
 	return rc;
 }
 

@@ -16,6 +16,7 @@
 #include "cmd/cmd.h"
 #include "cmd/compare_cli.h"
 #include "cmd/setup.h"
+#include "compare/session.h"
 #include "model/run.h"
 #include "report/html.h"
 #include "report/plot.h"
@@ -118,9 +119,7 @@ int cmd_report(int argc, char **argv)
 	struct cmp_opts co;
 	struct comparison c;
 	struct plot_batch pb;
-	struct store *st = NULL;
-	struct run *runs;
-	const struct run **rp;
+	struct compare_session s;
 	int first, n, rc = EXIT_USAGE, w;
 
 	memset(&o, 0, sizeof(o));
@@ -132,8 +131,7 @@ int cmd_report(int argc, char **argv)
 		report_usage(stdout);
 		return EXIT_OK;
 	}
-	co = (struct cmp_opts){ .test = (enum stat_test)o.test, .alpha = 0.05,
-				.nboot = BOOT_RESAMPLES, .seed = BOOT_SEED };
+	co = compare_opts_default((enum stat_test)o.test);
 	if (parse_percent(argv[0], o.threshold, &co.threshold))
 		return EXIT_USAGE;
 	if (!o.output) {
@@ -147,15 +145,11 @@ int cmd_report(int argc, char **argv)
 	}
 	if (make_dir(o.output))
 		return EXIT_USAGE;
-	runs = xcalloc((size_t)n, sizeof(*runs));
-	rp = xcalloc((size_t)n, sizeof(*rp));
-	if (run_load_many((const char *const *)argv + first, (size_t)n, o.db, runs))
-		goto out;
-	for (int i = 0; i < n; i++)
-		rp[i] = &runs[i];
-	st = compare_open_history(o.db);
-	if (compare_build(rp, (const char *const *)argv + first, (size_t)n,
-			  &co, o.match == 1, st, &c))
+	compare_session_init(&s, o.db);
+	if (compare_session_load(&s, (const char *const *)argv + first, (size_t)n,
+				 NULL, (size_t)n) ||
+	    compare_session_build(&s, (const char *const *)argv + first, &co,
+				  o.match == 1, true, &c))
 		goto out;
 	if (plot_open(&pb, o.format == 1)) {
 		rc = EXIT_RUN_FAILED;
@@ -165,16 +159,11 @@ int cmd_report(int argc, char **argv)
 	if (!plot_have(&pb))
 		warning("report: no gnuplot in PATH: the page has its tables but no plots (%s)",
 			PLOT_HOWTO);
-	w = write_page(o.output, &c, rp, &pb);
+	w = write_page(o.output, &c, s.rp, &pb);
 	plot_close(&pb);
 	compare_free(&c);
 	rc = w ? EXIT_RUN_FAILED : EXIT_OK;
 out:
-	if (st)
-		store_close(st);
-	for (int i = 0; i < n; i++)
-		run_free(&runs[i]);
-	free(runs);
-	free(rp);
+	compare_session_close(&s);
 	return rc;
 }

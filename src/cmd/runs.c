@@ -12,6 +12,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/setup.h"
+#include "compare/session.h"
 #include "model/run.h"
 #include "report/compare.h"
 #include "report/run_text.h"
@@ -109,8 +110,7 @@ static int show_ab_runs(const char *dbopt, const char *ab,
 static int show_tables(const struct runs_opts *o, const struct run *r,
 		       const char *spec)
 {
-	struct cmp_opts co = { .test = TEST_MWU, .alpha = 0.05,
-			       .nboot = BOOT_RESAMPLES, .seed = BOOT_SEED };
+	struct cmp_opts co = compare_opts_default(TEST_MWU);
 	struct layout_opts lo = { .stat = o->stat, .markdown = o->format == 2 };
 	struct comparison c;
 	int rc = 0;

@@ -35,7 +35,7 @@ struct store *run_source_store(struct run_source *src)
 		return src->st;
 	src->tried = true;
 	if (run_db_path(src->dbopt, src->db, sizeof(src->db))) {
-		src->failed = true;
+		src->failed = src->unresolved = true;
 		return NULL;
 	}
 	src->missing = store_missing(src->db);

@@ -26,6 +26,7 @@ struct run_source {
 	bool tried;		/* resolved (and opened, when there) */
 	bool missing;		/* no database at db */
 	bool failed;		/* it could not be resolved or opened: said */
+	bool unresolved;	/* ... resolved: no path (db unset) */
 };
 
 /* A source for --db dbopt (NULL: the default); nothing is opened yet. */
