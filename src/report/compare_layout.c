@@ -3,8 +3,8 @@
  * compare_layout: the shapes of a comparison that LKML posts use besides
  * mmtests' rows - the wide table of seed 000's tbench results (sweep
  * values as columns, a row per run, one statistic) and the raw lines of
- * its hackbench results (every iteration's value) - and the statistic
- * that --stat chooses for them and for the grid (compare_table.c).
+ * its hackbench results (every iteration's value); the statistic --stat
+ * chooses for them and for the grid (compare_table.c) is compare/stat.c's.
  *
  * Every value is the comparison's (compare/build.c) or one src/stats/
  * function of the cell's samples; this file only chooses and formats.
