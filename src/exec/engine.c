@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The executor: the cases of a plan and of the plans run beside it,
+ * interleaved round by round, adaptive cases looked at as they go, each
+ * plan's run stored case by case with the machine's description, the
+ * run's own summary printed job by job.
+ */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -8,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd/run_exec.h"
+#include "exec/exec_int.h"
 #include "harness/identity.h"
 #include "harness/runner.h"
 #include "monitor/monitor.h"
@@ -676,8 +682,8 @@ static void trace_roots(struct plan *plan, const struct store *st,
 	free(said);
 }
 
-int run_execute(struct plan *plans, size_t nplans, const struct run_request *ro,
-		const char *db, int64_t *run_id_out)
+int exec_plans(struct plan *plans, size_t nplans, const struct run_request *ro,
+	       const char *db, int64_t *run_id_out)
 {
 	struct progress pr = { .on = !ro->quiet && isatty(2),
 			       .ncases = plans[0].ncases, .start = now_ns() };
