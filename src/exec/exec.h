@@ -7,6 +7,13 @@
  * order, adaptive cases looked at as they go (stats/sequential.h) ->
  * each plan's run stored case by case with the machine's description,
  * the run's own summary printed case by case or job by job.
+ *
+ * The files: plans.c (the request's plans, --dry-run), engine.c (one
+ * execution from the store opened to the runs ended), session.c (the
+ * store: runs begun, cases stored, runs ended), rounds.c (one case's
+ * rounds on every side), adapt.c (run's own stopping rule) and
+ * progress.c (the progress line and the run's own output); exec_int.h
+ * is what they share.
  */
 #ifndef SCHEDLAB_EXEC_H
 #define SCHEDLAB_EXEC_H
