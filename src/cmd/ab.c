@@ -21,7 +21,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/compare_cli.h"
-#include "cmd/run_exec.h"
+#include "exec/exec.h"
 #include "cmd/setup.h"
 #include "compare/session.h"
 #include "harness/plan.h"
@@ -485,12 +485,12 @@ int cmd_ab(int argc, char **argv)
 	rq.adapt = &ad;
 	if (o.dry_run) {
 		print_variants(stdout, v, nv);
-		rc = run_dry(&rq);
+		rc = exec_dry(&rq);
 		goto out;
 	}
 	if (!rq.quiet)
 		print_variants(stdout, v, nv);
-	run_rc = run_suite(&rq, &ids[0]);
+	run_rc = exec_run(&rq, &ids[0]);
 	/* interrupted: the finished cases are kept, nothing is compared */
 	if (ids[0] < 0 || run_rc == EXIT_USAGE || run_rc == EXIT_INTERRUPTED) {
 		rc = run_rc;

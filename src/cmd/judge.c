@@ -23,9 +23,9 @@
 
 #include "cmd/cmd.h"
 #include "cmd/compare_cli.h"
-#include "cmd/run_exec.h"
 #include "compare/match.h"
 #include "compare/noise_model.h"
+#include "exec/exec.h"
 #include "harness/identity.h"
 #include "harness/plan.h"
 #include "harness/runner.h"
@@ -648,7 +648,7 @@ static int judge_run(struct judge_args *a, struct judge *j, int64_t ids[3])
 	if (run_check_iterations("judge", &rq))
 		return EXIT_ABORT;
 	rq.command = a->command;
-	rc = run_suite(&rq, &ids[0]);
+	rc = exec_run(&rq, &ids[0]);
 	if (store_failed && rc != EXIT_INTERRUPTED) {
 		/* not the commit's fault: no verdict, and bisect must stop */
 		error("judge: the database could not be written: abort (%d)", EXIT_ABORT);
