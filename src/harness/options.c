@@ -208,10 +208,13 @@ int opt_set(const struct opt_def *o, void *cfg, const char *text,
 		return 0;
 	case OPT_ENUM:
 		for (int i = 0; o->choices[i]; i++) {
-			if (!strcmp(o->choices[i], text) && enum_takes(o, i)) {
-				*(int *)field(o, cfg) = i;
-				return 0;
-			}
+			if (strcmp(o->choices[i], text))
+				continue;
+			if (!enum_takes(o, i))
+				return bad_value(o, text, where,
+						 "is not one this command takes");
+			*(int *)field(o, cfg) = i;
+			return 0;
 		}
 		return bad_value(o, text, where, "is not a known value");
 	case OPT_STRING:
