@@ -52,6 +52,18 @@ struct ab_opts {
 };
 
 #define O(f) offsetof(struct ab_opts, f)
+/*
+ * variants, the default, and mmtests are what csv, json and html print
+ * anyway; another table asked for is refused, as compare does.
+ */
+static const struct out_refusal ab_refusals[] = {
+	{ LAYOUTS_TABLES & ~LAYOUT(VARIANTS), FMT(CSV) | FMT(JSON),
+	  "--layout %s is a table for reading (--format text or markdown); --format %s prints compare's document, every number in it" },
+	{ LAYOUTS_TABLES & ~LAYOUT(VARIANTS), FMT(HTML),
+	  "--layout %s is a table for reading (--format text or markdown); --format %s prints compare's page, its own tables and plots" },
+	{ 0 },
+};
+
 static const struct opt_def ab_options[] = {
 	{ .name = "variant", .type = OPT_LIST, .offset = O(variants),
 	  .arg = "'NAME: KEY=VALUE ...'", .short_flag = 'V',
@@ -69,11 +81,10 @@ static const struct opt_def ab_options[] = {
 	OPT_SET(struct ab_opts, sets),
 	{ .name = "seed", .type = OPT_STRING, .offset = O(seed), .arg = "N",
 	  .help = "the seed of the rounds' order (1..2^53-1; default: a random one, recorded as environment.interleave_seed): the same seed, the same order" },
-	OPT_FORMAT(struct ab_opts, format, compare_formats, "text",
+	OPT_FORMAT(struct ab_opts, format, COMPARE_FORMATS, "text",
 		   "of the comparison: text, markdown, csv or json"),
-	{ .name = "layout", .type = OPT_ENUM, .offset = O(layout),
-	  .def = "variants", .choices = compare_layouts, .arg = "HOW",
-	  .help = "text and markdown: variants (a table per job, a column per variant with its change, as seed 001's), or a table of compare --layout: mmtests (its full layout), wide, grid, raw or workload; then the verdict (csv and json: compare's document)" },
+	OPT_LAYOUT(struct ab_opts, layout, COMPARE_LAYOUTS, "variants",
+		   "text and markdown: variants (a table per job, a column per variant with its change, as seed 001's), or a table of compare --layout: mmtests (its full layout), wide, grid, raw or workload; then the verdict (csv and json: compare's document)"),
 	{ .name = "dry-run", .type = OPT_BOOL, .offset = O(dry_run), .short_flag = 'n',
 	  .help = "print the variants and the expanded plan; run nothing" },
 	{ .name = "quiet", .type = OPT_BOOL, .offset = O(quiet), .short_flag = 'q',
@@ -310,10 +321,11 @@ static int ab_render(const struct ab_opts *o, const struct comparison *c,
 		     const struct run *const *rp)
 {
 	fflush(stdout);
-	if (o->layout != LAYOUT_MMTESTS && o->format <= 1) {
+	if (o->layout != LAYOUT_MMTESTS &&
+	    (o->format == FMT_TEXT || o->format == FMT_MARKDOWN)) {
 		/* compare's layouts, then the verdict it has not said */
 		if (!compare_render_layout(c, rp, o->layout, STAT_MEAN,
-					   o->format == 1, "ab")) {
+					   o->format == FMT_MARKDOWN, "ab")) {
 			FILE *f = text_safe(stdout);
 
 			fputc('\n', f);
@@ -406,7 +418,7 @@ int cmd_ab(int argc, char **argv)
 	co = compare_opts_default(TEST_MWU);
 	co.alpha = AB_ALPHA;
 	/* csv and json: the document alone on stdout */
-	doc_only = o.format >= 2;
+	doc_only = o.format != FMT_TEXT && o.format != FMT_MARKDOWN;
 	rq.quiet = o.quiet || doc_only;
 	if (parse_percent("ab", o.threshold, &co.threshold) ||
 	    run_check_iterations("ab", &rq))
@@ -429,17 +441,9 @@ int cmd_ab(int argc, char **argv)
 	/* the plan once: its [variant:NAME] sections, and its mistakes early */
 	if (plan_load_spec(rq.spec ? rq.spec : "quick", rq.sets, rq.nsets, &plan))
 		goto out;
-	/* variants, the default, and mmtests are what csv, json and html
-	 * print anyway; another table asked for is refused, as compare does */
-	if (o.format > 1 && o.layout != LAYOUT_VARIANTS &&
-	    o.layout != LAYOUT_MMTESTS) {
-		error("ab: --layout %s is a table for reading (--format text or markdown); --format %s prints compare's %s",
-		      compare_layouts[o.layout], compare_formats[o.format],
-		      strcmp(compare_formats[o.format], "html") ?
-		      "document, every number in it" : "page, its own tables and plots");
+	if (out_refused("ab", ab_refusals, o.layout, o.format))
 		goto out;
-	}
-	if (o.layout == LAYOUT_WORKLOAD && o.format <= 1 && !has_table(&plan)) {
+	if (o.layout == LAYOUT_WORKLOAD && !doc_only && !has_table(&plan)) {
 		error("ab: --layout workload: " WL_TABLE_NONE);
 		goto out;
 	}

@@ -228,8 +228,12 @@ int cmd_bench(int argc, char **argv)
 	format_choices(wl, names);
 
 	const struct opt_def common[] = {
-		OPT_FORMAT(struct bench_opts, format, names, names[0],
-			   "output: the reference tool's lines, or every measured value as JSON"),
+		/* not the vocabulary of report/vocab.h: the workload's own
+		 * reference texts, or json */
+		{ .name = "format", .type = OPT_ENUM,
+		  .offset = offsetof(struct bench_opts, format),
+		  .def = names[0], .choices = names, .arg = "FMT",
+		  .help = "output: the reference tool's lines, or every measured value as JSON" },
 		{ .name = "timeout", .type = OPT_DURATION,
 		  .offset = offsetof(struct bench_opts, timeout),
 		  .min = 1, .max = 31536000, .arg = "SECONDS",

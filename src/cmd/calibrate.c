@@ -32,7 +32,6 @@ struct calibrate_opts {
 	bool help, quiet;
 };
 
-static const char *const calibrate_formats[] = { "text", "json", NULL };
 
 #define O(f) offsetof(struct calibrate_opts, f)
 static const struct opt_def calibrate_options[] = {
@@ -46,7 +45,7 @@ static const struct opt_def calibrate_options[] = {
 	{ .name = "label", .type = OPT_STRING, .offset = O(label), .def = "calibrate",
 	  .arg = "LABEL", .help = "the runs' label (one label: one state, whose runs are differenced)" },
 	OPT_DB(struct calibrate_opts, db),
-	OPT_FORMAT(struct calibrate_opts, format, calibrate_formats, "text",
+	OPT_FORMAT(struct calibrate_opts, format, FMT(TEXT) | FMT(JSON), "text",
 		   "the noise shown at the end: text or json (as schedlab noise)"),
 	{ .name = "quiet", .type = OPT_BOOL, .offset = O(quiet), .short_flag = 'q',
 	  .help = "no progress lines; the noise at the end only" },
@@ -127,7 +126,7 @@ static int show_noise(const struct calibrate_opts *o, const char *db)
 	for (size_t i = 0; i < r.ncases && rc == EXIT_OK; i++) {
 		char host[512];
 		char *argv[] = { "noise", r.cases[i].job, "--db", (char *)db,
-				 "--format", (char *)(o->format ? "json" : "text"),
+				 "--format", (char *)out_format_names[o->format],
 				 r.host ? "--host" : NULL, host, NULL };
 		bool dup = false;
 

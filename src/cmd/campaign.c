@@ -29,7 +29,6 @@
 #include "store/store.h"
 #include "util.h"
 
-static const char *const status_formats[] = { "text", "json", NULL };
 
 #define O(f) offsetof(struct campaign_opts, f)
 static const struct opt_def campaign_options[] = {
@@ -68,7 +67,7 @@ static const struct opt_def campaign_options[] = {
 	  .arg = "PCT", .help = "start: the smallest change that matters, in percent (0..1000)" },
 	{ .name = "seed", .type = OPT_UINT, .offset = O(seed), .min = 0, .max = UINT_MAX,
 	  .arg = "N", .help = "start: of the boots' order (default: from the clock)" },
-	OPT_FORMAT(struct campaign_opts, format, status_formats, "text",
+	OPT_FORMAT(struct campaign_opts, format, FMT(TEXT) | FMT(JSON), "text",
 		   "status: text or json (the stored state, schema " CAMPAIGN_SCHEMA ")"),
 	OPT_DB(struct campaign_opts, db),
 	{ .name = "help", .type = OPT_BOOL, .offset = O(help), .bare = "1",
@@ -291,7 +290,7 @@ static void status_text(const struct campaign *c)
 		printf("%s", c->verdict);
 }
 
-static int status(struct store *st, const char *name, int format)
+static int status(struct store *st, const char *name, enum out_format format)
 {
 	char **names = NULL;
 	size_t n = 0;
@@ -311,7 +310,7 @@ static int status(struct store *st, const char *name, int format)
 			rc = EXIT_USAGE;
 			break;
 		}
-		if (format) {
+		if (format == FMT_JSON) {
 			doc = campaign_to_json(&c);
 			json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
 			putchar('\n');

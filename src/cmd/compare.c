@@ -26,18 +26,23 @@
 /* The most runs one side of a comparison takes. */
 #define SIDE_MAX 100
 
-const char *const compare_formats[] = { "text", "markdown", "csv", "json", "html", NULL };
 const char *const compare_matches[] = { "params", "job", NULL };
 const char *const compare_units[] = { "run", "iteration", NULL };
-const char *const compare_layouts[] = { "mmtests", "variants", "wide", "grid",
-					 "raw", "workload", NULL };
 const char *const compare_bys[] = { "run", "host", NULL };
+
+/* The tables for reading take text or markdown; the rest have it all. */
+static const struct out_refusal compare_refusals[] = {
+	{ LAYOUTS_TABLES, FMT(HTML),
+	  "--layout %s is a table for text or markdown; --format %s draws its own tables and plots (use --layout mmtests)" },
+	{ LAYOUTS_TABLES, FMT(CSV) | FMT(JSON),
+	  "--layout %s is a table for reading (--format text or markdown); --format %s has every number already" },
+	{ 0 },
+};
 
 static const struct opt_def compare_options[] = {
 	COMMON_OPTIONS,
-	{ .name = "layout", .type = OPT_ENUM, .offset = offsetof(struct compare_opts, layout),
-	  .def = "mmtests", .choices = compare_layouts, .arg = "HOW",
-	  .help = "mmtests: its rows for each sweep value, changes, verdicts, metrics that moved; variants: one table per job, a column per run with each change; wide: the sweep values as columns, a row per run; grid: the sweep values as rows, a column per run; raw: every iteration's value, a line per run and case; workload: the table the workload declares (compute: AIM7's columns), a row per sweep value and run (all but mmtests: text or markdown)" },
+	OPT_LAYOUT(struct compare_opts, layout, COMPARE_LAYOUTS, "mmtests",
+	  "mmtests: its rows for each sweep value, changes, verdicts, metrics that moved; variants: one table per job, a column per run with each change; wide: the sweep values as columns, a row per run; grid: the sweep values as rows, a column per run; raw: every iteration's value, a line per run and case; workload: the table the workload declares (compute: AIM7's columns), a row per sweep value and run (all but mmtests: text or markdown)"),
 	{ .name = "stat", .type = OPT_ENUM, .offset = offsetof(struct compare_opts, stat),
 	  .def = "mean", .choices = cmp_stat_names, .arg = "STAT",
 	  .help = "the statistic of --layout wide, grid and workload; mean: the headline row (Hmean for a throughput, Amean for a time)" },
@@ -132,21 +137,24 @@ static void unescape_names(struct comparison *t)
 	free(t->runs);
 }
 
-void compare_render(const struct comparison *c, int format)
+void compare_render(const struct comparison *c, enum out_format format)
 {
-	FILE *f = format >= 3 ? stdout : text_safe(stdout);
+	/* text, markdown and csv are read: their labels escaped */
+	bool read = format == FMT_TEXT || format == FMT_MARKDOWN ||
+		    format == FMT_CSV;
+	FILE *f = read ? text_safe(stdout) : stdout;
 	struct comparison t;
 
-	if (format < 3) {
+	if (read) {
 		t = escape_names(c);
 		c = &t;
 	}
 
 	switch (format) {
-	case 1: render_compare_markdown(f, c); break;
-	case 2: render_compare_csv(f, c); break;
-	case 3: render_compare_json(f, c); break;
-	case 4: render_compare_html(f, c); break;
+	case FMT_MARKDOWN: render_compare_markdown(f, c); break;
+	case FMT_CSV: render_compare_csv(f, c); break;
+	case FMT_JSON: render_compare_json(f, c); break;
+	case FMT_HTML: render_compare_html(f, c); break;
 	default: render_compare_text(f, c); break;
 	}
 	if (f != stdout) {
@@ -267,20 +275,13 @@ int cmd_compare(int argc, char **argv)
 		compare_usage(stdout);
 		return EXIT_OK;
 	}
-	if (o.layout != LAYOUT_MMTESTS && o.format > 1) {
-		if (!strcmp(compare_formats[o.format], "html"))
-			error("compare: --layout %s is a table for text or markdown; --format html draws its own tables and plots (use --layout mmtests)",
-			      compare_layouts[o.layout]);
-		else
-			error("compare: --layout %s is a table for reading (--format text or markdown); --format %s has every number already",
-			      compare_layouts[o.layout], compare_formats[o.format]);
+	if (out_refused("compare", compare_refusals, o.layout, o.format))
 		return EXIT_USAGE;
-	}
 	if (o.rows && (o.layout != LAYOUT_MMTESTS ||
 		       mm_rows_parse(o.rows, &rows, bad, sizeof(bad)))) {
 		if (o.layout != LAYOUT_MMTESTS)
 			error("compare: --rows selects the rows of --layout mmtests, not of --layout %s",
-			      compare_layouts[o.layout]);
+			      out_layout_names[o.layout]);
 		else
 			error("compare: --rows: no row '%s'; the rows are %s",
 			      bad, MM_ROW_NAMES);
@@ -290,7 +291,7 @@ int cmd_compare(int argc, char **argv)
 	if (o.by == 1) {
 		if (o.layout != LAYOUT_MMTESTS) {
 			error("compare: --by host prints mmtests' layout per host, not --layout %s",
-			      compare_layouts[o.layout]);
+			      out_layout_names[o.layout]);
 			return EXIT_USAGE;
 		}
 		return compare_by_host(&o, &co, rows, argv + first, n);
@@ -320,11 +321,11 @@ int cmd_compare(int argc, char **argv)
 	compare_style(&o, &c);
 	if (o.layout != LAYOUT_MMTESTS) {
 		if (compare_render_layout(&c, rp, o.layout, o.stat,
-					  o.format == 1, "compare")) {
+					  o.format == FMT_MARKDOWN, "compare")) {
 			compare_free(&c);
 			goto out;
 		}
-	} else if (o.format == 4) {
+	} else if (o.format == FMT_HTML) {
 		/* the report's page, its plots inlined (report.c) */
 		struct plot_batch pb;
 

@@ -29,8 +29,8 @@ struct compare_opts {
 	struct trace_opts trace;	/* judge's --trace and its kin */
 	unsigned min_iter, max_iter;
 	struct opt_list sets;
-	int format;
-	int layout;		/* compare's: compare_layouts[] */
+	int format;		/* enum out_format */
+	int layout;		/* compare's: enum out_layout */
 	int by;			/* compare's --by: compare_bys[] */
 	int stat;		/* compare's --stat: cmp_stat_names[] */
 	const char *rows;	/* compare's --rows: mmtests rows, NULL all */
@@ -71,18 +71,17 @@ struct compare_opts {
 	{ .name = "brief", .type = OPT_UINT, .offset = offsetof(struct compare_opts, brief), \
 	  .def = "0", .min = 0, .max = BRIEF_MAX, .bare = BRIEF_DEFAULT, .arg = "N", \
 	  .help = "for an email: per case the mean row, the change and verdict, at most N (default " BRIEF_DEFAULT ") metrics that moved; no Duration block; 0: not brief" }, \
-	OPT_FORMAT(struct compare_opts, format, compare_formats, "text",		\
+	OPT_FORMAT(struct compare_opts, format, COMPARE_FORMATS, "text",		\
 		   "text (mmtests' layout), markdown, csv, json or html (a page: compare draws its plots, judge its tables)"),	\
 	OPT_HELP(struct compare_opts, help)
 
 
-extern const char *const compare_formats[];
 extern const char *const compare_matches[];
 extern const char *const compare_units[];
-extern const char *const compare_layouts[];
-/* compare_layouts[] by index */
-enum { LAYOUT_MMTESTS, LAYOUT_VARIANTS, LAYOUT_WIDE, LAYOUT_GRID, LAYOUT_RAW,
-       LAYOUT_WORKLOAD };
+/* The formats of compare, judge and ab; the layouts of compare and ab. */
+#define COMPARE_FORMATS \
+	(FMT(TEXT) | FMT(MARKDOWN) | FMT(CSV) | FMT(JSON) | FMT(HTML))
+#define COMPARE_LAYOUTS (LAYOUT(MMTESTS) | LAYOUTS_TABLES)
 extern const char *const compare_bys[];
 
 /* Options into o and co; *first: the first operand. -1 after error(). */
@@ -93,7 +92,7 @@ struct store *compare_open_history(const char *dbopt);
 /* What o says about how c is printed (--ratio, --brief) into c. */
 void compare_style(const struct compare_opts *o, struct comparison *c);
 /* c in the --format chosen: 0 text, 1 markdown, 2 csv, 3 json, 4 html. */
-void compare_render(const struct comparison *c, int format);
+void compare_render(const struct comparison *c, enum out_format format);
 /*
  * c in a --layout other than mmtests (text or markdown) on stdout; rp
  * its runs (the workload layout reads them). -1 after error() (who's)

@@ -227,7 +227,7 @@ static void csv_block(FILE *f, const char *host, char *text, bool header)
 }
 
 /* What a renderer writes, as a string (malloc'd). */
-static char *rendered(const struct comparison *c, int format)
+static char *rendered(const struct comparison *c, enum out_format format)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -237,7 +237,7 @@ static char *rendered(const struct comparison *c, int format)
 		error_errno("compare: --by host");
 		return xstrdup("");
 	}
-	if (format == 2)
+	if (format == FMT_CSV)
 		render_compare_csv(m, c);
 	else
 		render_compare_json(m, c);
@@ -263,7 +263,7 @@ static json_t *hosts_json(const struct host_pair *h, size_t n,
 				labels[h[i].id[0] < 0]));
 			continue;
 		}
-		text = rendered(&h[i].c, 3);
+		text = rendered(&h[i].c, FMT_JSON);
 		one = json_pack("{s:s, s:s, s:s, s:o}", "host", h[i].host,
 				"topology", h[i].topology, "verdict",
 				verdict_names[h[i].c.overall], "comparison",
@@ -277,10 +277,11 @@ static json_t *hosts_json(const struct host_pair *h, size_t n,
 }
 
 static void render_hosts(const struct host_pair *h, size_t n,
-			 const char *const labels[2], int format)
+			 const char *const labels[2], enum out_format format)
 {
-	FILE *f = format >= 2 ? stdout : text_safe(stdout);
-	bool header = true, md = format == 1;
+	FILE *f = format == FMT_CSV || format == FMT_JSON ? stdout :
+		  text_safe(stdout);
+	bool header = true, md = format == FMT_MARKDOWN;
 	int width = 4;
 
 	char *host;
@@ -293,7 +294,7 @@ static void render_hosts(const struct host_pair *h, size_t n,
 			width = (int)strlen(host);
 		free(host);
 	}
-	if (format == 3) {
+	if (format == FMT_JSON) {
 		json_t *doc = hosts_json(h, n, labels);
 
 		json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
@@ -305,8 +306,8 @@ static void render_hosts(const struct host_pair *h, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		if (!h[i].built)
 			continue;
-		if (format == 2) {
-			char *text = rendered(&h[i].c, 2);
+		if (format == FMT_CSV) {
+			char *text = rendered(&h[i].c, FMT_CSV);
 
 			csv_block(f, h[i].host, text, header);
 			header = false;
@@ -324,7 +325,7 @@ static void render_hosts(const struct host_pair *h, size_t n,
 			render_compare_text(f, &h[i].c);
 		fputc('\n', f);
 	}
-	if (format == 2)
+	if (format == FMT_CSV)
 		return;
 	fprintf(f, md ? "## %s against %s, by host\n\n" : "== %s against %s, by host ==\n",
 		labels[1], labels[0]);
@@ -358,7 +359,7 @@ int compare_by_host(const struct compare_opts *o, const struct cmp_opts *co,
 		error("compare: --by host compares two labels (usage: schedlab compare BASE CAND --by host)");
 		return EXIT_USAGE;
 	}
-	if (o->format == 4) {
+	if (o->format == FMT_HTML) {
 		error("compare: --by host prints text, markdown, csv or json, not html");
 		return EXIT_USAGE;
 	}

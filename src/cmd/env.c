@@ -18,10 +18,9 @@ struct env_opts {
 	bool help;
 };
 
-static const char *const formats[] = { "text", "json", NULL };
 
 static const struct opt_def env_options[] = {
-	OPT_FORMAT(struct env_opts, format, formats, "text",
+	OPT_FORMAT(struct env_opts, format, FMT(TEXT) | FMT(JSON), "text",
 		   "text: an aligned listing; json: the object stored with every run"),
 	OPT_HELP(struct env_opts, help),
 	{ .name = NULL },
@@ -47,7 +46,7 @@ int cmd_env(int argc, char **argv)
 		printf("\nExit status: 0 ok, 1 the output could not be written, 2 bad options.\n");
 	} else {
 		env = sysenv_collect();
-		if (!strcmp(formats[eo.format], "json")) {
+		if (eo.format == FMT_JSON) {
 			rc = json_dumpf(env, stdout, JSON_INDENT(2) |
 					JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
 			fputc('\n', stdout);

@@ -37,7 +37,6 @@ struct history_opts {
 	bool help;
 };
 
-static const char *const history_formats[] = { "text", "json", "html", NULL };
 const char *const history_by_names[] = { "time", "commit", "kernel", NULL };
 
 #define O(f) offsetof(struct history_opts, f)
@@ -56,7 +55,8 @@ static const struct opt_def history_options[] = {
 	{ .name = "repo", .type = OPT_STRING, .offset = O(repo), .arg = "DIR",
 	  .help = "with --by commit: the git repository whose commits the labels name (default: the current directory)" },
 	OPT_DB(struct history_opts, db),
-	OPT_FORMAT(struct history_opts, format, history_formats, "text",
+	OPT_FORMAT(struct history_opts, format,
+		   FMT(TEXT) | FMT(JSON) | FMT(HTML), "text",
 		   "text: a table per case with the change points marked; json: one schedlab-history/1 document (doc/statistics.md); html: DIR/index.html with a plot (-o)"),
 	{ .name = "output", .type = OPT_STRING, .offset = O(output), .arg = "DIR",
 	  .short_flag = 'o', .help = "with --format html: the directory to write index.html into (made when missing)" },
@@ -484,9 +484,9 @@ static int history_checks(const struct history_opts *o, int nargs, char **args,
 		return -1;
 	if (parse_alpha(o->alpha, alpha))
 		return -1;
-	if (o->format == 2 && !o->output)
+	if (o->format == FMT_HTML && !o->output)
 		return error("history: --format html needs -o/--output DIR: the directory to write index.html into");
-	if (o->format != 2 && o->output)
+	if (o->format != FMT_HTML && o->output)
 		return error("history: -o/--output is for --format html");
 	if (o->repo && o->by != BY_COMMIT)
 		return error("history: --repo is for --by commit");
@@ -562,15 +562,15 @@ int cmd_history(int argc, char **argv)
 	}
 	if (detect(&h, o.db))
 		goto out;
-	if (o.format == 2) {
+	if (o.format == FMT_HTML) {
 		if (make_dir(o.output))
 			goto out;
 		rc = write_page(o.output, &h);
 		rc = rc < 0 ? EXIT_USAGE : rc ? EXIT_RUN_FAILED : EXIT_OK;
 		goto out;
 	}
-	f = o.format == 1 ? stdout : text_safe(stdout);
-	rc = o.format == 1 ? render_history_json(f, &h) : render_history_text(f, &h);
+	f = o.format == FMT_JSON ? stdout : text_safe(stdout);
+	rc = o.format == FMT_JSON ? render_history_json(f, &h) : render_history_text(f, &h);
 	if (f != stdout && fclose(f))
 		rc = -1;
 	rc = rc ? EXIT_RUN_FAILED : EXIT_OK;

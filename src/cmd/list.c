@@ -32,11 +32,10 @@ struct list_opts {
 	bool help;
 };
 
-static const char *const list_formats[] = { "text", "json", NULL };
 
 static const struct opt_def list_options[] = {
 	OPT_DB(struct list_opts, db),
-	OPT_FORMAT(struct list_opts, format, list_formats, "text",
+	OPT_FORMAT(struct list_opts, format, FMT(TEXT) | FMT(JSON), "text",
 		   "for runs - text: a table; json: an array of the runs"),
 	{ .name = "ab", .type = OPT_STRING, .offset = offsetof(struct list_opts, ab),
 	  .arg = "RUN", .help = "for runs - only the runs of RUN's A/B (RUN: id or label of any of them)" },
@@ -150,7 +149,7 @@ static int list_runs(const struct list_opts *o)
 		return EXIT_USAGE;
 	if (store_missing(db)) {
 		fprintf(stderr, "no runs yet: no database at %s\n", db);
-		if (o->format == 1)
+		if (o->format == FMT_JSON)
 			puts("[]");
 		return EXIT_OK;
 	}
@@ -167,7 +166,7 @@ static int list_runs(const struct list_opts *o)
 		store_runs_free(runs, n);
 		return EXIT_USAGE;
 	}
-	if (o->format == 1) {
+	if (o->format == FMT_JSON) {
 		rc = runs_json(runs, n);
 		store_runs_free(runs, n);
 		return rc ? EXIT_RUN_FAILED : EXIT_OK;
@@ -231,9 +230,9 @@ int cmd_list(int argc, char **argv)
 		error("list: --%s is for 'list runs' only", o.ab ? "ab" : "host");
 		return EXIT_USAGE;
 	}
-	if (o.format && strcmp(what, "runs")) {
+	if (o.format != FMT_TEXT && strcmp(what, "runs")) {
 		error("list: --format %s is for 'list runs' only",
-		      list_formats[o.format]);
+		      out_format_names[o.format]);
 		return EXIT_USAGE;
 	}
 	if (!strcmp(what, "workloads")) {

@@ -34,7 +34,6 @@ struct noise_opts {
 	bool help;
 };
 
-static const char *const noise_formats[] = { "text", "json", NULL };
 
 #define O(f) offsetof(struct noise_opts, f)
 #define NOISE_COMMON							\
@@ -43,7 +42,7 @@ static const char *const noise_formats[] = { "text", "json", NULL };
 	{ .name = "metric", .type = OPT_STRING, .offset = O(metric), .arg = "M", \
 	  .help = "the metric (default: the job's headline)" },		\
 	OPT_DB(struct noise_opts, db),					\
-	OPT_FORMAT(struct noise_opts, format, noise_formats, "text",	\
+	OPT_FORMAT(struct noise_opts, format, FMT(TEXT) | FMT(JSON), "text",	\
 		   "text: a table per job and host; json: one document (doc/statistics.md)"), \
 	OPT_HELP(struct noise_opts, help)
 
@@ -320,7 +319,7 @@ static int plan_print(const struct noise_opts *o, const char *job,
 		      NOISE_MIN_PAIRS + 1);
 		return EXIT_USAGE;
 	}
-	if (o->format == 1) {
+	if (o->format == FMT_JSON) {
 		json_t *doc = json_object(), *cases = json_array();
 
 		json_object_set_new(doc, "schema", json_string("schedlab-plan/1"));
@@ -418,7 +417,7 @@ static int noise_main(int argc, char **argv, bool plan)
 		goto out;
 	if (plan)
 		rc = plan_print(&o, jobs[0], &sets[0], effect);
-	else if (o.format == 1) {
+	else if (o.format == FMT_JSON) {
 		json_t *doc = json_object(), *cases = json_array();
 
 		json_object_set_new(doc, "schema", json_string("schedlab-noise/1"));

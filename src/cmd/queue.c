@@ -35,7 +35,6 @@ struct queue_opts {
 	bool help;
 };
 
-static const char *const queue_formats[] = { "text", "json", NULL };
 static const char *const job_states[] = {
 	"queued", "running", "done", "failed", "cancelled", NULL
 };
@@ -64,7 +63,7 @@ static const struct opt_def queue_options[] = {
 	OPT_SET(struct queue_opts, sets),
 	{ .name = "state", .type = OPT_STRING, .offset = O(state),
 	  .arg = "S", .help = "list: only jobs in state S (queued, running, done, failed, cancelled)" },
-	OPT_FORMAT(struct queue_opts, format, queue_formats, "text",
+	OPT_FORMAT(struct queue_opts, format, FMT(TEXT) | FMT(JSON), "text",
 		   "list - text: a table; json: an array of the jobs"),
 	OPT_HELP(struct queue_opts, help),
 	{ .name = NULL },
@@ -374,7 +373,7 @@ static int queue_list_cmd(const struct queue_opts *qo, const char *db)
 		return EXIT_USAGE;
 	}
 	store_close(s);
-	rc = qo->format ? list_json(rows, n) : list_text(rows, n);
+	rc = qo->format == FMT_JSON ? list_json(rows, n) : list_text(rows, n);
 	queue_rows_free(rows, n);
 	return rc ? EXIT_RUN_FAILED : EXIT_OK;
 }
@@ -459,7 +458,7 @@ static int misplaced(const struct queue_opts *qo, const char *sub)
 		if (o)
 			return error("queue %s: option %s is queue add's", sub, o);
 	}
-	if (!list && (qo->state || qo->format))
+	if (!list && (qo->state || qo->format != FMT_TEXT))
 		return error("queue %s: option %s is queue list's", sub,
 			     qo->state ? "--state" : "--format");
 	return 0;

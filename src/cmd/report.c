@@ -30,14 +30,13 @@ struct report_opts {
 	bool help;
 };
 
-static const char *const report_formats[] = { "html", "png", NULL };
 
 #define O(f) offsetof(struct report_opts, f)
 static const struct opt_def report_options[] = {
 	OPT_DB(struct report_opts, db),
 	{ .name = "output", .type = OPT_STRING, .offset = O(output), .arg = "DIR",
 	  .short_flag = 'o', .help = "the directory to write index.html into (made when missing)" },
-	OPT_FORMAT(struct report_opts, format, report_formats, "html",
+	OPT_FORMAT(struct report_opts, format, FMT(HTML) | FMT(PNG), "html",
 		   "html: one page, the plots inlined as SVG; png: the plots as PNG files in DIR, for a mail or a bug tracker, and an index.html showing them"),
 	{ .name = "test", .type = OPT_ENUM, .offset = O(test), .def = "mann-whitney",
 	  .choices = stat_test_names, .arg = "TEST",
@@ -151,7 +150,7 @@ int cmd_report(int argc, char **argv)
 	    compare_session_build(&s, (const char *const *)argv + first, &co,
 				  o.match == 1, true, &c))
 		goto out;
-	if (plot_open(&pb, o.format == 1)) {
+	if (plot_open(&pb, o.format == FMT_PNG)) {
 		rc = EXIT_RUN_FAILED;
 		compare_free(&c);
 		goto out;

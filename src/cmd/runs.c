@@ -24,25 +24,29 @@ struct runs_opts {
 	const char *db;
 	const char *output;
 	const char *max_size;
-	int format;
-	int layout;		/* show_layouts[] */
+	int format;		/* enum out_format */
+	int layout;		/* enum out_layout */
 	int stat;		/* cmp_stat_names[] */
 	bool help;
 };
 
-static const char *const show_formats[] = { "text", "json", "markdown", NULL };
-static const char *const show_layouts[] = { "run", "mmtests", "wide", "grid",
-					    "raw", "workload", NULL };
-enum { SHOW_RUN, SHOW_MMTESTS, SHOW_WIDE, SHOW_GRID, SHOW_RAW, SHOW_WORKLOAD };
+/* The run's own view is text or json, the tables text or markdown. */
+#define SHOW_WHY "--layout %s with --format %s: the run's own view is text or json, the tables (--layout mmtests, wide, grid, raw) text or markdown"
+static const struct out_refusal show_refusals[] = {
+	{ LAYOUT(RUN), FMT(MARKDOWN), SHOW_WHY },
+	{ LAYOUT(MMTESTS) | LAYOUTS_TABLES, FMT(JSON), SHOW_WHY },
+	{ 0 },
+};
 
 #define O(f) offsetof(struct runs_opts, f)
 static const struct opt_def show_options[] = {
 	OPT_DB(struct runs_opts, db),
-	OPT_FORMAT(struct runs_opts, format, show_formats, "text",
+	OPT_FORMAT(struct runs_opts, format,
+		   FMT(TEXT) | FMT(MARKDOWN) | FMT(JSON), "text",
 		   "text: the run, its machine and each job's summary; json: the export document; markdown: with --layout"),
-	{ .name = "layout", .type = OPT_ENUM, .offset = O(layout), .def = "run",
-	  .choices = show_layouts, .arg = "HOW",
-	  .help = "run: the run, its machine and summaries; mmtests, wide, grid, raw, workload: only the tables of compare --layout HOW for this one run (text or markdown)" },
+	OPT_LAYOUT(struct runs_opts, layout, LAYOUT(RUN) | LAYOUT(MMTESTS) |
+		   (LAYOUTS_TABLES & ~LAYOUT(VARIANTS)), "run",
+		   "run: the run, its machine and summaries; mmtests, wide, grid, raw, workload: only the tables of compare --layout HOW for this one run (text or markdown)"),
 	{ .name = "stat", .type = OPT_ENUM, .offset = O(stat), .def = "mean",
 	  .choices = cmp_stat_names, .arg = "STAT",
 	  .help = "the statistic of --layout wide, grid and workload, as compare's" },
@@ -111,7 +115,7 @@ static int show_tables(const struct runs_opts *o, const struct run *r,
 		       const char *spec)
 {
 	struct cmp_opts co = compare_opts_default(TEST_MWU);
-	struct layout_opts lo = { .stat = o->stat, .markdown = o->format == 2 };
+	struct layout_opts lo = { .stat = o->stat, .markdown = o->format == FMT_MARKDOWN };
 	struct comparison c;
 	int rc = 0;
 	FILE *f;
@@ -119,16 +123,16 @@ static int show_tables(const struct runs_opts *o, const struct run *r,
 	if (compare_build(&r, &spec, 1, &co, false, NULL, &c))
 		return -1;
 	f = text_safe(stdout);
-	if (o->layout == SHOW_MMTESTS) {
+	if (o->layout == LAYOUT_MMTESTS) {
 		fputs(lo.markdown ? "```\n" : "", f);
 		render_compare_summary(f, &c);
 		fputs(lo.markdown ? "```\n" : "", f);
 	}
-	else if (o->layout == SHOW_WIDE)
+	else if (o->layout == LAYOUT_WIDE)
 		render_compare_wide(f, &c, &lo);
-	else if (o->layout == SHOW_GRID)
+	else if (o->layout == LAYOUT_GRID)
 		render_compare_grid(f, &c, &lo);
-	else if (o->layout == SHOW_RAW)
+	else if (o->layout == LAYOUT_RAW)
 		render_compare_raw(f, &c, &lo);
 	else if ((rc = render_compare_workload(f, &c, &r, &lo)))
 		error("show: --layout workload: " WL_TABLE_NONE);
@@ -147,20 +151,16 @@ int cmd_show(int argc, char **argv)
 	i = parse(argc, argv, show_options, &o, "show RUN [--db PATH] [--format text|json|markdown] [--layout HOW] [--stat STAT]", &rc);
 	if (i < 0)
 		return rc;
-	if ((o.layout == SHOW_RUN && o.format == 2) ||
-	    (o.layout != SHOW_RUN && o.format == 1)) {
-		error("show: --format %s with --layout %s: the run's own view is text or json, the tables (--layout mmtests, wide, grid, raw) text or markdown",
-		      show_formats[o.format], show_layouts[o.layout]);
+	if (out_refused("show", show_refusals, o.layout, o.format))
 		return EXIT_USAGE;
-	}
 	if (run_load(argv[i], o.db, &r))
 		return EXIT_USAGE;
-	if (o.layout != SHOW_RUN) {
+	if (o.layout != LAYOUT_RUN) {
 		rc = show_tables(&o, &r, argv[i]) ? EXIT_USAGE : EXIT_OK;
 		run_free(&r);
 		return rc;
 	}
-	if (o.format == 1) {
+	if (o.format == FMT_JSON) {
 		doc = run_to_export(&r);
 		export_dump(doc, stdout);
 		json_decref(doc);

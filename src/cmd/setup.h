@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "harness/options.h"
+#include "report/vocab.h"
 #include "monitor/monitor.h"
 #include "trace/trace.h"
 
@@ -24,13 +25,21 @@
 	  .arg = "PATH", .help = OPT_DB_HELP }
 
 /*
- * --format FMT into the int field F of struct T: an index of names (a
- * NULL-terminated array); def_ names the default, help_ says what each
- * format gives.
+ * --format FMT into the int field F of struct T, an enum out_format
+ * (report/vocab.h): the command takes the formats of mask (FMT(TEXT) |
+ * FMT(JSON)...); def_ names the default, help_ says what each gives.
  */
-#define OPT_FORMAT(T, F, names, def_, help_)				\
+#define OPT_FORMAT(T, F, mask, def_, help_)				\
 	{ .name = "format", .type = OPT_ENUM, .offset = offsetof(T, F),	\
-	  .def = (def_), .choices = (names), .arg = "FMT", .help = (help_) }
+	  .def = (def_), .choices = out_format_names, .accept = (mask),	\
+	  .arg = "FMT", .help = (help_) }
+
+/* --layout HOW into the int field F of struct T, an enum out_layout: the
+ * layouts of mask, def_ the default, help_ what each prints. */
+#define OPT_LAYOUT(T, F, mask, def_, help_)				\
+	{ .name = "layout", .type = OPT_ENUM, .offset = offsetof(T, F),	\
+	  .def = (def_), .choices = out_layout_names, .accept = (mask),	\
+	  .arg = "HOW", .help = (help_) }
 
 /*
  * What a command that runs a suite (run, judge) takes over its job file:

@@ -57,8 +57,15 @@ void opt_spelling(const struct opt_def *o, char *buf, size_t len)
 		snprintf(buf, len, "--%s", lng);
 }
 
+/* Whether the OPT_ENUM o takes choices[i]. */
+static bool enum_takes(const struct opt_def *o, int i)
+{
+	return !o->accept || (o->accept & (1u << i));
+}
+
 void opt_accepts(const struct opt_def *o, char *buf, size_t len)
 {
+	bool first = true;
 	size_t n;
 
 	switch (o->type) {
@@ -81,9 +88,13 @@ void opt_accepts(const struct opt_def *o, char *buf, size_t len)
 		break;
 	case OPT_ENUM:
 		n = (size_t)snprintf(buf, len, "one of");
-		for (const char *const *c = o->choices; *c && n < len; c++)
+		for (int i = 0; o->choices[i] && n < len; i++) {
+			if (!enum_takes(o, i))
+				continue;
 			n += (size_t)snprintf(buf + n, len - n, "%s %s",
-					      c == o->choices ? "" : ",", *c);
+					      first ? "" : ",", o->choices[i]);
+			first = false;
+		}
 		break;
 	}
 }
@@ -197,10 +208,13 @@ int opt_set(const struct opt_def *o, void *cfg, const char *text,
 		return 0;
 	case OPT_ENUM:
 		for (int i = 0; o->choices[i]; i++) {
-			if (!strcmp(o->choices[i], text)) {
-				*(int *)field(o, cfg) = i;
-				return 0;
-			}
+			if (strcmp(o->choices[i], text))
+				continue;
+			if (!enum_takes(o, i))
+				return bad_value(o, text, where,
+						 "is not one this command takes");
+			*(int *)field(o, cfg) = i;
+			return 0;
 		}
 		return bad_value(o, text, where, "is not a known value");
 	case OPT_STRING:

@@ -50,6 +50,9 @@ struct opt_def {
 	const char *def;	/* default as text (NULL: zero) */
 	unsigned long long min, max;
 	const char *const *choices;	/* OPT_ENUM, NULL-terminated */
+	/* OPT_ENUM: the choices taken, bit i for choices[i] (0: all); the
+	 * others are refused, and left out of what errors say is taken */
+	unsigned accept;
 	const char *arg;	/* value placeholder in --help */
 	const char *help;
 	int short_flag;		/* the reference tool's short flag */

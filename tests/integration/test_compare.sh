@@ -732,7 +732,7 @@ test_compare_layout_show() {
 	expect_eq "no percentages" "" "$(grep '%)' <<<"$out")"
 	run_sl show "$tmp/a.json" --layout wide --format json
 	expect_eq "json with a layout: exit" 2 "$rc"
-	expect_match "json with a layout: message" "show: --format json with --layout wide" "$err"
+	expect_match "json with a layout: message" "show: --layout wide with --format json" "$err"
 }
 
 # compute's declared table (AIM7's columns) from stored runs: first every

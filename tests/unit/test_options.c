@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "harness/options.h"
+#include "report/vocab.h"
 #include "workload/messaging.h"
 #include "workload/pipe.h"
 #include "workload/registry.h"
@@ -437,6 +438,80 @@ static void test_help_shows_aliases(void **state)
 	free(buf);
 }
 
+/* Runs opt_set(o, cfg, text) with stderr captured into errbuf. */
+static int set_capture(const struct opt_def *o, void *cfg, const char *text)
+{
+	int saved = dup(2), rc;
+	FILE *tmp = tmpfile();
+
+	fflush(stderr);
+	dup2(fileno(tmp), 2);
+	rc = opt_set(o, cfg, text, "option --format");
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	memset(errbuf, 0, sizeof(errbuf));
+	if (fread(errbuf, 1, sizeof(errbuf) - 1, tmp) == 0)
+		errbuf[0] = '\0';
+	fclose(tmp);
+	return rc;
+}
+
+/* An enum's accept mask: the vocabulary's values a command takes, the
+ * others refused and left out of what the error says is taken. */
+static void test_enum_accept_mask(void **state)
+{
+	struct { int format; } cfg = { -1 };
+	const struct opt_def o = {
+		.name = "format", .type = OPT_ENUM, .offset = 0,
+		.choices = out_format_names, .accept = FMT(TEXT) | FMT(JSON),
+	};
+
+	(void)state;
+	assert_int_equal(set_capture(&o, &cfg, "json"), 0);
+	assert_int_equal(cfg.format, FMT_JSON);
+	assert_int_not_equal(set_capture(&o, &cfg, "markdown"), 0);
+	assert_int_equal(cfg.format, FMT_JSON);
+	assert_non_null(strstr(errbuf, "'markdown' is not one this command takes"));
+	assert_non_null(strstr(errbuf, "(expected one of text, json)"));
+	assert_int_not_equal(set_capture(&o, &cfg, "yaml"), 0);
+	assert_non_null(strstr(errbuf, "(expected one of text, json)"));
+}
+
+/* A combination refused by the first entry of a command's table that
+ * holds both, with its names in the message; others pass. */
+static void test_out_refused(void **state)
+{
+	static const struct out_refusal tab[] = {
+		{ LAYOUT(WIDE) | LAYOUT(GRID), FMT(CSV) | FMT(JSON),
+		  "--layout %s with --format %s: no" },
+		{ LAYOUT(RUN), FMT(MARKDOWN), "second" },
+		{ 0 },
+	};
+	int saved = dup(2);
+	FILE *tmp = tmpfile();
+
+	(void)state;
+	fflush(stderr);
+	dup2(fileno(tmp), 2);
+	assert_int_equal(out_refused("cmd", tab, LAYOUT_WIDE, FMT_TEXT), 0);
+	assert_int_equal(out_refused("cmd", tab, LAYOUT_MMTESTS, FMT_JSON), 0);
+	assert_int_equal(out_refused("cmd", tab, LAYOUT_GRID, FMT_JSON), -1);
+	assert_int_equal(out_refused("cmd", tab, LAYOUT_RUN, FMT_MARKDOWN), -1);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	memset(errbuf, 0, sizeof(errbuf));
+	if (fread(errbuf, 1, sizeof(errbuf) - 1, tmp) == 0)
+		errbuf[0] = '\0';
+	fclose(tmp);
+	assert_non_null(strstr(errbuf, "cmd: --layout grid with --format json: no\n"));
+	assert_non_null(strstr(errbuf, "cmd: second\n"));
+	assert_null(strstr(errbuf, "wide"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -456,6 +531,8 @@ int main(void)
 		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_every_name_finds_its_option),
 		cmocka_unit_test(test_help_shows_aliases),
+		cmocka_unit_test(test_enum_accept_mask),
+		cmocka_unit_test(test_out_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
