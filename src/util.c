@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -429,6 +430,68 @@ int proc_stat_ids(const char *pid, char *state, long *ppid, long *pgrp)
 	/* "PID (COMM) S PPID PGRP ..." */
 	p = strrchr(buf, ')');
 	return p && sscanf(p + 1, " %c %ld %ld", state, ppid, pgrp) == 3 ? 0 : -1;
+}
+
+char *read_fd_all(int fd, size_t max, size_t *len)
+{
+	size_t cap = max && max < 16384 ? max + 1 : 16384, n = 0;
+	char *buf = xmalloc(cap + 1);
+
+	for (;;) {
+		ssize_t r = read(fd, buf + n, cap - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto fail;
+		if (!r)
+			break;
+		n += (size_t)r;
+		if (max && n > max) {
+			errno = EFBIG;
+			goto fail;
+		}
+		if (n == cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+fail:
+	free(buf);
+	return NULL;
+}
+
+int read_all(int fd, void *buf, size_t len, int ms)
+{
+	uint64_t end = now_ns() + (uint64_t)(ms > 0 ? ms : 0) * 1000000ull;
+	char *p = buf;
+
+	while (len) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		uint64_t now = now_ns();
+		ssize_t r;
+
+		if (ms >= 0) {
+			if (now >= end)
+				return -1;
+			r = poll(&pfd, 1, (int)((end - now) / 1000000ull) + 1);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				return -1;
+		}
+		r = read(fd, p, len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		p += r;
+		len -= (size_t)r;
+	}
+	return 0;
 }
 
 int write_all(int fd, const void *buf, size_t len)
