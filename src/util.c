@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <ftw.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -430,6 +430,56 @@ int proc_stat_ids(const char *pid, char *state, long *ppid, long *pgrp)
 	/* "PID (COMM) S PPID PGRP ..." */
 	p = strrchr(buf, ')');
 	return p && sscanf(p + 1, " %c %ld %ld", state, ppid, pgrp) == 3 ? 0 : -1;
+}
+
+FILE *atomic_open(struct atomic_file *a, const char *who, const char *dir,
+		  const char *name)
+{
+	int fd;
+
+	snprintf(a->path, sizeof(a->path), "%s/%s", dir, name);
+	snprintf(a->tmp, sizeof(a->tmp), "%s/.%s.XXXXXX", dir, name);
+	a->f = NULL;
+	fd = mkstemp(a->tmp);
+	if (fd < 0) {
+		error_errno("%s: create a file in '%s'", who, dir);
+		return NULL;
+	}
+	fchmod(fd, 0644);
+	a->f = fdopen(fd, "w");
+	if (!a->f) {
+		error_errno("%s: write '%s'", who, a->tmp);
+		close(fd);
+		unlink(a->tmp);
+	}
+	return a->f;
+}
+
+int atomic_commit(struct atomic_file *a, const char *who)
+{
+	FILE *f = a->f;
+
+	a->f = NULL;
+	if (fflush(f) || ferror(f) || fclose(f) || rename(a->tmp, a->path)) {
+		int e = errno;
+
+		unlink(a->tmp);
+		errno = e;
+		return error_errno("%s: write '%s'", who, a->path);
+	}
+	return 0;
+}
+
+int make_out_dir(const char *who, const char *dir)
+{
+	struct stat sb;
+
+	if (!mkdir(dir, 0777) || (errno == EEXIST && !stat(dir, &sb) &&
+				  S_ISDIR(sb.st_mode)))
+		return 0;
+	if (errno == EEXIST)
+		return error("%s: -o '%s' is not a directory", who, dir);
+	return error_errno("%s: make directory '%s'", who, dir);
 }
 
 char *read_fd_all(int fd, size_t max, size_t *len)
