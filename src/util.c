@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -429,6 +430,118 @@ int proc_stat_ids(const char *pid, char *state, long *ppid, long *pgrp)
 	/* "PID (COMM) S PPID PGRP ..." */
 	p = strrchr(buf, ')');
 	return p && sscanf(p + 1, " %c %ld %ld", state, ppid, pgrp) == 3 ? 0 : -1;
+}
+
+FILE *atomic_open(struct atomic_file *a, const char *who, const char *dir,
+		  const char *name)
+{
+	int fd;
+
+	snprintf(a->path, sizeof(a->path), "%s/%s", dir, name);
+	snprintf(a->tmp, sizeof(a->tmp), "%s/.%s.XXXXXX", dir, name);
+	a->f = NULL;
+	fd = mkstemp(a->tmp);
+	if (fd < 0) {
+		error_errno("%s: create a file in '%s'", who, dir);
+		return NULL;
+	}
+	fchmod(fd, 0644);
+	a->f = fdopen(fd, "w");
+	if (!a->f) {
+		error_errno("%s: write '%s'", who, a->tmp);
+		close(fd);
+		unlink(a->tmp);
+	}
+	return a->f;
+}
+
+int atomic_commit(struct atomic_file *a, const char *who)
+{
+	FILE *f = a->f;
+
+	a->f = NULL;
+	if (fflush(f) || ferror(f) || fclose(f) || rename(a->tmp, a->path)) {
+		int e = errno;
+
+		unlink(a->tmp);
+		errno = e;
+		return error_errno("%s: write '%s'", who, a->path);
+	}
+	return 0;
+}
+
+int make_out_dir(const char *who, const char *dir)
+{
+	struct stat sb;
+
+	if (!mkdir(dir, 0777) || (errno == EEXIST && !stat(dir, &sb) &&
+				  S_ISDIR(sb.st_mode)))
+		return 0;
+	if (errno == EEXIST)
+		return error("%s: -o '%s' is not a directory", who, dir);
+	return error_errno("%s: make directory '%s'", who, dir);
+}
+
+char *read_fd_all(int fd, size_t max, size_t *len)
+{
+	size_t cap = max && max < 16384 ? max + 1 : 16384, n = 0;
+	char *buf = xmalloc(cap + 1);
+
+	for (;;) {
+		ssize_t r = read(fd, buf + n, cap - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto fail;
+		if (!r)
+			break;
+		n += (size_t)r;
+		if (max && n > max) {
+			errno = EFBIG;
+			goto fail;
+		}
+		if (n == cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+fail:
+	free(buf);
+	return NULL;
+}
+
+int read_all(int fd, void *buf, size_t len, int ms)
+{
+	uint64_t end = now_ns() + (uint64_t)(ms > 0 ? ms : 0) * 1000000ull;
+	char *p = buf;
+
+	while (len) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		uint64_t now = now_ns();
+		ssize_t r;
+
+		if (ms >= 0) {
+			if (now >= end)
+				return -1;
+			r = poll(&pfd, 1, (int)((end - now) / 1000000ull) + 1);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				return -1;
+		}
+		r = read(fd, p, len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		p += r;
+		len -= (size_t)r;
+	}
+	return 0;
 }
 
 int write_all(int fd, const void *buf, size_t len)

@@ -106,6 +106,28 @@ int proc_stat_ids(const char *pid, char *state, long *ppid, long *pgrp);
 /* All of buf written to fd, EINTR retried: 0, or -1 with errno (a
  * write that wrote nothing: errno as it left it, or unchanged). */
 int write_all(int fd, const void *buf, size_t len);
+/*
+ * A file written whole or not at all: DIR/.NAME.XXXXXX (mode 0644) until
+ * atomic_commit() renames it over DIR/NAME. who names the command in
+ * errors. atomic_open(): the stream, or NULL after error().
+ * atomic_commit(): 0, or -1 after error(), the temporary file removed.
+ */
+struct atomic_file {
+	char tmp[4200], path[4200];
+	FILE *f;
+};
+FILE *atomic_open(struct atomic_file *a, const char *who, const char *dir,
+		  const char *name);
+int atomic_commit(struct atomic_file *a, const char *who);
+/* DIR made when missing: 0, or -1 after error() ("WHO: -o 'DIR' ..."). */
+int make_out_dir(const char *who, const char *dir);
+
+/* The rest of fd, NUL-terminated, malloc'd, its length in *len; NULL
+ * with errno (EFBIG: more than max bytes; max 0: no limit). */
+char *read_fd_all(int fd, size_t max, size_t *len);
+/* len bytes of fd into buf, EINTR retried, within ms milliseconds (a
+ * negative ms: no limit): 0, or -1 (its end, an error, or time up). */
+int read_all(int fd, void *buf, size_t len, int ms);
 
 /*
  * mkdir -p: path and each directory above it, made with mode where

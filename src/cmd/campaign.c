@@ -169,7 +169,6 @@ static int cmd_start(const struct campaign_opts *o, const char *db, int n,
 		     char **ops)
 {
 	struct campaign c;
-	struct store *st = NULL;
 	int rc = EXIT_USAGE;
 
 	memset(&c, 0, sizeof(c));
@@ -183,22 +182,30 @@ static int cmd_start(const struct campaign_opts *o, const char *db, int n,
 	c.deadline_s = o->deadline;
 	c.seed = o->seed ? o->seed : (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32;
 	c.status = xstrdup("running");
-	st = store_open(db);
+	rc = campaign_create(&c, db, "campaign start", campaign_first_hook);
+out:
+	campaign_free(&c);
+	return rc;
+}
+
+int campaign_create(struct campaign *c, const char *db, const char *who,
+		    int (*begin)(struct campaign *, struct store *, const char *))
+{
+	struct store *st = store_open(db);
+	int rc;
+
 	if (!st)
-		goto out;
-	rc = campaign_save(st, &c, true);
+		return EXIT_USAGE;
+	rc = campaign_save(st, c, true);
 	if (rc) {
 		if (rc > 0)
-			error("campaign start: a campaign '%s' exists in %s (campaign status %s)",
-			      c.name, db, c.name);
+			error("%s: a campaign '%s' exists in %s (campaign status %s)",
+			      who, c->name, db, c->name);
 		rc = EXIT_USAGE;
-		goto out;
+	} else {
+		rc = begin(c, st, db);
 	}
-	rc = campaign_first_hook(&c, st, db);
-out:
-	if (st)
-		store_close(st);
-	campaign_free(&c);
+	store_close(st);
 	return rc;
 }
 

@@ -104,27 +104,11 @@ int campaign_bisect_start(const struct campaign_opts *o, const char *db, int n,
 			  char **ops)
 {
 	struct campaign c;
-	struct store *st = NULL;
 	int rc = EXIT_USAGE;
 
 	memset(&c, 0, sizeof(c));
-	if (bisect_check(o, n, ops) || bisect_make(o, ops, &c))
-		goto out;
-	st = store_open(db);
-	if (!st)
-		goto out;
-	rc = campaign_save(st, &c, true);
-	if (rc) {
-		if (rc > 0)
-			error("campaign bisect: a campaign '%s' exists in %s (campaign status %s)",
-			      c.name, db, c.name);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	rc = bisect_begin(&c, st, db);
-out:
-	if (st)
-		store_close(st);
+	if (!bisect_check(o, n, ops) && !bisect_make(o, ops, &c))
+		rc = campaign_create(&c, db, "campaign bisect", bisect_begin);
 	campaign_free(&c);
 	return rc;
 }

@@ -23,6 +23,16 @@ struct campaign_opts {
 	bool help;
 };
 
+struct store;
+
+/*
+ * A new campaign c stored in db and begun (begin: its first hook or git
+ * bisect start); who names the command in errors. Its exit status: 2
+ * when the store cannot be opened or the campaign exists.
+ */
+int campaign_create(struct campaign *c, const char *db, const char *who,
+		    int (*begin)(struct campaign *, struct store *, const char *));
+
 /* The job as resume will find it from any directory; NULL after error(). */
 char *campaign_job_spec(const char *spec);
 

@@ -387,58 +387,27 @@ static int detect(struct history *h, const char *judge_db)
 		     2 * h->min_size, h->min_size);
 }
 
-/* DIR, made when missing. */
-static int make_dir(const char *dir)
-{
-	struct stat sb;
-
-	if (!mkdir(dir, 0777) || (errno == EEXIST && !stat(dir, &sb) &&
-				  S_ISDIR(sb.st_mode)))
-		return 0;
-	if (errno == EEXIST)
-		return error("history: -o '%s' is not a directory", dir);
-	return error_errno("history: make directory '%s'", dir);
-}
-
 /* DIR/index.html through a temporary file and rename(): 0, 1 written
  * without its plot (gnuplot failed), -1 after error(). */
 static int write_page(const char *dir, const struct history *h)
 {
-	char tmp[4200], path[4200];
+	struct atomic_file page;
 	struct plot_batch pb;
-	int rc, fd;
-	FILE *f;
+	int rc;
 
 	if (plot_open(&pb, false))
 		return -1;
 	if (!plot_have(&pb))
 		warning("history: no gnuplot in PATH: the page has its tables but no plot (%s)",
 			PLOT_HOWTO);
-	snprintf(path, sizeof(path), "%s/index.html", dir);
-	snprintf(tmp, sizeof(tmp), "%s/.index.html.XXXXXX", dir);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
+	if (!atomic_open(&page, "history", dir, "index.html")) {
 		plot_close(&pb);
-		return error_errno("history: create a file in '%s'", dir);
+		return -1;
 	}
-	fchmod(fd, 0644);
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		unlink(tmp);
-		plot_close(&pb);
-		return error_errno("history: write '%s'", tmp);
-	}
-	rc = render_history_html(f, h, &pb) ? 1 : 0;
+	rc = render_history_html(page.f, h, &pb) ? 1 : 0;
 	plot_close(&pb);
-	if (fflush(f) || ferror(f) || fclose(f)) {
-		unlink(tmp);
-		return error_errno("history: write '%s'", path);
-	}
-	if (rename(tmp, path)) {
-		unlink(tmp);
-		return error_errno("history: write '%s'", path);
-	}
+	if (atomic_commit(&page, "history"))
+		return -1;
 	return rc;
 }
 
@@ -563,7 +532,7 @@ int cmd_history(int argc, char **argv)
 	if (detect(&h, o.db))
 		goto out;
 	if (o.format == FMT_HTML) {
-		if (make_dir(o.output))
+		if (make_out_dir("history", o.output))
 			goto out;
 		rc = write_page(o.output, &h);
 		rc = rc < 0 ? EXIT_USAGE : rc ? EXIT_RUN_FAILED : EXIT_OK;

@@ -64,50 +64,20 @@ static void report_usage(FILE *f)
 	fprintf(f, "\nExit status: 0 written, 1 gnuplot failed (the page has the tables),\n2 bad input.\n");
 }
 
-/* DIR, made when missing. */
-static int make_dir(const char *dir)
-{
-	struct stat sb;
-
-	if (!mkdir(dir, 0777) || (errno == EEXIST && !stat(dir, &sb) &&
-				  S_ISDIR(sb.st_mode)))
-		return 0;
-	if (errno == EEXIST)
-		return error("report: -o '%s' is not a directory", dir);
-	return error_errno("report: make directory '%s'", dir);
-}
-
 /* The page into DIR/index.html, through a temporary file and rename(). */
 static int write_page(const char *dir, const struct comparison *c,
 		      const struct run *const *runs, struct plot_batch *pb)
 {
-	char tmp[4200], path[4200];
-	int rc, fd;
-	FILE *f;
+	struct atomic_file page;
+	int rc;
 
-	snprintf(path, sizeof(path), "%s/index.html", dir);
-	snprintf(tmp, sizeof(tmp), "%s/.index.html.XXXXXX", dir);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return error_errno("report: create a file in '%s'", dir);
-	fchmod(fd, 0644);
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		unlink(tmp);
-		return error_errno("report: write '%s'", tmp);
-	}
-	rc = render_html_page(f, c, runs, pb);
+	if (!atomic_open(&page, "report", dir, "index.html"))
+		return -1;
+	rc = render_html_page(page.f, c, runs, pb);
 	if (pb->png && plot_save_png(pb, dir))
 		rc = -1;
-	if (fflush(f) || ferror(f) || fclose(f)) {
-		unlink(tmp);
-		return error_errno("report: write '%s'", path);
-	}
-	if (rename(tmp, path)) {
-		unlink(tmp);
-		return error_errno("report: write '%s'", path);
-	}
+	if (atomic_commit(&page, "report"))
+		return -1;
 	return rc;
 }
 
@@ -142,7 +112,7 @@ int cmd_report(int argc, char **argv)
 		error("report: expected at least one RUN (usage: schedlab report RUN [RUN...] -o DIR)");
 		return EXIT_USAGE;
 	}
-	if (make_dir(o.output))
+	if (make_out_dir("report", o.output))
 		return EXIT_USAGE;
 	compare_session_init(&s, o.db);
 	if (compare_session_load(&s, (const char *const *)argv + first, (size_t)n,

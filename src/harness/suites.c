@@ -114,39 +114,19 @@ int plan_load_sets(const char *spec, const struct plan_set *sets, size_t nsets,
 static int read_text(const char *path, char **text, size_t *len)
 {
 	int fd = open_regular(path, NULL);
-	size_t cap = (1 << 20) + 1, n = 0;
-	char *buf;
 
 	if (fd < 0)
 		return -1;
-	buf = xmalloc(cap + 1);
-	for (;;) {
-		ssize_t r = read(fd, buf + n, cap - n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			error_errno("cannot read '%s'", path);
-			goto fail;
-		}
-		if (!r)
-			break;
-		n += (size_t)r;
-		if (n == cap) {
+	*text = read_fd_all(fd, 1 << 20, len);
+	if (!*text) {
+		if (errno == EFBIG)
 			error("%s: too large for a job file (more than %d bytes)",
 			      path, 1 << 20);
-			goto fail;
-		}
+		else
+			error_errno("cannot read '%s'", path);
 	}
 	close(fd);
-	buf[n] = '\0';
-	*text = buf;
-	*len = n;
-	return 0;
-fail:
-	close(fd);
-	free(buf);
-	return -1;
+	return *text ? 0 : -1;
 }
 
 int plan_spec_text(const char *spec, char **text, size_t *len, char *where,

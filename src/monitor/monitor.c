@@ -152,35 +152,13 @@ const char *monitor_path(const char *path, char *buf, size_t len)
 
 char *monitor_slurp(const char *path, size_t *len)
 {
-	char full[4096];
-	size_t cap = 16384, n = 0;
-	char *buf;
+	char full[4096], *buf;
 	int fd = open(monitor_path(path, full, sizeof(full)), O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return NULL;
-	buf = xmalloc(cap + 1);
-	for (;;) {
-		ssize_t r = read(fd, buf + n, cap - n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			free(buf);
-			close(fd);
-			return NULL;
-		}
-		if (!r)
-			break;
-		n += (size_t)r;
-		if (n == cap) {
-			cap *= 2;
-			buf = xrealloc(buf, cap + 1);
-		}
-	}
+	buf = read_fd_all(fd, 0, len);
 	close(fd);
-	buf[n] = '\0';
-	*len = n;
 	return buf;
 }
 
@@ -452,23 +430,6 @@ int monitor_start(struct monitor_set *s, int fds[2])
 	return 0;
 }
 
-static int read_all(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t r = read(fd, p, len);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		p += r;
-		len -= (size_t)r;
-	}
-	return 0;
-}
-
 int monitor_stop(struct monitor_set *s, struct monitor_rows *rows)
 {
 	uint64_t hdr[2] = { 0, 0 };
@@ -481,10 +442,10 @@ int monitor_stop(struct monitor_set *s, struct monitor_rows *rows)
 	/* the end of ctl is the word: a write to a sampler that died
 	 * would be SIGPIPE */
 	close(s->ctl_fd);
-	if (!read_all(s->data_fd, hdr, sizeof(hdr)) && hdr[1] == 2 + s->ncols &&
+	if (!read_all(s->data_fd, hdr, sizeof(hdr), -1) && hdr[1] == 2 + s->ncols &&
 	    hdr[0] < (1ull << 28) / hdr[1]) {
 		buf = xmalloc((hdr[0] * hdr[1] + 1) * sizeof(double));
-		rc = read_all(s->data_fd, buf, hdr[0] * hdr[1] * sizeof(double));
+		rc = read_all(s->data_fd, buf, hdr[0] * hdr[1] * sizeof(double), -1);
 	}
 	close(s->data_fd);
 	if (rc)

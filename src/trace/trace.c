@@ -253,35 +253,6 @@ static int write_pipe(int fd, const void *buf, size_t len)
 	return rc;
 }
 
-/* Reads len bytes within ms milliseconds: 0, or -1 (end, error, time). */
-static int read_timed(int fd, void *buf, size_t len, int ms)
-{
-	char *p = buf;
-	uint64_t end = now_ns() + (uint64_t)ms * 1000000ull;
-
-	while (len) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		uint64_t now = now_ns();
-		ssize_t r;
-
-		if (now >= end)
-			return -1;
-		r = poll(&pfd, 1, (int)((end - now) / 1000000ull) + 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		r = read(fd, p, len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		p += r;
-		len -= (size_t)r;
-	}
-	return 0;
-}
-
 /* The tracer's environment: the trace variables over schedlab's. */
 static void tracer_env(const struct trace_hook *t, unsigned iter)
 {
@@ -564,7 +535,7 @@ static int keeper_start(struct trace_hook *t, unsigned iter)
 	t->st_fd = st[0];
 	t->pctl_fd = pctl[1];
 	t->pack_fd = pack[0];
-	if (read_timed(t->st_fd, &t->pgid, sizeof(t->pgid), 10000) || t->pgid <= 0)
+	if (read_all(t->st_fd, &t->pgid, sizeof(t->pgid), 10000) || t->pgid <= 0)
 		t->pgid = 0;
 	return 0;
 }
@@ -615,7 +586,7 @@ static int keeper_stop(struct trace_hook *t, struct keeper_end *e)
 	/* a keeper that died: its end is read below */
 	write_pipe(t->ctl_fd, &c, 1);
 	close_fd(&t->ctl_fd);
-	rc = read_timed(t->st_fd, e, sizeof(*e),
+	rc = read_all(t->st_fd, e, sizeof(*e),
 			STOP_GRACE_MS + TERM_GRACE_MS + 5000);
 	/* a keeper that hangs: it and its tracer killed here, while it is
 	 * still ours (not reaped: its pid not another's) */
@@ -644,7 +615,7 @@ static int perf_enable(struct trace_hook *t)
 
 	if (write_pipe(t->pctl_fd, cmd, sizeof(cmd) - 1))
 		return -1;
-	return read_timed(t->pack_fd, ack, sizeof(ack), ACK_WAIT_MS) ||
+	return read_all(t->pack_fd, ack, sizeof(ack), ACK_WAIT_MS) ||
 	       memcmp(ack, "ack", 3) ? -1 : 0;
 }
 

@@ -115,7 +115,7 @@ test_ab_two_programs() {
 	expect_match "dry-run plan" "1 case, 6 iterations" "$out"
 	[ ! -e "$tmp/r.db" ] || fail "dry-run made a database"
 	run_sl ab "$tmp/n.job" --label p --db "$tmp/r.db" --format json \
-		--variant 'fast:' --variant "slow: argv='sleep 0.3'"
+		--variant 'fast:' --variant "slow: argv='sleep 1'"
 	expect_eq "exit ($err)" 0 "$rc"
 	expect_eq "match by job" job "$(jval "$out" .match)"
 	expect_eq "slow regressed" regressed "$(jval "$out" '.verdict')"
@@ -249,7 +249,12 @@ test_ab_interrupted_ends_every_variant() {
 		"$tmp/log" >"$tmp/t.job"
 	start_sl ab "$tmp/t.job" --label i --db "$tmp/r.db" -q \
 		--variant 'a: env.TAG=a' --variant 'b: env.TAG=b' --variant 'c: env.TAG=c'
-	sleep 1.5
+	# a round under way, however slow the machine: each variant has run
+	for _ in $(seq 600); do
+		[ "$(sort -u "$tmp/log" 2>/dev/null | wc -l)" -ge 3 ] && break
+		kill -0 "$sl_pid" 2>/dev/null || fail "ab ended first: $(cat "$sl_errf")"
+		sleep 0.05
+	done
 	kill -INT "$sl_pid"
 	finish_sl
 	expect_eq "exit ($err)" 130 "$rc"

@@ -557,7 +557,7 @@ test_judge_live_run() {
 	expect_eq "baseline run" 0 "$rc"
 	run_sl judge --unit iteration --baseline good --db "$tmp/r.db" --match job --iterations 8 \
 		--label cand "$tmp/b.job"
-	expect_eq "exit" 1 "$rc"
+	expect_eq "exit ($err)" 1 "$rc"
 	expect_match "why" "judge: regressed: exit 1" "$err"
 	expect_eq "stored" 2 "$(nruns "$tmp/r.db")"
 	expect_line "named" "^ +[0-9]+ +cand " "$("$SCHEDLAB" list runs --db "$tmp/r.db")"

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -172,6 +173,74 @@ static void test_proc_stat_ids(void **state)
 	assert_int_equal(proc_stat_ids("0", &st, &ppid, &pgrp), -1);
 }
 
+/* A pipe holding text, its write end closed: what read_fd_all() reads. */
+static int pipe_of(const char *text, size_t len)
+{
+	int p[2];
+
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write_all(p[1], text, len), 0);
+	close(p[1]);
+	return p[0];
+}
+
+static void test_read_fd_all(void **state)
+{
+	char big[40000];
+	size_t len = 1;
+	char *s;
+	int fd;
+
+	(void)state;
+	memset(big, 'x', sizeof(big));
+	fd = pipe_of("", 0);
+	s = read_fd_all(fd, 0, &len);
+	close(fd);
+	assert_non_null(s);
+	assert_int_equal(len, 0);
+	assert_string_equal(s, "");
+	free(s);
+	/* past the first buffer: grown, NUL-terminated */
+	fd = open("/proc/self/maps", O_RDONLY);
+	assert_true(fd >= 0);
+	s = read_fd_all(fd, 0, &len);
+	close(fd);
+	assert_non_null(s);
+	assert_int_equal(strlen(s), len);
+	free(s);
+	/* at the limit: read; one byte over: EFBIG */
+	fd = pipe_of(big, 1000);
+	s = read_fd_all(fd, 1000, &len);
+	close(fd);
+	assert_non_null(s);
+	assert_int_equal(len, 1000);
+	free(s);
+	fd = pipe_of(big, 1001);
+	errno = 0;
+	assert_null(read_fd_all(fd, 1000, &len));
+	assert_int_equal(errno, EFBIG);
+	close(fd);
+}
+
+static void test_read_all(void **state)
+{
+	char buf[8];
+	int p[2];
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write_all(p[1], "abcdef", 6), 0);
+	assert_int_equal(read_all(p[0], buf, 6, -1), 0);
+	assert_memory_equal(buf, "abcdef", 6);
+	/* nothing comes: time up, not a hang */
+	assert_int_equal(read_all(p[0], buf, 1, 20), -1);
+	assert_int_equal(write_all(p[1], "ab", 2), 0);
+	close(p[1]);
+	/* the end before len bytes */
+	assert_int_equal(read_all(p[0], buf, 3, 1000), -1);
+	close(p[0]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -183,6 +252,8 @@ int main(void)
 		cmocka_unit_test(test_split_commas),
 		cmocka_unit_test(test_mkdir_p),
 		cmocka_unit_test(test_proc_stat_ids),
+		cmocka_unit_test(test_read_fd_all),
+		cmocka_unit_test(test_read_all),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
