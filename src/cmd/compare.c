@@ -170,19 +170,8 @@ int compare_render_layout(const struct comparison *c,
 	struct layout_opts lo = { .stat = stat, .markdown = markdown };
 	FILE *f = text_safe(stdout);
 	struct comparison t = escape_names(c);
-	int rc = 0;
+	int rc = render_layout(f, layout, &t, rp, &lo);
 
-	c = &t;
-	if (layout == LAYOUT_VARIANTS)
-		render_compare_variants(f, c, markdown);
-	else if (layout == LAYOUT_WIDE)
-		render_compare_wide(f, c, &lo);
-	else if (layout == LAYOUT_GRID)
-		render_compare_grid(f, c, &lo);
-	else if (layout == LAYOUT_RAW)
-		render_compare_raw(f, c, &lo);
-	else if (render_compare_workload(f, c, rp, &lo))
-		rc = -1;
 	fclose(f);
 	unescape_names(&t);
 	if (rc)

@@ -127,15 +127,9 @@ static int show_tables(const struct runs_opts *o, const struct run *r,
 		fputs(lo.markdown ? "```\n" : "", f);
 		render_compare_summary(f, &c);
 		fputs(lo.markdown ? "```\n" : "", f);
-	}
-	else if (o->layout == LAYOUT_WIDE)
-		render_compare_wide(f, &c, &lo);
-	else if (o->layout == LAYOUT_GRID)
-		render_compare_grid(f, &c, &lo);
-	else if (o->layout == LAYOUT_RAW)
-		render_compare_raw(f, &c, &lo);
-	else if ((rc = render_compare_workload(f, &c, &r, &lo)))
+	} else if ((rc = render_layout(f, o->layout, &c, &r, &lo))) {
 		error("show: --layout workload: " WL_TABLE_NONE);
+	}
 	fclose(f);
 	compare_free(&c);
 	return rc;

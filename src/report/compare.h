@@ -15,6 +15,7 @@
 
 #include "compare/compare.h"
 #include "report/mmtests.h"
+#include "report/vocab.h"
 
 void render_compare_text(FILE *f, const struct comparison *c);
 void render_compare_markdown(FILE *f, const struct comparison *c);
@@ -82,6 +83,15 @@ struct run;
 int render_compare_workload(FILE *f, const struct comparison *c,
 			    const struct run *const *runs,
 			    const struct layout_opts *lo);
+
+/*
+ * A table for reading (LAYOUTS_TABLES: variants, wide, grid, raw,
+ * workload) by its enum, report/layout.c: 0, or -1 when it has nothing
+ * to print (workload: no job's workload declares a table; the caller
+ * says WL_TABLE_NONE). runs: the comparison's, in its order.
+ */
+int render_layout(FILE *f, enum out_layout layout, const struct comparison *c,
+		  const struct run *const *runs, const struct layout_opts *lo);
 
 /*
  * The test as the header names it: "runs-t" (the runs' medians,

@@ -190,7 +190,7 @@ static void test_variants_mean_test(void **state)
 }
 
 /* The whole output of a layout over t's comparison. */
-static char *render_layout(const struct comparison *c,
+static char *rendered_layout(const struct comparison *c,
 			   void (*fn)(FILE *, const struct comparison *,
 				      const struct layout_opts *),
 			   int stat, bool markdown, int width)
@@ -228,7 +228,7 @@ static void test_wide_text(void **state)
 
 	(void)state;
 	build(&t, long_names);
-	out = render_layout(&t.c, render_compare_wide, 0, false, 0);
+	out = rendered_layout(&t.c, render_compare_wide, 0, false, 0);
 	assert_string_equal(out,
 		"msg by groups fds: messaging.time, s, Amean (lower is better)\n"
 		"                   1 1    1 2\n"
@@ -251,7 +251,7 @@ static void test_wide_blocks(void **state)
 
 	(void)state;
 	build(&t, long_names);
-	out = render_layout(&t.c, render_compare_wide, stat_index("max"), false, 26);
+	out = rendered_layout(&t.c, render_compare_wide, stat_index("max"), false, 26);
 	assert_string_equal(out,
 		"msg by groups fds: messaging.time, s, Max (lower is better)\n"
 		"                   1 1\n"
@@ -279,7 +279,7 @@ static void test_wide_markdown(void **state)
 
 	(void)state;
 	build(&t, long_names);
-	out = render_layout(&t.c, render_compare_wide, stat_index("median"), true, 0);
+	out = rendered_layout(&t.c, render_compare_wide, stat_index("median"), true, 0);
 	assert_string_equal(out,
 		"### msg by groups fds: messaging.time, s, Median (lower is better)\n"
 		"\n"
@@ -305,7 +305,7 @@ static void test_grid_text(void **state)
 
 	(void)state;
 	build(&t, names);
-	out = render_layout(&t.c, render_compare_grid, stat_index("min"), false, 0);
+	out = rendered_layout(&t.c, render_compare_grid, stat_index("min"), false, 0);
 	assert_string_equal(out,
 		"runs of box\n"
 		"\n"
@@ -330,7 +330,7 @@ static void test_grid_markdown(void **state)
 
 	(void)state;
 	build(&t, names);
-	out = render_layout(&t.c, render_compare_grid, stat_index("median"), true, 0);
+	out = rendered_layout(&t.c, render_compare_grid, stat_index("median"), true, 0);
 	assert_string_equal(out,
 		"runs of box\n"
 		"\n"
@@ -357,7 +357,7 @@ static void test_raw_text(void **state)
 
 	(void)state;
 	build(&t, long_names);
-	out = render_layout(&t.c, render_compare_raw, 0, false, 60);
+	out = rendered_layout(&t.c, render_compare_raw, 0, false, 60);
 	assert_string_equal(out,
 		"msg by groups fds: messaging.time, s, every iteration (lower is better)\n"
 		"3.10.0-default  1 1: 1.0000 1.0100 1.0200 1.0300 1.0400\n"
