@@ -503,6 +503,51 @@ static void test_workload_table(void **state)
 	run_free(&r[1]);
 }
 
+/* render_layout(): each table for reading is its renderer's output; the
+ * views that are not tables for reading print nothing and say so. */
+static void test_layout_table(void **state)
+{
+	struct layout_opts lo = { .stat = 0 };
+	static const struct {
+		enum out_layout l;
+		void (*fn)(FILE *, const struct comparison *,
+			   const struct layout_opts *);
+	} direct[] = {
+		{ LAYOUT_WIDE, render_compare_wide },
+		{ LAYOUT_GRID, render_compare_grid },
+		{ LAYOUT_RAW, render_compare_raw },
+	};
+	struct three t;
+	char *buf, *want;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	build(&t, long_names);
+	for (size_t k = 0; k < sizeof(direct) / sizeof(direct[0]); k++) {
+		f = open_memstream(&buf, &len);
+		assert_int_equal(render_layout(f, direct[k].l, &t.c, NULL, &lo), 0);
+		fclose(f);
+		want = rendered_layout(&t.c, direct[k].fn, 0, false, 0);
+		assert_string_equal(buf, want);
+		free(buf);
+		free(want);
+	}
+	f = open_memstream(&buf, &len);
+	assert_int_equal(render_layout(f, LAYOUT_VARIANTS, &t.c, NULL, &lo), 0);
+	fclose(f);
+	assert_true(len > 0);
+	free(buf);
+	for (enum out_layout l = LAYOUT_RUN; l <= LAYOUT_MMTESTS; l++) {
+		f = open_memstream(&buf, &len);
+		assert_int_equal(render_layout(f, l, &t.c, NULL, &lo), -1);
+		fclose(f);
+		assert_int_equal(len, 0);
+		free(buf);
+	}
+	three_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -518,6 +563,7 @@ int main(void)
 		cmocka_unit_test(test_raw_text),
 		cmocka_unit_test(test_cell_stats),
 		cmocka_unit_test(test_workload_table),
+		cmocka_unit_test(test_layout_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
