@@ -16,10 +16,10 @@
 #include <unistd.h>
 
 #include "harness/tasks.h"
-#include "report/text.h"
 #include "workload/loopback.h"
 #include "workload/messaging.h"
 #include "workload/registry.h"
+#include "workload/text.h"
 #include "util.h"
 
 struct receiver {

@@ -11,7 +11,7 @@
  * a wl_result and returns 0, or calls wl_fail() and returns -1. It never
  * prints. What it measured becomes text through the workload's own text
  * formats (struct text_format below, printed by bench; the shared line
- * helpers are in report/text.h) or the renderers in src/report/.
+ * helpers are in workload/text.h) or the renderers in src/report/.
  */
 #ifndef SCHEDLAB_WORKLOAD_H
 #define SCHEDLAB_WORKLOAD_H
