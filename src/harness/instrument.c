@@ -6,7 +6,6 @@
 
 #include "harness/instrument.h"
 #include "harness/supervise.h"
-#include "harness/tasks.h"
 #include "util.h"
 
 /*

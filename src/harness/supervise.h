@@ -51,7 +51,7 @@ struct wl_ctx {
 	double clock_s;		/* the workload's timed region */
 	uint64_t probe_end_ns;	/* the probes' own work at the end */
 	struct probe_state *ps;
-	/* threads done but not gone (harness/tasks.h): wl_clock_stop() */
+	/* threads done but not gone (workload/workload.h): wl_clock_stop() */
 	struct tasks *lingering;
 	struct hist *lat;	/* per-CPU latency histograms, shared */
 	int nlat;

@@ -18,7 +18,6 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
-#include "harness/tasks.h"
 #include "workload/pipe.h"
 #include "workload/pipe_cgroup.h"
 #include "workload/registry.h"
