@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "harness/instrument.h"
-#include "harness/supervise.h"
+#include "harness/wl_ctx.h"
 #include "util.h"
 #include "workload/workload.h"
 
