@@ -25,10 +25,14 @@
  *     dots as slashes under it) or the one file whose words it sets,
  *     the example its messages give, and its check, resolve and name
  *     functions (the existing ones, or new ones beside them);
- *  2. SETTING_KEYS and the list of keys in harness/settings.h;
- *  3. the key in doc/schedlab.1 (SETTINGS) and doc/architecture.md;
- *  4. a test in tests/integration/test_knobs.sh (written, put back,
- *     recovered after SIGKILL) and its checks in test_settings.sh.
+ *  2. SETTING_KEYS and the list of keys in harness/settings.h, and
+ *     PLAN_HARNESS_KEYS in harness/plan_int.h;
+ *  3. harness/needs.c only if the queue should see it otherwise than as
+ *     a change of the machine (SETTING_KNOB);
+ *  4. the key in doc/schedlab.1 (SETTINGS) and doc/architecture.md;
+ *  5. a test in tests/integration/test_knobs.sh (written, put back,
+ *     recovered after SIGKILL) and its checks in test_settings.sh or
+ *     tests/unit/test_switch.c (its journal name).
  * A kind that is not one write() of a value to a file needs a journal
  * word of its own (harness/journal.c) so that recovery can put it back.
  */
