@@ -47,7 +47,7 @@ LDLIBS  = $(shell pkg-config --libs $(LINKED)) -lm
 LDFLAGS_ALL = -pthread -Wl,-z,relro,-z,now $(LDFLAGS) $(EXTRA_CFLAGS)
 
 SRCS     := $(wildcard src/*.c src/*/*.c)
-LIB_SRCS := $(filter-out src/main.c,$(SRCS))
+LIB_SRCS := $(filter-out src/cmd/main.c,$(SRCS))
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o) $(O)/gen/suites.o
 SUITES   := $(sort $(wildcard jobs/*.job))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -64,7 +64,7 @@ all: schedlab
 schedlab: $(O)/schedlab
 	@if [ "$(O)" = build ]; then ln -f $< $@; fi
 
-$(O)/schedlab: $(O)/src/main.o $(O)/libschedlab.a
+$(O)/schedlab: $(O)/src/cmd/main.o $(O)/libschedlab.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS)
 
 $(O)/libschedlab.a: $(LIB_OBJS)
@@ -239,4 +239,4 @@ uninstall:
 clean:
 	rm -rf build schedlab
 
--include $(LIB_OBJS:.o=.d) $(O)/src/main.d
+-include $(LIB_OBJS:.o=.d) $(O)/src/cmd/main.d

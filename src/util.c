@@ -412,6 +412,35 @@ void split_free(char **v, size_t n)
 	free(v);
 }
 
+char **split_blanks(const char *s)
+{
+	char **w = NULL;
+	size_t n = 0;
+
+	for (;;) {
+		size_t len;
+
+		s += strspn(s, " \t");
+		len = strcspn(s, " \t");
+		if (!len)
+			break;
+		w = xrealloc(w, (n + 2) * sizeof(*w));
+		w[n++] = strndup(s, len);
+		if (!w[n - 1])
+			abort();
+		w[n] = NULL;
+		s += len;
+	}
+	return w;
+}
+
+void split_blanks_free(char **w)
+{
+	for (size_t i = 0; w && w[i]; i++)
+		free(w[i]);
+	free(w);
+}
+
 int proc_stat_ids(const char *pid, char *state, long *ppid, long *pgrp)
 {
 	char path[300], buf[512], *p;

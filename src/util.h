@@ -145,6 +145,13 @@ size_t split_commas(const char *s, char ***out);
 void split_free(char **v, size_t n);
 
 /*
+ * The words of s split on blanks (spaces, tabs): a NULL-terminated,
+ * malloc'ed vector, or NULL when s has none; split_blanks_free() it.
+ */
+char **split_blanks(const char *s);
+void split_blanks_free(char **w);
+
+/*
  * Terminal-safe text: what a label, a path or a tool's output could
  * hold that a terminal would obey - control characters (C0, DEL, the
  * C1 range U+0080..U+009F) and bytes that are not UTF-8 - is written

@@ -30,9 +30,9 @@
 
 #include "cmd/cmd.h"
 #include "cmd/setup.h"
+#include "harness/journal.h"
 #include "harness/needs.h"
 #include "harness/plan.h"
-#include "harness/switch.h"
 #include "model/run.h"
 #include "probe/sysenv.h"
 #include "store/load.h"

@@ -132,7 +132,9 @@ static int print_results(const struct workload *wl, const void *cfg,
 	if (!tf)
 		return render_json(stdout, wl, cfg, r);
 	if (tf->summary) {
-		tf->summary(stdout, cfg, r);
+		struct wl_rows rows = { r->values, r->niter, r->cols.n };
+
+		tf->summary(stdout, cfg, &rows);
 		return 0;
 	}
 	for (size_t i = 0; i < r->niter; i++) {

@@ -18,7 +18,7 @@
 #include "cmd/cmd.h"
 #include "cmd/setup.h"
 #include "compare/noise_model.h"
-#include "harness/options.h"
+#include "options.h"
 #include "harness/plan.h"
 #include "model/run.h"
 #include "store/load.h"

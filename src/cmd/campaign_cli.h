@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "harness/options.h"
+#include "options.h"
 
 struct campaign;
 

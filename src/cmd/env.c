@@ -9,7 +9,7 @@
 #include "cmd/cmd.h"
 #include "cmd/setup.h"
 #include "report/render.h"
-#include "harness/options.h"
+#include "options.h"
 #include "probe/sysenv.h"
 #include "util.h"
 

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "harness/options.h"
+#include "options.h"
 #include "report/vocab.h"
 #include "monitor/monitor.h"
 #include "trace/trace.h"

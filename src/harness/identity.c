@@ -2,16 +2,13 @@
 /*
  * identity: a case's params (the options that differ from their
  * defaults, in the order of their names), the upgrade of the full
- * parameter strings that runs stored before held, and a case's run
- * settings. See identity.h.
+ * parameter strings that runs stored before held. See identity.h (a
+ * case's run settings are identity_settings.c's).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness/identity.h"
-#include "monitor/monitor.h"
-#include "trace/trace.h"
-#include "probe/probe.h"
 #include "util.h"
 #include "workload/registry.h"
 
@@ -182,40 +179,4 @@ char *identity_upgrade(const char *workload, const char *old)
 	free(cfg);
 	free(def);
 	return words_join(&ws);
-}
-
-json_t *identity_settings(const struct plan_case *c)
-{
-	json_t *s = json_object();
-
-	if (c->cpus)
-		json_object_set_new(s, "cpus", json_string(c->cpus));
-	if (c->probes != PROBES_ON)
-		json_object_set_new(s, "probes",
-				    json_string(probe_level_names[c->probes]));
-	if (c->monitors) {
-		char list[256];
-
-		/* a sampler beside the workload: noted when runs differ in it */
-		monitor_list_format(c->monitors, list, sizeof(list));
-		json_object_set_new(s, "monitors", json_string(list));
-		if (c->monitor_ms != MONITOR_INTERVAL_DEF_MS) {
-			char iv[32];
-
-			snprintf(iv, sizeof(iv), "%ums", c->monitor_ms);
-			json_object_set_new(s, "monitor_interval", json_string(iv));
-		}
-	}
-	if (c->monitors && c->monitor_cpus)
-		json_object_set_new(s, "monitor_cpus", json_string(c->monitor_cpus));
-	if (c->trace) {
-		/* a tracer beside the workload costs it: noted like monitors */
-		json_object_set_new(s, "trace", json_string(c->trace));
-		if (c->trace_scope == TRACE_CASE)
-			json_object_set_new(s, "trace_scope", json_string("case"));
-	}
-	for (size_t i = 0; i < c->nset; i++)
-		json_object_set_new(s, c->set[i].key,
-				    json_string(c->set[i].value));
-	return s;
 }

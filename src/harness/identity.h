@@ -25,8 +25,9 @@
 
 #include <jansson.h>
 
-#include "harness/plan.h"
 #include "workload/workload.h"
+
+struct plan_case;
 
 /* wl's semantics version: its .version, 0 there meaning 1. */
 unsigned identity_version(const struct workload *wl);

@@ -5,8 +5,7 @@
 #include <sys/mman.h>
 
 #include "harness/instrument.h"
-#include "harness/supervise.h"
-#include "harness/tasks.h"
+#include "harness/wl_ctx.h"
 #include "util.h"
 
 /*

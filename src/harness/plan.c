@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "harness/identity.h"
+#include "harness/plan.h"
 #include "harness/plan_int.h"
 #include "monitor/monitor.h"
 #include "trace/trace.h"

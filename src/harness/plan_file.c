@@ -25,6 +25,7 @@
 
 #include <ini.h>
 
+#include "harness/plan.h"
 #include "harness/plan_int.h"
 #include "util.h"
 

@@ -11,7 +11,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "harness/plan.h"
+struct plan;
+struct plan_set;
+struct workload;
+struct opt_def;
 
 struct kv {
 	char *key;

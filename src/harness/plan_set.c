@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/plan.h"
 #include "harness/plan_int.h"
 #include "util.h"
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/plan.h"
 #include "harness/plan_int.h"
 #include "util.h"
 

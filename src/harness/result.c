@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "harness/identity.h"
-#include "harness/options.h"
 #include "harness/result.h"
 #include "harness/runner.h"
+#include "options.h"
 #include "stats/hist.h"
 #include "util.h"
 #include "workload/workload.h"

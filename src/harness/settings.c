@@ -2,7 +2,8 @@
 /*
  * settings: the vocabulary of harness/settings.h - which keys are
  * settings, what their values may be, and the task settings of a case
- * parsed once at plan time. Applying them is task_apply.c's (the
+ * parsed once at plan time (a machine knob's key and value are
+ * harness/knob.h's). Applying them is task_apply.c's (the
  * workload process) and switch.c's (the machine).
  */
 #include <ctype.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/knob.h"
 #include "harness/settings.h"
 #include "util.h"
 
@@ -35,18 +37,6 @@ static bool has_prefix(const char *s, const char *p)
 	return !strncmp(s, p, strlen(p));
 }
 
-/* NAME after a prefix: letters, digits, '_', '-', '.', not empty. */
-static bool word_ok(const char *s, bool dots)
-{
-	if (!*s || *s == '.' || s[strlen(s) - 1] == '.')
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' &&
-		    !(dots && *s == '.'))
-			return false;
-	return true;
-}
-
 enum setting_kind setting_kind(const char *key)
 {
 	if (!strcmp(key, "nice") || !strcmp(key, "policy") ||
@@ -54,14 +44,11 @@ enum setting_kind setting_kind(const char *key)
 		return SETTING_TASK;
 	if (!strcmp(key, "scx"))
 		return SETTING_SCX;
-	if (!strcmp(key, "sched_feat"))
-		return SETTING_KNOB;
 	if (has_prefix(key, "env."))
 		return SETTING_ENV;
 	if (has_prefix(key, "cgroup."))
 		return SETTING_CGROUP;
-	if (has_prefix(key, "sysctl.") || has_prefix(key, "sched.") ||
-	    has_prefix(key, "/proc/") || has_prefix(key, "/sys/"))
+	if (knob_key(key))
 		return SETTING_KNOB;
 	return SETTING_NONE;
 }
@@ -114,40 +101,6 @@ static int parse_policy(const char *v, int *policy, int *prio, char *err,
 	return -1;
 }
 
-/* sched_feat's value: FEATURE or NO_FEATURE words, upper case. */
-static int check_features(const char *v, char *err, size_t len)
-{
-	const char *p = v;
-	size_t words = 0;
-
-	while (*p) {
-		size_t n;
-
-		p += strspn(p, " \t");
-		n = strcspn(p, " \t");
-		if (!n)
-			break;
-		for (size_t i = 0; i < n; i++)
-			if (!isupper((unsigned char)p[i]) &&
-			    !isdigit((unsigned char)p[i]) && p[i] != '_') {
-				snprintf(err, len, "'%.*s' is not a scheduler feature (expected FEATURE or NO_FEATURE words in capitals, as in /sys/kernel/debug/sched/features)",
-					 (int)n, p);
-				return -1;
-			}
-		if (n == 3 && !strncmp(p, "NO_", 3)) {
-			snprintf(err, len, "'NO_' names no feature (expected NO_FEATURE)");
-			return -1;
-		}
-		words++;
-		p += n;
-	}
-	if (!words) {
-		snprintf(err, len, "no feature given (expected FEATURE or NO_FEATURE words, as in /sys/kernel/debug/sched/features)");
-		return -1;
-	}
-	return 0;
-}
-
 int setting_check(const char *key, const char *value, char *err, size_t len)
 {
 	int v, p, rc;
@@ -180,7 +133,7 @@ int setting_check(const char *key, const char *value, char *err, size_t len)
 	case SETTING_CGROUP: {
 		const char *f = key + 7, *dot = strchr(f, '.');
 
-		if (!dot || dot == f || !word_ok(f, true) || strchr(f, '/')) {
+		if (!dot || dot == f || !knob_name_ok(f) || strchr(f, '/')) {
 			snprintf(err, len, "'%s' names no controller's file (expected cgroup.CONTROLLER.FILE, as cgroup.cpu.weight or cgroup.cpu.cfs_quota_us)",
 				 key);
 			return -1;
@@ -194,31 +147,7 @@ int setting_check(const char *key, const char *value, char *err, size_t len)
 		return 0;
 	}
 	case SETTING_KNOB:
-		if (!strcmp(key, "sched_feat"))
-			return check_features(value, err, len);
-		if (key[0] == '/') {
-			if (strstr(key, "/../") || strstr(key, "/./") ||
-			    strstr(key, "//") || key[strlen(key) - 1] == '/') {
-				snprintf(err, len, "'%s' is not a plain path of a file under /proc or /sys",
-					 key);
-				return -1;
-			}
-		} else if (!word_ok(strchr(key, '.') + 1, true)) {
-			snprintf(err, len, "'%s' names no knob (expected %s)", key,
-				 has_prefix(key, "sysctl.") ?
-				 "sysctl.NAME, as sysctl.kernel.sched_autogroup_enabled" :
-				 "sched.NAME, as sched.base_slice_ns");
-			return -1;
-		}
-		if (!*value) {
-			snprintf(err, len, "no value given (a knob is written the value after '=')");
-			return -1;
-		}
-		if (strchr(value, '\n')) {
-			snprintf(err, len, "a knob's value is one line");
-			return -1;
-		}
-		return 0;
+		return knob_check(key, value, err, len);
 	case SETTING_SCX:
 		if (!value[strspn(value, " \t")]) {
 			snprintf(err, len, "no program given (expected a sched_ext scheduler such as scx_simple, with its arguments)");

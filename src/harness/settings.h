@@ -22,7 +22,8 @@
  *   hierarchy that has CONTROLLER (v1 mounts first, then v2's).
  *
  * Machine knobs, written before each iteration of the case and put
- * back after it (harness/switch.h journals the original first):
+ * back after it (harness/switch.h journals the original first; the kinds
+ * and their prefixes are harness/knob.h's table):
  *   sysctl.NAME = VALUE   /proc/sys/NAME, NAME's dots as slashes
  *   sched.NAME = VALUE    /sys/kernel/debug/sched/NAME (base_slice_ns,
  *                         migration_cost_ns, nr_migrate, ...)

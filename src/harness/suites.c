@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/plan.h"
 #include "harness/plan_int.h"
 #include "harness/suites.h"
 #include "util.h"

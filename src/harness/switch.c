@@ -1,32 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * switch: the board of harness/switch.h - every knob of every plan
- * resolved to its file, checked, journalled (switch_journal.c), tried
- * once, then written and put back around each iteration; the cgroups
- * cgroup.c creates; a sched_ext scheduler started and stopped.
+ * resolved to its file (harness/knob.h), checked, journalled
+ * (harness/journal.h), tried once, then written and put back around
+ * each iteration; the cgroups cgroup.c creates; a sched_ext scheduler
+ * (harness/scx.h) started and stopped.
  */
-#include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness/cgroup.h"
-#include "harness/switch_int.h"
+#include "harness/journal.h"
+#include "harness/knob.h"
+#include "harness/scx.h"
+#include "harness/switch.h"
 #include "util.h"
-
-#define SCHED_DIR	"/sys/kernel/debug/sched"
-#define FEATURES	SCHED_DIR "/features"
-#define SCX_DIR		"/sys/kernel/sched_ext"
-#define SCX_STATE	SCX_DIR "/state"
 
 /* One file (or one feature of the features file) the plans change. */
 struct knob {
@@ -69,8 +60,7 @@ struct switchboard {
 	struct cgroup_set *cgs;
 	size_t ncgs, created;	/* cgroup sets planned, created */
 	struct journal_file jf;
-	pid_t scx_pid;		/* a running scheduler; 0: none */
-	int scx_fd;		/* its pidfd; -1: none */
+	struct scx scx;		/* a running scheduler */
 	uint64_t apply_ns;
 	double last_us;
 	struct switchboard *next;	/* the open boards, for atexit */
@@ -78,65 +68,6 @@ struct switchboard {
 
 /* The boards not closed yet: what an exit() on a fatal path closes. */
 static struct switchboard *open_boards;
-
-ssize_t knob_read(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	size_t n = 0;
-
-	if (fd < 0)
-		return -1;
-	for (;;) {
-		ssize_t r = read(fd, buf + n, len - 1 - n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-
-			close(fd);
-			errno = e;
-			return -1;
-		}
-		if (!r)
-			break;
-		n += (size_t)r;
-		if (n == len - 1) {
-			close(fd);
-			errno = EFBIG;
-			return -1;
-		}
-	}
-	close(fd);
-	if (n && buf[n - 1] == '\n')
-		n--;
-	buf[n] = '\0';
-	return (ssize_t)n;
-}
-
-int knob_write(const char *path, const char *value)
-{
-	size_t n = strlen(value);
-	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK), e;
-	ssize_t w;
-
-	if (fd < 0)
-		return -1;
-	do
-		w = write(fd, value, n);
-	while (w < 0 && errno == EINTR);
-	e = errno;
-	if (close(fd) && w >= 0) {
-		e = errno;
-		w = -1;
-	}
-	if (w >= 0 && (size_t)w != n) {
-		e = EIO;
-		w = -1;
-	}
-	errno = e;
-	return w < 0 ? -1 : 0;
-}
 
 static const char *plan_name(const char *const *names, size_t k, char *buf,
 			     size_t len)
@@ -146,176 +77,6 @@ static const char *plan_name(const char *const *names, size_t k, char *buf,
 	else
 		buf[0] = '\0';
 	return buf;
-}
-
-/* Words of s split on blanks, NULL-terminated and malloc'ed. */
-static char **split_words(const char *s)
-{
-	char **w = NULL;
-	size_t n = 0;
-
-	for (;;) {
-		size_t len;
-
-		s += strspn(s, " \t");
-		len = strcspn(s, " \t");
-		if (!len)
-			break;
-		w = xrealloc(w, (n + 2) * sizeof(*w));
-		w[n++] = strndup(s, len);
-		if (!w[n - 1])
-			abort();
-		w[n] = NULL;
-		s += len;
-	}
-	return w;
-}
-
-static void free_words(char **w)
-{
-	for (size_t i = 0; w && w[i]; i++)
-		free(w[i]);
-	free(w);
-}
-
-/* A knob's file: malloc'ed; NULL after error() (names the plan). */
-static char *knob_path(const char *who, const char *key)
-{
-	char *p, real[PATH_MAX];
-
-	if (!strcmp(key, "sched_feat"))
-		return xstrdup(FEATURES);
-	if (!strncmp(key, "sysctl.", 7) || !strncmp(key, "sched.", 6)) {
-		bool sysctl = !strncmp(key, "sysctl.", 7);
-		const char *name = strchr(key, '.') + 1;
-
-		if (asprintf(&p, "%s/%s", sysctl ? "/proc/sys" : SCHED_DIR,
-			     name) < 0)
-			abort();
-		for (char *s = p + strlen(p) - strlen(name); *s; s++)
-			if (*s == '.')
-				*s = '/';
-		return p;
-	}
-	/* a path: the file it names must be under /proc or /sys */
-	if (!realpath(key, real)) {
-		if (errno == ENOENT) {
-			error("%s%s: %s does not exist", who, key, key);
-			return NULL;
-		}
-		error("%s%s: %s: %s", who, key, key, strerror(errno));
-		return NULL;
-	}
-	if (strncmp(real, "/proc/", 6) && strncmp(real, "/sys/", 5)) {
-		error("%s%s: it leads to %s, outside /proc and /sys (expected a file under /proc or /sys)",
-		      who, key, real);
-		return NULL;
-	}
-	return xstrdup(real);
-}
-
-static bool debugfs_path(const char *path)
-{
-	return !strncmp(path, "/sys/kernel/debug/", 18);
-}
-
-/* Why writing key's file failed (errno e), for messages. */
-static void write_refused(char *buf, size_t len, const char *path, int e)
-{
-	if ((e == EPERM || e == EACCES) && geteuid())
-		snprintf(buf, len, "writing needs root (euid %u)",
-			 (unsigned)geteuid());
-	else if ((e == EPERM || e == EACCES) && debugfs_path(path))
-		snprintf(buf, len, "the kernel refuses writes (debugfs locked down?)");
-	else if (e == EPERM || e == EACCES)
-		snprintf(buf, len, "%s cannot be written (%s)", path, strerror(e));
-	else
-		snprintf(buf, len, "the kernel refuses the value (%s)", strerror(e));
-}
-
-/* The file's checks: it exists, is a file, can be read and written. */
-static int check_file(const char *who, const char *key, const char *path,
-		      char *orig, size_t len)
-{
-	struct stat st;
-	char why[200];
-	int fd;
-
-	if (stat(path, &st)) {
-		if (errno != ENOENT)
-			return error("%s%s: %s: %s", who, key, path, strerror(errno));
-		if (debugfs_path(path) && access(SCHED_DIR, F_OK))
-			return error("%s%s: %s does not exist (is debugfs mounted on /sys/kernel/debug?)",
-				     who, key, path);
-		return error("%s%s: %s does not exist", who, key, path);
-	}
-	if (!S_ISREG(st.st_mode))
-		return error("%s%s: %s is not a file", who, key, path);
-	if (knob_read(path, orig, len) < 0) {
-		if (debugfs_path(path) && (errno == EPERM || errno == EACCES))
-			return error("%s%s: the kernel refuses to read %s (debugfs locked down?)",
-				     who, key, path);
-		return error("%s%s: %s cannot be read: %s", who, key, path,
-			     errno == EFBIG ? "it holds more than 8 KiB" :
-			     strerror(errno));
-	}
-	if (geteuid() && access(path, W_OK))
-		return error("%s%s: writing needs root (euid %u)", who, key,
-			     (unsigned)geteuid());
-	fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		int e = errno;
-
-		write_refused(why, sizeof(why), path, e);
-		if (e != EPERM && e != EACCES)
-			snprintf(why, sizeof(why), "%s cannot be written (%s)",
-				 path, strerror(e));
-		return error("%s%s: %s", who, key, why);
-	}
-	close(fd);
-	return 0;
-}
-
-/* A feature's state in the features file's text: its word, or NULL. */
-static char *feature_word(const char *text, const char *feat)
-{
-	char **w = split_words(text), *found = NULL;
-
-	for (size_t i = 0; w && w[i] && !found; i++) {
-		const char *f = strncmp(w[i], "NO_", 3) ? w[i] : w[i] + 3;
-
-		if (!strcmp(f, feat))
-			found = xstrdup(w[i]);
-	}
-	free_words(w);
-	return found;
-}
-
-/*
- * A sysfs choice list ("always [madvise] never", an I/O scheduler's
- * "none [mq-deadline]"): the one word in brackets, the value to write
- * back, malloc'ed; NULL when text is not one.
- */
-static char *chosen_word(const char *text)
-{
-	char **w = split_words(text), *found = NULL;
-	size_t n = 0, chosen = 0;
-
-	for (; w && w[n]; n++) {
-		size_t len = strlen(w[n]);
-
-		if (len > 2 && w[n][0] == '[' && w[n][len - 1] == ']') {
-			chosen++;
-			free(found);
-			found = strndup(w[n] + 1, len - 2);
-		}
-	}
-	free_words(w);
-	if (n < 2 || chosen != 1) {
-		free(found);
-		return NULL;
-	}
-	return found;
 }
 
 static size_t find_knob(struct switchboard *sb, const char *path,
@@ -333,24 +94,13 @@ static size_t find_knob(struct switchboard *sb, const char *path,
 static ssize_t knob_of(struct switchboard *sb, size_t plan, const char *who,
 		       const char *key, const char *path, const char *feat)
 {
-	char buf[KNOB_MAX];
 	size_t i = find_knob(sb, path, feat);
 	struct knob k = { .plan = plan };
 
 	if (i != SIZE_MAX)
 		return (ssize_t)i;
-	if (check_file(who, key, path, buf, sizeof(buf)))
+	if (knob_original(who, key, path, feat, &k.orig))
 		return -1;
-	if (feat) {
-		k.orig = feature_word(buf, feat);
-		if (!k.orig)
-			return error("%s%s: %s has no feature %s (it has: %s)",
-				     who, key, path, feat, buf);
-	} else {
-		k.orig = chosen_word(buf);
-		if (!k.orig)
-			k.orig = xstrdup(buf);
-	}
 	k.key = xstrdup(key);
 	k.path = xstrdup(path);
 	k.feature = feat ? xstrdup(feat) : NULL;
@@ -366,49 +116,26 @@ static void add_op(struct case_sw *cs, size_t knob, const char *value,
 	cs->ops[cs->nops++] = (struct op){ knob, xstrdup(value), xstrdup(key) };
 }
 
-/* Whether file (a program's name) can be run, as execvp finds it. */
-static bool runnable(const char *file)
+/* The knobs key=value sets into cs: 0 or -1. */
+static int resolve_knob(struct switchboard *sb, size_t p, const char *who,
+			const char *key, const char *value, struct case_sw *cs)
 {
-	const char *path = getenv("PATH");
-	char buf[PATH_MAX];
+	struct knob_target *t;
+	size_t n;
+	int rc = 0;
 
-	if (strchr(file, '/'))
-		return !access(file, X_OK);
-	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-		size_t n = strcspn(p, ":");
-
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? p : ".", file);
-		if (!access(buf, X_OK))
-			return true;
-		p += n + (p[n] == ':');
-	}
-	return false;
-}
-
-static int check_scx(const char *who, const char *value, char ***argv)
-{
-	char state[64];
-
-	if (access(SCX_DIR, F_OK))
-		return error("%sscx: this kernel has no sched_ext (%s does not exist)",
-			     who, SCX_DIR);
-	if (geteuid())
-		return error("%sscx: loading a sched_ext scheduler needs root (euid %u)",
-			     who, (unsigned)geteuid());
-	if (knob_read(SCX_STATE, state, sizeof(state)) < 0)
-		return error("%sscx: %s cannot be read: %s", who, SCX_STATE,
-			     strerror(errno));
-	if (strcmp(state, "disabled"))
-		return error("%sscx: sched_ext is %s already (%s): another scheduler is loaded",
-			     who, state, SCX_STATE);
-	*argv = split_words(value);
-	if (!runnable((*argv)[0])) {
-		error("%sscx: %s: no such program (in PATH)", who, (*argv)[0]);
-		free_words(*argv);
-		*argv = NULL;
+	if (knob_resolve(who, key, value, &t, &n))
 		return -1;
+	for (size_t i = 0; i < n && !rc; i++) {
+		ssize_t k = knob_of(sb, p, who, key, t[i].path, t[i].feature);
+
+		if (k < 0)
+			rc = -1;
+		else
+			add_op(cs, (size_t)k, t[i].value, key);
 	}
-	return 0;
+	knob_targets_free(t, n);
+	return rc;
 }
 
 /* The knob and scx settings of case c of plan p into cs: 0 or -1. */
@@ -418,41 +145,13 @@ static int resolve_case(struct switchboard *sb, size_t p, const char *who,
 	for (size_t s = 0; s < c->nset; s++) {
 		const char *key = c->set[s].key, *value = c->set[s].value;
 		enum setting_kind kind = setting_kind(key);
-		ssize_t k;
 
-		if (kind == SETTING_SCX) {
-			if (!cs->scx && check_scx(who, value, &cs->scx))
-				return -1;
-			continue;
-		}
-		if (kind != SETTING_KNOB)
-			continue;
-		if (!strcmp(key, "sched_feat")) {
-			char **w = split_words(value);
-
-			for (size_t i = 0; w && w[i]; i++) {
-				const char *f = strncmp(w[i], "NO_", 3) ? w[i] :
-						w[i] + 3;
-
-				k = knob_of(sb, p, who, key, FEATURES, f);
-				if (k < 0) {
-					free_words(w);
-					return -1;
-				}
-				add_op(cs, (size_t)k, w[i], key);
-			}
-			free_words(w);
-			continue;
-		}
-		char *path = knob_path(who, key);
-
-		if (!path)
+		if (kind == SETTING_SCX && !cs->scx &&
+		    scx_check(who, value, &cs->scx))
 			return -1;
-		k = knob_of(sb, p, who, key, path, NULL);
-		free(path);
-		if (k < 0)
+		if (kind == SETTING_KNOB &&
+		    resolve_knob(sb, p, who, key, value, cs))
 			return -1;
-		add_op(cs, (size_t)k, value, key);
 	}
 	return 0;
 }
@@ -530,176 +229,56 @@ static int plan_cgroups(struct switchboard *sb, const struct plan *plan,
 	return 0;
 }
 
+/*
+ * Writes op's value once (unless an op before wrote it), reads it back
+ * and puts the original back: 0, or -1 after error().
+ */
+static int try_value(struct knob *k, const struct op *op, const char *who)
+{
+	char got[KNOB_MAX], why[200], *now = NULL;
+	size_t t = 0;
+
+	while (t < k->ntried && strcmp(k->tried[t], op->value))
+		t++;
+	if (t < k->ntried)
+		return 0;
+	k->tried = xrealloc(k->tried, (k->ntried + 1) * sizeof(*k->tried));
+	k->tried[k->ntried++] = xstrdup(op->value);
+	k->dirty = true;
+	if (knob_write(k->path, op->value)) {
+		knob_write_refused(why, sizeof(why), k->path, errno);
+		return error("%s%s=%s: %s", who, op->key, op->value, why);
+	}
+	if (knob_read(k->path, got, sizeof(got)) >= 0)
+		now = knob_value(got, k->feature);
+	if (now && strcmp(now, op->value))
+		warning("%s%s=%s reads back as %s", who, op->key, op->value,
+			now);
+	free(now);
+	if (knob_write(k->path, k->orig))
+		return error("%s%s: cannot put back '%s' in %s: %s", who,
+			     op->key, k->orig, k->path, strerror(errno));
+	k->dirty = false;
+	return 0;
+}
+
 /* Writes each knob's values once and puts the original back: 0 or -1. */
 static int try_values(struct switchboard *sb, const char *const *names)
 {
-	char who[128], got[KNOB_MAX], why[200];
+	char who[128];
 
 	for (size_t p = 0; p < sb->nplans; p++) {
 		plan_name(names, p, who, sizeof(who));
 		for (size_t c = 0; c < sb->plans[p].n; c++) {
 			const struct case_sw *cs = &sb->plans[p].cases[c];
 
-			for (size_t o = 0; o < cs->nops; o++) {
-				const struct op *op = &cs->ops[o];
-				struct knob *k = &sb->knobs[op->knob];
-				size_t t = 0;
-				char *now = NULL;
-
-				while (t < k->ntried && strcmp(k->tried[t], op->value))
-					t++;
-				if (t < k->ntried)
-					continue;
-				k->tried = xrealloc(k->tried, (k->ntried + 1) *
-						    sizeof(*k->tried));
-				k->tried[k->ntried++] = xstrdup(op->value);
-				k->dirty = true;
-				if (knob_write(k->path, op->value)) {
-					write_refused(why, sizeof(why), k->path, errno);
-					return error("%s%s=%s: %s", who, op->key,
-						     op->value, why);
-				}
-				if (knob_read(k->path, got, sizeof(got)) >= 0) {
-					if (k->feature)
-						now = feature_word(got, k->feature);
-					else if (!(now = chosen_word(got)))
-						now = xstrdup(got);
-				}
-				if (now && strcmp(now, op->value))
-					warning("%s%s=%s reads back as %s", who,
-						op->key, op->value, now);
-				free(now);
-				if (knob_write(k->path, k->orig))
-					return error("%s%s: cannot put back '%s' in %s: %s",
-						     who, op->key, k->orig, k->path,
-						     strerror(errno));
-				k->dirty = false;
-			}
+			for (size_t o = 0; o < cs->nops; o++)
+				if (try_value(&sb->knobs[cs->ops[o].knob],
+					      &cs->ops[o], who))
+					return -1;
 		}
 	}
 	return 0;
-}
-
-static int scx_signal(struct switchboard *sb, int sig)
-{
-	if (sb->scx_fd >= 0)
-		return (int)syscall(SYS_pidfd_send_signal, sb->scx_fd, sig,
-				    NULL, 0);
-	return kill(sb->scx_pid, sig);
-}
-
-/*
- * Waits up to ms for the scheduler to end: 1 when it has (or was
- * reaped by someone else: supervise's reaper of what a case left).
- */
-static int scx_gone(struct switchboard *sb, unsigned ms, int *status)
-{
-	for (unsigned t = 0; ; t += 10) {
-		pid_t r = waitpid(sb->scx_pid, status, WNOHANG);
-
-		if (r == sb->scx_pid || (r < 0 && errno == ECHILD))
-			return 1;
-		if (t >= ms)
-			return 0;
-		usleep(10000);
-	}
-}
-
-/* Waits up to ms for sched_ext's state to read want: 0, or -1. */
-static int scx_wait_state(const char *want, unsigned ms, char *state,
-			  size_t len, struct switchboard *sb, int *exited)
-{
-	int status;
-
-	for (unsigned t = 0; ; t += 10) {
-		if (knob_read(SCX_STATE, state, len) < 0)
-			snprintf(state, len, "unreadable");
-		if (!strcmp(state, want))
-			return 0;
-		if (sb && scx_gone(sb, 0, &status)) {
-			*exited = status;
-			return -1;
-		}
-		if (t >= ms)
-			return -1;
-		usleep(10000);
-	}
-}
-
-static void scx_stop(struct switchboard *sb)
-{
-	char state[64];
-	int status;
-
-	if (!sb->scx_pid)
-		return;
-	scx_signal(sb, SIGINT);
-	if (!scx_gone(sb, 5000, &status)) {
-		scx_signal(sb, SIGKILL);
-		while (waitpid(sb->scx_pid, &status, 0) < 0 && errno == EINTR)
-			;
-	}
-	if (sb->scx_fd >= 0)
-		close(sb->scx_fd);
-	sb->scx_pid = 0;
-	sb->scx_fd = -1;
-	if (scx_wait_state("disabled", 5000, state, sizeof(state), NULL, NULL))
-		warning("scx: sched_ext is still %s 5 s after its scheduler ended",
-			state);
-}
-
-static int scx_start(struct switchboard *sb, char **argv, char *err,
-		     size_t len)
-{
-	pid_t parent = getpid(), pid;
-	char state[64];
-	int exited = -1;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		snprintf(err, len, "scx: fork: %s", strerror(errno));
-		return -1;
-	}
-	if (!pid) {
-		sigset_t none;
-		int null = open("/dev/null", O_RDWR);
-
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
-			_exit(127);
-		setpgid(0, 0);	/* a terminal's ^C is schedlab's to pass on */
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		if (null >= 0) {
-			/* its statistics would mix with schedlab's output */
-			dup2(null, STDIN_FILENO);
-			dup2(null, STDOUT_FILENO);
-		}
-		execvp(argv[0], argv);
-		fprintf(stderr, "schedlab: scx: %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	sb->scx_pid = pid;
-	sb->scx_fd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (!scx_wait_state("enabled", 10000, state, sizeof(state), sb, &exited))
-		return 0;
-	if (exited >= 0) {
-		sb->scx_pid = 0;
-		if (sb->scx_fd >= 0)
-			close(sb->scx_fd);
-		sb->scx_fd = -1;
-		snprintf(err, len, "scx: %s exited (%s %d) before sched_ext was enabled",
-			 argv[0], WIFSIGNALED(exited) ? "signal" : "status",
-			 WIFSIGNALED(exited) ? WTERMSIG(exited) : WEXITSTATUS(exited));
-		return -1;
-	}
-	scx_stop(sb);
-	snprintf(err, len, "scx: %s did not enable sched_ext in 10 s (state: %s)",
-		 argv[0], state);
-	return -1;
 }
 
 int switch_apply(struct switchboard *sb, size_t p, size_t c, char *err,
@@ -718,14 +297,14 @@ int switch_apply(struct switchboard *sb, size_t p, size_t c, char *err,
 
 		k->dirty = true;
 		if (knob_write(k->path, cs->ops[o].value)) {
-			write_refused(why, sizeof(why), k->path, errno);
+			knob_write_refused(why, sizeof(why), k->path, errno);
 			snprintf(err, len, "%s=%s: %s", cs->ops[o].key,
 				 cs->ops[o].value, why);
 			sb->apply_ns = now_ns() - t0;
 			return -1;
 		}
 	}
-	if (cs->scx && scx_start(sb, cs->scx, err, len)) {
+	if (cs->scx && scx_start(&sb->scx, cs->scx, err, len)) {
 		sb->apply_ns = now_ns() - t0;
 		return -1;
 	}
@@ -757,7 +336,7 @@ void switch_restore(struct switchboard *sb, size_t p, size_t c)
 	if (!sb)
 		return;
 	cs = &sb->plans[p].cases[c];
-	scx_stop(sb);
+	scx_stop(&sb->scx);
 	for (size_t o = cs->nops; o-- > 0;)
 		put_back(&sb->knobs[cs->ops[o].knob]);
 	sb->last_us = (double)(sb->apply_ns + (now_ns() - t0)) / 1e3;
@@ -771,7 +350,7 @@ double switch_last_us(const struct switchboard *sb)
 bool switch_keeps(pid_t pid)
 {
 	for (struct switchboard *sb = open_boards; sb; sb = sb->next)
-		if (sb->scx_pid && sb->scx_pid == pid && sb->owner == getpid())
+		if (sb->scx.pid && sb->scx.pid == pid && sb->owner == getpid())
 			return true;
 	return false;
 }
@@ -797,7 +376,7 @@ static void free_board(struct switchboard *sb)
 				free(cs->ops[o].key);
 			}
 			free(cs->ops);
-			free_words(cs->scx);
+			split_blanks_free(cs->scx);
 		}
 		free(sb->plans[p].cases);
 	}
@@ -816,7 +395,7 @@ int switch_close(struct switchboard *sb)
 		return 0;
 	if (sb->owner != getpid())
 		return 0;	/* a forked child's copy: the parent's to close */
-	scx_stop(sb);
+	scx_stop(&sb->scx);
 	for (size_t i = sb->nknobs; i-- > 0;)
 		if (put_back(&sb->knobs[i]))
 			bad = 1;
@@ -883,18 +462,12 @@ static int write_journal(struct switchboard *sb, const char *const *names)
 	return rc ? -1 : 0;
 }
 
-int switch_prepare(struct plan *plans, size_t n, const char *const *names,
-		   struct switchboard **out)
+/* Each plan's knobs, scx and cgroups: 0 or -1; *any: whether it changes. */
+static int resolve_plans(struct switchboard *sb, struct plan *plans, size_t n,
+			 const char *const *names, bool *any)
 {
-	static bool registered;
-	struct switchboard *sb = xcalloc(1, sizeof(*sb));
-	bool any = false;
 	char who[128];
 
-	*out = NULL;
-	sb->owner = getpid();
-	sb->scx_fd = -1;
-	sb->jf.fd = -1;
 	sb->plans = xcalloc(n, sizeof(*sb->plans));
 	sb->nplans = n;
 	for (size_t p = 0; p < n; p++) {
@@ -906,12 +479,68 @@ int switch_prepare(struct plan *plans, size_t n, const char *const *names,
 		for (size_t c = 0; c < ps->n; c++) {
 			if (resolve_case(sb, p, who, &plans[p].cases[c],
 					 &ps->cases[c]))
-				goto fail;
-			any |= ps->cases[c].nops || ps->cases[c].scx;
+				return -1;
+			*any |= ps->cases[c].nops || ps->cases[c].scx;
 		}
 		if (plan_cgroups(sb, &plans[p], ps, names ? names[p] : NULL))
-			goto fail;
+			return -1;
 	}
+	return 0;
+}
+
+/* The cgroups created, in the context of a plan that has each: 0 or -1. */
+static int create_cgroups(struct switchboard *sb, const char *const *names)
+{
+	for (; sb->created < sb->ncgs; sb->created++) {
+		const char *name = NULL;
+		int rc;
+
+		for (size_t p = 0; p < sb->nplans && !name; p++)
+			for (size_t c = 0; c < sb->plans[p].n && !name; c++)
+				if (sb->plans[p].cases[c].cg == sb->created + 1)
+					name = names ? names[p] : NULL;
+		if (name)
+			error_context("%s", name);
+		rc = cgroup_create(&sb->cgs[sb->created]);
+		if (name)
+			error_context(NULL);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/* Each case's task settings told the cgroup.procs files it joins. */
+static void hand_cgroups(const struct switchboard *sb, struct plan *plans)
+{
+	for (size_t p = 0; p < sb->nplans; p++)
+		for (size_t c = 0; c < sb->plans[p].n; c++) {
+			struct task_settings *ts = &plans[p].cases[c].task;
+			const struct cgroup_set *cg;
+
+			if (!sb->plans[p].cases[c].cg)
+				continue;
+			cg = &sb->cgs[sb->plans[p].cases[c].cg - 1];
+			ts->cgroup_procs = xcalloc(cg->ndirs, sizeof(char *));
+			for (size_t d = 0; d < cg->ndirs; d++)
+				ts->cgroup_procs[d] = xstrdup(cg->procs[d]);
+			ts->ncgroup_procs = cg->ndirs;
+		}
+}
+
+int switch_prepare(struct plan *plans, size_t n, const char *const *names,
+		   struct switchboard **out)
+{
+	static bool registered;
+	struct switchboard *sb = xcalloc(1, sizeof(*sb));
+	bool any = false;
+
+	*out = NULL;
+	sb->owner = getpid();
+	sb->scx = (struct scx)SCX_NONE;
+	sb->jf.fd = -1;
+	if (resolve_plans(sb, plans, n, names, &any))
+		goto fail;
 	if (!any && !sb->ncgs) {
 		free_board(sb);
 		return 0;
@@ -925,42 +554,13 @@ int switch_prepare(struct plan *plans, size_t n, const char *const *names,
 	}
 	sb->next = open_boards;
 	open_boards = sb;
-	for (; sb->created < sb->ncgs; sb->created++) {
-		const char *name = NULL;
-		int rc;
-
-		for (size_t p = 0; p < n && !name; p++)
-			for (size_t c = 0; c < sb->plans[p].n && !name; c++)
-				if (sb->plans[p].cases[c].cg == sb->created + 1)
-					name = names ? names[p] : NULL;
-		if (name)
-			error_context("%s", name);
-		rc = cgroup_create(&sb->cgs[sb->created]);
-		if (name)
-			error_context(NULL);
-		if (rc)
-			goto close;
+	if (create_cgroups(sb, names) || try_values(sb, names)) {
+		switch_close(sb);
+		return -1;
 	}
-	if (try_values(sb, names))
-		goto close;
-	for (size_t p = 0; p < n; p++)
-		for (size_t c = 0; c < sb->plans[p].n; c++) {
-			struct task_settings *ts = &plans[p].cases[c].task;
-			const struct cgroup_set *cg;
-
-			if (!sb->plans[p].cases[c].cg)
-				continue;
-			cg = &sb->cgs[sb->plans[p].cases[c].cg - 1];
-			ts->cgroup_procs = xcalloc(cg->ndirs, sizeof(char *));
-			for (size_t d = 0; d < cg->ndirs; d++)
-				ts->cgroup_procs[d] = xstrdup(cg->procs[d]);
-			ts->ncgroup_procs = cg->ndirs;
-		}
+	hand_cgroups(sb, plans);
 	*out = sb;
 	return 0;
-close:
-	switch_close(sb);
-	return -1;
 fail:
 	free_board(sb);
 	return -1;

@@ -10,7 +10,7 @@
  * cannot be written (not root; debugfs under lockdown refuses sched
  * features with EPERM), a cgroup controller that is not mounted, and
  * scx where the kernel has no sched_ext. Then, before changing
- * anything, it writes the restore journal (below) with every original
+ * anything, it writes the restore journal (harness/journal.h) with every original
  * and every cgroup it will create, creates the cgroups (their files
  * written, each file's value read back) and writes each knob's value
  * once and puts the original back, so that a value the kernel refuses
@@ -24,16 +24,9 @@
  * it runs at the end, after SIGINT/SIGTERM, and from an atexit handler
  * for an exit on a fatal error.
  *
- * The restore journal: one file per schedlab process that changes
- * something, in the state directory's restore/ (switch_state_dir()),
- * written and fsynced before the first change, held under flock(LOCK_EX)
- * while the process lives. A schedlab killed by SIGKILL (or a crash)
- * leaves it; the next schedlab invocation of any command takes the lock
- * of every journal whose owner is gone (switch_recover(), from main()),
- * writes the originals back, removes the cgroups, and says so on
- * stderr. A journal from an earlier boot is removed without restoring
- * (a reboot put the knobs back). One that cannot be restored (not root)
- * stays, with a warning.
+ * What it changes is written in the restore journal first
+ * (harness/journal.h), which the next schedlab restores if this one is
+ * killed (switch_recover()). A knob's kinds are harness/knob.h's.
  */
 #ifndef SCHEDLAB_SWITCH_H
 #define SCHEDLAB_SWITCH_H
@@ -82,18 +75,5 @@ int switch_close(struct switchboard *sb);
  * runs: supervise's reaper of what a case left behind spares it.
  */
 bool switch_keeps(pid_t pid);
-
-/*
- * The state directory: $SCHEDLAB_STATE_DIR, else /var/lib/schedlab for
- * root, else $XDG_STATE_HOME/schedlab or ~/.local/state/schedlab. 0, or
- * -1 when buf is too small or no home is known.
- */
-int switch_state_dir(char *buf, size_t len);
-
-/*
- * Restores the journals their schedlab left, as above; quiet when there
- * are none. Returns how many were restored.
- */
-int switch_recover(void);
 
 #endif

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tasks: the workers of workload/workload.h (forked processes or
+ * pthreads), hackbench's start barrier, reaping and killing them.
+ */
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
@@ -14,9 +18,9 @@
 #include <unistd.h>
 
 #include "harness/instrument.h"
-#include "harness/supervise.h"
-#include "harness/tasks.h"
+#include "harness/wl_ctx.h"
 #include "util.h"
+#include "workload/workload.h"
 
 /* Written into the ready channel by the SIGCHLD handler; workers write '*'. */
 #define DEAD_BYTE 'X'

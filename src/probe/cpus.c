@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "probe/cpus.h"
-#include "probe/sysenv.h"
+#include "probe/env_item.h"
 #include "util.h"
 
 #define SYS_CPU		"/sys/devices/system/cpu"

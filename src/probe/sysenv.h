@@ -6,7 +6,7 @@
  * /proc/stat steal-time reading and the "machine looks busy" rule that
  * `run` uses, and the small parsers ("[selected]" values, kernel
  * parameters, /proc/stat lines) they share. CPU sets, cpulists and the
- * topology are in cpus.h.
+ * topology are in cpus.h, an item's constructors in env_item.h.
  *
  * Nothing here fails because an item is missing: every item of the
  * object is either
@@ -31,28 +31,12 @@
 #include <stdint.h>
 
 #include "probe/cpus.h"
+#include "probe/env_item.h"
 
 #define SYSENV_SCHEMA "schedlab-env/1"
 
 /* The whole environment object; never NULL (unless out of memory). */
 json_t *sysenv_collect(void);
-
-/* Item constructors and accessors (the shape above). */
-json_t *sysenv_item(json_t *value);	/* steals value */
-json_t *sysenv_missing(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-bool sysenv_item_ok(const json_t *item);
-json_t *sysenv_item_value(const json_t *item);	/* borrowed; NULL if missing */
-const char *sysenv_item_reason(const json_t *item); /* "" if available */
-/* Adds "source" to an item; returns it. */
-json_t *sysenv_with_source(json_t *item, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* Not available: "PATH: strerror(err)", and "; enoent" for a missing file. */
-json_t *sysenv_file_missing(const char *path, int err, const char *enoent);
-/* The first line of path as an integer or string item, or why not. */
-json_t *sysenv_file_item(const char *path, const char *enoent);
-/* An integer when s is one, else the string. */
-json_t *sysenv_scalar(const char *s);
 
 /*
  * Provenance (src/probe/provenance.c): the "git" item - {"describe":
@@ -91,11 +75,6 @@ json_t *sysenv_kernel(const struct utsname *u, int uts_err,
 		      const char *cmdline, int cmd_err);
 json_t *sysenv_sched(const struct utsname *u, const char *cmdline);
 
-/*
- * The first line of a file without its trailing whitespace. Returns 0,
- * or -errno (nothing printed: a missing file is an answer here).
- */
-int sysenv_read_line(const char *path, char *buf, size_t len);
 
 /*
  * The selected word of a sysfs choice list: "always [madvise] never"

@@ -6,7 +6,7 @@
  * The text formats that reproduce a reference tool's output line for
  * line (hackbench, perf bench) belong to their workloads (the formats
  * member of struct workload); the helpers they share are in
- * report/text.h. JSON carries every measured value with its unit and
+ * workload/text.h. JSON carries every measured value with its unit and
  * direction.
  */
 #ifndef SCHEDLAB_RENDER_H
@@ -16,7 +16,6 @@
 #include <stdio.h>
 
 #include "harness/runner.h"
-#include "report/text.h"
 #include "workload/workload.h"
 
 #define BENCH_SCHEMA "schedlab-bench/1"

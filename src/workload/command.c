@@ -19,7 +19,6 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "harness/runner.h"
 #include "stats/summary.h"
 #include "workload/command.h"
 #include "workload/external.h"
@@ -217,15 +216,15 @@ static void print_words(FILE *f, const struct command_cfg *c)
 
 /* perf stat's block for all the runs: mean +- the mean's standard error. */
 static void perf_stat_summary(FILE *f, const void *cfgp,
-			      const struct case_result *r)
+			      const struct wl_rows *r)
 {
 	const struct command_cfg *c = cfgp;
-	double *t = xcalloc(r->niter + 1, sizeof(double));
+	double *t = xcalloc(r->n + 1, sizeof(double));
 	double mean = 0, sem = 0;
 	size_t n = 0;
 
-	for (size_t i = 0; i < r->niter; i++) {
-		double v = r->values[i * r->cols.n + CMD_TIME];
+	for (size_t i = 0; i < r->n; i++) {
+		double v = r->values[i * r->ncols + CMD_TIME];
 
 		if (v == v)
 			t[n++] = v;

@@ -35,7 +35,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/tasks.h"
 #include "probe/cpus.h"
 #include "workload/compute.h"
 #include "workload/registry.h"

@@ -15,11 +15,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "harness/tasks.h"
-#include "report/text.h"
 #include "workload/loopback.h"
 #include "workload/messaging.h"
 #include "workload/registry.h"
+#include "workload/text.h"
 #include "util.h"
 
 struct receiver {
@@ -173,7 +172,7 @@ static int receiver_main(void *arg)
  * -l 1000) processes 1% and threads 3-5% (doc/benchmarks.md, "Probes
  * and tasks of few messages"). Below those counts a task they are off
  * unless asked. Threads now exit after the clock stops when probed
- * (harness/tasks.h), which took their share away: see "Thread workers
+ * (workload/workload.h), which took their share away: see "Thread workers
  * exit after the clock" in doc/benchmarks.md.
  */
 #define PROBES_MIN_MESSAGES 2000

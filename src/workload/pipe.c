@@ -18,11 +18,10 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
-#include "harness/tasks.h"
-#include "report/text.h"
 #include "workload/pipe.h"
 #include "workload/pipe_cgroup.h"
 #include "workload/registry.h"
+#include "workload/text.h"
 #include "util.h"
 
 struct pipe_worker {

@@ -12,7 +12,7 @@
  *  2. add `extern const struct workload wl_NAME;` below and one line to
  *     the table in registry.c.
  *  3. text formats (the reference tool's output): the `formats` member,
- *     see workload.h (helpers in report/text.h); JSON works without one.
+ *     see workload.h (helpers in workload/text.h); JSON works without one.
  *  4. tests/integration/test_workloads.sh: its tiny options and headline
  *     metric in the tables there (the test fails for a workload without).
  *  5. doc/schedlab.1: a ".SH WORKLOAD NAME" section naming every option

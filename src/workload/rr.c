@@ -22,7 +22,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "harness/tasks.h"
 #include "stats/hist.h"
 #include "workload/loopback.h"
 #include "workload/registry.h"

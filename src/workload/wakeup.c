@@ -29,7 +29,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/tasks.h"
 #include "stats/hist.h"
 #include "workload/registry.h"
 #include "workload/wakeup.h"

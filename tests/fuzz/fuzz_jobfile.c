@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
+#include "harness/plan.h"
 #include "harness/plan_int.h"
 #include "util.h"
 

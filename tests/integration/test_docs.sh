@@ -139,7 +139,7 @@ test_docs_messaging_perf_time_differs() {
 		fail "doc/benchmarks.md: no figure"
 }
 
-# doc/architecture.md's entry for src/main.c lists the command table as
+# doc/architecture.md's entry for src/cmd/main.c lists the command table as
 # main.c has it: every command of 'schedlab --help', in its order, then
 # help and --version.
 test_architecture_command_table() {
@@ -148,7 +148,7 @@ test_architecture_command_table() {
 		grep -vx help | tr '\n' ' ')
 	[ -n "$want" ] || fail "no commands in --help"
 	want="${want}help --version"
-	got=$(awk '/^src\/main\.c / {on=1} on {print} on && /\)/ {exit}' "$TOP/doc/architecture.md" |
+	got=$(awk '/^src\/cmd\/main\.c / {on=1} on {print} on && /\)/ {exit}' "$TOP/doc/architecture.md" |
 		tr '\n' ' ' | sed -E 's/.*command table \(([^)]*)\).*/\1/; s/ +/ /g; s/, ?/ /g; s/ $//')
-	expect_eq "doc/architecture.md's command table (src/main.c)" "$want" "$got"
+	expect_eq "doc/architecture.md's command table (src/cmd/main.c)" "$want" "$got"
 }

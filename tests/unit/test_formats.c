@@ -85,7 +85,7 @@ static void test_perf_stat_block(void **state)
 	assert_non_null(tf->summary);
 	command_case(&r, three, 3);
 	f = capture();
-	tf->summary(f, &c, &r);
+	tf->summary(f, &c, &(struct wl_rows){ r.values, r.niter, r.cols.n });
 	fclose(f);
 	assert_string_equal(buf,
 		"\n Performance counter stats for 'sh -c echo a' (3 runs):\n\n"
@@ -95,7 +95,7 @@ static void test_perf_stat_block(void **state)
 
 	command_case(&r, one, 1);
 	f = capture();
-	tf->summary(f, &c, &r);
+	tf->summary(f, &c, &(struct wl_rows){ r.values, r.niter, r.cols.n });
 	fclose(f);
 	assert_string_equal(buf,
 		"\n Performance counter stats for 'sh -c echo a':\n\n"

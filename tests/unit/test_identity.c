@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "harness/identity.h"
+#include "harness/plan.h"
 #include "probe/probe.h"
 #include "store/store.h"
 #include "util.h"

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "harness/options.h"
+#include "options.h"
 #include "report/vocab.h"
 #include "workload/messaging.h"
 #include "workload/pipe.h"

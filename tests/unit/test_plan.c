@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "harness/plan.h"
 #include "harness/plan_int.h"
 #include "harness/suites.h"
 #include "workload/command.h"

@@ -16,6 +16,7 @@
 #include "workload/messaging.h"
 #include "workload/pipe.h"
 #include "workload/registry.h"
+#include "workload/text.h"
 
 static char *buf;
 static size_t len;

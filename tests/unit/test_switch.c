@@ -25,7 +25,9 @@
 #define TMPDIR_TAG "switch"
 #include "tmpdir.h"
 
-#include "harness/switch_int.h"
+#include "harness/journal.h"
+#include "harness/knob.h"
+#include "harness/switch.h"
 
 #define KNOB "/proc/sys/kernel/sched_rr_timeslice_ms"
 #define KEY "sysctl.kernel.sched_rr_timeslice_ms"

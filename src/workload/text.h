@@ -3,10 +3,10 @@
  * text: helpers for the reference tools' lines, shared by the text
  * formats that each workload keeps beside it (struct text_format in
  * workload/workload.h). Formatting only: no statistics, no workload's
- * metric indexes.
+ * metric indexes. Here, below report/, since only workloads print them.
  */
-#ifndef SCHEDLAB_TEXT_H
-#define SCHEDLAB_TEXT_H
+#ifndef SCHEDLAB_WL_TEXT_H
+#define SCHEDLAB_WL_TEXT_H
 
 #include <stdio.h>
 

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * switch_journal: the restore journal of harness/switch.h (its format in
- * switch_int.h) - where it lives, its text, writing it durably before
- * the first change, and switch_recover(), which puts back what a killed
- * schedlab left changed.
+ * journal: the restore journal of harness/journal.h - where it lives,
+ * its text, writing it durably before the first change, and
+ * switch_recover(), which puts back what a killed schedlab left changed.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -16,11 +15,11 @@
 #include <unistd.h>
 
 #include "harness/cgroup.h"
-#include "harness/switch_int.h"
+#include "harness/journal.h"
+#include "harness/knob.h"
 #include "util.h"
 
 #define JOURNAL_MAGIC "schedlab-restore 1"
-#define FEATURES_PATH "/sys/kernel/debug/sched/features"
 
 int switch_state_dir(char *buf, size_t len)
 {
@@ -227,37 +226,11 @@ int journal_boot_id(char *buf, size_t len)
 	return 0;
 }
 
-/* PATH below prefix with its slashes as dots, after name. */
-static char *dotted(const char *name, const char *rest, const char *value)
-{
-	char *s;
-
-	if (asprintf(&s, "%s%s=%s", name, rest, value) < 0)
-		abort();
-	for (char *p = s + strlen(name); *p && *p != '='; p++)
-		if (*p == '/')
-			*p = '.';
-	return s;
-}
-
 char *journal_item_name(const struct journal_item *it)
 {
-	char *s;
-
 	if (it->kind == JOURNAL_CGROUP)
 		return xstrdup(it->path);
-	if (it->kind == JOURNAL_FEATURE) {
-		if (asprintf(&s, "sched_feat=%s", it->value) < 0)
-			abort();
-		return s;
-	}
-	if (!strncmp(it->path, "/proc/sys/", 10))
-		return dotted("sysctl.", it->path + 10, it->value);
-	if (!strncmp(it->path, "/sys/kernel/debug/sched/", 24))
-		return dotted("sched.", it->path + 24, it->value);
-	if (asprintf(&s, "%s=%s", it->path, it->value) < 0)
-		abort();
-	return s;
+	return knob_name(it->path, it->value, it->kind == JOURNAL_FEATURE);
 }
 
 /* The whole of a small file (a journal) into a malloc'ed string; NULL. */
@@ -300,11 +273,8 @@ static int shares(const struct journal *j, const struct journal *o,
 			/* two features of one file are two knobs */
 			if (j->items[i].kind == JOURNAL_FEATURE &&
 			    o->items[k].kind == JOURNAL_FEATURE) {
-				const char *a = j->items[i].value, *b = o->items[k].value;
-
-				a += strncmp(a, "NO_", 3) ? 0 : 3;
-				b += strncmp(b, "NO_", 3) ? 0 : 3;
-				if (strcmp(a, b))
+				if (strcmp(knob_feature(j->items[i].value),
+					   knob_feature(o->items[k].value)))
 					continue;
 			}
 			*item = i;

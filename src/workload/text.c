@@ -5,7 +5,7 @@
  */
 #include <math.h>
 
-#include "report/text.h"
+#include "workload/text.h"
 
 void print_secs_ms(FILE *f, double secs)
 {

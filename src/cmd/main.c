@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "harness/switch.h"
+#include "harness/journal.h"
 #include "util.h"
 #include "version.h"
 

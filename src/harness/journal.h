@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * switch_int: what switch.c (the board: checks, apply, restore) and
- * switch_journal.c (the restore journal, recovery) share, and what the
- * unit tests reach: a knob file's bounded read and one-write write, the
- * journal's escaping, text and locking.
+ * journal: the restore journal of harness/switch.h's board, and its
+ * recovery. One file per schedlab process that changes something, in
+ * the state directory's restore/ (switch_state_dir()), written and
+ * fsynced before the first change, held under flock(LOCK_EX) while the
+ * process lives. A schedlab killed by SIGKILL (or a crash) leaves it;
+ * the next schedlab invocation of any command takes the lock of every
+ * journal whose owner is gone (switch_recover(), from main()), writes
+ * the originals back, removes the cgroups, and says so on stderr. A
+ * journal from an earlier boot is removed without restoring (a reboot
+ * put the knobs back). One that cannot be restored (not root) stays,
+ * with a warning.
  *
  * A journal is restore/PID.journal in the state directory, text:
  *   schedlab-restore 1 pid=PID boot=BOOT_ID
@@ -15,25 +22,23 @@
  * directory fsynced, all under flock() of the restore directory, which
  * recovery takes too; it stays locked while its schedlab lives.
  */
-#ifndef SCHEDLAB_SWITCH_INT_H
-#define SCHEDLAB_SWITCH_INT_H
+#ifndef SCHEDLAB_JOURNAL_H
+#define SCHEDLAB_JOURNAL_H
 
 #include <stddef.h>
-#include <sys/types.h>
-
-#include "harness/switch.h"
-
-/* The most of a knob's value schedlab reads and restores. */
-#define KNOB_MAX 8192
 
 /*
- * path's content into buf (NUL-terminated, one trailing newline
- * stripped), read until EOF: its length; -1 with errno (EFBIG when it
- * holds KNOB_MAX bytes or more).
+ * The state directory: $SCHEDLAB_STATE_DIR, else /var/lib/schedlab for
+ * root, else $XDG_STATE_HOME/schedlab or ~/.local/state/schedlab. 0, or
+ * -1 when buf is too small or no home is known.
  */
-ssize_t knob_read(const char *path, char *buf, size_t len);
-/* value written to path in one write(): 0, or -1 with errno. */
-int knob_write(const char *path, const char *value);
+int switch_state_dir(char *buf, size_t len);
+
+/*
+ * Restores the journals their schedlab left, as above; quiet when there
+ * are none. Returns how many were restored.
+ */
+int switch_recover(void);
 
 /*
  * s with space, '%', every byte below 0x21 or above 0x7e as %XX:
@@ -70,9 +75,9 @@ void journal_free(struct journal *j);
 int journal_boot_id(char *buf, size_t len);
 
 /*
- * An item as a setting, for messages: sysctl.NAME=VALUE,
- * sched.NAME=VALUE, sched_feat=WORD, PATH=VALUE, or a cgroup's DIR;
- * malloc'ed.
+ * An item as a setting, for messages: knob_name() of a file or a
+ * feature (sysctl.NAME=VALUE, sched.NAME=VALUE, sched_feat=WORD,
+ * PATH=VALUE), or a cgroup's DIR; malloc'ed.
  */
 char *journal_item_name(const struct journal_item *it);
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "harness/options.h"
+#include "options.h"
 #include "util.h"
 
 static void *field(const struct opt_def *o, void *cfg)
