@@ -152,3 +152,45 @@ test_architecture_command_table() {
 		tr '\n' ' ' | sed -E 's/.*command table \(([^)]*)\).*/\1/; s/ +/ /g; s/, ?/ /g; s/ $//')
 	expect_eq "doc/architecture.md's command table (src/cmd/main.c)" "$want" "$got"
 }
+
+# The layers doc/architecture.md lists ("layer N: FOLDER ..."): every
+# folder of src/ is in one, and every #include reaches a folder of a
+# lower layer, or its own - so no folder includes one that includes it
+# back, whatever the path.
+test_architecture_layers() {
+	local layers bad=""
+	layers=$(sed -nE 's/^layer ([0-9]+): +(.*)$/\1 \2/p' "$TOP/doc/architecture.md")
+	[ -n "$layers" ] || fail "doc/architecture.md lists no layers"
+	bad=$(cd "$TOP/src" && find . -name '*.[ch]' | sed 's|^\./||' | sort |
+	      while read -r f; do
+		      sed -nE 's/^#[[:space:]]*include[[:space:]]+"([a-z_]+)\/[^"]+"/\1/p' "$f" |
+			      sed "s|^|$f |"
+	      done |
+	      awk -v layers="$layers" '
+		BEGIN {
+			n = split(layers, line, "\n")
+			for (i = 1; i <= n; i++) {
+				k = split(line[i], w, " ")
+				for (j = 2; j <= k; j++)
+					layer[w[j]] = w[1]
+			}
+		}
+		{
+			from = $1
+			sub(/\/[^\/]*$/, "", from)
+			if (from == $1)
+				from = "src"
+			if (!(from in layer)) {
+				print "folder " from " is in no layer"
+				next
+			}
+			if (!($2 in layer)) {
+				print $1 ": includes from " $2 ", in no layer"
+				next
+			}
+			if ($2 != from && layer[$2] >= layer[from])
+				print $1 " (layer " layer[from] ") includes from " $2 " (layer " layer[$2] ")"
+		}' | sort -u)
+	[ -z "$bad" ] || fail "includes against doc/architecture.md's layers:
+$bad"
+}
