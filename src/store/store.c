@@ -27,9 +27,11 @@ char *store_url_redact(const char *db)
 {
 	char *out = xstrdup(db), *auth, *at, *slash, *q, *p;
 
-	if (store_scheme(db)->file)
+	/* a file has no password; nor has a name without an authority */
+	auth = strstr(out, "://");
+	if (store_scheme(db)->file || !auth)
 		return out;
-	auth = strstr(out, "://") + 3;
+	auth += 3;
 	slash = auth + strcspn(auth, "/?");
 	at = memchr(auth, '@', slash - auth);
 	if (at) {

@@ -1551,6 +1551,29 @@ static void test_writer_gone(void **state)
 	assert_false(store_writer_gone(host, &w));
 }
 
+/* A database as messages and stored command lines name it: a file as it
+ * is, a URL without its password (in the authority or the query). */
+static void test_url_redact(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "/tmp/r.db", "/tmp/r.db" },
+		{ "relative:name.db", "relative:name.db" },
+		{ "postgresql://u:pw@host/db", "postgresql://u@host/db" },
+		{ "postgres://u:p@ss@host:5/db", "postgres://u@host:5/db" },
+		{ "postgresql://host/db?password=x&sslmode=require",
+		  "postgresql://host/db?sslmode=require" },
+		{ "postgresql://", "postgresql://" },
+	};
+	char *r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		r = store_url_redact(cases[i][0]);
+		assert_string_equal(r, cases[i][1]);
+		free(r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1579,6 +1602,7 @@ int main(void)
 		cmocka_unit_test(test_two_writers),
 		cmocka_unit_test(test_last_case_ends_the_run),
 		cmocka_unit_test(test_writer_gone),
+		cmocka_unit_test(test_url_redact),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
