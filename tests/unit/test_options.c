@@ -42,24 +42,42 @@ static int parse(struct messaging_cfg *c, ...)
 	return opts_parse_argv(&t, 1, argc, argv, "test", false);
 }
 
-/* Runs fn with stderr captured; returns what it printed. */
+/*
+ * Stderr from capture_begin() to capture_end() goes into errbuf (what
+ * an error() said), not to the terminal.
+ */
 static char errbuf[4096];
+static int saved_err = -1;
+static FILE *captured;
+
+static void capture_begin(void)
+{
+	fflush(stderr);
+	saved_err = dup(2);
+	captured = tmpfile();
+	assert_non_null(captured);
+	dup2(fileno(captured), 2);
+}
+
+static void capture_end(void)
+{
+	fflush(stderr);
+	dup2(saved_err, 2);
+	close(saved_err);
+	rewind(captured);
+	memset(errbuf, 0, sizeof(errbuf));
+	if (fread(errbuf, 1, sizeof(errbuf) - 1, captured) == 0)
+		errbuf[0] = '\0';
+	fclose(captured);
+}
+
 static int parse_capture(struct messaging_cfg *c, const char *a, const char *b)
 {
-	int saved = dup(2), rc;
-	FILE *tmp = tmpfile();
+	int rc;
 
-	fflush(stderr);
-	dup2(fileno(tmp), 2);
+	capture_begin();
 	rc = parse(c, a, b, NULL);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	rewind(tmp);
-	memset(errbuf, 0, sizeof(errbuf));
-	if (fread(errbuf, 1, sizeof(errbuf) - 1, tmp) == 0)
-		errbuf[0] = '\0';
-	fclose(tmp);
+	capture_end();
 	return rc;
 }
 
@@ -438,23 +456,14 @@ static void test_help_shows_aliases(void **state)
 	free(buf);
 }
 
-/* Runs opt_set(o, cfg, text) with stderr captured into errbuf. */
+/* opt_set(o, cfg, text), what it says in errbuf. */
 static int set_capture(const struct opt_def *o, void *cfg, const char *text)
 {
-	int saved = dup(2), rc;
-	FILE *tmp = tmpfile();
+	int rc;
 
-	fflush(stderr);
-	dup2(fileno(tmp), 2);
+	capture_begin();
 	rc = opt_set(o, cfg, text, "option --format");
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	rewind(tmp);
-	memset(errbuf, 0, sizeof(errbuf));
-	if (fread(errbuf, 1, sizeof(errbuf) - 1, tmp) == 0)
-		errbuf[0] = '\0';
-	fclose(tmp);
+	capture_end();
 	return rc;
 }
 
@@ -489,24 +498,19 @@ static void test_out_refused(void **state)
 		{ LAYOUT(RUN), FMT(MARKDOWN), "second" },
 		{ 0 },
 	};
-	int saved = dup(2);
-	FILE *tmp = tmpfile();
+	int rc[4];
 
 	(void)state;
-	fflush(stderr);
-	dup2(fileno(tmp), 2);
-	assert_int_equal(out_refused("cmd", tab, LAYOUT_WIDE, FMT_TEXT), 0);
-	assert_int_equal(out_refused("cmd", tab, LAYOUT_MMTESTS, FMT_JSON), 0);
-	assert_int_equal(out_refused("cmd", tab, LAYOUT_GRID, FMT_JSON), -1);
-	assert_int_equal(out_refused("cmd", tab, LAYOUT_RUN, FMT_MARKDOWN), -1);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	rewind(tmp);
-	memset(errbuf, 0, sizeof(errbuf));
-	if (fread(errbuf, 1, sizeof(errbuf) - 1, tmp) == 0)
-		errbuf[0] = '\0';
-	fclose(tmp);
+	capture_begin();
+	rc[0] = out_refused("cmd", tab, LAYOUT_WIDE, FMT_TEXT);
+	rc[1] = out_refused("cmd", tab, LAYOUT_MMTESTS, FMT_JSON);
+	rc[2] = out_refused("cmd", tab, LAYOUT_GRID, FMT_JSON);
+	rc[3] = out_refused("cmd", tab, LAYOUT_RUN, FMT_MARKDOWN);
+	capture_end();
+	assert_int_equal(rc[0], 0);
+	assert_int_equal(rc[1], 0);
+	assert_int_equal(rc[2], -1);
+	assert_int_equal(rc[3], -1);
 	assert_non_null(strstr(errbuf, "cmd: --layout grid with --format json: no\n"));
 	assert_non_null(strstr(errbuf, "cmd: second\n"));
 	assert_null(strstr(errbuf, "wide"));
