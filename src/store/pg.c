@@ -184,6 +184,21 @@ static const char *const migrations[] = {
 	" IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'schedlab_reader') THEN"
 	"  GRANT SELECT ON schedlab.monitors TO schedlab_reader;"
 	" END IF; END $$;",
+	/* 4: kernel A/B campaigns across boots (as SQLite's schema 6,
+	 * pg_campaign.c): one row a campaign, its state one document. A
+	 * lab machine running a campaign as the agent role keeps it. */
+	"CREATE TABLE schedlab.campaigns ("
+	" name text PRIMARY KEY,"
+	" state json NOT NULL,"
+	" created timestamptz NOT NULL DEFAULT now(),"
+	" updated timestamptz NOT NULL DEFAULT now());"
+	"DO $$ BEGIN"
+	" IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'schedlab_agent') THEN"
+	"  GRANT SELECT, INSERT, UPDATE ON schedlab.campaigns TO schedlab_agent;"
+	" END IF;"
+	" IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'schedlab_reader') THEN"
+	"  GRANT SELECT ON schedlab.campaigns TO schedlab_reader;"
+	" END IF; END $$;",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -516,6 +531,10 @@ int pg_series_meta(struct store *base, const char *job,
 		   struct store_series *out);
 int pg_series(struct store *base, const struct store_series_query *q,
 	      const char *metric, struct store_series *out);
+int pg_campaign_get(struct store *base, const char *name, json_t **doc);
+int pg_campaign_put(struct store *base, const char *name, const json_t *doc,
+		    bool create);
+int pg_campaign_names(struct store *base, char ***names, size_t *n);
 
 static const struct store_ops pg_ops = {
 	.kind = "postgresql",
@@ -533,6 +552,9 @@ static const struct store_ops pg_ops = {
 	.history = pg_history,
 	.series_meta = pg_series_meta,
 	.series = pg_series,
+	.campaign_get = pg_campaign_get,
+	.campaign_put = pg_campaign_put,
+	.campaign_names = pg_campaign_names,
 };
 
 struct store *pg_store_open(const char *url, bool write)

@@ -4,6 +4,7 @@
  * connection, the schema (doc/fleet.md, "Schema") and its migrations;
  * pg_write.c: runs and cases written; pg_copy.c: samples and
  * histograms by COPY; pg_read.c: runs listed, resolved and loaded;
+ * pg_campaign.c: campaigns' states;
  * queue.c: the job queue, in the same database.
  *
  * Everything lives in the PostgreSQL schema "schedlab" (search_path is
@@ -75,7 +76,7 @@ extern struct pq_api pq_api;
 #define PQtransactionStatus (pq_api.PQtransactionStatus_fn)
 
 /* The schema this binary writes; a newer one is refused. */
-#define PG_SCHEMA_VERSION 3
+#define PG_SCHEMA_VERSION 4
 
 struct pg_store {
 	struct store base;	/* first; base.name: the redacted URL */

@@ -6,9 +6,11 @@
 # point, `campaign resume`, started again. Tiny runs (3 iterations);
 # nothing asserts a timing.
 
-# cjob: the job file (and $tmp); state b is 30x slower than a.
+# cjob: the job file (and $tmp); state b is 30x slower than a. $DB is
+# the store (a SQLite file unless the test set it).
 cjob() {
-	use_tmpdir
+	[ -n "${tmp:-}" ] || use_tmpdir
+	DB=${DB:-$tmp/r.db}
 	cat >"$tmp/job.job" <<EOF
 [global]
 iterations = 3
@@ -27,7 +29,7 @@ cstart() {
 	local name=$1 b=b
 	shift
 	[ "${AA:-}" = 1 ] && b=a
-	run_sl campaign start "$name" "$tmp/job.job" --db "$tmp/r.db" \
+	run_sl campaign start "$name" "$tmp/job.job" --db "$DB" \
 		--state "a:grep -qx a '$tmp/state'" \
 		--state "b:grep -qx $b '$tmp/state'" \
 		--hook "[ \"\$SCHEDLAB_STATE\" = b ] && echo $b >'$tmp/state' || echo a >'$tmp/state'" \
@@ -39,7 +41,7 @@ cstart() {
 boots() {
 	local i
 	for i in $(seq 1 40); do
-		run_sl campaign resume --db "$tmp/r.db"
+		run_sl campaign resume --db "$DB"
 		[ "$rc" = 75 ] || [ "$rc" = 137 ] || return 0
 	done
 	fail "campaign still running after 40 resumes"
@@ -49,10 +51,14 @@ boots() {
 # the complete runs of the campaign are exactly those.
 every_boot_once() {
 	local doc want got
-	doc=$("$SCHEDLAB" campaign status "$1" --db "$tmp/r.db" --format json)
+	local q="SELECT uuid FROM runs WHERE label LIKE '$1/%' AND status = 'complete'"
+	doc=$("$SCHEDLAB" campaign status "$1" --db "$DB" --format json)
 	want=$(jq -r '.boots[] | select(.phase == "done") | .uuid' <<<"$doc" | sort)
-	got=$(sqlite3 "$tmp/r.db" "SELECT uuid FROM runs WHERE label LIKE '$1/%'
-		AND status = 'complete'" | sort)
+	if [ "$DB" = "${PGURL:-}" ]; then
+		got=$(psql_t "$q" | sort)
+	else
+		got=$(sqlite3 "$DB" "$q" | sort)
+	fi
 	[ -n "$want" ] || fail "no boot measured"
 	expect_eq "complete runs of campaign $1" "$want" "$got"
 	expect_eq "boots measured twice" "" "$(uniq -d <<<"$want")"
@@ -116,6 +122,41 @@ test_campaign_resumes_after_kill_mid_run() {
 	boots
 	expect_eq "exit at the end ($err)" 0 "$rc"
 	every_boot_once c4
+	expect_no_leftovers
+}
+
+# The same in the fleet's PostgreSQL: the campaign's state and its runs
+# in one database, a resume killed mid-run and one killed by its hook,
+# the server restarted between two boots.
+test_campaign_in_postgresql() {
+	local i
+	pg_start
+	DB=$PGURL
+	cstart p1 --max-boots 8
+	expect_eq "start's exit ($err)" 75 "$rc"
+	expect_eq "its row" p1 "$(psql_t "SELECT name FROM campaigns")"
+	for i in 1 2; do
+		start_sl campaign resume --db "$DB"
+		sleep "0.$((RANDOM % 4))$((RANDOM % 10))"
+		kill -9 "$sl_pid" 2>/dev/null || true
+		finish_sl
+		wait_gone 10 || fail "processes left after kill -9: $(tagged_pids)"
+	done
+	pg_stop
+	run_sl campaign resume --db "$DB"
+	expect_eq "resume with the server down" 2 "$rc"
+	expect_match "why" "cannot connect" "$err"
+	pg_restart
+	boots
+	expect_eq "exit at the end ($err)" 0 "$rc"
+	expect_match "verdict" "regressed" "$out"
+	run_sl campaign status p1 --db "$DB" --format json
+	expect_eq "status ($err)" finished "$(jval "$out" .status)"
+	expect_eq "the stored document" "$(jq -cS . <<<"$out")" \
+		"$(psql_t "SELECT state FROM campaigns WHERE name = 'p1'" | jq -cS .)"
+	every_boot_once p1
+	run_sl campaign start p1 "$tmp/job.job" --db "$DB" --state a --state b --hook true
+	expect_eq "a name taken" 2 "$rc"
 	expect_no_leftovers
 }
 

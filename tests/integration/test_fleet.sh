@@ -364,6 +364,14 @@ test_fleet_roles() {
 	[ "$(psql_t "SELECT count(*) FROM monitors")" -gt 0 ] || fail "no monitor rows stored by the agent"
 	run_sl show "$(jq -r '.[0].uuid' <<<"$out")" --db "$reader_url" --format json
 	expect_eq "reader reads the monitors ($err)" 0 "$rc"
+	# a lab machine's campaign, kept by the agent role, read by the reader
+	run_sl campaign start k1 "$msg_job" --db "$agent_url" --state a --state b \
+		--hook true
+	expect_eq "agent role starts a campaign ($err)" 75 "$rc"
+	run_sl campaign status k1 --db "$reader_url" --format json
+	expect_eq "reader reads it ($err)" running "$(jval "$out" .status)"
+	run_sl campaign abort k1 --db "$reader_url"
+	[ "$rc" -ne 0 ] || fail "the reader aborted a campaign"
 	run_sl queue add "$msg_job" --db "$reader_url"
 	[ "$rc" -ne 0 ] || fail "the reader queued a job"
 	expect_match "reader refused" "permission denied" "$err"
@@ -483,19 +491,19 @@ test_fleet_earlier_attempt_is_the_result() {
 	expect_no_leftovers
 }
 
-# A queue of schema 1 (before result_attempt and monitors): a reader refuses it until
+# A queue of schema 1 (before result_attempt, monitors and campaigns): a reader refuses it until
 # a writer migrates it; the job queued before is listed after.
 test_fleet_schema_1_migrates() {
 	fleet_start
 	"$SCHEDLAB" queue add "$msg_job" --db "$PGURL" >/dev/null 2>&1
-	psql_t "DROP TABLE monitors; ALTER TABLE jobs DROP COLUMN result_attempt; UPDATE schema_version SET version = 1" >/dev/null
+	psql_t "DROP TABLE monitors, campaigns; ALTER TABLE jobs DROP COLUMN result_attempt; UPDATE schema_version SET version = 1" >/dev/null
 	run_sl queue list --db "$PGURL"
 	expect_eq "reader of schema 1: exit" 2 "$rc"
-	expect_match "reader of schema 1: why" "database schema version 1 is older than this schedlab \(3\); a writer upgrades it" "$err"
+	expect_match "reader of schema 1: why" "database schema version 1 is older than this schedlab \(4\); a writer upgrades it" "$err"
 	run_sl queue add "$msg_job" --db "$PGURL"
 	expect_eq "writer: exit ($err)" 0 "$rc"
-	expect_eq "migrated" "3|0" \
-		"$(psql_t "SELECT (SELECT version FROM schema_version), count(result_attempt) FROM jobs")"
+	expect_eq "migrated" "4|0|0" \
+		"$(psql_t "SELECT (SELECT version FROM schema_version), count(result_attempt), (SELECT count(*) FROM campaigns) FROM jobs")"
 	run_sl queue list --db "$PGURL" --format json
 	expect_eq "both jobs, no result yet" "1 null 2 null" \
 		"$(jq -r '[.[] | "\(.id) \(.result_attempt)"] | join(" ")' <<<"$out")"

@@ -145,10 +145,10 @@ test_pgstore_monitors() {
 		"$(sqlite3 "$tmp/r.db" "SELECT count(*) FROM monitors")" \
 		"$(psql_t "SELECT count(*) FROM schedlab.monitors")"
 	# back to the schema before monitors (2): a writer migrates it
-	psql_t "DROP TABLE schedlab.monitors; UPDATE schedlab.schema_version SET version = 2"
+	psql_t "DROP TABLE schedlab.monitors, schedlab.campaigns; UPDATE schedlab.schema_version SET version = 2"
 	tiny_run --db "$url" --label made --monitor runq --monitor-interval 20ms
 	expect_eq "run into pg: exit ($err)" 0 "$rc"
-	expect_eq "migrated" 3 "$(psql_t "SELECT version FROM schedlab.schema_version")"
+	expect_eq "migrated" 4 "$(psql_t "SELECT version FROM schedlab.schema_version")"
 	"$SCHEDLAB" export made --db "$url" -o "$tmp/made.json"
 	run_sl import "$tmp/made.json" --db "$tmp/r.db"
 	expect_eq "import into sqlite: exit ($err)" 0 "$rc"
@@ -204,7 +204,7 @@ test_pgstore_newer_schema_refused() {
 	psql_t "UPDATE schedlab.schema_version SET version = 99"
 	run_sl list runs --db "$url"
 	expect_eq "list: exit" 2 "$rc"
-	expect_match "list: why" "^schedlab: postgresql://schedlab@/schedlab\?host=[^ ]*: database schema version 99 is newer than this schedlab \(3\)$" "$err"
+	expect_match "list: why" "^schedlab: postgresql://schedlab@/schedlab\?host=[^ ]*: database schema version 99 is newer than this schedlab \(4\)$" "$err"
 	run_sl show a --db "$url"
 	expect_eq "show: exit" 2 "$rc"
 	tiny_run --db "$url" --label b
