@@ -6,6 +6,7 @@ static struct gsl_cdf_api api;
 
 static const struct lazy_fn fns[] = {
 	{ "gsl_cdf_binomial_P", (void **)&api.binomial_P },
+	{ "gsl_cdf_fdist_Q", (void **)&api.fdist_Q },
 	{ "gsl_cdf_tdist_Pinv", (void **)&api.tdist_Pinv },
 	{ "gsl_cdf_tdist_Q", (void **)&api.tdist_Q },
 	{ "gsl_cdf_ugaussian_P", (void **)&api.ugaussian_P },

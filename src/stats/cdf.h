@@ -12,6 +12,7 @@
 
 struct gsl_cdf_api {
 	__typeof__(gsl_cdf_binomial_P) *binomial_P;
+	__typeof__(gsl_cdf_fdist_Q) *fdist_Q;
 	__typeof__(gsl_cdf_tdist_Pinv) *tdist_Pinv;
 	__typeof__(gsl_cdf_tdist_Q) *tdist_Q;
 	__typeof__(gsl_cdf_ugaussian_P) *ugaussian_P;
@@ -22,6 +23,7 @@ struct gsl_cdf_api {
 const struct gsl_cdf_api *gsl_cdf(void);
 
 #define gsl_cdf_binomial_P(k, p, n) (gsl_cdf()->binomial_P((k), (p), (n)))
+#define gsl_cdf_fdist_Q(x, nu1, nu2) (gsl_cdf()->fdist_Q((x), (nu1), (nu2)))
 #define gsl_cdf_tdist_Pinv(P, nu) (gsl_cdf()->tdist_Pinv((P), (nu)))
 #define gsl_cdf_tdist_Q(x, nu) (gsl_cdf()->tdist_Q((x), (nu)))
 #define gsl_cdf_ugaussian_P(x) (gsl_cdf()->ugaussian_P(x))

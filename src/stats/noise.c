@@ -196,6 +196,7 @@ void noise_compare(const double *ma, size_t ra, double ia, const double *mb,
 
 	memset(r, 0, sizeof(*r));
 	r->change = r->lo = r->hi = r->p = r->noise_pct = r->mde = NAN;
+	r->model_pct = NAN;
 	r->verdict = V_INCONCLUSIVE;
 	r->na = na;
 	r->nb = nb;
@@ -217,6 +218,16 @@ void noise_compare(const double *ma, size_t ra, double ia, const double *mb,
 		vm = (sa * sa + sb * sb) / 2;
 		df_m = m->df;
 		r->noise_runs = m->runs;
+	}
+	/* a model of other hours does not describe runs that disagree
+	 * among themselves more than it allows: theirs alone, then */
+	if (df_m > 0 && df_in >= 1 && vm > 0 &&
+	    gsl_cdf_fdist_Q(ss / df_in / vm, df_in, df_m) < NOISE_MODEL_CHECK) {
+		r->model_aside = true;
+		r->model_pct = 100 * sqrt(vm);
+		vm = 0;
+		df_m = 0;
+		r->noise_runs = 0;
 	}
 	df = df_in + df_m;
 	diff = mean_b - mean_a;
@@ -260,6 +271,13 @@ void noise_compare(const double *ma, size_t ra, double ia, const double *mb,
 			 thr, na, nb, 100 * s);
 	} else {
 		why_short(r, df_m > 0 ? sqrt(vm) : s, thr);
+	}
+	if (r->model_aside) {
+		size_t n = strlen(r->why);
+
+		snprintf(r->why + n, sizeof(r->why) - n,
+			 "; these runs spread more than this host's model of %.1f%% says, so their own spread was used",
+			 r->model_pct);
 	}
 out:
 	free(la);

@@ -37,6 +37,10 @@ struct noise_obs {
 	size_t n;		/* its iterations */
 };
 
+/* The level of the F test that sets the host's model aside when the
+ * runs compared spread more than it (noise_compare()). */
+#define NOISE_MODEL_CHECK 0.05
+
 /* The fewest differences of neighbouring runs a model is made from. */
 #define NOISE_MIN_PAIRS 3
 /* The fewest runs of one label that make a model: NOISE_MIN_PAIRS + 1. */
@@ -94,6 +98,10 @@ double noise_run_sd(const struct noise_model *m, double iters);
  * medians; its variance s^2 (1/ra + 1/rb), s^2 pooled from the sides'
  * runs about their means (ra + rb - 2 degrees of freedom) and the
  * model's noise_run_sd() (m->df); p from Student's t at their sum.
+ * The model describes the host's other runs: when these runs' own
+ * spread exceeds it beyond chance (one-sided F test of their variance
+ * against the model's at NOISE_MODEL_CHECK), it is set aside
+ * (r->model_aside) and their own spread is used alone.
  * Verdict and change as stats_compare()'s (mmtests' sign, o->threshold,
  * o->alpha); inconclusive without any degree of freedom (one run a side
  * and no model), or when not significant with an interval reaching past

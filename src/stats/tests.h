@@ -183,7 +183,7 @@ struct cmp_opts {
 };
 
 #define CMP_MIN_SAMPLES 3
-#define CMP_WHY_LEN 256
+#define CMP_WHY_LEN 384
 
 /*
  * Run-to-run noise: the sample standard deviation of the log of the
@@ -219,6 +219,11 @@ struct cmp_result {
 	unsigned runs_a, runs_b;
 	double mde;
 	unsigned runs_needed;
+	/* the host's model was set aside: the runs compared spread more
+	 * than it says (NOISE_MODEL_CHECK), their own spread used alone;
+	 * model_pct the model's noise then (NAN: not set aside) */
+	bool model_aside;
+	double model_pct;
 	enum verdict verdict;
 	char why[CMP_WHY_LEN];	/* what decided the verdict, in words */
 };

@@ -152,6 +152,48 @@ static void test_compare_one_run_a_side(void **state)
 }
 
 /*
+ * The model checked against the runs compared. A model of 1% (df 6) and
+ * two runs a side whose logs are 0, 0.1 and 0.15, 0.25: their own
+ * variance is 4 (0.05^2) / 2 = 0.005, 50 times the model's; F(2, 6)'s
+ * tail at 50 is (1 + 50/3)^-3 = 1.8e-4, so the model is set aside and
+ * the test is theirs alone: t = 0.15 / sqrt(0.005) = 2.1213 at 2 df, p =
+ * 1 - t / sqrt(t^2 + 2) = 0.1835, inconclusive (pooled with the model,
+ * s^2 = (0.01 + 6 * 0.0001) / 8, t = 4.12 at 8 df would have said
+ * regressed). Runs that agree (0, 0.01 and 0.1, 0.11: variance 0.00005,
+ * F 0.5) keep the model.
+ */
+static void test_compare_model_set_aside(void **state)
+{
+	struct noise_model m = { .runs = 7, .pairs = 6, .between = 0.01,
+				 .offset = 0.01, .within = NAN, .iters = 5,
+				 .df = 6 };
+	struct cmp_opts o = { .alpha = 0.05, .threshold = 5, .runs_unit = true };
+	double a[] = { 1, exp(0.1) }, b[] = { exp(0.15), exp(0.25) };
+	double c[] = { 1, exp(0.01) }, d[] = { exp(0.1), exp(0.11) };
+	double t = 0.15 / sqrt(0.005);
+	struct cmp_result r;
+
+	(void)state;
+	noise_compare(a, 2, 5, b, 2, 5, BETTER_LOWER, &m, &o, &r);
+	assert_true(r.model_aside);
+	assert_near(r.model_pct, 1, 1e-9);
+	assert_near(r.noise_pct, 100 * sqrt(0.005), 1e-9);
+	assert_near(r.p, 1 - t / sqrt(t * t + 2), 1e-6);
+	assert_int_equal(r.verdict, V_INCONCLUSIVE);
+	assert_int_equal(r.noise_runs, 0);
+	assert_non_null(strstr(r.why, "these runs spread more than this host's model of 1.0% says"));
+	noise_compare(c, 2, 5, d, 2, 5, BETTER_LOWER, &m, &o, &r);
+	assert_false(r.model_aside);
+	assert_true(isnan(r.model_pct));
+	assert_int_equal(r.noise_runs, 7);
+	assert_int_equal(r.verdict, V_REGRESSED);
+	/* one run a side has no spread of its own to check: the model stands */
+	noise_compare(a, 1, 5, b + 1, 1, 5, BETTER_LOWER, &m, &o, &r);
+	assert_false(r.model_aside);
+	assert_int_equal(r.verdict, V_REGRESSED);
+}
+
+/*
  * The detectable effect at large df is the normal one: (1.959964 +
  * 0.841621) s sqrt(2) for one run a side; s = 0.1 gives 100 (e^0.396209
  * - 1) = 48.62%.
@@ -184,6 +226,7 @@ int main(void)
 		cmocka_unit_test(test_estimate_cuts_and_groups),
 		cmocka_unit_test(test_compare_runs_pooled_t),
 		cmocka_unit_test(test_compare_one_run_a_side),
+		cmocka_unit_test(test_compare_model_set_aside),
 		cmocka_unit_test(test_mde_and_precision),
 	};
 
