@@ -332,7 +332,8 @@ test_compare_outliers() {
 }
 
 # Messages that say what limited a verdict: 3 against 3 can never be
-# significant by Mann-Whitney (p >= 0.1), and run says so before it starts.
+# significant by Mann-Whitney (p >= 0.1), and ab says so before it
+# starts; a plain run does not, as separate runs compare run against run.
 test_compare_too_few_to_decide() {
 	use_tmpdir
 	fixture "$tmp/a3.json" a3 '[1.00,1.04,1.02]'
@@ -346,17 +347,26 @@ test_compare_too_few_to_decide() {
 	expect_eq "welch can" regressed "$(jval "$out" .verdict)"
 
 	small_jobs "$tmp"
-	run_sl run "$tmp/a.job" --db "$tmp/r.db" -q --iterations 3
-	expect_eq "run exit" 0 "$rc"
+	run_sl ab "$tmp/a.job" --db "$tmp/r.db" -q --iterations 3 \
+		--variant 'x: env.X=1' --variant 'y: env.X=2'
+	expect_eq "ab exit ($err)" 0 "$rc"
 	expect_eq "warned" "schedlab: warning: 3 iterations: mann-whitney cannot reach p < 0.05 below 4 a side; use 5 or more, or --iterations auto" \
 		"$(grep -v 'machine was busy' <<<"$err" || true)"
-	run_sl run "$tmp/a.job" --db "$tmp/r.db" -q --iterations 4
+	run_sl ab "$tmp/a.job" --db "$tmp/r.db" -q --iterations 4 \
+		--variant 'x: env.X=1' --variant 'y: env.X=2'
 	expect_eq "4: not warned" "" "$(grep -v 'machine was busy' <<<"$err" || true)"
-	# judge warns for the test it judges by: Welch can at 3
-	run_sl judge --baseline 1 --db "$tmp/r.db" --iterations 3 --test welch "$tmp/a.job"
+	run_sl run "$tmp/a.job" --db "$tmp/r.db" -q --iterations 3 --label base
+	expect_eq "run exit" 0 "$rc"
+	expect_eq "a run alone: not warned" "" "$(grep -v 'machine was busy' <<<"$err" || true)"
+	# judge warns for the test it judges its live references by: Welch
+	# can at 3; a stored baseline is compared run against run
+	run_sl judge --good-set env.X=1 --bad-set env.X=2 --db "$tmp/r.db" --iterations 3 \
+		--test welch "$tmp/a.job"
 	expect_eq "judge welch: not warned" 0 "$(grep -c 'warning: 3 iterations' <<<"$err" || true)"
-	run_sl judge --baseline 1 --db "$tmp/r.db" --iterations 3 "$tmp/a.job"
+	run_sl judge --good-set env.X=1 --bad-set env.X=2 --db "$tmp/r.db" --iterations 3 "$tmp/a.job"
 	expect_match "judge: warned" "warning: 3 iterations: mann-whitney cannot reach" "$err"
+	run_sl judge --baseline base --db "$tmp/r.db" --iterations 3 "$tmp/a.job"
+	expect_eq "judge, a stored baseline: not warned" 0 "$(grep -c 'warning: 3 iterations' <<<"$err" || true)"
 }
 
 # small_jobs DIR: a.job and b.job, b with 10 times the loops (about 9 ms
