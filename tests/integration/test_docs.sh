@@ -194,3 +194,13 @@ test_architecture_layers() {
 	[ -z "$bad" ] || fail "includes against doc/architecture.md's layers:
 $bad"
 }
+
+# Every shipped suite says what it can detect between separate runs, and
+# how that was measured (issue: the boot is the unit, item 6).
+test_suites_say_what_they_detect() {
+	local f missing=
+	for f in "$TOP"/jobs/*.job; do
+		grep -q '^; What it can detect' "$f" || missing="$missing $(basename "$f")"
+	done
+	[ -z "$missing" ] || fail "suites without '; What it can detect':$missing"
+}
