@@ -738,7 +738,7 @@ int render_html_page(FILE *f, const struct comparison *c,
 	if (c->nruns > 1) {
 		fprintf(f, "<p class=\"verdict\">Overall: <b>");
 		html_esc(f, verdict_names[c->overall]);
-		fprintf(f, "</b> (test: %s, threshold %g%%).", stat_test_names[c->opts.test],
+		fprintf(f, "</b> (test: %s, threshold %g%%).", cmp_test_name(c),
 			c->opts.threshold);
 		if (c->verdict_text) {
 			fputs(" ", f);
