@@ -101,7 +101,6 @@ int cmd_report(int argc, char **argv)
 		return EXIT_OK;
 	}
 	co = compare_opts_default((enum stat_test)o.test);
-	co.runs_unit = true;	/* separate runs: run against run, as compare */
 	if (parse_percent(argv[0], o.threshold, &co.threshold))
 		return EXIT_USAGE;
 	if (!o.output) {

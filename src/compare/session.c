@@ -13,8 +13,11 @@
 
 struct cmp_opts compare_opts_default(enum stat_test test)
 {
+	/* separate runs compared run against run (runs of one A/B keep
+	 * the iterations as the unit: build_runs_unit()) */
 	return (struct cmp_opts){ .test = test, .alpha = 0.05,
-				  .nboot = BOOT_RESAMPLES, .seed = BOOT_SEED };
+				  .nboot = BOOT_RESAMPLES, .seed = BOOT_SEED,
+				  .runs_unit = true };
 }
 
 void compare_session_init(struct compare_session *s, const char *dbopt)

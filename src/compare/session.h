@@ -37,7 +37,9 @@ struct compare_session {
 
 /*
  * The options every comparison starts from: test, alpha 0.05,
- * BOOT_RESAMPLES resamples from BOOT_SEED; callers set the rest.
+ * BOOT_RESAMPLES resamples from BOOT_SEED, separate runs compared run
+ * against run (runs_unit; compare's --unit iteration clears it);
+ * callers set the rest.
  */
 struct cmp_opts compare_opts_default(enum stat_test test);
 
