@@ -35,6 +35,7 @@ int cmd_noise(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_campaign(int argc, char **argv);
+int cmd_vm(int argc, char **argv);
 
 /*
  * A queued job's plan (queue add's check, and the agent's again): its

@@ -36,6 +36,7 @@ static const struct command commands[] = {
 	{ "calibrate", cmd_calibrate, "measure the noise between runs: N short runs of a job, stored" },
 	{ "plan", cmd_plan, "how many runs of how many iterations detect an effect here" },
 	{ "campaign", cmd_campaign, "kernel A/B across boots: a state a boot, alternated, decided by runs" },
+	{ "vm", cmd_vm, "a job on a kernel image in qemu (KVM or TCG), its run stored here" },
 	{ "ab", cmd_ab, "run a suite under two or more variants, interleaved, and compare them" },
 	{ "queue", cmd_queue, "the fleet's job queue in PostgreSQL: add, list, cancel, retry jobs" },
 	{ "agent", cmd_agent, "on a test machine: take queued jobs, run them, record their results" },

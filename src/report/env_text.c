@@ -215,6 +215,23 @@ static void topology_line(FILE *f, const json_t *env)
 	}
 }
 
+/* A run made by `schedlab vm run`: what ran the guest (absent else). */
+static void vm_line(FILE *f, const json_t *it)
+{
+	json_t *v;
+	const char *accel, *shape, *image;
+
+	if (!it || !(v = sysenv_item_value(it)))
+		return;
+	accel = json_string_value(json_object_get(v, "accel"));
+	shape = json_string_value(json_object_get(v, "shape"));
+	image = json_string_value(json_object_get(v, "kernel_image"));
+	label(f, "vm");
+	fprintf(f, "qemu, %s%s, %s, kernel image %s\n", accel ? accel : "?",
+		accel && !strcmp(accel, "tcg") ? " (emulated: times are not the hardware's)" : "",
+		shape ? shape : "?", image ? image : "?");
+}
+
 static void virt_line(FILE *f, const json_t *it)
 {
 	json_t *v, *ev;
@@ -313,6 +330,7 @@ void render_env_text(FILE *f, const json_t *env)
 	line(f, "nohz_full", item(env, "cpus", "nohz_full"));
 	topology_line(f, env);
 	virt_line(f, item(env, "machine", "virtualization"));
+	vm_line(f, item(env, "machine", "vm"));
 	line(f, "clocksource", item(env, "machine", "clocksource"));
 	label(f, "memory");
 	if ((v = value_or_why(f, item(env, "memory", "total_kib"))))

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedlab vm run KERNEL JOBFILE|SUITE: a job on a kernel image, in qemu
+ * (src/vm/); schedlab vm root: the guest root it would boot, for qemu
+ * command lines of one's own. This file parses and calls.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/setup.h"
+#include "harness/plan.h"
+#include "store/load.h"
+#include "options.h"
+#include "util.h"
+#include "vm/vm.h"
+
+struct vm_cmd_opts {
+	unsigned cpus, sockets, cores, threads, numa, memory, timeout;
+	int accel;
+	const char *append, *db, *label, *uuid, *iterations;
+	struct opt_list with, sets;
+	bool quiet, help;
+};
+
+#define O(f) offsetof(struct vm_cmd_opts, f)
+static const struct opt_def vm_options[] = {
+	{ .name = "cpus", .alias = OPT_ALIASES("smp"), .type = OPT_UINT, .offset = O(cpus),
+	  .min = 1, .max = 64, .arg = "N",
+	  .help = "the guest's CPUs (default 2, or sockets x cores x threads)" },
+	{ .name = "sockets", .type = OPT_UINT, .offset = O(sockets), .min = 1, .max = 64,
+	  .arg = "N", .help = "CPU sockets (packages) of the guest" },
+	{ .name = "cores", .type = OPT_UINT, .offset = O(cores), .min = 1, .max = 64,
+	  .arg = "N", .help = "cores a socket" },
+	{ .name = "threads", .type = OPT_UINT, .offset = O(threads), .min = 1, .max = 8,
+	  .arg = "N", .help = "hardware threads a core (SMT siblings)" },
+	{ .name = "numa", .type = OPT_UINT, .offset = O(numa), .min = 1, .max = 16,
+	  .arg = "N", .help = "NUMA nodes, the CPUs and memory split evenly among them (default none)" },
+	{ .name = "memory", .type = OPT_UINT, .offset = O(memory), .def = "1024",
+	  .min = 128, .max = 1048576, .arg = "MIB", .help = "the guest's memory in MiB" },
+	{ .name = "accel", .type = OPT_ENUM, .offset = O(accel), .def = "auto",
+	  .choices = vm_accel_names, .arg = "HOW",
+	  .help = "kvm, tcg (emulated: times are not the hardware's), or auto: KVM where a guest shows life under it within 15 s, else TCG with a warning" },
+	{ .name = "append", .type = OPT_STRING, .offset = O(append), .arg = "ARGS",
+	  .help = "added to the guest kernel's command line (preempt=none, maxcpus=1, ...)" },
+	{ .name = "timeout", .type = OPT_DURATION, .offset = O(timeout), .def = "15m",
+	  .min = 10, .max = 7 * 86400, .arg = "DURATION",
+	  .help = "the most the whole boot may take, job included; then qemu is killed" },
+	{ .name = "with", .type = OPT_LIST, .offset = O(with), .arg = "PATH",
+	  .help = "a host program or file the guest needs too, at the same path (its libraries come with it); repeatable" },
+	{ .name = "label", .type = OPT_STRING, .offset = O(label), .arg = "LABEL",
+	  .help = "the run's label (default: the kernel image's file name)" },
+	{ .name = "uuid", .type = OPT_STRING, .offset = O(uuid), .arg = "UUID",
+	  .help = "the run's uuid (default: a new one); campaigns give theirs" },
+	OPT_ITERATIONS(struct vm_cmd_opts, iterations),
+	OPT_SET(struct vm_cmd_opts, sets),
+	OPT_DB(struct vm_cmd_opts, db),
+	{ .name = "quiet", .type = OPT_BOOL, .offset = O(quiet), .short_flag = 'q',
+	  .help = "no lines but errors (and the warning that a guest runs under TCG)" },
+	OPT_HELP(struct vm_cmd_opts, help),
+	{ .name = NULL },
+};
+#undef O
+
+static void vm_usage(FILE *f)
+{
+	fprintf(f, "usage: schedlab vm run KERNEL JOBFILE|SUITE [OPTIONS]\n"
+		"       schedlab vm root [JOBFILE|SUITE] [--with PATH]...\n\n"
+		"run: boots the kernel image (a bzImage) in qemu with a root made from this\n"
+		"host's files (busybox, schedlab, the job's programs and their libraries;\n"
+		"cached by content), runs the job there and stores the run here, as if run\n"
+		"here, with the guest's kernel, command line and CPUs as its machine and\n"
+		"'vm' (kvm or tcg, the shape) beside them. Its host is this host's name\n"
+		"with -kvm or -tcg. The console is kept in the cache (console/UUID.log);\n"
+		"a guest that panics, hangs or runs past --timeout is an error with the\n"
+		"console's last lines, and nothing is left running.\n"
+		"root: builds the guest root and prints its path (a newc cpio archive; its\n"
+		"init reads /run.env, which 'vm run' adds).\n\n"
+		"Options:\n");
+	opts_help(f, vm_options);
+	fprintf(f, "\nThe cache: $SCHEDLAB_VM_CACHE, else $XDG_CACHE_HOME/schedlab/vm, else\n"
+		"~/.cache/schedlab/vm.\n"
+		"Exit status: 0 stored complete, 1 the run failed or did not come back,\n"
+		"2 bad input, 130 interrupted.\n");
+}
+
+static int vm_opts_from(const char *who, const struct vm_cmd_opts *c,
+			struct vm_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->shape.cpus = c->cpus;
+	o->shape.sockets = c->sockets;
+	o->shape.cores = c->cores;
+	o->shape.threads = c->threads;
+	o->shape.nodes = c->numa;
+	o->shape.memory_mb = c->memory;
+	o->accel = c->accel;
+	o->append = c->append;
+	o->timeout_s = c->timeout;
+	o->with = c->with.v;
+	o->nwith = c->with.n;
+	o->quiet = c->quiet;
+	return vm_shape_check(who, &o->shape);
+}
+
+static int vm_cmd_run(const struct vm_cmd_opts *c, int nops, char **ops)
+{
+	struct vm_opts o;
+	struct vm_job j = { 0 };
+	char db[4096];
+	unsigned it;
+
+	if (nops != 2) {
+		error("vm run: expected a KERNEL image and a JOBFILE or SUITE (usage: schedlab vm run KERNEL JOBFILE [OPTIONS])");
+		return EXIT_USAGE;
+	}
+	if (vm_opts_from("vm run", c, &o))
+		return EXIT_USAGE;
+	if (c->iterations && strcmp(c->iterations, "auto") &&
+	    (plan_parse_iterations(c->iterations, &it) || !it)) {
+		error("vm run: option --iterations: expected a whole number in 1..10000 or auto, got '%s'",
+		      c->iterations);
+		return EXIT_USAGE;
+	}
+	if (c->uuid && !uuid_valid(c->uuid)) {
+		error("vm run: option --uuid: '%s' is not a uuid (8-4-4-4-12 lowercase hex digits)",
+		      c->uuid);
+		return EXIT_USAGE;
+	}
+	if (c->label && !*c->label) {
+		error("vm run: option --label: expected a non-empty label");
+		return EXIT_USAGE;
+	}
+	if (run_db_path(c->db, db, sizeof(db)))
+		return EXIT_USAGE;
+	o.kernel = ops[0];
+	j.spec = ops[1];
+	j.sets = c->sets.v;
+	j.nsets = c->sets.n;
+	j.iterations = c->iterations;
+	j.uuid = c->uuid;
+	j.label = c->label;
+	return vm_run(&j, &o, db);
+}
+
+static int vm_cmd_root(const struct vm_cmd_opts *c, int nops, char **ops)
+{
+	struct vm_opts o;
+	struct plan p;
+	char *root;
+
+	if (nops > 1) {
+		error("vm root: expected at most one JOBFILE or SUITE, whose programs the root holds");
+		return EXIT_USAGE;
+	}
+	if (vm_opts_from("vm root", c, &o))
+		return EXIT_USAGE;
+	if (nops && plan_load_spec(ops[0], NULL, 0, &p))
+		return EXIT_USAGE;
+	root = vm_root(nops ? &p : NULL, &o);
+	if (nops)
+		plan_free(&p);
+	if (!root)
+		return EXIT_RUN_FAILED;
+	printf("%s\n", root);
+	free(root);
+	return EXIT_OK;
+}
+
+int cmd_vm(int argc, char **argv)
+{
+	struct vm_cmd_opts c;
+	struct opt_target t = { vm_options, &c };
+	int first;
+
+	memset(&c, 0, sizeof(c));
+	opts_defaults(vm_options, &c);
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		vm_usage(stdout);
+		return EXIT_OK;
+	}
+	if (argc < 2 || (strcmp(argv[1], "run") && strcmp(argv[1], "root"))) {
+		error("vm: expected 'run' or 'root'%s%s%s (see 'schedlab vm --help')",
+		      argc >= 2 ? ", got '" : "", argc >= 2 ? argv[1] : "",
+		      argc >= 2 ? "'" : "");
+		return EXIT_USAGE;
+	}
+	first = opts_parse_argv(&t, 1, argc - 1, argv + 1,
+				!strcmp(argv[1], "run") ? "vm run" : "vm root", true);
+	if (first < 0)
+		return EXIT_USAGE;
+	if (c.help) {
+		vm_usage(stdout);
+		return EXIT_OK;
+	}
+	first++;
+	if (!strcmp(argv[1], "run"))
+		return vm_cmd_run(&c, argc - first, argv + first);
+	return vm_cmd_root(&c, argc - first, argv + first);
+}

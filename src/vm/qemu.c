@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vm/qemu.c: one boot. qemu-system-x86_64 is started with no devices
+ * but two serial ports - the console, to a log, and the run's way back,
+ * to a file - in a process group of its own that dies with this
+ * process (PR_SET_PDEATHSIG), and is waited for within the timeout: a
+ * guest that panics (panic=-1 and -no-reboot end qemu), hangs or never
+ * powers off is killed, and the console's last lines say why.
+ *
+ * KVM, asked for or probed (VM_ACCEL_AUTO), must show the guest's first
+ * line within VM_KVM_PROBE_S: under nested virtualization /dev/kvm can
+ * open and qemu still never leave the firmware. Then the boot is made
+ * again under TCG, with a warning that its times are emulated, and the
+ * cache remembers it for this host's kernel and qemu.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/kvm.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "vm/vm.h"
+
+#define VM_KVM_PROBE_S 15
+#define GUEST_UP "schedlab-vm: guest up"
+#define GUEST_END "schedlab-vm-end rc="
+
+const char *const vm_accel_names[] = { "auto", "kvm", "tcg", NULL };
+
+const char *vm_qemu(void)
+{
+	static char found[PATH_MAX];
+	const char *path = getenv("PATH");
+	char *dup, *save = NULL;
+
+	dup = xstrdup(path && *path ? path : "/usr/bin:/bin");
+	for (char *d = strtok_r(dup, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(found, sizeof(found), "%s/qemu-system-x86_64", d);
+		if (!access(found, X_OK)) {
+			free(dup);
+			return found;
+		}
+	}
+	free(dup);
+	error("vm: qemu-system-x86_64 not found on PATH: install the Debian package qemu-system-x86");
+	return NULL;
+}
+
+int vm_kernel_check(const char *who, const char *path)
+{
+	unsigned char hdr[0x210];
+	long long size;
+	int fd = open_regular(path, &size);
+	ssize_t n;
+
+	if (fd < 0)
+		return error("%s: kernel image '%s' cannot be read", who, path);
+	n = read(fd, hdr, sizeof(hdr));
+	close(fd);
+	/* the x86 boot protocol's header: "HdrS" at 0x202 */
+	if (n != (ssize_t)sizeof(hdr) || memcmp(hdr + 0x202, "HdrS", 4))
+		return error("%s: '%s' is not a bootable x86 kernel image (no boot header 'HdrS' at 0x202: give a bzImage, such as arch/x86/boot/bzImage or /boot/vmlinuz-*)",
+			     who, path);
+	return 0;
+}
+
+int vm_shape_check(const char *who, struct vm_shape *s)
+{
+	unsigned given = s->sockets ? s->sockets : 1;
+
+	given *= s->cores ? s->cores : 1;
+	given *= s->threads ? s->threads : 1;
+	if (!s->cpus)
+		s->cpus = s->sockets || s->cores || s->threads ? given : 2;
+	if (!s->sockets && !s->cores && !s->threads) {
+		s->sockets = 1;
+		s->cores = s->cpus;
+		s->threads = 1;
+	} else {
+		if (!s->threads)
+			s->threads = 1;
+		if (!s->sockets)
+			s->sockets = 1;
+		if (!s->cores)
+			s->cores = s->cpus / (s->sockets * s->threads);
+		if (s->sockets * s->cores * s->threads != s->cpus || !s->cores)
+			return error("%s: --cpus %u is not --sockets %u x --cores %u x --threads %u",
+				     who, s->cpus, s->sockets, s->cores, s->threads);
+	}
+	if (s->cpus > 64)
+		return error("%s: --cpus: expected 1..64, got %u", who, s->cpus);
+	if (s->nodes) {
+		unsigned per = s->cpus / s->nodes;
+
+		if (s->cpus % s->nodes || per % s->threads)
+			return error("%s: --numa %u: the %u CPUs do not divide into %u nodes of whole cores (%u threads a core)",
+				     who, s->nodes, s->cpus, s->nodes, s->threads);
+		if (s->memory_mb % s->nodes)
+			return error("%s: --memory %u MiB does not divide among %u NUMA nodes",
+				     who, s->memory_mb, s->nodes);
+	}
+	if (s->memory_mb < 128)
+		return error("%s: --memory: expected at least 128 (MiB), got %u", who,
+			     s->memory_mb);
+	return 0;
+}
+
+char *vm_shape_text(const struct vm_shape *s)
+{
+	char numa[40] = "";
+
+	if (s->nodes)
+		snprintf(numa, sizeof(numa), ", %u NUMA nodes", s->nodes);
+	return xasprintf("%u CPUs (%u socket%s x %u core%s x %u thread%s)%s, %u MiB",
+			 s->cpus, s->sockets, s->sockets == 1 ? "" : "s", s->cores,
+			 s->cores == 1 ? "" : "s", s->threads,
+			 s->threads == 1 ? "" : "s", numa, s->memory_mb);
+}
+
+/* Whether /dev/kvm answers: the module loaded and ours to open. */
+static bool kvm_opens(void)
+{
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = ioctl(fd, KVM_GET_API_VERSION, 0) == KVM_API_VERSION;
+	close(fd);
+	return ok;
+}
+
+/* The cache's note that KVM hung here, keyed by kernel and qemu. */
+static char *kvm_note_path(const char *qemu)
+{
+	const char *cache = vm_cache_dir();
+	struct utsname u;
+	struct stat sb;
+
+	if (!cache || uname(&u) || stat(qemu, &sb))
+		return NULL;
+	return xasprintf("%s/kvm-hangs-%s-%lld", cache, u.release,
+			 (long long)sb.st_mtime);
+}
+
+struct argv_b {
+	char **v;
+	size_t n;
+};
+
+static void arg(struct argv_b *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void arg(struct argv_b *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (!s)
+		abort();
+	a->v = xrealloc(a->v, (a->n + 2) * sizeof(*a->v));
+	a->v[a->n++] = s;
+	a->v[a->n] = NULL;
+}
+
+static void qemu_argv(struct argv_b *a, const char *qemu, const struct vm_opts *o,
+		      enum vm_accel accel, const char *initrd,
+		      const char *console, const char *result)
+{
+	const struct vm_shape *s = &o->shape;
+
+	arg(a, "%s", qemu);
+	arg(a, "-nodefaults");
+	arg(a, "-no-user-config");
+	arg(a, "-display");
+	arg(a, "none");
+	arg(a, "-no-reboot");
+	arg(a, "-accel");
+	arg(a, "%s", accel == VM_ACCEL_KVM ? "kvm" : "tcg");
+	if (accel == VM_ACCEL_KVM) {
+		arg(a, "-cpu");
+		arg(a, "host");
+	}
+	arg(a, "-m");
+	arg(a, "%u", s->memory_mb);
+	arg(a, "-smp");
+	arg(a, "cpus=%u,sockets=%u,cores=%u,threads=%u", s->cpus, s->sockets,
+	    s->cores, s->threads);
+	for (unsigned i = 0; i < s->nodes; i++) {
+		unsigned per = s->cpus / s->nodes;
+
+		arg(a, "-object");
+		arg(a, "memory-backend-ram,id=mem%u,size=%uM", i, s->memory_mb / s->nodes);
+		arg(a, "-numa");
+		arg(a, "node,nodeid=%u,cpus=%u-%u,memdev=mem%u", i, i * per,
+		    (i + 1) * per - 1, i);
+	}
+	arg(a, "-kernel");
+	arg(a, "%s", o->kernel);
+	arg(a, "-initrd");
+	arg(a, "%s", initrd);
+	arg(a, "-append");
+	arg(a, "console=ttyS0 panic=-1 quiet%s%s", o->append ? " " : "",
+	    o->append ? o->append : "");
+	arg(a, "-serial");
+	arg(a, "file:%s", console);
+	arg(a, "-serial");
+	arg(a, "file:%s", result);
+}
+
+static volatile sig_atomic_t stop_sig;
+static void on_stop(int sig)
+{
+	stop_sig = sig;
+}
+
+/* The file's text (NULL when absent or empty). */
+static char *slurp(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *s;
+
+	*len = 0;
+	if (fd < 0)
+		return NULL;
+	s = read_fd_all(fd, 0, len);
+	close(fd);
+	return s;
+}
+
+/* The console's last n lines, to stderr, indented. */
+static void console_tail(const char *path, int n)
+{
+	size_t len;
+	char *s = slurp(path, &len), *p;
+	int lines = 0;
+
+	if (!s || !len) {
+		fprintf(stderr, "    (the console is empty: %s)\n", path);
+		free(s);
+		return;
+	}
+	for (p = s + len; p > s; p--)
+		if (p[-1] == '\n' && p != s + len && ++lines == n)
+			break;
+	fprintf(stderr, "  the console's last lines (%s):\n", path);
+	for (char *l = strtok(p, "\n"); l; l = strtok(NULL, "\n")) {
+		l[strcspn(l, "\r")] = '\0';
+		fprintf(stderr, "    %s\n", l);
+	}
+	free(s);
+}
+
+static bool file_has(const char *path, const char *what)
+{
+	size_t len;
+	char *s = slurp(path, &len);
+	bool has = s && memmem(s, len, what, strlen(what));
+
+	free(s);
+	return has;
+}
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+enum boot_end { BOOT_EXITED, BOOT_TIMEOUT, BOOT_NO_LIFE, BOOT_STOPPED, BOOT_ERROR };
+
+/*
+ * qemu started and waited for: until it exits, the timeout, or - with
+ * probe_s - no first guest line by then. qemu is killed and reaped
+ * whatever the end. *ws: its wait status when it exited.
+ */
+static enum boot_end boot_once(char **argv, const struct vm_opts *o,
+			       const char *console, const char *result,
+			       unsigned probe_s, int *ws)
+{
+	struct sigaction sa = { .sa_handler = on_stop }, old_int, old_term;
+	pid_t parent = getpid(), pid;
+	double start = mono_now(), end_seen = 0;
+	enum boot_end how = BOOT_ERROR;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		error_errno("vm: cannot fork");
+		return BOOT_ERROR;
+	}
+	if (!pid) {
+		int null = open("/dev/null", O_RDWR);
+
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		if (null >= 0) {
+			dup2(null, STDIN_FILENO);
+			dup2(null, STDOUT_FILENO);
+			close(null);
+		}
+		execv(argv[0], argv);
+		fprintf(stderr, "schedlab: vm: cannot run %s: %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	stop_sig = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	for (;;) {
+		pid_t w = waitpid(pid, ws, WNOHANG);
+		double t = mono_now() - start;
+
+		if (w == pid) {
+			how = BOOT_EXITED;
+			break;
+		}
+		if (w < 0 && errno != EINTR) {
+			error_errno("vm: waitpid");
+			break;
+		}
+		if (stop_sig) {
+			how = BOOT_STOPPED;
+			break;
+		}
+		if (t > o->timeout_s) {
+			how = BOOT_TIMEOUT;
+			break;
+		}
+		if (probe_s && t > probe_s && !file_has(console, GUEST_UP)) {
+			how = BOOT_NO_LIFE;
+			break;
+		}
+		/* the guest said it ended but does not power off: 10 s grace */
+		if (!end_seen && file_has(result, GUEST_END))
+			end_seen = t;
+		if (end_seen && t > end_seen + 10) {
+			how = BOOT_EXITED;
+			*ws = 0;
+			break;
+		}
+		poll(NULL, 0, 100);
+	}
+	if (how != BOOT_EXITED || end_seen) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return how;
+}
+
+/* The guest's end line and the export before it, from the result file. */
+static int read_result(const char *result, char **doc, int *guest_rc)
+{
+	size_t len;
+	char *s = slurp(result, &len), *end;
+	size_t bytes;
+
+	if (!s)
+		return -1;
+	end = NULL;
+	for (char *p = s; (p = memmem(p, len - (size_t)(p - s), GUEST_END, strlen(GUEST_END))); p++)
+		end = p;
+	if (!end || sscanf(end, GUEST_END "%d bytes=%zu", guest_rc, &bytes) != 2 ||
+	    bytes > (size_t)(end - s)) {
+		free(s);
+		return -1;
+	}
+	/* the export is the bytes right before the end line */
+	memmove(s, end - bytes, bytes);
+	s[bytes] = '\0';
+	*doc = s;
+	return 0;
+}
+
+static void argv_free(struct argv_b *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+	a->v = NULL;
+	a->n = 0;
+}
+
+int vm_boot(const struct vm_opts *o, const char *initrd, const char *console,
+	    char **doc, int *guest_rc, enum vm_accel *accel_used)
+{
+	const char *qemu = vm_qemu();
+	char *note = NULL, *result;
+	enum vm_accel accel = o->accel;
+	enum boot_end how;
+	struct argv_b a = { 0 };
+	int ws = 0, rc = -1;
+	struct stat sb;
+
+	*doc = NULL;
+	*guest_rc = -1;
+	if (!qemu)
+		return -1;
+	result = xasprintf("%s.out", console);
+	if (accel == VM_ACCEL_AUTO) {
+		note = kvm_note_path(qemu);
+		if (!kvm_opens()) {
+			accel = VM_ACCEL_TCG;
+			if (!o->quiet)
+				warning("vm: /dev/kvm cannot be used here: the guest runs under TCG, emulated (its times are not the hardware's)");
+		} else if (note && !stat(note, &sb)) {
+			accel = VM_ACCEL_TCG;
+			if (!o->quiet)
+				warning("vm: KVM showed no guest within %d s on this host before (%s): the guest runs under TCG, emulated (its times are not the hardware's); --accel kvm tries it again",
+					VM_KVM_PROBE_S, note);
+		} else {
+			accel = VM_ACCEL_KVM;
+		}
+	} else if (accel == VM_ACCEL_KVM && !kvm_opens()) {
+		error("vm: --accel kvm: /dev/kvm cannot be opened (no KVM module, or no access): use --accel tcg");
+		goto out;
+	}
+	for (;;) {
+		unlink(console);
+		unlink(result);
+		qemu_argv(&a, qemu, o, accel, initrd, console, result);
+		how = boot_once(a.v, o, console, result,
+				o->accel == VM_ACCEL_AUTO && accel == VM_ACCEL_KVM ?
+				VM_KVM_PROBE_S : 0, &ws);
+		argv_free(&a);
+		if (how != BOOT_NO_LIFE)
+			break;
+		if (note) {
+			int fd = open(note, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+			if (fd >= 0)
+				close(fd);
+		}
+		if (!o->quiet)
+			warning("vm: KVM opened but the guest showed no sign of life within %d s (nested virtualization?): booting under TCG instead, emulated (its times are not the hardware's)",
+				VM_KVM_PROBE_S);
+		accel = VM_ACCEL_TCG;
+	}
+	*accel_used = accel;
+	switch (how) {
+	case BOOT_EXITED:
+		if (!read_result(result, doc, guest_rc)) {
+			rc = 0;
+			break;
+		}
+		if (WIFEXITED(ws) && WEXITSTATUS(ws) && !file_has(console, GUEST_UP))
+			error("vm: qemu exited %d before the guest started", WEXITSTATUS(ws));
+		else if (file_has(console, "Out of memory"))
+			error("vm: the guest ran out of memory (--memory %u MiB): raise --memory",
+			      o->shape.memory_mb);
+		else if (file_has(console, "Kernel panic"))
+			error("vm: the guest's kernel panicked before the run came back");
+		else
+			error("vm: the guest ended before the run came back");
+		console_tail(console, 15);
+		break;
+	case BOOT_TIMEOUT:
+		error("vm: the guest did not finish within --timeout %u s: qemu killed",
+		      o->timeout_s);
+		console_tail(console, 15);
+		break;
+	case BOOT_STOPPED:
+		error("vm: interrupted: qemu killed");
+		rc = -2;
+		break;
+	case BOOT_NO_LIFE:
+	case BOOT_ERROR:
+		break;
+	}
+out:
+	unlink(result);
+	free(result);
+	free(note);
+	return rc;
+}

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vm/run.c: `schedlab vm run` - the job checked on the host, the root
+ * found or made (vm/root.c), a small archive of this run's own (its
+ * uuid, its `schedlab run` arguments) put after it, one boot (vm/qemu.c),
+ * and the export the guest wrote stored in the host's database with the
+ * host's name for it and "vm" in its machine record. The console log is
+ * kept in the cache (console/UUID.log); the temporary folder is not.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "harness/plan.h"
+#include "store/store.h"
+#include "util.h"
+#include "vm/vm.h"
+#include "vm/vm_int.h"
+
+#define OPT_SETS_MAX 64
+
+/* 'word' for sh, a ' inside as '\'' */
+static void sh_quote(FILE *f, const char *w)
+{
+	fputc('\'', f);
+	for (; *w; w++)
+		if (*w == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*w, f);
+	fputc('\'', f);
+}
+
+/* What the guest's init sources: the uuid, the host name, `set -- ARGS`. */
+static char *run_env(const char *uuid, const char *host, const char *const *args,
+		     size_t nargs, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	if (!f)
+		abort();
+	fprintf(f, "SCHEDLAB_VM_UUID=%s\nSCHEDLAB_VM_HOST=", uuid);
+	sh_quote(f, host);
+	fputs("\nset --", f);
+	for (size_t i = 0; i < nargs; i++) {
+		fputc(' ', f);
+		sh_quote(f, args[i]);
+	}
+	fputc('\n', f);
+	fclose(f);
+	return buf;
+}
+
+/* initrd: the root's bytes, then this run's archive (run.env, the job
+ * file as job/NAME). -1 after error(). */
+static int write_initrd(const char *root, const char *initrd, const char *env,
+			size_t envlen, const char *jobname, const char *job,
+			size_t joblen)
+{
+	int in = open(root, O_RDONLY | O_CLOEXEC), out;
+	struct cpio c = { 0 };
+	struct stat sb;
+	off_t off = 0;
+	int rc = 0;
+
+	if (in < 0 || fstat(in, &sb))
+		return error_errno("vm: cannot read the guest root %s", root);
+	out = open(initrd, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (out < 0) {
+		close(in);
+		return error_errno("vm: cannot write %s", initrd);
+	}
+	while (off < sb.st_size && !rc) {
+		ssize_t n = sendfile(out, in, &off, (size_t)(sb.st_size - off));
+
+		if (n <= 0)
+			rc = error_errno("vm: cannot copy the guest root to %s", initrd);
+	}
+	close(in);
+	c.f = fdopen(out, "ab");
+	if (!c.f) {
+		close(out);
+		return error_errno("vm: cannot write %s", initrd);
+	}
+	if (!rc && (cpio_add(&c, "run.env", 0100644, env, envlen) ||
+		    cpio_add(&c, jobname + 1, 0100644, job, joblen) || cpio_end(&c)))
+		rc = error_errno("vm: cannot write %s", initrd);
+	if (fclose(c.f) && !rc)
+		rc = error_errno("vm: cannot write %s", initrd);
+	return rc;
+}
+
+/* The machine record's "vm" item: what ran the guest, and its shape. */
+static void record_vm(json_t *doc, const struct vm_opts *o, enum vm_accel accel,
+		      const char *label, const char *host)
+{
+	json_t *run = json_object_get(doc, "run");
+	json_t *env = json_object_get(doc, "environment");
+	json_t *machine = env ? json_object_get(env, "machine") : NULL;
+	char *shape = vm_shape_text(&o->shape);
+	char kernel[PATH_MAX];
+
+	if (!realpath(o->kernel, kernel))
+		snprintf(kernel, sizeof(kernel), "%s", o->kernel);
+	json_object_set_new(run, "label", json_string(label));
+	json_object_set_new(run, "host", json_string(host));
+	if (machine)
+		json_object_set_new(machine, "vm", json_pack(
+			"{s:b, s:{s:s, s:s, s:s, s:s?, s:i, s:i, s:i, s:i, s:i, s:i}}",
+			"available", 1, "value",
+			"accel", vm_accel_names[accel], "kernel_image", kernel,
+			"shape", shape, "append", o->append,
+			"cpus", (int)o->shape.cpus, "sockets", (int)o->shape.sockets,
+			"cores", (int)o->shape.cores, "threads", (int)o->shape.threads,
+			"numa_nodes", (int)o->shape.nodes,
+			"memory_mb", (int)o->shape.memory_mb));
+	free(shape);
+}
+
+/* The guest's export stored as the run. 0, or -1 after error(). */
+static int store_doc(const char *db, const char *text, const struct vm_opts *o,
+		     enum vm_accel accel, const char *label, const char *host,
+		     const char *console)
+{
+	json_error_t jerr;
+	json_t *doc = json_loads(text, 0, &jerr);
+	struct store *st;
+	int64_t id;
+	int rc;
+
+	if (!doc)
+		return error("vm: the run the guest sent is not JSON (%s, line %d); its console: %s",
+			     jerr.text, jerr.line, console);
+	record_vm(doc, o, accel, label, host);
+	st = store_open(db);
+	if (!st) {
+		json_decref(doc);
+		return -1;
+	}
+	rc = store_import(st, doc, "the guest's run", &id);
+	store_close(st);
+	json_decref(doc);
+	return rc;
+}
+
+static char *default_label(const char *kernel)
+{
+	const char *b = strrchr(kernel, '/');
+
+	return xstrdup(b ? b + 1 : kernel);
+}
+
+int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
+{
+	char uuid[40], tmpl[] = "/tmp/schedlab-vm.XXXXXX", *tmp = NULL;
+	char *root = NULL, *initrd = NULL, *console = NULL, *env = NULL;
+	char *label = j->label ? xstrdup(j->label) : default_label(o->kernel);
+	char *doc = NULL, host[300], *jobfile = NULL, *text = NULL, where[4200];
+	const char *cache, *base, *args[8 + 2 * OPT_SETS_MAX];
+	struct utsname u;
+	struct plan p;
+	bool loaded = false;
+	enum vm_accel accel = VM_ACCEL_TCG;
+	int guest_rc, rc = EXIT_USAGE, b;
+	size_t envlen, textlen, nargs = 0;
+
+	if (vm_kernel_check("vm run", o->kernel) || !vm_qemu())
+		goto out;
+	if (j->nsets > OPT_SETS_MAX) {
+		error("vm run: at most %d --set", OPT_SETS_MAX);
+		goto out;
+	}
+	/* the job as the host reads it: bad input stops here, not in a guest */
+	if (plan_load_spec(j->spec, j->sets, j->nsets, &p))
+		goto out;
+	loaded = true;
+	if (plan_spec_text(j->spec, &text, &textlen, where, sizeof(where)))
+		goto out;
+	rc = EXIT_RUN_FAILED;
+	base = strrchr(where, '/');
+	jobfile = xasprintf("/job/%s", base ? base + 1 : where);
+	root = vm_root(&p, o);
+	cache = root ? vm_cache_dir() : NULL;
+	if (!cache)
+		goto out;
+	if (j->uuid)
+		snprintf(uuid, sizeof(uuid), "%s", j->uuid);
+	else
+		uuid_new(uuid, sizeof(uuid));
+	if (uname(&u))
+		snprintf(u.nodename, sizeof(u.nodename), "host");
+	args[nargs++] = jobfile;
+	args[nargs++] = "--label";
+	args[nargs++] = label;
+	if (j->iterations) {
+		args[nargs++] = "--iterations";
+		args[nargs++] = j->iterations;
+	}
+	for (size_t i = 0; i < j->nsets; i++) {
+		args[nargs++] = "--set";
+		args[nargs++] = j->sets[i];
+	}
+	snprintf(host, sizeof(host), "%s-vm", u.nodename);
+	env = run_env(uuid, host, args, nargs, &envlen);
+	tmp = mkdtemp(tmpl);
+	if (!tmp) {
+		error_errno("vm: cannot make a temporary folder");
+		goto out;
+	}
+	initrd = xasprintf("%s/initrd.cpio", tmp);
+	if (write_initrd(root, initrd, env, envlen, jobfile, text, textlen))
+		goto out;
+	console = xasprintf("%s/console", cache);
+	if (mkdir(console, 0700) && errno != EEXIST) {
+		error_errno("vm: cannot make %s", console);
+		goto out;
+	}
+	free(console);
+	console = xasprintf("%s/console/%s.log", cache, uuid);
+	if (!o->quiet)
+		fprintf(stderr, "vm: booting %s%s%s%s, run %s; console: %s\n",
+			o->kernel, o->append ? " (append '" : "",
+			o->append ? o->append : "", o->append ? "')" : "", uuid, console);
+	b = vm_boot(o, initrd, console, &doc, &guest_rc, &accel);
+	if (b) {
+		rc = b == -2 ? EXIT_INTERRUPTED : EXIT_RUN_FAILED;
+		goto out;
+	}
+	snprintf(host, sizeof(host), "%s-%s", u.nodename, vm_accel_names[accel]);
+	if (!*doc) {
+		error("vm: the run in the guest exited %d and stored nothing; its console: %s",
+		      guest_rc, console);
+		goto out;
+	}
+	if (store_doc(db, doc, o, accel, label, host, console))
+		goto out;
+	if (guest_rc) {
+		error("vm: the run in the guest exited %d (stored as it ended); its console: %s",
+		      guest_rc, console);
+		goto out;
+	}
+	if (!o->quiet)
+		printf("vm: run %s stored (%s, host %s, label %s)\n", uuid,
+		       vm_accel_names[accel], host, label);
+	rc = EXIT_OK;
+out:
+	if (loaded)
+		plan_free(&p);
+	if (tmp)
+		rm_tree(tmp);
+	free(jobfile);
+	free(text);
+	free(root);
+	free(initrd);
+	free(console);
+	free(env);
+	free(doc);
+	free(label);
+	return rc;
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * vm: a job on a kernel image, in qemu. This module owns the guest's root
+ * (a newc cpio archive made from the host's own files: busybox, schedlab
+ * and the shared libraries it and the job's programs need, an init of
+ * its own; cached by content), the machine qemu is given (CPUs, sockets,
+ * cores, threads, NUMA nodes, memory, KVM or TCG), the boot (a console
+ * log, a timeout, nothing left running) and the way the run comes back:
+ * the guest runs `schedlab run`, writes `schedlab export` of it to its
+ * second serial port, and the host stores that document as the run,
+ * with the guest's kernel, command line and CPUs as its machine record
+ * and "vm" (accel, qemu, shape) beside them.
+ */
+#ifndef SCHEDLAB_VM_H
+#define SCHEDLAB_VM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* the guest's CPUs as qemu's -smp takes them; nodes: -numa nodes (0: none) */
+struct vm_shape {
+	unsigned cpus, sockets, cores, threads, nodes;
+	unsigned memory_mb;
+};
+
+enum vm_accel { VM_ACCEL_AUTO, VM_ACCEL_KVM, VM_ACCEL_TCG };
+extern const char *const vm_accel_names[];	/* NULL-terminated */
+
+struct vm_opts {
+	const char *kernel;	/* a bzImage */
+	const char *append;	/* added to the guest's command line; NULL */
+	struct vm_shape shape;
+	enum vm_accel accel;
+	unsigned timeout_s;	/* the whole boot, job included */
+	const char *const *with;	/* more host files for the guest */
+	size_t nwith;
+	bool quiet;
+};
+
+/*
+ * Checks a shape: the product of sockets, cores and threads is cpus
+ * (those not given are derived), nodes divide it along whole cores,
+ * memory divides among the nodes. who names the command in messages;
+ * -1 after error() naming the option and what is accepted.
+ */
+int vm_shape_check(const char *who, struct vm_shape *s);
+/* "4 CPUs (2 sockets x 2 cores x 1 thread), 2 NUMA nodes, 1024 MiB" */
+char *vm_shape_text(const struct vm_shape *s);
+
+/*
+ * The guest root for the plan p's workloads (NULL: schedlab's own only)
+ * and o->with, written once to the cache (its name is a hash of what
+ * it holds) and its path returned (free()); NULL after error(). The
+ * host files it copies are found before anything is written: a program
+ * the guest would need and the host lacks is named.
+ */
+struct plan;
+char *vm_root(const struct plan *p, const struct vm_opts *o);
+
+/* A file the caller keeps: the kernel image checked (a bzImage). -1
+ * after error() naming the file and what is wrong. */
+int vm_kernel_check(const char *who, const char *path);
+
+/* qemu-system-x86_64 as found on PATH (a static buffer), or NULL after
+ * error() naming the package to install. */
+const char *vm_qemu(void);
+
+/*
+ * One boot of o->kernel with the root at initrd. The console goes to
+ * console_log; the guest's export, if it got so far, to *doc (malloc'd
+ * text, NUL-terminated) and its run's exit status to *guest_rc.
+ * *accel_used: what ran. Returns 0 when the guest said it ended
+ * (whatever the run's status), -1 after error() (qemu could not start,
+ * the guest crashed, hung or timed out: the console's last lines said),
+ * -2 when SIGINT or SIGTERM came. Nothing is left running either way.
+ */
+int vm_boot(const struct vm_opts *o, const char *initrd, const char *console_log,
+	    char **doc, int *guest_rc, enum vm_accel *accel_used);
+
+/*
+ * `schedlab vm run`: the job (a job file or a suite, as run takes it,
+ * with its --set texts) read on the host, booted on o->kernel, its run
+ * stored in db as run `uuid` (NULL: a new one) with label (NULL: the
+ * kernel's file name); iterations: run's --iterations (NULL: the
+ * file's). Returns an exit status: 0 stored complete, 1 the run failed
+ * or the guest did not bring it back (the console log's path said), 2
+ * bad input, 130 interrupted.
+ */
+struct vm_job {
+	const char *spec;
+	const char *const *sets;
+	size_t nsets;
+	const char *iterations;
+	const char *uuid, *label;
+};
+int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db);
+
+/* The cache folder (created), or NULL after error(): $SCHEDLAB_VM_CACHE,
+ * else $XDG_CACHE_HOME/schedlab/vm, else ~/.cache/schedlab/vm. */
+const char *vm_cache_dir(void);
+
+#endif

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* vm's own parts: the cpio writer and the ELF reader the root uses. */
+#ifndef SCHEDLAB_VM_INT_H
+#define SCHEDLAB_VM_INT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct cpio {
+	FILE *f;
+	unsigned ino;
+};
+
+/* One entry (mode with its type bits: 0100755, 040755, 0120777 for a
+ * link whose data is its target). -1 with errno on a write error. */
+int cpio_add(struct cpio *c, const char *name, unsigned mode,
+	     const void *data, size_t len);
+int cpio_end(struct cpio *c);
+
+/*
+ * The dynamic dependencies of the ELF file at path: its interpreter
+ * (*interp, malloc'd, NULL for a static file) and the sonames of its
+ * DT_NEEDED entries (*needed, *n; free each and the array). -1 after
+ * error() when the file is not a 64-bit ELF file.
+ */
+int elf_deps(const char *path, char **interp, char ***needed, size_t *n);
+
+#endif
