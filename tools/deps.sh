@@ -12,7 +12,10 @@ set -eu
 build="gcc libc6-dev make pkg-config libjansson-dev libsqlite3-dev libinih-dev libmnl-dev libgsl-dev libpq-dev"
 # clang: make check's clang build and make fuzz (libFuzzer); its
 # sanitizer and libFuzzer runtimes are only a Recommends of clang-14.
-test="$build clang libclang-rt-14-dev libcmocka-dev jq sqlite3 strace procps git dbench postgresql postgresql-contrib sysbench fio chromium gnuplot-nox fonts-dejavu-core"
+# qemu-system-x86, busybox-static, kexec-tools, e2fsprogs: the tests that
+# boot real kernels (tests/integration/test_vm.sh); tools/kernels.sh
+# fetches the kernels they boot.
+test="$build clang libclang-rt-14-dev libcmocka-dev jq sqlite3 strace procps git dbench postgresql postgresql-contrib sysbench fio chromium gnuplot-nox fonts-dejavu-core qemu-system-x86 busybox-static kexec-tools e2fsprogs cpio"
 # kbuild (jobs/kbuild.job): the kernel source, and what building it
 # needs - flex, bison and bc for any config, libelf-dev (objtool) and
 # libssl-dev (certificates) for defconfig on x86-64.
@@ -25,6 +28,12 @@ bench) want=$bench ;;
 *) echo "usage: tools/deps.sh build|test|bench" >&2; exit 2 ;;
 esac
 
+# the kernels the VM tests boot: fetched whatever else is installed
+kernels() {
+	[ "${1:-}" = test ] && sh "$(dirname "$0")/kernels.sh"
+	return 0
+}
+
 missing=
 for p in $want; do
 	case " $missing " in *" $p "*) continue ;; esac
@@ -33,7 +42,10 @@ for p in $want; do
 		missing="$missing $p"
 	fi
 done
-[ -z "$missing" ] && exit 0
+if [ -z "$missing" ]; then
+	kernels "${1:-build}"
+	exit 0
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "schedlab needs these Debian packages; install them with:" >&2
@@ -45,3 +57,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
+kernels "${1:-build}"

@@ -222,12 +222,16 @@ static int build(struct campaign *c, struct store *st, const char *db,
 	setenv("SCHEDLAB_COMMIT", x->commit, 1);
 	setenv("SCHEDLAB_REPO", b->repo, 1);
 	setenv("SCHEDLAB_DB", db, 1);
+	if (c->vm && (rc = campaign_vm_image_env(c, s)))
+		return rc;
 	printf("campaign %s: building %s (%s)\n", c->name, x->commit, x->name);
 	rc = campaign_run_cmd(b->build, b->repo, false);
 	if (rc) {
 		printf("campaign %s: the build of %s exited %d\n", c->name, x->commit, rc);
 		return 1;
 	}
+	if (c->vm && campaign_vm_image_check(c, s))
+		return 1;
 	x->built = true;
 	return campaign_save(st, c, false) ? 2 : 0;
 }

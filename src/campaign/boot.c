@@ -164,6 +164,13 @@ static int hook(struct campaign *c, struct store *st, const char *db)
 	b->phase = PH_HOOKING;
 	b->hooks++;
 	b->hooked_at = wall_now();
+	if (c->vm) {
+		/* a VM boot's kernel is chosen when its run starts */
+		b->phase = PH_HOOKED;
+		printf("campaign %s: boot %zu of at most %u: state %s, in a VM\n",
+		       c->name, c->nboots, c->max_boots, c->states[b->state].name);
+		return campaign_save(st, c, false) ? 2 : CAMPAIGN_EXIT_NEXT_BOOT;
+	}
 	if (campaign_save(st, c, false))
 		return 2;
 	printf("campaign %s: boot %zu of at most %u: state %s, calling the hook\n",
@@ -201,12 +208,29 @@ static int run_job(const struct campaign *c, const char *db, size_t k)
 	char *argv[] = { "schedlab", "run", c->job, "--db", (char *)db,
 			 "--uuid", (char *)b->uuid, "--label", label,
 			 live ? NULL : "-q", NULL };
+	char **vm = c->vm ? campaign_vm_argv(c, db, k, label) : NULL;
 	pid_t pid;
 	int ws;
 
+	if (c->vm && !vm) {
+		free(label);
+		return error("campaign %s: no kernel image for state %s",
+			     c->name, c->states[b->state].name);
+	}
+	if (vm && !live) {
+		/* qemu's boot lines and the guest's run: quiet at boot */
+		size_t n = 0;
+
+		while (vm[n])
+			n++;
+		vm = xrealloc(vm, (n + 2) * sizeof(*vm));
+		vm[n] = xstrdup("-q");
+		vm[n + 1] = NULL;
+	}
 	boot_env(c, db, k);
-	pid = spawn("/proc/self/exe", argv, NULL, live);
+	pid = spawn("/proc/self/exe", vm ? vm : argv, NULL, live);
 	ws = pid < 0 ? -1 : reap(pid);
+	campaign_vm_argv_free(vm);
 	free(label);
 	if (ws < 0)
 		return -1;
@@ -312,7 +336,7 @@ static int arrive(struct campaign *c, struct store *st, const char *db)
 	struct camp_boot *b = &c->boots[c->nboots - 1];
 	char why[256];
 
-	if (c->deadline_s && wall_now() > b->hooked_at + c->deadline_s) {
+	if (!c->vm && c->deadline_s && wall_now() > b->hooked_at + c->deadline_s) {
 		snprintf(why, sizeof(why), "boot %zu (state %s) did not come back within its deadline of %u s of the hook",
 			 c->nboots, c->states[b->state].name, c->deadline_s);
 		return campaign_stop(c, st, "lost", 1, why);

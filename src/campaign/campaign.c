@@ -71,11 +71,13 @@ json_t *campaign_to_json(const struct campaign *c)
 	char seed[24];
 
 	for (size_t i = 0; i < c->nstates; i++)
-		json_array_append_new(states, json_pack("{s:s, s:s*, s:s*, s:b}",
+		json_array_append_new(states, json_pack("{s:s, s:s*, s:s*, s:b, s:s*, s:s*}",
 				      "name", c->states[i].name,
 				      "check", c->states[i].check,
 				      "commit", c->states[i].commit,
-				      "built", c->states[i].built));
+				      "built", c->states[i].built,
+				      "kernel", c->states[i].kernel,
+				      "append", c->states[i].append));
 	for (size_t i = 0; i < c->nboots; i++)
 		json_array_append_new(boots, boot_json(c, &c->boots[i]));
 	snprintf(seed, sizeof(seed), "%" PRIu64, c->seed);
@@ -92,6 +94,8 @@ json_t *campaign_to_json(const struct campaign *c)
 			"boots", boots);
 	if (doc && c->bisect)
 		json_object_set_new(doc, "bisect", bisect_json(c));
+	if (doc && c->vm)
+		json_object_set_new(doc, "vm", campaign_vm_json(c->vm));
 	return doc;
 }
 
@@ -126,11 +130,15 @@ static int from_states(const json_t *states, struct campaign *c)
 	c->states = xcalloc(json_array_size(states) + 1, sizeof(*c->states));
 	json_array_foreach(states, i, s) {
 		const char *name = NULL, *check = NULL, *commit = NULL;
+		const char *kernel = NULL, *append = NULL;
 		int built = 0;
 
-		if (json_unpack(s, "{s:s, s?s, s?s, s?b}", "name", &name,
-				"check", &check, "commit", &commit, "built", &built))
+		if (json_unpack(s, "{s:s, s?s, s?s, s?b, s?s, s?s}", "name", &name,
+				"check", &check, "commit", &commit, "built", &built,
+				"kernel", &kernel, "append", &append))
 			return -1;
+		c->states[i].kernel = kernel ? xstrdup(kernel) : NULL;
+		c->states[i].append = append ? xstrdup(append) : NULL;
 		c->states[i].name = xstrdup(name);
 		c->states[i].check = check ? xstrdup(check) : NULL;
 		c->states[i].commit = commit ? xstrdup(commit) : NULL;
@@ -249,7 +257,8 @@ int campaign_from_json(const json_t *doc, struct campaign *c)
 			goto bad;
 		c->nboots++;
 	}
-	if (from_bisect(json_object_get(doc, "bisect"), c))
+	if (from_bisect(json_object_get(doc, "bisect"), c) ||
+	    campaign_vm_from_json(json_object_get(doc, "vm"), c))
 		goto bad;
 	return 0;
 bad:
@@ -264,7 +273,10 @@ void campaign_free(struct campaign *c)
 		free(c->states[i].name);
 		free(c->states[i].check);
 		free(c->states[i].commit);
+		free(c->states[i].kernel);
+		free(c->states[i].append);
 	}
+	campaign_vm_free(c);
 	if (c->bisect) {
 		for (size_t i = 0; i < c->bisect->nsteps; i++)
 			free(c->bisect->steps[i].why);

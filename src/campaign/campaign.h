@@ -53,6 +53,8 @@ enum camp_phase { PH_HOOKING, PH_HOOKED, PH_RUNNING, PH_DONE };
 struct camp_state {
 	char *name;
 	char *check;		/* shell command, exit 0 in this state; NULL */
+	char *kernel;		/* VM: its kernel image; NULL (bisect: built) */
+	char *append;		/* VM: its kernel command line's additions; NULL */
 	char *commit;		/* bisect: the commit it is (full hash); NULL */
 	bool built;		/* bisect: its build command succeeded */
 };
@@ -106,8 +108,19 @@ struct camp_boot {
 	double hooked_at;	/* Unix time of the last hook call */
 };
 
+/*
+ * A campaign over VM boots (campaign/vm.c): each boot a fresh qemu from
+ * this process, `schedlab vm run` of the state's kernel image; no hook.
+ */
+struct camp_vm {
+	unsigned cpus, sockets, cores, threads, nodes, memory_mb, timeout_s;
+	char *accel;		/* auto, kvm, tcg */
+	char *append;		/* every state's; NULL */
+};
+
 struct campaign {
 	char *name, *job, *hook;
+	struct camp_vm *vm;	/* boots in qemu; NULL: a hook's */
 	struct camp_state *states;
 	size_t nstates;
 	unsigned max_boots, block, deadline_s;
@@ -173,6 +186,26 @@ int campaign_stop(struct campaign *c, struct store *st, const char *status,
 /* A new boot of state s, its hook called. Same return as step's. */
 int campaign_boot_state(struct campaign *c, struct store *st, const char *db,
 			unsigned s);
+
+/*
+ * The VM mode (campaign/vm.c): its document member; the `schedlab vm
+ * run` argv for boot k (malloc'd, NULL-ended; free with
+ * campaign_vm_argv_free()); the kernel image of state s (a bisect
+ * commit's: where its build puts it, SCHEDLAB_IMAGE).
+ */
+json_t *campaign_vm_json(const struct camp_vm *v);
+int campaign_vm_from_json(const json_t *o, struct campaign *c);
+void campaign_vm_free(struct campaign *c);
+char **campaign_vm_argv(const struct campaign *c, const char *db, size_t k,
+			const char *label);
+void campaign_vm_argv_free(char **argv);
+char *campaign_vm_kernel(const struct campaign *c, unsigned s);
+/* Before a bisect build: SCHEDLAB_IMAGE set to where state s's image
+ * goes (its folder made, a stale image removed): 0, or 2 after error().
+ * After it: 0 when the build left a bootable image there, else 1 after
+ * saying what it lacks. */
+int campaign_vm_image_env(const struct campaign *c, unsigned s);
+int campaign_vm_image_check(const struct campaign *c, unsigned s);
 
 /* Runs `sh -c cmd` in dir (NULL: here) as a child that dies with this
  * process; its exit status, or -1 (cannot run). */

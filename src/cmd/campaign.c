@@ -28,12 +28,16 @@
 #include "store/load.h"
 #include "store/store.h"
 #include "util.h"
+#include "vm/vm.h"
 
 
 #define O(f) offsetof(struct campaign_opts, f)
 static const struct opt_def campaign_options[] = {
 	{ .name = "state", .type = OPT_LIST, .offset = O(states), .arg = "NAME[:CHECK]",
-	  .help = "start: a state of the A/B, 2 to 16 of them, the first the baseline; CHECK, a shell command that exits 0 when the machine is in it (e.g. test \"$(uname -r)\" = 6.9.0-a)" },
+	  .help = "start: a state of the A/B, 2 to 16 of them, the first the baseline; CHECK, a shell command that exits 0 when the machine is in it (e.g. test \"$(uname -r)\" = 6.9.0-a); with --vm, NAME:KERNEL [ARGS]: a kernel image and what its command line adds" },
+	{ .name = "vm", .type = OPT_BOOL, .offset = O(vm),
+	  .help = "start, bisect: each boot a VM (qemu) of the state's kernel image, driven from here; no hook (bisect: the build leaves the image at $SCHEDLAB_IMAGE)" },
+	OPT_VM_SHAPE(struct campaign_opts, vmo),
 	{ .name = "hook", .type = OPT_STRING, .offset = O(hook), .arg = "CMD",
 	  .help = "start, bisect: the shell command that moves the machine to $SCHEDLAB_STATE (e.g. grub-reboot \"$SCHEDLAB_STATE\" && reboot; bisect: to the kernel of $SCHEDLAB_COMMIT)" },
 	{ .name = "max-boots", .type = OPT_UINT, .offset = O(max_boots),
@@ -108,8 +112,27 @@ static void campaign_usage(FILE *f)
 		"or the database, 75 start and resume: the hook was called, a boot follows.\n");
 }
 
+/* NAME:KERNEL [ARGS] into s (--vm); -1 after error(). */
+static int parse_vm_state(const char *arg, struct camp_state *s)
+{
+	const char *colon = strchr(arg, ':'), *img, *sp;
+
+	if (!colon || !colon[1])
+		return error("campaign start: --state '%s': with --vm a state is NAME:KERNEL [ARGS], a kernel image and what its command line adds",
+			     arg);
+	img = colon + 1;
+	sp = strchr(img, ' ');
+	s->kernel = sp ? strndup(img, (size_t)(sp - img)) : xstrdup(img);
+	while (sp && *sp == ' ')
+		sp++;
+	s->append = sp && *sp ? xstrdup(sp) : NULL;
+	if (vm_kernel_check("campaign start", s->kernel))
+		return -1;
+	return 0;
+}
+
 /* NAME[:CHECK] into s; -1 after error(). */
-static int parse_state(const char *arg, struct camp_state *s)
+static int parse_state(const char *arg, struct camp_state *s, bool vm)
 {
 	const char *colon = strchr(arg, ':');
 	size_t len = colon ? (size_t)(colon - arg) : strlen(arg);
@@ -119,8 +142,50 @@ static int parse_state(const char *arg, struct camp_state *s)
 		return error("campaign start: --state '%s': a state's name is 1 to 64 letters, digits, '.', '_' or '-', then ':CHECK' if any",
 			     arg);
 	s->name = strndup(arg, len);
+	if (vm)
+		return parse_vm_state(arg, s);
 	s->check = colon && colon[1] ? xstrdup(colon + 1) : NULL;
 	return 0;
+}
+
+int campaign_vm_opts(const struct campaign_opts *o, const char *who,
+		     struct campaign *c)
+{
+	struct vm_opts v;
+	struct camp_vm *cv;
+
+	if (!o->vm) {
+		const struct vm_cmd_shape *m = &o->vmo;
+
+		if (m->cpus || m->sockets || m->cores || m->threads || m->numa || m->append)
+			return error("%s: --cpus, --sockets, --cores, --threads, --numa and --append shape a VM: add --vm",
+				     who);
+		return 0;
+	}
+	if (o->hook || o->check)
+		return error("%s: --hook and --check are for boots of the machine itself; with --vm the states are kernel images booted from here",
+			     who);
+	if (vm_shape_from(who, &o->vmo, &v) || !vm_qemu())
+		return -1;
+	cv = c->vm = xcalloc(1, sizeof(*cv));
+	cv->cpus = v.shape.cpus;
+	cv->sockets = v.shape.sockets;
+	cv->cores = v.shape.cores;
+	cv->threads = v.shape.threads;
+	cv->nodes = v.shape.nodes;
+	cv->memory_mb = v.shape.memory_mb;
+	cv->timeout_s = v.timeout_s;
+	cv->accel = xstrdup(vm_accel_names[v.accel]);
+	cv->append = o->vmo.append ? xstrdup(o->vmo.append) : NULL;
+	return 0;
+}
+
+int campaign_vm_drive(struct campaign *c, struct store *st, const char *db,
+		      int rc)
+{
+	while (c->vm && rc == CAMPAIGN_EXIT_NEXT_BOOT)
+		rc = campaign_step(c, st, db);
+	return rc;
 }
 
 /* The job as resume will find it from any directory: a file's full path. */
@@ -148,11 +213,13 @@ static int start_check(const struct campaign_opts *o, int n, char **ops,
 	if (o->states.n < 2 || o->states.n > CAMPAIGN_MAX_STATES)
 		return error("campaign start: --state: %zu given; a campaign compares 2 to %d states",
 			     o->states.n, CAMPAIGN_MAX_STATES);
-	if (!o->hook || !*o->hook)
-		return error("campaign start: --hook CMD is required: the command that moves the machine to $SCHEDLAB_STATE");
+	if (campaign_vm_opts(o, "campaign start", c))
+		return -1;
+	if (!o->vm && (!o->hook || !*o->hook))
+		return error("campaign start: --hook CMD is required: the command that moves the machine to $SCHEDLAB_STATE (or --vm, to boot kernel images in qemu from here)");
 	c->states = xcalloc(o->states.n, sizeof(*c->states));
 	for (size_t i = 0; i < o->states.n; i++, c->nstates++) {
-		if (parse_state(o->states.v[i], &c->states[i]))
+		if (parse_state(o->states.v[i], &c->states[i], o->vm))
 			return -1;
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(c->states[j].name, c->states[i].name))
@@ -175,7 +242,7 @@ static int cmd_start(const struct campaign_opts *o, const char *db, int n,
 	if (start_check(o, n, ops, &c))
 		goto out;
 	c.name = xstrdup(ops[0]);
-	c.hook = xstrdup(o->hook);
+	c.hook = xstrdup(o->hook ? o->hook : "");
 	c.max_boots = o->max_boots ? o->max_boots : 20;
 	c.design = (enum camp_design)o->design;
 	c.block = o->design == CAMP_BLOCKS ? o->block : 1;
@@ -203,7 +270,7 @@ int campaign_create(struct campaign *c, const char *db, const char *who,
 			      who, c->name, db, c->name);
 		rc = EXIT_USAGE;
 	} else {
-		rc = begin(c, st, db);
+		rc = campaign_vm_drive(c, st, db, begin(c, st, db));
 	}
 	store_close(st);
 	return rc;
@@ -236,7 +303,7 @@ static int resume_one(struct store *st, const char *db, const char *name)
 	if (strcmp(c.status, "running"))
 		printf("campaign %s: %s after %zu boots\n%s", c.name, c.status,
 		       c.nboots, c.verdict ? c.verdict : "");
-	rc = campaign_step(&c, st, db);
+	rc = campaign_vm_drive(&c, st, db, campaign_step(&c, st, db));
 	campaign_free(&c);
 	return rc;
 }
@@ -259,7 +326,7 @@ static int resume_all(struct store *st, const char *db)
 		}
 		if (!strcmp(c.status, "running")) {
 			running++;
-			rc = campaign_step(&c, st, db);
+			rc = campaign_vm_drive(&c, st, db, campaign_step(&c, st, db));
 		}
 		campaign_free(&c);
 	}

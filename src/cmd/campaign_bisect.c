@@ -31,8 +31,8 @@ static int bisect_check(const struct campaign_opts *o, int n, char **ops)
 		return error("campaign bisect: --repo DIR, --good COMMIT and --bad COMMIT are required");
 	if (!o->build || !*o->build)
 		return error("campaign bisect: --build CMD is required: the command that builds and installs $SCHEDLAB_COMMIT");
-	if (!o->hook || !*o->hook)
-		return error("campaign bisect: --hook CMD is required: the command that boots the machine into $SCHEDLAB_COMMIT");
+	if (!o->vm && (!o->hook || !*o->hook))
+		return error("campaign bisect: --hook CMD is required: the command that boots the machine into $SCHEDLAB_COMMIT (or --vm, to boot the images the build leaves at $SCHEDLAB_IMAGE in qemu from here)");
 	return 0;
 }
 
@@ -72,6 +72,8 @@ static int bisect_make(const struct campaign_opts *o, char **ops,
 	char good[41], bad[41], repo[PATH_MAX];
 	struct camp_bisect *b;
 
+	if (campaign_vm_opts(o, "campaign bisect", c))
+		return -1;
 	if (bisect_validate(o->repo, o->good, o->bad, good, bad))
 		return -1;
 	if (!realpath(o->repo, repo))
@@ -85,7 +87,7 @@ static int bisect_make(const struct campaign_opts *o, char **ops,
 		return -1;
 	bisect_states(c, o, good, bad);
 	c->name = xstrdup(ops[0]);
-	c->hook = xstrdup(o->hook);
+	c->hook = xstrdup(o->hook ? o->hook : "");
 	c->max_boots = o->max_boots ? o->max_boots : 500;
 	c->block = 1;
 	c->deadline_s = o->deadline;

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 
+#include "cmd/setup.h"
 #include "options.h"
 
 struct campaign;
@@ -20,8 +21,21 @@ struct campaign_opts {
 	/* bisect */
 	const char *repo, *good, *bad, *build, *check;
 	unsigned max_step, max_refs;
+	/* --vm: boots in qemu, the machine's shape */
+	bool vm;
+	struct vm_cmd_shape vmo;
 	bool help;
 };
+
+/* With --vm: c->vm from o's shape options (checked). -1 after error(). */
+int campaign_vm_opts(const struct campaign_opts *o, const char *who,
+		     struct campaign *c);
+/*
+ * A campaign over VMs goes on in this process: each boot's step until
+ * it ends (rc is campaign_step()'s or first_hook's last return).
+ */
+int campaign_vm_drive(struct campaign *c, struct store *st, const char *db,
+		      int rc);
 
 struct store;
 

@@ -37,6 +37,13 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_campaign(int argc, char **argv);
 int cmd_vm(int argc, char **argv);
 
+/* A VM's machine from its options (cmd/setup.h's OPT_VM_SHAPE) into *o,
+ * checked: 0, or -1 after error() naming who's option. */
+struct vm_cmd_shape;
+struct vm_opts;
+int vm_shape_from(const char *who, const struct vm_cmd_shape *m,
+		  struct vm_opts *o);
+
 /*
  * A queued job's plan (queue add's check, and the agent's again): its
  * text, named where in messages, with its --set and --iterations as

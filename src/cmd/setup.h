@@ -15,6 +15,7 @@
 #include "report/vocab.h"
 #include "monitor/monitor.h"
 #include "trace/trace.h"
+#include "vm/vm.h"
 
 #define OPT_DB_HELP "the database (default: $SCHEDLAB_DB, else " \
 	"$XDG_DATA_HOME/schedlab/results.db, else ~/.local/share/schedlab/results.db)"
@@ -103,6 +104,43 @@
 	{ .name = "monitor-cpus", .type = OPT_STRING,			\
 	  .offset = offsetof(T, F.monitor_cpus), .arg = "CPULIST",	\
 	  .help = "pin the monitors' sampler to these CPUs, such as 1 or 2-3 (default: where schedlab runs)" }
+
+/*
+ * A VM's machine (vm/vm.h): --cpus, --sockets, --cores, --threads,
+ * --numa, --memory, --accel, --append and --timeout into the struct
+ * vm_cmd_shape field F of struct T; vm run and campaign --vm take them.
+ */
+struct vm_cmd_shape {
+	unsigned cpus, sockets, cores, threads, numa, memory, timeout;
+	int accel;
+	const char *append;
+};
+#define OPT_VM_SHAPE(T, F)						\
+	{ .name = "cpus", .alias = OPT_ALIASES("smp"), .type = OPT_UINT, \
+	  .offset = offsetof(T, F.cpus), .min = 1, .max = 64, .arg = "N", \
+	  .help = "the guest's CPUs (default 2, or sockets x cores x threads)" }, \
+	{ .name = "sockets", .type = OPT_UINT, .offset = offsetof(T, F.sockets), \
+	  .min = 1, .max = 64, .arg = "N", .help = "the guest's CPU sockets (packages)" }, \
+	{ .name = "cores", .type = OPT_UINT, .offset = offsetof(T, F.cores), \
+	  .min = 1, .max = 64, .arg = "N", .help = "the guest's cores a socket" }, \
+	{ .name = "threads", .type = OPT_UINT, .offset = offsetof(T, F.threads), \
+	  .min = 1, .max = 8, .arg = "N", .help = "the guest's hardware threads a core (SMT siblings)" }, \
+	{ .name = "numa", .type = OPT_UINT, .offset = offsetof(T, F.numa), \
+	  .min = 1, .max = 16, .arg = "N",				\
+	  .help = "the guest's NUMA nodes, CPUs and memory split evenly among them (default none)" }, \
+	{ .name = "memory", .type = OPT_UINT, .offset = offsetof(T, F.memory), \
+	  .def = "1024", .min = 128, .max = 1048576, .arg = "MIB",	\
+	  .help = "the guest's memory in MiB" },			\
+	{ .name = "accel", .type = OPT_ENUM, .offset = offsetof(T, F.accel), \
+	  .def = "auto", .choices = vm_accel_names, .arg = "HOW",	\
+	  .help = "kvm; tcg (emulated: times are not the hardware's); auto: KVM where a guest shows life under it within 15 s, else TCG with a warning" }, \
+	{ .name = "append", .type = OPT_STRING, .offset = offsetof(T, F.append), \
+	  .arg = "ARGS",						\
+	  .help = "added to the guest kernel's command line (preempt=none, maxcpus=1, ...)" }, \
+	{ .name = "vm-timeout", .alias = OPT_ALIASES("timeout"), .type = OPT_DURATION, \
+	  .offset = offsetof(T, F.timeout), .def = "15m", .min = 10,	\
+	  .max = 7 * 86400, .arg = "DURATION",				\
+	  .help = "the most one VM boot may take, job included; then qemu is killed" }
 
 /* -h, --help into the bool field F of struct T. */
 #define OPT_HELP(T, F)							\

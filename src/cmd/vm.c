@@ -17,36 +17,15 @@
 #include "vm/vm.h"
 
 struct vm_cmd_opts {
-	unsigned cpus, sockets, cores, threads, numa, memory, timeout;
-	int accel;
-	const char *append, *db, *label, *uuid, *iterations;
+	struct vm_cmd_shape m;
+	const char *db, *label, *uuid, *iterations;
 	struct opt_list with, sets;
 	bool quiet, help;
 };
 
 #define O(f) offsetof(struct vm_cmd_opts, f)
 static const struct opt_def vm_options[] = {
-	{ .name = "cpus", .alias = OPT_ALIASES("smp"), .type = OPT_UINT, .offset = O(cpus),
-	  .min = 1, .max = 64, .arg = "N",
-	  .help = "the guest's CPUs (default 2, or sockets x cores x threads)" },
-	{ .name = "sockets", .type = OPT_UINT, .offset = O(sockets), .min = 1, .max = 64,
-	  .arg = "N", .help = "CPU sockets (packages) of the guest" },
-	{ .name = "cores", .type = OPT_UINT, .offset = O(cores), .min = 1, .max = 64,
-	  .arg = "N", .help = "cores a socket" },
-	{ .name = "threads", .type = OPT_UINT, .offset = O(threads), .min = 1, .max = 8,
-	  .arg = "N", .help = "hardware threads a core (SMT siblings)" },
-	{ .name = "numa", .type = OPT_UINT, .offset = O(numa), .min = 1, .max = 16,
-	  .arg = "N", .help = "NUMA nodes, the CPUs and memory split evenly among them (default none)" },
-	{ .name = "memory", .type = OPT_UINT, .offset = O(memory), .def = "1024",
-	  .min = 128, .max = 1048576, .arg = "MIB", .help = "the guest's memory in MiB" },
-	{ .name = "accel", .type = OPT_ENUM, .offset = O(accel), .def = "auto",
-	  .choices = vm_accel_names, .arg = "HOW",
-	  .help = "kvm, tcg (emulated: times are not the hardware's), or auto: KVM where a guest shows life under it within 15 s, else TCG with a warning" },
-	{ .name = "append", .type = OPT_STRING, .offset = O(append), .arg = "ARGS",
-	  .help = "added to the guest kernel's command line (preempt=none, maxcpus=1, ...)" },
-	{ .name = "timeout", .type = OPT_DURATION, .offset = O(timeout), .def = "15m",
-	  .min = 10, .max = 7 * 86400, .arg = "DURATION",
-	  .help = "the most the whole boot may take, job included; then qemu is killed" },
+	OPT_VM_SHAPE(struct vm_cmd_opts, m),
 	{ .name = "with", .type = OPT_LIST, .offset = O(with), .arg = "PATH",
 	  .help = "a host program or file the guest needs too, at the same path (its libraries come with it); repeatable" },
 	{ .name = "label", .type = OPT_STRING, .offset = O(label), .arg = "LABEL",
@@ -85,23 +64,31 @@ static void vm_usage(FILE *f)
 		"2 bad input, 130 interrupted.\n");
 }
 
+int vm_shape_from(const char *who, const struct vm_cmd_shape *m,
+		  struct vm_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->shape.cpus = m->cpus;
+	o->shape.sockets = m->sockets;
+	o->shape.cores = m->cores;
+	o->shape.threads = m->threads;
+	o->shape.nodes = m->numa;
+	o->shape.memory_mb = m->memory;
+	o->accel = m->accel;
+	o->append = m->append;
+	o->timeout_s = m->timeout;
+	return vm_shape_check(who, &o->shape);
+}
+
 static int vm_opts_from(const char *who, const struct vm_cmd_opts *c,
 			struct vm_opts *o)
 {
-	memset(o, 0, sizeof(*o));
-	o->shape.cpus = c->cpus;
-	o->shape.sockets = c->sockets;
-	o->shape.cores = c->cores;
-	o->shape.threads = c->threads;
-	o->shape.nodes = c->numa;
-	o->shape.memory_mb = c->memory;
-	o->accel = c->accel;
-	o->append = c->append;
-	o->timeout_s = c->timeout;
+	if (vm_shape_from(who, &c->m, o))
+		return -1;
 	o->with = c->with.v;
 	o->nwith = c->with.n;
 	o->quiet = c->quiet;
-	return vm_shape_check(who, &o->shape);
+	return 0;
 }
 
 static int vm_cmd_run(const struct vm_cmd_opts *c, int nops, char **ops)

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * campaign/vm.c: campaigns whose boots are VMs. The host drives them: a
+ * boot is one child `schedlab vm run KERNEL JOB --uuid U` (vm/run.c),
+ * which stores the run as the campaign's run of that boot, so the boot
+ * protocol of boot.c holds unchanged - the run's uuid is written before
+ * it starts and looked up after, a process killed anywhere resumes
+ * without losing or doubling a run - and there is no hook to call: the
+ * "hook" of a VM boot is choosing its kernel image and command line.
+ * A bisect's commit is booted from the image its build command left at
+ * $SCHEDLAB_IMAGE (IMAGES/CAMPAIGN/COMMIT.bzImage in the VM cache).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "campaign/campaign.h"
+#include "util.h"
+#include "vm/vm.h"
+
+json_t *campaign_vm_json(const struct camp_vm *v)
+{
+	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s*}",
+			 "cpus", (json_int_t)v->cpus, "sockets", (json_int_t)v->sockets,
+			 "cores", (json_int_t)v->cores, "threads", (json_int_t)v->threads,
+			 "numa_nodes", (json_int_t)v->nodes,
+			 "memory_mb", (json_int_t)v->memory_mb,
+			 "timeout_s", (json_int_t)v->timeout_s, "accel", v->accel,
+			 "append", v->append);
+}
+
+int campaign_vm_from_json(const json_t *o, struct campaign *c)
+{
+	json_int_t n[7];
+	const char *accel, *append = NULL;
+	struct camp_vm *v;
+
+	if (!o)
+		return 0;
+	if (json_unpack((json_t *)o, "{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:s, s?s}",
+			"cpus", &n[0], "sockets", &n[1], "cores", &n[2],
+			"threads", &n[3], "numa_nodes", &n[4], "memory_mb", &n[5],
+			"timeout_s", &n[6], "accel", &accel, "append", &append))
+		return -1;
+	for (int i = 0; i < 7; i++)
+		if (n[i] < 0 || n[i] > 10000000)
+			return -1;
+	v = c->vm = xcalloc(1, sizeof(*v));
+	v->cpus = (unsigned)n[0];
+	v->sockets = (unsigned)n[1];
+	v->cores = (unsigned)n[2];
+	v->threads = (unsigned)n[3];
+	v->nodes = (unsigned)n[4];
+	v->memory_mb = (unsigned)n[5];
+	v->timeout_s = (unsigned)n[6];
+	v->accel = xstrdup(accel);
+	v->append = append ? xstrdup(append) : NULL;
+	return 0;
+}
+
+void campaign_vm_free(struct campaign *c)
+{
+	if (!c->vm)
+		return;
+	free(c->vm->accel);
+	free(c->vm->append);
+	free(c->vm);
+	c->vm = NULL;
+}
+
+char *campaign_vm_kernel(const struct campaign *c, unsigned s)
+{
+	const char *cache;
+
+	if (c->states[s].kernel)
+		return xstrdup(c->states[s].kernel);
+	if (!c->states[s].commit || !(cache = vm_cache_dir()))
+		return NULL;
+	return xasprintf("%s/images/%s/%s.bzImage", cache, c->name,
+			 c->states[s].commit);
+}
+
+int campaign_vm_image_env(const struct campaign *c, unsigned s)
+{
+	char *img = campaign_vm_kernel(c, s), *slash, *bad;
+
+	if (!img)
+		return 2;
+	slash = strrchr(img, '/');
+	*slash = '\0';
+	bad = mkdir_p(img, 0700);
+	*slash = '/';
+	if (bad) {
+		error_errno("campaign %s: cannot make %s", c->name, bad);
+		free(bad);
+		free(img);
+		return 2;
+	}
+	unlink(img);
+	setenv("SCHEDLAB_IMAGE", img, 1);
+	free(img);
+	return 0;
+}
+
+int campaign_vm_image_check(const struct campaign *c, unsigned s)
+{
+	char *img = campaign_vm_kernel(c, s);
+	int rc = !img || vm_kernel_check("campaign bisect", img);
+
+	if (rc)
+		printf("campaign %s: the build of %s left no bootable image at $SCHEDLAB_IMAGE (%s)\n",
+		       c->name, c->states[s].commit, img ? img : "?");
+	free(img);
+	return rc;
+}
+
+static void push(char ***v, size_t *n, char *s)
+{
+	*v = xrealloc(*v, (*n + 2) * sizeof(**v));
+	(*v)[(*n)++] = s;
+	(*v)[*n] = NULL;
+}
+
+char **campaign_vm_argv(const struct campaign *c, const char *db, size_t k,
+			const char *label)
+{
+	const struct camp_vm *v = c->vm;
+	const struct camp_boot *b = &c->boots[k];
+	const struct camp_state *s = &c->states[b->state];
+	char *kernel = campaign_vm_kernel(c, b->state), **argv = NULL;
+	size_t n = 0;
+
+	if (!kernel)
+		return NULL;
+	push(&argv, &n, xstrdup("schedlab"));
+	push(&argv, &n, xstrdup("vm"));
+	push(&argv, &n, xstrdup("run"));
+	push(&argv, &n, kernel);
+	push(&argv, &n, xstrdup(c->job));
+	push(&argv, &n, xstrdup("--db"));
+	push(&argv, &n, xstrdup(db));
+	push(&argv, &n, xstrdup("--uuid"));
+	push(&argv, &n, xstrdup(b->uuid));
+	push(&argv, &n, xstrdup("--label"));
+	push(&argv, &n, xstrdup(label));
+	push(&argv, &n, xasprintf("--cpus=%u", v->cpus));
+	push(&argv, &n, xasprintf("--sockets=%u", v->sockets));
+	push(&argv, &n, xasprintf("--cores=%u", v->cores));
+	push(&argv, &n, xasprintf("--threads=%u", v->threads));
+	if (v->nodes)
+		push(&argv, &n, xasprintf("--numa=%u", v->nodes));
+	push(&argv, &n, xasprintf("--memory=%u", v->memory_mb));
+	push(&argv, &n, xasprintf("--timeout=%u", v->timeout_s));
+	push(&argv, &n, xasprintf("--accel=%s", v->accel));
+	if (v->append || s->append)
+		push(&argv, &n, xasprintf("--append=%s%s%s", v->append ? v->append : "",
+					  v->append && s->append ? " " : "",
+					  s->append ? s->append : ""));
+	return argv;
+}
+
+void campaign_vm_argv_free(char **argv)
+{
+	for (size_t i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
