@@ -573,6 +573,26 @@ int read_all(int fd, void *buf, size_t len, int ms)
 	return 0;
 }
 
+void fault_stall(const char *place)
+{
+	const char *path = getenv("SCHEDLAB_FAULT_STALL");
+	char buf[64] = "";
+	FILE *f;
+
+	if (!path || !*path || !(f = fopen(path, "re")))
+		return;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	if (strcmp(buf, place) || unlink(path))
+		return;
+	sync();
+	fprintf(stderr, "schedlab: fault: stalled at %s\n", place);
+	for (;;)
+		pause();
+}
+
 int write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;

@@ -103,6 +103,15 @@ int open_regular(const char *path, long long *size);
  * the last ')'.
  */
 int proc_stat_ids(const char *pid, char *state, long *ppid, long *pgrp);
+/*
+ * A fault point for the tests that cut a VM's power (tests/integration/
+ * test_vm.sh): when $SCHEDLAB_FAULT_STALL names a file that exists and
+ * holds `place`, the file is removed, "schedlab: fault: stalled at PLACE"
+ * goes to stderr, and this process waits there for the power cut. Else
+ * nothing. The one place today: "case-commit", a case's rows written
+ * and not yet committed (store/sqlite_write.c).
+ */
+void fault_stall(const char *place);
 /* All of buf written to fd, EINTR retried: 0, or -1 with errno (a
  * write that wrote nothing: errno as it left it, or unchanged). */
 int write_all(int fd, const void *buf, size_t len);

@@ -207,6 +207,13 @@ char *campaign_vm_kernel(const struct campaign *c, unsigned s);
 int campaign_vm_image_env(const struct campaign *c, unsigned s);
 int campaign_vm_image_check(const struct campaign *c, unsigned s);
 
+/*
+ * The campaign's lock (campaign/lock.c): its descriptor, held until it
+ * is closed or this process ends; -1 after error() (another process
+ * drives the campaign, or the lock cannot be made).
+ */
+int campaign_lock(const char *db, const char *name);
+
 /* Runs `sh -c cmd` in dir (NULL: here) as a child that dies with this
  * process; its exit status, or -1 (cannot run). */
 int campaign_run_cmd(const char *cmd, const char *dir, bool quiet);

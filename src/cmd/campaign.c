@@ -258,11 +258,16 @@ out:
 int campaign_create(struct campaign *c, const char *db, const char *who,
 		    int (*begin)(struct campaign *, struct store *, const char *))
 {
-	struct store *st = store_open(db);
-	int rc;
+	struct store *st;
+	int rc, lock = campaign_lock(db, c->name);
 
-	if (!st)
+	if (lock < 0)
 		return EXIT_USAGE;
+	st = store_open(db);
+	if (!st) {
+		close(lock);
+		return EXIT_USAGE;
+	}
 	rc = campaign_save(st, c, true);
 	if (rc) {
 		if (rc > 0)
@@ -273,6 +278,7 @@ int campaign_create(struct campaign *c, const char *db, const char *who,
 		rc = campaign_vm_drive(c, st, db, begin(c, st, db));
 	}
 	store_close(st);
+	close(lock);
 	return rc;
 }
 
@@ -296,15 +302,22 @@ static int load(struct store *st, const char *name, struct campaign *c)
 static int resume_one(struct store *st, const char *db, const char *name)
 {
 	struct campaign c;
-	int rc = load(st, name, &c);
+	int rc, lock = campaign_lock(db, name);
 
-	if (rc)
+	if (lock < 0)
+		return EXIT_USAGE;
+	/* loaded under the lock: what the last driver stored */
+	rc = load(st, name, &c);
+	if (rc) {
+		close(lock);
 		return rc;
+	}
 	if (strcmp(c.status, "running"))
 		printf("campaign %s: %s after %zu boots\n%s", c.name, c.status,
 		       c.nboots, c.verdict ? c.verdict : "");
 	rc = campaign_vm_drive(&c, st, db, campaign_step(&c, st, db));
 	campaign_free(&c);
+	close(lock);
 	return rc;
 }
 
@@ -326,7 +339,7 @@ static int resume_all(struct store *st, const char *db)
 		}
 		if (!strcmp(c.status, "running")) {
 			running++;
-			rc = campaign_vm_drive(&c, st, db, campaign_step(&c, st, db));
+			rc = resume_one(st, db, names[i]);
 		}
 		campaign_free(&c);
 	}
@@ -433,6 +446,11 @@ static int dispatch(const char *sub, const struct campaign_opts *o,
 		return campaign_bisect_start(o, db, n, ops);
 	if (o->states.n || o->hook || o->repo || o->good || o->bad || o->build || o->check)
 		return error("campaign %s: --state, --hook, --repo, --good, --bad, --build and --check belong to campaign start or bisect",
+			     sub), EXIT_USAGE;
+	if (o->vm || o->vmo.cpus || o->vmo.sockets || o->vmo.cores || o->vmo.threads ||
+	    o->vmo.numa || o->vmo.append || o->vmo.accel != VM_ACCEL_AUTO ||
+	    o->vmo.memory != 1024 || o->vmo.timeout != 900)
+		return error("campaign %s: --vm and the VM's options (--cpus, --memory, --accel, ...) belong to campaign start or bisect: a campaign keeps the VM it was started with",
 			     sub), EXIT_USAGE;
 	if (n > 1 || (!strcmp(sub, "abort") && n != 1))
 		return error("campaign %s: expected %s", sub,

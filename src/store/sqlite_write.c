@@ -299,9 +299,11 @@ int sqlite_case_add(struct store *base, int64_t run_id, const struct store_case 
 	}
 	if (c->monitors && insert_mons(s, case_id, c->monitors))
 		goto fail;
-	if ((c->run_status &&
-	     update_end(s, run_id, c->run_status, c->run_ended, env)) ||
-	    db_commit(s))
+	if (c->run_status &&
+	    update_end(s, run_id, c->run_status, c->run_ended, env))
+		goto fail;
+	fault_stall("case-commit");
+	if (db_commit(s))
 		goto fail;
 	row_case_free(&row);
 	free(env);

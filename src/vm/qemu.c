@@ -130,8 +130,7 @@ char *vm_shape_text(const struct vm_shape *s)
 			 s->threads == 1 ? "" : "s", numa, s->memory_mb);
 }
 
-/* Whether /dev/kvm answers: the module loaded and ours to open. */
-static bool kvm_opens(void)
+bool vm_kvm_usable(void)
 {
 	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
 	bool ok;
@@ -230,6 +229,25 @@ static void on_stop(int sig)
 	stop_sig = sig;
 }
 
+bool vm_stop_pending(void)
+{
+	sigset_t both, old;
+	bool stop;
+
+	sigemptyset(&both);
+	sigaddset(&both, SIGINT);
+	sigaddset(&both, SIGTERM);
+	sigprocmask(SIG_BLOCK, &both, &old);
+	stop = stop_sig != 0;
+	if (!stop) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+	}
+	/* one that came since is delivered now, and ends this process */
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return stop;
+}
+
 /* The file's text (NULL when absent or empty). */
 static char *slurp(const char *path, size_t *len)
 {
@@ -296,7 +314,7 @@ static enum boot_end boot_once(char **argv, const struct vm_opts *o,
 			       const char *console, const char *result,
 			       unsigned probe_s, int *ws)
 {
-	struct sigaction sa = { .sa_handler = on_stop }, old_int, old_term;
+	struct sigaction sa = { .sa_handler = on_stop };
 	pid_t parent = getpid(), pid;
 	double start = mono_now(), end_seen = 0;
 	enum boot_end how = BOOT_ERROR;
@@ -325,9 +343,9 @@ static enum boot_end boot_once(char **argv, const struct vm_opts *o,
 		_exit(127);
 	}
 	setpgid(pid, pid);
-	stop_sig = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	/* kept after the boot: vm_stop_pending() says whether one came */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	for (;;) {
 		pid_t w = waitpid(pid, ws, WNOHANG);
 		double t = mono_now() - start;
@@ -368,8 +386,6 @@ static enum boot_end boot_once(char **argv, const struct vm_opts *o,
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
 	return how;
 }
 
@@ -424,21 +440,16 @@ int vm_boot(const struct vm_opts *o, const char *initrd, const char *console,
 	result = xasprintf("%s.out", console);
 	if (accel == VM_ACCEL_AUTO) {
 		note = kvm_note_path(qemu);
-		if (!kvm_opens()) {
+		if (!vm_kvm_usable()) {
 			accel = VM_ACCEL_TCG;
-			if (!o->quiet)
-				warning("vm: /dev/kvm cannot be used here: the guest runs under TCG, emulated (its times are not the hardware's)");
+			warning("vm: /dev/kvm cannot be used here: the guest runs under TCG, emulated (its times are not the hardware's)");
 		} else if (note && !stat(note, &sb)) {
 			accel = VM_ACCEL_TCG;
-			if (!o->quiet)
-				warning("vm: KVM showed no guest within %d s on this host before (%s): the guest runs under TCG, emulated (its times are not the hardware's); --accel kvm tries it again",
+			warning("vm: KVM showed no guest within %d s on this host before (%s): the guest runs under TCG, emulated (its times are not the hardware's); --accel kvm tries it again",
 					VM_KVM_PROBE_S, note);
 		} else {
 			accel = VM_ACCEL_KVM;
 		}
-	} else if (accel == VM_ACCEL_KVM && !kvm_opens()) {
-		error("vm: --accel kvm: /dev/kvm cannot be opened (no KVM module, or no access): use --accel tcg");
-		goto out;
 	}
 	for (;;) {
 		unlink(console);
@@ -456,8 +467,7 @@ int vm_boot(const struct vm_opts *o, const char *initrd, const char *console,
 			if (fd >= 0)
 				close(fd);
 		}
-		if (!o->quiet)
-			warning("vm: KVM opened but the guest showed no sign of life within %d s (nested virtualization?): booting under TCG instead, emulated (its times are not the hardware's)",
+		warning("vm: KVM opened but the guest showed no sign of life within %d s (nested virtualization?): booting under TCG instead, emulated (its times are not the hardware's)",
 				VM_KVM_PROBE_S);
 		accel = VM_ACCEL_TCG;
 	}
@@ -492,7 +502,6 @@ int vm_boot(const struct vm_opts *o, const char *initrd, const char *console,
 	case BOOT_ERROR:
 		break;
 	}
-out:
 	unlink(result);
 	free(result);
 	free(note);

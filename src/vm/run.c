@@ -175,13 +175,25 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 
 	if (vm_kernel_check("vm run", o->kernel) || !vm_qemu())
 		goto out;
+	if (o->accel == VM_ACCEL_KVM && !vm_kvm_usable()) {
+		error("vm run: --accel kvm: /dev/kvm cannot be used here (no KVM module, or no access): --accel tcg emulates instead, auto chooses");
+		goto out;
+	}
 	if (j->nsets > OPT_SETS_MAX) {
 		error("vm run: at most %d --set", OPT_SETS_MAX);
 		goto out;
 	}
-	/* the job as the host reads it: bad input stops here, not in a guest */
-	if (plan_load_spec(j->spec, j->sets, j->nsets, &p))
+	/* the job as the host reads it: bad input stops here, not in a guest
+	 * (its warnings are the guest's to give, on its console) */
+	error_mute(1);
+	rc = plan_load_spec(j->spec, j->sets, j->nsets, &p);
+	error_mute(0);
+	if (rc && !plan_load_spec(j->spec, j->sets, j->nsets, &p))
+		rc = 0;
+	if (rc) {
+		rc = EXIT_USAGE;
 		goto out;
+	}
 	loaded = true;
 	if (plan_spec_text(j->spec, &text, &textlen, where, sizeof(where)))
 		goto out;
@@ -239,6 +251,11 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 	if (!*doc) {
 		error("vm: the run in the guest exited %d and stored nothing; its console: %s",
 		      guest_rc, console);
+		goto out;
+	}
+	if (vm_stop_pending()) {
+		error("vm: interrupted: the run is not stored");
+		rc = EXIT_INTERRUPTED;
 		goto out;
 	}
 	if (store_doc(db, doc, o, accel, label, host, console))

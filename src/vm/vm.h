@@ -61,6 +61,9 @@ char *vm_root(const struct plan *p, const struct vm_opts *o);
  * after error() naming the file and what is wrong. */
 int vm_kernel_check(const char *who, const char *path);
 
+/* Whether /dev/kvm answers: the module loaded and ours to open. */
+bool vm_kvm_usable(void);
+
 /* qemu-system-x86_64 as found on PATH (a static buffer), or NULL after
  * error() naming the package to install. */
 const char *vm_qemu(void);
@@ -94,6 +97,15 @@ struct vm_job {
 	const char *uuid, *label;
 };
 int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db);
+
+/*
+ * After vm_boot(): whether SIGINT or SIGTERM came (a campaign killed
+ * with -9 sends its child SIGTERM); if not, both are back at their
+ * default from here on, so that one coming while the run is stored
+ * ends this process before the store's commit, never after a parent
+ * that took the run for lost.
+ */
+bool vm_stop_pending(void);
 
 /* The cache folder (created), or NULL after error(): $SCHEDLAB_VM_CACHE,
  * else $XDG_CACHE_HOME/schedlab/vm, else ~/.cache/schedlab/vm. */
