@@ -167,7 +167,7 @@ asan:
 # Under the sanitizers every unit test and every integration file but
 # these (doc/reliability.md says why: their time goes to other programs,
 # or to 16,000 tasks each paying ASan's start-up, not to schedlab's code).
-SAN_SKIP = test_external test_fileio test_fleet test_scale test_docs
+SAN_SKIP = test_external test_fileio test_fleet test_scale test_docs test_vm
 
 check-asan:
 	$(MAKE) -j$(JOBS) O=build/asan CFLAGS="-O1 -g" EXTRA_CFLAGS="$(SAN_FLAGS)" \

@@ -304,6 +304,11 @@ static int measure(struct campaign *c, struct store *st, const char *db)
 	char why[256];
 	int rc;
 
+	/* the hook worked: CAMPAIGN_MAX_HOOKS counts the calls since the
+	 * machine was last in this boot's state (a power cut mid-run comes
+	 * back in the default kernel, and is hooked again) */
+	b->hooks = 0;
+
 	/* a run that fails (killed, a case that failed) is made again: a
 	 * boot counts only with a complete run */
 	do {

@@ -27,7 +27,8 @@
  * documents of schema 1 (A/B campaigns) read as they were */
 #define CAMPAIGN_SCHEMA "schedlab-campaign/2"
 #define CAMPAIGN_MAX_STATES 16
-/* the hook is called at most this often for one boot before it is lost */
+/* the hook is called at most this often for one boot, since the machine
+ * was last in its state, before the boot is lost */
 #define CAMPAIGN_MAX_HOOKS 3
 /* a boot's job is started at most this often (a killed run is redone) */
 #define CAMPAIGN_MAX_ATTEMPTS 10

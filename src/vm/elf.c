@@ -39,7 +39,12 @@ static int deps(const unsigned char *m, size_t size, const char *path,
 	Elf64_Off stroff;
 
 	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_phentsize != sizeof(*ph) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return error("%s: not a 64-bit ELF program", path);
+	/* a module or an object file: nothing it loads */
+	if (eh->e_type != ET_EXEC && eh->e_type != ET_DYN)
+		return 0;
+	if (eh->e_phentsize != sizeof(*ph) ||
 	    eh->e_phoff > size || eh->e_phnum > (size - eh->e_phoff) / sizeof(*ph))
 		return error("%s: not a 64-bit ELF program", path);
 	ph = (const void *)(m + eh->e_phoff);

@@ -162,9 +162,9 @@ test_vm_campaign() {
 	local doc want got
 	hiding /dev/kvm "$SCHEDLAB" campaign start vmab "$tmp/tiny.job" --db "$DB" --vm \
 		--cpus 1 --state "a:$K1" --state "b:$K2 schedlab_state=b" \
-		--max-boots 4 --seed 5 >"$tmp/start.out" 2>&1 &
+		--max-boots 2 --seed 5 >"$tmp/start.out" 2>&1 &
 	local pid=$! i
-	# killed once the second boot's VM is up
+	# killed once the second (and last) boot's VM is up
 	for i in $(seq 1 600); do
 		grep -q "boot 2: state" "$tmp/start.out" 2>/dev/null && [ -n "$(qemu_pids)" ] && break
 		sleep 0.1
@@ -199,11 +199,262 @@ test_vm_campaign() {
 	wait "$pid" || fail "the first resume failed: $(cat "$tmp/r1.out")"
 	doc=$("$SCHEDLAB" campaign status vmab --db "$DB" --format json)
 	expect_eq "status" finished "$(jval "$doc" .status)"
-	expect_eq "boots" 4 "$(jval "$doc" '.boots | length')"
+	expect_eq "boots" 2 "$(jval "$doc" '.boots | length')"
 	want=$(jq -r '.boots[] | select(.phase == "done") | .uuid' <<<"$doc" | sort)
 	got=$(sqlite3 "$DB" "SELECT uuid FROM runs WHERE label LIKE 'vmab/%' AND status = 'complete'" | sort)
 	expect_eq "the complete runs are the boots' runs, once each" "$want" "$got"
 	expect_eq "kernels of state b" "$R2" "$(sqlite3 "$DB" "SELECT DISTINCT json_extract(environment, '\$.kernel.release.value') FROM runs WHERE label = 'vmab/b' AND status = 'complete'")"
 	expect_match "b's command line" "schedlab_state=b" "$(sqlite3 "$DB" "SELECT json_extract(environment, '\$.kernel.cmdline.value') FROM runs WHERE label = 'vmab/b' AND status = 'complete' LIMIT 1")"
 	expect_no_qemu
+}
+
+# ---- The bare-metal recipe, inside a VM ----------------------------------
+#
+# The guest plays a lab machine: its init does what the shipped unit
+# (tools/schedlab-campaign.service) does at every boot - reads
+# /etc/schedlab/campaign.env and runs `schedlab campaign resume` - and
+# then what systemd does for `systemctl kexec`: executes the kernel the
+# hook loaded, once the resume has ended. The store, the campaign's state
+# and the kernels live on a virtio disk (ext4) that outlives every boot;
+# the hook is a real kexec (kexec-tools' kexec_file_load) into the
+# state's kernel; the state's check is the kernel's release and command
+# line. Cutting the power is killing qemu; booting again is starting it
+# on the default kernel (as a machine's firmware would), which is the
+# wrong kernel for any state.
+
+# bm_setup START_OPTIONS...: $tmp/initrd.img and $tmp/disk/, a campaign
+# "bm" of states a ($K1) and b ($K2) that the first boot starts.
+bm_setup() {
+	vm_needs
+	command -v kexec >/dev/null || skip "no kexec (Debian package kexec-tools)"
+	command -v mkfs.ext4 >/dev/null && command -v debugfs >/dev/null ||
+		skip "no mkfs.ext4 or debugfs (Debian package e2fsprogs)"
+	command -v cpio >/dev/null || skip "no cpio"
+	local root withs m d=$tmp/disk
+	withs="--with $(command -v kexec)"
+	for m in "$KDIR/$R1"/modules/* "$KDIR/$R2"/modules/*; do
+		withs="$withs --with $m"
+	done
+	# shellcheck disable=SC2086
+	root=$("$SCHEDLAB" vm root "$tmp/tiny.job" $withs) || fail "vm root failed"
+	mkdir -p "$tmp/ovl" "$d/boot" "$d/etc"
+	cat >"$tmp/ovl/init" <<INIT
+#!/bin/busybox sh
+/bin/busybox mkdir -p /proc /sys /dev /tmp /run /bin /sbin /usr/bin /usr/sbin /var/lib/schedlab /etc
+/bin/busybox --install -s
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+exec </dev/null >/dev/ttyS0 2>&1
+echo "bm: up \$(uname -r): \$(cat /proc/cmdline)"
+# the virtio modules, in passes: an order that suits every kernel
+for pass in 1 2 3; do
+	for m in \$(cat $KDIR/\$(uname -r)/modules/order); do
+		insmod $KDIR/\$(uname -r)/modules/\$m 2>/dev/null
+	done
+done
+mount -t ext4 /dev/vda /var/lib/schedlab || { echo "bm: no disk"; poweroff -f; }
+ln -s /var/lib/schedlab/etc /etc/schedlab
+# the test's power switch says, on the default kernel's command line,
+# what this power-on holds: a fault to stall at, a slow hook
+if grep -qw bm_default /proc/cmdline; then
+	rm -f /var/lib/schedlab/stall /var/lib/schedlab/slow
+	f=\$(sed -n 's/.*bm_fault=\([a-z-]*\).*/\1/p' /proc/cmdline)
+	[ -z "\$f" ] || echo "\$f" >/var/lib/schedlab/stall
+	! grep -qw bm_slow /proc/cmdline || touch /var/lib/schedlab/slow
+	sync
+fi
+# the unit: EnvironmentFile=, then ExecStart=schedlab campaign resume
+set -a
+. /etc/schedlab/campaign.env
+set +a
+cd /
+if [ ! -e /var/lib/schedlab/started ]; then
+	touch /var/lib/schedlab/started
+	sync
+	sh /var/lib/schedlab/start.sh
+	rc=\$?
+else
+	schedlab campaign resume
+	rc=\$?
+fi
+echo "bm: resume exited \$rc"
+sync
+# systemctl kexec: the kernel the hook loaded, once the unit has ended
+if [ -e /run/schedlab-kexec ]; then
+	umount /var/lib/schedlab
+	echo "bm: kexec"
+	kexec -e
+fi
+umount /var/lib/schedlab
+echo "bm: poweroff"
+poweroff -f
+INIT
+	chmod +x "$tmp/ovl/init"
+	(cd "$tmp/ovl" && echo init | cpio -o -H newc --quiet) >"$tmp/ovl.cpio"
+	cat "$root" "$tmp/ovl.cpio" >"$d/boot/initrd.img"
+	cp "$d/boot/initrd.img" "$tmp/initrd.img"
+	cp "$K1" "$d/boot/vmlinuz-a"
+	cp "$K2" "$d/boot/vmlinuz-b"
+	cp "$tmp/tiny.job" "$d/job.job"
+	printf 'SCHEDLAB_DB=/var/lib/schedlab/results.db\nSCHEDLAB_FAULT_STALL=/var/lib/schedlab/stall\n' >"$d/etc/campaign.env"
+	{
+		echo "schedlab campaign start bm /var/lib/schedlab/job.job \\"
+		echo "  --state 'a:grep -qw bm_state=a /proc/cmdline && test \"\$(uname -r)\" = $R1' \\"
+		echo "  --state 'b:grep -qw bm_state=b /proc/cmdline && test \"\$(uname -r)\" = $R2' \\"
+		echo "  --hook 'echo \"bm: hook \$SCHEDLAB_STATE\"; [ ! -e /var/lib/schedlab/slow ] || sleep 3; kexec -s -l /var/lib/schedlab/boot/vmlinuz-\$SCHEDLAB_STATE --initrd=/var/lib/schedlab/boot/initrd.img --append=\"console=ttyS0 panic=-1 quiet bm_state=\$SCHEDLAB_STATE \$(cat /var/lib/schedlab/boot/append-\$SCHEDLAB_STATE 2>/dev/null)\" && touch /run/schedlab-kexec' \\"
+		echo "  $*"
+	} >"$d/start.sh"
+	BM_BOOTS=0
+}
+
+# bm_disk: the disk image made from $tmp/disk (once, before the first boot).
+bm_disk() {
+	mkfs.ext4 -q -F -d "$tmp/disk" "$tmp/disk.img" 128M >/dev/null ||
+		fail "mkfs.ext4 failed"
+}
+
+# bm_power_on [ARGS]: the machine started on its default kernel ($K1, no
+# state; ARGS to its command line: bm_fault=PLACE, bm_slow); $bm_pid,
+# its console $bm_con.
+bm_power_on() {
+	BM_BOOTS=$((BM_BOOTS + 1))
+	bm_con=$tmp/console.$BM_BOOTS.log
+	qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot \
+		-accel tcg -m 512 -smp 1 -kernel "$K1" -initrd "$tmp/initrd.img" \
+		-append "console=ttyS0 panic=-1 quiet bm_default ${1:-}" \
+		-drive "file=$tmp/disk.img,format=raw,if=virtio" \
+		-serial "file:$bm_con" >/dev/null 2>&1 &
+	bm_pid=$!
+}
+
+# bm_wait_for REGEX SECONDS: the console shows REGEX (else fail).
+bm_wait_for() {
+	local i
+	for i in $(seq 1 $(($2 * 10))); do
+		grep -qE "$1" "$bm_con" 2>/dev/null && return 0
+		kill -0 "$bm_pid" 2>/dev/null || fail "the machine stopped before '$1': $(tail -n 20 "$bm_con")"
+		sleep 0.1
+	done
+	fail "no '$1' on the console within $2 s: $(tail -n 20 "$bm_con")"
+}
+
+# bm_cut: the power cut (qemu killed at once).
+bm_cut() {
+	kill -9 "$bm_pid" 2>/dev/null || true
+	wait "$bm_pid" 2>/dev/null || true
+}
+
+# bm_wait_off SECONDS: the machine powered itself off (else fail).
+bm_wait_off() {
+	local i
+	for i in $(seq 1 $(($1 * 10))); do
+		kill -0 "$bm_pid" 2>/dev/null || { wait "$bm_pid" 2>/dev/null || true; return 0; }
+		sleep 0.1
+	done
+	bm_cut
+	fail "the machine still ran after $1 s: $(tail -n 20 "$bm_con")"
+}
+
+# bm_store: the store as the disk holds it now, in $tmp/out.db (with its
+# write-ahead log, when a power cut left one).
+bm_store() {
+	rm -f "$tmp"/out.db*
+	debugfs -R "dump /results.db $tmp/out.db" "$tmp/disk.img" >/dev/null 2>&1
+	debugfs -R "dump /results.db-wal $tmp/out.db-wal" "$tmp/disk.img" >/dev/null 2>&1 || true
+	[ -s "$tmp/out.db-wal" ] || rm -f "$tmp/out.db-wal"
+	[ -s "$tmp/out.db" ] || fail "no store on the disk"
+}
+
+# bm_runs_once: the store is whole, and its complete runs of the
+# campaign are exactly the measured boots' runs, each in its state's
+# kernel and command line.
+bm_runs_once() {
+	local doc want got
+	expect_eq "the store's integrity" ok "$(sqlite3 "$tmp/out.db" 'PRAGMA integrity_check')"
+	doc=$("$SCHEDLAB" campaign status bm --db "$tmp/out.db" --format json)
+	want=$(jq -r '.boots[] | select(.phase == "done") | .uuid' <<<"$doc" | sort)
+	got=$(sqlite3 "$tmp/out.db" "SELECT uuid FROM runs WHERE label LIKE 'bm/%' AND status = 'complete'" | sort)
+	expect_eq "the complete runs are the boots' runs, once each" "$want" "$got"
+	for s in a b; do
+		local r=$R1
+		[ $s = a ] || r=$R2
+		got=$(sqlite3 "$tmp/out.db" "SELECT DISTINCT json_extract(environment, '\$.kernel.release.value') FROM runs WHERE label = 'bm/$s' AND status = 'complete'")
+		[ -z "$got" ] || expect_eq "state $s's kernels" "$r" "$got"
+		expect_eq "runs of $s outside its command line" 0 "$(sqlite3 "$tmp/out.db" "SELECT count(*) FROM runs WHERE label = 'bm/$s' AND status = 'complete' AND json_extract(environment, '\$.kernel.cmdline.value') NOT LIKE '%bm_state=$s%'")"
+	done
+}
+
+# (a) An A/B campaign across 6 real kernel switches by kexec: the
+# verdict given, every run stored once.
+test_vm_bare_metal_kexec() {
+	bm_setup --max-boots 6 --seed 11
+	bm_disk
+	bm_power_on
+	bm_wait_off 240
+	bm_store
+	local doc
+	doc=$("$SCHEDLAB" campaign status bm --db "$tmp/out.db" --format json)
+	expect_eq "status" finished "$(jval "$doc" .status)"
+	expect_eq "boots" 6 "$(jval "$doc" '.boots | length')"
+	jval "$doc" .verdict >/dev/null
+	expect_eq "kexec reboots" 6 "$(grep -c '^bm: kexec' "$bm_con")"
+	expect_eq "power-ons" 1 "$BM_BOOTS"
+	bm_runs_once
+}
+
+# (b) The power cut during a run, during the store's commit (a fault
+# point holds the commit open) and during the hook; each time the
+# machine comes back on the default kernel, the wrong one: the campaign
+# hooks again and ends with nothing lost or doubled, the store intact.
+test_vm_bare_metal_power_cuts() {
+	bm_setup --max-boots 2 --seed 3
+	bm_disk
+	bm_power_on				# 1: cut during the first run
+	bm_wait_for "campaign bm: boot 1: state [ab], run" 120
+	sleep 1
+	bm_cut
+	bm_power_on bm_fault=case-commit	# 2: cut while a case's commit is held open
+	bm_wait_for "schedlab: fault: stalled at case-commit" 120
+	bm_cut
+	bm_power_on bm_slow			# 3: cut during the hook
+	bm_wait_for "^bm: hook" 120
+	sleep 1
+	bm_cut
+	bm_power_on				# 4: on to the end
+	bm_wait_off 240
+	bm_store
+	local doc
+	doc=$("$SCHEDLAB" campaign status bm --db "$tmp/out.db" --format json)
+	expect_eq "status" finished "$(jval "$doc" .status)"
+	expect_eq "boots" 2 "$(jval "$doc" '.boots | length')"
+	expect_match "a wrong kernel was hooked again" "is not in state" "$(cat "$tmp"/console.*.log)"
+	bm_runs_once
+}
+
+# (c) A kernel that never comes back (state b's command line sends its
+# init nowhere; panic=-1 powers it off): the machine is started again on
+# the default kernel after --deadline, and the campaign reports the boot
+# lost and stops, as the man page says.
+test_vm_bare_metal_lost_kernel() {
+	# seed 2: b is booted first
+	bm_setup --max-boots 4 --seed 2 --deadline 15s
+	echo "rdinit=/nonexistent" >"$tmp/disk/boot/append-b"
+	bm_disk
+	bm_power_on
+	bm_wait_off 240
+	grep -q "Kernel panic" "$bm_con" || fail "b's kernel did not panic: $(tail -n 20 "$bm_con")"
+	sleep 12				# past the deadline, then the power comes back
+	bm_power_on
+	bm_wait_off 120
+	bm_store
+	local doc
+	doc=$("$SCHEDLAB" campaign status bm --db "$tmp/out.db" --format json)
+	expect_eq "status" lost "$(jval "$doc" .status)"
+	expect_match "why" "did not come back within its deadline" "$(jval "$doc" .verdict)"
+	expect_match "resume's exit" "bm: resume exited 1" "$(cat "$bm_con")"
+	bm_runs_once
 }
