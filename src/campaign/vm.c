@@ -8,7 +8,9 @@
  * without losing or doubling a run - and there is no hook to call: the
  * "hook" of a VM boot is choosing its kernel image and command line.
  * A bisect's commit is booted from the image its build command left at
- * $SCHEDLAB_IMAGE (IMAGES/CAMPAIGN/COMMIT.bzImage in the VM cache).
+ * $SCHEDLAB_IMAGE (IMAGES/CAMPAIGN/COMMIT.bzImage in the VM cache), with
+ * what the build wrote to $SCHEDLAB_IMAGE.append, if anything, added to
+ * its command line (a commit that changes a boot parameter).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +100,12 @@ int campaign_vm_image_env(const struct campaign *c, unsigned s)
 		return 2;
 	}
 	unlink(img);
+	{
+		char *app = xasprintf("%s.append", img);
+
+		unlink(app);
+		free(app);
+	}
 	setenv("SCHEDLAB_IMAGE", img, 1);
 	free(img);
 	return 0;
@@ -129,10 +137,26 @@ char **campaign_vm_argv(const struct campaign *c, const char *db, size_t k,
 	const struct camp_boot *b = &c->boots[k];
 	const struct camp_state *s = &c->states[b->state];
 	char *kernel = campaign_vm_kernel(c, b->state), **argv = NULL;
+	char *commit_append = NULL;
 	size_t n = 0;
 
 	if (!kernel)
 		return NULL;
+	/* a bisect commit's command line: what its build left beside the image */
+	if (!s->kernel && s->commit) {
+		char *p = xasprintf("%s.append", kernel);
+		FILE *f = fopen(p, "re");
+		char line[1024];
+
+		if (f && fgets(line, sizeof(line), f)) {
+			line[strcspn(line, "\n")] = '\0';
+			if (*line)
+				commit_append = xstrdup(line);
+		}
+		if (f)
+			fclose(f);
+		free(p);
+	}
 	push(&argv, &n, xstrdup("schedlab"));
 	push(&argv, &n, xstrdup("vm"));
 	push(&argv, &n, xstrdup("run"));
@@ -153,10 +177,11 @@ char **campaign_vm_argv(const struct campaign *c, const char *db, size_t k,
 	push(&argv, &n, xasprintf("--memory=%u", v->memory_mb));
 	push(&argv, &n, xasprintf("--timeout=%u", v->timeout_s));
 	push(&argv, &n, xasprintf("--accel=%s", v->accel));
-	if (v->append || s->append)
-		push(&argv, &n, xasprintf("--append=%s%s%s", v->append ? v->append : "",
-					  v->append && s->append ? " " : "",
-					  s->append ? s->append : ""));
+	if (v->append || s->append || commit_append)
+		push(&argv, &n, xasprintf("--append=%s %s %s", v->append ? v->append : "",
+					  s->append ? s->append : "",
+					  commit_append ? commit_append : ""));
+	free(commit_append);
 	return argv;
 }
 
