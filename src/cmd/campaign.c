@@ -362,9 +362,21 @@ static void status_text(const struct campaign *c)
 		done[c->boots[k].state] += c->boots[k].phase == PH_DONE;
 	printf("campaign %s: %s, %zu of at most %u boots, job %s\n", c->name,
 	       c->status, c->nboots, c->max_boots, c->job);
-	for (size_t s = 0; s < c->nstates; s++)
-		printf("  state %-12s %zu runs (label %s/%s)\n", c->states[s].name,
+	for (size_t s = 0; s < c->nstates; s++) {
+		printf("  state %-12s %zu runs (label %s/%s)", c->states[s].name,
 		       done[s], c->name, c->states[s].name);
+		if (c->states[s].kernel)
+			printf(", kernel %s%s%s", c->states[s].kernel,
+			       c->states[s].append ? " " : "",
+			       c->states[s].append ? c->states[s].append : "");
+		putchar('\n');
+	}
+	if (c->vm)
+		printf("  each boot a VM: %u CPU%s (%u x %u x %u)%s, %u MiB, accel %s%s%s\n",
+		       c->vm->cpus, c->vm->cpus == 1 ? "" : "s", c->vm->sockets,
+		       c->vm->cores, c->vm->threads,
+		       c->vm->nodes ? ", NUMA" : "", c->vm->memory_mb, c->vm->accel,
+		       c->vm->append ? ", append " : "", c->vm->append ? c->vm->append : "");
 	if (b && !strcmp(c->status, "running") && b->phase <= PH_HOOKED) {
 		double late = (double)time(NULL) - b->hooked_at;
 
