@@ -195,6 +195,11 @@ static void qemu_argv(struct argv_b *a, const char *qemu, const struct vm_opts *
 	if (accel == VM_ACCEL_KVM) {
 		arg(a, "-cpu");
 		arg(a, "host");
+	} else if (o->shape.threads > 1) {
+		/* TCG's default CPU is an AMD family without SMT (topoext):
+		 * an Intel vendor gives the guest its hardware threads */
+		arg(a, "-cpu");
+		arg(a, "qemu64,vendor=GenuineIntel");
 	}
 	arg(a, "-m");
 	arg(a, "%u", s->memory_mb);
@@ -262,8 +267,7 @@ static char *slurp(const char *path, size_t *len)
 	return s;
 }
 
-/* The console's last n lines, to stderr, indented. */
-static void console_tail(const char *path, int n)
+void vm_console_tail(const char *path, int n)
 {
 	size_t len;
 	char *s = slurp(path, &len), *p;
@@ -293,6 +297,11 @@ static bool file_has(const char *path, const char *what)
 
 	free(s);
 	return has;
+}
+
+bool vm_console_oom(const char *console)
+{
+	return file_has(console, "Out of memory");
 }
 
 static double mono_now(void)
@@ -487,12 +496,12 @@ int vm_boot(const struct vm_opts *o, const char *initrd, const char *console,
 			error("vm: the guest's kernel panicked before the run came back");
 		else
 			error("vm: the guest ended before the run came back");
-		console_tail(console, 15);
+		vm_console_tail(console, 15);
 		break;
 	case BOOT_TIMEOUT:
 		error("vm: the guest did not finish within --timeout %u s: qemu killed",
 		      o->timeout_s);
-		console_tail(console, 15);
+		vm_console_tail(console, 15);
 		break;
 	case BOOT_STOPPED:
 		error("vm: interrupted: qemu killed");

@@ -197,13 +197,14 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 	loaded = true;
 	if (plan_spec_text(j->spec, &text, &textlen, where, sizeof(where)))
 		goto out;
-	rc = EXIT_RUN_FAILED;
 	base = strrchr(where, '/');
 	jobfile = xasprintf("/job/%s", base ? base + 1 : where);
+	/* a program the guest needs and this host lacks is bad input too */
 	root = vm_root(&p, o);
 	cache = root ? vm_cache_dir() : NULL;
 	if (!cache)
 		goto out;
+	rc = EXIT_RUN_FAILED;
 	if (j->uuid)
 		snprintf(uuid, sizeof(uuid), "%s", j->uuid);
 	else
@@ -249,8 +250,10 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 	}
 	snprintf(host, sizeof(host), "%s-%s", u.nodename, vm_accel_names[accel]);
 	if (!*doc) {
-		error("vm: the run in the guest exited %d and stored nothing; its console: %s",
-		      guest_rc, console);
+		error("vm: the run in the guest exited %d and stored nothing%s",
+		      guest_rc, vm_console_oom(console) ?
+		      ": the guest ran out of memory, raise --memory" : "");
+		vm_console_tail(console, 10);
 		goto out;
 	}
 	if (vm_stop_pending()) {
@@ -261,8 +264,10 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 	if (store_doc(db, doc, o, accel, label, host, console))
 		goto out;
 	if (guest_rc) {
-		error("vm: the run in the guest exited %d (stored as it ended); its console: %s",
-		      guest_rc, console);
+		error("vm: the run in the guest exited %d (stored as it ended)%s",
+		      guest_rc, vm_console_oom(console) ?
+		      ": the guest ran out of memory, raise --memory" : "");
+		vm_console_tail(console, 10);
 		goto out;
 	}
 	if (!o->quiet)

@@ -107,6 +107,12 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db);
  */
 bool vm_stop_pending(void);
 
+/* The console's last n lines, to stderr, indented. */
+void vm_console_tail(const char *console, int n);
+
+/* Whether the console says the guest's kernel ran out of memory. */
+bool vm_console_oom(const char *console);
+
 /* The cache folder (created), or NULL after error(): $SCHEDLAB_VM_CACHE,
  * else $XDG_CACHE_HOME/schedlab/vm, else ~/.cache/schedlab/vm. */
 const char *vm_cache_dir(void);

@@ -60,19 +60,21 @@ expect_no_qemu() {
 }
 
 # The job on a kernel, its run stored here with the guest's machine:
-# its kernel, its command line, the shape asked for, and what ran it.
+# its kernel, its command line, the shape asked for (two sockets of one
+# core with two threads, two NUMA nodes) as the guest saw it, and what
+# ran it.
 # --accel auto: KVM where a guest shows life under it, else TCG.
 test_vm_run() {
 	vm_needs
 	run_sl vm run "$K1" "$tmp/tiny.job" --db "$DB" --accel auto --sockets 2 \
-		--cores 1 --append "schedlab_test=1" --label guest
+		--cores 1 --threads 2 --numa 2 --append "schedlab_test=1" --label guest
 	expect_eq "vm run's exit ($err)" 0 "$rc"
 	local doc accel
 	doc=$("$SCHEDLAB" export guest --db "$DB")
 	expect_eq "the run's kernel" "$R1" "$(jval "$doc" '.environment.kernel.release.value')"
 	expect_match "the guest's command line" "schedlab_test=1" \
 		"$(jval "$doc" '.environment.kernel.cmdline.value')"
-	expect_eq "the guest's CPUs" 2 "$(jval "$doc" '.environment.cpus.online.value.count')"
+	expect_eq "the guest's CPUs" 4 "$(jval "$doc" '.environment.cpus.online.value.count')"
 	expect_eq "the vm's sockets" 2 "$(jval "$doc" '.environment.machine.vm.value.sockets')"
 	accel=$(jval "$doc" '.environment.machine.vm.value.accel')
 	expect_match "what ran it" '^(kvm|tcg)$' "$accel"
@@ -80,7 +82,7 @@ test_vm_run() {
 	expect_eq "the run" complete "$(jval "$doc" '.run.status')"
 	[ "$accel" = kvm ] || expect_match "the TCG warning" "TCG, emulated" "$err"
 	# the guest's topology as the guest's own probe read it
-	expect_match "the topology shown" "2 packages" \
+	expect_match "the topology shown" "2 packages, 2 cores, SMT on .*NUMA nodes: 0 \\(0-1\\) 1 \\(2-3\\)" \
 		"$("$SCHEDLAB" show guest --db "$DB" | grep '^topology')"
 	expect_match "the vm line shown" "^vm +qemu, $accel" \
 		"$("$SCHEDLAB" show guest --db "$DB" | grep '^vm ')"
