@@ -299,6 +299,25 @@ static bool file_has(const char *path, const char *what)
 	return has;
 }
 
+/* Whether the last 4 KiB of the file hold what: the guest's end line,
+ * looked for ten times a second after an export of any size. */
+static bool tail_has(const char *path, const char *what)
+{
+	char buf[4097];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	off_t end;
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	end = lseek(fd, 0, SEEK_END);
+	n = end < 0 ? -1 : pread(fd, buf, sizeof(buf) - 1, end > 4096 ? end - 4096 : 0);
+	close(fd);
+	if (n <= 0)
+		return false;
+	return memmem(buf, (size_t)n, what, strlen(what)) != NULL;
+}
+
 bool vm_console_oom(const char *console)
 {
 	return file_has(console, "Out of memory");
@@ -380,7 +399,7 @@ static enum boot_end boot_once(char **argv, const struct vm_opts *o,
 			break;
 		}
 		/* the guest said it ended but does not power off: 10 s grace */
-		if (!end_seen && file_has(result, GUEST_END))
+		if (!end_seen && tail_has(result, GUEST_END))
 			end_seen = t;
 		if (end_seen && t > end_seen + 10) {
 			how = BOOT_EXITED;

@@ -10,12 +10,15 @@
  * the kernel unpacks over this one.
  */
 #include <elf.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness/plan.h"
@@ -343,6 +346,27 @@ static int write_root(const struct root *r, const char *dir, const char *name)
 	return atomic_commit(&a, "vm");
 }
 
+/* Roots not used for a week (each schedlab build makes its own) go
+ * when a new one is written. */
+static void prune(const char *cache, const char *keep)
+{
+	DIR *d = opendir(cache);
+	struct dirent *e;
+	time_t old = time(NULL) - 7 * 86400;
+
+	while (d && (e = readdir(d))) {
+		struct stat sb;
+
+		if (strncmp(e->d_name, "root-", 5) || !strcmp(e->d_name, keep) ||
+		    fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(sb.st_mode) || sb.st_mtime > old)
+			continue;
+		unlinkat(dirfd(d), e->d_name, 0);
+	}
+	if (d)
+		closedir(d);
+}
+
 char *vm_root(const struct plan *p, const struct vm_opts *o)
 {
 	struct root r = { 0 };
@@ -387,9 +411,13 @@ char *vm_root(const struct plan *p, const struct vm_opts *o)
 		hash_root(&r, hash, sizeof(hash));
 		snprintf(name, sizeof(name), "root-%s.cpio", hash);
 		path = xasprintf("%s/%s", cache, name);
-		if (stat(path, &sb) && write_root(&r, cache, name)) {
+		if (!stat(path, &sb)) {
+			utimensat(AT_FDCWD, path, NULL, 0);	/* in use: kept */
+		} else if (write_root(&r, cache, name)) {
 			free(path);
 			path = NULL;
+		} else {
+			prune(cache, name);
 		}
 	}
 	root_free(&r);
