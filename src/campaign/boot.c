@@ -32,6 +32,13 @@ static double wall_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+double campaign_since(double t)
+{
+	double d = wall_now() - t;
+
+	return d > 0 ? d : 0;
+}
+
 int campaign_save(struct store *st, const struct campaign *c, bool create)
 {
 	json_t *doc = campaign_to_json(c);

@@ -142,6 +142,10 @@ unsigned campaign_state_of(const struct campaign *c, size_t k);
  */
 int campaign_decide(struct campaign *c, const char *db, bool *done);
 
+/* Seconds from Unix time t to now, never below 0 (a clock that steps
+ * back, or t a fraction of a second ahead of time()). */
+double campaign_since(double t);
+
 /* Runs `sh -c cmd` with the campaign's environment for boot k
  * (SCHEDLAB_CAMPAIGN, SCHEDLAB_STATE, SCHEDLAB_STATE_INDEX,
  * SCHEDLAB_BOOT, SCHEDLAB_DB); its exit status, or -1 (cannot run). */

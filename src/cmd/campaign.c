@@ -177,8 +177,8 @@ static int cmd_start(const struct campaign_opts *o, const char *db, int n,
 	c.name = xstrdup(ops[0]);
 	c.hook = xstrdup(o->hook);
 	c.max_boots = o->max_boots ? o->max_boots : 20;
-	c.design = (enum camp_design)o->design;
-	c.block = o->design == CAMP_BLOCKS ? o->block : 1;
+	c.design = o->design == CAMP_BLOCKS ? CAMP_BLOCKS : CAMP_PAIRS;
+	c.block = c.design == CAMP_BLOCKS ? (o->block ? o->block : 2) : 1;
 	c.deadline_s = o->deadline;
 	c.seed = o->seed ? o->seed : (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32;
 	c.status = xstrdup("running");
@@ -241,7 +241,21 @@ static int resume_one(struct store *st, const char *db, const char *name)
 	return rc;
 }
 
-/* Every running campaign of st, oldest first; the first stop's code. */
+/* Of two resume exit statuses, the one that says more: the store (2),
+ * then a campaign stopped without its verdict (1), then a boot to
+ * follow (75), then ended (0). */
+static int worse(int a, int b)
+{
+	static const int order[] = { EXIT_USAGE, 1, CAMPAIGN_EXIT_NEXT_BOOT };
+
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
+		if (a == order[i] || b == order[i])
+			return order[i];
+	return a ? a : b;
+}
+
+/* Every running campaign of st, oldest first, each its step; the exit
+ * status that says most (worse()). */
 static int resume_all(struct store *st, const char *db)
 {
 	char **names;
@@ -250,16 +264,16 @@ static int resume_all(struct store *st, const char *db)
 
 	if (store_campaign_names(st, &names, &n))
 		return EXIT_USAGE;
-	for (size_t i = 0; i < n && !rc; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct campaign c;
 
 		if (load(st, names[i], &c)) {
 			rc = EXIT_USAGE;
-			break;
+			continue;
 		}
 		if (!strcmp(c.status, "running")) {
 			running++;
-			rc = campaign_step(&c, st, db);
+			rc = worse(rc, campaign_step(&c, st, db));
 		}
 		campaign_free(&c);
 	}
@@ -286,7 +300,7 @@ static void status_text(const struct campaign *c)
 		printf("  state %-12s %zu runs (label %s/%s)\n", c->states[s].name,
 		       done[s], c->name, c->states[s].name);
 	if (b && !strcmp(c->status, "running") && b->phase <= PH_HOOKED) {
-		double late = (double)time(NULL) - b->hooked_at;
+		double late = campaign_since(b->hooked_at);
 
 		printf("  boot %zu (state %s): hook called %.0f s ago%s\n", c->nboots,
 		       c->states[b->state].name, late,
@@ -308,6 +322,9 @@ static int status(struct store *st, const char *name, enum out_format format)
 		names[n++] = xstrdup(name);
 	} else if (store_campaign_names(st, &names, &n)) {
 		return EXIT_USAGE;
+	} else if (!n) {
+		fprintf(format == FMT_JSON ? stderr : stdout,
+			"campaign: no campaigns in %s\n", store_path(st));
 	}
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct campaign c;
@@ -357,15 +374,20 @@ static int dispatch(const char *sub, const struct campaign_opts *o,
 	struct store *st;
 	int rc;
 
-	if (!strcmp(sub, "start") && (o->repo || o->good || o->bad || o->build || o->check))
-		return error("campaign start: --repo, --good, --bad, --build and --check belong to campaign bisect"),
+	if (!strcmp(sub, "start") && (o->repo || o->good || o->bad || o->build || o->check ||
+				      o->max_step || o->max_refs))
+		return error("campaign start: --repo, --good, --bad, --build, --check, --max-step-boots and --max-ref-boots belong to campaign bisect"),
+			EXIT_USAGE;
+	if (!strcmp(sub, "start") && o->block && o->design != CAMP_BLOCKS)
+		return error("campaign start: --block N is the boots of a state in a row with --design blocks; give both, or neither"),
 			EXIT_USAGE;
 	if (!strcmp(sub, "start"))
 		return cmd_start(o, db, n, ops);
 	if (!strcmp(sub, "bisect"))
 		return campaign_bisect_start(o, db, n, ops);
-	if (o->states.n || o->hook || o->repo || o->good || o->bad || o->build || o->check)
-		return error("campaign %s: --state, --hook, --repo, --good, --bad, --build and --check belong to campaign start or bisect",
+	if (o->states.n || o->hook || o->repo || o->good || o->bad || o->build || o->check ||
+	    o->design >= 0 || o->block || o->max_step || o->max_refs)
+		return error("campaign %s: --state, --hook, --design, --block, --repo, --good, --bad, --build, --check and --max-*-boots belong to campaign start or bisect",
 			     sub), EXIT_USAGE;
 	if (n > 1 || (!strcmp(sub, "abort") && n != 1))
 		return error("campaign %s: expected %s", sub,
@@ -397,6 +419,11 @@ int cmd_campaign(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	opts_defaults(campaign_options, &o);
+	/* unset, so that a subcommand that does not take them can refuse
+	 * them given; start and bisect apply the defaults the help shows */
+	o.design = -1;
+	o.block = 0;
+	o.max_refs = 0;
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		campaign_usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;

@@ -191,6 +191,11 @@ test_campaign_bad_input_exits_2() {
 	run_sl campaign start c7 "$tmp/job.job" --db "$tmp/r.db" --state a --state b --hook true --max-boots 1
 	expect_eq "max-boots 1" 2 "$rc"
 	expect_match "message" "max-boots" "$err"
+	run_sl campaign start c7 "$tmp/job.job" --db "$tmp/r.db" --state a --state b --hook true --block 3
+	expect_eq "--block without --design blocks" 2 "$rc"
+	expect_match "message" "--design blocks" "$err"
+	run_sl campaign start c7 "$tmp/job.job" --db "$tmp/r.db" --state a --state b --hook true --max-ref-boots 4
+	expect_eq "--max-ref-boots on start" 2 "$rc"
 	run_sl campaign resume nope --db "$tmp/r.db"
 	expect_eq "unknown campaign" 2 "$rc"
 	run_sl campaign frob
@@ -218,4 +223,32 @@ test_campaign_progress_on_a_terminal() {
 	! grep -q '^spin ' <<<"$out" || fail "the run's summary off a terminal: $out"
 	boots
 	every_boot_once c9
+}
+
+# resume without a name continues every running campaign, not the first
+# alone; status says when a store has none, and never "-0 s ago"
+test_campaign_resume_every_running_campaign() {
+	cjob
+	run_sl run "$tmp/job.job" --db "$tmp/r.db" -q
+	run_sl campaign status --db "$tmp/r.db"
+	expect_eq "status without campaigns ($err)" 0 "$rc"
+	expect_eq "says so" "campaign: no campaigns in $tmp/r.db" "$out"
+	run_sl campaign start m1 "$tmp/job.job" --db "$tmp/r.db" --state a --state b --hook true
+	expect_eq "m1 started ($err)" 75 "$rc"
+	run_sl campaign start m2 "$tmp/job.job" --db "$tmp/r.db" --state a --state b --hook true
+	expect_eq "m2 started ($err)" 75 "$rc"
+	run_sl campaign status m1 --db "$tmp/r.db"
+	expect_match "the hook's age" "hook called [0-9]+ s ago" "$out"
+	run_sl campaign resume --db "$tmp/r.db"
+	expect_eq "resume ($err)" 75 "$rc"
+	for c in m1 m2; do
+		doc=$("$SCHEDLAB" campaign status $c --db "$tmp/r.db" --format json)
+		expect_eq "$c: boots" 2 "$(jq '.boots | length' <<<"$doc")"
+		expect_eq "$c: boot 1" done "$(jval "$doc" '.boots[0].phase')"
+	done
+	run_sl campaign abort m1 --db "$tmp/r.db"
+	run_sl campaign resume --db "$tmp/r.db"
+	expect_eq "resume with m1 aborted ($err)" 75 "$rc"
+	expect_eq "m2: boots" 3 "$("$SCHEDLAB" campaign status m2 --db "$tmp/r.db" --format json | jq '.boots | length')"
+	expect_no_leftovers
 }

@@ -170,6 +170,18 @@ test_campaign_bisect_bad_input_exits_2() {
 	run_sl campaign start b3 "$tmp/job.job" --db "$tmp/r.db" --state a --state b \
 		--hook true --repo "$tmp/repo"
 	expect_eq "--repo on start" 2 "$rc"
+	run_sl campaign bisect b3 "$tmp/job.job" --db "$tmp/r.db" --repo "$tmp/repo" \
+		--good main~3 --bad main --build true --hook true --design blocks
+	expect_eq "--design on bisect" 2 "$rc"
+	expect_match "message" "--design belongs to campaign start" "$err"
+	# a work tree with changes: git bisect could not check out a commit
+	echo 9 >>"$tmp/repo/delay"
+	run_sl campaign bisect b3 "$tmp/job.job" --db "$tmp/r.db" --repo "$tmp/repo" \
+		--good main~3 --bad main --build true --hook true
+	expect_eq "a dirty work tree" 2 "$rc"
+	expect_match "message" "--repo '.*repo': its work tree has changes \( M delay\)" "$err"
+	expect_eq "one line" 1 "$(grep -c . <<<"$err")"
+	git -C "$tmp/repo" checkout -q -- delay
 	# nothing was started: no campaign, no git bisect, the tree as it was
 	[ ! -e "$tmp/r.db" ] || expect_eq "campaigns" "" \
 		"$(sqlite3 "$tmp/r.db" 'SELECT name FROM campaigns' 2>/dev/null)"
@@ -181,5 +193,19 @@ test_campaign_bisect_bad_input_exits_2() {
 		--good main~3 --bad main --build true --hook true
 	expect_eq "a bisect in progress" 2 "$rc"
 	expect_match "message" "a git bisect is in progress" "$err"
+	git -C "$tmp/repo" bisect reset >/dev/null 2>&1
+}
+
+# a bisect that stopped (its hook failed): its step is no longer shown
+# measuring
+test_campaign_bisect_status_of_a_failed_bisect() {
+	brepo 4 3
+	run_sl campaign bisect b4 "$tmp/job.job" --db "$tmp/r.db" --repo "$tmp/repo" \
+		--good main~3 --bad main --build true --hook false
+	expect_eq "start with a failing hook" 1 "$rc"
+	run_sl campaign status b4 --db "$tmp/r.db"
+	expect_match "status" "bisect failed" "$out"
+	[[ $out != *measuring* ]] || fail "a failed bisect's step shown measuring: $out"
+	expect_match "its step" "step 1 .* 0 runs +no call" "$out"
 	git -C "$tmp/repo" bisect reset >/dev/null 2>&1
 }
