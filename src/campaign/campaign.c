@@ -131,6 +131,13 @@ static int from_states(const json_t *states, struct campaign *c)
 		if (json_unpack(s, "{s:s, s?s, s?s, s?b}", "name", &name,
 				"check", &check, "commit", &commit, "built", &built))
 			return -1;
+		/* the name and commit reach the commands as variables and
+		 * git's arguments: only what start and git bisect make */
+		if (!*name || strlen(name) > 64 ||
+		    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != strlen(name) ||
+		    (commit && (strlen(commit) != 40 ||
+				strspn(commit, "0123456789abcdef") != 40)))
+			return -1;
 		c->states[i].name = xstrdup(name);
 		c->states[i].check = check ? xstrdup(check) : NULL;
 		c->states[i].commit = commit ? xstrdup(commit) : NULL;

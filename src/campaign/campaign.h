@@ -183,6 +183,26 @@ int campaign_boot_state(struct campaign *c, struct store *st, const char *db,
 int campaign_run_cmd(const char *cmd, const char *dir, bool quiet);
 
 /*
+ * The commands a campaign runs at boot (hook, checks, build, repo, job)
+ * in a file of this machine's own, DIR/NAME.cmd, mode 0600
+ * (campaign/local.c): the store's copy is shared and only shown.
+ * campaign_cmd_dir(): DIR, $SCHEDLAB_CAMPAIGN_DIR, else the state
+ * directory's campaigns/; -1 after error().
+ * campaign_cmd_write(): c's commands into a temporary file in DIR, its
+ * path in *tmp; campaign_cmd_commit() puts it in place,
+ * campaign_cmd_discard() removes it. -1 after error().
+ * campaign_cmd_verify(): 1 when c's commands are the file's and the file
+ * is this user's alone; 0 when there is none and missing_ok (another
+ * machine's campaign); else -1 after error() naming the field or the
+ * file's fault: nothing of c may run.
+ */
+int campaign_cmd_dir(char *buf, size_t len);
+int campaign_cmd_write(const struct campaign *c, char **tmp);
+int campaign_cmd_commit(const struct campaign *c, char **tmp);
+void campaign_cmd_discard(char **tmp);
+int campaign_cmd_verify(const struct campaign *c, bool missing_ok);
+
+/*
  * The bisect mode (campaign/bisect.c; doc/statistics.md, "Kernel
  * bisect on a campaign").
  *

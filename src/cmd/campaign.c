@@ -191,17 +191,29 @@ out:
 int campaign_create(struct campaign *c, const char *db, const char *who,
 		    int (*begin)(struct campaign *, struct store *, const char *))
 {
-	struct store *st = store_open(db);
+	struct store *st;
+	char *tmp;
 	int rc;
 
-	if (!st)
+	/* the commands resume will run, this machine's own copy: written
+	 * before the campaign is stored, put in place once it is */
+	if (campaign_cmd_write(c, &tmp))
 		return EXIT_USAGE;
+	st = store_open(db);
+	if (!st) {
+		campaign_cmd_discard(&tmp);
+		return EXIT_USAGE;
+	}
 	rc = campaign_save(st, c, true);
 	if (rc) {
 		if (rc > 0)
 			error("%s: a campaign '%s' exists in %s (campaign status %s)",
 			      who, c->name, db, c->name);
+		campaign_cmd_discard(&tmp);
 		rc = EXIT_USAGE;
+	} else if (campaign_cmd_commit(c, &tmp)) {
+		rc = campaign_stop(c, st, "failed", EXIT_USAGE,
+				   "its command file could not be put in place");
 	} else {
 		rc = begin(c, st, db);
 	}
@@ -236,7 +248,10 @@ static int resume_one(struct store *st, const char *db, const char *name)
 	if (strcmp(c.status, "running"))
 		printf("campaign %s: %s after %zu boots\n%s", c.name, c.status,
 		       c.nboots, c.verdict ? c.verdict : "");
-	rc = campaign_step(&c, st, db);
+	else if (campaign_cmd_verify(&c, false) < 0)
+		rc = EXIT_USAGE;
+	if (!rc)
+		rc = campaign_step(&c, st, db);
 	campaign_free(&c);
 	return rc;
 }
@@ -254,13 +269,14 @@ static int worse(int a, int b)
 	return a ? a : b;
 }
 
-/* Every running campaign of st, oldest first, each its step; the exit
- * status that says most (worse()). */
+/* Every running campaign of st started on this machine (its command
+ * file here), oldest first, each its step; the exit status that says
+ * most (worse()). */
 static int resume_all(struct store *st, const char *db)
 {
 	char **names;
-	size_t n, running = 0;
-	int rc = 0;
+	size_t n, running = 0, others = 0;
+	int rc = 0, mine;
 
 	if (store_campaign_names(st, &names, &n))
 		return EXIT_USAGE;
@@ -271,14 +287,19 @@ static int resume_all(struct store *st, const char *db)
 			rc = EXIT_USAGE;
 			continue;
 		}
-		if (!strcmp(c.status, "running")) {
-			running++;
+		mine = strcmp(c.status, "running") ? 0 : campaign_cmd_verify(&c, true);
+		if (mine < 0)
+			rc = worse(rc, EXIT_USAGE);
+		else if (mine)
 			rc = worse(rc, campaign_step(&c, st, db));
-		}
+		running += mine > 0;
+		others += !mine && !strcmp(c.status, "running");
 		campaign_free(&c);
 	}
 	if (!running && !rc)
-		printf("campaign: no campaign is running in %s\n", db);
+		printf("campaign: no campaign of this machine's is running in %s%s\n",
+		       store_path(st), others ?
+		       " (others are: their command files are on the machines that started them)" : "");
 	split_free(names, n);
 	return rc;
 }

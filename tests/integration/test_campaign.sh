@@ -252,3 +252,76 @@ test_campaign_resume_every_running_campaign() {
 	expect_eq "m2: boots" 3 "$("$SCHEDLAB" campaign status m2 --db "$tmp/r.db" --format json | jq '.boots | length')"
 	expect_no_leftovers
 }
+
+# psql_as ROLE SQL: SQL run as ROLE (a lab machine's login), its output
+# and errors on stdout.
+psql_as() {
+	"$PG_BIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 -h "$PG_DIR" -p "$PG_PORT" \
+		-U "$1" -d schedlab -c "$2" 2>&1
+}
+
+# What a campaign runs as root at boot is its machine's own (its command
+# file, campaign/local.c): another lab machine, logged in as the same
+# agent role (the roles doc/fleet.md makes), rewrites the hook in the
+# shared store; resume refuses and runs nothing.
+test_campaign_commands_are_the_machines_own() {
+	local agent_url orig
+	pg_start
+	cjob
+	run_sl run "$tmp/job.job" --db "$PGURL" -q	# the schema, by its owner
+	awk '/^```sql$/ { s = 1; next } /^```$/ { s = 0 } s' "$TOP/doc/fleet.md" \
+		>"$tmp/roles.sql"
+	"$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$PG_DIR" -p "$PG_PORT" \
+		-U schedlab -d schedlab -f "$tmp/roles.sql" >/dev/null
+	agent_url=${PGURL/user=schedlab/user=schedlab_agent}
+	DB=$agent_url
+	cstart p2 --max-boots 8
+	expect_eq "start as the agent role ($err)" 75 "$rc"
+	expect_eq "its command file" "-rw-------" "$(stat -c %A "$tmp/campaigns/p2.cmd")"
+	orig=$(psql_t "SELECT state FROM campaigns WHERE name = 'p2'")
+	orig=${orig//\'/\'\'}
+	# the other machine: the same role, the hook of p2 rewritten
+	psql_as schedlab_agent "UPDATE schedlab.campaigns SET state =
+		jsonb_set(state::jsonb, '{hook}', to_jsonb('touch $tmp/pwned'::text))::json
+		WHERE name = 'p2'"
+	run_sl campaign resume p2 --db "$DB"
+	expect_eq "resume of the rewritten campaign" 2 "$rc"
+	expect_eq "why" "schedlab: campaign p2: its hook in the store differs from the command file $tmp/campaigns/p2.cmd: the store's copy was changed after start; nothing run (the file holds what this machine agreed to run)" "$err"
+	run_sl campaign resume --db "$DB"
+	expect_eq "resume of every campaign" 2 "$rc"
+	[ ! -e "$tmp/pwned" ] || fail "the rewritten hook ran"
+	expect_eq "runs of p2" 0 "$(psql_t "SELECT count(*) FROM runs WHERE label LIKE 'p2/%'")"
+	# a check rewritten: named too
+	psql_as schedlab_agent "UPDATE schedlab.campaigns SET state =
+		jsonb_set('$orig'::jsonb, '{states,1,check}',
+		to_jsonb('touch $tmp/pwned'::text))::json WHERE name = 'p2'" >/dev/null
+	run_sl campaign status p2 --db "$DB" --format json
+	expect_eq "the store's copy shown" "touch $tmp/pwned" "$(jval "$out" '.states[1].check')"
+	run_sl campaign resume p2 --db "$DB"
+	expect_eq "resume with a check rewritten" 2 "$rc"
+	expect_match "why" "campaign p2: its states\[1\]\.check in the store differs" "$err"
+	[ ! -e "$tmp/pwned" ] || fail "the rewritten check ran"
+	# put back as start wrote it: the campaign goes on
+	psql_as schedlab_agent "UPDATE schedlab.campaigns SET state = '$orig'
+		WHERE name = 'p2'" >/dev/null
+	# the file written by others, or gone: refused
+	chmod 0622 "$tmp/campaigns/p2.cmd"
+	run_sl campaign resume p2 --db "$DB"
+	expect_eq "a file others may write" 2 "$rc"
+	expect_match "why" "campaign p2: its command file $tmp/campaigns/p2.cmd may be written by others \(mode 0622\): nothing run" "$err"
+	chmod 0600 "$tmp/campaigns/p2.cmd"
+	# a machine without its command file leaves it alone
+	SCHEDLAB_CAMPAIGN_DIR=$tmp/m2 run_sl campaign resume --db "$DB"
+	expect_eq "another machine's resume ($err)" 0 "$rc"
+	expect_match "says why" "no campaign of this machine's is running .*others are" "$out"
+	SCHEDLAB_CAMPAIGN_DIR=$tmp/m2 run_sl campaign resume p2 --db "$DB"
+	expect_eq "another machine's resume of p2" 2 "$rc"
+	expect_match "why" "campaign p2: its command file $tmp/m2/p2.cmd" "$err"
+	# (as the schema's owner: the agent role may not UPDATE runs, which
+	# `schedlab run` does to mark abandoned ones - a fault of its own)
+	run_sl campaign resume p2 --db "$PGURL"
+	expect_eq "resume as it was started ($err)" 75 "$rc"
+	[ "$(psql_t "SELECT count(*) FROM runs WHERE label LIKE 'p2/%'")" -gt 0 ] ||
+		fail "no run of p2 after its resume"
+	expect_no_leftovers
+}
