@@ -6,7 +6,9 @@
  * the state's check; a run that may not have ended is judged by its
  * uuid in the store (complete: taken; else a new attempt, the old run
  * left as the store marked it). A boot is one child `schedlab run
- * --uuid`, which dies with this process (PR_SET_PDEATHSIG).
+ * --uuid`, which dies with this process (PR_SET_PDEATHSIG); each child
+ * leads a process group that the next resume ends if this one is killed
+ * (children.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -73,28 +75,43 @@ static int reap(pid_t pid)
 	while (waitpid(pid, &ws, 0) < 0)
 		if (errno != EINTR)
 			return -1;
+	campaign_child_forget();
 	return ws;
 }
 
 /* A child that ends with this process, even one killed with -9; in
- * dir when not NULL. */
+ * dir when not NULL. It leads a process group of its own, recorded
+ * before it runs anything (children.c): what it starts in turn is
+ * ended by the next resume if this one is killed. */
 static pid_t spawn(const char *path, char *const *argv, const char *dir,
 		   bool quiet)
 {
 	pid_t parent = getpid(), pid;
+	int gate[2];
+	char go;
 
 	fflush(NULL);
+	if (pipe2(gate, O_CLOEXEC)) {
+		error_errno("campaign: cannot make a pipe");
+		return -1;
+	}
 	pid = fork();
 	if (pid < 0) {
 		error_errno("campaign: cannot fork");
+		close(gate[0]);
+		close(gate[1]);
 		return -1;
 	}
 	if (!pid) {
 		int null = open("/dev/null", O_RDWR);
 
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() != parent)
+		setpgid(0, 0);
+		close(gate[1]);
+		/* on until recorded; the parent gone: nothing to do */
+		if (read(gate[0], &go, 1) != 1 || getppid() != parent)
 			_exit(EXIT_INTERRUPTED);
+		close(gate[0]);
 		if (dir && chdir(dir)) {
 			fprintf(stderr, "schedlab: campaign: cannot enter %s: %s\n",
 				dir, strerror(errno));
@@ -111,6 +128,15 @@ static pid_t spawn(const char *path, char *const *argv, const char *dir,
 			strerror(errno));
 		_exit(127);
 	}
+	setpgid(pid, pid);	/* both sides, so no race decides */
+	close(gate[0]);
+	if (campaign_child_record(pid) || write(gate[1], "", 1) != 1) {
+		close(gate[1]);
+		kill(-pid, SIGKILL);
+		reap(pid);
+		return -1;
+	}
+	close(gate[1]);
 	return pid;
 }
 

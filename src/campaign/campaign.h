@@ -203,6 +203,19 @@ void campaign_cmd_discard(char **tmp);
 int campaign_cmd_verify(const struct campaign *c, bool missing_ok);
 
 /*
+ * A campaign's children in process groups of their own
+ * (campaign/children.c). campaign_child_record(): group pgid, started
+ * by this process, written down while it is waited for; -1 after
+ * error(). campaign_child_forget(): it ended. campaign_end_orphans():
+ * the groups that resumes killed meanwhile left, ended (SIGTERM, then
+ * SIGKILL) and waited for - resume's first act.
+ */
+#include <sys/types.h>
+int campaign_child_record(pid_t pgid);
+void campaign_child_forget(void);
+void campaign_end_orphans(void);
+
+/*
  * The bisect mode (campaign/bisect.c; doc/statistics.md, "Kernel
  * bisect on a campaign").
  *

@@ -420,8 +420,10 @@ static int dispatch(const char *sub, const struct campaign_opts *o,
 	st = !strcmp(sub, "status") ? store_open_ro(db) : store_open(db);
 	if (!st)
 		return EXIT_USAGE;
-	if (!strcmp(sub, "resume"))
+	if (!strcmp(sub, "resume")) {
+		campaign_end_orphans();	/* before any build, hook or run */
 		rc = n ? resume_one(st, db, ops[0]) : resume_all(st, db);
+	}
 	else if (!strcmp(sub, "status"))
 		rc = status(st, n ? ops[0] : NULL, o->format);
 	else

@@ -209,3 +209,37 @@ test_campaign_bisect_status_of_a_failed_bisect() {
 	expect_match "its step" "step 1 .* 0 runs +no call" "$out"
 	git -C "$tmp/repo" bisect reset >/dev/null 2>&1
 }
+
+# kill -9 of campaign bisect while its build runs: the build's children
+# (make -j's, here a sleep in the background) are ended by the next
+# resume before it builds again - never two builds in one tree
+test_campaign_bisect_kill_mid_build_leaves_no_build() {
+	local mark i
+	brepo 4 3
+	mark="31.$RANDOM"
+	touch "$tmp/slow"
+	start_sl campaign bisect b5 "$tmp/job.job" --db "$tmp/r.db" --repo "$tmp/repo" \
+		--good main~3 --bad main --seed 7 \
+		--hook "echo \$SCHEDLAB_COMMIT >'$tmp/state'" \
+		--check "grep -qx \$SCHEDLAB_COMMIT '$tmp/state'" \
+		--build "if [ -e '$tmp/slow' ]; then rm '$tmp/slow'; sleep $mark & wait; fi
+			! pgrep -f '^sleep $mark' >/dev/null || echo \$SCHEDLAB_COMMIT >>'$tmp/two'
+			cp delay '$tmp/k/'\$SCHEDLAB_COMMIT"
+	for i in $(seq 1 100); do
+		pgrep -f "^sleep $mark" >/dev/null && break
+		sleep 0.1
+	done
+	pgrep -f "^sleep $mark" >/dev/null || fail "the build never started: $(cat "$sl_errf")"
+	kill -9 "$sl_pid"
+	finish_sl
+	expect_eq "bisect killed" 137 "$rc"
+	run_sl campaign resume b5 --db "$tmp/r.db"
+	expect_eq "resume ($err)" 75 "$rc"
+	expect_match "says what it ended" "ending 1 processes that a killed campaign left running" "$err"
+	[ ! -e "$tmp/two" ] || fail "a build ran beside the killed one's: $(cat "$tmp/two")"
+	expect_eq "the killed build's children" "" "$(pgrep -f "^sleep $mark" || true)"
+	expect_eq "records left" "" "$(ls "$tmp/campaigns" | grep running || true)"
+	run_sl campaign abort b5 --db "$tmp/r.db"
+	git -C "$tmp/repo" bisect reset >/dev/null 2>&1
+	expect_no_leftovers
+}
