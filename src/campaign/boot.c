@@ -305,22 +305,71 @@ static int next(struct campaign *c, struct store *st, const char *db)
 	return hook(c, st, db);
 }
 
+/* Why run uuid failed, as it stored it; NULL when it did not say. */
+static char *run_reason(struct store *st, const char *uuid)
+{
+	char *why = NULL;
+	struct run r;
+	int64_t id;
+
+	if (store_find_uuid(st, uuid, &id) == 1 && !store_load(st, id, &r)) {
+		for (size_t i = 0; i < r.ncases && !why; i++)
+			if (r.cases[i].reason && *r.cases[i].reason)
+				why = xasprintf("%s: %s", r.cases[i].job ? r.cases[i].job : "its case",
+						r.cases[i].reason);
+		run_free(&r);
+	}
+	return why;
+}
+
+/*
+ * After boot k's run exited rc (not 0): whether to run it again. A run
+ * killed (with its resume, or by a crash: a signal's status) is made
+ * again, CAMPAIGN_MAX_ATTEMPTS starts at most; one that failed by
+ * itself (exit 1) CAMPAIGN_MAX_FAILURES times; one refused as bad
+ * input (exit 2: the job file gone or changed) not at all. 0: again;
+ * else the campaign stopped, resume's exit status.
+ */
+static int run_failed(struct campaign *c, struct store *st, size_t k, int rc)
+{
+	struct camp_boot *b = &c->boots[k];
+	const char *state = c->states[b->state].name;
+	char *why = NULL, *reason;
+
+	if (rc == EXIT_USAGE) {
+		why = xasprintf("boot %zu (state %s): the job %s was refused as input (schedlab run exited 2, its error above): fix the job file and start a new campaign",
+				k + 1, state, c->job);
+		rc = campaign_stop(c, st, "failed", EXIT_USAGE, why);
+	} else if (rc == EXIT_RUN_FAILED && ++b->failures >= CAMPAIGN_MAX_FAILURES) {
+		reason = run_reason(st, b->uuid);
+		why = xasprintf("boot %zu (state %s): the job failed %u times (schedlab run exited 1): %s",
+				k + 1, state, b->failures,
+				reason ? reason : "its error above");
+		free(reason);
+		rc = campaign_stop(c, st, "failed", 1, why);
+	} else if (rc != EXIT_RUN_FAILED && b->attempts >= CAMPAIGN_MAX_ATTEMPTS) {
+		why = xasprintf("boot %zu (state %s): its run was started %u times and never ended by itself (killed, or the machine crashed, each time)",
+				k + 1, state, b->attempts);
+		rc = campaign_stop(c, st, "failed", 1, why);
+	} else {
+		rc = 0;
+	}
+	free(why);
+	return rc;
+}
+
 /* Boot k is in its state: its job run (again), recorded. */
 static int measure(struct campaign *c, struct store *st, const char *db)
 {
 	size_t k = c->nboots - 1;
 	struct camp_boot *b = &c->boots[k];
-	char why[256];
 	int rc;
 
-	/* a run that fails (killed, a case that failed) is made again: a
-	 * boot counts only with a complete run */
+	/* a run that did not complete is made again (run_failed() says how
+	 * often): a boot counts only with a complete run */
 	do {
-		if (b->attempts >= CAMPAIGN_MAX_ATTEMPTS) {
-			snprintf(why, sizeof(why), "boot %zu (state %s): its run was started %u times and never completed (the machine crashed or the run failed each time)",
-				 k + 1, c->states[b->state].name, b->attempts);
-			return campaign_stop(c, st, "failed", 1, why);
-		}
+		if (b->attempts >= CAMPAIGN_MAX_ATTEMPTS)
+			return run_failed(c, st, k, 128 + SIGKILL);
 		uuid_new(b->uuid, sizeof(b->uuid));
 		b->attempts++;
 		b->phase = PH_RUNNING;
@@ -329,9 +378,13 @@ static int measure(struct campaign *c, struct store *st, const char *db)
 		printf("campaign %s: boot %zu: state %s, run %s\n", c->name, k + 1,
 		       c->states[b->state].name, b->uuid);
 		rc = run_job(c, db, k);
-		if (rc)
+		if (rc) {
 			printf("campaign %s: boot %zu: the run %s exited %d\n",
 			       c->name, k + 1, b->uuid, rc);
+			if ((rc = run_failed(c, st, k, rc)))
+				return rc;
+			rc = -1;	/* again */
+		}
 	} while (rc);
 	b->phase = PH_DONE;
 	if (campaign_save(st, c, false))

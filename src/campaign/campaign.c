@@ -58,10 +58,11 @@ static json_t *bisect_json(const struct campaign *c)
 
 static json_t *boot_json(const struct campaign *c, const struct camp_boot *b)
 {
-	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:f}",
+	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:f}",
 			 "state", c->states[b->state].name,
 			 "phase", phase_names[b->phase], "uuid", b->uuid,
 			 "attempts", (json_int_t)b->attempts,
+			 "failures", (json_int_t)b->failures,
 			 "hooks", (json_int_t)b->hooks, "hooked_at", b->hooked_at);
 }
 
@@ -98,12 +99,15 @@ json_t *campaign_to_json(const struct campaign *c)
 static int from_boot(const json_t *o, struct campaign *c, struct camp_boot *b)
 {
 	const char *state = "", *phase = "", *uuid = "";
-	json_int_t attempts = 0, hooks = 0;
+	json_int_t attempts = 0, failures = 0, hooks = 0;
 
-	if (json_unpack((json_t *)o, "{s:s, s:s, s:s, s:I, s:I, s:F}", "state", &state,
+	if (json_unpack((json_t *)o, "{s:s, s:s, s:s, s:I, s?I, s:I, s:F}", "state", &state,
 			"phase", &phase, "uuid", &uuid, "attempts", &attempts,
+			"failures", &failures,
 			"hooks", &hooks, "hooked_at", &b->hooked_at))
 		return -1;
+	b->failures = failures > 0 && failures < attempts ? (unsigned)failures :
+		      failures > 0 ? (unsigned)attempts : 0;
 	b->state = (unsigned)c->nstates;
 	for (size_t i = 0; i < c->nstates; i++)
 		if (!strcmp(c->states[i].name, state))

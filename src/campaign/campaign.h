@@ -29,8 +29,11 @@
 #define CAMPAIGN_MAX_STATES 16
 /* the hook is called at most this often for one boot before it is lost */
 #define CAMPAIGN_MAX_HOOKS 3
-/* a boot's job is started at most this often (a killed run is redone) */
+/* a boot's job is started at most this often (a run killed with its
+ * resume, or by a crash, is redone) */
 #define CAMPAIGN_MAX_ATTEMPTS 10
+/* ... and fails by itself (schedlab run exits 1) at most this often */
+#define CAMPAIGN_MAX_FAILURES 3
 /* the campaign's error rate, shared by its looks (Bonferroni) */
 #define CAMPAIGN_ALPHA 0.05
 
@@ -102,6 +105,7 @@ struct camp_boot {
 	enum camp_phase phase;
 	char uuid[40];		/* the run of its current attempt; "" none */
 	unsigned attempts;	/* runs started for it */
+	unsigned failures;	/* ... that failed by themselves (exit 1) */
 	unsigned hooks;		/* hook calls for it */
 	double hooked_at;	/* Unix time of the last hook call */
 };

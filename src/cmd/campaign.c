@@ -104,8 +104,10 @@ static void campaign_usage(FILE *f)
 	opts_help(f, campaign_options);
 	fprintf(f, "\nExit status: 0 the campaign ended with its verdict (status: shown; bisect:\n"
 		"the first bad commit, or only skipped commits left),\n"
-		"1 it stopped without one (a boot lost, a run or the hook failed), 2 bad input\n"
-		"or the database, 75 start and resume: the hook was called, a boot follows.\n");
+		"1 it stopped without one (a boot lost, the job failed 3 times, its run killed\n"
+		"10 times, the hook failed), 2 bad input (resume: the job file gone, a command\n"
+		"file that does not match) or the database, 75 start and resume: the hook was\n"
+		"called, a boot follows.\n");
 }
 
 /* NAME[:CHECK] into s; -1 after error(). */

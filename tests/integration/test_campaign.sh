@@ -325,3 +325,30 @@ test_campaign_commands_are_the_machines_own() {
 		fail "no run of p2 after its resume"
 	expect_no_leftovers
 }
+
+# A run that fails by itself is not a crash: /bin/false is run 3 times
+# (the man page's count), the campaign stops with the run's own error;
+# a job file gone mid-campaign is input, said once, nothing run again
+test_campaign_failing_run_and_missing_job() {
+	use_tmpdir
+	printf '[global]\niterations = 1\nwarmup = 0\n\n[f]\nworkload = command\nargv = /bin/false\n' \
+		>"$tmp/false.job"
+	run_sl campaign start f1 "$tmp/false.job" --db "$tmp/r.db" --state a --state b --hook true
+	expect_eq "start ($err)" 75 "$rc"
+	run_sl campaign resume --db "$tmp/r.db"
+	expect_eq "resume of a failing job" 1 "$rc"
+	expect_match "the campaign's words" "campaign f1: boot 1 \(state [ab]\): the job failed 3 times \(schedlab run exited 1\): f: " "$err"
+	expect_eq "runs made" 3 "$(sqlite3 "$tmp/r.db" "SELECT count(*) FROM runs WHERE label LIKE 'f1/%'")"
+	expect_eq "the campaign's lines" 1 "$(grep -c '^schedlab: campaign f1' <<<"$err")"
+	expect_eq status failed "$("$SCHEDLAB" campaign status f1 --db "$tmp/r.db" --format json | jq -r .status)"
+	cjob
+	run_sl campaign start f2 "$tmp/job.job" --db "$tmp/r.db" --state a --state b --hook true
+	expect_eq "start ($err)" 75 "$rc"
+	rm "$tmp/job.job"
+	run_sl campaign resume f2 --db "$tmp/r.db"
+	expect_eq "resume without its job file" 2 "$rc"
+	expect_match "says so" "campaign f2: boot 1 \(state [ab]\): the job $tmp/job.job was refused as input" "$err"
+	expect_eq "error lines" 2 "$(grep -c . <<<"$err")"
+	expect_eq "runs made" 0 "$(sqlite3 "$tmp/r.db" "SELECT count(*) FROM runs WHERE label LIKE 'f2/%'")"
+	expect_no_leftovers
+}
