@@ -42,6 +42,10 @@
 /* a bisect's references: boots of each at first, at most by default */
 #define BISECT_MIN_REFS 2
 #define BISECT_MAX_REFS 12
+/* a step's most boots by default: this many times the planner's first
+ * look, at least BISECT_STEP_MIN */
+#define BISECT_STEP_FACTOR 6
+#define BISECT_STEP_MIN 12
 
 /* resume's exit status while a boot is pending: the hook was called */
 #define CAMPAIGN_EXIT_NEXT_BOOT 75

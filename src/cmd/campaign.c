@@ -51,7 +51,7 @@ static const struct opt_def campaign_options[] = {
 	  .help = "bisect: a shell command that exits 0 when the machine runs $SCHEDLAB_COMMIT's kernel (e.g. grep -q \"${SCHEDLAB_COMMIT:0:12}\" /proc/version)" },
 	{ .name = "max-step-boots", .type = OPT_UINT, .offset = O(max_step),
 	  .min = 1, .max = 50, .arg = "N",
-	  .help = "bisect: a candidate's most boots before it is skipped (default: 3 times the planner's first look, 4 at least)" },
+	  .help = "bisect: a candidate's most boots before it is skipped (default: 6 times the planner's first look, 12 at least)" },
 	{ .name = "max-ref-boots", .type = OPT_UINT, .offset = O(max_refs),
 	  .def = "12", .min = 2, .max = 100, .arg = "N",
 	  .help = "bisect: boots of each reference, at most, for good and bad to differ" },
