@@ -101,6 +101,26 @@ static int commit_hash(const char *repo, const char *arg, char *hash)
 	return rc ? -1 : 0;
 }
 
+/* git bisect checks out each commit: a tree with changes to tracked
+ * files would make it fail after the campaign was stored. */
+static int clean_tree(const char *repo)
+{
+	const char *args[] = { "status", "--porcelain", "--untracked-files=no", NULL };
+	char *out = NULL, *nl;
+	int rc = git_out(repo, &out, args);
+
+	if (rc || (out && *out)) {
+		nl = out ? strchr(out, '\n') : NULL;
+		if (nl)
+			*nl = '\0';
+		rc = rc ? error("campaign bisect: --repo '%s': git status exited %d", repo, rc) :
+			error("campaign bisect: --repo '%s': its work tree has changes (%s%s); git bisect checks out each commit: commit or stash them first",
+			      repo, out, nl && nl[1] ? ", ..." : "");
+	}
+	free(out);
+	return rc ? -1 : 0;
+}
+
 int bisect_validate(const char *repo, const char *good_arg, const char *bad_arg,
 		    char *good, char *bad)
 {
@@ -123,7 +143,7 @@ int bisect_validate(const char *repo, const char *good_arg, const char *bad_arg,
 	if (!git_quiet(repo, log))
 		return error("campaign bisect: a git bisect is in progress in %s (git bisect reset ends it)",
 			     repo);
-	return 0;
+	return clean_tree(repo);
 }
 
 bool git_bisect_logged(const char *repo, const char *line)

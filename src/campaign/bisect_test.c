@@ -166,7 +166,13 @@ void bisect_plan(struct camp_bisect *b, const struct bis_test *gate,
 
 	b->distance = gate->lr;
 	b->noise = isfinite(gate->noise) ? gate->noise : 0;
-	b->max_step = max_step_opt ? max_step_opt : 3 * plan > 4 ? 3 * plan : 4;
+	/* room for a step the planner's first look leaves undecided (its
+	 * runs spread more than the references' said): a skip leaves git
+	 * a commit it cannot place, so boots are added rather, the looks
+	 * they bring charged in b->looks below */
+	b->max_step = max_step_opt ? max_step_opt :
+		      BISECT_STEP_FACTOR * plan > BISECT_STEP_MIN ?
+		      BISECT_STEP_FACTOR * plan : BISECT_STEP_MIN;
 	if (b->max_step > NOISE_MAX_RUNS)
 		b->max_step = NOISE_MAX_RUNS;
 	/* the first look where a call is likely, at the alpha its share of

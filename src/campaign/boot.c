@@ -6,7 +6,9 @@
  * the state's check; a run that may not have ended is judged by its
  * uuid in the store (complete: taken; else a new attempt, the old run
  * left as the store marked it). A boot is one child `schedlab run
- * --uuid`, which dies with this process (PR_SET_PDEATHSIG).
+ * --uuid`, which dies with this process (PR_SET_PDEATHSIG); each child
+ * leads a process group that the next resume ends if this one is killed
+ * (children.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +32,13 @@ static double wall_now(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+double campaign_since(double t)
+{
+	double d = wall_now() - t;
+
+	return d > 0 ? d : 0;
 }
 
 int campaign_save(struct store *st, const struct campaign *c, bool create)
@@ -66,28 +75,43 @@ static int reap(pid_t pid)
 	while (waitpid(pid, &ws, 0) < 0)
 		if (errno != EINTR)
 			return -1;
+	campaign_child_forget();
 	return ws;
 }
 
 /* A child that ends with this process, even one killed with -9; in
- * dir when not NULL. */
+ * dir when not NULL. It leads a process group of its own, recorded
+ * before it runs anything (children.c): what it starts in turn is
+ * ended by the next resume if this one is killed. */
 static pid_t spawn(const char *path, char *const *argv, const char *dir,
 		   bool quiet)
 {
 	pid_t parent = getpid(), pid;
+	int gate[2];
+	char go;
 
 	fflush(NULL);
+	if (pipe2(gate, O_CLOEXEC)) {
+		error_errno("campaign: cannot make a pipe");
+		return -1;
+	}
 	pid = fork();
 	if (pid < 0) {
 		error_errno("campaign: cannot fork");
+		close(gate[0]);
+		close(gate[1]);
 		return -1;
 	}
 	if (!pid) {
 		int null = open("/dev/null", O_RDWR);
 
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() != parent)
+		setpgid(0, 0);
+		close(gate[1]);
+		/* on until recorded; the parent gone: nothing to do */
+		if (read(gate[0], &go, 1) != 1 || getppid() != parent)
 			_exit(EXIT_INTERRUPTED);
+		close(gate[0]);
 		if (dir && chdir(dir)) {
 			fprintf(stderr, "schedlab: campaign: cannot enter %s: %s\n",
 				dir, strerror(errno));
@@ -104,6 +128,15 @@ static pid_t spawn(const char *path, char *const *argv, const char *dir,
 			strerror(errno));
 		_exit(127);
 	}
+	setpgid(pid, pid);	/* both sides, so no race decides */
+	close(gate[0]);
+	if (campaign_child_record(pid) || write(gate[1], "", 1) != 1) {
+		close(gate[1]);
+		kill(-pid, SIGKILL);
+		reap(pid);
+		return -1;
+	}
+	close(gate[1]);
 	return pid;
 }
 
@@ -296,12 +329,64 @@ static int next(struct campaign *c, struct store *st, const char *db)
 	return hook(c, st, db);
 }
 
+/* Why run uuid failed, as it stored it; NULL when it did not say. */
+static char *run_reason(struct store *st, const char *uuid)
+{
+	char *why = NULL;
+	struct run r;
+	int64_t id;
+
+	if (store_find_uuid(st, uuid, &id) == 1 && !store_load(st, id, &r)) {
+		for (size_t i = 0; i < r.ncases && !why; i++)
+			if (r.cases[i].reason && *r.cases[i].reason)
+				why = xasprintf("%s: %s", r.cases[i].job ? r.cases[i].job : "its case",
+						r.cases[i].reason);
+		run_free(&r);
+	}
+	return why;
+}
+
+/*
+ * After boot k's run exited rc (not 0): whether to run it again. A run
+ * killed (with its resume, or by a crash: a signal's status) is made
+ * again, CAMPAIGN_MAX_ATTEMPTS starts at most; one that failed by
+ * itself (exit 1) CAMPAIGN_MAX_FAILURES times; one refused as bad
+ * input (exit 2: the job file gone or changed) not at all. 0: again;
+ * else the campaign stopped, resume's exit status.
+ */
+static int run_failed(struct campaign *c, struct store *st, size_t k, int rc)
+{
+	struct camp_boot *b = &c->boots[k];
+	const char *state = c->states[b->state].name;
+	char *why = NULL, *reason;
+
+	if (rc == EXIT_USAGE) {
+		why = xasprintf("boot %zu (state %s): the job %s was refused as input (schedlab run exited 2, its error above): fix the job file and start a new campaign",
+				k + 1, state, c->job);
+		rc = campaign_stop(c, st, "failed", EXIT_USAGE, why);
+	} else if (rc == EXIT_RUN_FAILED && ++b->failures >= CAMPAIGN_MAX_FAILURES) {
+		reason = run_reason(st, b->uuid);
+		why = xasprintf("boot %zu (state %s): the job failed %u times (schedlab run exited 1): %s",
+				k + 1, state, b->failures,
+				reason ? reason : "its error above");
+		free(reason);
+		rc = campaign_stop(c, st, "failed", 1, why);
+	} else if (rc != EXIT_RUN_FAILED && b->attempts >= CAMPAIGN_MAX_ATTEMPTS) {
+		why = xasprintf("boot %zu (state %s): its run was started %u times and never ended by itself (killed, or the machine crashed, each time)",
+				k + 1, state, b->attempts);
+		rc = campaign_stop(c, st, "failed", 1, why);
+	} else {
+		rc = 0;
+	}
+	free(why);
+	return rc;
+}
+
 /* Boot k is in its state: its job run (again), recorded. */
 static int measure(struct campaign *c, struct store *st, const char *db)
 {
 	size_t k = c->nboots - 1;
 	struct camp_boot *b = &c->boots[k];
-	char why[256];
 	int rc;
 
 	/* the hook worked: CAMPAIGN_MAX_HOOKS counts the calls since the
@@ -309,14 +394,11 @@ static int measure(struct campaign *c, struct store *st, const char *db)
 	 * back in the default kernel, and is hooked again) */
 	b->hooks = 0;
 
-	/* a run that fails (killed, a case that failed) is made again: a
-	 * boot counts only with a complete run */
+	/* a run that did not complete is made again (run_failed() says how
+	 * often): a boot counts only with a complete run */
 	do {
-		if (b->attempts >= CAMPAIGN_MAX_ATTEMPTS) {
-			snprintf(why, sizeof(why), "boot %zu (state %s): its run was started %u times and never completed (the machine crashed or the run failed each time)",
-				 k + 1, c->states[b->state].name, b->attempts);
-			return campaign_stop(c, st, "failed", 1, why);
-		}
+		if (b->attempts >= CAMPAIGN_MAX_ATTEMPTS)
+			return run_failed(c, st, k, 128 + SIGKILL);
 		uuid_new(b->uuid, sizeof(b->uuid));
 		b->attempts++;
 		b->phase = PH_RUNNING;
@@ -325,9 +407,13 @@ static int measure(struct campaign *c, struct store *st, const char *db)
 		printf("campaign %s: boot %zu: state %s, run %s\n", c->name, k + 1,
 		       c->states[b->state].name, b->uuid);
 		rc = run_job(c, db, k);
-		if (rc)
+		if (rc) {
 			printf("campaign %s: boot %zu: the run %s exited %d\n",
 			       c->name, k + 1, b->uuid, rc);
+			if ((rc = run_failed(c, st, k, rc)))
+				return rc;
+			rc = -1;	/* again */
+		}
 	} while (rc);
 	b->phase = PH_DONE;
 	if (campaign_save(st, c, false))

@@ -58,10 +58,11 @@ static json_t *bisect_json(const struct campaign *c)
 
 static json_t *boot_json(const struct campaign *c, const struct camp_boot *b)
 {
-	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:f}",
+	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:f}",
 			 "state", c->states[b->state].name,
 			 "phase", phase_names[b->phase], "uuid", b->uuid,
 			 "attempts", (json_int_t)b->attempts,
+			 "failures", (json_int_t)b->failures,
 			 "hooks", (json_int_t)b->hooks, "hooked_at", b->hooked_at);
 }
 
@@ -102,12 +103,15 @@ json_t *campaign_to_json(const struct campaign *c)
 static int from_boot(const json_t *o, struct campaign *c, struct camp_boot *b)
 {
 	const char *state = "", *phase = "", *uuid = "";
-	json_int_t attempts = 0, hooks = 0;
+	json_int_t attempts = 0, failures = 0, hooks = 0;
 
-	if (json_unpack((json_t *)o, "{s:s, s:s, s:s, s:I, s:I, s:F}", "state", &state,
+	if (json_unpack((json_t *)o, "{s:s, s:s, s:s, s:I, s?I, s:I, s:F}", "state", &state,
 			"phase", &phase, "uuid", &uuid, "attempts", &attempts,
+			"failures", &failures,
 			"hooks", &hooks, "hooked_at", &b->hooked_at))
 		return -1;
+	b->failures = failures > 0 && failures < attempts ? (unsigned)failures :
+		      failures > 0 ? (unsigned)attempts : 0;
 	b->state = (unsigned)c->nstates;
 	for (size_t i = 0; i < c->nstates; i++)
 		if (!strcmp(c->states[i].name, state))
@@ -137,9 +141,16 @@ static int from_states(const json_t *states, struct campaign *c)
 				"check", &check, "commit", &commit, "built", &built,
 				"kernel", &kernel, "append", &append))
 			return -1;
+		/* the name and commit reach the commands as variables and
+		 * git's arguments: only what start and git bisect make */
+		if (!*name || strlen(name) > 64 ||
+		    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != strlen(name) ||
+		    (commit && (strlen(commit) != 40 ||
+				strspn(commit, "0123456789abcdef") != 40)))
+			return -1;
+		c->states[i].name = xstrdup(name);
 		c->states[i].kernel = kernel ? xstrdup(kernel) : NULL;
 		c->states[i].append = append ? xstrdup(append) : NULL;
-		c->states[i].name = xstrdup(name);
 		c->states[i].check = check ? xstrdup(check) : NULL;
 		c->states[i].commit = commit ? xstrdup(commit) : NULL;
 		c->states[i].built = built;

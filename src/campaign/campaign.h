@@ -30,8 +30,11 @@
 /* the hook is called at most this often for one boot, since the machine
  * was last in its state, before the boot is lost */
 #define CAMPAIGN_MAX_HOOKS 3
-/* a boot's job is started at most this often (a killed run is redone) */
+/* a boot's job is started at most this often (a run killed with its
+ * resume, or by a crash, is redone) */
 #define CAMPAIGN_MAX_ATTEMPTS 10
+/* ... and fails by itself (schedlab run exits 1) at most this often */
+#define CAMPAIGN_MAX_FAILURES 3
 /* the campaign's error rate, shared by its looks (Bonferroni) */
 #define CAMPAIGN_ALPHA 0.05
 
@@ -40,6 +43,10 @@
 /* a bisect's references: boots of each at first, at most by default */
 #define BISECT_MIN_REFS 2
 #define BISECT_MAX_REFS 12
+/* a step's most boots by default: this many times the planner's first
+ * look, at least BISECT_STEP_MIN */
+#define BISECT_STEP_FACTOR 6
+#define BISECT_STEP_MIN 12
 
 /* resume's exit status while a boot is pending: the hook was called */
 #define CAMPAIGN_EXIT_NEXT_BOOT 75
@@ -105,6 +112,7 @@ struct camp_boot {
 	enum camp_phase phase;
 	char uuid[40];		/* the run of its current attempt; "" none */
 	unsigned attempts;	/* runs started for it */
+	unsigned failures;	/* ... that failed by themselves (exit 1) */
 	unsigned hooks;		/* hook calls for it */
 	double hooked_at;	/* Unix time of the last hook call */
 };
@@ -155,6 +163,10 @@ unsigned campaign_state_of(const struct campaign *c, size_t k);
  * cannot be loaded).
  */
 int campaign_decide(struct campaign *c, const char *db, bool *done);
+
+/* Seconds from Unix time t to now, never below 0 (a clock that steps
+ * back, or t a fraction of a second ahead of time()). */
+double campaign_since(double t);
 
 /* Runs `sh -c cmd` with the campaign's environment for boot k
  * (SCHEDLAB_CAMPAIGN, SCHEDLAB_STATE, SCHEDLAB_STATE_INDEX,
@@ -218,6 +230,39 @@ int campaign_lock(const char *db, const char *name);
 /* Runs `sh -c cmd` in dir (NULL: here) as a child that dies with this
  * process; its exit status, or -1 (cannot run). */
 int campaign_run_cmd(const char *cmd, const char *dir, bool quiet);
+
+/*
+ * The commands a campaign runs at boot (hook, checks, build, repo, job)
+ * in a file of this machine's own, DIR/NAME.cmd, mode 0600
+ * (campaign/local.c): the store's copy is shared and only shown.
+ * campaign_cmd_dir(): DIR, $SCHEDLAB_CAMPAIGN_DIR, else the state
+ * directory's campaigns/; -1 after error().
+ * campaign_cmd_write(): c's commands into a temporary file in DIR, its
+ * path in *tmp; campaign_cmd_commit() puts it in place,
+ * campaign_cmd_discard() removes it. -1 after error().
+ * campaign_cmd_verify(): 1 when c's commands are the file's and the file
+ * is this user's alone; 0 when there is none and missing_ok (another
+ * machine's campaign); else -1 after error() naming the field or the
+ * file's fault: nothing of c may run.
+ */
+int campaign_cmd_dir(char *buf, size_t len);
+int campaign_cmd_write(const struct campaign *c, char **tmp);
+int campaign_cmd_commit(const struct campaign *c, char **tmp);
+void campaign_cmd_discard(char **tmp);
+int campaign_cmd_verify(const struct campaign *c, bool missing_ok);
+
+/*
+ * A campaign's children in process groups of their own
+ * (campaign/children.c). campaign_child_record(): group pgid, started
+ * by this process, written down while it is waited for; -1 after
+ * error(). campaign_child_forget(): it ended. campaign_end_orphans():
+ * the groups that resumes killed meanwhile left, ended (SIGTERM, then
+ * SIGKILL) and waited for - resume's first act.
+ */
+#include <sys/types.h>
+int campaign_child_record(pid_t pgid);
+void campaign_child_forget(void);
+void campaign_end_orphans(void);
 
 /*
  * The bisect mode (campaign/bisect.c; doc/statistics.md, "Kernel

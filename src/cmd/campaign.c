@@ -55,7 +55,7 @@ static const struct opt_def campaign_options[] = {
 	  .help = "bisect: a shell command that exits 0 when the machine runs $SCHEDLAB_COMMIT's kernel (e.g. grep -q \"${SCHEDLAB_COMMIT:0:12}\" /proc/version)" },
 	{ .name = "max-step-boots", .type = OPT_UINT, .offset = O(max_step),
 	  .min = 1, .max = 50, .arg = "N",
-	  .help = "bisect: a candidate's most boots before it is skipped (default: 3 times the planner's first look, 4 at least)" },
+	  .help = "bisect: a candidate's most boots before it is skipped (default: 6 times the planner's first look, 12 at least)" },
 	{ .name = "max-ref-boots", .type = OPT_UINT, .offset = O(max_refs),
 	  .def = "12", .min = 2, .max = 100, .arg = "N",
 	  .help = "bisect: boots of each reference, at most, for good and bad to differ" },
@@ -108,8 +108,10 @@ static void campaign_usage(FILE *f)
 	opts_help(f, campaign_options);
 	fprintf(f, "\nExit status: 0 the campaign ended with its verdict (status: shown; bisect:\n"
 		"the first bad commit, or only skipped commits left),\n"
-		"1 it stopped without one (a boot lost, a run or the hook failed), 2 bad input\n"
-		"or the database, 75 start and resume: the hook was called, a boot follows.\n");
+		"1 it stopped without one (a boot lost, the job failed 3 times, its run killed\n"
+		"10 times, the hook failed), 2 bad input (resume: the job file gone, a command\n"
+		"file that does not match) or the database, 75 start and resume: the hook was\n"
+		"called, a boot follows.\n");
 }
 
 /* NAME:KERNEL [ARGS] into s (--vm); -1 after error(). */
@@ -244,8 +246,8 @@ static int cmd_start(const struct campaign_opts *o, const char *db, int n,
 	c.name = xstrdup(ops[0]);
 	c.hook = xstrdup(o->hook ? o->hook : "");
 	c.max_boots = o->max_boots ? o->max_boots : 20;
-	c.design = (enum camp_design)o->design;
-	c.block = o->design == CAMP_BLOCKS ? o->block : 1;
+	c.design = o->design == CAMP_BLOCKS ? CAMP_BLOCKS : CAMP_PAIRS;
+	c.block = c.design == CAMP_BLOCKS ? (o->block ? o->block : 2) : 1;
 	c.deadline_s = o->deadline;
 	c.seed = o->seed ? o->seed : (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32;
 	c.status = xstrdup("running");
@@ -259,12 +261,20 @@ int campaign_create(struct campaign *c, const char *db, const char *who,
 		    int (*begin)(struct campaign *, struct store *, const char *))
 {
 	struct store *st;
+	char *tmp;
 	int rc, lock = campaign_lock(db, c->name);
 
 	if (lock < 0)
 		return EXIT_USAGE;
+	/* the commands resume will run, this machine's own copy: written
+	 * before the campaign is stored, put in place once it is */
+	if (campaign_cmd_write(c, &tmp)) {
+		close(lock);
+		return EXIT_USAGE;
+	}
 	st = store_open(db);
 	if (!st) {
+		campaign_cmd_discard(&tmp);
 		close(lock);
 		return EXIT_USAGE;
 	}
@@ -273,7 +283,11 @@ int campaign_create(struct campaign *c, const char *db, const char *who,
 		if (rc > 0)
 			error("%s: a campaign '%s' exists in %s (campaign status %s)",
 			      who, c->name, db, c->name);
+		campaign_cmd_discard(&tmp);
 		rc = EXIT_USAGE;
+	} else if (campaign_cmd_commit(c, &tmp)) {
+		rc = campaign_stop(c, st, "failed", EXIT_USAGE,
+				   "its command file could not be put in place");
 	} else {
 		rc = campaign_vm_drive(c, st, db, begin(c, st, db));
 	}
@@ -315,36 +329,59 @@ static int resume_one(struct store *st, const char *db, const char *name)
 	if (strcmp(c.status, "running"))
 		printf("campaign %s: %s after %zu boots\n%s", c.name, c.status,
 		       c.nboots, c.verdict ? c.verdict : "");
-	rc = campaign_vm_drive(&c, st, db, campaign_step(&c, st, db));
+	else if (campaign_cmd_verify(&c, false) < 0)
+		rc = EXIT_USAGE;
+	if (!rc)
+		rc = campaign_vm_drive(&c, st, db, campaign_step(&c, st, db));
 	campaign_free(&c);
 	close(lock);
 	return rc;
 }
 
-/* Every running campaign of st, oldest first; the first stop's code. */
+/* Of two resume exit statuses, the one that says more: the store (2),
+ * then a campaign stopped without its verdict (1), then a boot to
+ * follow (75), then ended (0). */
+static int worse(int a, int b)
+{
+	static const int order[] = { EXIT_USAGE, 1, CAMPAIGN_EXIT_NEXT_BOOT };
+
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
+		if (a == order[i] || b == order[i])
+			return order[i];
+	return a ? a : b;
+}
+
+/* Every running campaign of st started on this machine (its command
+ * file here), oldest first, each its step; the exit status that says
+ * most (worse()). */
 static int resume_all(struct store *st, const char *db)
 {
 	char **names;
-	size_t n, running = 0;
-	int rc = 0;
+	size_t n, running = 0, others = 0;
+	int rc = 0, mine;
 
 	if (store_campaign_names(st, &names, &n))
 		return EXIT_USAGE;
-	for (size_t i = 0; i < n && !rc; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct campaign c;
 
 		if (load(st, names[i], &c)) {
 			rc = EXIT_USAGE;
-			break;
+			continue;
 		}
-		if (!strcmp(c.status, "running")) {
-			running++;
-			rc = resume_one(st, db, names[i]);
-		}
+		mine = strcmp(c.status, "running") ? 0 : campaign_cmd_verify(&c, true);
+		if (mine < 0)
+			rc = worse(rc, EXIT_USAGE);
+		else if (mine)	/* under its lock, as resume NAME */
+			rc = worse(rc, resume_one(st, db, names[i]));
+		running += mine > 0;
+		others += !mine && !strcmp(c.status, "running");
 		campaign_free(&c);
 	}
 	if (!running && !rc)
-		printf("campaign: no campaign is running in %s\n", db);
+		printf("campaign: no campaign of this machine's is running in %s%s\n",
+		       store_path(st), others ?
+		       " (others are: their command files are on the machines that started them)" : "");
 	split_free(names, n);
 	return rc;
 }
@@ -378,7 +415,7 @@ static void status_text(const struct campaign *c)
 		       c->vm->nodes ? ", NUMA" : "", c->vm->memory_mb, c->vm->accel,
 		       c->vm->append ? ", append " : "", c->vm->append ? c->vm->append : "");
 	if (b && !strcmp(c->status, "running") && b->phase <= PH_HOOKED) {
-		double late = (double)time(NULL) - b->hooked_at;
+		double late = campaign_since(b->hooked_at);
 
 		printf("  boot %zu (state %s): hook called %.0f s ago%s\n", c->nboots,
 		       c->states[b->state].name, late,
@@ -400,6 +437,9 @@ static int status(struct store *st, const char *name, enum out_format format)
 		names[n++] = xstrdup(name);
 	} else if (store_campaign_names(st, &names, &n)) {
 		return EXIT_USAGE;
+	} else if (!n) {
+		fprintf(format == FMT_JSON ? stderr : stdout,
+			"campaign: no campaigns in %s\n", store_path(st));
 	}
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct campaign c;
@@ -449,15 +489,20 @@ static int dispatch(const char *sub, const struct campaign_opts *o,
 	struct store *st;
 	int rc;
 
-	if (!strcmp(sub, "start") && (o->repo || o->good || o->bad || o->build || o->check))
-		return error("campaign start: --repo, --good, --bad, --build and --check belong to campaign bisect"),
+	if (!strcmp(sub, "start") && (o->repo || o->good || o->bad || o->build || o->check ||
+				      o->max_step || o->max_refs))
+		return error("campaign start: --repo, --good, --bad, --build, --check, --max-step-boots and --max-ref-boots belong to campaign bisect"),
+			EXIT_USAGE;
+	if (!strcmp(sub, "start") && o->block && o->design != CAMP_BLOCKS)
+		return error("campaign start: --block N is the boots of a state in a row with --design blocks; give both, or neither"),
 			EXIT_USAGE;
 	if (!strcmp(sub, "start"))
 		return cmd_start(o, db, n, ops);
 	if (!strcmp(sub, "bisect"))
 		return campaign_bisect_start(o, db, n, ops);
-	if (o->states.n || o->hook || o->repo || o->good || o->bad || o->build || o->check)
-		return error("campaign %s: --state, --hook, --repo, --good, --bad, --build and --check belong to campaign start or bisect",
+	if (o->states.n || o->hook || o->repo || o->good || o->bad || o->build || o->check ||
+	    o->design >= 0 || o->block || o->max_step || o->max_refs)
+		return error("campaign %s: --state, --hook, --design, --block, --repo, --good, --bad, --build, --check and --max-*-boots belong to campaign start or bisect",
 			     sub), EXIT_USAGE;
 	if (o->vm || o->vmo.cpus || o->vmo.sockets || o->vmo.cores || o->vmo.threads ||
 	    o->vmo.numa || o->vmo.append || o->vmo.accel != VM_ACCEL_AUTO ||
@@ -474,8 +519,10 @@ static int dispatch(const char *sub, const struct campaign_opts *o,
 	st = !strcmp(sub, "status") ? store_open_ro(db) : store_open(db);
 	if (!st)
 		return EXIT_USAGE;
-	if (!strcmp(sub, "resume"))
+	if (!strcmp(sub, "resume")) {
+		campaign_end_orphans();	/* before any build, hook or run */
 		rc = n ? resume_one(st, db, ops[0]) : resume_all(st, db);
+	}
 	else if (!strcmp(sub, "status"))
 		rc = status(st, n ? ops[0] : NULL, o->format);
 	else
@@ -494,6 +541,11 @@ int cmd_campaign(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	opts_defaults(campaign_options, &o);
+	/* unset, so that a subcommand that does not take them can refuse
+	 * them given; start and bisect apply the defaults the help shows */
+	o.design = -1;
+	o.block = 0;
+	o.max_refs = 0;
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		campaign_usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;

@@ -27,6 +27,9 @@ static int bisect_check(const struct campaign_opts *o, int n, char **ops)
 		return error("campaign bisect: NAME '%s': 1 to 64 characters, no '/'", ops[0]);
 	if (o->states.n)
 		return error("campaign bisect: --state belongs to campaign start: a bisect's states are its commits");
+	if (o->design >= 0 || o->block)
+		return error("campaign bisect: --%s belongs to campaign start: a bisect boots each step's commit beside good and bad in shuffled rounds of its own",
+			     o->design >= 0 ? "design" : "block");
 	if (!o->repo || !o->good || !o->bad)
 		return error("campaign bisect: --repo DIR, --good COMMIT and --bad COMMIT are required");
 	if (!o->build || !*o->build)
@@ -97,7 +100,8 @@ static int bisect_make(const struct campaign_opts *o, char **ops,
 	b->repo = xstrdup(repo);
 	b->build = xstrdup(o->build);
 	b->refs = BISECT_MIN_REFS;
-	b->max_refs = o->max_refs > BISECT_MIN_REFS ? o->max_refs : BISECT_MIN_REFS;
+	b->max_refs = o->max_refs > BISECT_MIN_REFS ? o->max_refs :
+		      o->max_refs ? BISECT_MIN_REFS : BISECT_MAX_REFS;
 	b->max_step = o->max_step;
 	return 0;
 }
@@ -118,18 +122,24 @@ int campaign_bisect_start(const struct campaign_opts *o, const char *db, int n,
 static void step_line(const struct campaign *c, size_t i)
 {
 	const struct camp_step *p = &c->bisect->steps[i];
-	double end = p->ended ? p->ended : (double)time(NULL);
+	bool running = !strcmp(c->status, "running");
+	double end = p->ended ? p->ended : running ? 0 : c->bisect->ended_at;
+	double secs = !p->started ? 0 : end ? end - p->started :
+		      campaign_since(p->started);
 
+	/* a step of a campaign that stopped is not measuring any more */
 	printf("  step %-2zu %-12s %2u runs  %-9s %6.0f s  %s\n", i + 1,
 	       c->states[p->state].name, bisect_runs_of(c, p->state),
-	       *p->call ? p->call : p->phase == BIS_MEASURING ? "measuring" : "?",
-	       p->started ? end - p->started : 0, p->why ? p->why : "");
+	       *p->call ? p->call : !running ? "no call" :
+	       p->phase == BIS_MEASURING ? "measuring" : "?",
+	       secs > 0 ? secs : 0, p->why ? p->why : "");
 }
 
 void campaign_bisect_status(const struct campaign *c)
 {
 	const struct camp_bisect *b = c->bisect;
-	double end = b->ended_at ? b->ended_at : (double)time(NULL);
+	double wall = !b->started_at ? 0 : b->ended_at ? b->ended_at - b->started_at :
+		      campaign_since(b->started_at);
 
 	printf("campaign %s: bisect %s, %zu of at most %u boots, job %s\n", c->name,
 	       c->status, c->nboots, c->max_boots, c->job);
@@ -143,7 +153,7 @@ void campaign_bisect_status(const struct campaign *c)
 	for (size_t i = 0; i < b->nsteps; i++)
 		step_line(c, i);
 	if (b->started_at)
-		printf("  wall time %.0f s\n", end - b->started_at);
+		printf("  wall time %.0f s\n", wall > 0 ? wall : 0);
 	if (b->first_bad)
 		printf("first bad commit: %s\n", b->first_bad);
 	else if (c->verdict)

@@ -251,6 +251,8 @@ use_tmpdir() {
 	# shellcheck disable=SC2064
 	trap "rm -rf '$tmp'" EXIT
 	export SCHEDLAB_DB=$tmp/default.db
+	# a campaign's command files (campaign/local.c), never root's own
+	export SCHEDLAB_CAMPAIGN_DIR=$tmp/campaigns
 	unset SCHEDLAB_JOBS SCHEDLAB_NCPU
 	# the test's temporary files, and schedlab's, in its own directory:
 	# a test that looks for what was left behind sees only its own,

@@ -191,6 +191,11 @@ test_campaign_bad_input_exits_2() {
 	run_sl campaign start c7 "$tmp/job.job" --db "$tmp/r.db" --state a --state b --hook true --max-boots 1
 	expect_eq "max-boots 1" 2 "$rc"
 	expect_match "message" "max-boots" "$err"
+	run_sl campaign start c7 "$tmp/job.job" --db "$tmp/r.db" --state a --state b --hook true --block 3
+	expect_eq "--block without --design blocks" 2 "$rc"
+	expect_match "message" "--design blocks" "$err"
+	run_sl campaign start c7 "$tmp/job.job" --db "$tmp/r.db" --state a --state b --hook true --max-ref-boots 4
+	expect_eq "--max-ref-boots on start" 2 "$rc"
 	run_sl campaign resume nope --db "$tmp/r.db"
 	expect_eq "unknown campaign" 2 "$rc"
 	run_sl campaign frob
@@ -218,4 +223,132 @@ test_campaign_progress_on_a_terminal() {
 	! grep -q '^spin ' <<<"$out" || fail "the run's summary off a terminal: $out"
 	boots
 	every_boot_once c9
+}
+
+# resume without a name continues every running campaign, not the first
+# alone; status says when a store has none, and never "-0 s ago"
+test_campaign_resume_every_running_campaign() {
+	cjob
+	run_sl run "$tmp/job.job" --db "$tmp/r.db" -q
+	run_sl campaign status --db "$tmp/r.db"
+	expect_eq "status without campaigns ($err)" 0 "$rc"
+	expect_eq "says so" "campaign: no campaigns in $tmp/r.db" "$out"
+	run_sl campaign start m1 "$tmp/job.job" --db "$tmp/r.db" --state a --state b --hook true
+	expect_eq "m1 started ($err)" 75 "$rc"
+	run_sl campaign start m2 "$tmp/job.job" --db "$tmp/r.db" --state a --state b --hook true
+	expect_eq "m2 started ($err)" 75 "$rc"
+	run_sl campaign status m1 --db "$tmp/r.db"
+	expect_match "the hook's age" "hook called [0-9]+ s ago" "$out"
+	run_sl campaign resume --db "$tmp/r.db"
+	expect_eq "resume ($err)" 75 "$rc"
+	for c in m1 m2; do
+		doc=$("$SCHEDLAB" campaign status $c --db "$tmp/r.db" --format json)
+		expect_eq "$c: boots" 2 "$(jq '.boots | length' <<<"$doc")"
+		expect_eq "$c: boot 1" done "$(jval "$doc" '.boots[0].phase')"
+	done
+	run_sl campaign abort m1 --db "$tmp/r.db"
+	run_sl campaign resume --db "$tmp/r.db"
+	expect_eq "resume with m1 aborted ($err)" 75 "$rc"
+	expect_eq "m2: boots" 3 "$("$SCHEDLAB" campaign status m2 --db "$tmp/r.db" --format json | jq '.boots | length')"
+	expect_no_leftovers
+}
+
+# psql_as ROLE SQL: SQL run as ROLE (a lab machine's login), its output
+# and errors on stdout.
+psql_as() {
+	"$PG_BIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 -h "$PG_DIR" -p "$PG_PORT" \
+		-U "$1" -d schedlab -c "$2" 2>&1
+}
+
+# What a campaign runs as root at boot is its machine's own (its command
+# file, campaign/local.c): another lab machine, logged in as the same
+# agent role (the roles doc/fleet.md makes), rewrites the hook in the
+# shared store; resume refuses and runs nothing.
+test_campaign_commands_are_the_machines_own() {
+	local agent_url orig
+	pg_start
+	cjob
+	run_sl run "$tmp/job.job" --db "$PGURL" -q	# the schema, by its owner
+	awk '/^```sql$/ { s = 1; next } /^```$/ { s = 0 } s' "$TOP/doc/fleet.md" \
+		>"$tmp/roles.sql"
+	"$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$PG_DIR" -p "$PG_PORT" \
+		-U schedlab -d schedlab -f "$tmp/roles.sql" >/dev/null
+	agent_url=${PGURL/user=schedlab/user=schedlab_agent}
+	DB=$agent_url
+	cstart p2 --max-boots 8
+	expect_eq "start as the agent role ($err)" 75 "$rc"
+	expect_eq "its command file" "-rw-------" "$(stat -c %A "$tmp/campaigns/p2.cmd")"
+	orig=$(psql_t "SELECT state FROM campaigns WHERE name = 'p2'")
+	orig=${orig//\'/\'\'}
+	# the other machine: the same role, the hook of p2 rewritten
+	psql_as schedlab_agent "UPDATE schedlab.campaigns SET state =
+		jsonb_set(state::jsonb, '{hook}', to_jsonb('touch $tmp/pwned'::text))::json
+		WHERE name = 'p2'"
+	run_sl campaign resume p2 --db "$DB"
+	expect_eq "resume of the rewritten campaign" 2 "$rc"
+	expect_eq "why" "schedlab: campaign p2: its hook in the store differs from the command file $tmp/campaigns/p2.cmd: the store's copy was changed after start; nothing run (the file holds what this machine agreed to run)" "$err"
+	run_sl campaign resume --db "$DB"
+	expect_eq "resume of every campaign" 2 "$rc"
+	[ ! -e "$tmp/pwned" ] || fail "the rewritten hook ran"
+	expect_eq "runs of p2" 0 "$(psql_t "SELECT count(*) FROM runs WHERE label LIKE 'p2/%'")"
+	# a check rewritten: named too
+	psql_as schedlab_agent "UPDATE schedlab.campaigns SET state =
+		jsonb_set('$orig'::jsonb, '{states,1,check}',
+		to_jsonb('touch $tmp/pwned'::text))::json WHERE name = 'p2'" >/dev/null
+	run_sl campaign status p2 --db "$DB" --format json
+	expect_eq "the store's copy shown" "touch $tmp/pwned" "$(jval "$out" '.states[1].check')"
+	run_sl campaign resume p2 --db "$DB"
+	expect_eq "resume with a check rewritten" 2 "$rc"
+	expect_match "why" "campaign p2: its states\[1\]\.check in the store differs" "$err"
+	[ ! -e "$tmp/pwned" ] || fail "the rewritten check ran"
+	# put back as start wrote it: the campaign goes on
+	psql_as schedlab_agent "UPDATE schedlab.campaigns SET state = '$orig'
+		WHERE name = 'p2'" >/dev/null
+	# the file written by others, or gone: refused
+	chmod 0622 "$tmp/campaigns/p2.cmd"
+	run_sl campaign resume p2 --db "$DB"
+	expect_eq "a file others may write" 2 "$rc"
+	expect_match "why" "campaign p2: its command file $tmp/campaigns/p2.cmd may be written by others \(mode 0622\): nothing run" "$err"
+	chmod 0600 "$tmp/campaigns/p2.cmd"
+	# a machine without its command file leaves it alone
+	SCHEDLAB_CAMPAIGN_DIR=$tmp/m2 run_sl campaign resume --db "$DB"
+	expect_eq "another machine's resume ($err)" 0 "$rc"
+	expect_match "says why" "no campaign of this machine's is running .*others are" "$out"
+	SCHEDLAB_CAMPAIGN_DIR=$tmp/m2 run_sl campaign resume p2 --db "$DB"
+	expect_eq "another machine's resume of p2" 2 "$rc"
+	expect_match "why" "campaign p2: its command file $tmp/m2/p2.cmd" "$err"
+	# (as the schema's owner: the agent role may not UPDATE runs, which
+	# `schedlab run` does to mark abandoned ones - a fault of its own)
+	run_sl campaign resume p2 --db "$PGURL"
+	expect_eq "resume as it was started ($err)" 75 "$rc"
+	[ "$(psql_t "SELECT count(*) FROM runs WHERE label LIKE 'p2/%'")" -gt 0 ] ||
+		fail "no run of p2 after its resume"
+	expect_no_leftovers
+}
+
+# A run that fails by itself is not a crash: /bin/false is run 3 times
+# (the man page's count), the campaign stops with the run's own error;
+# a job file gone mid-campaign is input, said once, nothing run again
+test_campaign_failing_run_and_missing_job() {
+	use_tmpdir
+	printf '[global]\niterations = 1\nwarmup = 0\n\n[f]\nworkload = command\nargv = /bin/false\n' \
+		>"$tmp/false.job"
+	run_sl campaign start f1 "$tmp/false.job" --db "$tmp/r.db" --state a --state b --hook true
+	expect_eq "start ($err)" 75 "$rc"
+	run_sl campaign resume --db "$tmp/r.db"
+	expect_eq "resume of a failing job" 1 "$rc"
+	expect_match "the campaign's words" "campaign f1: boot 1 \(state [ab]\): the job failed 3 times \(schedlab run exited 1\): f: " "$err"
+	expect_eq "runs made" 3 "$(sqlite3 "$tmp/r.db" "SELECT count(*) FROM runs WHERE label LIKE 'f1/%'")"
+	expect_eq "the campaign's lines" 1 "$(grep -c '^schedlab: campaign f1' <<<"$err")"
+	expect_eq status failed "$("$SCHEDLAB" campaign status f1 --db "$tmp/r.db" --format json | jq -r .status)"
+	cjob
+	run_sl campaign start f2 "$tmp/job.job" --db "$tmp/r.db" --state a --state b --hook true
+	expect_eq "start ($err)" 75 "$rc"
+	rm "$tmp/job.job"
+	run_sl campaign resume f2 --db "$tmp/r.db"
+	expect_eq "resume without its job file" 2 "$rc"
+	expect_match "says so" "campaign f2: boot 1 \(state [ab]\): the job $tmp/job.job was refused as input" "$err"
+	expect_eq "error lines" 2 "$(grep -c . <<<"$err")"
+	expect_eq "runs made" 0 "$(sqlite3 "$tmp/r.db" "SELECT count(*) FROM runs WHERE label LIKE 'f2/%'")"
+	expect_no_leftovers
 }

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * campaign/children.c: what a campaign starts - a build, a hook, a
+ * check, the job's run - runs in a process group of its own, recorded
+ * in the command files' directory (campaign/local.c) as
+ * running.PID (PID this process) while it is waited for. A process
+ * killed with -9 takes only its direct child with it (PR_SET_PDEATHSIG):
+ * a build's `make -j` would go on under PID 1 beside the next resume's
+ * build of the same tree. So resume first ends what a dead resume left:
+ * each record whose writer is gone names a group, which is signalled
+ * only while it is the one recorded (this boot, its members started no
+ * earlier than its leader was), and waited for until it is empty.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "campaign/campaign.h"
+#include "util.h"
+
+#define RECORD_PREFIX "running."
+
+/* starttime (clock ticks after boot) and process group of pid: 0, or -1
+ * when it is gone. */
+static int proc_start(long pid, unsigned long long *start, long *pgrp)
+{
+	char path[64], buf[1024], *p;
+	ssize_t len;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return -1;
+	buf[len] = '\0';
+	/* "PID (COMM) S PPID PGRP SID TTY TPGID FLAGS MINFLT CMINFLT MAJFLT
+	 * CMAJFLT UTIME STIME CUTIME CSTIME PRIO NICE THREADS ITREAL START" */
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
+		return -1;
+	return sscanf(p + 2, "%*c %*d %ld %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+		      pgrp, start) == 2 ? 0 : -1;
+}
+
+static void boot_id(char *id, size_t len)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+
+	if (!f || !fgets(id, (int)len, f))
+		snprintf(id, len, "-");
+	id[strcspn(id, "\n")] = '\0';
+	if (f)
+		fclose(f);
+}
+
+static int record_path(char *buf, size_t len, long pid)
+{
+	char dir[PATH_MAX];
+	int n;
+
+	if (campaign_cmd_dir(dir, sizeof(dir)))
+		return -1;
+	n = snprintf(buf, len, "%s/" RECORD_PREFIX "%ld", dir, pid);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+int campaign_child_record(pid_t pgid)
+{
+	char path[PATH_MAX], id[64], line[256];
+	unsigned long long mine, its;
+	long pg;
+	int fd, n, rc;
+
+	if (proc_start(getpid(), &mine, &pg) || proc_start(pgid, &its, &pg))
+		return error("campaign: cannot read /proc for the process group %ld it started",
+			     (long)pgid);
+	if (record_path(path, sizeof(path), getpid()))
+		return -1;
+	boot_id(id, sizeof(id));
+	n = snprintf(line, sizeof(line), "%s %llu %ld %llu\n", id, mine, (long)pgid, its);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return error_errno("campaign: cannot record its child in %s", path);
+	rc = write_all(fd, line, (size_t)n);
+	close(fd);
+	if (rc) {
+		unlink(path);
+		return error_errno("campaign: cannot record its child in %s", path);
+	}
+	return 0;
+}
+
+void campaign_child_forget(void)
+{
+	char path[PATH_MAX];
+
+	if (!record_path(path, sizeof(path), getpid()))
+		unlink(path);
+}
+
+/* The live members of group pgid started no earlier than its leader,
+ * each sent sig; how many. */
+static unsigned signal_group(long pgid, unsigned long long since, int sig)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	unsigned n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		unsigned long long start;
+		char *end;
+		long pid = strtol(e->d_name, &end, 10), pg;
+
+		if (*end || pid <= 0 || proc_start(pid, &start, &pg) ||
+		    pg != pgid || start < since)
+			continue;
+		if (sig)
+			kill((pid_t)pid, sig);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Ends group pgid: SIGTERM, 10 s, then SIGKILL, waited for. */
+static void end_group(long pgid, unsigned long long since)
+{
+	struct timespec tick = { 0, 50 * 1000 * 1000 };
+	unsigned n = signal_group(pgid, since, SIGTERM);
+
+	if (!n)
+		return;
+	fprintf(stderr, "schedlab: campaign: ending %u processes that a killed campaign left running (process group %ld: its build, hook, check or run)\n",
+		n, pgid);
+	for (int i = 0; i < 200 && signal_group(pgid, since, 0); i++)
+		nanosleep(&tick, NULL);
+	signal_group(pgid, since, SIGKILL);
+	for (int i = 0; i < 200 && signal_group(pgid, since, 0); i++)
+		nanosleep(&tick, NULL);
+}
+
+void campaign_end_orphans(void)
+{
+	char dir[PATH_MAX], id[64];
+	struct dirent *e;
+	DIR *d;
+
+	if (campaign_cmd_dir(dir, sizeof(dir)) || !(d = opendir(dir)))
+		return;
+	boot_id(id, sizeof(id));
+	while ((e = readdir(d))) {
+		char path[PATH_MAX + 300], rid[64], *end;
+		unsigned long long owner_start, start, now;
+		long owner, pgid, pg;
+		FILE *f;
+		int got;
+
+		if (strncmp(e->d_name, RECORD_PREFIX, strlen(RECORD_PREFIX)))
+			continue;
+		owner = strtol(e->d_name + strlen(RECORD_PREFIX), &end, 10);
+		if (*end || owner <= 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		got = fscanf(f, "%63s %llu %ld %llu", rid, &owner_start, &pgid, &start);
+		fclose(f);
+		/* its writer still running: its child is its own to end */
+		if (got == 4 && !strcmp(rid, id) &&
+		    !proc_start(owner, &now, &pg) && now == owner_start)
+			continue;
+		if (got == 4 && !strcmp(rid, id) && pgid > 1)
+			end_group(pgid, start);
+		unlink(path);
+	}
+	closedir(d);
+}
