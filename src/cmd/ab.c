@@ -77,7 +77,7 @@ static const struct opt_def ab_options[] = {
 	OPT_TRACE(struct ab_opts, trace),
 	{ .name = "threshold", .type = OPT_STRING, .offset = O(threshold),
 	  .def = "5", .arg = "PCT",
-	  .help = "the smallest change that matters, in percent (0..1000); with auto: stop once each variant differs from the first or both medians are known to +-PCT/2" },
+	  .help = "the smallest change that matters, in percent (0..1000: 5 or 5%); with auto: stop once each variant differs from the first or both medians are known to +-PCT/2" },
 	OPT_SET(struct ab_opts, sets),
 	{ .name = "seed", .type = OPT_STRING, .offset = O(seed), .arg = "N",
 	  .help = "the seed of the rounds' order (1..2^53-1; default: a random one, recorded as environment.interleave_seed): the same seed, the same order" },
@@ -420,7 +420,7 @@ int cmd_ab(int argc, char **argv)
 	/* csv and json: the document alone on stdout */
 	doc_only = o.format != FMT_TEXT && o.format != FMT_MARKDOWN;
 	rq.quiet = o.quiet || doc_only;
-	if (parse_percent("ab", o.threshold, &co.threshold) ||
+	if (opt_parse_percent("ab", "threshold", o.threshold, 0, 1000, &co.threshold) ||
 	    run_check_iterations("ab", &rq))
 		goto out;
 	rq.threshold = co.threshold;

@@ -55,7 +55,4 @@ int trace_opts_check(const char *who, const struct trace_opts *t);
  */
 int run_check_iterations(const char *who, const struct run_request *rq);
 
-/* --threshold PCT (0..1000) into *out: 0, or -1 after error(). */
-int parse_percent(const char *who, const char *s, double *out);
-
 #endif

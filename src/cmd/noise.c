@@ -88,18 +88,9 @@ static void plan_usage(FILE *f)
 
 static int parse_effect(const char *s, double *out)
 {
-	char *end;
-	double v;
-
 	if (!s)
 		return error("plan: option --effect PCT is required: the change to detect, a percentage in 0.1..1000 (such as 5 or 5%%)");
-	v = strtod(s, &end);
-	if (*end == '%')
-		end++;
-	if (end == s || *end || !(v >= 0.1 && v <= 1000))
-		return error("plan: option --effect: expected a percentage in 0.1..1000 (such as 5 or 5%%), got '%s'", s);
-	*out = v;
-	return 0;
+	return opt_parse_percent("plan", "effect", s, 0.1, 1000, out);
 }
 
 /* The jobs to show: JOB, or every job the store has. */

@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# What a reader sees first, on tiny real runs: a mistake answered by one
+# message before anything else is printed (percentages read one way by
+# every command, an unknown metric answered with the job's metrics),
+# every block of output naming what it summarises, and notes that agree
+# with the verdict they sit under.
+
+# tiny_job FILE [GROUPS]: a messaging job of a few milliseconds a run
+# (probes off, as the job says: no warning that they are).
+tiny_job() {
+	printf '[tiny-msg]\nworkload = messaging\ngroups = %s\nloops = 20\niterations = 3\nprobes = off\n' \
+		"${2:-1}" >"$1"
+}
+
+# tiny_runs DB LABEL N: N runs of $tmp/t.job labelled LABEL.
+tiny_runs() {
+	local i
+	for ((i = 0; i < $3; i++)); do
+		run_sl run "$tmp/t.job" --db "$1" -q --label "$2"
+		expect_eq "run $2 $i ($err)" 0 "$rc"
+	done
+}
+
+# refused WHAT REGEX ARGS...: schedlab ARGS exits 2, prints nothing on
+# stdout, and its standard error is one line matching REGEX (judge's
+# bad input exits 128, git bisect's abort, and is checked by hand).
+refused() {
+	local what=$1 re=$2
+	shift 2
+	run_sl "$@"
+	expect_eq "$what: exit" 2 "$rc"
+	expect_eq "$what: stdout" "" "$out"
+	expect_eq "$what: lines on stderr ($err)" 1 "$(grep -c '' <<<"$err")"
+	expect_match "$what: message" "$re" "$err"
+}
+
+# 5, 5% and 5.0% are one percentage to every command that takes one;
+# anything else is refused naming the option and the range.
+test_percentages_one_parser() {
+	local p who
+	use_tmpdir
+	tiny_job "$tmp/t.job"
+	tiny_runs "$tmp/r.db" base 4	# plan's noise model
+	for p in 5 5% 5.0%; do
+		run_sl compare base base --db "$tmp/r.db" --threshold "$p" --format json
+		expect_eq "compare --threshold $p ($err)" 0 "$rc"
+		expect_eq "compare --threshold $p: value" 5 "$(jval "$out" .threshold)"
+		run_sl plan tiny-msg --db "$tmp/r.db" --effect "$p" --format json
+		expect_eq "plan --effect $p ($err)" 0 "$rc"
+		expect_eq "plan --effect $p: value" 5 "$(jval "$out" .effect_pct)"
+		run_sl report base base --db "$tmp/r.db" --threshold "$p" -o "$tmp/rep$p"
+		expect_eq "report --threshold $p ($err)" 0 "$rc"
+	done
+	for p in 5%% abc -1 1001 ' 5' 5x nan; do
+		for who in compare 'report -o x'; do
+			refused "$who --threshold '$p'" \
+				"^schedlab: ${who%% *}: option --threshold: expected a percentage in 0\.\.1000 \(such as 5 or 2\.5%\), got '$p'$" \
+				$who base base --db "$tmp/r.db" --threshold "$p"
+		done
+		refused "ab --threshold '$p'" \
+			"^schedlab: ab: option --threshold: expected a percentage in 0\.\.1000" \
+			ab "$tmp/t.job" --db "$tmp/r.db" --threshold "$p" --variant 'a:' --variant 'b: nice=1'
+		# judge's bad input aborts git bisect: exit 128, not 2
+		run_sl judge --baseline base --run base --db "$tmp/r.db" --threshold "$p"
+		expect_eq "judge --threshold '$p': exit" 128 "$rc"
+		expect_eq "judge --threshold '$p': stdout" "" "$out"
+		expect_match "judge --threshold '$p': message" \
+			"^schedlab: judge: option --threshold: expected a percentage in 0\.\.1000" "$err"
+		refused "campaign start --threshold '$p'" \
+			"^schedlab: campaign start: option --threshold: expected a percentage in 0\.\.1000" \
+			campaign start c "$tmp/t.job" --db "$tmp/r.db" --state 'a:true' \
+			--state 'b:true' --hook true --threshold "$p"
+	done
+	# campaign start takes 5%: its next check, the job file, answers
+	run_sl campaign start c "$tmp/nosuch.job" --db "$tmp/r.db" --state 'a:true' \
+		--state 'b:true' --hook true --threshold 5%
+	expect_eq "campaign start --threshold 5%: exit" 2 "$rc"
+	expect_match "campaign start --threshold 5%: the job's message" 'nosuch\.job' "$err"
+	for p in 0.05 5%% 2000; do
+		refused "plan --effect '$p'" \
+			"^schedlab: plan: option --effect: expected a percentage in 0\.1\.\.1000 \(such as 5 or 2\.5%\), got '$p'$" \
+			plan tiny-msg --db "$tmp/r.db" --effect "$p"
+	done
+}
