@@ -252,6 +252,18 @@ static int load_sets(struct store *st, const struct noise_opts *o,
 			return -1;
 		found += sets[j].n;
 	}
+	if (!found && njobs == 1) {
+		/* a job or metric the store lacks: say which, and what it has */
+		struct store_series_query sq = { .job = jobs[0], .metric = o->metric,
+						 .since = NAN };
+		struct store_series ss;
+		int bad = store_series(st, &sq, &ss) ||
+			  series_unknown(who, jobs[0], o->metric, store_path(st), &ss);
+
+		store_series_free(&ss);
+		if (bad)
+			return -1;
+	}
 	if (!found)
 		return error("%s: no complete runs of %s%s%s%s in %s", who,
 			     njobs == 1 ? "job '" : "any job", njobs == 1 ? jobs[0] : "",

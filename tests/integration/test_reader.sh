@@ -83,3 +83,23 @@ test_percentages_one_parser() {
 			plan tiny-msg --db "$tmp/r.db" --effect "$p"
 	done
 }
+
+# An unknown --metric is answered with the metrics the job has; an
+# unknown job with the jobs the store has.
+test_unknown_metric_lists_the_jobs_metrics() {
+	local who
+	use_tmpdir
+	tiny_job "$tmp/t.job"
+	tiny_runs "$tmp/r.db" base 2
+	for who in noise 'plan --effect 5'; do
+		refused "$who --metric bogus" \
+			"^schedlab: ${who%% *}: job 'tiny-msg' has no metric 'bogus' \(its metrics: messaging\.time, messaging\.msgs_per_sec, " \
+			$who tiny-msg --metric bogus --db "$tmp/r.db"
+		refused "$who nosuch" \
+			"^schedlab: ${who%% *}: no job 'nosuch' in .*r\.db \(its jobs: tiny-msg\)$" \
+			$who nosuch --db "$tmp/r.db"
+	done
+	refused "history --metric bogus" \
+		"^schedlab: history: job 'tiny-msg' has no metric 'bogus' \(its metrics: messaging\.time, " \
+		history tiny-msg --metric bogus --db "$tmp/r.db"
+}
