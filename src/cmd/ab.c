@@ -307,6 +307,20 @@ static void print_variants(FILE *f, const struct plan_variant *v, size_t n)
 	}
 }
 
+struct ab_head {
+	const struct plan_variant *v;
+	size_t n;
+};
+
+/* The variants' header, once exec_run() has checked every input. */
+static void ab_checked(void *arg)
+{
+	const struct ab_head *h = arg;
+
+	print_variants(stdout, h->v, h->n);
+	fflush(stdout);
+}
+
 /* Whether a case of p runs a workload that declares a table (--layout workload). */
 static bool has_table(const struct plan *p)
 {
@@ -381,6 +395,7 @@ int cmd_ab(int argc, char **argv)
 	struct run_switch_stats sws = { 0 };
 	struct run_request rq;
 	struct ab_rule rule;
+	struct ab_head head;
 	struct run_adapt ad;
 	struct cmp_opts co;
 	struct plan plan = { 0 };
@@ -438,9 +453,16 @@ int cmd_ab(int argc, char **argv)
 		}
 		rq.seed = s;
 	}
-	/* the plan once: its [variant:NAME] sections, and its mistakes early */
-	if (plan_load_spec(rq.spec ? rq.spec : "quick", rq.sets, rq.nsets, &plan))
+	/*
+	 * the plan once: its [variant:NAME] sections, and its mistakes early;
+	 * its warnings are the run's to say (exec_run() loads it again)
+	 */
+	error_mute(1);
+	rc = plan_load_spec(rq.spec ? rq.spec : "quick", rq.sets, rq.nsets, &plan);
+	error_mute(0);
+	if (rc && plan_load_spec(rq.spec ? rq.spec : "quick", rq.sets, rq.nsets, &plan))
 		goto out;
+	rc = EXIT_USAGE;
 	if (out_refused("ab", ab_refusals, o.layout, o.format))
 		goto out;
 	if (o.layout == LAYOUT_WORKLOAD && !doc_only && !has_table(&plan)) {
@@ -487,13 +509,17 @@ int cmd_ab(int argc, char **argv)
 	rule = (struct ab_rule){ co.threshold, rq.quiet, v };
 	ad = (struct run_adapt){ ab_enough, ab_done, &rule };
 	rq.adapt = &ad;
+	head = (struct ab_head){ v, nv };
 	if (o.dry_run) {
-		print_variants(stdout, v, nv);
+		rq.checked = ab_checked;
+		rq.checked_arg = &head;
 		rc = exec_dry(&rq);
 		goto out;
 	}
-	if (!rq.quiet)
-		print_variants(stdout, v, nv);
+	if (!rq.quiet) {
+		rq.checked = ab_checked;
+		rq.checked_arg = &head;
+	}
 	run_rc = exec_run(&rq, &ids[0]);
 	/* interrupted: the finished cases are kept, nothing is compared */
 	if (ids[0] < 0 || run_rc == EXIT_USAGE || run_rc == EXIT_INTERRUPTED) {

@@ -358,6 +358,8 @@ int exec_plans(struct plan *plans, size_t nplans, const struct run_request *rq,
 	rc = exec_open(&x, db);
 	if (rc)
 		return rc;
+	if (rq->checked)
+		rq->checked(rq->checked_arg);
 	exec_host(&x);
 	exec_environment(&x);
 	exec_begin_runs(&x, run_id);

@@ -103,3 +103,23 @@ test_unknown_metric_lists_the_jobs_metrics() {
 		"^schedlab: history: job 'tiny-msg' has no metric 'bogus' \(its metrics: messaging\.time, " \
 		history tiny-msg --metric bogus --db "$tmp/r.db"
 }
+
+# ab checks every variant before its header; calibrate checks the job
+# before its first run is announced.
+test_input_checked_before_output() {
+	local v
+	use_tmpdir
+	tiny_job "$tmp/t.job"
+	for v in 'nice=abc' 'bogus=1' 'groups=0'; do
+		refused "ab variant '$v'" "^schedlab: --variant n5: $v" \
+			ab "$tmp/t.job" --db "$tmp/r.db" --variant 'base:' --variant "n5: $v"
+		refused "ab -n variant '$v'" "^schedlab: --variant n5: $v" \
+			ab "$tmp/t.job" --db "$tmp/r.db" -n --variant 'base:' --variant "n5: $v"
+	done
+	refused "calibrate a missing file" "^schedlab: .*nosuch\.job" \
+		calibrate "$tmp/nosuch.job" --db "$tmp/r.db"
+	printf '[x]\nworkload = messaging\ngroups = 0\n' >"$tmp/bad.job"
+	refused "calibrate a bad job" "bad\.job:3: groups: '0' is out of range" \
+		calibrate "$tmp/bad.job" --db "$tmp/r.db"
+	[ ! -e "$tmp/r.db" ] || fail "a refused command made a database"
+}
