@@ -123,3 +123,29 @@ test_input_checked_before_output() {
 		calibrate "$tmp/bad.job" --db "$tmp/r.db"
 	[ ! -e "$tmp/r.db" ] || fail "a refused command made a database"
 }
+
+# ab's blocks each name what they summarise: the tables printed as the
+# first variant's job ends say they are that variant's alone, and the
+# comparison's name the variants in their columns (with and without a
+# layout of compare's).
+test_ab_blocks_name_what_they_summarise() {
+	local layout block n
+	use_tmpdir
+	tiny_job "$tmp/t.job" 1,2
+	for layout in '' grid; do
+		run_sl ab "$tmp/t.job" --db "$tmp/r.db" ${layout:+--layout $layout} \
+			--variant 'base:' --variant 'n5: nice=5'
+		expect_eq "ab ${layout:-mmtests} ($err)" 0 "$rc"
+		expect_line "ab ${layout:-mmtests}: the first block's name" \
+			'^variant base alone \(run [0-9]+, [^)]*/base\):$' "$out"
+		# every block with numbers names a variant in it
+		n=0
+		while IFS= read -r -d '' block; do
+			grep -qE '[0-9]\.[0-9]{3}' <<<"$block" || continue
+			n=$((n + 1))
+			grep -qwE 'base|n5' <<<"$block" ||
+				fail "ab ${layout:-mmtests}: a block names no variant: $block"
+		done < <(awk 'BEGIN { RS = ""; ORS = "\0" } { print }' <<<"$out")
+		[ "$n" -ge 2 ] || fail "ab ${layout:-mmtests}: $n blocks of numbers in: $out"
+	done
+}
