@@ -149,3 +149,64 @@ test_ab_blocks_name_what_they_summarise() {
 		[ "$n" -ge 2 ] || fail "ab ${layout:-mmtests}: $n blocks of numbers in: $out"
 	done
 }
+
+# notes_of JSON: compare's notes, one a line.
+notes_of() {
+	jq -r '.notes[]' <<<"$1"
+}
+
+# The note on run-to-run noise says what the test used, case by case,
+# and agrees with the verdict under it: the sides' own runs (3 a side,
+# by label or by run ids), this host's model (one run a side, other
+# runs of the baseline's label stored), or nothing (one run a side, no
+# model); in an A/B, none is needed.
+test_noise_note_agrees_with_the_verdict() {
+	local notes why
+	use_tmpdir
+	tiny_job "$tmp/t.job"
+	tiny_runs "$tmp/r.db" k1 1
+	tiny_runs "$tmp/r.db" k2 1
+	tiny_runs "$tmp/r.db" k1 1
+	tiny_runs "$tmp/r.db" k2 1
+	tiny_runs "$tmp/r.db" k1 1
+	tiny_runs "$tmp/r.db" k2 1
+	for sides in 'k1 --all k2 --all' '1+3+5 2+4+6'; do
+		run_sl compare $sides --db "$tmp/r.db" --format json
+		expect_eq "compare $sides ($err)" 0 "$rc"
+		notes=$(notes_of "$out")
+		expect_line "compare $sides: the noise used" \
+			"^the case: run-to-run noise from the sides' own runs$" "$notes"
+		grep -q 'decides nothing' <<<"$notes" && fail "compare $sides: $notes"
+		why=$(jval "$out" '.jobs[0].cases[0].runs[1].why')
+		expect_match "compare $sides: the verdict's why" '3 and 3 runs|runs differ|interval within' "$why"
+	done
+	# one run a side: no model from runs other than these two
+	run_sl compare k1 k2 --db "$tmp/r.db" --format json
+	notes=$(notes_of "$out")
+	expect_line "one run a side: the note" \
+		"^the case: no run-to-run noise to test against: one run a side, .*decides nothing there$" "$notes"
+	expect_match "one run a side: the why" 'one run a side' \
+		"$(jval "$out" '.jobs[0].cases[0].runs[1].why')"
+	# four more of k1: the model of k1's other runs decides one run a side
+	tiny_runs "$tmp/r.db" k1 4
+	run_sl compare k1 k2 --db "$tmp/r.db" --format json
+	notes=$(notes_of "$out")
+	expect_line "with a model: the note" \
+		"^the case: run-to-run noise from this host's noise model \(other runs of the case\)$" "$notes"
+	expect_match "with a model: the why" "host's run-to-run noise|runs differ|interval within" \
+		"$(jval "$out" '.jobs[0].cases[0].runs[1].why')"
+	# two cases, 3 runs a side: counted
+	tiny_job "$tmp/t.job" 1,2
+	tiny_runs "$tmp/two.db" a 3
+	tiny_runs "$tmp/two.db" b 3
+	run_sl compare a --all b --all --db "$tmp/two.db" --format json
+	expect_line "two cases: the note" \
+		"^run-to-run noise of the 2 compared cases: the sides' own runs in 2$" "$(notes_of "$out")"
+	# ab: the variants ran side by side
+	run_sl ab "$tmp/t.job" --db "$tmp/ab.db" --format json --variant 'base:' --variant 'n5: nice=5'
+	expect_eq "ab ($err)" 0 "$rc"
+	notes=$(notes_of "$out")
+	expect_line "ab: the note" "^run-to-run noise: none needed, the runs were made side by side" "$notes"
+	grep -q 'labelled' <<<"$notes" && fail "ab: a note on labelled runs: $notes"
+	return 0
+}
