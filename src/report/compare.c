@@ -103,7 +103,7 @@ static void text_cell(FILE *f, const struct cmp_cell *c, int row, bool mark,
 	}
 	if (row == MM_COV)
 		dec = 4;	/* a percentage */
-	if (isnan(mm_row_value(&c->s, row)))
+	if (!isfinite(mm_row_value(&c->s, row)))
 		fprintf(f, "%12s (%s)", "n/a", p);
 	else if (mark)
 		fprintf(f, "%12.*f *%s*", dec, mm_row_value(&c->s, row), p);
@@ -116,18 +116,18 @@ static void change_text(char *buf, size_t len, const struct cmp_cell *cell)
 {
 	const struct cmp_result *r = &cell->r;
 
-	if (cell->points && !isnan(r->change)) {
+	if (cell->points && !!isfinite(r->change)) {
 		/* a percentage's change: points, as its table shows it */
-		if (isnan(cell->pt_lo))
+		if (!isfinite(cell->pt_lo))
 			snprintf(buf, len, "%+.1f pt [n/a]", cell->pt);
 		else
 			snprintf(buf, len, "%+.1f pt [%+.1f, %+.1f]", cell->pt,
 				 cell->pt_lo, cell->pt_hi);
 		return;
 	}
-	if (isnan(r->change))
+	if (!isfinite(r->change))
 		snprintf(buf, len, "n/a");
-	else if (isnan(r->lo))	/* one run a side, no noise known: no interval */
+	else if (!isfinite(r->lo))	/* one run a side, no noise known: no interval */
 		snprintf(buf, len, "%+.1f%% [n/a]", r->change);
 	else
 		snprintf(buf, len, "%+.1f%% [%+.1f, %+.1f]", r->change, r->lo,

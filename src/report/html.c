@@ -65,12 +65,30 @@ void html_esc(FILE *f, const char *s)
 /* mmtests' 4 decimals; 4 significant digits below 1 (at most 8 decimals). */
 static void num(FILE *f, double v)
 {
-	if (isnan(v))
+	if (!isfinite(v))
 		fputs("n/a", f);
 	else if (v != 0 && fabs(v) < 1)
 		fprintf(f, "%.*f", (int)fmin(8, 3 - floor(log10(fabs(v)))), v);
 	else
 		fprintf(f, "%.4f", v);
+}
+
+/* A value to 6 significant digits, as the text's table; "n/a" if none. */
+static void num_g(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.6g", v);
+	else
+		fputs("n/a", f);
+}
+
+/* A spread in percent of the mean, whole; "-" where there is none. */
+static void sd_pct(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.0f", v);
+	else
+		fputs("-", f);
 }
 
 /* "v-no-change": a verdict as a class name. */
@@ -520,14 +538,22 @@ static void change_table(FILE *f, const struct comparison *c,
 			fprintf(f, "</td><td class=\"l\">");
 			swatch(f, k);
 			html_esc(f, c->runs[k].name);
-			if (isnan(r->change))
-				fprintf(f, "</td><td>n/a</td><td></td>");
+			/* as the text: "n/a" where a number is not known */
+			if (!isfinite(cell->points ? cell->pt : r->change))
+				fprintf(f, "</td><td>n/a</td><td>n/a</td>");
 			else if (cell->points)	/* a percentage: points */
-				fprintf(f, "</td><td>%+.1f pt</td><td>[%+.1f, %+.1f]</td>",
-					cell->pt, cell->pt_lo, cell->pt_hi);
+				fprintf(f, "</td><td>%+.1f pt</td>", cell->pt);
 			else
-				fprintf(f, "</td><td>%+.1f%%</td><td>[%+.1f, %+.1f]</td>",
-					r->change, r->lo, r->hi);
+				fprintf(f, "</td><td>%+.1f%%</td>", r->change);
+			if (!isfinite(cell->points ? cell->pt : r->change))
+				;
+			else if (!isfinite(cell->points ? cell->pt_lo : r->lo) ||
+				 !isfinite(cell->points ? cell->pt_hi : r->hi))
+				fprintf(f, "<td>n/a</td>");
+			else
+				fprintf(f, "<td>[%+.1f, %+.1f]</td>",
+					cell->points ? cell->pt_lo : r->lo,
+					cell->points ? cell->pt_hi : r->hi);
 			if (isnan(r->p))
 				fprintf(f, "<td>-</td>");
 			else
@@ -561,8 +587,15 @@ static void expl_table(FILE *f, const struct comparison *c,
 				html_esc(f, c->runs[k].name);
 				fprintf(f, "</td><td class=\"l\">");
 				html_esc(f, x->metric);
-				fprintf(f, "</td><td>%.6g</td><td>%.0f</td><td>%.6g</td><td>%.0f</td>",
-					x->base, x->base_sd_pct, x->cand, x->cand_sd_pct);
+				fprintf(f, "</td><td>");
+				num_g(f, x->base);
+				fprintf(f, "</td><td>");
+				sd_pct(f, x->base_sd_pct);
+				fprintf(f, "</td><td>");
+				num_g(f, x->cand);
+				fprintf(f, "</td><td>");
+				sd_pct(f, x->cand_sd_pct);
+				fprintf(f, "</td>");
 				if (x->points)	/* a percentage: points */
 					fprintf(f, "<td>%+.1f pt</td></tr>\n", x->change_pt);
 				else if (isfinite(x->change_pct))

@@ -210,3 +210,44 @@ test_noise_note_agrees_with_the_verdict() {
 	grep -q 'labelled' <<<"$notes" && fail "ab: a note on labelled runs: $notes"
 	return 0
 }
+
+# zero_runs DB N: N runs a side of a 2-case messaging sweep with the
+# probes on, labelled pin (cpus = 0: no migration, a zero baseline) and
+# free, interleaved.
+zero_runs() {
+	local i
+	printf '[msg]\nworkload = messaging\ngroups = 1,2\nloops = 20\niterations = 3\nprobes = on\n' >"$tmp/z.job"
+	for ((i = 0; i < $2; i++)); do
+		run_sl run "$tmp/z.job" --db "$1" -q --label pin --set cpus=0
+		expect_eq "run pin ($err)" 0 "$rc"
+		run_sl run "$tmp/z.job" --db "$1" -q --label free
+		expect_eq "run free ($err)" 0 "$rc"
+	done
+}
+
+# Every layout, as text, markdown and html, on one run a side (no
+# interval), two a side, and every metric (zero baselines: a pinned
+# run migrates nothing): no nan, inf, raw JSON or float artifact.
+test_every_layout_readable() {
+	local sides layout format n=0
+	use_tmpdir
+	zero_runs "$tmp/r.db" 2
+	run_sl compare pin free --db "$tmp/r.db" --metric sched.migrations --format json
+	expect_eq "a zero baseline ($err)" 0 \
+		"$(jval "$out" '[.jobs[] | select(.metric == "sched.migrations") | .cases[0].runs[0].amean][0]')"
+	for sides in 'pin free' 'pin --all free --all'; do
+		for layout in mmtests variants wide grid raw; do
+			for format in text markdown html; do
+				run_sl compare $sides --db "$tmp/r.db" --metrics all \
+					--layout $layout --format $format
+				[ "$rc" = 0 ] || { expect_match "$layout $format refused" \
+					"$layout.*$format|$format.*$layout" "$err"; continue; }
+				n=$((n + 1))
+				readable "compare $sides --layout $layout --format $format" "$out$err"
+			done
+		done
+		run_sl show 1 --db "$tmp/r.db" --layout mmtests
+		readable "show" "$out$err"
+	done
+	[ "$n" -ge 12 ] || fail "$n outputs rendered"
+}

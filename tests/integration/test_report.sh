@@ -152,6 +152,40 @@ test_report_png_files() {
 	expect_eq "no temporary directory left" "" "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'schedlab-plot.*' -newer "$tmp/m.job" 2>/dev/null)"
 }
 
+# The page a reviewer mails, read in a real browser: one run a side (no
+# interval), a zero baseline (a pinned run migrates nothing), every
+# metric, monitors on; no nan, inf, raw JSON (the environments) or float
+# artifact anywhere in it, plots' labels included.
+test_report_page_readable() {
+	local l
+	use_tmpdir
+	need_chromium
+	need_gnuplot
+	printf '[msg]\nworkload = messaging\ngroups = 1,2\nloops = 20\niterations = 3\nprobes = on\nmonitors = cpu,runq\nmonitor_interval = 20ms\n' >"$tmp/m.job"
+	run_sl run "$tmp/m.job" --db "$tmp/r.db" -q --label pin --set cpus=0
+	expect_eq "run pin ($err)" 0 "$rc"
+	run_sl run "$tmp/m.job" --db "$tmp/r.db" -q --label free
+	expect_eq "run free ($err)" 0 "$rc"
+	for l in pin free; do
+		run_sl report $l --db "$tmp/r.db" -o "$tmp/$l"
+		expect_eq "report $l ($err)" 0 "$rc"
+		browse "$tmp/$l/index.html"
+		readable "report $l" "$dom"
+	done
+	run_sl report pin free --db "$tmp/r.db" -o "$tmp/out"
+	expect_eq "report pin free ($err)" 0 "$rc"
+	browse "$tmp/out/index.html"
+	expect_eq "console messages" "" "$console"
+	expect_match "the environments" '<h2>Environments</h2>' "$dom"
+	expect_match "a zero baseline shown" 'sched\.migrations' "$dom"
+	readable "report pin free" "$dom"
+	if [ -n "${REPORT_SHOT:-}" ]; then
+		timeout 120 chromium --headless --no-sandbox --disable-gpu \
+			--user-data-dir="$tmp/chromium-profile" --screenshot="$REPORT_SHOT" \
+			--window-size=1200,3000 "file://$tmp/out/index.html" >/dev/null 2>&1 || true
+	fi
+}
+
 # One run alone: its own report, no change table; compare --format html
 # the same page on stdout; judge's tables-only page.
 test_report_one_run_and_compare_html() {
