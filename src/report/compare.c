@@ -208,7 +208,7 @@ static void text_explain(FILE *f, const struct comparison *c,
 			if (!head)
 				fprintf(f, "\n%12s %6s %9s %12s %6s  %s\n", "base",
 					"", "%change", "candidate", "",
-					"metric (lkp-tests' rule)");
+					"metric (lkp-tests: + is more)");
 			head = true;
 			fprintf(f, "  %s%s%s %s:\n", j->job,
 				*j->cases[i].sweep ? " " : "", j->cases[i].sweep,
