@@ -402,7 +402,7 @@ int cmd_ab(int argc, char **argv)
 	char *command;
 	size_t nv = 0;
 	int first, rc = EXIT_USAGE, run_rc;
-	bool doc_only;
+	bool doc_only, bad;
 
 	memset(&o, 0, sizeof(o));
 	opts_defaults(ab_options, &o);
@@ -458,11 +458,10 @@ int cmd_ab(int argc, char **argv)
 	 * its warnings are the run's to say (exec_run() loads it again)
 	 */
 	error_mute(1);
-	rc = plan_load_spec(rq.spec ? rq.spec : "quick", rq.sets, rq.nsets, &plan);
+	bad = plan_load_spec(rq.spec ? rq.spec : "quick", rq.sets, rq.nsets, &plan);
 	error_mute(0);
-	if (rc && plan_load_spec(rq.spec ? rq.spec : "quick", rq.sets, rq.nsets, &plan))
+	if (bad && plan_load_spec(rq.spec ? rq.spec : "quick", rq.sets, rq.nsets, &plan))
 		goto out;
-	rc = EXIT_USAGE;
 	if (out_refused("ab", ab_refusals, o.layout, o.format))
 		goto out;
 	if (o.layout == LAYOUT_WORKLOAD && !doc_only && !has_table(&plan)) {
