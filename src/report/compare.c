@@ -67,7 +67,7 @@ static void pct_text(char *buf, size_t len, double pct)
  * Decimals for a job's values: mmtests' 4, more for values below 1 so
  * that a time in milliseconds keeps 4 significant digits (at most 8).
  */
-static int decimals(const struct cmp_job *j)
+int cmp_decimals(const struct cmp_job *j)
 {
 	double m = INFINITY;
 
@@ -264,7 +264,7 @@ static void summary_rows(FILE *f, const struct comparison *c,
 			 const struct cmp_job *j, int w,
 			 const struct table_style *t)
 {
-	int dec = decimals(j);
+	int dec = cmp_decimals(j);
 
 	for (int row = 0; row < MM_NROWS; row++)
 		for (size_t i = 0; i < j->ncases; i++) {

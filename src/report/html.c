@@ -74,17 +74,6 @@ void html_esc(FILE *f, const char *s)
 		}
 }
 
-/* mmtests' 4 decimals; 4 significant digits below 1 (at most 8 decimals). */
-static void num(FILE *f, double v)
-{
-	if (!isfinite(v))
-		fputs("n/a", f);
-	else if (v != 0 && fabs(v) < 1)
-		fprintf(f, "%.*f", (int)fmin(8, 3 - floor(log10(fabs(v)))), v);
-	else
-		fprintf(f, "%.4f", v);
-}
-
 /* A value to 6 significant digits, as the text's table; "n/a" if none. */
 static void num_g(FILE *f, double v)
 {
@@ -544,6 +533,7 @@ static void mm_table(FILE *f, const struct comparison *c,
 {
 	/* one case without a sweep: no column of "-" */
 	bool one = by_run(j);
+	int dec = cmp_decimals(j);
 
 	/* the sign convention in the header, as in every table of the page */
 	fprintf(f, "<table class=\"mm\"><tr><th class=\"l\">%s</th>",
@@ -577,7 +567,12 @@ static void mm_table(FILE *f, const struct comparison *c,
 					continue;
 				}
 				fprintf(f, "<td%s>", sig ? " class=\"sig\"" : "");
-				num(f, mm_row_value(&cell->s, row));
+				/* the column's precision, as the text table's */
+				if (isfinite(mm_row_value(&cell->s, row)))
+					fprintf(f, "%.*f", row == MM_COV ? 4 : dec,
+						mm_row_value(&cell->s, row));
+				else
+					fputs("n/a", f);
 				if (k && isfinite(pct))
 					fprintf(f, " <span class=\"%s\">(%+.2f%s)</span>",
 						j->metric.better == BETTER_NONE ? "same" :

@@ -250,4 +250,19 @@ test_every_layout_readable() {
 		readable "show" "$out$err"
 	done
 	[ "$n" -ge 12 ] || fail "$n outputs rendered"
+	# the page's mmtests tables: a column's values at one precision, the
+	# text table's (CoeffVar, a percentage, at 4 decimals)
+	run_sl compare pin --all free --all --db "$tmp/r.db" --format html
+	awk '/<table class="mm">/ { t++; on = 1 } /<\/table>/ { on = 0 }
+	on && /^<tr><td class="l">/ && $0 !~ /CoeffVar/ {
+		n = split($0, td, "<td")
+		for (i = 2; i <= n; i++)
+			if (match(td[i], /^( class="sig")?>-?[0-9]+\.[0-9]+/)) {
+				v = substr(td[i], RSTART, RLENGTH); sub(/.*>/, "", v)
+				d = length(v) - index(v, ".")
+				k = t "," i
+				if (k in dec && dec[k] != d) { print "table " t " column " i ": " v " against " dec[k] " decimals"; bad = 1 }
+				dec[k] = d
+			}
+	} END { exit bad }' <<<"$out" || fail "a column of the page's mmtests table at two precisions"
 }
