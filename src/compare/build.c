@@ -202,9 +202,17 @@ static int check_metrics(const char *sel, const struct run *base)
 
 		for (size_t m = 0; m < base->nmetrics && !found; m++)
 			found = !fnmatch(t, base->metrics[m].name, 0);
-		if (!found)
-			ret = error("compare: --metrics: '%s' matches no metric of the baseline; give headline, all or globs such as 'wakeup.p*,sched.*' ('schedlab show' lists a run's metrics)",
-				    t);
+		if (!found) {
+			/* the baseline's metrics, at most 20: what to type instead */
+			char list[1024] = "";
+			size_t n = 0;
+
+			for (size_t m = 0; m < base->nmetrics && m < 20 && n < sizeof(list); m++)
+				n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
+						      m ? ", " : "", base->metrics[m].name);
+			ret = error("compare: --metrics: '%s' matches no metric of the baseline (its metrics: %s%s); give headline, all or globs such as 'wakeup.p*,sched.*'",
+				    t, list, base->nmetrics > 20 ? ", ..." : "");
+		}
 	}
 	free(copy);
 	return ret;

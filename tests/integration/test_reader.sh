@@ -99,6 +99,9 @@ test_unknown_metric_lists_the_jobs_metrics() {
 			"^schedlab: ${who%% *}: no job 'nosuch' in .*r\.db \(its jobs: tiny-msg\)$" \
 			$who nosuch --db "$tmp/r.db"
 	done
+	refused "compare --metrics bogus" \
+		"^schedlab: compare: --metrics: 'bogus' matches no metric of the baseline \(its metrics: messaging\.time, messaging\.msgs_per_sec, " \
+		compare base base --metrics bogus --db "$tmp/r.db"
 	refused "history --metric bogus" \
 		"^schedlab: history: job 'tiny-msg' has no metric 'bogus' \(its metrics: messaging\.time, " \
 		history tiny-msg --metric bogus --db "$tmp/r.db"
