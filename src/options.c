@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -151,6 +152,28 @@ int opt_parse_duration(const char *s, unsigned long long max,
 	if (errno == ERANGE || v > max / unit)
 		return -2;
 	*secs = v * unit;
+	return 0;
+}
+
+int opt_parse_percent(const char *who, const char *opt, const char *s,
+		      double lo, double hi, double *out)
+{
+	char *end;
+	double v = NAN;
+
+	if (s && *s && !isspace((unsigned char)*s)) {
+		v = strtod(s, &end);
+		if (end == s)
+			v = NAN;
+		else if (*end == '%')
+			end++;
+		if (*end)
+			v = NAN;
+	}
+	if (!(v >= lo && v <= hi))
+		return error("%s: option --%s: expected a percentage in %g..%g (such as 5 or 2.5%%), got '%s'",
+			     who, opt, lo, hi, s ? s : "");
+	*out = v;
 	return 0;
 }
 

@@ -89,6 +89,15 @@ int opt_parse_duration(const char *s, unsigned long long max,
 		       unsigned long long *secs);
 
 /*
+ * The one parser of a percentage, for every command's option that takes
+ * one (--threshold, --effect): "5", "5%", "5.0%" into *out, within
+ * [lo, hi]. On bad input says "WHO: option --OPT: expected a percentage
+ * in LO..HI (such as 5 or 2.5%), got 'S'" and returns -1.
+ */
+int opt_parse_percent(const char *who, const char *opt, const char *s,
+		      double lo, double hi, double *out);
+
+/*
  * Parses text into option o of cfg. On bad input says so, naming `where`
  * (e.g. "option -g/--groups" or "quick.ini:12: groups") and the accepted
  * values, and returns -1.

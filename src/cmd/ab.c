@@ -77,7 +77,7 @@ static const struct opt_def ab_options[] = {
 	OPT_TRACE(struct ab_opts, trace),
 	{ .name = "threshold", .type = OPT_STRING, .offset = O(threshold),
 	  .def = "5", .arg = "PCT",
-	  .help = "the smallest change that matters, in percent (0..1000); with auto: stop once each variant differs from the first or both medians are known to +-PCT/2" },
+	  .help = "the smallest change that matters, in percent (0..1000: 5 or 5%); with auto: stop once each variant differs from the first or both medians are known to +-PCT/2" },
 	OPT_SET(struct ab_opts, sets),
 	{ .name = "seed", .type = OPT_STRING, .offset = O(seed), .arg = "N",
 	  .help = "the seed of the rounds' order (1..2^53-1; default: a random one, recorded as environment.interleave_seed): the same seed, the same order" },
@@ -307,6 +307,20 @@ static void print_variants(FILE *f, const struct plan_variant *v, size_t n)
 	}
 }
 
+struct ab_head {
+	const struct plan_variant *v;
+	size_t n;
+};
+
+/* The variants' header, once exec_run() has checked every input. */
+static void ab_checked(void *arg)
+{
+	const struct ab_head *h = arg;
+
+	print_variants(stdout, h->v, h->n);
+	fflush(stdout);
+}
+
 /* Whether a case of p runs a workload that declares a table (--layout workload). */
 static bool has_table(const struct plan *p)
 {
@@ -381,13 +395,14 @@ int cmd_ab(int argc, char **argv)
 	struct run_switch_stats sws = { 0 };
 	struct run_request rq;
 	struct ab_rule rule;
+	struct ab_head head;
 	struct run_adapt ad;
 	struct cmp_opts co;
 	struct plan plan = { 0 };
 	char *command;
 	size_t nv = 0;
 	int first, rc = EXIT_USAGE, run_rc;
-	bool doc_only;
+	bool doc_only, bad;
 
 	memset(&o, 0, sizeof(o));
 	opts_defaults(ab_options, &o);
@@ -420,7 +435,7 @@ int cmd_ab(int argc, char **argv)
 	/* csv and json: the document alone on stdout */
 	doc_only = o.format != FMT_TEXT && o.format != FMT_MARKDOWN;
 	rq.quiet = o.quiet || doc_only;
-	if (parse_percent("ab", o.threshold, &co.threshold) ||
+	if (opt_parse_percent("ab", "threshold", o.threshold, 0, 1000, &co.threshold) ||
 	    run_check_iterations("ab", &rq))
 		goto out;
 	rq.threshold = co.threshold;
@@ -438,8 +453,14 @@ int cmd_ab(int argc, char **argv)
 		}
 		rq.seed = s;
 	}
-	/* the plan once: its [variant:NAME] sections, and its mistakes early */
-	if (plan_load_spec(rq.spec ? rq.spec : "quick", rq.sets, rq.nsets, &plan))
+	/*
+	 * the plan once: its [variant:NAME] sections, and its mistakes early;
+	 * its warnings are the run's to say (exec_run() loads it again)
+	 */
+	error_mute(1);
+	bad = plan_load_spec(rq.spec ? rq.spec : "quick", rq.sets, rq.nsets, &plan);
+	error_mute(0);
+	if (bad && plan_load_spec(rq.spec ? rq.spec : "quick", rq.sets, rq.nsets, &plan))
 		goto out;
 	if (out_refused("ab", ab_refusals, o.layout, o.format))
 		goto out;
@@ -487,13 +508,17 @@ int cmd_ab(int argc, char **argv)
 	rule = (struct ab_rule){ co.threshold, rq.quiet, v };
 	ad = (struct run_adapt){ ab_enough, ab_done, &rule };
 	rq.adapt = &ad;
+	head = (struct ab_head){ v, nv };
 	if (o.dry_run) {
-		print_variants(stdout, v, nv);
+		rq.checked = ab_checked;
+		rq.checked_arg = &head;
 		rc = exec_dry(&rq);
 		goto out;
 	}
-	if (!rq.quiet)
-		print_variants(stdout, v, nv);
+	if (!rq.quiet) {
+		rq.checked = ab_checked;
+		rq.checked_arg = &head;
+	}
 	run_rc = exec_run(&rq, &ids[0]);
 	/* interrupted: the finished cases are kept, nothing is compared */
 	if (ids[0] < 0 || run_rc == EXIT_USAGE || run_rc == EXIT_INTERRUPTED) {

@@ -146,6 +146,25 @@ out:
 	return rc;
 }
 
+/*
+ * The job checked before the first run is announced: its mistakes are
+ * the first thing said. Its warnings are left to the runs, which say
+ * them once each.
+ */
+static int check_job(const char *spec)
+{
+	struct plan p;
+	int rc;
+
+	error_mute(1);
+	rc = plan_load_spec(spec, NULL, 0, &p);
+	error_mute(0);
+	if (rc && (rc = plan_load_spec(spec, NULL, 0, &p)))	/* says why */
+		return rc;
+	plan_free(&p);
+	return 0;
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	struct calibrate_opts o;
@@ -184,7 +203,7 @@ int cmd_calibrate(int argc, char **argv)
 		error("calibrate: option --label: expected a non-empty label");
 		return EXIT_USAGE;
 	}
-	if (run_db_path(o.db, db, sizeof(db)))
+	if (run_db_path(o.db, db, sizeof(db)) || check_job(argv[first]))
 		return EXIT_USAGE;
 	start = now_s();
 	for (unsigned i = 0; i < o.runs; i++) {

@@ -228,7 +228,7 @@ static int start_check(const struct campaign_opts *o, int n, char **ops,
 				return error("campaign start: --state '%s' is given twice",
 					     c->states[i].name);
 	}
-	if (parse_percent("campaign start", o->threshold, &c->threshold))
+	if (opt_parse_percent("campaign start", "threshold", o->threshold, 0, 1000, &c->threshold))
 		return -1;
 	c->job = campaign_job_spec(ops[1]);
 	return c->job ? 0 : -1;

@@ -81,7 +81,7 @@ static int bisect_make(const struct campaign_opts *o, char **ops,
 		return -1;
 	if (!realpath(o->repo, repo))
 		return error_errno("campaign bisect: --repo '%s'", o->repo);
-	if (parse_percent("campaign bisect", o->threshold, &c->threshold))
+	if (opt_parse_percent("campaign bisect", "threshold", o->threshold, 0, 1000, &c->threshold))
 		return -1;
 	if (one_case(ops[1]))
 		return -1;

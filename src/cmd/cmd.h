@@ -63,7 +63,14 @@ int trace_opts_check(const char *who, const struct trace_opts *t);
  */
 int run_check_iterations(const char *who, const struct run_request *rq);
 
-/* --threshold PCT (0..1000) into *out: 0, or -1 after error(). */
-int parse_percent(const char *who, const char *s, double *out);
+/*
+ * Whether ss, store_series()'s answer for job and metric (NULL: the
+ * headline), names them both: 0, or -1 after error() naming the one that
+ * is unknown and listing what the store has instead (the jobs, or the
+ * job's metrics). history.c.
+ */
+struct store_series;
+int series_unknown(const char *who, const char *job, const char *metric,
+		   const char *db, const struct store_series *ss);
 
 #endif

@@ -91,7 +91,7 @@ int compare_parse(int argc, char **argv, const struct opt_def *tab,
 	co->runs_unit = o->unit == 0;
 	if (o->help)
 		return 0;
-	return parse_percent(argv[0], o->threshold, &co->threshold);
+	return opt_parse_percent(argv[0], "threshold", o->threshold, 0, 1000, &co->threshold);
 }
 
 void compare_style(const struct compare_opts *o, struct comparison *c)

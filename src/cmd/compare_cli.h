@@ -56,7 +56,7 @@ struct compare_opts {
 	  .help = "what decides significance: bands is mmtests' rule, lkp lkp-tests' (doc/statistics.md)" }, \
 	{ .name = "threshold", .type = OPT_STRING, .offset = offsetof(struct compare_opts, threshold),	\
 	  .def = DEFAULT_THRESHOLD, .arg = "PCT",				\
-	  .help = "the smallest change that matters, in percent (0..1000)" }, \
+	  .help = "the smallest change that matters, in percent (0..1000: 5, 5% or 5.0%)" }, \
 	{ .name = "unit", .type = OPT_ENUM, .offset = offsetof(struct compare_opts, unit), \
 	  .def = "run", .choices = compare_units, .arg = "UNIT",		\
 	  .help = "what is replicated between separate runs: run (each run's median; a side of one run decides only with this host's measured run-to-run noise: schedlab noise) or iteration (--test over the iterations: right only for interleaved runs; ab's and live references' always are)" }, \

@@ -144,28 +144,28 @@ static char *name_list(char *const *names, size_t n)
 	return s;
 }
 
-static int unknown_job(const char *job, const char *db, const struct store_series *ss)
+int series_unknown(const char *who, const char *job, const char *metric,
+		   const char *db, const struct store_series *ss)
 {
+	char **names;
 	char *list;
 
-	if (!ss->njobs)
-		return error("history: no job '%s' in %s: it has no complete runs yet", job, db);
-	list = name_list(ss->jobs, ss->njobs);
-	error("history: no job '%s' in %s (its jobs: %s)", job, db, list);
-	free(list);
-	return -1;
-}
-
-static int unknown_metric(const char *job, const char *metric,
-			  const struct store_series *ss)
-{
-	char **names = xcalloc(ss->nmetrics + 1, sizeof(*names));
-	char *list;
-
+	if (!ss->nmetrics && !ss->njobs)
+		return error("%s: no job '%s' in %s: it has no complete runs yet", who, job, db);
+	if (!ss->nmetrics) {
+		list = name_list(ss->jobs, ss->njobs);
+		error("%s: no job '%s' in %s (its jobs: %s)", who, job, db, list);
+		free(list);
+		return -1;
+	}
+	if (ss->metric)
+		return 0;
+	names = xcalloc(ss->nmetrics + 1, sizeof(*names));
 	for (size_t i = 0; i < ss->nmetrics; i++)
 		names[i] = ss->metrics[i].name;
 	list = name_list(names, ss->nmetrics);
-	error("history: job '%s' has no metric '%s' (its metrics: %s)", job, metric, list);
+	error("%s: job '%s' has no metric '%s' (its metrics: %s)", who, job,
+	      metric ? metric : "(headline)", list);
 	free(list);
 	free(names);
 	return -1;
@@ -506,14 +506,8 @@ int cmd_history(int argc, char **argv)
 		.by = (enum history_by)o.by, .min_size = o.min_size,
 		.cp = { .alpha = alpha, .min_size = o.min_size },
 	};
-	if (!ss.nmetrics) {
-		unknown_job(q.job, h.db, &ss);
+	if (series_unknown("history", q.job, q.metric, h.db, &ss))
 		goto out;
-	}
-	if (!ss.metric) {
-		unknown_metric(q.job, q.metric, &ss);
-		goto out;
-	}
 	if (!ss.ncases) {
 		error("history: no runs of job '%s' match%s%s%s%s%s%s", q.job,
 		      o.host ? " --host " : "", o.host ? o.host : "",

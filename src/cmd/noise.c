@@ -88,18 +88,9 @@ static void plan_usage(FILE *f)
 
 static int parse_effect(const char *s, double *out)
 {
-	char *end;
-	double v;
-
 	if (!s)
 		return error("plan: option --effect PCT is required: the change to detect, a percentage in 0.1..1000 (such as 5 or 5%%)");
-	v = strtod(s, &end);
-	if (*end == '%')
-		end++;
-	if (end == s || *end || !(v >= 0.1 && v <= 1000))
-		return error("plan: option --effect: expected a percentage in 0.1..1000 (such as 5 or 5%%), got '%s'", s);
-	*out = v;
-	return 0;
+	return opt_parse_percent("plan", "effect", s, 0.1, 1000, out);
 }
 
 /* The jobs to show: JOB, or every job the store has. */
@@ -260,6 +251,18 @@ static int load_sets(struct store *st, const struct noise_opts *o,
 		if (noise_models(st, &q, &sets[j]))
 			return -1;
 		found += sets[j].n;
+	}
+	if (!found && njobs == 1) {
+		/* a job or metric the store lacks: say which, and what it has */
+		struct store_series_query sq = { .job = jobs[0], .metric = o->metric,
+						 .since = NAN };
+		struct store_series ss;
+		int bad = store_series(st, &sq, &ss) ||
+			  series_unknown(who, jobs[0], o->metric, store_path(st), &ss);
+
+		store_series_free(&ss);
+		if (bad)
+			return -1;
 	}
 	if (!found)
 		return error("%s: no complete runs of %s%s%s%s in %s", who,

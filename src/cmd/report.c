@@ -43,7 +43,7 @@ static const struct opt_def report_options[] = {
 	  .help = "what decides significance, as for compare" },
 	{ .name = "threshold", .type = OPT_STRING, .offset = O(threshold),
 	  .def = DEFAULT_THRESHOLD, .arg = "PCT",
-	  .help = "the smallest change that matters, in percent (0..1000)" },
+	  .help = "the smallest change that matters, in percent (0..1000: 5, 5% or 5.0%)" },
 	{ .name = "match", .type = OPT_ENUM, .offset = O(match), .def = "params",
 	  .choices = compare_matches, .arg = "HOW", .help = "how cases match, as for compare" },
 	OPT_HELP(struct report_opts, help),
@@ -101,7 +101,7 @@ int cmd_report(int argc, char **argv)
 		return EXIT_OK;
 	}
 	co = compare_opts_default((enum stat_test)o.test);
-	if (parse_percent(argv[0], o.threshold, &co.threshold))
+	if (opt_parse_percent(argv[0], "threshold", o.threshold, 0, 1000, &co.threshold))
 		return EXIT_USAGE;
 	if (!o.output) {
 		error("report: -o/--output DIR is required: the directory to write index.html into");

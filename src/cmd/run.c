@@ -77,18 +77,6 @@ static void run_usage(FILE *f)
 		"130 interrupted (the finished cases are kept; the run is marked partial).\n");
 }
 
-int parse_percent(const char *who, const char *s, double *out)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (!*s || *end || !(v >= 0 && v <= 1000))
-		return error("%s: option --threshold: expected a percentage in 0..1000 (such as 5 or 2.5), got '%s'",
-			     who, s);
-	*out = v;
-	return 0;
-}
-
 int run_check_iterations(const char *who, const struct run_request *rq)
 {
 	unsigned long long v;
@@ -213,7 +201,7 @@ int cmd_run(int argc, char **argv)
 		      ro.host);
 		goto out;
 	}
-	if (parse_percent("run", ro.threshold, &rq.threshold) ||
+	if (opt_parse_percent("run", "threshold", ro.threshold, 0, 1000, &rq.threshold) ||
 	    run_check_iterations("run", &rq))
 		goto out;
 	rc = ro.dry_run ? exec_dry(&rq) : exec_run(&rq, &id);

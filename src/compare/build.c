@@ -137,8 +137,12 @@ static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
 		build_compare_runs(b, j, bc, cs, k, dir, &cell->r);
 		c->runs_used = true;
 		if (j->metric.headline) {
+			/* the noise the test used: the note says so */
 			b->nrunsunit++;
-			b->nmodel += build_host_model(b, bc, j->metric.name) != NULL;
+			if (cell->r.noise_runs)
+				b->nmodel++;
+			else if (isfinite(cell->r.noise_pct))
+				b->nown++;
 		}
 	} else {
 		bn = build_samples(bc, run_metric(b->runs[0], j->metric.name), b->xa);
@@ -198,9 +202,17 @@ static int check_metrics(const char *sel, const struct run *base)
 
 		for (size_t m = 0; m < base->nmetrics && !found; m++)
 			found = !fnmatch(t, base->metrics[m].name, 0);
-		if (!found)
-			ret = error("compare: --metrics: '%s' matches no metric of the baseline; give headline, all or globs such as 'wakeup.p*,sched.*' ('schedlab show' lists a run's metrics)",
-				    t);
+		if (!found) {
+			/* the baseline's metrics, at most 20: what to type instead */
+			char list[1024] = "";
+			size_t n = 0;
+
+			for (size_t m = 0; m < base->nmetrics && m < 20 && n < sizeof(list); m++)
+				n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
+						      m ? ", " : "", base->metrics[m].name);
+			ret = error("compare: --metrics: '%s' matches no metric of the baseline (its metrics: %s%s); give headline, all or globs such as 'wakeup.p*,sched.*'",
+				    t, list, base->nmetrics > 20 ? ", ..." : "");
+		}
 	}
 	free(copy);
 	return ret;
@@ -326,6 +338,15 @@ static enum verdict combine(enum verdict a, enum verdict b)
 	};
 
 	return rank[b] > rank[a] ? b : a;
+}
+
+/* Whether the runs are the sides of one A/B (ab's variants). */
+static bool one_ab(const struct run *const *runs, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (!runs[k]->ab || strcmp(runs[k]->ab, runs[0]->ab))
+			return false;
+	return true;
 }
 
 /* One compared case: its cells, the notes on what differs, the verdicts. */
@@ -503,9 +524,10 @@ int compare_build(const struct run *const *runs, const char *const *specs,
 				     c->runs[k].name);
 		c->overall = combine(c->overall, c->verdict[k]);
 	}
-	if (b.nrunsunit && b.nmodel < b.nrunsunit) {
-		build_note(c, "%zu of %zu compared cases: no run-to-run noise measured on this host (%d runs of one label needed; 'schedlab calibrate JOB' makes them): one run a side decides nothing there",
-		     b.nrunsunit - b.nmodel, b.nrunsunit, NOISE_MIN_PAIRS + 1);
+	if (b.nrunsunit) {
+		build_noise_note(&b);
+	} else if (!st && ncompared && nruns > 1 && one_ab(runs, nruns)) {
+		build_note(c, "run-to-run noise: none needed, the runs were made side by side in one A/B (the iterations are the unit)");
 	} else if (!b.nrunsunit && ncompared && nnoise < ncompared && nruns > 1) {
 		char which[64];
 

@@ -61,7 +61,8 @@ struct build {
 	char *ns_job, *ns_metric;
 	const char **exclude;
 	size_t nexclude;
-	size_t nmodel;			/* headline cases with a model */
+	size_t nmodel;			/* headline cases the host's model decided */
+	size_t nown;			/* ... the sides' own runs alone decided */
 	size_t nrunsunit;		/* ... compared with the run as the unit */
 };
 
@@ -94,6 +95,7 @@ void build_explain(struct build *b, struct cmp_cell *cell, size_t k,
 void build_explain_mismatch(const struct build *b, size_t nruns,
 			     bool match_job);
 
+void build_noise_note(const struct build *b);
 void build_note(struct comparison *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

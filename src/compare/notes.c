@@ -148,6 +148,45 @@ void build_note(struct comparison *c, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * The note on the run-to-run noise the run-level tests used, case by
+ * case: the sides' own runs, this host's noise model with them, or
+ * nothing (one run a side and no model), so that it agrees with the
+ * verdict it sits under.
+ */
+void build_noise_note(const struct build *b)
+{
+	size_t none = b->nrunsunit - b->nmodel - b->nown, n = 0;
+	char what[512] = "";
+	char miss[256];
+
+	snprintf(miss, sizeof(miss),
+		 "one run a side, and no model of this host's noise from runs other than these (%d runs of one label make one; 'schedlab calibrate JOB'): one run a side decides nothing there",
+		 NOISE_MIN_PAIRS + 1);
+	if (b->nrunsunit == 1) {
+		if (b->nown || b->nmodel)
+			build_note(b->c, "the case: run-to-run noise from %s",
+				   b->nown ? "the sides' own runs" :
+				   "this host's noise model (other runs of the case)");
+		else
+			build_note(b->c, "the case: no run-to-run noise to test against: %s",
+				   miss);
+		return;
+	}
+	if (b->nown)
+		n += (size_t)snprintf(what + n, sizeof(what) - n,
+				      "the sides' own runs in %zu", b->nown);
+	if (b->nmodel && n < sizeof(what))
+		n += (size_t)snprintf(what + n, sizeof(what) - n,
+				      "%sthis host's noise model in %zu",
+				      n ? ", " : "", b->nmodel);
+	if (none && n < sizeof(what))
+		snprintf(what + n, sizeof(what) - n, "%snone in %zu (%s)",
+			 n ? ", " : "", none, miss);
+	build_note(b->c, "run-to-run noise of the %zu compared cases: %s",
+		   b->nrunsunit, what);
+}
+
 /* A note on a case left out: the html page heads these "Not compared". */
 void build_note_out(struct comparison *c, const char *fmt, ...)
 {

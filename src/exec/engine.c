@@ -269,7 +269,7 @@ static bool exec_case(struct exec *x, size_t i)
 	snprintf(x->prec.stopped, sizeof(x->prec.stopped), "as asked");
 	if (x->job.ncases && strcmp(x->job.cases[0].job, c->job)) {
 		exec_progress_clear(&x->pr);
-		exec_job_flush(&x->job);
+		exec_job_flush(x);
 	}
 	if (exec_rounds(x, i)) {
 		x->rc = EXIT_RUN_FAILED;
@@ -313,7 +313,7 @@ static void exec_finish(struct exec *x)
 	exec_free_results(x->sd, x->nplans);
 	exec_progress_clear(&x->pr);
 	if (!x->rq->quiet)
-		exec_job_flush(&x->job);
+		exec_job_flush(x);
 	exec_print_foot(x);
 	run_free(&x->job);
 	if (switch_close(x->sw.sb))
@@ -358,6 +358,8 @@ int exec_plans(struct plan *plans, size_t nplans, const struct run_request *rq,
 	rc = exec_open(&x, db);
 	if (rc)
 		return rc;
+	if (rq->checked)
+		rq->checked(rq->checked_arg);
 	exec_host(&x);
 	exec_environment(&x);
 	exec_begin_runs(&x, run_id);

@@ -114,6 +114,13 @@ struct run_request {
 	/* when not NULL, set when the database could not be opened or
 	 * written (judge aborts the bisection rather than blame a commit) */
 	bool *store_failed;
+	/* when not NULL, called once every input is checked (the plans,
+	 * the workloads' limits, the sides, the knobs and task settings)
+	 * and before anything runs: ab's header goes there, so that a
+	 * mistake is the first thing said; exec_dry() calls it once the
+	 * plans are loaded */
+	void (*checked)(void *arg);
+	void *checked_arg;
 };
 
 /*

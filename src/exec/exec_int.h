@@ -121,7 +121,7 @@ void exec_note_offset(const struct precise *p, const struct plan_case *c,
 /* progress.c: the progress line and the run's own output. */
 void exec_progress_init(struct exec *x);
 void exec_progress_clear(const struct progress *p);
-void exec_job_flush(struct run *job);
+void exec_job_flush(struct exec *x);
 void exec_print_brief(struct exec *x);
 void exec_print_foot(const struct exec *x);
 void exec_print_run_end(const struct exec *x, size_t k, const char *status,

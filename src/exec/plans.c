@@ -176,6 +176,8 @@ int exec_dry(const struct run_request *rq)
 
 	if (load_plans(rq, plans, &loaded) || run_db_path(rq->db, db, sizeof(db)))
 		goto out;
+	if (rq->checked)
+		rq->checked(rq->checked_arg);
 	plan_print(stdout, &plans[0]);
 	rc = print_estimate(&plans[0], db, np) ? EXIT_USAGE : EXIT_OK;
 out:

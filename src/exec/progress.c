@@ -75,15 +75,27 @@ void exec_progress_clear(const struct progress *p)
 
 /*
  * Prints the summary of the current job's finished cases - the one `show`
- * prints for them later (report/run_text.h) - and empties it.
+ * prints for them later (report/run_text.h) - and empties it. With sides
+ * run beside it (ab's variants, judge's references) the tables are the
+ * first side's alone, and say so.
  */
-void exec_job_flush(struct run *job)
+void exec_job_flush(struct exec *x)
 {
+	struct run *job = &x->job;
+	const struct side *s = &x->sd[0];
 	FILE *f;
 
 	if (!job->ncases)
 		return;
 	f = text_safe(stdout);
+	if (x->nplans > 1) {
+		if (s->name)
+			fprintf(f, "variant %s alone (run %lld, %s):\n",
+				s->name, (long long)s->id, s->label ? s->label : "-");
+		else
+			fprintf(f, "run %lld (%s) alone:\n",
+				(long long)s->id, s->label ? s->label : "-");
+	}
 	render_job_text(f, job, 0, job->ncases);
 	fclose(f);
 	fflush(stdout);

@@ -67,7 +67,7 @@ static void pct_text(char *buf, size_t len, double pct)
  * Decimals for a job's values: mmtests' 4, more for values below 1 so
  * that a time in milliseconds keeps 4 significant digits (at most 8).
  */
-static int decimals(const struct cmp_job *j)
+int cmp_decimals(const struct cmp_job *j)
 {
 	double m = INFINITY;
 
@@ -103,7 +103,7 @@ static void text_cell(FILE *f, const struct cmp_cell *c, int row, bool mark,
 	}
 	if (row == MM_COV)
 		dec = 4;	/* a percentage */
-	if (isnan(mm_row_value(&c->s, row)))
+	if (!isfinite(mm_row_value(&c->s, row)))
 		fprintf(f, "%12s (%s)", "n/a", p);
 	else if (mark)
 		fprintf(f, "%12.*f *%s*", dec, mm_row_value(&c->s, row), p);
@@ -116,18 +116,18 @@ static void change_text(char *buf, size_t len, const struct cmp_cell *cell)
 {
 	const struct cmp_result *r = &cell->r;
 
-	if (cell->points && !isnan(r->change)) {
+	if (cell->points && !!isfinite(r->change)) {
 		/* a percentage's change: points, as its table shows it */
-		if (isnan(cell->pt_lo))
+		if (!isfinite(cell->pt_lo))
 			snprintf(buf, len, "%+.1f pt [n/a]", cell->pt);
 		else
 			snprintf(buf, len, "%+.1f pt [%+.1f, %+.1f]", cell->pt,
 				 cell->pt_lo, cell->pt_hi);
 		return;
 	}
-	if (isnan(r->change))
+	if (!isfinite(r->change))
 		snprintf(buf, len, "n/a");
-	else if (isnan(r->lo))	/* one run a side, no noise known: no interval */
+	else if (!isfinite(r->lo))	/* one run a side, no noise known: no interval */
 		snprintf(buf, len, "%+.1f%% [n/a]", r->change);
 	else
 		snprintf(buf, len, "%+.1f%% [%+.1f, %+.1f]", r->change, r->lo,
@@ -208,7 +208,7 @@ static void text_explain(FILE *f, const struct comparison *c,
 			if (!head)
 				fprintf(f, "\n%12s %6s %9s %12s %6s  %s\n", "base",
 					"", "%change", "candidate", "",
-					"metric (lkp-tests' rule)");
+					"metric (lkp-tests: + is more)");
 			head = true;
 			fprintf(f, "  %s%s%s %s:\n", j->job,
 				*j->cases[i].sweep ? " " : "", j->cases[i].sweep,
@@ -264,7 +264,7 @@ static void summary_rows(FILE *f, const struct comparison *c,
 			 const struct cmp_job *j, int w,
 			 const struct table_style *t)
 {
-	int dec = decimals(j);
+	int dec = cmp_decimals(j);
 
 	for (int row = 0; row < MM_NROWS; row++)
 		for (size_t i = 0; i < j->ncases; i++) {

@@ -100,6 +100,12 @@ int render_layout(FILE *f, enum out_layout layout, const struct comparison *c,
 const char *cmp_test_name(const struct comparison *c);
 
 /* The overall verdict and why, as the last line judge prints. */
+/*
+ * The decimals of job j's values in mmtests' table, text or page alike:
+ * 4, more for values below 1 so that they keep 4 significant digits (at
+ * most 8); CoeffVar always 4. compare.c.
+ */
+int cmp_decimals(const struct cmp_job *j);
 void render_verdict_line(FILE *f, const struct comparison *c);
 /*
  * When no metric of job j moved because the probes were off in its

@@ -33,13 +33,22 @@ static json_t *value_or_why(FILE *f, const json_t *it)
 	return NULL;
 }
 
-/* Scalars as themselves, arrays space-separated, objects as k=v. */
-static void print_value(FILE *f, const json_t *v)
+/*
+ * Scalars as themselves (a real to 6 significant digits), arrays
+ * space-separated ("; " between texts; an array within one in
+ * parentheses: "(0 1) (2 3)"),
+ * objects as k=v: never JSON, whatever the item holds.
+ */
+void render_env_value(FILE *f, const json_t *v)
 {
 	const char *key;
 	json_t *e;
 	size_t i;
 
+	if (!v) {
+		fputs("-", f);
+		return;
+	}
 	switch (json_typeof(v)) {
 	case JSON_STRING:
 		fputs(*json_string_value(v) ? json_string_value(v) : "none", f);
@@ -56,16 +65,20 @@ static void print_value(FILE *f, const json_t *v)
 		break;
 	case JSON_ARRAY:
 		json_array_foreach(v, i, e) {
-			if (i)
-				fputc(' ', f);
-			print_value(f, e);
+			if (i)	/* words of a text apart from the next text */
+				fputs(json_is_string(e) ? "; " : " ", f);
+			if (json_is_array(e))
+				fputc('(', f);
+			render_env_value(f, e);
+			if (json_is_array(e))
+				fputc(')', f);
 		}
 		break;
 	case JSON_OBJECT:
 		i = 0;
 		json_object_foreach((json_t *)v, key, e) {
 			fprintf(f, "%s%s=", i++ ? " " : "", key);
-			print_value(f, e);
+			render_env_value(f, e);
 		}
 		break;
 	case JSON_NULL:
@@ -83,7 +96,7 @@ static void line(FILE *f, const char *l, const json_t *it)
 	label(f, l);
 	if (!(v = value_or_why(f, it)))
 		return;
-	print_value(f, v);
+	render_env_value(f, v);
 	if (src)
 		fprintf(f, " (%s)", src);
 	fputc('\n', f);
@@ -192,7 +205,7 @@ static void topology_line(FILE *f, const json_t *env)
 
 		fputs(", NUMA nodes: ", f);
 		if (json_array_size(ids) == 1) {
-			print_value(f, ids);
+			render_env_value(f, ids);
 		} else {
 			for (size_t i = 0; i < json_array_size(ids); i++) {
 				char *s = cpulist_of_json(json_array_get(groups, i));

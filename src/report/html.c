@@ -30,11 +30,23 @@
 			 * of 50 cases x 10 runs stays under 5 MB */
 #define MAX_BARS 40	/* explanation bars per job */
 
+#define MAX_MONITORS 16	/* other monitors' timelines a case, at most */
+
+/* A case's timelines of the monitors other than cpu and runq. */
+struct mon_plots {
+	size_t n;
+	struct {
+		char *name;
+		size_t id, ncols, shown;
+	} p[MAX_MONITORS];
+};
+
 /* The plots of one job, by id (PLOT_NONE: none). */
 struct job_plots {
 	size_t sweep, expl;
 	size_t *cdf;		/* [ncases] */
 	size_t *timeline;	/* [ncases] */
+	struct mon_plots *mon;	/* [ncases] */
 };
 
 struct page {
@@ -62,15 +74,22 @@ void html_esc(FILE *f, const char *s)
 		}
 }
 
-/* mmtests' 4 decimals; 4 significant digits below 1 (at most 8 decimals). */
-static void num(FILE *f, double v)
+/* A value to 6 significant digits, as the text's table; "n/a" if none. */
+static void num_g(FILE *f, double v)
 {
-	if (isnan(v))
-		fputs("n/a", f);
-	else if (v != 0 && fabs(v) < 1)
-		fprintf(f, "%.*f", (int)fmin(8, 3 - floor(log10(fabs(v)))), v);
+	if (isfinite(v))
+		fprintf(f, "%.6g", v);
 	else
-		fprintf(f, "%.4f", v);
+		fputs("n/a", f);
+}
+
+/* A spread in percent of the mean, whole; "-" where there is none. */
+static void sd_pct(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.0f", v);
+	else
+		fputs("-", f);
 }
 
 /* "v-no-change": a verdict as a class name. */
@@ -146,11 +165,39 @@ static double jitter(size_t a, size_t b, size_t c)
 	return (double)(h >> 11) / 9007199254740992.0 - 0.5;
 }
 
+/*
+ * Whether job j is one case without a sweep: its plot has a box per run,
+ * each named on the x axis, not one "-" tick of an axis called "case".
+ */
+static bool by_run(const struct cmp_job *j)
+{
+	return j->ncases == 1 && !*j->cases[0].sweep;
+}
+
+/* Where run k's box of case i stands on the x axis. */
+static double box_x(const struct cmp_job *j, size_t i, size_t k, size_t nruns,
+		    double w)
+{
+	if (by_run(j))
+		return (double)k;
+	return (double)i + ((double)k - (double)(nruns - 1) / 2.0) * w;
+}
+
 /* The sweep values as x labels: at most 16 of them, the rest ticks. */
-static void xtics(FILE *g, const struct cmp_job *j)
+static void xtics(FILE *g, const struct comparison *c, const struct cmp_job *j)
 {
 	size_t every = (j->ncases + 15) / 16;
 
+	if (by_run(j)) {
+		fprintf(g, "set xrange [-0.6:%f]\nset xtics (", (double)c->nruns - 0.4);
+		for (size_t k = 0; k < c->nruns; k++) {
+			fprintf(g, "%s", k ? ", " : "");
+			plot_quote(g, c->runs[k].name);
+			fprintf(g, " %zu", k);
+		}
+		fprintf(g, ")\n");
+		return;
+	}
 	fprintf(g, "set xrange [-0.6:%f]\nset xtics (", (double)j->ncases - 0.4);
 	for (size_t i = 0; i < j->ncases; i++) {
 		fprintf(g, "%s", i ? ", " : "");
@@ -158,7 +205,9 @@ static void xtics(FILE *g, const struct cmp_job *j)
 			fprintf(g, "'' %zu 1", i);
 			continue;
 		}
-		plot_quote(g, *j->cases[i].sweep ? j->cases[i].sweep : "-");
+		/* cases apart by their parameters, not a sweep: those */
+		plot_quote(g, *j->cases[i].sweep ? j->cases[i].sweep :
+			      *j->cases[i].params ? j->cases[i].params : "-");
 		fprintf(g, " %zu", i);
 	}
 	fprintf(g, ")\n");
@@ -169,7 +218,9 @@ static void queue_sweep(struct page *p, size_t ji)
 {
 	const struct comparison *c = p->c;
 	const struct cmp_job *j = &c->jobs[ji];
-	double w = 0.7 / (double)c->nruns;
+	/* a box per run on its own tick, or the runs' boxes side by side
+	 * at each sweep value */
+	double w = by_run(j) ? 0.6 : 0.7 / (double)c->nruns;
 	size_t id;
 	char title[512];
 	FILE *g;
@@ -195,7 +246,7 @@ static void queue_sweep(struct page *p, size_t ji)
 		fprintf(g, "$d%zu_%zu << EOD\n", id, k);
 		for (size_t i = 0; i < j->ncases && m >= 0; i++) {
 			const struct run_case *rc = run_case_of(p, j, &j->cases[i], k);
-			double *x, x0 = (double)i + ((double)k - (c->nruns - 1) / 2.0) * w;
+			double *x, x0 = box_x(j, i, k, c->nruns, w);
 			size_t n;
 
 			if (!rc || !j->cases[i].cell[k].ok)
@@ -215,7 +266,7 @@ static void queue_sweep(struct page *p, size_t ji)
 		fprintf(g, "EOD\n$p%zu_%zu << EOD\n", id, k);
 		for (size_t i = 0; i < j->ncases && m >= 0; i++) {
 			const struct run_case *rc = run_case_of(p, j, &j->cases[i], k);
-			double x0 = (double)i + ((double)k - (c->nruns - 1) / 2.0) * w;
+			double x0 = box_x(j, i, k, c->nruns, w);
 			const struct run_series *s = rc ? run_series_of(rc, m) : NULL;
 
 			for (size_t it = 0; s && it < rc->niter; it++)
@@ -226,7 +277,7 @@ static void queue_sweep(struct page *p, size_t ji)
 		}
 		fprintf(g, "EOD\n");
 	}
-	xtics(g, j);
+	xtics(g, c, j);
 	if (j->metric.better == BETTER_NONE)
 		snprintf(title, sizeof(title), "%s: %s (no direction)", j->job,
 			 j->metric.name);
@@ -236,7 +287,7 @@ static void queue_sweep(struct page *p, size_t ji)
 	fprintf(g, "set title ");
 	plot_quote(g, title);
 	fprintf(g, "\nset xlabel ");
-	plot_quote(g, *j->sweep_keys ? j->sweep_keys : "case");
+	plot_quote(g, *j->sweep_keys ? j->sweep_keys : by_run(j) ? "run" : "case");
 	fprintf(g, "\nset ylabel ");
 	plot_quote(g, *j->metric.unit ? j->metric.unit : "count");
 	fprintf(g, "\nset boxwidth %f absolute\nset style fill solid 0.25 border\nplot ",
@@ -309,7 +360,7 @@ static void queue_cdf(struct page *p, size_t ji, size_t i)
 		fprintf(g, "EOD\n");
 	}
 	free(h);
-	snprintf(title, sizeof(title), "%s %s%s%s: latency CDF", j->job,
+	snprintf(title, sizeof(title), "%s%s%s%s%s: latency CDF", j->job, *j->sweep_keys ? " " : "",
 		 j->sweep_keys, *j->sweep_keys ? "=" : "", j->cases[i].sweep);
 	fprintf(g, "set title ");
 	plot_quote(g, title);
@@ -398,9 +449,33 @@ static void queue_timeline(struct page *p, size_t ji, size_t i)
 
 	for (size_t k = 0; k < p->c->nruns; k++)
 		rc[k] = run_case_of(p, j, &j->cases[i], k);
-	snprintf(title, sizeof(title), "%s %s%s%s: CPUs busy and run queue over time",
-		 j->job, j->sweep_keys, *j->sweep_keys ? "=" : "", j->cases[i].sweep);
+	snprintf(title, sizeof(title), "%s%s%s%s%s: CPUs busy and run queue over time",
+		 j->job, *j->sweep_keys ? " " : "", j->sweep_keys, *j->sweep_keys ? "=" : "", j->cases[i].sweep);
 	p->jp[ji].timeline[i] = html_queue_timeline(p->pb, p->c, title, rc);
+	/* every other monitor sampled: a timeline of its own */
+	for (size_t k = 0; k < p->c->nruns; k++) {
+		struct mon_plots *mp = &p->jp[ji].mon[i];
+		const char *name;
+		json_t *v;
+
+		json_object_foreach(rc[k] ? rc[k]->monitors : NULL, name, v) {
+			size_t m;
+
+			if (!strcmp(name, "cpu") || !strcmp(name, "runq"))
+				continue;
+			for (m = 0; m < mp->n && strcmp(mp->p[m].name, name); m++)
+				;
+			if (m < mp->n || mp->n == MAX_MONITORS)
+				continue;
+			snprintf(title, sizeof(title), "%s%s%s%s%s: monitor %s over time",
+				 j->job, *j->sweep_keys ? " " : "", j->sweep_keys, *j->sweep_keys ? "=" : "",
+				 j->cases[i].sweep, name);
+			mp->p[m].name = xstrdup(name);
+			mp->p[m].id = html_queue_monitor(p->pb, p->c, title, rc, name,
+							 &mp->p[m].ncols, &mp->p[m].shown);
+			mp->n++;
+		}
+	}
 	free(rc);
 }
 
@@ -411,6 +486,7 @@ static void queue_plots(struct page *p)
 
 		p->jp[ji].cdf = xcalloc(j->ncases + 1, sizeof(size_t));
 		p->jp[ji].timeline = xcalloc(j->ncases + 1, sizeof(size_t));
+		p->jp[ji].mon = xcalloc(j->ncases + 1, sizeof(struct mon_plots));
 		queue_sweep(p, ji);
 		for (size_t i = 0; i < j->ncases; i++)
 			queue_cdf(p, ji, i);
@@ -455,9 +531,18 @@ static void show_plot(const struct page *p, size_t id, const char *what)
 static void mm_table(FILE *f, const struct comparison *c,
 		     const struct cmp_job *j)
 {
-	fprintf(f, "<table class=\"mm\"><tr><th class=\"l\"></th><th class=\"l\">");
-	html_esc(f, *j->sweep_keys ? j->sweep_keys : "");
-	fprintf(f, "</th>");
+	/* one case without a sweep: no column of "-" */
+	bool one = by_run(j);
+	int dec = cmp_decimals(j);
+
+	/* the sign convention in the header, as in every table of the page */
+	fprintf(f, "<table class=\"mm\"><tr><th class=\"l\">%s</th>",
+		j->metric.better == BETTER_NONE ? "(%: + is more)" : "(%: + is better)");
+	if (!one) {
+		fprintf(f, "<th class=\"l\">");
+		html_esc(f, *j->sweep_keys ? j->sweep_keys : "");
+		fprintf(f, "</th>");
+	}
 	for (size_t k = 0; k < c->nruns; k++)
 		html_run_head(f, c, k);
 	fprintf(f, "</tr>\n");
@@ -465,10 +550,13 @@ static void mm_table(FILE *f, const struct comparison *c,
 		for (size_t i = 0; i < j->ncases; i++) {
 			const struct cmp_case *cs = &j->cases[i];
 
-			fprintf(f, "<tr><td class=\"l\">%s</td><td class=\"l\">",
+			fprintf(f, "<tr><td class=\"l\">%s</td>",
 				mm_row_label(row, j->metric.better == BETTER_HIGHER));
-			html_esc(f, *cs->sweep ? cs->sweep : "-");
-			fprintf(f, "</td>");
+			if (!one) {
+				fprintf(f, "<td class=\"l\">");
+				html_esc(f, *cs->sweep ? cs->sweep : "-");
+				fprintf(f, "</td>");
+			}
 			for (size_t k = 0; k < c->nruns; k++) {
 				const struct cmp_cell *cell = &cs->cell[k];
 				bool sig = k && row == MM_MEAN && cell->r.significant;
@@ -479,7 +567,12 @@ static void mm_table(FILE *f, const struct comparison *c,
 					continue;
 				}
 				fprintf(f, "<td%s>", sig ? " class=\"sig\"" : "");
-				num(f, mm_row_value(&cell->s, row));
+				/* the column's precision, as the text table's */
+				if (isfinite(mm_row_value(&cell->s, row)))
+					fprintf(f, "%.*f", row == MM_COV ? 4 : dec,
+						mm_row_value(&cell->s, row));
+				else
+					fputs("n/a", f);
 				if (k && isfinite(pct))
 					fprintf(f, " <span class=\"%s\">(%+.2f%s)</span>",
 						j->metric.better == BETTER_NONE ? "same" :
@@ -496,12 +589,19 @@ static void mm_table(FILE *f, const struct comparison *c,
 static void change_table(FILE *f, const struct comparison *c,
 			 const struct cmp_job *j)
 {
+	bool one = by_run(j);	/* no column of "-" */
+
 	if (c->nruns < 2)
 		return;
-	fprintf(f, "<table><tr><th class=\"l\">");
-	html_esc(f, *j->sweep_keys ? j->sweep_keys : "case");
-	fprintf(f, "</th><th class=\"l\">candidate</th><th>change (%s)</th><th>95%% interval</th><th>p</th><th class=\"l\">verdict</th><th class=\"l\">why</th></tr>\n",
-		stat_test_medians(c->opts.test) ? "median" : "Amean");
+	fprintf(f, "<table><tr>");
+	if (!one) {
+		fprintf(f, "<th class=\"l\">");
+		html_esc(f, *j->sweep_keys ? j->sweep_keys : "case");
+		fprintf(f, "</th>");
+	}
+	fprintf(f, "<th class=\"l\">candidate</th><th>change (%s; + is %s)</th><th>95%% interval</th><th>p</th><th class=\"l\">verdict</th><th class=\"l\">why</th></tr>\n",
+		stat_test_medians(c->opts.test) ? "median" : "Amean",
+		j->metric.better == BETTER_NONE ? "more" : "better");
 	for (size_t i = 0; i < j->ncases; i++)
 		for (size_t k = 1; k < c->nruns; k++) {
 			const struct cmp_cell *cell = &j->cases[i].cell[k];
@@ -515,19 +615,31 @@ static void change_table(FILE *f, const struct comparison *c,
 				fprintf(f, "v-none");
 			else
 				verdict_class(f, r->verdict);
-			fprintf(f, "\"><td class=\"l\">");
-			html_esc(f, *j->cases[i].sweep ? j->cases[i].sweep : "-");
-			fprintf(f, "</td><td class=\"l\">");
+			fprintf(f, "\">");
+			if (!one) {
+				fprintf(f, "<td class=\"l\">");
+				html_esc(f, *j->cases[i].sweep ? j->cases[i].sweep : "-");
+				fprintf(f, "</td>");
+			}
+			fprintf(f, "<td class=\"l\">");
 			swatch(f, k);
 			html_esc(f, c->runs[k].name);
-			if (isnan(r->change))
-				fprintf(f, "</td><td>n/a</td><td></td>");
+			/* as the text: "n/a" where a number is not known */
+			if (!isfinite(cell->points ? cell->pt : r->change))
+				fprintf(f, "</td><td>n/a</td><td>n/a</td>");
 			else if (cell->points)	/* a percentage: points */
-				fprintf(f, "</td><td>%+.1f pt</td><td>[%+.1f, %+.1f]</td>",
-					cell->pt, cell->pt_lo, cell->pt_hi);
+				fprintf(f, "</td><td>%+.1f pt</td>", cell->pt);
 			else
-				fprintf(f, "</td><td>%+.1f%%</td><td>[%+.1f, %+.1f]</td>",
-					r->change, r->lo, r->hi);
+				fprintf(f, "</td><td>%+.1f%%</td>", r->change);
+			if (!isfinite(cell->points ? cell->pt : r->change))
+				;
+			else if (!isfinite(cell->points ? cell->pt_lo : r->lo) ||
+				 !isfinite(cell->points ? cell->pt_hi : r->hi))
+				fprintf(f, "<td>n/a</td>");
+			else
+				fprintf(f, "<td>[%+.1f, %+.1f]</td>",
+					cell->points ? cell->pt_lo : r->lo,
+					cell->points ? cell->pt_hi : r->hi);
 			if (isnan(r->p))
 				fprintf(f, "<td>-</td>");
 			else
@@ -552,7 +664,7 @@ static void expl_table(FILE *f, const struct comparison *c,
 				const struct cmp_expl *x = &j->cases[i].cell[k].expl[e];
 
 				if (!head)
-					fprintf(f, "<h3>Scheduler metrics that moved</h3>\n<table><tr><th class=\"l\">case</th><th class=\"l\">candidate</th><th class=\"l\">metric</th><th>base</th><th>&plusmn;%%</th><th>candidate</th><th>&plusmn;%%</th><th>change</th></tr>\n");
+					fprintf(f, "<h3>Scheduler metrics that moved</h3>\n<table><tr><th class=\"l\">case</th><th class=\"l\">candidate</th><th class=\"l\">metric</th><th>base</th><th>&plusmn;%%</th><th>candidate</th><th>&plusmn;%%</th><th>change (+ is more)</th></tr>\n");
 				head = true;
 				fprintf(f, "<tr><td class=\"l\">");
 				html_esc(f, *j->cases[i].sweep ? j->cases[i].sweep : "-");
@@ -561,8 +673,15 @@ static void expl_table(FILE *f, const struct comparison *c,
 				html_esc(f, c->runs[k].name);
 				fprintf(f, "</td><td class=\"l\">");
 				html_esc(f, x->metric);
-				fprintf(f, "</td><td>%.6g</td><td>%.0f</td><td>%.6g</td><td>%.0f</td>",
-					x->base, x->base_sd_pct, x->cand, x->cand_sd_pct);
+				fprintf(f, "</td><td>");
+				num_g(f, x->base);
+				fprintf(f, "</td><td>");
+				sd_pct(f, x->base_sd_pct);
+				fprintf(f, "</td><td>");
+				num_g(f, x->cand);
+				fprintf(f, "</td><td>");
+				sd_pct(f, x->cand_sd_pct);
+				fprintf(f, "</td>");
 				if (x->points)	/* a percentage: points */
 					fprintf(f, "<td>%+.1f pt</td></tr>\n", x->change_pt);
 				else if (isfinite(x->change_pct))
@@ -571,7 +690,7 @@ static void expl_table(FILE *f, const struct comparison *c,
 					fprintf(f, "<td>new</td></tr>\n");
 			}
 	if (head) {
-		fprintf(f, "</table>\n");
+		fprintf(f, "</table>\n<p>Changes as lkp-tests prints them: + is more, whichever way is better for the metric (unlike the tables above, where + is better).</p>\n");
 	} else {
 		char off[192];
 
@@ -608,7 +727,8 @@ static void job_section(const struct page *p, size_t ji)
 	if (p->runs) {
 		show_plot(p, p->jp[ji].sweep, "plot over the sweep values");
 		if (p->pb && p->jp[ji].sweep != PLOT_NONE)
-			fprintf(f, "<p>Per run: a candlestick of min, quartiles and max (the thick bar the median), the mean joined by a line, every iteration a dot.</p>\n");
+			fprintf(f, "<p>Per run: a candlestick of min, quartiles and max (the thick bar the median), the mean %s, every iteration a dot.</p>\n",
+				by_run(j) ? "a circle" : "joined by a line");
 	}
 	mm_table(f, c, j);
 	change_table(f, c, j);
@@ -630,12 +750,24 @@ static void job_section(const struct page *p, size_t ji)
 		bool any = false;
 
 		for (size_t i = 0; i < j->ncases; i++)
-			any |= p->jp[ji].timeline[i] != PLOT_NONE;
+			any |= p->jp[ji].timeline[i] != PLOT_NONE || p->jp[ji].mon[i].n;
 		if (any) {
-			fprintf(f, "<h3>Timelines</h3>\n<p>The monitors (cpu, runq) over each run's iterations, laid end to end, a dashed line where each begins: per CPU, white is idle and dark is busy (grey: no sample); below, the tasks runnable.</p>\n");
-			for (size_t i = 0; i < j->ncases; i++)
+			fprintf(f, "<h3>Timelines</h3>\n<p>Each monitor sampled, over each run's iterations laid end to end: cpu and runq together, a dashed line where each iteration begins, per CPU white idle and dark busy (grey: no sample), below the tasks runnable; then every other monitor, its columns over all CPUs (per-CPU columns are in the export).</p>\n");
+			for (size_t i = 0; i < j->ncases; i++) {
+				const struct mon_plots *mp = &p->jp[ji].mon[i];
+
 				if (p->jp[ji].timeline[i] != PLOT_NONE)
 					show_plot(p, p->jp[ji].timeline[i], "timeline");
+				for (size_t m = 0; m < mp->n; m++) {
+					if (mp->p[m].shown < mp->p[m].ncols) {
+						fprintf(f, "<p>Monitor ");
+						html_esc(f, mp->p[m].name);
+						fprintf(f, ": the %zu of its %zu columns that moved most.</p>\n",
+							mp->p[m].shown, mp->p[m].ncols);
+					}
+					show_plot(p, mp->p[m].id, "monitor timeline");
+				}
+			}
 		}
 	}
 	expl_table(f, c, j);
@@ -772,6 +904,10 @@ int render_html_page(FILE *f, const struct comparison *c,
 	for (size_t ji = 0; ji < c->njobs; ji++) {
 		free(p.jp[ji].cdf);
 		free(p.jp[ji].timeline);
+		for (size_t i = 0; p.jp[ji].mon && i < p.c->jobs[ji].ncases; i++)
+			for (size_t m = 0; m < p.jp[ji].mon[i].n; m++)
+				free(p.jp[ji].mon[i].p[m].name);
+		free(p.jp[ji].mon);
 	}
 	free(p.jp);
 	return rc;

@@ -46,6 +46,15 @@ void html_run_head(FILE *f, const struct comparison *c, size_t k);
 struct run_case;
 size_t html_queue_timeline(struct plot_batch *pb, const struct comparison *c,
 			   const char *title, const struct run_case *const *rc);
+/*
+ * The timeline of one other monitor of the case (html_timeline.c): per
+ * run, side by side, the monitor's all-CPU columns over its iterations
+ * laid end to end, the MON_COLS (4) that moved most; *ncols its columns,
+ * *shown those plotted. PLOT_NONE when no run sampled it.
+ */
+size_t html_queue_monitor(struct plot_batch *pb, const struct comparison *c,
+			  const char *title, const struct run_case *const *rc,
+			  const char *name, size_t *ncols, size_t *shown);
 /* The environments side by side (html_env.c). */
 void html_environments(FILE *f, const struct comparison *c,
 		       const struct run *const *runs);

@@ -10,7 +10,22 @@
 
 #include "model/run.h"
 #include "report/html.h"
+#include "report/render.h"
 #include "util.h"
+
+/* A value as render_env_value() writes it, malloc'd: never JSON. */
+static char *env_text(const json_t *v)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+
+	if (!f)
+		abort();
+	render_env_value(f, v);
+	fclose(f);
+	return s;
+}
 
 struct env_item {
 	char *key;
@@ -64,14 +79,14 @@ static void env_walk(struct env_list *l, const json_t *o, const char *pre,
 			} else if (json_is_string(val)) {
 				env_put(l, path, k, xstrdup(json_string_value(val)));
 			} else {
-				env_put(l, path, k, json_dumps(val, JSON_COMPACT | JSON_ENCODE_ANY));
+				env_put(l, path, k, env_text(val));
 			}
 		} else if (json_is_object(v)) {
 			env_walk(l, v, path, k);
 		} else if (json_is_string(v)) {
 			env_put(l, path, k, xstrdup(json_string_value(v)));
 		} else {
-			env_put(l, path, k, json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY));
+			env_put(l, path, k, env_text(v));
 		}
 		free(path);
 	}

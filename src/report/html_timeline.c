@@ -247,3 +247,159 @@ size_t html_queue_timeline(struct plot_batch *pb, const struct comparison *c,
 		free(off[k]);
 	return id;
 }
+
+/* ---- every other monitor: its columns over time ---- */
+
+#define MON_COLS 4	/* a monitor's columns plotted, at most */
+
+/* Whether column name is one of a monitor's all-CPU columns. */
+static bool summary_column(const char *name)
+{
+	int c, len = 0;
+
+	if (!strcmp(name, "t") || !strcmp(name, "interval_ms"))
+		return false;
+	/* per CPU ("cpu3.busy_pct"): the all-CPU columns sum them up */
+	return !(sscanf(name, "cpu%d.%n", &c, &len) == 1 && len > 0);
+}
+
+struct mon_col {
+	char *name;
+	double lo, hi;	/* over every run's samples */
+};
+
+/* The all-CPU columns of monitor name in the runs' cases, with their range. */
+static size_t mon_columns(const struct run_case *const *rc, size_t nruns,
+			  const char *name, struct mon_col **out)
+{
+	struct mon_col *col = NULL;
+	size_t n = 0;
+
+	for (size_t k = 0; k < nruns; k++) {
+		const json_t *arr = rc[k] ? json_object_get(rc[k]->monitors, name) : NULL;
+		const json_t *ser;
+		size_t i;
+
+		json_array_foreach((json_t *)arr, i, ser) {
+			const char *key;
+			json_t *v;
+
+			json_object_foreach((json_t *)ser, key, v) {
+				double *x;
+				long nx;
+				size_t c;
+
+				if (!summary_column(key))
+					continue;
+				for (c = 0; c < n && strcmp(col[c].name, key); c++)
+					;
+				if (c == n) {
+					col = xrealloc(col, (n + 1) * sizeof(*col));
+					col[n++] = (struct mon_col){ xstrdup(key), INFINITY, -INFINITY };
+				}
+				nx = column(ser, key, &x);
+				for (long r = 0; r < nx; r++)
+					if (isfinite(x[r])) {
+						col[c].lo = fmin(col[c].lo, x[r]);
+						col[c].hi = fmax(col[c].hi, x[r]);
+					}
+				free(x);
+			}
+		}
+	}
+	*out = col;
+	return n;
+}
+
+/* How much a column moved, relative to its size: the most first. */
+static int by_spread(const void *a, const void *b)
+{
+	const struct mon_col *x = a, *y = b;
+	double sx = isfinite(x->hi) ? (x->hi - x->lo) / fmax(fabs(x->hi), 1e-9) : -1;
+	double sy = isfinite(y->hi) ? (y->hi - y->lo) / fmax(fabs(y->hi), 1e-9) : -1;
+
+	return sx < sy ? 1 : sx > sy ? -1 : strcmp(x->name, y->name);
+}
+
+size_t html_queue_monitor(struct plot_batch *pb, const struct comparison *c,
+			  const char *title, const struct run_case *const *rc,
+			  const char *name, size_t *ncols, size_t *shown)
+{
+	size_t nruns = c->nruns < 64 ? c->nruns : 64, id, n;
+	struct mon_col *col;
+	double xmax = 0;
+	FILE *g;
+
+	n = mon_columns(rc, nruns, name, &col);
+	*ncols = n;
+	*shown = 0;
+	if (!n) {
+		free(col);
+		return PLOT_NONE;
+	}
+	qsort(col, n, sizeof(*col), by_spread);
+	*shown = n < MON_COLS ? n : MON_COLS;
+	g = plot_begin(pb, title, 1000, 60 + 170 * (int)*shown, &id);
+	for (size_t k = 0; g && k < nruns; k++) {
+		const json_t *arr = rc[k] ? json_object_get(rc[k]->monitors, name) : NULL;
+
+		for (size_t m = 0; m < *shown; m++) {
+			double at = 0;
+
+			fprintf(g, "$m%zu_%zu_%zu << EOD\n", id, k, m);
+			for (size_t i = 0; arr && i < json_array_size(arr); i++) {
+				const json_t *ser = json_array_get(arr, i);
+				double *t = NULL, *v = NULL;
+				long nt = json_is_object(ser) ? column(ser, "t", &t) : -1;
+				long nv = json_is_object(ser) ? column(ser, col[m].name, &v) : -1;
+
+				for (long r = 0; r < nt && r < nv; r++)
+					if (isfinite(v[r]))
+						fprintf(g, "%.4f %.6g\n", at + t[r], v[r]);
+				fprintf(g, "\n");
+				if (nt > 0)
+					at += t[nt - 1] * (1 + TL_GAP);
+				free(t);
+				free(v);
+			}
+			fprintf(g, "NaN NaN\nEOD\n");
+			xmax = at > xmax ? at : xmax;
+		}
+	}
+	if (g) {
+		fprintf(g, "set multiplot layout %zu,%zu title ", *shown, nruns);
+		plot_quote(g, title);
+		fprintf(g, "\nset xrange [0:%.4f]\nset xlabel 'seconds (iterations end to end)'\n",
+			xmax > 0 ? xmax : 1);
+		for (size_t m = 0; m < *shown; m++)
+			for (size_t k = 0; k < nruns; k++) {
+				char lab[256];
+
+				fprintf(g, "set title ");
+				if (m) {
+					plot_quote(g, "");
+				} else {
+					plot_quote(g, c->runs[k].name);
+					fprintf(g, " tc rgb '%s'", plot_colour(k));
+				}
+				fprintf(g, "\n");
+				snprintf(lab, sizeof(lab), "%s.%s", name, col[m].name);
+				/* one scale for a column across the runs */
+				if (isfinite(col[m].lo) && col[m].hi > col[m].lo)
+					fprintf(g, "set yrange [%.6g:%.6g]\n",
+						col[m].lo - 0.05 * (col[m].hi - col[m].lo),
+						col[m].hi + 0.05 * (col[m].hi - col[m].lo));
+				else
+					fprintf(g, "set autoscale y\n");
+				fprintf(g, "set ylabel ");
+				plot_quote(g, lab);
+				fprintf(g, "\nplot $m%zu_%zu_%zu using 1:2 with linespoints pt 7 ps 0.3 lw 1.2 lc rgb '%s' notitle\n",
+					id, k, m, plot_colour(k));
+			}
+		fprintf(g, "unset multiplot\n");
+	}
+	for (size_t i = 0; i < n; i++)
+		free(col[i].name);
+	free(col);
+	return id;
+}

@@ -42,6 +42,13 @@ void render_explain(FILE *f, const char *sweep, const char *unit,
 void render_env_text(FILE *f, const json_t *env);
 
 /*
+ * One value of it as a person reads it: scalars as themselves (reals to
+ * 6 significant digits, yes/no), arrays space-separated, nested ones in
+ * parentheses, objects as k=v; never JSON. env_text.c.
+ */
+void render_env_value(FILE *f, const json_t *v);
+
+/*
  * The machine's shape in a few words, for a header naming the host:
  * "2 packages, 16 cores, 32 CPUs, 2 LLCs, SMT on" from what env
  * recorded (what was not recorded is left out; nothing: ""). Into buf.

@@ -528,3 +528,13 @@ hiding() {
 	rm -rf "$e"
 	return $rc
 }
+
+# readable WHAT TEXT: fails when TEXT, something a person reads (a table,
+# a page), shows a number no reader should see: nan or inf, raw JSON
+# ({"count":2} or its HTML-escaped form, [[0],[1]]), or a float's
+# artifact (28.571428571428573: ten or more decimals).
+readable() {
+	local bad
+	bad=$(grep -noiE '(^|[^a-z_])[+-]?(nan|inf)([^a-z_]|$)|\{"[a-z_]+":|\{&quot;[a-z_]+&quot;:|\[\[|[0-9]\.[0-9]{10,}' <<<"$2" | head -n 5) || true
+	[ -z "$bad" ] || fail "$1: unreadable numbers (line:match): $bad"
+}

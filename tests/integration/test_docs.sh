@@ -204,3 +204,23 @@ test_suites_say_what_they_detect() {
 	done
 	[ -z "$missing" ] || fail "suites without '; What it can detect':$missing"
 }
+
+# The user's docs speak of what was measured and where, never of the
+# project's issues (a user has none of them): no "issue 29", "(issue:
+# Foundation)", "the issue's target" or "the closing note of issue 30";
+# and where README sends the reader to doc/benchmarks.md, it names a
+# section that file has.
+test_docs_name_no_issues() {
+	local hits name n=0
+	hits=$(grep -nHiE '\bissues?[ -]#?[0-9]+|\(issues?[: ]|\bthe issues?\b|closing note' \
+		"$TOP/README.md" "$TOP"/doc/*.md "$TOP/doc/schedlab.1" || true)
+	[ -z "$hits" ] || fail "the docs cite the project's issues:
+$hits"
+	while IFS= read -r name; do
+		n=$((n + 1))
+		grep -qE "^##+ $(sed 's/[][\.*^$/]/\\&/g' <<<"$name")" "$TOP/doc/benchmarks.md" ||
+			fail "README names a section \"$name\" that doc/benchmarks.md lacks"
+	done < <(tr '\n' ' ' <"$TOP/README.md" | grep -oE 'doc/benchmarks\.md\)?, "[^"]+"' |
+		sed -E 's/.*, "//; s/"$//; s/  +/ /g')
+	[ "$n" -ge 4 ] || fail "README names $n sections of doc/benchmarks.md"
+}

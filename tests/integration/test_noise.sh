@@ -107,7 +107,7 @@ test_noise_plan_calibrate_bad_input() {
 		run_sl plan msg --effect "$e" --db "$tmp/r.db"
 		expect_eq "plan --effect $e" 2 "$rc"
 		expect_eq "plan --effect $e: message" \
-			"schedlab: plan: option --effect: expected a percentage in 0.1..1000 (such as 5 or 5%), got '$e'" "$err"
+			"schedlab: plan: option --effect: expected a percentage in 0.1..1000 (such as 5 or 2.5%), got '$e'" "$err"
 	done
 	run_sl plan --effect 5 --db "$tmp/r.db"
 	expect_eq "plan without JOB" 2 "$rc"

@@ -98,7 +98,7 @@ test_report_timelines() {
 	browse "$tmp/out/index.html"
 	expect_eq "console messages" "" "$console"
 	expect_match "timelines heading" '<h3>Timelines</h3>' "$dom"
-	expect_match "timeline title" 'msg : CPUs busy and run queue over time' "$dom"
+	expect_match "timeline title" 'msg: CPUs busy and run queue over time' "$dom"
 	expect_match "run-queue panel" 'run-queue length \(runq.running\)' "$dom"
 	expect_match "a CPU row" '>cpu0<' "$dom"
 	timeout 120 chromium --headless --no-sandbox --disable-gpu \
@@ -150,6 +150,88 @@ test_report_png_files() {
 	[ "$n" -ge 3 ] || fail "expected at least 3 PNGs (sweep, 2 CDFs), got $n"
 	expect_eq "no svg" 0 "$(grep -c '<svg' "$tmp/out/index.html" || true)"
 	expect_eq "no temporary directory left" "" "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'schedlab-plot.*' -newer "$tmp/m.job" 2>/dev/null)"
+}
+
+# The page a reviewer mails, read in a real browser: one run a side (no
+# interval), a zero baseline (a pinned run migrates nothing), every
+# metric, monitors on; no nan, inf, raw JSON (the environments) or float
+# artifact anywhere in it, plots' labels included.
+test_report_page_readable() {
+	local l
+	use_tmpdir
+	need_chromium
+	need_gnuplot
+	printf '[msg]\nworkload = messaging\ngroups = 1,2\nloops = 20\niterations = 3\nprobes = on\nmonitors = cpu,runq\nmonitor_interval = 20ms\n' >"$tmp/m.job"
+	run_sl run "$tmp/m.job" --db "$tmp/r.db" -q --label pin --set cpus=0
+	expect_eq "run pin ($err)" 0 "$rc"
+	run_sl run "$tmp/m.job" --db "$tmp/r.db" -q --label free
+	expect_eq "run free ($err)" 0 "$rc"
+	for l in pin free; do
+		run_sl report $l --db "$tmp/r.db" -o "$tmp/$l"
+		expect_eq "report $l ($err)" 0 "$rc"
+		browse "$tmp/$l/index.html"
+		readable "report $l" "$dom"
+	done
+	run_sl report pin free --db "$tmp/r.db" -o "$tmp/out"
+	expect_eq "report pin free ($err)" 0 "$rc"
+	browse "$tmp/out/index.html"
+	expect_eq "console messages" "" "$console"
+	expect_match "the environments" '<h2>Environments</h2>' "$dom"
+	expect_match "a zero baseline shown" 'sched\.migrations' "$dom"
+	readable "report pin free" "$dom"
+	if [ -n "${REPORT_SHOT:-}" ]; then
+		timeout 120 chromium --headless --no-sandbox --disable-gpu \
+			--user-data-dir="$tmp/chromium-profile" --screenshot="$REPORT_SHOT" \
+			--window-size=1200,3000 "file://$tmp/out/index.html" >/dev/null 2>&1 || true
+	fi
+}
+
+# A case without a sweep, every monitor on, in a real browser: its plot
+# a box per run named on the x axis (not a "case" axis with one "-"
+# tick), a timeline for every monitor sampled, and each table's header
+# saying which sign convention it uses (the moved metrics' raw change
+# says that it differs from the comparison's).
+test_report_plots_and_conventions() {
+	local svg m names shown=0
+	use_tmpdir
+	need_chromium
+	need_gnuplot
+	printf '[one]\nworkload = messaging\ngroups = 1\nloops = 20\niterations = 3\nprobes = on\n' >"$tmp/m.job"
+	run_sl run "$tmp/m.job" --db "$tmp/r.db" -q --label pin --set cpus=0 --monitor all --monitor-interval 20ms
+	expect_eq "run pin ($err)" 0 "$rc"
+	run_sl run "$tmp/m.job" --db "$tmp/r.db" -q --label free --monitor all --monitor-interval 20ms
+	expect_eq "run free ($err)" 0 "$rc"
+	run_sl report pin free --db "$tmp/r.db" -o "$tmp/out"
+	expect_eq "report ($err)" 0 "$rc"
+	browse "$tmp/out/index.html"
+	expect_eq "console messages" "" "$console"
+	# the first plot: the runs on the x axis, each a tick of its name
+	svg=$(awk '/<svg/ { on = 1 } on { print } /<\/svg>/ { exit }' <<<"$dom")
+	expect_match "the x axis" '>run</' "$svg"
+	expect_match "pin's tick" '>pin</' "$svg"
+	expect_match "free's tick" '>free</' "$svg"
+	grep -qE '>(case|-)</' <<<"$svg" && fail "a case axis or a - tick: $(grep -oE '>(case|-)</' <<<"$svg" | head -3)"
+	# every monitor the runs sampled has a timeline
+	run_sl export 1 --db "$tmp/r.db" -o "$tmp/pin.json"
+	names=$(jq -r '.cases[0].monitors | keys[]' "$tmp/pin.json")
+	[ -n "$names" ] || fail "no monitor sampled"
+	for m in $names; do
+		case $m in
+		cpu|runq) expect_match "$m's timeline" 'CPUs busy and run queue over time' "$dom" ;;
+		*) expect_match "$m's timeline" "monitor $m over time" "$dom"; shown=$((shown + 1)) ;;
+		esac
+	done
+	[ "$shown" -ge 2 ] || fail "only $shown monitors besides cpu and runq: $names"
+	# each table's header states its sign convention
+	expect_match "the mmtests table" '<th class="l">\(%: \+ is better\)</th>' "$dom"
+	expect_match "the change table" '<th>change \(median; \+ is better\)</th>' "$dom"
+	expect_match "the moved table" '<th>change \(\+ is more\)</th>' "$dom"
+	expect_match "the moved table says it differs" 'unlike the tables above, where \+ is better' "$dom"
+	if [ -n "${REPORT_SHOT:-}" ]; then
+		timeout 120 chromium --headless --no-sandbox --disable-gpu \
+			--user-data-dir="$tmp/chromium-profile" --screenshot="$REPORT_SHOT" \
+			--window-size=1200,2400 "file://$tmp/out/index.html" >/dev/null 2>&1 || true
+	fi
 }
 
 # One run alone: its own report, no change table; compare --format html

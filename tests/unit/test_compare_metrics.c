@@ -285,7 +285,7 @@ static void test_brief_text(void **state)
 		"Change (median) 1    fast       +10.0% [+6.9, +13.0]   p=0.0002  improved\n"
 		"Change (median) 2    fast       +20.0% [+17.3, +22.6]  p=0.0002  improved\n"
 		"\n"
-		"        base          %change    candidate         metric (lkp-tests' rule)\n"
+		"        base          %change    candidate         metric (lkp-tests: + is more)\n"
 		"  msg 1 fast:\n"
 		"        53.5 +-  4%    +10.4%      59.0556 +-  4%  sched.ctxsw_invol\n"
 		"  msg 2 fast:\n"

@@ -23,15 +23,16 @@
 
 #include "cmp_three.h"
 
-/* mmtests' rows: bold Amean where significant, + is better */
+/* mmtests' rows: bold Amean where significant, + is better (said in the
+ * header), the values at the text table's decimals */
 #define EXPECT_MM \
-	"<table class=\"mm\"><tr><th class=\"l\"></th><th class=\"l\">groups fds</th><th><span class=\"sw\" style=\"background:#1f77b4\"></span>base</th><th><span class=\"sw\" style=\"background:#d62728\"></span>&lt;b&gt;fast&amp;&#39;</th><th><span class=\"sw\" style=\"background:#2ca02c\"></span>same</th></tr>\n" \
+	"<table class=\"mm\"><tr><th class=\"l\">(%: + is better)</th><th class=\"l\">groups fds</th><th><span class=\"sw\" style=\"background:#1f77b4\"></span>base</th><th><span class=\"sw\" style=\"background:#d62728\"></span>&lt;b&gt;fast&amp;&#39;</th><th><span class=\"sw\" style=\"background:#2ca02c\"></span>same</th></tr>\n" \
 	"<tr><td class=\"l\">Min</td><td class=\"l\">1 1</td><td>1.0000</td><td>0.9000 <span class=\"better\">(+10.00%)</span></td><td>1.0010 <span class=\"worse\">(-0.10%)</span></td></tr>\n" \
 	"<tr><td class=\"l\">Min</td><td class=\"l\">1 2</td><td>2.0000</td><td>1.8000 <span class=\"better\">(+10.00%)</span></td><td>2.0020 <span class=\"worse\">(-0.10%)</span></td></tr>\n" \
 	"<tr><td class=\"l\">Amean</td><td class=\"l\">1 1</td><td>1.0350</td><td class=\"sig\">0.9315 <span class=\"better\">(+10.00%)</span></td><td>1.0360 <span class=\"worse\">(-0.10%)</span></td></tr>\n" \
 	"<tr><td class=\"l\">Amean</td><td class=\"l\">1 2</td><td>2.0700</td><td class=\"sig\">1.8630 <span class=\"better\">(+10.00%)</span></td><td>2.0721 <span class=\"worse\">(-0.10%)</span></td></tr>\n" \
-	"<tr><td class=\"l\">Stddev</td><td class=\"l\">1 1</td><td>0.02449</td><td>0.02205 <span class=\"better\">(+10.00%)</span></td><td>0.02452 <span class=\"worse\">(-0.10%)</span></td></tr>\n" \
-	"<tr><td class=\"l\">Stddev</td><td class=\"l\">1 2</td><td>0.04899</td><td>0.04409 <span class=\"better\">(+10.00%)</span></td><td>0.04904 <span class=\"worse\">(-0.10%)</span></td></tr>\n" \
+	"<tr><td class=\"l\">Stddev</td><td class=\"l\">1 1</td><td>0.0245</td><td>0.0220 <span class=\"better\">(+10.00%)</span></td><td>0.0245 <span class=\"worse\">(-0.10%)</span></td></tr>\n" \
+	"<tr><td class=\"l\">Stddev</td><td class=\"l\">1 2</td><td>0.0490</td><td>0.0441 <span class=\"better\">(+10.00%)</span></td><td>0.0490 <span class=\"worse\">(-0.10%)</span></td></tr>\n" \
 	"<tr><td class=\"l\">CoeffVar</td><td class=\"l\">1 1</td><td>2.3667</td><td>2.3667 <span class=\"same\">(+0.00%)</span></td><td>2.3667 <span class=\"same\">(+0.00%)</span></td></tr>\n" \
 	"<tr><td class=\"l\">CoeffVar</td><td class=\"l\">1 2</td><td>2.3667</td><td>2.3667 <span class=\"same\">(+0.00%)</span></td><td>2.3667 <span class=\"same\">(+0.00%)</span></td></tr>\n" \
 	"<tr><td class=\"l\">Max</td><td class=\"l\">1 1</td><td>1.0700</td><td>0.9630 <span class=\"better\">(+10.00%)</span></td><td>1.0711 <span class=\"worse\">(-0.10%)</span></td></tr>\n" \
@@ -42,7 +43,7 @@
 
 /* a verdict per row, as a class name too */
 #define EXPECT_CHANGE \
-	"<th>change (median)</th><th>95% interval</th><th>p</th><th class=\"l\">verdict</th><th class=\"l\">why</th></tr>\n" \
+	"<th>change (median; + is better)</th><th>95% interval</th><th>p</th><th class=\"l\">verdict</th><th class=\"l\">why</th></tr>\n" \
 	"<tr class=\"v-improved\"><td class=\"l\">1 1</td><td class=\"l\"><span class=\"sw\" style=\"background:#d62728\"></span>&lt;b&gt;fast&amp;&#39;</td><td>+10.0%</td><td>[+6.9, +13.0]</td><td>0.0002</td><td class=\"l\">improved</td><td class=\"l\">significant, beyond 5%</td></tr>\n" \
 	"<tr class=\"v-no-change\"><td class=\"l\">1 1</td><td class=\"l\"><span class=\"sw\" style=\"background:#2ca02c\"></span>same</td><td>-0.1%</td><td>[-3.5, +3.2]</td><td>0.7209</td><td class=\"l\">no change</td><td class=\"l\">interval within +-5%</td></tr>\n" \
 	"<tr class=\"v-improved\"><td class=\"l\">1 2</td><td class=\"l\"><span class=\"sw\" style=\"background:#d62728\"></span>&lt;b&gt;fast&amp;&#39;</td><td>+10.0%</td><td>[+6.9, +13.0]</td><td>0.0002</td><td class=\"l\">improved</td><td class=\"l\">significant, beyond 5%</td></tr>\n" \
@@ -89,7 +90,7 @@ static void test_html_tables(void **state)
 	build(&t, names);
 	out = page(&t.c, NULL, NULL);
 	mm = between(out, "<table class=\"mm\">", "</table>");
-	ch = between(out, "<th>change (median)</th>", "</table>");
+	ch = between(out, "<th>change (median; + is better)</th>", "</table>");
 	assert_string_equal(mm, EXPECT_MM);
 	assert_string_equal(ch, EXPECT_CHANGE);
 	assert_null(strstr(out, "<b>fast"));
