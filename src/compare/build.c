@@ -504,8 +504,9 @@ int compare_build(const struct run *const *runs, const char *const *specs,
 		c->overall = combine(c->overall, c->verdict[k]);
 	}
 	if (b.nrunsunit && b.nmodel < b.nrunsunit) {
-		build_note(c, "%zu of %zu compared cases: no run-to-run noise measured on this host (%d runs of one label needed; 'schedlab calibrate JOB' makes them): one run a side decides nothing there",
-		     b.nrunsunit - b.nmodel, b.nrunsunit, NOISE_MIN_PAIRS + 1);
+		build_note(c, "%zu of %zu compared cases: no run-to-run noise measured on this host (%d runs of one label needed; 'schedlab calibrate JOB' makes them): one run a side decides nothing there but a difference of a factor %g in time and CPU time",
+		     b.nrunsunit - b.nmodel, b.nrunsunit, NOISE_MIN_PAIRS + 1,
+		     NOISE_HUGE_RATIO);
 	} else if (!b.nrunsunit && ncompared && nnoise < ncompared && nruns > 1) {
 		char which[64];
 

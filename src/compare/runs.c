@@ -136,6 +136,43 @@ static size_t run_medians(const struct run_case *cs, int m, double *med,
 	return n;
 }
 
+/* Each iteration's CPU time, user + system, of case cs of run r. */
+static size_t cpu_samples(const struct run *r, const struct run_case *cs,
+			  double *x)
+{
+	const struct run_series *u = run_series_of(cs, run_metric(r, "process.user_s"));
+	const struct run_series *sy = run_series_of(cs, run_metric(r, "process.sys_s"));
+	size_t n = 0;
+
+	if (!u || !sy)
+		return 0;
+	for (size_t i = 0; i < cs->niter; i++)
+		if (isfinite(u->x[i]) && isfinite(sy->x[i]))
+			x[n++] = u->x[i] + sy->x[i];
+	return n;
+}
+
+/* One run a side, no model: common sense for a huge difference. */
+static void huge(struct build *b, const struct cmp_job *j,
+		 const struct run_case *bc, const struct run_case *cs, size_t k,
+		 enum better dir, struct cmp_result *r)
+{
+	double *a = xcalloc(bc->niter + 1, sizeof(double));
+	double *x = xcalloc(cs->niter + 1, sizeof(double));
+	double *ca = xcalloc(bc->niter + 1, sizeof(double));
+	double *cx = xcalloc(cs->niter + 1, sizeof(double));
+	size_t na = build_samples(bc, run_metric(b->runs[0], j->metric.name), a);
+	size_t nx = build_samples(cs, run_metric(b->runs[k], j->metric.name), x);
+	size_t nca = cpu_samples(b->runs[0], bc, ca);
+	size_t ncx = cpu_samples(b->runs[k], cs, cx);
+
+	noise_huge(a, na, ca, nca, x, nx, cx, ncx, dir, &b->c->opts, r);
+	free(a);
+	free(x);
+	free(ca);
+	free(cx);
+}
+
 /* Run k's case cs against the baseline's bc with the run as the unit. */
 void build_compare_runs(struct build *b, const struct cmp_job *j,
 			 const struct run_case *bc, const struct run_case *cs,
@@ -149,6 +186,8 @@ void build_compare_runs(struct build *b, const struct cmp_job *j,
 	size_t rb = run_medians(cs, run_metric(b->runs[k], j->metric.name), mb, &ib);
 
 	noise_compare(ma, ra, ia, mb, rb, ib, dir, m, &b->c->opts, r);
+	if (ra == 1 && rb == 1 && !m)
+		huge(b, j, bc, cs, k, dir, r);
 	free(ma);
 	free(mb);
 }

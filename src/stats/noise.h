@@ -115,6 +115,50 @@ void noise_compare(const double *ma, size_t ra, double ia, const double *mb,
 		   struct cmp_result *r);
 
 /*
+ * Common sense for a huge difference (doc/statistics.md, "One run a
+ * side: common sense for huge differences"). One run a side and no
+ * model of the host's noise: noise_compare() has no degree of freedom
+ * and decides nothing, however large the difference. But some
+ * differences no run-to-run noise of a fixed amount of work makes: the
+ * median iteration took NOISE_HUGE_RATIO times as long (or 1/that)
+ * and used NOISE_HUGE_RATIO times the CPU time (user + system)
+ * as well - the work itself changed, not the waiting for a CPU, which
+ * a neighbour's load or a slower minute of the host stretches without
+ * adding CPU time. a, b: the headline's iterations of each run (lower
+ * is better: a duration of fixed work; dir BETTER_HIGHER never
+ * decides, its run time being fixed), ca, cb: each iteration's CPU
+ * time. When all of that holds (each side CMP_MIN_SAMPLES iterations
+ * at least) and the change reaches o->threshold, r (from
+ * noise_compare()) becomes improved or regressed, r->huge set, r->why
+ * saying so; returns whether it did.
+ */
+#define NOISE_HUGE_RATIO 2.0
+bool noise_huge(const double *a, size_t na, const double *ca, size_t nca,
+		const double *b, size_t nb, const double *cb, size_t ncb,
+		enum better dir, const struct cmp_opts *o, struct cmp_result *r);
+
+/*
+ * The smallest margin X in percent that a difference of log means diff
+ * with standard error se at df degrees of freedom rules out by
+ * equivalence at alpha (two one-sided tests, Schuirmann 1987: the
+ * 1 - 2 alpha interval within -X..+X in mmtests' percent): NAN when
+ * df < 1 or se is undefined.
+ */
+double noise_rules_out(double diff, double se, double df, double alpha);
+
+/*
+ * The fewest runs a side (1..NOISE_MAX_RUNS) with which an unchanged
+ * state is concluded "no change beyond margin%" with NOISE_POWER: runs
+ * of sd s, df0 degrees of freedom besides the runs' own (2r - 2); the
+ * TOST's sample size at a true difference of 0, (t(1 - alpha, df) +
+ * t(1 - (1 - power) / 2, df)) s sqrt(2 / r) <= log(1 + margin / 100).
+ * 0 when none. A campaign that wants "no change beyond X%" plans its
+ * boots with it (noise_mde() and noise_runs_needed() plan a detection).
+ */
+unsigned noise_runs_equivalence(double s, double df0, double margin,
+				double alpha);
+
+/*
  * Whether n iterations of spread cv (the run's robust CoeffVar, a
  * fraction) already pin its median more tightly than the run's own
  * offset moves it: sqrt(pi/2) cv / sqrt(n) <= m->offset. More

@@ -154,7 +154,7 @@ test_compare_runs_unit_rule() {
 	# 3% cannot be told from it with one run a side: the reason in numbers
 	run_sl compare "$tmp/a.json" "$tmp/c.json" --db "$tmp/r.db" --format json
 	expect_eq "3%: verdict" inconclusive "$(jval "$out" .verdict)"
-	expect_match "3%: why" "^one run a side cannot tell 5% from this host's run-to-run noise of 1\.4% \(it could show [0-9]+%\); [0-9]+ runs a side would$" \
+	expect_match "3%: why" "^one run a side cannot tell 5% from this host's run-to-run noise of 1\.4% \(it could show [0-9]+%\); [0-9]+ runs a side would; they rule out more than [0-9.]+%$" \
 		"$(jval "$out" '.jobs[0].cases[0].runs[1].why')"
 	expect_match "3%: mde" '^[0-9.]+$' "$(jval "$out" '.jobs[0].cases[0].runs[1].mde_pct')"
 	# the text says why too
@@ -247,4 +247,41 @@ test_judge_runs_unit() {
 	run_sl judge --baseline base --match job "$tmp/b.job" --db "$tmp/r.db" --format json
 	expect_eq "slower: exit ($err)" 1 "$rc"
 	expect_eq "slower: unit" run "$(jval "$out" .unit)"
+}
+
+# Issue 39, item 2: common sense for a huge difference. One run a side,
+# no model on the host: messaging with three times the loops is
+# "regressed" (its runs take about 2.6 times as long and as much CPU
+# time), and judge --baseline exits 1; two runs of the same job are
+# never called a change that way (a neighbour's load stretches the
+# time, not the CPU time). Real runs, no timing asserted beyond that.
+test_huge_difference_one_run_a_side() {
+	use_tmpdir
+	printf '[global]\niterations = 8\n\n[msg]\nworkload = messaging\ngroups = 1\nloops = 200\n' >"$tmp/a.job"
+	printf '[global]\niterations = 8\n\n[msg]\nworkload = messaging\ngroups = 1\nloops = 600\n' >"$tmp/b.job"
+	run_sl run "$tmp/a.job" --label a1 --db "$tmp/r.db" -q
+	expect_eq "run a1" 0 "$rc"
+	run_sl run "$tmp/a.job" --label a2 --db "$tmp/r.db" -q
+	expect_eq "run a2" 0 "$rc"
+	run_sl run "$tmp/b.job" --label b --db "$tmp/r.db" -q
+	expect_eq "run b" 0 "$rc"
+	run_sl compare a1 b --match job --db "$tmp/r.db" --format json
+	expect_eq "3x: exit" 0 "$rc"
+	expect_eq "3x: verdict" regressed "$(jval "$out" .verdict)"
+	expect_eq "3x: common sense" true "$(jval "$out" '.jobs[0].cases[0].runs[1].common_sense')"
+	expect_match "3x: why" "^one run a side and no measured run-to-run noise, but a difference no such noise makes: [0-9.]+ times the time" \
+		"$(jval "$out" '.jobs[0].cases[0].runs[1].why')"
+	run_sl compare b a1 --match job --db "$tmp/r.db" --format json
+	expect_eq "the other way: verdict" improved "$(jval "$out" .verdict)"
+	# A/A: whatever the load did to the time, never a change this way
+	run_sl compare a1 a2 --db "$tmp/r.db" --format json
+	expect_eq "A/A: exit" 0 "$rc"
+	expect_match "A/A: verdict" "^(inconclusive|no change)$" "$(jval "$out" .verdict)"
+	[ "$(jq '.jobs[0].cases[0].runs[1].common_sense // false' <<<"$out")" = false ] ||
+		fail "A/A: called by common sense"
+	run_sl judge --baseline a1 --match job --db "$tmp/r.db" "$tmp/b.job"
+	expect_eq "judge 3x: exit ($err)" 1 "$rc"
+	expect_match "judge 3x: words" "regressed" "$err"
+	run_sl judge --baseline a1 --db "$tmp/r.db" "$tmp/a.job"
+	[ "$rc" != 1 ] || fail "judge A/A: exit 1 ($out)"
 }

@@ -219,6 +219,97 @@ static void test_mde_and_precision(void **state)
 	assert_false(noise_iterations_enough(NULL, 0.1, 4));
 }
 
+/*
+ * Equivalence (TOST) at the run level, a model of 1% with df large
+ * enough for the normal quantiles (1.644854 at 95%, 1.281552 at 90%).
+ * Two runs a side, logs 0, 0.01 and 0.005, 0.015: diff 0.005, their own
+ * variance 0.0001 / 2 (F 0.5: the model stays), s = 0.01, se = 0.01.
+ * The 90% interval 0.005 +- 0.01644854 rules out 100 (e^0.02144854 - 1)
+ * = 2.1680%: "no change beyond 5%", inconclusive at 2%. One run a side
+ * 4% apart (z = 0.04 / (0.01 sqrt 2) = 2.83, p = 0.0047) differ, but
+ * the interval reaches 100 (e^(0.04 + 1.644854 0.0141421) - 1) = 6.53%:
+ * not a "no change" at 5% (it was before the TOST).
+ */
+static void test_compare_equivalence(void **state)
+{
+	struct noise_model m = { .runs = 7, .pairs = 6, .between = 0.01,
+				 .offset = 0.01, .within = NAN, .iters = 5,
+				 .df = 1e7 };
+	struct cmp_opts o = { .alpha = 0.05, .threshold = 5, .runs_unit = true };
+	double a[] = { 1, exp(0.01) }, b[] = { exp(0.005), exp(0.015) };
+	double one = 1, four = exp(0.04);
+	struct cmp_result r;
+
+	(void)state;
+	noise_compare(a, 2, 5, b, 2, 5, BETTER_LOWER, &m, &o, &r);
+	assert_false(r.model_aside);
+	assert_near(r.rules_out, 100 * expm1(0.005 + 1.644854 * 0.01), 1e-4);
+	assert_int_equal(r.verdict, V_NO_CHANGE);
+	assert_true(r.p_equiv < 1e-4);
+	assert_non_null(strstr(r.why, "no change beyond 5%: these runs rule out more than 2.2%"));
+	o.threshold = 2;
+	noise_compare(a, 2, 5, b, 2, 5, BETTER_LOWER, &m, &o, &r);
+	assert_int_equal(r.verdict, V_INCONCLUSIVE);
+	assert_true(r.p_equiv > 0.05);
+	assert_non_null(strstr(r.why, "they rule out more than 2.2%"));
+	o.threshold = 5;
+	noise_compare(&one, 1, 5, &four, 1, 5, BETTER_LOWER, &m, &o, &r);
+	assert_true(r.significant);
+	assert_near(r.rules_out, 100 * expm1(0.04 + 1.644854 * 0.01 * M_SQRT2), 1e-3);
+	assert_int_equal(r.verdict, V_INCONCLUSIVE);
+	assert_non_null(strstr(r.why, "by less than 5%, but they cannot rule out 5%"));
+	/* the margin itself: a symmetric interval, the larger side */
+	assert_near(noise_rules_out(0, 0.01, 1e7, 0.05),
+		    100 * expm1(1.644854 * 0.01), 1e-4);
+	assert_true(isnan(noise_rules_out(0, 0.01, 0.5, 0.05)));
+	/*
+	 * Runs a side to conclude "no change beyond 5%" of an unchanged
+	 * state, s = 0.02: (1.644854 + 1.281552) 0.02 sqrt(2 / r) <=
+	 * log 1.05 = 0.0487902 from r = 2.878, so 3.
+	 */
+	assert_int_equal(noise_runs_equivalence(0.02, 1e7, 5, 0.05), 3);
+	assert_int_equal(noise_runs_equivalence(0.5, 0, 1, 0.05), 0);
+}
+
+/*
+ * Common sense: one run a side, no model. 2.5 times the time (medians),
+ * 2.5 times the CPU time: regressed (and improved the other way), an
+ * iteration out of line not changing it; the time alone (CPU time 1.1
+ * times: waiting, not work), a higher-is-better metric, or fewer than
+ * 3 iterations: nothing.
+ */
+static void test_huge(void **state)
+{
+	struct cmp_opts o = { .alpha = 0.05, .threshold = 5, .runs_unit = true };
+	double a[] = { 1.0, 1.1, 0.9, 1.05 }, ca[] = { 0.5, 0.5, 0.5, 0.5 };
+	double b[] = { 2.5, 2.6, 2.4, 2.55 }, cb[] = { 1.25, 1.3, 1.2, 1.25 };
+	double cw[] = { 0.55, 0.55, 0.55, 0.55 };
+	double bo[] = { 2.5, 2.6, 1.0, 2.55 };
+	double ma = 1.025, mb = 2.525;
+	struct cmp_result r;
+
+	(void)state;
+	noise_compare(&ma, 1, 4, &mb, 1, 4, BETTER_LOWER, NULL, &o, &r);
+	assert_int_equal(r.verdict, V_INCONCLUSIVE);
+	assert_true(noise_huge(a, 4, ca, 4, b, 4, cb, 4, BETTER_LOWER, &o, &r));
+	assert_int_equal(r.verdict, V_REGRESSED);
+	assert_true(r.huge);
+	assert_near(r.change, 100 - 100 * 2.525 / 1.025, 1e-9);
+	assert_non_null(strstr(r.why, "2.46 times the time"));
+	noise_compare(&mb, 1, 4, &ma, 1, 4, BETTER_LOWER, NULL, &o, &r);
+	assert_true(noise_huge(b, 4, cb, 4, a, 4, ca, 4, BETTER_LOWER, &o, &r));
+	assert_int_equal(r.verdict, V_IMPROVED);
+	noise_compare(&ma, 1, 4, &mb, 1, 4, BETTER_LOWER, NULL, &o, &r);
+	assert_false(noise_huge(a, 4, ca, 4, b, 4, cw, 4, BETTER_LOWER, &o, &r));
+	assert_true(noise_huge(a, 4, ca, 4, bo, 4, cb, 4, BETTER_LOWER, &o, &r));
+	noise_compare(&ma, 1, 4, &mb, 1, 4, BETTER_LOWER, NULL, &o, &r);
+	assert_false(noise_huge(a, 4, ca, 4, b, 4, cb, 4, BETTER_HIGHER, &o, &r));
+	assert_false(noise_huge(a, 2, ca, 2, b, 2, cb, 2, BETTER_LOWER, &o, &r));
+	assert_false(noise_huge(a, 4, ca, 0, b, 4, cb, 0, BETTER_LOWER, &o, &r));
+	assert_int_equal(r.verdict, V_INCONCLUSIVE);
+	assert_false(r.huge);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +319,8 @@ int main(void)
 		cmocka_unit_test(test_compare_one_run_a_side),
 		cmocka_unit_test(test_compare_model_set_aside),
 		cmocka_unit_test(test_mde_and_precision),
+		cmocka_unit_test(test_compare_equivalence),
+		cmocka_unit_test(test_huge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
