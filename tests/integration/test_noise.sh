@@ -285,3 +285,32 @@ test_huge_difference_one_run_a_side() {
 	run_sl judge --baseline a1 --db "$tmp/r.db" "$tmp/a.job"
 	[ "$rc" != 1 ] || fail "judge A/A: exit 1 ($out)"
 }
+
+# Issue 39, item 3: "no change beyond X%" is an answer. With this host's
+# model (1.4% between runs, df 3.3), one run a side 0.3% apart rules
+# out more than about 5%: no change beyond 10% (judge says the words
+# and exits 0), but not beyond 2%, which they cannot rule out.
+test_no_change_beyond() {
+	use_tmpdir
+	noise_db
+	nfixture "$tmp/a.json" a 1 10
+	nfixture "$tmp/c.json" c 1.003 11
+	"$SCHEDLAB" import "$tmp/a.json" --db "$tmp/r.db" >/dev/null
+	"$SCHEDLAB" import "$tmp/c.json" --db "$tmp/r.db" >/dev/null
+	run_sl compare a c --threshold 10 --db "$tmp/r.db" --format json
+	expect_eq "10%: exit" 0 "$rc"
+	expect_eq "10%: verdict" "no change" "$(jval "$out" .verdict)"
+	expect_match "10%: why" "^no change beyond 10%: these runs rule out more than [0-9.]+% \(equivalence, TOST p=" \
+		"$(jval "$out" '.jobs[0].cases[0].runs[1].why')"
+	[ "$(jq '.jobs[0].cases[0].runs[1].rules_out_pct | . > 0.3 and . < 10' <<<"$out")" = true ] ||
+		fail "10%: rules_out_pct $(jq '.jobs[0].cases[0].runs[1].rules_out_pct' <<<"$out")"
+	run_sl compare a c --threshold 2 --db "$tmp/r.db" --format json
+	expect_eq "2%: verdict" inconclusive "$(jval "$out" .verdict)"
+	expect_match "2%: why" "they rule out more than [0-9.]+%$" \
+		"$(jval "$out" '.jobs[0].cases[0].runs[1].why')"
+	run_sl judge --baseline a --run c --threshold 10 --db "$tmp/r.db"
+	expect_eq "judge 10%: exit" 0 "$rc"
+	expect_match "judge 10%: words" "judge: no change: exit 0 \(good for git bisect: no change beyond 10% \(the runs rule out more than [0-9.]+%\)\)" "$err"
+	run_sl judge --baseline a --run c --threshold 2 --db "$tmp/r.db"
+	expect_eq "judge 2%: exit" 125 "$rc"
+}
