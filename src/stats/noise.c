@@ -23,6 +23,112 @@
  */
 #define MEDIAN_VAR (M_PI / 2)
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Two speeds among the logs y[0..n) (sorted here): the split with the
+ * largest gap against the pooled sd of its two sides. Whether there are
+ * two; *sep that gap in sds, *lo and *hi the sides' medians (logs).
+ */
+static bool two_speeds(double *y, size_t n, double *sep, double *lo,
+		       double *hi, unsigned *nlo, unsigned *nhi)
+{
+	bool found = false;
+
+	*sep = 0;
+	if (n < 2 * NOISE_SPEED_MIN_RUNS)
+		return false;
+	qsort(y, n, sizeof(*y), cmp_double);
+	for (size_t k = NOISE_SPEED_MIN_RUNS; k + NOISE_SPEED_MIN_RUNS <= n; k++) {
+		double ma = 0, mb = 0, ss = 0, sd, gap = y[k] - y[k - 1], z;
+
+		for (size_t i = 0; i < k; i++)
+			ma += y[i] / (double)k;
+		for (size_t i = k; i < n; i++)
+			mb += y[i] / (double)(n - k);
+		for (size_t i = 0; i < n; i++)
+			ss += (y[i] - (i < k ? ma : mb)) * (y[i] - (i < k ? ma : mb));
+		sd = n > 2 ? sqrt(ss / (double)(n - 2)) : 0;
+		z = sd > 0 ? gap / sd : INFINITY;
+		if (gap < log(NOISE_SPEED_MIN_RATIO) || z < NOISE_SPEED_SEP ||
+		    (found && z <= *sep))
+			continue;
+		found = true;
+		*sep = z;
+		stats_median(y, k, lo);
+		stats_median(y + k, n - k, hi);
+		*nlo = (unsigned)k;
+		*nhi = (unsigned)(n - k);
+	}
+	return found;
+}
+
+/* Two speeds in any group of o: the group with the clearest split. */
+static void find_speeds(const struct noise_obs *o, size_t n, struct noise_model *m)
+{
+	double *y = xcalloc(n + 1, sizeof(*y)), best = 0;
+
+	m->speeds = 1;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+		double sep, lo, hi;
+		unsigned nlo, nhi;
+		bool first = true;
+
+		for (size_t p = 0; p < i && first; p++)
+			first = o[p].group != o[i].group;
+		if (!first)
+			continue;	/* the group was looked at */
+		for (size_t p = i; p < n; p++)
+			if (o[p].group == o[i].group && o[p].median > 0)
+				y[k++] = log(o[p].median);
+		if (two_speeds(y, k, &sep, &lo, &hi, &nlo, &nhi) && sep > best) {
+			best = sep;
+			m->speeds = 2;
+			m->speed_lo = exp(lo);
+			m->speed_hi = exp(hi);
+			m->speed_runs_lo = nlo;
+			m->speed_runs_hi = nhi;
+		}
+	}
+	free(y);
+}
+
+int noise_at_gap(const struct noise_obs *o, size_t n, double gap, double *s,
+		 double *df, unsigned *pairs)
+{
+	double ss = 0;
+	unsigned k = 0;
+	bool *used = xcalloc(n + 1, sizeof(*used));
+	size_t runs = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			double d;
+
+			if (o[i].group != o[j].group || !(o[i].median > 0) ||
+			    !(o[j].median > 0) || !(fabs(o[j].t - o[i].t) >= gap / 2))
+				continue;
+			d = log(o[j].median) - log(o[i].median);
+			ss += d * d;
+			k++;
+			runs += !used[i] + !used[j];
+			used[i] = used[j] = true;
+		}
+	free(used);
+	*pairs = k;
+	if (k < NOISE_MIN_PAIRS)
+		return -1;
+	*s = sqrt(ss / (2.0 * k));
+	*df = fmax(1, (double)runs - 1);
+	return 0;
+}
+
 int noise_estimate(const struct noise_obs *o, size_t n, struct noise_model *m)
 {
 	double *d = xcalloc(n + 1, sizeof(*d)), *ad = xcalloc(n + 1, sizeof(*ad));
@@ -32,13 +138,18 @@ int noise_estimate(const struct noise_obs *o, size_t n, struct noise_model *m)
 	int rc = -1;
 
 	memset(m, 0, sizeof(*m));
-	m->between = m->offset = m->within = m->iters = NAN;
+	m->between = m->offset = m->within = m->iters = m->gap_max = NAN;
+	m->lo = INFINITY;
+	m->hi = -INFINITY;
+	find_speeds(o, n, m);
 	for (size_t i = 0; i < n; i++) {
 		bool seen = false;
 
 		if (!(o[i].median > 0))
 			continue;
 		m->runs++;
+		m->lo = fmin(m->lo, log(o[i].median));
+		m->hi = fmax(m->hi, log(o[i].median));
 		for (size_t k = 0; k < i && !seen; k++)
 			seen = o[k].group == o[i].group && o[k].median > 0;
 		m->groups += !seen;
@@ -50,6 +161,9 @@ int noise_estimate(const struct noise_obs *o, size_t n, struct noise_model *m)
 			if (o[k].group == o[i].group && o[k].median > 0) {
 				d[nd] = log(o[i].median) - log(o[k].median);
 				ad[nd] = fabs(d[nd]);
+				if (isfinite(o[i].t) && isfinite(o[k].t))
+					m->gap_max = fmax(isnan(m->gap_max) ? 0 : m->gap_max,
+							  fabs(o[i].t - o[k].t));
 				nd++;
 				break;
 			}
@@ -67,7 +181,10 @@ int noise_estimate(const struct noise_obs *o, size_t n, struct noise_model *m)
 		size_t kept = 0;
 
 		for (size_t i = 0; i < nd; i++) {
-			if (s0 > 0 && ad[i] > NOISE_CUT_Z * M_SQRT2 * s0) {
+			/* a switch between two speeds is the host's noise,
+			 * not an absurd value: kept */
+			if (m->speeds < 2 && s0 > 0 &&
+			    ad[i] > NOISE_CUT_Z * M_SQRT2 * s0) {
 				m->cut++;
 				continue;
 			}

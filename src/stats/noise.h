@@ -35,6 +35,7 @@ struct noise_obs {
 	double cv;		/* its iterations' robust CoeffVar, a fraction;
 				 * NAN: fewer than 3 iterations */
 	size_t n;		/* its iterations */
+	double t;		/* when it started, Unix seconds; NAN: unknown */
 };
 
 /* The level of the F test that sets the host's model aside when the
@@ -47,6 +48,16 @@ struct noise_obs {
 #define NOISE_CALIBRATE_MIN (NOISE_MIN_PAIRS + 1)
 /* A difference beyond this many robust sds is left out as absurd. */
 #define NOISE_CUT_Z 5.0
+/*
+ * Two speeds (noise_estimate()): the runs of one label, sorted by
+ * their median, split where the gap between neighbours is largest
+ * against the spread within the two sides, each NOISE_SPEED_MIN_RUNS
+ * runs at least: two speeds when that gap is NOISE_SPEED_SEP pooled
+ * sds or more and a ratio of NOISE_SPEED_MIN_RATIO or more.
+ */
+#define NOISE_SPEED_MIN_RUNS 2
+#define NOISE_SPEED_SEP 4.0
+#define NOISE_SPEED_MIN_RATIO 1.1
 /* The most runs a side the planner considers. */
 #define NOISE_MAX_RUNS 50
 /* The planner's power: the chance to detect the effect asked. */
@@ -65,6 +76,17 @@ struct noise_model {
 	double within;		/* median of the runs' robust CoeffVar */
 	double iters;		/* median iterations a run */
 	double df;		/* degrees of freedom credited to between */
+	/* the time scale it knows: the longest time between two runs it
+	 * differenced (seconds; NAN: no start times), and the range of the
+	 * logs of its runs' medians (lo > hi: none) */
+	double gap_max;
+	double lo, hi;
+	/* a host at two speeds: 2, the two speeds' medians (the median of
+	 * each side's run medians) and their runs; 1 otherwise. The
+	 * differences across the switch are kept in between, not cut. */
+	unsigned speeds;
+	double speed_lo, speed_hi;
+	unsigned speed_runs_lo, speed_runs_hi;
 };
 
 /*
@@ -81,6 +103,16 @@ struct noise_model {
  * efficiency of successive differences against the sample variance).
  */
 int noise_estimate(const struct noise_obs *o, size_t n, struct noise_model *m);
+
+/*
+ * The noise of runs about gap seconds apart: the pairs of runs of one
+ * group (all pairs, not only neighbours) at least gap / 2 apart give
+ * s^2 = the mean of d^2 / 2, with the cut of noise_estimate(). 0 with
+ * *s, *pairs and *df (the runs involved less one: the pairs share runs)
+ * set; -1 when fewer than NOISE_MIN_PAIRS such pairs are stored.
+ */
+int noise_at_gap(const struct noise_obs *o, size_t n, double gap, double *s,
+		 double *df, unsigned *pairs);
 
 /*
  * The sd of the log of one run's median at iters iterations: offset^2

@@ -314,3 +314,84 @@ test_no_change_beyond() {
 	run_sl judge --baseline a --run c --threshold 2 --db "$tmp/r.db"
 	expect_eq "judge 2%: exit" 125 "$rc"
 }
+
+# Issue 39, item 1: the model knows its time scale. The model's runs
+# (noise_db) were made 1 s apart; two runs compared 2.8 h apart are
+# not tested against it: one run a side then says why, and what would
+# decide (without the rule, 1.5x at 1.4% is "regressed").
+test_model_time_scale() {
+	local i
+	use_tmpdir
+	noise_db
+	nfixture "$tmp/a.json" a 1 10
+	nfixture "$tmp/c.json" c 1.5 10010
+	"$SCHEDLAB" import "$tmp/a.json" --db "$tmp/r.db" >/dev/null
+	"$SCHEDLAB" import "$tmp/c.json" --db "$tmp/r.db" >/dev/null
+	run_sl compare a c --db "$tmp/r.db" --format json
+	expect_eq "far apart: exit" 0 "$rc"
+	expect_eq "far apart: verdict" inconclusive "$(jval "$out" .verdict)"
+	expect_match "far apart: why" "^these runs are 2\.8 h apart, and this host's model of the case has seen runs at most 1 s apart: .*alternate the states \(schedlab campaign, schedlab ab\) or calibrate across that gap" \
+		"$(jval "$out" '.jobs[0].cases[0].runs[1].why')"
+	run_sl noise msg --db "$tmp/r.db" --format json
+	expect_eq "noise: gap_max_s" 1 "$(jval "$out" '.cases[0].gap_max_s')"
+	# a series of runs 2000 s apart over 3.3 h, drifting 1% a run: its
+	# runs an hour or more apart differ by about 2.9%, more than the
+	# neighbours' 1.1%; that noise then decides, and 1.5x is beyond it
+	for i in 0 1 2 3 4 5 6; do
+		nfixture "$tmp/l$i.json" series "$(awk -v i=$i 'BEGIN { print 1 + 0.01 * i }')" $((100 + 2000 * i))
+		"$SCHEDLAB" import "$tmp/l$i.json" --db "$tmp/r.db" >/dev/null
+	done
+	run_sl compare a c --db "$tmp/r.db" --format json
+	expect_eq "gap seen: verdict" regressed "$(jval "$out" .verdict)"
+	expect_match "gap seen: why" "the noise of this host's runs 83 min or more apart, [0-9.]+%, was used" \
+		"$(jval "$out" '.jobs[0].cases[0].runs[1].why')"
+}
+
+# A baseline outside every run the model knows, the candidate within
+# them: "the host changed between these runs", never "regressed"; judge
+# skips (125) rather than call a good commit bad.
+test_host_changed() {
+	use_tmpdir
+	noise_db
+	nfixture "$tmp/a.json" a 0.7 7
+	nfixture "$tmp/c.json" c 1 8
+	"$SCHEDLAB" import "$tmp/a.json" --db "$tmp/r.db" >/dev/null
+	"$SCHEDLAB" import "$tmp/c.json" --db "$tmp/r.db" >/dev/null
+	run_sl compare a c --db "$tmp/r.db" --format json
+	expect_eq "exit" 0 "$rc"
+	expect_eq "verdict" inconclusive "$(jval "$out" .verdict)"
+	expect_match "why" "^the host changed between these runs: the baseline's median 0\.7105 lies outside the 6 runs" \
+		"$(jval "$out" '.jobs[0].cases[0].runs[1].why')"
+	run_sl judge --baseline a --run c --db "$tmp/r.db"
+	expect_eq "judge: skip" 125 "$rc"
+	# the candidate outside and the baseline within: a regression
+	nfixture "$tmp/s.json" s 1.3 9
+	"$SCHEDLAB" import "$tmp/s.json" --db "$tmp/r.db" >/dev/null
+	run_sl compare c s --db "$tmp/r.db" --format json
+	expect_eq "real change: verdict" regressed "$(jval "$out" .verdict)"
+}
+
+# Two speeds: runs of one label at 1x and 2x are reported by noise (and
+# so calibrate) and beside a verdict, and the switch is not cut.
+test_two_speeds() {
+	local i f
+	use_tmpdir
+	for i in 1 2 3 4 5 6; do
+		f=$(awk -v i=$i 'BEGIN { print (i > 3 ? 2 : 1) * (1 + 0.01 * (i % 3)) }')
+		nfixture "$tmp/n$i.json" base "$f" "$i"
+		"$SCHEDLAB" import "$tmp/n$i.json" --db "$tmp/r.db" >/dev/null
+	done
+	run_sl noise msg --db "$tmp/r.db" --format json
+	expect_eq "speeds" 2 "$(jval "$out" '.cases[0].speeds')"
+	expect_eq "speed runs" "[3,3]" "$(jq -c '.cases[0].speed_runs' <<<"$out")"
+	expect_eq "not cut" 0 "$(jval "$out" '.cases[0].pairs_cut')"
+	run_sl noise msg --db "$tmp/r.db"
+	expect_match "text" "two speeds: 1\.0[0-9]* in 3 runs, 2\.0[0-9]* in 3" "$out"
+	nfixture "$tmp/a.json" a 1 7
+	nfixture "$tmp/c.json" c 1 8
+	"$SCHEDLAB" import "$tmp/a.json" --db "$tmp/r.db" >/dev/null
+	"$SCHEDLAB" import "$tmp/c.json" --db "$tmp/r.db" >/dev/null
+	run_sl compare a c --db "$tmp/r.db" --format json
+	expect_match "beside the verdict" "two speeds on this host" "$(jval "$out" '.jobs[0].cases[0].runs[1].why')"
+	expect_match "a note" "this host ran it at two speeds" "$(jq -r '.notes[]' <<<"$out")"
+}

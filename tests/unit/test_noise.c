@@ -35,7 +35,7 @@ static void test_estimate_successive_differences(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < 4; i++)
-		o[i] = (struct noise_obs){ 0, exp(i % 2 ? 0.1 : 0), 0.04, 10 };
+		o[i] = (struct noise_obs){ 0, exp(i % 2 ? 0.1 : 0), 0.04, 10, 0 };
 	assert_int_equal(noise_estimate(o, 4, &m), 0);
 	assert_int_equal(m.runs, 4);
 	assert_int_equal(m.groups, 1);
@@ -61,9 +61,9 @@ static void test_estimate_successive_differences(void **state)
 static void test_estimate_cuts_and_groups(void **state)
 {
 	struct noise_obs o[] = {
-		{ 0, 1, NAN, 2 }, { 1, exp(3), NAN, 2 }, { 0, exp(0.1), NAN, 2 },
-		{ 0, 1, NAN, 2 }, { 1, 0, NAN, 2 }, { 0, exp(0.1), NAN, 2 },
-		{ 0, exp(5.1), NAN, 2 }, { 1, exp(3.2), NAN, 2 },
+		{ 0, 1, NAN, 2, 0 }, { 1, exp(3), NAN, 2, 0 }, { 0, exp(0.1), NAN, 2, 0 },
+		{ 0, 1, NAN, 2, 0 }, { 1, 0, NAN, 2, 0 }, { 0, exp(0.1), NAN, 2, 0 },
+		{ 0, exp(5.1), NAN, 2, 0 }, { 1, exp(3.2), NAN, 2, 0 },
 	};
 	struct noise_model m;
 
@@ -82,8 +82,8 @@ static void test_estimate_cuts_and_groups(void **state)
 
 	/* two labels of two runs each: 2 pairs, too few for a model */
 	assert_int_equal(noise_estimate((struct noise_obs[]){
-		{ 0, 1, NAN, 3 }, { 1, 2, NAN, 3 }, { 0, 1.1, NAN, 3 },
-		{ 1, 2.1, NAN, 3 } }, 4, &m), -1);
+		{ 0, 1, NAN, 3, 0 }, { 1, 2, NAN, 3, 0 }, { 0, 1.1, NAN, 3, 0 },
+		{ 1, 2.1, NAN, 3, 0 } }, 4, &m), -1);
 	assert_int_equal(m.pairs, 2);
 	assert_true(isnan(m.between));
 }
@@ -310,6 +310,71 @@ static void test_huge(void **state)
 	assert_false(r.huge);
 }
 
+/*
+ * Two speeds: logs 0, 0.01, -0.01 then 0.8, 0.81, 0.79 in time order.
+ * Sorted, the split after the third has a gap of 0.78 against a pooled
+ * sd of sqrt(4 (0.01^2) / 4) = 0.01: two speeds, e^0 and e^0.8, 3 runs
+ * each. Successive differences .01 -.02 .81 .01 -.02: s0 = 0.02 /
+ * (0.6745 sqrt 2), and 0.81 is past the cut (0.148) - but a switch of
+ * speeds is kept: between^2 = (0.0001 + 0.0004 + 0.6561 + 0.0001 +
+ * 0.0004) / 10.
+ */
+static void test_estimate_two_speeds(void **state)
+{
+	double l[] = { 0, 0.01, -0.01, 0.8, 0.81, 0.79 };
+	struct noise_obs o[6];
+	struct noise_model m;
+
+	(void)state;
+	for (size_t i = 0; i < 6; i++)
+		o[i] = (struct noise_obs){ 0, exp(l[i]), NAN, 3, 10.0 * (double)i };
+	assert_int_equal(noise_estimate(o, 6, &m), 0);
+	assert_int_equal(m.speeds, 2);
+	assert_near(m.speed_lo, 1, 1e-12);
+	assert_near(m.speed_hi, exp(0.8), 1e-12);
+	assert_int_equal(m.speed_runs_lo, 3);
+	assert_int_equal(m.speed_runs_hi, 3);
+	assert_int_equal(m.cut, 0);
+	assert_near(m.between, sqrt(0.6571 / 10), 1e-12);
+	assert_near(m.gap_max, 10, 1e-12);
+	assert_near(m.lo, -0.01, 1e-12);
+	assert_near(m.hi, 0.81, 1e-12);
+	/* one speed: 0.8 -> 0.08, a gap of 0.07 is below 10% */
+	for (size_t i = 3; i < 6; i++)
+		o[i].median = exp(l[i] / 10);
+	assert_int_equal(noise_estimate(o, 6, &m), 0);
+	assert_int_equal(m.speeds, 1);
+}
+
+/*
+ * The noise at a gap: three runs within 20 s (logs 0, 0.01, 0), two an
+ * hour later (0.1, 0.11). Neighbours are at most 3580 s apart. At a gap
+ * of an hour the pairs at least 30 min apart are the 6 across: d =
+ * .1 .11 .09 .1 .1 .11, s^2 = 0.0623 / 12, 5 runs: df 4. At a day,
+ * none.
+ */
+static void test_noise_at_gap(void **state)
+{
+	struct noise_obs o[] = {
+		{ 0, 1, NAN, 3, 0 }, { 0, exp(0.01), NAN, 3, 10 },
+		{ 0, 1, NAN, 3, 20 }, { 0, exp(0.1), NAN, 3, 3600 },
+		{ 0, exp(0.11), NAN, 3, 3610 },
+	};
+	struct noise_model m;
+	double s, df;
+	unsigned pairs;
+
+	(void)state;
+	assert_int_equal(noise_estimate(o, 5, &m), 0);
+	assert_near(m.gap_max, 3580, 1e-9);
+	assert_int_equal(noise_at_gap(o, 5, 3600, &s, &df, &pairs), 0);
+	assert_int_equal(pairs, 6);
+	assert_near(s, sqrt(0.0623 / 12), 1e-9);
+	assert_near(df, 4, 1e-12);
+	assert_int_equal(noise_at_gap(o, 5, 86400, &s, &df, &pairs), -1);
+	assert_int_equal(pairs, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -321,6 +386,8 @@ int main(void)
 		cmocka_unit_test(test_mde_and_precision),
 		cmocka_unit_test(test_compare_equivalence),
 		cmocka_unit_test(test_huge),
+		cmocka_unit_test(test_estimate_two_speeds),
+		cmocka_unit_test(test_noise_at_gap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
