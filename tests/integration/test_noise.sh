@@ -86,6 +86,8 @@ test_plan_runs_a_side() {
 	expect_eq "at 10 iterations" 2 "$(jval "$out" '.cases[0].plan_at_stored_iterations.runs_a_side')"
 	[ "$(jq '.cases[0].plan.mde_pct <= 5' <<<"$out")" = true ] || fail "plan shows more than 5%"
 	[ "$(jq '.cases[0].one_run_mde_pct > 5' <<<"$out")" = true ] || fail "one run shows 5%"
+	# "no change beyond 5%" of an unchanged state: a count of its own
+	expect_match "no change: runs a side" '^[1-9][0-9]*$' "$(jval "$out" '.cases[0].no_change_runs_a_side')"
 	run_sl plan msg --effect 5 --db "$tmp/r.db"
 	expect_eq "text exit" 0 "$rc"
 	expect_match "text" 'msg: detect 5% at alpha 5%, power 80%' "$out"
@@ -394,4 +396,24 @@ test_two_speeds() {
 	run_sl compare a c --db "$tmp/r.db" --format json
 	expect_match "beside the verdict" "two speeds on this host" "$(jval "$out" '.jobs[0].cases[0].runs[1].why')"
 	expect_match "a note" "this host ran it at two speeds" "$(jq -r '.notes[]' <<<"$out")"
+}
+
+# Issue 39's first case, with real runs: a baseline stored an hour
+# before a calibration (its export's times moved back an hour, the one
+# thing not made live), then judge on the same code. The model knows
+# runs seconds apart, not an hour: judge may skip, never mark it bad.
+test_judge_baseline_an_hour_before() {
+	use_tmpdir
+	printf '[global]\niterations = 3\n\n[l]\nworkload = command\nargv = sh -c "i=0; while [ $i -lt 3000 ]; do i=$((i+1)); done"\n' >"$tmp/a.job"
+	run_sl run "$tmp/a.job" --label base --db "$tmp/old.db" -q
+	expect_eq "base run" 0 "$rc"
+	"$SCHEDLAB" export base --db "$tmp/old.db" -o "$tmp/base.json"
+	jq '.run.started -= 3600 | .run.ended -= 3600' "$tmp/base.json" >"$tmp/early.json"
+	"$SCHEDLAB" import "$tmp/early.json" --db "$tmp/r.db" >/dev/null
+	run_sl calibrate "$tmp/a.job" --runs 4 --iterations 3 --db "$tmp/r.db" -q
+	expect_eq "calibrate" 0 "$rc"
+	run_sl judge --baseline base --db "$tmp/r.db" --format json "$tmp/a.job"
+	[ "$rc" != 1 ] || fail "judge: a false regression: $out"
+	expect_match "judge: why" "these runs are (59|60|61) min apart, and this host's model of the case has seen runs at most [0-9]+ s apart" \
+		"$(jval "$out" '.jobs[0].cases[0].runs[1].why')"
 }
