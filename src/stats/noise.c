@@ -293,6 +293,20 @@ unsigned noise_runs_equivalence(double s, double df0, double margin,
 	return 0;
 }
 
+void noise_plan_boots(const struct noise_model *m, double iters, double effect,
+		      double alpha, unsigned looks, struct noise_boot_plan *p)
+{
+	double a = alpha / (looks ? looks : 1), sd = noise_run_sd(m, iters);
+
+	memset(p, 0, sizeof(*p));
+	if (!isfinite(sd))
+		return;
+	p->detect = noise_runs_needed(sd, m->df, effect, a);
+	p->no_change = noise_runs_equivalence(sd, m->df, effect, a);
+	if (p->detect && p->no_change)
+		p->boots = p->detect > p->no_change ? p->detect : p->no_change;
+}
+
 static double pct_better(double ratio, enum better dir)
 {
 	return dir == BETTER_HIGHER ? 100 * ratio - 100 : 100 - 100 * ratio;

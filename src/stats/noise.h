@@ -191,6 +191,22 @@ unsigned noise_runs_equivalence(double s, double df0, double margin,
 				double alpha);
 
 /*
+ * What a campaign (boots as runs) plans from a host's model m at iters
+ * iterations a run, each look at alpha / looks (its Bonferroni share):
+ * per state, the boots that detect effect% with NOISE_POWER
+ * (noise_runs_needed()) and those that conclude "no change beyond
+ * effect%" of an unchanged state (noise_runs_equivalence()); boots the
+ * larger, the one count that answers either way - 2 boots for two
+ * states is a --max-boots default. 0 in a field: more than
+ * NOISE_MAX_RUNS (boots then 0 too). Not yet called by src/campaign/.
+ */
+struct noise_boot_plan {
+	unsigned detect, no_change, boots;
+};
+void noise_plan_boots(const struct noise_model *m, double iters, double effect,
+		      double alpha, unsigned looks, struct noise_boot_plan *p);
+
+/*
  * Whether n iterations of spread cv (the run's robust CoeffVar, a
  * fraction) already pin its median more tightly than the run's own
  * offset moves it: sqrt(pi/2) cv / sqrt(n) <= m->offset. More

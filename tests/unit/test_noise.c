@@ -272,6 +272,34 @@ static void test_compare_equivalence(void **state)
 }
 
 /*
+ * A campaign's plan: s = 0.02 (between = offset, so any iterations),
+ * df large. No change beyond 5% at alpha 0.05: 3 boots a state (above);
+ * detection: (1.959964 + 0.841621) 0.02 sqrt(2 / r) <= log 1.05 from
+ * r = 2.637, so 3 as well. With 4 looks (alpha 0.0125): equivalence (2.241403 + 1.281552) 0.02 sqrt(2 / r) <=
+ * 0.0487902 from r = 4.17, so 5; detection (2.497705 + 0.841621) ...
+ * from r = 3.74, so 4: boots 5.
+ */
+static void test_plan_boots(void **state)
+{
+	struct noise_model m = { .between = 0.02, .offset = 0.02, .iters = 5,
+				 .df = 1e7 };
+	struct noise_boot_plan p;
+
+	(void)state;
+	noise_plan_boots(&m, 5, 5, 0.05, 1, &p);
+	assert_int_equal(p.no_change, 3);
+	assert_int_equal(p.detect, 3);
+	assert_int_equal(p.boots, 3);
+	noise_plan_boots(&m, 5, 5, 0.05, 4, &p);
+	assert_int_equal(p.no_change, 5);
+	assert_int_equal(p.detect, 4);
+	assert_int_equal(p.boots, 5);
+	m.between = m.offset = 1;
+	noise_plan_boots(&m, 5, 1, 0.05, 1, &p);
+	assert_int_equal(p.boots, 0);
+}
+
+/*
  * Common sense: one run a side, no model. 2.5 times the time (medians),
  * 2.5 times the CPU time: regressed (and improved the other way), an
  * iteration out of line not changing it; the time alone (CPU time 1.1
@@ -388,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_huge),
 		cmocka_unit_test(test_estimate_two_speeds),
 		cmocka_unit_test(test_noise_at_gap),
+		cmocka_unit_test(test_plan_boots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
