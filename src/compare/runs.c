@@ -294,9 +294,13 @@ void build_compare_runs(struct build *b, const struct cmp_job *j,
 	}
 	/*
 	 * A baseline outside every run the model knows, the candidate
-	 * within them: the host moved, not the code - never a change.
+	 * within them: the host moved, not the code - never a change. One
+	 * run a side only: sides of several runs bring their own spread
+	 * (the model is set aside when they disagree), and a campaign's
+	 * alternate boots, whose drift falls on both states alike.
 	 */
-	if (m && (r->verdict == V_REGRESSED || r->verdict == V_IMPROVED) &&
+	if (m && ra == 1 && rb == 1 &&
+	    (r->verdict == V_REGRESSED || r->verdict == V_IMPROVED) &&
 	    m->lo <= m->hi && isfinite(m->between)) {
 		double la = mean_log(ma, ra), lb = mean_log(mb, rb);
 		double w = 2 * m->between;
