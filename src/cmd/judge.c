@@ -553,6 +553,30 @@ static int threshold_code(const struct comparison *c)
 	return rc;
 }
 
+/*
+ * Whether every headline case was "no change" by equivalence (runs as
+ * the unit): then judge says "no change beyond X%", X the threshold,
+ * and *most the largest change any case's runs left possible.
+ */
+static bool all_equivalent(const struct comparison *c, double *most)
+{
+	bool any = false;
+
+	*most = 0;
+	for (size_t j = 0; j < c->njobs; j++)
+		for (size_t i = 0; i < c->jobs[j].ncases; i++) {
+			const struct cmp_result *r = &c->jobs[j].cases[i].cell[1].r;
+
+			if (!c->jobs[j].metric.headline)
+				continue;
+			if (r->verdict != V_NO_CHANGE || !isfinite(r->rules_out))
+				return false;
+			*most = fmax(*most, r->rules_out);
+			any = true;
+		}
+	return any;
+}
+
 static json_t *judge_json(const struct judge *j, const struct run *cand, int rc,
 			  const char *why)
 {
@@ -770,10 +794,17 @@ static int judge_main(struct judge_args *a)
 	if (j.mode == M_CLASSIFY) {
 		rc = classify_code(&j, &runs[2], why, sizeof(why));
 	} else {
+		double most;
+
 		rc = threshold_code(&c);
-		snprintf(why, sizeof(why), "%s", rc == EXIT_OK ? "no regression beyond the threshold" :
-			 rc == EXIT_SKIP ? "a regression can be neither shown nor ruled out" :
-			 "a regression beyond the threshold");
+		if (rc == EXIT_OK && all_equivalent(&c, &most))
+			snprintf(why, sizeof(why), "no change beyond %g%% (the runs rule out more than %.1f%%)",
+				 c.opts.threshold, most);
+		else
+			snprintf(why, sizeof(why), "%s",
+				 rc == EXIT_OK ? "no regression beyond the threshold" :
+				 rc == EXIT_SKIP ? "a regression can be neither shown nor ruled out" :
+				 "a regression beyond the threshold");
 	}
 	c.judge = judge_json(&j, &runs[2], rc, why);
 	if (j.mode == M_CLASSIFY) {

@@ -210,6 +210,13 @@ static void text_noise(FILE *f, const struct noise_set *s, const char *job)
 		else if (c->m.cut)
 			fprintf(f, "  (%u of %u differences left out as absurd, beyond %g robust sds)\n",
 				c->m.cut, c->m.pairs, NOISE_CUT_Z);
+		if (c->m.speeds > 1)
+			fprintf(f, "  (two speeds: %.4g in %u runs, %.4g in %u; the switches are counted in between, not cut: alternate the states compared, schedlab campaign)\n",
+				c->m.speed_lo, c->m.speed_runs_lo, c->m.speed_hi,
+				c->m.speed_runs_hi);
+		if (c->known && isfinite(c->m.gap_max))
+			fprintf(f, "  (runs differenced at most %.0f s apart: runs compared further apart than twice that are compared with the noise seen at such gaps, if any)\n",
+				c->m.gap_max);
 	}
 }
 
@@ -234,6 +241,14 @@ static json_t *json_case(const struct noise_case *c)
 	json_object_set_new(o, "df", num(c->known ? c->m.df : NAN));
 	json_object_set_new(o, "iterations", num(c->m.iters));
 	json_object_set_new(o, "iteration_s", num(c->iter_s));
+	json_object_set_new(o, "gap_max_s", num(c->m.gap_max));
+	json_object_set_new(o, "speeds", json_integer(c->m.speeds));
+	json_object_set_new(o, "speed_medians", c->m.speeds > 1 ?
+			    json_pack("[f, f]", c->m.speed_lo, c->m.speed_hi) :
+			    json_null());
+	json_object_set_new(o, "speed_runs", c->m.speeds > 1 ?
+			    json_pack("[i, i]", c->m.speed_runs_lo, c->m.speed_runs_hi) :
+			    json_null());
 	return o;
 }
 
@@ -290,6 +305,15 @@ static json_t *json_plan(const struct noise_case *c, double effect)
 		json_pack("{s:i, s:i, s:o, s:o}", "runs_a_side", best.runs,
 			  "iterations", best.iters, "mde_pct", num(best.mde),
 			  "seconds", num(isfinite(c->iter_s) ? best.seconds : NAN)));
+	/* "no change beyond effect%" of an unchanged state (TOST, power
+	 * NOISE_POWER) at the stored iterations: a campaign's boots */
+	{
+		unsigned re = noise_runs_equivalence(noise_run_sd(&c->m, c->m.iters),
+						     c->m.df, effect, PLAN_ALPHA);
+
+		json_object_set_new(o, "no_change_runs_a_side",
+				    re ? json_integer(re) : json_null());
+	}
 	json_object_set_new(o, "plan_at_stored_iterations", !one.runs ? json_null() :
 		json_pack("{s:i, s:i, s:o, s:o}", "runs_a_side", one.runs,
 			  "iterations", one.iters, "mde_pct", num(one.mde),

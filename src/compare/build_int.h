@@ -156,6 +156,11 @@ void build_compare_runs(struct build *b, const struct cmp_job *j,
 			 const struct run_case *bc, const struct run_case *cs,
 			 size_t k, enum better dir, struct cmp_result *r);
 
+/* The same, the case: its runs as well (noise_at_gap()); NULL: none. */
+const struct noise_case *build_host_case(struct build *b,
+					 const struct run_case *bc,
+					 const char *metric);
+
 /* The host's model of the baseline's case bc for metric; NULL: none. */
 const struct noise_model *build_host_model(struct build *b,
 					    const struct run_case *bc,

@@ -100,6 +100,7 @@ static void estimate(const struct noise_query *q, const struct store_series *ss,
 		o[n].group = (unsigned)g;
 		o[n].n = c->n;
 		o[n].cv = noise_robust_cv(c->x, c->n);
+		o[n].t = c->started;
 		if (stats_median(c->x, c->n, &o[n].median))
 			continue;
 		n++;
@@ -109,7 +110,8 @@ static void estimate(const struct noise_query *q, const struct store_series *ss,
 			best = g;
 	nc->first_label = nl && labels[best] ? xstrdup(labels[best]) : NULL;
 	nc->known = !noise_estimate(o, n, &nc->m);
-	free(o);
+	nc->obs = o;
+	nc->nobs = n;
 	free(labels);
 	free(count);
 }
@@ -196,6 +198,7 @@ void noise_set_free(struct noise_set *s)
 		free(c->metric);
 		free(c->unit);
 		free(c->first_label);
+		free(c->obs);
 	}
 	free(s->cases);
 	memset(s, 0, sizeof(*s));

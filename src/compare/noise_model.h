@@ -29,6 +29,9 @@ struct noise_case {
 	bool known;		/* m.between measured (NOISE_MIN_PAIRS) */
 	double iter_s;		/* median wall time of one iteration; NAN */
 	char *first_label;	/* the label with the most runs (for messages) */
+	/* the runs the model was made of, in store order (noise_at_gap()) */
+	struct noise_obs *obs;
+	size_t nobs;
 };
 
 struct noise_set {

@@ -161,8 +161,8 @@ void build_noise_note(const struct build *b)
 	char miss[256];
 
 	snprintf(miss, sizeof(miss),
-		 "one run a side, and no model of this host's noise from runs other than these (%d runs of one label make one; 'schedlab calibrate JOB'): one run a side decides nothing there",
-		 NOISE_MIN_PAIRS + 1);
+		 "one run a side, and no model of this host's noise from runs other than these (%d runs of one label make one; 'schedlab calibrate JOB'): one run a side decides nothing there but a difference of a factor %g in time and CPU time",
+		 NOISE_MIN_PAIRS + 1, NOISE_HUGE_RATIO);
 	if (b->nrunsunit == 1) {
 		if (b->nown || b->nmodel)
 			build_note(b->c, "the case: run-to-run noise from %s",

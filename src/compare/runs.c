@@ -76,6 +76,15 @@ const struct noise_model *build_host_model(struct build *b,
 					    const struct run_case *bc,
 					    const char *metric)
 {
+	const struct noise_case *nc = build_host_case(b, bc, metric);
+
+	return nc ? &nc->m : NULL;
+}
+
+const struct noise_case *build_host_case(struct build *b,
+					 const struct run_case *bc,
+					 const char *metric)
+{
 	const struct run *base = b->runs[0];
 	char host[512];
 
@@ -102,7 +111,7 @@ const struct noise_model *build_host_model(struct build *b,
 		if (nc->known && nc->version == (bc->version ? bc->version : 1) &&
 		    !strcmp(nc->params, bc->params) &&
 		    (!base->host || (nc->host && !strcmp(nc->host, base->host))))
-			return &nc->m;
+			return nc;
 	}
 	return NULL;
 }
@@ -136,19 +145,183 @@ static size_t run_medians(const struct run_case *cs, int m, double *med,
 	return n;
 }
 
+/* Each iteration's CPU time, user + system, of case cs of run r. */
+static size_t cpu_samples(const struct run *r, const struct run_case *cs,
+			  double *x)
+{
+	const struct run_series *u = run_series_of(cs, run_metric(r, "process.user_s"));
+	const struct run_series *sy = run_series_of(cs, run_metric(r, "process.sys_s"));
+	size_t n = 0;
+
+	if (!u || !sy)
+		return 0;
+	for (size_t i = 0; i < cs->niter; i++)
+		if (isfinite(u->x[i]) && isfinite(sy->x[i]))
+			x[n++] = u->x[i] + sy->x[i];
+	return n;
+}
+
+/* One run a side, no model: common sense for a huge difference. */
+static void huge(struct build *b, const struct cmp_job *j,
+		 const struct run_case *bc, const struct run_case *cs, size_t k,
+		 enum better dir, struct cmp_result *r)
+{
+	double *a = xcalloc(bc->niter + 1, sizeof(double));
+	double *x = xcalloc(cs->niter + 1, sizeof(double));
+	double *ca = xcalloc(bc->niter + 1, sizeof(double));
+	double *cx = xcalloc(cs->niter + 1, sizeof(double));
+	size_t na = build_samples(bc, run_metric(b->runs[0], j->metric.name), a);
+	size_t nx = build_samples(cs, run_metric(b->runs[k], j->metric.name), x);
+	size_t nca = cpu_samples(b->runs[0], bc, ca);
+	size_t ncx = cpu_samples(b->runs[k], cs, cx);
+
+	noise_huge(a, na, ca, nca, x, nx, cx, ncx, dir, &b->c->opts, r);
+	free(a);
+	free(x);
+	free(ca);
+	free(cx);
+}
+
+/* "3 s", "12 min", "5.0 h", "2.0 days" */
+static const char *span(double secs, char *buf, size_t len)
+{
+	if (secs < 120)
+		snprintf(buf, len, "%.0f s", secs);
+	else if (secs < 7200)
+		snprintf(buf, len, "%.0f min", secs / 60);
+	else if (secs < 2 * 86400)
+		snprintf(buf, len, "%.1f h", secs / 3600);
+	else
+		snprintf(buf, len, "%.1f days", secs / 86400);
+	return buf;
+}
+
+static void why_add(struct cmp_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void why_add(struct cmp_result *r, const char *fmt, ...)
+{
+	size_t n = strlen(r->why);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->why + n, sizeof(r->why) - n, fmt, ap);
+	va_end(ap);
+}
+
+/* The mean of the logs of x[0..n) (> 0). */
+static double mean_log(const double *x, size_t n)
+{
+	double sum = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (x[i] > 0) {
+			sum += log(x[i]);
+			k++;
+		}
+	return k ? sum / (double)k : NAN;
+}
+
+/*
+ * The time scale: runs further apart than any two the model differenced
+ * (GAP_SLACK times, GAP_FLOOR_S at least) are compared with the noise
+ * of its runs at such gaps (noise_at_gap()) when it has seen some -
+ * into *gm, returned - the model when that is no larger, or none
+ * (NULL, *unseen set) when it has seen no runs so far apart.
+ */
+#define GAP_SLACK 2.0
+#define GAP_FLOOR_S 60.0
+static const struct noise_model *at_gap(const struct noise_case *nc, double gap,
+					 struct noise_model *gm, bool *unseen,
+					 double *gs)
+{
+	const struct noise_model *m = &nc->m;
+	unsigned pairs;
+	double s, df;
+
+	*unseen = false;
+	*gs = NAN;
+	if (!isfinite(gap) || !isfinite(m->gap_max) ||
+	    gap <= fmax(GAP_SLACK * m->gap_max, GAP_FLOOR_S))
+		return m;
+	if (noise_at_gap(nc->obs, nc->nobs, gap, &s, &df, &pairs)) {
+		*unseen = true;
+		return NULL;
+	}
+	if (s <= m->between)
+		return m;
+	*gm = *m;
+	gm->between = gm->offset = s;	/* the gap's noise is the runs' offset */
+	gm->df = df;
+	*gs = s;
+	return gm;
+}
+
 /* Run k's case cs against the baseline's bc with the run as the unit. */
 void build_compare_runs(struct build *b, const struct cmp_job *j,
 			 const struct run_case *bc, const struct run_case *cs,
 			 size_t k, enum better dir, struct cmp_result *r)
 {
-	const struct noise_model *m = build_host_model(b, bc, j->metric.name);
+	const struct noise_case *nc = build_host_case(b, bc, j->metric.name);
+	const struct noise_model *m = nc ? &nc->m : NULL;
 	double *ma = xcalloc(run_case_runs(bc) + 1, sizeof(double));
 	double *mb = xcalloc(run_case_runs(cs) + 1, sizeof(double));
-	double ia, ib;
+	double ia, ib, gs = NAN;
+	double gap = fabs(b->runs[k]->started - b->runs[0]->started);
 	size_t ra = run_medians(bc, run_metric(b->runs[0], j->metric.name), ma, &ia);
 	size_t rb = run_medians(cs, run_metric(b->runs[k], j->metric.name), mb, &ib);
+	struct noise_model gm;
+	bool unseen = false;
+	char g1[32], g2[32];
 
+	if (nc)
+		m = at_gap(nc, gap, &gm, &unseen, &gs);
 	noise_compare(ma, ra, ia, mb, rb, ib, dir, m, &b->c->opts, r);
+	if (ra == 1 && rb == 1 && !m)
+		huge(b, j, bc, cs, k, dir, r);
+	if (unseen && !r->huge) {
+		if (ra == 1 && rb == 1)
+			snprintf(r->why, sizeof(r->why),
+				 "these runs are %s apart, and this host's model of the case has seen runs at most %s apart: it cannot say how far runs so far apart differ; alternate the states (schedlab campaign, schedlab ab) or calibrate across that gap (runs of the baseline spread over it)",
+				 span(gap, g1, sizeof(g1)), span(nc->m.gap_max, g2, sizeof(g2)));
+		else
+			why_add(r, "; the host's model was left out: these runs are %s apart, it has seen runs at most %s apart",
+				span(gap, g1, sizeof(g1)), span(nc->m.gap_max, g2, sizeof(g2)));
+	} else if (isfinite(gs)) {
+		why_add(r, "; the noise of this host's runs %s or more apart, %.1f%%, was used",
+			span(gap / 2, g1, sizeof(g1)), 100 * gs);
+	}
+	/*
+	 * A baseline outside every run the model knows, the candidate
+	 * within them: the host moved, not the code - never a change. One
+	 * run a side only: sides of several runs bring their own spread
+	 * (the model is set aside when they disagree), and a campaign's
+	 * alternate boots, whose drift falls on both states alike.
+	 */
+	if (m && ra == 1 && rb == 1 &&
+	    (r->verdict == V_REGRESSED || r->verdict == V_IMPROVED) &&
+	    m->lo <= m->hi && isfinite(m->between)) {
+		double la = mean_log(ma, ra), lb = mean_log(mb, rb);
+		double w = 2 * m->between;
+
+		if ((la < m->lo - w || la > m->hi + w) &&
+		    lb >= m->lo - w && lb <= m->hi + w) {
+			r->verdict = V_INCONCLUSIVE;
+			r->significant = false;
+			snprintf(r->why, sizeof(r->why),
+				 "the host changed between these runs: the baseline's median %.4g lies outside the %u runs this host's model of the case knows (%.4g to %.4g), the candidate's %.4g within them; alternate the states (schedlab campaign, schedlab ab) or calibrate across that gap",
+				 exp(la), m->runs, exp(m->lo), exp(m->hi), exp(lb));
+		}
+	}
+	if (m && m->speeds > 1 && j->metric.headline) {
+		char name[512];
+
+		build_note(b->c, "%s: this host ran it at two speeds (%.4g in %u runs, %.4g in %u): a difference between runs may be a switch of the host; alternate the states (schedlab campaign) and compare many runs a side",
+			   build_case_name(bc, name, sizeof(name)), m->speed_lo,
+			   m->speed_runs_lo, m->speed_hi, m->speed_runs_hi);
+		why_add(r, "; two speeds on this host");
+	}
 	free(ma);
 	free(mb);
 }

@@ -140,6 +140,9 @@ static json_t *cell_json(const struct comparison *c, const struct cmp_cell *cell
 	json_object_set_new(o, "runs", r->runs_a ? json_pack("[i, i]", r->runs_a, r->runs_b) :
 			    json_null());
 	json_object_set_new(o, "mde_pct", num(r->mde));
+	json_object_set_new(o, "rules_out_pct", num(r->rules_out));
+	if (r->huge)
+		json_object_set_new(o, "common_sense", json_true());
 	if (r->model_aside)	/* only then: older documents stay as they were */
 		json_object_set_new(o, "model_aside_pct", num(r->model_pct));
 	json_object_set_new(o, "runs_needed", r->runs_needed ?

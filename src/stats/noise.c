@@ -23,6 +23,112 @@
  */
 #define MEDIAN_VAR (M_PI / 2)
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Two speeds among the logs y[0..n) (sorted here): the split with the
+ * largest gap against the pooled sd of its two sides. Whether there are
+ * two; *sep that gap in sds, *lo and *hi the sides' medians (logs).
+ */
+static bool two_speeds(double *y, size_t n, double *sep, double *lo,
+		       double *hi, unsigned *nlo, unsigned *nhi)
+{
+	bool found = false;
+
+	*sep = 0;
+	if (n < 2 * NOISE_SPEED_MIN_RUNS)
+		return false;
+	qsort(y, n, sizeof(*y), cmp_double);
+	for (size_t k = NOISE_SPEED_MIN_RUNS; k + NOISE_SPEED_MIN_RUNS <= n; k++) {
+		double ma = 0, mb = 0, ss = 0, sd, gap = y[k] - y[k - 1], z;
+
+		for (size_t i = 0; i < k; i++)
+			ma += y[i] / (double)k;
+		for (size_t i = k; i < n; i++)
+			mb += y[i] / (double)(n - k);
+		for (size_t i = 0; i < n; i++)
+			ss += (y[i] - (i < k ? ma : mb)) * (y[i] - (i < k ? ma : mb));
+		sd = n > 2 ? sqrt(ss / (double)(n - 2)) : 0;
+		z = sd > 0 ? gap / sd : INFINITY;
+		if (gap < log(NOISE_SPEED_MIN_RATIO) || z < NOISE_SPEED_SEP ||
+		    (found && z <= *sep))
+			continue;
+		found = true;
+		*sep = z;
+		stats_median(y, k, lo);
+		stats_median(y + k, n - k, hi);
+		*nlo = (unsigned)k;
+		*nhi = (unsigned)(n - k);
+	}
+	return found;
+}
+
+/* Two speeds in any group of o: the group with the clearest split. */
+static void find_speeds(const struct noise_obs *o, size_t n, struct noise_model *m)
+{
+	double *y = xcalloc(n + 1, sizeof(*y)), best = 0;
+
+	m->speeds = 1;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+		double sep, lo, hi;
+		unsigned nlo, nhi;
+		bool first = true;
+
+		for (size_t p = 0; p < i && first; p++)
+			first = o[p].group != o[i].group;
+		if (!first)
+			continue;	/* the group was looked at */
+		for (size_t p = i; p < n; p++)
+			if (o[p].group == o[i].group && o[p].median > 0)
+				y[k++] = log(o[p].median);
+		if (two_speeds(y, k, &sep, &lo, &hi, &nlo, &nhi) && sep > best) {
+			best = sep;
+			m->speeds = 2;
+			m->speed_lo = exp(lo);
+			m->speed_hi = exp(hi);
+			m->speed_runs_lo = nlo;
+			m->speed_runs_hi = nhi;
+		}
+	}
+	free(y);
+}
+
+int noise_at_gap(const struct noise_obs *o, size_t n, double gap, double *s,
+		 double *df, unsigned *pairs)
+{
+	double ss = 0;
+	unsigned k = 0;
+	bool *used = xcalloc(n + 1, sizeof(*used));
+	size_t runs = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			double d;
+
+			if (o[i].group != o[j].group || !(o[i].median > 0) ||
+			    !(o[j].median > 0) || !(fabs(o[j].t - o[i].t) >= gap / 2))
+				continue;
+			d = log(o[j].median) - log(o[i].median);
+			ss += d * d;
+			k++;
+			runs += !used[i] + !used[j];
+			used[i] = used[j] = true;
+		}
+	free(used);
+	*pairs = k;
+	if (k < NOISE_MIN_PAIRS)
+		return -1;
+	*s = sqrt(ss / (2.0 * k));
+	*df = fmax(1, (double)runs - 1);
+	return 0;
+}
+
 int noise_estimate(const struct noise_obs *o, size_t n, struct noise_model *m)
 {
 	double *d = xcalloc(n + 1, sizeof(*d)), *ad = xcalloc(n + 1, sizeof(*ad));
@@ -32,13 +138,18 @@ int noise_estimate(const struct noise_obs *o, size_t n, struct noise_model *m)
 	int rc = -1;
 
 	memset(m, 0, sizeof(*m));
-	m->between = m->offset = m->within = m->iters = NAN;
+	m->between = m->offset = m->within = m->iters = m->gap_max = NAN;
+	m->lo = INFINITY;
+	m->hi = -INFINITY;
+	find_speeds(o, n, m);
 	for (size_t i = 0; i < n; i++) {
 		bool seen = false;
 
 		if (!(o[i].median > 0))
 			continue;
 		m->runs++;
+		m->lo = fmin(m->lo, log(o[i].median));
+		m->hi = fmax(m->hi, log(o[i].median));
 		for (size_t k = 0; k < i && !seen; k++)
 			seen = o[k].group == o[i].group && o[k].median > 0;
 		m->groups += !seen;
@@ -50,6 +161,9 @@ int noise_estimate(const struct noise_obs *o, size_t n, struct noise_model *m)
 			if (o[k].group == o[i].group && o[k].median > 0) {
 				d[nd] = log(o[i].median) - log(o[k].median);
 				ad[nd] = fabs(d[nd]);
+				if (isfinite(o[i].t) && isfinite(o[k].t))
+					m->gap_max = fmax(isnan(m->gap_max) ? 0 : m->gap_max,
+							  fabs(o[i].t - o[k].t));
 				nd++;
 				break;
 			}
@@ -67,7 +181,10 @@ int noise_estimate(const struct noise_obs *o, size_t n, struct noise_model *m)
 		size_t kept = 0;
 
 		for (size_t i = 0; i < nd; i++) {
-			if (s0 > 0 && ad[i] > NOISE_CUT_Z * M_SQRT2 * s0) {
+			/* a switch between two speeds is the host's noise,
+			 * not an absurd value: kept */
+			if (m->speeds < 2 && s0 > 0 &&
+			    ad[i] > NOISE_CUT_Z * M_SQRT2 * s0) {
 				m->cut++;
 				continue;
 			}
@@ -144,6 +261,52 @@ unsigned noise_runs_needed(double s, double df0, double effect, double alpha)
 	return 0;
 }
 
+double noise_rules_out(double diff, double se, double df, double alpha)
+{
+	double q, lo, hi;
+
+	if (df < 1 || !isfinite(se) || se < 0 || !isfinite(diff))
+		return NAN;
+	q = se > 0 ? gsl_cdf_tdist_Pinv(1 - alpha, df) : 0;
+	lo = diff - q * se;
+	hi = diff + q * se;
+	return 100 * fmax(expm1(hi), -expm1(lo));
+}
+
+unsigned noise_runs_equivalence(double s, double df0, double margin,
+				double alpha)
+{
+	double u = log1p(margin / 100);
+
+	if (!(s >= 0) || !(margin > 0))
+		return 0;
+	for (unsigned r = 1; r <= NOISE_MAX_RUNS; r++) {
+		double df = df0 + 2.0 * r - 2, k;
+
+		if (df < 1)
+			continue;
+		k = gsl_cdf_tdist_Pinv(1 - alpha, df) +
+		    gsl_cdf_tdist_Pinv(1 - (1 - NOISE_POWER) / 2, df);
+		if (k * s * sqrt(2.0 / r) <= u)
+			return r;
+	}
+	return 0;
+}
+
+void noise_plan_boots(const struct noise_model *m, double iters, double effect,
+		      double alpha, unsigned looks, struct noise_boot_plan *p)
+{
+	double a = alpha / (looks ? looks : 1), sd = noise_run_sd(m, iters);
+
+	memset(p, 0, sizeof(*p));
+	if (!isfinite(sd))
+		return;
+	p->detect = noise_runs_needed(sd, m->df, effect, a);
+	p->no_change = noise_runs_equivalence(sd, m->df, effect, a);
+	if (p->detect && p->no_change)
+		p->boots = p->detect > p->no_change ? p->detect : p->no_change;
+}
+
 static double pct_better(double ratio, enum better dir)
 {
 	return dir == BETTER_HIGHER ? 100 * ratio - 100 : 100 - 100 * ratio;
@@ -196,7 +359,7 @@ void noise_compare(const double *ma, size_t ra, double ia, const double *mb,
 
 	memset(r, 0, sizeof(*r));
 	r->change = r->lo = r->hi = r->p = r->noise_pct = r->mde = NAN;
-	r->model_pct = NAN;
+	r->model_pct = r->rules_out = r->p_equiv = NAN;
 	r->verdict = V_INCONCLUSIVE;
 	r->na = na;
 	r->nb = nb;
@@ -245,7 +408,10 @@ void noise_compare(const double *ma, size_t ra, double ia, const double *mb,
 		r->lo = r->hi = r->change;
 		r->p = diff == 0 ? 1 : 0;
 		r->significant = diff != 0;
+		r->p_equiv = fabs(r->change) < thr ? 0 : 1;
 	} else {
+		double lm = thr < 100 ? log1p(-thr / 100) : -INFINITY;
+
 		q = gsl_cdf_tdist_Pinv(1 - o->alpha / 2, df);
 		r->p = 2 * gsl_cdf_tdist_Q(fabs(diff) / se, df);
 		r->significant = r->p < o->alpha;
@@ -253,24 +419,40 @@ void noise_compare(const double *ma, size_t ra, double ia, const double *mb,
 			     pct_better(exp(diff + q * se), dir));
 		r->hi = fmax(pct_better(exp(diff - q * se), dir),
 			     pct_better(exp(diff + q * se), dir));
+		/* TOST: both one-sided nulls, beyond -thr and beyond +thr */
+		r->p_equiv = fmax(gsl_cdf_tdist_Q((diff - lm) / se, df),
+				  gsl_cdf_tdist_Q((log1p(thr / 100) - diff) / se, df));
 	}
+	r->rules_out = noise_rules_out(diff, se, df, o->alpha);
 	r->mde = noise_mde(s, df, na, nb, o->alpha);
 	r->runs_needed = noise_runs_needed(df_m > 0 ? sqrt(vm) : s, df_m,
 					   thr, o->alpha);
-	if (r->significant) {
-		r->verdict = fabs(r->change) < thr ? V_NO_CHANGE :
-			     r->change > 0 ? V_IMPROVED : V_REGRESSED;
+	if (r->significant && fabs(r->change) >= thr) {
+		r->verdict = r->change > 0 ? V_IMPROVED : V_REGRESSED;
 		snprintf(r->why, sizeof(r->why),
-			 "runs differ (p=%.2g; %zu and %zu runs, run-to-run noise %.1f%%), %s %g%%",
-			 r->p, na, nb, 100 * s,
-			 r->verdict == V_NO_CHANGE ? "within" : "beyond", thr);
-	} else if (r->lo >= -thr && r->hi <= thr) {
+			 "runs differ (p=%.2g; %zu and %zu runs, run-to-run noise %.1f%%), beyond %g%%",
+			 r->p, na, nb, 100 * s, thr);
+	} else if (r->p_equiv < o->alpha) {
+		/* equivalence: the runs rule the threshold out */
 		r->verdict = V_NO_CHANGE;
 		snprintf(r->why, sizeof(r->why),
-			 "interval within +-%g%% (%zu and %zu runs, run-to-run noise %.1f%%)",
-			 thr, na, nb, 100 * s);
+			 "no change beyond %g%%: these runs rule out more than %.1f%% (equivalence, TOST p=%.2g; %zu and %zu runs, run-to-run noise %.1f%%)",
+			 thr, r->rules_out, r->p_equiv, na, nb, 100 * s);
+	} else if (r->significant) {
+		/* a difference, smaller than the threshold, but as much
+		 * as the threshold not ruled out */
+		snprintf(r->why, sizeof(r->why),
+			 "runs differ (p=%.2g; %zu and %zu runs, run-to-run noise %.1f%%) by less than %g%%, but they cannot rule out %g%%: they rule out more than %.1f%%",
+			 r->p, na, nb, 100 * s, thr, thr, r->rules_out);
 	} else {
+		size_t n;
+
 		why_short(r, df_m > 0 ? sqrt(vm) : s, thr);
+		n = strlen(r->why);
+		if (isfinite(r->rules_out) && r->rules_out < 100)
+			snprintf(r->why + n, sizeof(r->why) - n,
+				 "; they rule out more than %.1f%%",
+				 r->rules_out);
 	}
 	if (r->model_aside) {
 		size_t n = strlen(r->why);
@@ -282,4 +464,54 @@ void noise_compare(const double *ma, size_t ra, double ia, const double *mb,
 out:
 	free(la);
 	free(lb);
+}
+
+/* The median of the positive finite values of x[0..n); NAN: fewer than min. */
+static double median_of(const double *x, size_t n, size_t min)
+{
+	double *y = xcalloc(n + 1, sizeof(double)), med = NAN;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]) && x[i] > 0)
+			y[k++] = x[i];
+	if (k >= min && stats_median(y, k, &med))
+		med = NAN;
+	free(y);
+	return med;
+}
+
+bool noise_huge(const double *a, size_t na, const double *ca, size_t nca,
+		const double *b, size_t nb, const double *cb, size_t ncb,
+		enum better dir, const struct cmp_opts *o, struct cmp_result *r)
+{
+	double ma, mb, mca, mcb, q, qc;
+	bool slower;
+
+	if (dir == BETTER_HIGHER)
+		return false;
+	ma = median_of(a, na, CMP_MIN_SAMPLES);
+	mb = median_of(b, nb, CMP_MIN_SAMPLES);
+	mca = median_of(ca, nca, CMP_MIN_SAMPLES);
+	mcb = median_of(cb, ncb, CMP_MIN_SAMPLES);
+	if (!isfinite(ma) || !isfinite(mb) || !isfinite(mca) || !isfinite(mcb))
+		return false;
+	q = mb / ma;
+	qc = mcb / mca;
+	slower = q > 1;
+	if (slower ? !(q >= NOISE_HUGE_RATIO && qc >= NOISE_HUGE_RATIO) :
+		     !(q <= 1 / NOISE_HUGE_RATIO && qc <= 1 / NOISE_HUGE_RATIO))
+		return false;
+	if (fabs(pct_better(q, dir)) < o->threshold)
+		return false;
+	r->change = pct_better(q, dir);
+	r->significant = true;
+	r->huge = true;
+	r->verdict = r->change > 0 ? V_IMPROVED : V_REGRESSED;
+	snprintf(r->why, sizeof(r->why),
+		 "one run a side and no measured run-to-run noise, but a difference no such noise makes: %s%.2f %s the time and %s%.2f %s the CPU time (medians of the iterations; common sense: both beyond a factor %g, doc/statistics.md)",
+		 slower ? "" : "1/", slower ? q : 1 / q, slower ? "times" : "of",
+		 slower ? "" : "1/", slower ? qc : 1 / qc, slower ? "times" : "of",
+		 NOISE_HUGE_RATIO);
+	return true;
 }

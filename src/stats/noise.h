@@ -35,6 +35,7 @@ struct noise_obs {
 	double cv;		/* its iterations' robust CoeffVar, a fraction;
 				 * NAN: fewer than 3 iterations */
 	size_t n;		/* its iterations */
+	double t;		/* when it started, Unix seconds; NAN: unknown */
 };
 
 /* The level of the F test that sets the host's model aside when the
@@ -47,6 +48,16 @@ struct noise_obs {
 #define NOISE_CALIBRATE_MIN (NOISE_MIN_PAIRS + 1)
 /* A difference beyond this many robust sds is left out as absurd. */
 #define NOISE_CUT_Z 5.0
+/*
+ * Two speeds (noise_estimate()): the runs of one label, sorted by
+ * their median, split where the gap between neighbours is largest
+ * against the spread within the two sides, each NOISE_SPEED_MIN_RUNS
+ * runs at least: two speeds when that gap is NOISE_SPEED_SEP pooled
+ * sds or more and a ratio of NOISE_SPEED_MIN_RATIO or more.
+ */
+#define NOISE_SPEED_MIN_RUNS 2
+#define NOISE_SPEED_SEP 4.0
+#define NOISE_SPEED_MIN_RATIO 1.1
 /* The most runs a side the planner considers. */
 #define NOISE_MAX_RUNS 50
 /* The planner's power: the chance to detect the effect asked. */
@@ -65,6 +76,17 @@ struct noise_model {
 	double within;		/* median of the runs' robust CoeffVar */
 	double iters;		/* median iterations a run */
 	double df;		/* degrees of freedom credited to between */
+	/* the time scale it knows: the longest time between two runs it
+	 * differenced (seconds; NAN: no start times), and the range of the
+	 * logs of its runs' medians (lo > hi: none) */
+	double gap_max;
+	double lo, hi;
+	/* a host at two speeds: 2, the two speeds' medians (the median of
+	 * each side's run medians) and their runs; 1 otherwise. The
+	 * differences across the switch are kept in between, not cut. */
+	unsigned speeds;
+	double speed_lo, speed_hi;
+	unsigned speed_runs_lo, speed_runs_hi;
 };
 
 /*
@@ -81,6 +103,16 @@ struct noise_model {
  * efficiency of successive differences against the sample variance).
  */
 int noise_estimate(const struct noise_obs *o, size_t n, struct noise_model *m);
+
+/*
+ * The noise of runs about gap seconds apart: the pairs of runs of one
+ * group (all pairs, not only neighbours) at least gap / 2 apart give
+ * s^2 = the mean of d^2 / 2, with the cut of noise_estimate(). 0 with
+ * *s, *pairs and *df (the runs involved less one: the pairs share runs)
+ * set; -1 when fewer than NOISE_MIN_PAIRS such pairs are stored.
+ */
+int noise_at_gap(const struct noise_obs *o, size_t n, double gap, double *s,
+		 double *df, unsigned *pairs);
 
 /*
  * The sd of the log of one run's median at iters iterations: offset^2
@@ -113,6 +145,66 @@ void noise_compare(const double *ma, size_t ra, double ia, const double *mb,
 		   size_t rb, double ib, enum better dir,
 		   const struct noise_model *m, const struct cmp_opts *o,
 		   struct cmp_result *r);
+
+/*
+ * Common sense for a huge difference (doc/statistics.md, "One run a
+ * side: common sense for huge differences"). One run a side and no
+ * model of the host's noise: noise_compare() has no degree of freedom
+ * and decides nothing, however large the difference. But some
+ * differences no run-to-run noise of a fixed amount of work makes: the
+ * median iteration took NOISE_HUGE_RATIO times as long (or 1/that)
+ * and used NOISE_HUGE_RATIO times the CPU time (user + system)
+ * as well - the work itself changed, not the waiting for a CPU, which
+ * a neighbour's load or a slower minute of the host stretches without
+ * adding CPU time. a, b: the headline's iterations of each run (lower
+ * is better: a duration of fixed work; dir BETTER_HIGHER never
+ * decides, its run time being fixed), ca, cb: each iteration's CPU
+ * time. When all of that holds (each side CMP_MIN_SAMPLES iterations
+ * at least) and the change reaches o->threshold, r (from
+ * noise_compare()) becomes improved or regressed, r->huge set, r->why
+ * saying so; returns whether it did.
+ */
+#define NOISE_HUGE_RATIO 2.0
+bool noise_huge(const double *a, size_t na, const double *ca, size_t nca,
+		const double *b, size_t nb, const double *cb, size_t ncb,
+		enum better dir, const struct cmp_opts *o, struct cmp_result *r);
+
+/*
+ * The smallest margin X in percent that a difference of log means diff
+ * with standard error se at df degrees of freedom rules out by
+ * equivalence at alpha (two one-sided tests, Schuirmann 1987: the
+ * 1 - 2 alpha interval within -X..+X in mmtests' percent): NAN when
+ * df < 1 or se is undefined.
+ */
+double noise_rules_out(double diff, double se, double df, double alpha);
+
+/*
+ * The fewest runs a side (1..NOISE_MAX_RUNS) with which an unchanged
+ * state is concluded "no change beyond margin%" with NOISE_POWER: runs
+ * of sd s, df0 degrees of freedom besides the runs' own (2r - 2); the
+ * TOST's sample size at a true difference of 0, (t(1 - alpha, df) +
+ * t(1 - (1 - power) / 2, df)) s sqrt(2 / r) <= log(1 + margin / 100).
+ * 0 when none. A campaign that wants "no change beyond X%" plans its
+ * boots with it (noise_mde() and noise_runs_needed() plan a detection).
+ */
+unsigned noise_runs_equivalence(double s, double df0, double margin,
+				double alpha);
+
+/*
+ * What a campaign (boots as runs) plans from a host's model m at iters
+ * iterations a run, each look at alpha / looks (its Bonferroni share):
+ * per state, the boots that detect effect% with NOISE_POWER
+ * (noise_runs_needed()) and those that conclude "no change beyond
+ * effect%" of an unchanged state (noise_runs_equivalence()); boots the
+ * larger, the one count that answers either way - 2 boots for two
+ * states is a --max-boots default. 0 in a field: more than
+ * NOISE_MAX_RUNS (boots then 0 too). Not yet called by src/campaign/.
+ */
+struct noise_boot_plan {
+	unsigned detect, no_change, boots;
+};
+void noise_plan_boots(const struct noise_model *m, double iters, double effect,
+		      double alpha, unsigned looks, struct noise_boot_plan *p);
 
 /*
  * Whether n iterations of spread cv (the run's robust CoeffVar, a

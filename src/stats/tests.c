@@ -639,6 +639,7 @@ void stats_compare(const double *a0, size_t na0, const double *b0,
 	r->na = na;
 	r->nb = nb;
 	r->change = r->lo = r->hi = r->p = r->noise_pct = r->mde = NAN;
+	r->rules_out = r->p_equiv = NAN;
 	r->verdict = V_INCONCLUSIVE;
 	if (na < CMP_MIN_SAMPLES || nb < CMP_MIN_SAMPLES) {
 		snprintf(r->why, sizeof(r->why),

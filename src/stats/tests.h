@@ -224,6 +224,15 @@ struct cmp_result {
 	 * model_pct the model's noise then (NAN: not set aside) */
 	bool model_aside;
 	double model_pct;
+	/* runs as the unit: the smallest change X in percent that these
+	 * runs rule out by equivalence (TOST at alpha: the 1 - 2 alpha
+	 * interval within +-X), NAN when they rule out nothing; and the
+	 * TOST's p at the threshold (NAN: not computed). A "no change"
+	 * of the run-level test is rules_out < threshold. */
+	double rules_out;
+	double p_equiv;
+	/* one run a side and no model, decided by noise_huge() */
+	bool huge;
 	enum verdict verdict;
 	char why[CMP_WHY_LEN];	/* what decided the verdict, in words */
 };
