@@ -221,6 +221,14 @@ int campaign_vm_image_env(const struct campaign *c, unsigned s);
 int campaign_vm_image_check(const struct campaign *c, unsigned s);
 
 /*
+ * --max-boots when not given (campaign/plan.c): from this host's noise
+ * model of the job, the boots that detect c->threshold or rule it out
+ * at CAMPAIGN_ALPHA, for every state; else 20. Says which.
+ */
+struct store;
+unsigned campaign_plan_boots(struct store *st, const struct campaign *c);
+
+/*
  * The campaign's lock (campaign/lock.c): its descriptor, held until it
  * is closed or this process ends; -1 after error() (another process
  * drives the campaign, or the lock cannot be made).

@@ -42,7 +42,7 @@ static const struct opt_def campaign_options[] = {
 	  .help = "start, bisect: the shell command that moves the machine to $SCHEDLAB_STATE (e.g. grub-reboot \"$SCHEDLAB_STATE\" && reboot; bisect: to the kernel of $SCHEDLAB_COMMIT)" },
 	{ .name = "max-boots", .type = OPT_UINT, .offset = O(max_boots),
 	  .min = 2, .max = 1000, .arg = "N",
-	  .help = "start: the most boots, default 20; the verdict is given then, inconclusive or not; bisect: default 500, then it stops" },
+	  .help = "start: the most boots, the verdict given then, inconclusive or not (default: the planner's count from this host's noise model of the job, the boots that detect --threshold or rule it out; 20 without a model); bisect: default 500, then it stops" },
 	{ .name = "repo", .type = OPT_STRING, .offset = O(repo), .arg = "DIR",
 	  .help = "bisect: the git repository to bisect (the kernel's tree)" },
 	{ .name = "good", .type = OPT_STRING, .offset = O(good), .arg = "COMMIT",
@@ -245,7 +245,7 @@ static int cmd_start(const struct campaign_opts *o, const char *db, int n,
 		goto out;
 	c.name = xstrdup(ops[0]);
 	c.hook = xstrdup(o->hook ? o->hook : "");
-	c.max_boots = o->max_boots ? o->max_boots : 20;
+	c.max_boots = o->max_boots;	/* 0: the planner's, once the store is open */
 	c.design = o->design == CAMP_BLOCKS ? CAMP_BLOCKS : CAMP_PAIRS;
 	c.block = c.design == CAMP_BLOCKS ? (o->block ? o->block : 2) : 1;
 	c.deadline_s = o->deadline;
@@ -278,6 +278,8 @@ int campaign_create(struct campaign *c, const char *db, const char *who,
 		close(lock);
 		return EXIT_USAGE;
 	}
+	if (!c->max_boots)
+		c->max_boots = campaign_plan_boots(st, c);
 	rc = campaign_save(st, c, true);
 	if (rc) {
 		if (rc > 0)

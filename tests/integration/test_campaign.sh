@@ -352,3 +352,23 @@ test_campaign_failing_run_and_missing_job() {
 	expect_eq "runs made" 0 "$(sqlite3 "$tmp/r.db" "SELECT count(*) FROM runs WHERE label LIKE 'f2/%'")"
 	expect_no_leftovers
 }
+
+# --max-boots not given: the planner's count from this host's noise
+# model of the job (calibrate's runs make one), else 20 and how to get
+# one.
+test_campaign_max_boots_from_the_planner() {
+	cjob
+	echo a >"$tmp/state"
+	run_sl campaign start nomodel "$tmp/job.job" --db "$DB" --state a --state b \
+		--hook "echo a >'$tmp/state'" --seed 7
+	expect_match "without a model" "--max-boots 20: no noise model of the job on this host" "$out"
+	expect_eq "its max_boots" 20 "$("$SCHEDLAB" campaign status nomodel --db "$DB" --format json | jq .max_boots)"
+	run_sl calibrate "$tmp/job.job" --db "$DB" --runs 5 --iterations 3 -q
+	expect_eq "calibrate ($err)" 0 "$rc"
+	run_sl campaign start planned "$tmp/job.job" --db "$DB" --state a --state b \
+		--hook "echo a >'$tmp/state'" --seed 7 --threshold 50
+	local n
+	n=$("$SCHEDLAB" campaign status planned --db "$DB" --format json | jq .max_boots)
+	expect_match "with a model" "--max-boots $n, from this host's noise \\([0-9.]+% between runs\\)" "$out"
+	[ "$n" -ge 4 ] && [ "$n" -le 1000 ] || fail "planned --max-boots $n"
+}
