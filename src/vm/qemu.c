@@ -63,11 +63,18 @@ int vm_kernel_check(const char *who, const char *path)
 {
 	unsigned char hdr[0x210];
 	long long size;
-	int fd = open_regular(path, &size);
+	struct stat sb;
 	ssize_t n;
+	int fd;
 
+	if (stat(path, &sb) || access(path, R_OK))
+		return error("%s: kernel image '%s' cannot be read: %s", who, path,
+			     strerror(errno));
+	if (!S_ISREG(sb.st_mode))
+		return error("%s: kernel image '%s' is not a regular file", who, path);
+	fd = open_regular(path, &size);
 	if (fd < 0)
-		return error("%s: kernel image '%s' cannot be read", who, path);
+		return -1;
 	n = read(fd, hdr, sizeof(hdr));
 	close(fd);
 	/* the x86 boot protocol's header: "HdrS" at 0x202 */
