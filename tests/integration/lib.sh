@@ -303,7 +303,7 @@ expect_line() {
 $3"
 }
 
-# tool_pids: live processes of external programs (tbench, postgres, ...)
+# tool_pids: live processes of external programs (tbench, postgres, qemu, ...)
 # started by this test, found by the tag in their environment.
 tool_pids() {
 	local f pid
@@ -312,7 +312,7 @@ tool_pids() {
 		pid=${f#/proc/}
 		pid=${pid%/environ}
 		case $(cat "/proc/$pid/comm" 2>/dev/null) in
-		dbench|tbench|tbench_srv|postgres|pgbench|sysbench|fio|initdb|sleep)
+		dbench|tbench|tbench_srv|postgres|pgbench|sysbench|fio|initdb|sleep|qemu-system-*)
 			case $(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null) in
 			''|Z|X) ;;
 			*) echo "$pid" ;;

@@ -40,13 +40,10 @@ loops = 20
 EOF
 }
 
-# qemu_pids: qemu processes this test started (they carry its tag).
+# qemu_pids: qemu processes this test started (lib.sh's tool_pids).
 qemu_pids() {
-	local f pid
-	for f in $(grep -lsxzF "SCHEDLAB_TEST_TAG=$SCHEDLAB_TEST_TAG" \
-		   /proc/[0-9]*/environ 2>/dev/null || true); do
-		pid=${f#/proc/}
-		pid=${pid%/environ}
+	local pid
+	for pid in $(tool_pids); do
 		case $(cat "/proc/$pid/comm" 2>/dev/null) in
 		qemu-system-*) echo "$pid" ;;
 		esac
