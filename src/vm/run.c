@@ -161,7 +161,8 @@ static char *default_label(const char *kernel)
 
 int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 {
-	char uuid[40], tmpl[] = "/tmp/schedlab-vm.XXXXXX", *tmp = NULL;
+	char uuid[40], *tmpl = NULL, *tmp = NULL;
+	const char *tmpdir = getenv("TMPDIR");
 	char *root = NULL, *initrd = NULL, *console = NULL, *env = NULL;
 	char *label = j->label ? xstrdup(j->label) : default_label(o->kernel);
 	char *doc = NULL, host[300], *jobfile = NULL, *text = NULL, where[4200];
@@ -224,6 +225,8 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 	}
 	snprintf(host, sizeof(host), "%s-vm", u.nodename);
 	env = run_env(uuid, host, args, nargs, &envlen);
+	tmpl = xasprintf("%s/schedlab-vm.XXXXXX",
+			 tmpdir && *tmpdir == '/' ? tmpdir : "/tmp");
 	tmp = mkdtemp(tmpl);
 	if (!tmp) {
 		error_errno("vm: cannot make a temporary folder");
@@ -279,6 +282,7 @@ out:
 		plan_free(&p);
 	if (tmp)
 		rm_tree(tmp);
+	free(tmpl);
 	free(jobfile);
 	free(text);
 	free(root);
