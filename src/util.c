@@ -441,24 +441,47 @@ void split_blanks_free(char **w)
 	free(w);
 }
 
-int proc_stat_ids(const char *pid, char *state, long *ppid, long *pgrp)
+/* /proc/PID/stat's fields after the command name (which may hold ')'
+ * and blanks) into buf: a pointer to them, or NULL when pid is gone. */
+static const char *proc_stat_fields(const char *pid, char *buf, size_t size)
 {
-	char path[300], buf[512], *p;
+	char path[300], *p;
 	ssize_t len;
 	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -1;
-	len = read(fd, buf, sizeof(buf) - 1);
+		return NULL;
+	len = read(fd, buf, size - 1);
 	close(fd);
 	if (len <= 0)
-		return -1;
+		return NULL;
 	buf[len] = '\0';
-	/* "PID (COMM) S PPID PGRP ..." */
 	p = strrchr(buf, ')');
-	return p && sscanf(p + 1, " %c %ld %ld", state, ppid, pgrp) == 3 ? 0 : -1;
+	return p ? p + 1 : NULL;
+}
+
+int proc_stat_ids(const char *pid, char *state, long *ppid, long *pgrp)
+{
+	char buf[512];
+	const char *f = proc_stat_fields(pid, buf, sizeof(buf));
+
+	/* " S PPID PGRP ..." */
+	return f && sscanf(f, " %c %ld %ld", state, ppid, pgrp) == 3 ? 0 : -1;
+}
+
+int proc_stat_start(const char *pid, long *pgrp, unsigned long long *start)
+{
+	char buf[1024];
+	const char *f = proc_stat_fields(pid, buf, sizeof(buf));
+
+	/* " S PPID PGRP SID TTY TPGID FLAGS MINFLT CMINFLT MAJFLT CMAJFLT
+	 * UTIME STIME CUTIME CSTIME PRIO NICE THREADS ITREAL START" */
+	if (!f || f[0] != ' ' || f[1] == 'Z' || f[1] == 'X')
+		return -1;
+	return sscanf(f + 1, "%*c %*d %ld %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+		      pgrp, start) == 2 ? 0 : -1;
 }
 
 FILE *atomic_open(struct atomic_file *a, const char *who, const char *dir,

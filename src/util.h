@@ -103,6 +103,9 @@ int open_regular(const char *path, long long *size);
  * the last ')'.
  */
 int proc_stat_ids(const char *pid, char *state, long *ppid, long *pgrp);
+/* Its process group and start time (clock ticks after boot) likewise: 0,
+ * or -1 when it is gone or a zombie. */
+int proc_stat_start(const char *pid, long *pgrp, unsigned long long *start);
 /*
  * A fault point for the tests that cut a VM's power (tests/integration/
  * test_vm.sh): when $SCHEDLAB_FAULT_STALL names a file that exists and

@@ -29,18 +29,18 @@ mkdir -p "$dir" || exit 0
 have=$(ls -d "$dir"/*/vmlinuz 2>/dev/null | wc -l)
 [ "$have" -ge 2 ] && exit 0
 
-pkgs=$(apt-cache madison "$meta" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); print $2 }' |
-	while read -r v; do
-		apt-cache show "$meta=$v" 2>/dev/null |
-			sed -n 's/^Depends: \(linux-image-[^ ,]*\).*/\1/p' | head -n 1
-	done | sort -u)
-if [ -z "$pkgs" ]; then
-	apt-get update -qq >/dev/null 2>&1
-	pkgs=$(apt-cache madison "$meta" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); print $2 }' |
+# each version of the meta-package names one kernel package
+resolve() {
+	apt-cache madison "$meta" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); print $2 }' |
 		while read -r v; do
 			apt-cache show "$meta=$v" 2>/dev/null |
 				sed -n 's/^Depends: \(linux-image-[^ ,]*\).*/\1/p' | head -n 1
-		done | sort -u)
+		done | sort -u
+}
+pkgs=$(resolve)
+if [ -z "$pkgs" ]; then
+	apt-get update -qq >/dev/null 2>&1
+	pkgs=$(resolve)
 fi
 if [ -z "$pkgs" ]; then
 	say "the archive names no $meta kernel: the VM tests will skip"

@@ -31,26 +31,10 @@
  * when it is gone. */
 static int proc_start(long pid, unsigned long long *start, long *pgrp)
 {
-	char path[64], buf[1024], *p;
-	ssize_t len;
-	int fd;
+	char name[24];
 
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (len <= 0)
-		return -1;
-	buf[len] = '\0';
-	/* "PID (COMM) S PPID PGRP SID TTY TPGID FLAGS MINFLT CMINFLT MAJFLT
-	 * CMAJFLT UTIME STIME CUTIME CSTIME PRIO NICE THREADS ITREAL START" */
-	p = strrchr(buf, ')');
-	if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
-		return -1;
-	return sscanf(p + 2, "%*c %*d %ld %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
-		      pgrp, start) == 2 ? 0 : -1;
+	snprintf(name, sizeof(name), "%ld", pid);
+	return proc_stat_start(name, pgrp, start);
 }
 
 static void boot_id(char *id, size_t len)
