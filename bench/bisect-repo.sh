@@ -15,7 +15,9 @@
 # steps WORK times (work.h; $WORK, default 30000000: about 60 ms on the
 # 2-CPU development VM) and prints the result, so that the compiler
 # cannot drop the loop. Every commit changes a harmless file (NOTES);
-# the BAD_COMMIT-th also multiplies WORK by 1 + SLOWDOWN_PCT/100. The
+# the BAD_COMMIT-th also multiplies WORK by 1 + SLOWDOWN_PCT/100.
+# WORK_SCALE in the program's environment multiplies it again (a
+# boot's own offset, bench/campaign-bisect.sh's OFFSET). The
 # authors and dates are fixed, so the same arguments give the same
 # hashes on any machine.
 set -eu
@@ -59,15 +61,17 @@ cat >prog.c <<'EOF'
 /* A CPU-bound program: a dependent chain of WORK multiply-xorshift steps. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "work.h"
 
 int main(void)
 {
+	const char *scale = getenv("WORK_SCALE");
+	long i, n = (long)(WORK * (scale ? atof(scale) : 1.0));
 	uint64_t x = 1;
-	long i;
 
-	for (i = 0; i < WORK; i++) {
+	for (i = 0; i < n; i++) {
 		x ^= x >> 29;
 		x *= 0xbf58476d1ce4e5b9ULL;
 		x += (uint64_t)i;

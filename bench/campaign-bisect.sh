@@ -20,7 +20,10 @@
 # Environment: TRIALS (10), NCOMMITS (16), SLOWDOWN (5), WORK
 # (30000000: ~60 ms a run of the program), ITERATIONS (5 a boot's run),
 # CPUS (0: the program pinned there; CPUS= leaves it to the scheduler),
-# ARGS (more `campaign bisect` options), SEED, SCHEDLAB, KEEP=DIR.
+# OFFSET (0: percent, the sd of an offset each boot draws, as placement
+# or frequency would give a real boot: the hook writes a factor
+# exp(N(0, OFFSET%)) that the boot's runs multiply their work by), ARGS
+# (more `campaign bisect` options), SEED, SCHEDLAB, KEEP=DIR.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=bench/lib.sh
@@ -28,7 +31,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 sl=${SCHEDLAB:-$top/schedlab}
 case $sl in /*) ;; *) sl=$PWD/$sl ;; esac
 trials=${TRIALS:-10} n=${NCOMMITS:-16} slow=${SLOWDOWN:-5}
-iters=${ITERATIONS:-5} cpus=${CPUS-0} seed=${SEED:-$(date +%s)}
+iters=${ITERATIONS:-5} cpus=${CPUS-0} seed=${SEED:-$(date +%s)} offset=${OFFSET:-0}
 tmp=${KEEP:-$(mktemp -d)}
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp"
@@ -38,10 +41,10 @@ for t in git cc make jq; do
 done
 
 echo "campaign-bisect: $trials trials, $n commits, ${slow}% slowdown, WORK ${WORK:-30000000}," \
-	"$iters iterations a boot, cpus ${cpus:-any}, seed $seed${ARGS:+, $ARGS}" >&2
-printf '%-5s %-4s %-6s %5s %5s %5s %9s %8s  %s\n' trial bad found steps wrong skips ref_boots wall_s \
+	"$iters iterations a boot, cpus ${cpus:-any}, boot offsets ${offset}%, seed $seed${ARGS:+, $ARGS}" >&2
+printf '%-5s %-4s %-6s %5s %5s %5s %9s %6s %8s  %s\n' trial bad found steps wrong skips ref_boots boots wall_s \
 	"boots per step"
-found=0 wrong_all=0 calls_all=0 walls=() per=()
+found=0 wrong_all=0 calls_all=0 walls=() per=() totals=()
 for ((t = 1; t <= trials; t++)); do
 	d=$tmp/t$t
 	rm -rf "$d"
@@ -51,16 +54,17 @@ for ((t = 1; t <= trials; t++)); do
 	{
 		printf '[global]\niterations = %s\nwarmup = 1\n\n[prog]\n' "$iters"
 		printf 'workload = command\nshell = true\n'
-		printf 'argv = "exec %s/bin/$(cat %s/state)"\n' "$d" "$d"
+		printf 'argv = "WORK_SCALE=$(cat %s/scale) exec %s/bin/$(cat %s/state)"\n' "$d" "$d" "$d"
 		[ -z "$cpus" ] || printf 'cpus = %s\n' "$cpus"
 	} >"$d/prog.job"
+	echo 1 >"$d/scale"
 	start=$EPOCHREALTIME
 	rc=0
 	# shellcheck disable=SC2086
 	"$sl" campaign bisect t "$d/prog.job" --db "$d/r.db" --repo "$d/repo" \
 		--good main~$((n - 1)) --bad main --seed "$RANDOM" \
 		--build "make -s && cp prog '$d/bin/'\$SCHEDLAB_COMMIT" \
-		--hook "echo \$SCHEDLAB_COMMIT >'$d/state'" ${ARGS:-} >"$d/log" 2>&1 || rc=$?
+		--hook "echo \$SCHEDLAB_COMMIT >'$d/state' && awk -v b=\$SCHEDLAB_BOOT -v s=$(( (seed % 1000003) * 1000 + t * 37 )) -v o=$offset 'BEGIN { srand(s + b); u = rand(); v = rand(); printf \"%.6f\\n\", exp(o / 100 * sqrt(-2 * log(1 - u)) * cos(6.283185307 * v)) }' >'$d/scale'" ${ARGS:-} >"$d/log" 2>&1 || rc=$?
 	while [ "$rc" = 75 ]; do
 		rc=0
 		"$sl" campaign resume --db "$d/r.db" >>"$d/log" 2>&1 || rc=$?
@@ -89,15 +93,18 @@ for ((t = 1; t <= trials; t++)); do
 	done < <(jq -r '.bisect.steps[] | "\(.call) \(.commit)"' <<<"$doc")
 	wrong_all=$((wrong_all + wrong))
 	refs=$(jq '[.boots[] | select(.phase == "done" and (.state == "good" or .state == "bad"))] | length' <<<"$doc")
+	total=$(jq '[.boots[] | select(.phase == "done")] | length' <<<"$doc")
+	totals+=("$total")
 	walls+=("$wall")
 	per+=("${boots[@]}")
-	printf '%-5s %-4s %-6s %5s %5s %5s %9s %8s  %s\n' "$t" "$bad" "$ok" "$steps" "$wrong" \
-		"$skips" "$refs" "$wall" "${boots[*]}"
+	printf '%-5s %-4s %-6s %5s %5s %5s %9s %6s %8s  %s\n' "$t" "$bad" "$ok" "$steps" "$wrong" \
+		"$skips" "$refs" "$total" "$wall" "${boots[*]}"
 done
 p90() { sort -g | awk '{ v[NR] = $1 } END { i = int(0.9 * NR + 0.999999); print v[i ? i : 1] }'; }
 echo
 echo "found $found of $trials (${slow}% slowdown, $n commits)"
 echo "wrong calls: $wrong_all of $calls_all good/bad calls"
+echo "boots per bisection: median $(printf '%s\n' "${totals[@]}" | median) ($(printf '%s\n' "${totals[@]}" | sort -g | tr '\n' ' '))"
 echo "wall time per bisection: median $(printf '%s\n' "${walls[@]}" | median) s"
 [ ${#per[@]} -eq 0 ] || echo "boots per step: median $(printf '%s\n' "${per[@]}" | median)," \
 	"90th percentile $(printf '%s\n' "${per[@]}" | p90) (${#per[@]} steps)"

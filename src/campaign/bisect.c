@@ -19,6 +19,7 @@
 
 #include "campaign/bisect.h"
 #include "campaign/bisect_git.h"
+#include "stats/cdf.h"
 #include "store/store.h"
 #include "util.h"
 
@@ -84,6 +85,14 @@ static int git_failed(struct campaign *c, struct store *st, const char *what,
 	return ret;
 }
 
+/* git bisect next's "(roughly N steps)": the steps after this one. */
+static unsigned steps_left(const char *out)
+{
+	const char *r = out ? strstr(out, "(roughly ") : NULL;
+
+	return r ? (unsigned)strtoul(r + 9, NULL, 10) : 0;
+}
+
 /*
  * Where git bisect stands now: ended (first bad commit named, or only
  * skipped commits left: 0 and *ended), or a new step for the commit it
@@ -117,11 +126,30 @@ static int outcome(struct campaign *c, struct store *st, bool *ended)
 		memset(p, 0, sizeof(*p));
 		p->state = state_of_commit(c, hash);
 		p->from = (unsigned)c->nboots;
+		b->steps_left = steps_left(out);
 		rc = campaign_save(st, c, false) ? 2 : 0;
-		printf("campaign %s: step %zu: commit %s\n", c->name, b->nsteps, hash);
+		printf("campaign %s: step %zu: commit %s (git: roughly %u steps after it)\n",
+		       c->name, b->nsteps, hash, b->steps_left);
 	}
 	free(out);
 	return rc;
+}
+
+/* Beforehand: the boots the bisection should take, from this host's
+ * noise model of the job where there is one. */
+static void say_plan(const struct campaign *c, struct store *st)
+{
+	unsigned steps = c->bisect->steps_left + 1, g, r, total;
+	double s = campaign_job_noise(st, c);
+
+	if (!(s > 0)) {
+		printf("campaign %s: about %u steps; each boots its commit, good and bad in rounds until a sequential test calls it, the rounds planned from the noise the first rounds measure (this host has no noise model of the job to plan by beforehand: 'schedlab calibrate JOB')\n",
+		       c->name, steps);
+		return;
+	}
+	total = bisect_predict(s, c->threshold, steps, &g, &r);
+	printf("campaign %s: about %u steps; at this host's noise (%.1f%% between runs) a %g%% distance needs about %u rounds of 3 boots to tell good from bad and about %u a step: about %u boots in all\n",
+	       c->name, steps, 100 * s, c->threshold, g, r, total);
 }
 
 int bisect_begin(struct campaign *c, struct store *st, const char *db)
@@ -152,6 +180,7 @@ int bisect_begin(struct campaign *c, struct store *st, const char *db)
 		rc = outcome(c, st, &ended);
 		if (rc || ended)
 			return rc;
+		say_plan(c, st);
 	}
 	return bisect_next(c, st, db);
 }
@@ -236,18 +265,6 @@ static int build(struct campaign *c, struct store *st, const char *db,
 	return campaign_save(st, c, false) ? 2 : 0;
 }
 
-/* The reference to boot next: the one with fewer boots, a tie broken
- * by the round's coin from the seed (shuffled pairs). */
-static unsigned next_ref(const struct campaign *c)
-{
-	unsigned g = bisect_runs_of(c, 0), x = bisect_runs_of(c, 1);
-	uint64_t z = (c->seed ^ (g * 0x9e3779b97f4a7c15ULL)) * 0xbf58476d1ce4e5b9ULL;
-
-	if (g != x)
-		return g < x ? 0 : 1;
-	return (unsigned)(z >> 63);
-}
-
 /* Builds and boots state s; a candidate that does not build is skipped
  * (*again: choose anew). */
 static int boot(struct campaign *c, struct store *st, const char *db,
@@ -278,46 +295,6 @@ static int boot(struct campaign *c, struct store *st, const char *db,
 	return campaign_boot_state(c, st, db, s);
 }
 
-/* The references: booted until each has refs boots and they differ.
- * 0 and *s a state to boot, 0 and *s UINT_MAX when done, else exit. */
-static int references(struct campaign *c, struct store *st, const char *db,
-		      unsigned *s)
-{
-	struct camp_bisect *b = c->bisect;
-	struct bis_test t;
-	char why[400];
-
-	for (;;) {
-		*s = next_ref(c);
-		if (bisect_runs_of(c, *s) < b->refs)
-			return 0;
-		*s = ~0u;
-		if (b->gated)
-			return 0;
-		if (bisect_test(c, db, 0, 1, 0, &t))
-			return 2;
-		if (t.p < BISECT_ALPHA) {
-			bisect_plan(b, &t, b->max_step);
-			b->gated = true;
-			/* the first step, chosen before the gate, places its
-			 * commit by references of its own rounds too */
-			if (b->nsteps)
-				b->steps[b->nsteps - 1].from = (unsigned)c->nboots;
-			printf("campaign %s: bad/good %.3f (p=%.2g, run-to-run noise %.1f%%): a step looks first at %u boots, at most %u, %u looks\n",
-			       c->name, exp(t.lr), t.p, 100 * t.noise,
-			       b->plan, b->max_step, b->looks);
-		} else if (b->refs >= b->max_refs) {
-			snprintf(why, sizeof(why), "the good and bad commits do not differ after %u boots each (bad/good %.3f, p=%.2g, run-to-run noise %.1f%%): nothing to bisect, or raise --max-ref-boots",
-				 b->refs, exp(t.lr), t.p, 100 * t.noise);
-			return campaign_stop(c, st, "failed", 1, why);
-		} else {
-			b->refs++;
-		}
-		if (campaign_save(st, c, false))
-			return 2;
-	}
-}
-
 /*
  * What step p boots next: its rounds boot the candidate, good and bad
  * once each, in an order shuffled per round from the seed (as a
@@ -346,24 +323,102 @@ static unsigned step_next(const struct campaign *c, const struct camp_step *p)
 	return who[0];
 }
 
-/* The step p measuring: a look at the end of a round, or its next boot. */
+/* The plan said, and kept for status: a step's rounds, the boots left. */
+static void plan_say(struct campaign *c, const struct bis_est *e, unsigned n)
+{
+	struct camp_bisect *b = c->bisect;
+	unsigned plan = bisect_step_plan(e);
+
+	b->distance = e->d;
+	b->noise = e->s;
+	b->max_step = b->max_step_opt ? b->max_step_opt :
+		      BISECT_STEP_FACTOR * plan > BISECT_STEP_MIN ?
+		      BISECT_STEP_FACTOR * plan : BISECT_STEP_MIN;
+	if (b->max_step > BISECT_MAX_STEP)
+		b->max_step = BISECT_MAX_STEP;
+	if (plan == b->plan)
+		return;
+	b->plan = plan;
+	printf("campaign %s: bad/good %.3f (p=%.2g, run-to-run noise %.1f%%, %u rounds): a step takes about %u rounds of 3 boots, at most %u; about %u boots more for the %u steps git has left\n",
+	       c->name, exp(e->d), e->p, 100 * e->s, n, b->plan, b->max_step,
+	       3 * b->plan * (b->steps_left + 1), b->steps_left + 1);
+}
+
+/*
+ * The gate, at the end of the first step's rounds: good and bad differ
+ * (gated), or they cannot be told apart at the planned rounds, or they
+ * are shown not to differ by more than the threshold (both stop the
+ * campaign). 0 to go on, else resume's exit status.
+ */
+static int gate(struct campaign *c, struct store *st, const struct bis_est *e,
+		unsigned n)
+{
+	struct camp_bisect *b = c->bisect;
+	unsigned look = bisect_gate_look(n), plan, next;
+	double alpha, delta = log1p(c->threshold / 100), q;
+	char why[500];
+
+	b->refs = n;
+	if (look && e->p < bisect_gate_alpha(look)) {
+		b->gated = true;
+		return 0;
+	}
+	/* the most rounds are planned anew at every round, from the noise
+	 * measured so far and the next look's alpha */
+	for (next = n; !bisect_gate_look(next); next++)
+		;
+	alpha = bisect_gate_alpha(bisect_gate_look(next));
+	q = gsl_cdf_tdist_Pinv(1 - alpha, e->df) * e->se;
+	plan = bisect_gate_plan(e, c->threshold, bisect_gate_look(next));
+	b->max_refs = b->max_refs_opt ? b->max_refs_opt :
+		      plan > BISECT_MAX_REFS ? BISECT_MAX_REFS :
+		      plan > BISECT_GATE_MIN ? plan : BISECT_GATE_MIN;
+	if (fabs(e->d) + q < delta)
+		snprintf(why, sizeof(why), "the good and bad commits differ by less than %g%% (bad/good %.3f, at most %.1f%% either way at p < %.2g; run-to-run noise %.1f%%, %u rounds): nothing to bisect at --threshold %g",
+			 c->threshold, exp(e->d), 100 * expm1(fabs(e->d) + q), alpha,
+			 100 * e->s, n, c->threshold);
+	else if (n >= b->max_refs)
+		snprintf(why, sizeof(why), "the good and bad commits do not differ after %u rounds (bad/good %.3f, p=%.2g, run-to-run noise %.1f%%; a difference of %g%% would be found at %u): nothing to bisect, or raise --max-ref-boots",
+			 n, exp(e->d), e->p, 100 * e->s, c->threshold, plan);
+	else
+		return campaign_save(st, c, false) ? 2 : 0;
+	return campaign_stop(c, st, "failed", 1, why);
+}
+
+/* The step p measuring: a look at the end of each round (the gate's
+ * first, until good and bad differ), or its next boot. */
 static int measuring(struct campaign *c, struct store *st, const char *db,
 		     struct camp_step *p, bool *again)
 {
-	unsigned n = bisect_runs_since(c, p->state, p->from);
+	struct camp_bisect *b = c->bisect;
+	unsigned n = bisect_rounds(c, p);
 	const char *call = NULL;
+	struct bis_est e;
+	int rc;
 
 	*again = true;
-	if (n && bisect_is_look(c->bisect, n) &&
+	if (n >= BISECT_MIN_REFS && bisect_runs_since(c, p->state, p->from) == n &&
 	    bisect_runs_since(c, 0, p->from) == n &&
 	    bisect_runs_since(c, 1, p->from) == n) {
-		if (bisect_call(c, db, p, &call, &p->why))
+		if (bisect_values(c, db))
 			return 2;
-		p->looks++;
-		if (!call && n >= c->bisect->max_step)
-			call = "skip";
-		if (call)
-			return decide(c, st, p, call);
+		bisect_estimate(c, &e);
+		if (!b->gated) {
+			rc = gate(c, st, &e, n);
+			if (rc || strcmp(c->status, "running")) {
+				*again = false;
+				return rc;
+			}
+		}
+		if (b->gated) {
+			plan_say(c, &e, n);
+			bisect_call(c, p, &e, &call, &p->why);
+			p->looks = n;
+			if (!call && n >= b->max_step)
+				call = "skip";
+			if (call)
+				return decide(c, st, p, call);
+		}
 	}
 	return boot(c, st, db, step_next(c, p), p, again);
 }
@@ -372,7 +427,6 @@ int bisect_next(struct campaign *c, struct store *st, const char *db)
 {
 	struct camp_bisect *b = c->bisect;
 	bool again = true, ended;
-	unsigned s;
 	int rc;
 
 	while (again) {
@@ -386,11 +440,6 @@ int bisect_next(struct campaign *c, struct store *st, const char *db)
 			again = true;
 			continue;
 		}
-		rc = references(c, st, db, &s);
-		if (rc)
-			return rc;
-		if (s != ~0u)
-			return boot(c, st, db, s, NULL, &again);
 		if (p->phase == BIS_MARKING) {
 			rc = mark(c, st, p);
 			again = true;

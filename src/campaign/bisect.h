@@ -9,30 +9,59 @@
 
 #include "campaign/campaign.h"
 
-/* b's runs against a's, the run the unit. */
-struct bis_test {
-	double lr;		/* log of b over a: ratio of the geometric means
-				 * of the runs' medians */
-	double p;		/* the two-sided p of the run-level test */
-	double noise;		/* the run-to-run noise it used, sd of a log */
-	unsigned ra, rb;	/* runs a side */
+/*
+ * What the boots so far say, every step's rounds a block of its own:
+ * the references' distance and the run-to-run noise, as logs.
+ */
+struct bis_est {
+	double d;		/* log(bad / good): the blocks' differences
+				 * of means, weighted by their boots */
+	double se;		/* its standard error */
+	double p;		/* two-sided p of d against 0 (t, df) */
+	double s;		/* the noise: sd of a boot's value about its
+				 * state's mean in its block, pooled */
+	double df;		/* its degrees of freedom */
+	double d_use, s_use;	/* what the calls use: d shrunk to its
+				 * lower one-sigma bound, s raised to its
+				 * upper 75% bound */
+	unsigned refs;		/* boots of good and bad, together */
 };
 
-/* States a and b compared, their boots from boot `from` on; -1 after
- * error(). */
-int bisect_test(const struct campaign *c, const char *db, unsigned a,
-		unsigned b, size_t from, struct bis_test *t);
+/* Each measured boot's value (the log of its run's median of the
+ * headline), read from the store where not yet known; -1 after error(). */
+int bisect_values(struct campaign *c, const char *db);
 
-/* After the gate: the distance, the step's first look (plan), its most
- * boots (max_step_opt, 0: 3 times the plan, 4 at least) and its looks:
- * boots of the candidate, each reference booted as often beside it. */
-void bisect_plan(struct camp_bisect *b, const struct bis_test *gate,
-		 unsigned max_step_opt);
+/* The estimates from the values known (bisect_values() first). */
+void bisect_estimate(const struct campaign *c, struct bis_est *e);
 
-/* The call on step p's candidate at a look, by the references' boots
- * in its rounds: "good", "bad" or NULL (none yet), *why its words
- * (replaced). -1 after error(). */
-int bisect_call(const struct campaign *c, const char *db,
-		const struct camp_step *p, const char **call, char **why);
+/* Complete rounds (candidate, good and bad each) of step p. */
+unsigned bisect_rounds(const struct campaign *c, const struct camp_step *p);
+
+/* The gate's look at `rounds` of the first step: its index (1, 2, ...),
+ * 0 when no look falls there; each look's alpha (spent over however
+ * many looks: their sum is BISECT_ALPHA). */
+unsigned bisect_gate_look(unsigned rounds);
+double bisect_gate_alpha(unsigned look);
+
+/* Rounds at which a distance of threshold% is found by the gate at
+ * `look`, from the noise e measured (0: not yet known). */
+unsigned bisect_gate_plan(const struct bis_est *e, double threshold,
+			  unsigned look);
+
+/* The rounds a step is expected to take (Wald's approximation), from
+ * e's distance and noise; BISECT_MIN_REFS at least. */
+unsigned bisect_step_plan(const struct bis_est *e);
+
+/* Beforehand: the boots a bisection of `steps` steps needs when a
+ * distance of threshold% is seen through noise s (sd of a log): the
+ * gate's rounds, a step's, and the boots in all. */
+unsigned bisect_predict(double s, double threshold, unsigned steps,
+			unsigned *gate_rounds, unsigned *step_rounds);
+
+/* The call on step p's candidate by the sequential probability ratio
+ * test of its rounds, e the estimates: "good", "bad" or NULL (none
+ * yet), *why its words (replaced). */
+int bisect_call(const struct campaign *c, const struct camp_step *p,
+		const struct bis_est *e, const char **call, char **why);
 
 #endif

@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * campaign/bisect_test.c: the bisect mode's arithmetic - the runs of
- * two states compared as `compare A+B C+D` compares them (the run the
- * unit: report/compare.h, stats/noise.h; no test of its own), the gate
- * on the references, the planner's boots a step, the step's looks and
- * its call (doc/statistics.md, "Kernel bisect on a campaign").
+ * campaign/bisect_test.c: the bisect mode's arithmetic (doc/statistics.md,
+ * "Kernel bisect on a campaign"). Each boot gives one value, the log of
+ * its run's median of the headline metric, read once and kept in the
+ * campaign's state. A step's boots come in rounds of three (candidate,
+ * good, bad); the references' distance D and the run-to-run noise s are
+ * estimated from every step's rounds (each step a block of its own, so
+ * that drift between steps is not taken for either), re-estimated at
+ * every look. The gate asks whether good and bad differ at all; a
+ * step's call is Wald's sequential probability ratio test of "the
+ * candidate is good" against "it is bad" on the rounds' differences,
+ * looked at after every round.
  */
 #include <math.h>
 #include <stdio.h>
@@ -13,10 +19,10 @@
 
 #include "campaign/bisect.h"
 #include "model/run.h"
-#include "report/compare.h"
+#include "stats/cdf.h"
 #include "stats/noise.h"
+#include "stats/summary.h"
 #include "store/load.h"
-#include "store/store.h"
 #include "util.h"
 
 unsigned bisect_runs_since(const struct campaign *c, unsigned s, size_t from)
@@ -33,89 +39,127 @@ unsigned bisect_runs_of(const struct campaign *c, unsigned s)
 	return bisect_runs_since(c, s, 0);
 }
 
-/* The first headline case's result in cmp into t; -1 when none. */
-static int first_result(const struct comparison *cmp, struct bis_test *t)
+/* Boot bt's value: the log of its run's median of the headline metric. */
+static int boot_value(const struct campaign *c, const char *db,
+		      struct camp_boot *bt)
 {
-	for (size_t j = 0; j < cmp->njobs; j++) {
-		const struct cmp_job *cj = &cmp->jobs[j];
-		enum better dir = cj->metric.better;
+	const char *spec = bt->uuid;
+	const struct run_case *cs;
+	struct run r;
+	double *x, med = NAN;
+	size_t n = 0;
+	int m;
 
-		if (!cj->metric.headline)
-			continue;
-		for (size_t k = 0; k < cj->ncases; k++) {
-			const struct cmp_cell *cell = &cj->cases[k].cell[1];
-			double ratio;
+	if (run_load_many(&spec, 1, db, &r))
+		return -1;
+	cs = r.ncases ? &r.cases[0] : NULL;
+	m = cs ? run_headline(&r, cs->workload) : -1;
+	x = xcalloc(cs ? cs->niter + 1 : 1, sizeof(*x));
+	if (m >= 0)
+		n = run_samples(cs, m, x);
+	if (n && !stats_median(x, n, &med) && med > 0)
+		bt->value = log(med);
+	free(x);
+	run_free(&r);
+	if (!isfinite(bt->value))
+		return error("campaign %s: run %s has no positive headline result to bisect by",
+			     c->name, bt->uuid);
+	return 0;
+}
 
-			if (!cell->present || !cell->ok || !isfinite(cell->r.change))
-				continue;
-			/* the change is in mmtests' sign, + better: back to
-			 * the ratio of the geometric means, b over a */
-			ratio = dir == BETTER_LOWER ? 1 - cell->r.change / 100 :
-				1 + cell->r.change / 100;
-			t->lr = ratio > 0 ? log(ratio) : NAN;
-			t->p = cell->r.p;
-			t->noise = cell->r.noise_pct / 100;
-			t->ra = cell->r.runs_a;
-			t->rb = cell->r.runs_b;
-			return isfinite(t->lr) ? 0 : -1;
+int bisect_values(struct campaign *c, const char *db)
+{
+	for (size_t k = 0; k < c->nboots; k++) {
+		struct camp_boot *bt = &c->boots[k];
+
+		if (bt->phase == PH_DONE && !isfinite(bt->value) &&
+		    boot_value(c, db, bt))
+			return -1;
+	}
+	return 0;
+}
+
+/* The block (step) boot k belongs to: the last step begun at or before
+ * it; its rounds are compared with each other only. */
+static size_t block_of(const struct camp_bisect *b, size_t k)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < b->nsteps; i++)
+		if (b->steps[i].from <= k)
+			j = i;
+	return j;
+}
+
+/* The values of state s in block j, in boot order, into v (room for
+ * c->nboots); how many. */
+static size_t block_values(const struct campaign *c, size_t j, unsigned s,
+			   double *v)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < c->nboots; k++)
+		if (c->boots[k].state == s && c->boots[k].phase == PH_DONE &&
+		    isfinite(c->boots[k].value) && block_of(c->bisect, k) == j)
+			v[n++] = c->boots[k].value;
+	return n;
+}
+
+static double mean_of(const double *v, size_t n)
+{
+	double m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m += v[i];
+	return n ? m / (double)n : NAN;
+}
+
+void bisect_estimate(const struct campaign *c, struct bis_est *e)
+{
+	const struct camp_bisect *b = c->bisect;
+	double *v = xcalloc(c->nboots + 1, sizeof(*v)), ss = 0, wsum = 0, dsum = 0;
+	size_t nblocks = b->nsteps ? b->nsteps : 1;
+
+	memset(e, 0, sizeof(*e));
+	for (size_t j = 0; j < nblocks; j++) {
+		double mref[2];
+		size_t nref[2];
+
+		for (unsigned s = 0; s < c->nstates; s++) {
+			size_t n = block_values(c, j, s, v);
+			double m = mean_of(v, n);
+
+			for (size_t i = 0; i < n; i++)
+				ss += (v[i] - m) * (v[i] - m);
+			e->df += n > 1 ? (double)(n - 1) : 0;
+			if (s < 2) {
+				mref[s] = m;
+				nref[s] = n;
+				e->refs += (unsigned)n;
+			}
+		}
+		if (nref[0] && nref[1]) {
+			double w = 1 / (1.0 / (double)nref[0] + 1.0 / (double)nref[1]);
+
+			wsum += w;
+			dsum += w * (mref[1] - mref[0]);
 		}
 	}
-	return -1;
+	free(v);
+	e->s = e->df > 0 ? sqrt(ss / e->df) : NAN;
+	e->d = wsum > 0 ? dsum / wsum : NAN;
+	e->se = wsum > 0 ? e->s / sqrt(wsum) : NAN;
+	e->p = e->df > 0 && e->se > 0 ? 2 * gsl_cdf_tdist_Q(fabs(e->d / e->se), e->df) :
+	       NAN;
+	/* what the calls use: the distance no larger than its lower
+	 * one-sigma bound (half of it at least), the noise no smaller than
+	 * its upper 75% bound - a distance taken too large, or a noise too
+	 * small, would make a wrong call likelier than its alpha */
+	e->d_use = copysign(fmax(fabs(e->d) - e->se, fabs(e->d) / 2), e->d);
+	e->s_use = e->df > 0 ? e->s * sqrt(e->df / gsl_cdf_chisq_Pinv(0.25, e->df)) : NAN;
 }
 
-int bisect_test(const struct campaign *c, const char *db, unsigned a,
-		unsigned b, size_t from, struct bis_test *t)
-{
-	size_t n = 0, na;
-	const char **specs = xcalloc(c->nboots + 1, sizeof(*specs));
-	const char *names[2] = { c->states[a].name, c->states[b].name };
-	const struct run *rp[2];
-	struct run *runs = NULL;
-	struct cmp_opts co = { .alpha = 0.05, .threshold = c->threshold,
-			       .nboot = BOOT_RESAMPLES, .seed = BOOT_SEED,
-			       .runs_unit = true };
-	struct comparison cmp;
-	struct store *st = NULL;
-	int rc = -1;
-
-	memset(t, 0, sizeof(*t));
-	t->p = t->lr = t->noise = NAN;
-	for (size_t k = from; k < c->nboots; k++)
-		if (c->boots[k].state == a && c->boots[k].phase == PH_DONE)
-			specs[n++] = c->boots[k].uuid;
-	na = n;
-	for (size_t k = from; k < c->nboots; k++)
-		if (c->boots[k].state == b && c->boots[k].phase == PH_DONE)
-			specs[n++] = c->boots[k].uuid;
-	if (!na || na == n)
-		goto out;
-	runs = xcalloc(n, sizeof(*runs));
-	if (run_load_many(specs, n, db, runs))
-		goto out;
-	for (size_t k = 1; k < n; k++)
-		if (k != na)
-			run_merge(&runs[k < na ? 0 : na], &runs[k]);
-	rp[0] = &runs[0];
-	rp[1] = &runs[na];
-	st = store_open_ro(db);	/* the host's noise model; none is fine */
-	if (compare_build(rp, names, 2, &co, false, st, &cmp))
-		goto out;
-	rc = first_result(&cmp, t);
-	if (rc)
-		error("campaign %s: runs of %s and %s have no headline result to compare",
-		      c->name, names[0], names[1]);
-	compare_free(&cmp);
-out:
-	if (st)
-		store_close(st);
-	for (size_t k = 0; runs && k < n; k++)
-		run_free(&runs[k]);
-	free(runs);
-	free(specs);
-	return rc;
-}
-
-/* The step's next look after one at r boots. */
+/* The gate's looks: rounds 2, 3, 4, 6, 9, 13, ... of the first step. */
 static unsigned next_look(unsigned r)
 {
 	unsigned g = (3 * r + 1) / 2;
@@ -123,95 +167,114 @@ static unsigned next_look(unsigned r)
 	return g > r ? g : r + 1;
 }
 
-bool bisect_is_look(const struct camp_bisect *b, unsigned n)
+unsigned bisect_gate_look(unsigned rounds)
 {
-	for (unsigned r = b->plan; r < b->max_step; r = next_look(r))
-		if (n == r)
-			return true;
-	return n == b->max_step;
+	unsigned j = 1;
+
+	for (unsigned r = BISECT_MIN_REFS; r <= rounds; r = next_look(r), j++)
+		if (r == rounds)
+			return j;
+	return 0;
 }
 
-static unsigned count_looks(unsigned plan, unsigned max)
+double bisect_gate_alpha(unsigned look)
 {
-	unsigned k = 1;
-
-	for (unsigned r = plan; r < max; r = next_look(r))
-		k++;
-	return k;
+	/* alpha spent over the looks, however many: alpha / (j (j + 1))
+	 * sums to alpha */
+	return BISECT_ALPHA / ((double)look * (look + 1));
 }
 
-/*
- * The fewest boots r of a candidate whose test against the wrong
- * reference (r boots of it, in the step's rounds) detects the
- * references' distance with NOISE_POWER at alpha: the planner's
- * noise_mde() with the sides' own degrees of freedom.
- */
-static unsigned plan_runs(double s, double distance, double alpha)
+unsigned bisect_gate_plan(const struct bis_est *e, double threshold,
+			  unsigned look)
 {
-	double effect = 100 * expm1(fabs(distance));
+	double delta = log1p(threshold / 100), z;
 
-	for (unsigned r = 1; r < NOISE_MAX_RUNS; r++) {
-		double mde = noise_mde(s, 2.0 * r - 2, r, r, alpha);
+	if (!(e->s_use > 0) || !(delta > 0))
+		return 0;
+	/* rounds a side at which a distance of the threshold is found with
+	 * NOISE_POWER at this look's alpha (the normal approximation; the
+	 * looks to come are stricter, so this is the fewest) */
+	z = gsl_cdf_ugaussian_Qinv(bisect_gate_alpha(look) / 2) +
+	    gsl_cdf_ugaussian_Pinv(NOISE_POWER);
+	return (unsigned)ceil(2 * (z * e->s_use / delta) * (z * e->s_use / delta));
+}
 
-		if (isfinite(mde) && mde <= effect)
-			return r;
+/* Wald's boundary: a call is wrong with probability at most alpha. */
+static double sprt_bound(void)
+{
+	return log((1 - BISECT_ALPHA) / BISECT_ALPHA);
+}
+
+unsigned bisect_step_plan(const struct bis_est *e)
+{
+	/* the rounds' differences drift by D^2 / (3 s^2) a round toward
+	 * the side the candidate is on: rounds until the bound is reached */
+	double drift = e->d_use * e->d_use / (3 * e->s_use * e->s_use);
+	double r = drift > 0 ? ceil(sprt_bound() / drift) : INFINITY;
+
+	return r < BISECT_MIN_REFS ? BISECT_MIN_REFS : r > BISECT_MAX_STEP ?
+	       BISECT_MAX_STEP : (unsigned)r;
+}
+
+unsigned bisect_rounds(const struct campaign *c, const struct camp_step *p)
+{
+	unsigned n = bisect_runs_since(c, p->state, p->from);
+
+	for (unsigned s = 0; s < 2; s++) {
+		unsigned r = bisect_runs_since(c, s, p->from);
+
+		n = r < n ? r : n;
 	}
-	return NOISE_MAX_RUNS;
+	return n;
 }
 
-void bisect_plan(struct camp_bisect *b, const struct bis_test *gate,
-		 unsigned max_step_opt)
+int bisect_call(const struct campaign *c, const struct camp_step *p,
+		const struct bis_est *e, const char **call, char **why)
 {
-	unsigned plan = plan_runs(gate->noise, gate->lr, BISECT_ALPHA);
-
-	b->distance = gate->lr;
-	b->noise = isfinite(gate->noise) ? gate->noise : 0;
-	/* room for a step the planner's first look leaves undecided (its
-	 * runs spread more than the references' said): a skip leaves git
-	 * a commit it cannot place, so boots are added rather, the looks
-	 * they bring charged in b->looks below */
-	b->max_step = max_step_opt ? max_step_opt :
-		      BISECT_STEP_FACTOR * plan > BISECT_STEP_MIN ?
-		      BISECT_STEP_FACTOR * plan : BISECT_STEP_MIN;
-	if (b->max_step > NOISE_MAX_RUNS)
-		b->max_step = NOISE_MAX_RUNS;
-	/* the first look where a call is likely, at the alpha its share of
-	 * the looks leaves (twice: the share depends on the first look) */
-	for (int i = 0; i < 2; i++) {
-		b->looks = count_looks(plan, b->max_step);
-		plan = plan_runs(gate->noise, gate->lr, BISECT_ALPHA / b->looks);
-		if (plan > b->max_step)
-			plan = b->max_step;
-	}
-	b->plan = plan;
-	b->looks = count_looks(plan, b->max_step);
-}
-
-int bisect_call(const struct campaign *c, const char *db,
-		const struct camp_step *p, const char **call, char **why)
-{
-	unsigned s = p->state;
-	const struct camp_bisect *b = c->bisect;
-	double alpha = BISECT_ALPHA / b->looks, pos;
-	struct bis_test g, x;
-	bool bad, good;
+	size_t j = (size_t)(p - c->bisect->steps);
+	double *v[3], llr = 0, a = sprt_bound(), pos = NAN, sum = 0;
+	unsigned who[3] = { p->state, 0, 1 };
+	size_t n = bisect_rounds(c, p);
 
 	*call = NULL;
-	if (bisect_test(c, db, 0, s, p->from, &g) ||
-	    bisect_test(c, db, 1, s, p->from, &x))
-		return -1;
-	/* the candidate leans toward bad when it moved from good the way
-	 * bad did; toward good when it sits on good's side of bad */
-	bad = g.p < alpha && g.lr * b->distance > 0;
-	good = x.p < alpha && x.lr * b->distance < 0;
-	pos = g.lr / b->distance;
-	if (bad && good)
-		*call = pos > 0.5 ? "bad" : "good";
-	else if (bad || good)
-		*call = bad ? "bad" : "good";
+	for (int i = 0; i < 3; i++) {
+		v[i] = xcalloc(c->nboots + 1, sizeof(double));
+		block_values(c, j, who[i], v[i]);
+	}
+	/* each round's candidate against the midpoint of its references:
+	 * -D/2 if it is good, +D/2 if bad, variance 1.5 s^2 */
+	for (size_t i = 0; i < n; i++)
+		sum += v[0][i] - (v[1][i] + v[2][i]) / 2;
+	if (n && e->s_use > 0 && e->d_use != 0) {
+		llr = 2 * e->d_use * sum / (3 * e->s_use * e->s_use);
+		pos = 0.5 + sum / (double)n / e->d;
+		if (llr >= a)
+			*call = "bad";
+		else if (llr <= -a)
+			*call = "good";
+	}
+	for (int i = 0; i < 3; i++)
+		free(v[i]);
 	free(*why);
-	*why = xasprintf("%u boots: /good %.3f (p=%.2g), /bad %.3f (p=%.2g), position %.2f (0 good, 1 bad); a call needs p < %.2g",
-			 bisect_runs_of(c, s), exp(g.lr), g.p, exp(x.lr), x.p,
-			 pos, alpha);
+	*why = xasprintf("%zu rounds: position %.2f (0 good, 1 bad), log likelihood ratio %+.2f (a call at +-%.2f)",
+			 n, pos, llr, a);
 	return 0;
+}
+
+unsigned bisect_predict(double s, double threshold, unsigned steps,
+			unsigned *gate_rounds, unsigned *step_rounds)
+{
+	struct bis_est e = { .s = s, .s_use = s, .d = log1p(threshold / 100),
+			     .d_use = log1p(threshold / 100) };
+	unsigned r = BISECT_MIN_REFS, first;
+
+	/* the gate's first look at or past the rounds it plans there */
+	while (r < BISECT_MAX_REFS &&
+	       r < bisect_gate_plan(&e, threshold, bisect_gate_look(r)))
+		r = next_look(r);
+	*gate_rounds = r;
+	*step_rounds = bisect_step_plan(&e);
+	/* the first step's rounds are the gate's */
+	first = r > *step_rounds ? r : *step_rounds;
+	return 3 * (first + *step_rounds * (steps > 1 ? steps - 1 : 0));
 }

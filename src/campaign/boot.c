@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,6 +300,7 @@ int campaign_boot_state(struct campaign *c, struct store *st, const char *db,
 	}
 	c->boots = xrealloc(c->boots, (c->nboots + 1) * sizeof(*c->boots));
 	memset(&c->boots[c->nboots], 0, sizeof(*c->boots));
+	c->boots[c->nboots].value = NAN;
 	c->boots[c->nboots].state = s;
 	c->nboots++;
 	return hook(c, st, db);
@@ -324,6 +326,7 @@ static int next(struct campaign *c, struct store *st, const char *db)
 	}
 	c->boots = xrealloc(c->boots, (c->nboots + 1) * sizeof(*c->boots));
 	memset(&c->boots[c->nboots], 0, sizeof(*c->boots));
+	c->boots[c->nboots].value = NAN;
 	c->boots[c->nboots].state = campaign_state_of(c, c->nboots);
 	c->nboots++;
 	return hook(c, st, db);

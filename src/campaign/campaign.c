@@ -41,16 +41,20 @@ static json_t *bisect_json(const struct campaign *c)
 
 	for (size_t i = 0; i < b->nsteps; i++)
 		json_array_append_new(steps, step_json(c, &b->steps[i]));
-	return json_pack("{s:s, s:s, s:b, s:b, s:i, s:i, s:i, s:i, s:i, s:f, s:f,"
-			 " s:s*, s:s*, s:f, s:f, s:o}",
+	return json_pack("{s:s, s:s, s:b, s:b, s:i, s:i, s:i, s:i, s:i, s:i, s:i,"
+			 " s:i, s:f, s:f, s:s*, s:s*, s:f, s:f, s:o}",
 			 "repo", b->repo, "build", b->build,
 			 "started", b->started, "gated", b->gated,
 			 "refs", (json_int_t)b->refs,
 			 "max_refs", (json_int_t)b->max_refs,
+			 "max_refs_opt", (json_int_t)b->max_refs_opt,
 			 "plan", (json_int_t)b->plan,
 			 "max_step", (json_int_t)b->max_step,
+			 "max_step_opt", (json_int_t)b->max_step_opt,
 			 "looks", (json_int_t)b->looks,
-			 "distance", b->distance, "noise", b->noise,
+			 "steps_left", (json_int_t)b->steps_left,
+			 "distance", isfinite(b->distance) ? b->distance : 0,
+			 "noise", isfinite(b->noise) ? b->noise : 0,
 			 "first_bad", b->first_bad, "end", b->end,
 			 "started_at", b->started_at, "ended_at", b->ended_at,
 			 "steps", steps);
@@ -58,12 +62,16 @@ static json_t *bisect_json(const struct campaign *c)
 
 static json_t *boot_json(const struct campaign *c, const struct camp_boot *b)
 {
-	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:f}",
-			 "state", c->states[b->state].name,
-			 "phase", phase_names[b->phase], "uuid", b->uuid,
-			 "attempts", (json_int_t)b->attempts,
-			 "failures", (json_int_t)b->failures,
-			 "hooks", (json_int_t)b->hooks, "hooked_at", b->hooked_at);
+	json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:f}",
+			      "state", c->states[b->state].name,
+			      "phase", phase_names[b->phase], "uuid", b->uuid,
+			      "attempts", (json_int_t)b->attempts,
+			      "failures", (json_int_t)b->failures,
+			      "hooks", (json_int_t)b->hooks, "hooked_at", b->hooked_at);
+
+	if (o && isfinite(b->value))
+		json_object_set_new(o, "value", json_real(b->value));
+	return o;
 }
 
 json_t *campaign_to_json(const struct campaign *c)
@@ -105,10 +113,11 @@ static int from_boot(const json_t *o, struct campaign *c, struct camp_boot *b)
 	const char *state = "", *phase = "", *uuid = "";
 	json_int_t attempts = 0, failures = 0, hooks = 0;
 
-	if (json_unpack((json_t *)o, "{s:s, s:s, s:s, s:I, s?I, s:I, s:F}", "state", &state,
+	b->value = NAN;
+	if (json_unpack((json_t *)o, "{s:s, s:s, s:s, s:I, s?I, s:I, s:F, s?F}", "state", &state,
 			"phase", &phase, "uuid", &uuid, "attempts", &attempts,
 			"failures", &failures,
-			"hooks", &hooks, "hooked_at", &b->hooked_at))
+			"hooks", &hooks, "hooked_at", &b->hooked_at, "value", &b->value))
 		return -1;
 	b->failures = failures > 0 && failures < attempts ? (unsigned)failures :
 		      failures > 0 ? (unsigned)attempts : 0;
@@ -195,7 +204,8 @@ static int from_bisect(const json_t *o, struct campaign *c)
 {
 	struct camp_bisect *b;
 	const char *repo, *build, *first = NULL, *end = NULL;
-	json_int_t refs, max_refs, plan, max_step, looks;
+	json_int_t refs, max_refs, plan, max_step, looks, refs_opt = 0, step_opt = 0,
+		   left = 0;
 	int started, gated;
 	json_t *steps, *p;
 	size_t i;
@@ -203,11 +213,13 @@ static int from_bisect(const json_t *o, struct campaign *c)
 	if (!o)
 		return 0;
 	b = c->bisect = xcalloc(1, sizeof(*b));
-	if (json_unpack((json_t *)o, "{s:s, s:s, s:b, s:b, s:I, s:I, s:I, s:I, s:I,"
-			" s:F, s:F, s?s, s?s, s:F, s:F, s:o}", "repo", &repo,
+	if (json_unpack((json_t *)o, "{s:s, s:s, s:b, s:b, s:I, s:I, s?I, s:I, s:I, s?I,"
+			" s:I, s?I, s:F, s:F, s?s, s?s, s:F, s:F, s:o}", "repo", &repo,
 			"build", &build, "started", &started, "gated", &gated,
-			"refs", &refs, "max_refs", &max_refs, "plan", &plan,
-			"max_step", &max_step, "looks", &looks,
+			"refs", &refs, "max_refs", &max_refs,
+			"max_refs_opt", &refs_opt, "plan", &plan,
+			"max_step", &max_step, "max_step_opt", &step_opt,
+			"looks", &looks, "steps_left", &left,
 			"distance", &b->distance, "noise", &b->noise,
 			"first_bad", &first, "end", &end,
 			"started_at", &b->started_at, "ended_at", &b->ended_at,
@@ -222,6 +234,9 @@ static int from_bisect(const json_t *o, struct campaign *c)
 	b->plan = (unsigned)plan;
 	b->max_step = (unsigned)max_step;
 	b->looks = (unsigned)looks;
+	b->max_refs_opt = (unsigned)refs_opt;
+	b->max_step_opt = (unsigned)step_opt;
+	b->steps_left = (unsigned)left;
 	b->first_bad = first ? xstrdup(first) : NULL;
 	b->end = end ? xstrdup(end) : NULL;
 	b->steps = xcalloc(json_array_size(steps) + 1, sizeof(*b->steps));

@@ -38,15 +38,22 @@
 /* the campaign's error rate, shared by its looks (Bonferroni) */
 #define CAMPAIGN_ALPHA 0.05
 
-/* each wrong call of a bisect step at most this (its looks share it) */
+/* each wrong call of a bisect step at most this (Wald's bounds); the
+ * gate's false alarm at most this too, spent over its looks */
 #define BISECT_ALPHA 0.02
-/* a bisect's references: boots of each at first, at most by default */
+/* a bisect step's rounds (its commit, good and bad once each) before
+ * its first look; the gate's most rounds when the planner has no say */
 #define BISECT_MIN_REFS 2
-#define BISECT_MAX_REFS 12
-/* a step's most boots by default: this many times the planner's first
- * look, at least BISECT_STEP_MIN */
-#define BISECT_STEP_FACTOR 6
+#define BISECT_MAX_REFS 100
+/* ... and its fewest when planned: the noise of a few rounds is itself
+ * too uncertain to stop on */
+#define BISECT_GATE_MIN 12
+/* a step's most rounds by default: this many times the planner's
+ * expected rounds, at least BISECT_STEP_MIN, at most BISECT_MAX_STEP
+ * (then it is skipped) */
+#define BISECT_STEP_FACTOR 4
 #define BISECT_STEP_MIN 12
+#define BISECT_MAX_STEP 200
 
 /* resume's exit status while a boot is pending: the hook was called */
 #define CAMPAIGN_EXIT_NEXT_BOOT 75
@@ -93,13 +100,17 @@ struct camp_bisect {
 	char *repo, *build;
 	bool started;		/* git bisect start has run */
 	bool gated;		/* bad and good differ: calls may be made */
-	unsigned refs;		/* boots of each reference wanted now */
-	unsigned max_refs;	/* ... at most, before the gate gives up */
-	unsigned plan;		/* a step's first look, in boots (planner) */
-	unsigned max_step;	/* a step's most boots; then skip */
-	unsigned looks;		/* a step's looks: each at alpha / looks */
-	double distance;	/* log(bad / good) of the references' runs */
-	double noise;		/* their run-to-run noise, sd of a log */
+	unsigned refs;		/* the gate's rounds so far */
+	unsigned max_refs;	/* ... at most, before it gives up: the
+				 * user's, else planned from the noise */
+	unsigned max_refs_opt;	/* --max-ref-boots; 0: planned */
+	unsigned plan;		/* a step's expected rounds (planner) */
+	unsigned max_step;	/* a step's most rounds; then skip */
+	unsigned max_step_opt;	/* --max-step-boots; 0: planned */
+	unsigned looks;		/* unused since the sequential test (0) */
+	unsigned steps_left;	/* git's "roughly N steps" after this one */
+	double distance;	/* log(bad / good), every step's rounds */
+	double noise;		/* the run-to-run noise, sd of a log */
 	char *first_bad;	/* full hash once git named it; NULL */
 	char *end;		/* git's last words when it ended; NULL */
 	double started_at, ended_at;
@@ -115,6 +126,8 @@ struct camp_boot {
 	unsigned failures;	/* ... that failed by themselves (exit 1) */
 	unsigned hooks;		/* hook calls for it */
 	double hooked_at;	/* Unix time of the last hook call */
+	double value;		/* bisect: log of its run's headline median,
+				 * once read; NAN before */
 };
 
 /*
@@ -187,6 +200,10 @@ int campaign_step(struct campaign *c, struct store *st, const char *db);
 /* Saves c whole (one transaction); create: a new campaign, 1 if it
  * exists. */
 int campaign_save(struct store *st, const struct campaign *c, bool create);
+
+/* This host's run-to-run noise of the job's first case (sd of a log,
+ * the noise model's), 0 without a model or for a VM's. */
+double campaign_job_noise(struct store *st, const struct campaign *c);
 
 /* The first boot's hook: start's last act. Same return as step's. */
 int campaign_first_hook(struct campaign *c, struct store *st, const char *db);
@@ -292,7 +309,5 @@ int bisect_next(struct campaign *c, struct store *st, const char *db);
 /* The boots of state s measured (from boot `from` on). */
 unsigned bisect_runs_of(const struct campaign *c, unsigned s);
 unsigned bisect_runs_since(const struct campaign *c, unsigned s, size_t from);
-/* The candidate's wanted boots at look points: whether n is one. */
-bool bisect_is_look(const struct camp_bisect *b, unsigned n);
 
 #endif

@@ -85,3 +85,30 @@ none:
 	       "no noise model of the job on this host that sizes it ('schedlab calibrate JOB' makes one; then the planner does)");
 	return CAMPAIGN_DEFAULT_BOOTS;
 }
+
+double campaign_job_noise(struct store *st, const struct campaign *c)
+{
+	struct plan p;
+	struct utsname u;
+	struct noise_model m;
+	char host[512];
+	double s = 0;
+
+	if (c->vm || uname(&u))
+		return 0;
+	noise_glob_exact(u.nodename, host, sizeof(host));
+	error_mute(1);
+	if (!plan_load_spec(c->job, NULL, 0, &p)) {
+		struct plan_case *pc = p.ncases ? &p.cases[0] : NULL;
+		struct noise_query q = { .job = pc ? pc->job : NULL, .host = host,
+					 .params = pc ? pc->params : NULL,
+					 .sweep = pc ? pc->sweep : NULL,
+					 .version = pc ? pc->wl->version : 0 };
+
+		if (pc && noise_model_case(st, &q, &m) == 1)
+			s = m.between;
+		plan_free(&p);
+	}
+	error_mute(0);
+	return s;
+}

@@ -99,10 +99,11 @@ static int bisect_make(const struct campaign_opts *o, char **ops,
 	b = c->bisect = xcalloc(1, sizeof(*b));
 	b->repo = xstrdup(repo);
 	b->build = xstrdup(o->build);
-	b->refs = BISECT_MIN_REFS;
-	b->max_refs = o->max_refs > BISECT_MIN_REFS ? o->max_refs :
-		      o->max_refs ? BISECT_MIN_REFS : BISECT_MAX_REFS;
-	b->max_step = o->max_step;
+	b->max_refs_opt = o->max_refs;
+	b->max_refs = o->max_refs ? o->max_refs : BISECT_MAX_REFS;
+	b->max_step_opt = o->max_step;
+	b->max_step = o->max_step ? o->max_step : BISECT_MAX_STEP;
+	b->distance = b->noise = NAN;
 	return 0;
 }
 
@@ -135,6 +136,15 @@ static void step_line(const struct campaign *c, size_t i)
 	       secs > 0 ? secs : 0, p->why ? p->why : "");
 }
 
+/* Whether a step is still measuring in a running campaign. */
+static bool running_step(const struct campaign *c)
+{
+	const struct camp_bisect *b = c->bisect;
+
+	return !strcmp(c->status, "running") && b->nsteps &&
+	       b->steps[b->nsteps - 1].phase == BIS_MEASURING;
+}
+
 void campaign_bisect_status(const struct campaign *c)
 {
 	const struct camp_bisect *b = c->bisect;
@@ -147,9 +157,13 @@ void campaign_bisect_status(const struct campaign *c)
 	       b->repo, c->states[0].commit, bisect_runs_of(c, 0),
 	       c->states[1].commit, bisect_runs_of(c, 1), c->name, c->name);
 	if (b->gated)
-		printf("  bad/good %.3f (the headline's ratio), run-to-run noise %.1f%%: a step looks first at %u boots, at most %u (%u looks, each at p < %.2g)\n",
-		       exp(b->distance), 100 * b->noise, b->plan,
-		       b->max_step, b->looks, BISECT_ALPHA / b->looks);
+		printf("  bad/good %.3f (the headline's ratio), run-to-run noise %.1f%%: a step takes about %u rounds of 3 boots, at most %u; about %u boots more for the %u steps git has left\n",
+		       exp(b->distance), 100 * b->noise, b->plan, b->max_step,
+		       running_step(c) ? 3 * b->plan * (b->steps_left + 1) : 0,
+		       running_step(c) ? b->steps_left + 1 : 0);
+	else if (!strcmp(c->status, "running"))
+		printf("  telling good from bad: %u rounds so far, at most %u (planned from the noise as it is measured)\n",
+		       b->refs, b->max_refs);
 	for (size_t i = 0; i < b->nsteps; i++)
 		step_line(c, i);
 	if (b->started_at)

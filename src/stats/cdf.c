@@ -6,11 +6,14 @@ static struct gsl_cdf_api api;
 
 static const struct lazy_fn fns[] = {
 	{ "gsl_cdf_binomial_P", (void **)&api.binomial_P },
+	{ "gsl_cdf_chisq_Pinv", (void **)&api.chisq_Pinv },
 	{ "gsl_cdf_fdist_Q", (void **)&api.fdist_Q },
 	{ "gsl_cdf_tdist_Pinv", (void **)&api.tdist_Pinv },
 	{ "gsl_cdf_tdist_Q", (void **)&api.tdist_Q },
 	{ "gsl_cdf_ugaussian_P", (void **)&api.ugaussian_P },
 	{ "gsl_cdf_ugaussian_Q", (void **)&api.ugaussian_Q },
+	{ "gsl_cdf_ugaussian_Pinv", (void **)&api.ugaussian_Pinv },
+	{ "gsl_cdf_ugaussian_Qinv", (void **)&api.ugaussian_Qinv },
 };
 
 static struct lazylib gsl = {

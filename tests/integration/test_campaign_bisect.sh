@@ -159,8 +159,8 @@ test_campaign_bisect_bad_input_exits_2() {
 	expect_eq "no build" 2 "$rc"
 	expect_match "message" "--build CMD is required" "$err"
 	run_sl campaign bisect b3 "$tmp/job.job" --db "$tmp/r.db" --repo "$tmp/repo" \
-		--good main~3 --bad main --build true --hook true --max-step-boots 99
-	expect_eq "max-step-boots 99" 2 "$rc"
+		--good main~3 --bad main --build true --hook true --max-step-boots 999
+	expect_eq "max-step-boots 999" 2 "$rc"
 	expect_match "message" "max-step-boots" "$err"
 	printf '[a]\nworkload = command\nargv = true\n\n[b]\nworkload = command\nargv = true\n' >"$tmp/two.job"
 	run_sl campaign bisect b3 "$tmp/two.job" --db "$tmp/r.db" --repo "$tmp/repo" \
