@@ -5,7 +5,7 @@
  * pg_write.c: runs and cases written; pg_copy.c: samples and
  * histograms by COPY; pg_read.c: runs listed, resolved and loaded;
  * pg_campaign.c: campaigns' states;
- * queue.c: the job queue, in the same database.
+ * pg_queue.c: the job queue, in the same database (its queue ops).
  *
  * Everything lives in the PostgreSQL schema "schedlab" (search_path is
  * set on connecting), so a lab's database may hold other programs'
@@ -166,5 +166,8 @@ int copy_end(struct copy *c, bool ok);
  */
 int pg_import_tx(struct pg_store *s, json_t *doc, const char *origin,
 		 bool once, int64_t *id);
+
+/* The job queue's ops (pg_queue.c), in pg.c's table. */
+extern const struct queue_ops pg_queue_ops;
 
 #endif
