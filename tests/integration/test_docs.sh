@@ -153,6 +153,17 @@ test_architecture_command_table() {
 	expect_eq "doc/architecture.md's command table (src/cmd/main.c)" "$want" "$got"
 }
 
+# Every source file has a row in doc/architecture.md's table of files,
+# under its own path or as NAME.[ch].
+test_architecture_every_file_has_a_row() {
+	local f missing=
+	for f in $(cd "$TOP" && find src -name '*.[ch]' | sort); do
+		grep -qE "^(${f//./\\.}|${f%.[ch]}\\.\\[ch\\])( |\$)" "$TOP/doc/architecture.md" ||
+			missing="$missing $f"
+	done
+	[ -z "$missing" ] || fail "files without a row in doc/architecture.md:$missing"
+}
+
 # The layers doc/architecture.md lists ("layer N: FOLDER ..."): every
 # folder of src/ is in one, and every #include reaches a folder of a
 # lower layer, or its own - so no folder includes one that includes it
