@@ -2,7 +2,8 @@
 /*
  * util: error reporting in the manner of git (functions say why once and
  * return -1; only main() decides to exit), checked allocation, clocks and
- * the process-wide exit codes.
+ * the process-wide exit codes (util.c); files read, written and removed
+ * (util_file.c); /proc/PID/stat and the process's limits (util_proc.c).
  */
 #ifndef SCHEDLAB_UTIL_H
 #define SCHEDLAB_UTIL_H

@@ -5,7 +5,7 @@
  * baseline and its candidates, per job the headline metric's summaries
  * and comparisons by sweep value, the scheduler metrics that moved,
  * each run's CPU time, and what could not be compared. Built by
- * compare_build() (compare/build.c) from typed runs (model/run.h),
+ * compare_build() (compare/compare.c) from typed runs (model/run.h),
  * cases matched by compare/match.h, every number by src/stats/; the
  * renderers (report/compare.h) only format it. compare/session.h loads
  * the runs and builds it for a command.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * compare/notes.c: the comparison's notes in words (build_int.h): how
+ * compare/notes.c: the comparison's notes in words (compare_int.h): how
  * two cases' options or settings differ, the outlying iterations and
  * runs, the scheduler metrics that moved (lkp-tests' rule), and why
  * nothing matched. One line each whatever a label holds.
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/build_int.h"
+#include "compare/compare_int.h"
 #include "util.h"
 
 /* name=value words, to say how two cases or their settings differ. */

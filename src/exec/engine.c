@@ -4,7 +4,7 @@
  * the sides checked against each other, the store opened, stop signals
  * blocked, what the plans change on the machine prepared and checked,
  * the machine described, the runs begun, the cases run one after the
- * other (rounds.c) and stored (session.c), everything put back, the
+ * other (rounds.c) and stored (store_session.c), everything put back, the
  * runs ended, the exit code.
  */
 #include <stdio.h>

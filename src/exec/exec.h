@@ -9,7 +9,7 @@
  * the run's own summary printed case by case or job by job.
  *
  * The files: plans.c (the request's plans, --dry-run), engine.c (one
- * execution from the store opened to the runs ended), session.c (the
+ * execution from the store opened to the runs ended), store_session.c (the
  * store: runs begun, cases stored, runs ended), rounds.c (one case's
  * rounds on every side), adapt.c (run's own stopping rule) and
  * progress.c (the progress line and the run's own output); exec_int.h

@@ -97,7 +97,7 @@ struct exec {
 int exec_plans(struct plan *plans, size_t nplans, const struct run_request *rq,
 	       const char *db, int64_t *run_id);
 
-/* session.c: the store's side of an execution. */
+/* store_session.c: the store's side of an execution. */
 void exec_begin_runs(struct exec *x, int64_t *run_id);
 void exec_store_case(struct exec *x, size_t i, bool last);
 void exec_end_runs(struct exec *x);

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * plan's insides, shared by its four files: plan_file.c reads a job
- * file into sections of key = value lines, plan_set.c applies run --set
- * to them, plan_sweep.c expands one value into the values it stands
- * for, plan.c makes the jobs and cases, suites.c finds a suite by name.
+ * plan's insides, shared by its files: plan_file.c reads a job file
+ * into sections of key = value lines, plan_set.c applies run --set to
+ * them, plan_variant.c takes out the [variant] sections, plan_keys.c
+ * checks the keys (the harness's into struct harness), plan_sweep.c
+ * expands one value into the values it stands for, plan.c makes the
+ * jobs and cases, plan_print.c prints a plan, suites.c finds a suite by
+ * name.
  */
 #ifndef SCHEDLAB_PLAN_INT_H
 #define SCHEDLAB_PLAN_INT_H
@@ -120,5 +123,51 @@ void axis_free(struct axis *ax);
 void *plan_grow(void *arr, size_t n, size_t size);
 /* s without the blanks around it, cut in place. */
 char *plan_trim(char *s);
+
+/* What loading needs besides the file. */
+struct loader {
+	const char *path;
+	struct jobfile jf;
+	unsigned ncpu;		/* what $ncpu stands for */
+	const struct plan_set *sets;	/* run --set KEY=VALUE, applied to jf */
+	size_t nsets;
+};
+
+
+/* A job's harness keys (plan_keys.c). */
+struct harness {
+	unsigned iterations, warmup, retries, timeout_s;
+	bool auto_iter;		/* iterations = auto */
+	unsigned min_iter, max_iter, budget_s;
+	unsigned estimate_s;	/* one iteration, for --dry-run; 0: none */
+	int probes;		/* enum probe_level */
+	bool probes_given;	/* probes = ... in the job file or --set */
+	char cpus[256];		/* normalised cpulist; "" to inherit */
+	/* monitors (monitor/monitor.h): the list and interval as given,
+	 * checked as they are set */
+	const char *monitors, *monitor_interval;
+	char monitor_cpus[256];	/* the sampler's cpulist; "" to inherit */
+	/* tracing hooks (trace/trace.h), checked as they are set */
+	const char *trace, *trace_dir, *trace_tasks;
+	int trace_scope;	/* enum trace_scope */
+	const struct kv **set;	/* settings (harness/settings.h), one a key */
+	size_t nset;
+};
+
+/* plan_keys.c: [global]'s defaults, then each harness key of a job. */
+void plan_harness_defaults(struct harness *h);
+int plan_set_harness(const struct loader *ld, const struct kv *kv,
+		     struct harness *h);
+/* qsort()'s order of a case's settings, by key. */
+int plan_setting_cmp(const void *a, const void *b);
+/* Every job has a known workload; [global] has none. */
+int plan_resolve_workloads(struct loader *ld, size_t *njobs);
+/* [global]'s keys: each an option of a job's workload or a harness key. */
+int plan_check_global(const struct loader *ld, const struct section *glob);
+/* An option set twice in one section, under two of its names. */
+int plan_set_twice(const struct loader *ld, const struct section *sec,
+		   const struct workload *wl, const struct kv *kv);
+/* plan_variant.c: the [variant NAME] sections, out of ld->jf into p. */
+int plan_take_variants(struct loader *ld, struct plan *p);
 
 #endif

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,97 +15,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/instrument.h"
 #include "harness/settings.h"
 #include "harness/supervise.h"
 #include "harness/switch.h"
 #include "probe/cpus.h"
+#include "task/instrument.h"
 #include "trace/trace.h"
 #include "util.h"
-
-/*
- * The message is formatted before the lock is taken, so the lock is held
- * for a copy only. A worker killed while holding it (only a SIGKILL from
- * outside can do that) would make the others give up after a bounded
- * spin rather than hang: the run has failed either way.
- */
-static void vfail(struct wl_ctx *ctx, enum fail_rank rank, const char *fmt,
-		  va_list ap, const char *suffix)
-{
-	char msg[REASON_MAX];
-	size_t n;
-	long spins = 0;
-
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	n = strlen(msg);
-	if (suffix)
-		snprintf(msg + n, sizeof(msg) - n, ": %s", suffix);
-	while (atomic_flag_test_and_set_explicit(&ctx->lock,
-						 memory_order_acquire))
-		if (++spins > 100000000)
-			return;
-	if ((int)rank > ctx->failed) {
-		memcpy(ctx->reason, msg, sizeof(msg));
-		ctx->failed = rank;
-	}
-	atomic_flag_clear_explicit(&ctx->lock, memory_order_release);
-}
-
-void wl_fail_rank(struct wl_ctx *ctx, enum fail_rank rank, const char *fmt,
-		  ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfail(ctx, rank, fmt, ap, NULL);
-	va_end(ap);
-}
-
-int wl_fail(struct wl_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfail(ctx, FAIL_CAUSE, fmt, ap, NULL);
-	va_end(ap);
-	return -1;
-}
-
-int wl_fail_peer(struct wl_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfail(ctx, FAIL_CONSEQUENCE, fmt, ap, NULL);
-	va_end(ap);
-	return -1;
-}
-
-int wl_fail_errno(struct wl_ctx *ctx, const char *fmt, ...)
-{
-	int err = errno;
-	enum fail_rank rank = err == EPIPE || err == ECONNRESET ?
-			      FAIL_CONSEQUENCE : FAIL_CAUSE;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfail(ctx, rank, fmt, ap, strerror(err));
-	va_end(ap);
-	return -1;
-}
-
-int wl_own_dir(struct wl_ctx *ctx, const char *path)
-{
-	if (strlen(path) >= WL_OWNED_LEN)
-		return wl_fail(ctx, "directory path too long: %s", path);
-	for (int i = 0; i < WL_OWNED_MAX; i++) {
-		if (!ctx->owned[i][0]) {
-			strcpy(ctx->owned[i], path);
-			return 0;
-		}
-	}
-	return wl_fail(ctx, "more than %d owned directories", WL_OWNED_MAX);
-}
 
 /* Only the workload process writes the table, and it is gone by now. */
 static void remove_owned(struct wl_ctx *ctx)

@@ -20,8 +20,8 @@
 #ifndef SCHEDLAB_SUPERVISE_H
 #define SCHEDLAB_SUPERVISE_H
 
-#include "harness/wl_ctx.h"
 #include "probe/probe.h"
+#include "task/wl_ctx.h"
 #include "workload/workload.h"
 
 #define RS_KEEP_MAX 2

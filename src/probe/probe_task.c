@@ -143,7 +143,7 @@ static bool sched_available(enum probe_level level, char *why, size_t len)
 			     why, len);
 }
 
-/* Read by the tasks themselves (harness/instrument.c): no snapshot here. */
+/* Read by the tasks themselves (task/instrument.c): no snapshot here. */
 const struct probe_source probe_task_schedstat = {
 	.name = "task_schedstat", .available = schedstat_available,
 };

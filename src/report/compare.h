@@ -103,7 +103,7 @@ const char *cmp_test_name(const struct comparison *c);
 /*
  * The decimals of job j's values in mmtests' table, text or page alike:
  * 4, more for values below 1 so that they keep 4 significant digits (at
- * most 8); CoeffVar always 4. compare.c.
+ * most 8); CoeffVar always 4. compare_text.c.
  */
 int cmp_decimals(const struct cmp_job *j);
 void render_verdict_line(FILE *f, const struct comparison *c);

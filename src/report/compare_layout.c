@@ -6,7 +6,7 @@
  * its hackbench results (every iteration's value); the statistic --stat
  * chooses for them and for the grid (compare_table.c) is compare/stat.c's.
  *
- * Every value is the comparison's (compare/build.c) or one src/stats/
+ * Every value is the comparison's (compare/compare.c) or one src/stats/
  * function of the cell's samples; this file only chooses and formats.
  * Run names are never cut: the name column is as wide as the longest.
  */

@@ -14,7 +14,7 @@
  * The statistic is the one the change is of: the median for the median
  * tests (Mann-Whitney, the median bootstrap), else the mean row of
  * compare's text (Amean, or Hmean for a throughput). Every number comes
- * from the comparison (compare/build.c); this file only formats them.
+ * from the comparison (compare/compare.c); this file only formats them.
  *
  * `--layout grid` is the same table without the change columns, of the
  * statistic --stat names (seed 001's own shape). Past two sweep axes the

@@ -4,7 +4,7 @@
  * job's runs, per case of the job a series in the order asked for (time,
  * commit, kernel), each run's summary, and the change points the
  * detector (stats/changepoint.h) found in the runs' medians - and its
- * renderers: text and json (report/history.c), html (history_html.c).
+ * renderers: text and json (report/history_text.c), html (history_html.c).
  * Renderers compute nothing: every number is here.
  */
 #ifndef SCHEDLAB_REPORT_HISTORY_H

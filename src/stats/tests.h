@@ -267,4 +267,7 @@ void stats_compare(const double *a, size_t na, const double *b, size_t nb,
 		   enum better dir, const struct cmp_opts *o,
 		   const struct run_noise *rn, struct cmp_result *r);
 
+/* The mean of x's n values and their sample variance (0 for one). */
+void stats_mean_var(const double *x, size_t n, double *m, double *v);
+
 #endif

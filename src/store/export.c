@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * export: the "schedlab-run/1" document (doc/export.md) as a file -
- * checking one that came from outside, reading and writing it. Building
- * one from a database and storing one is sqlite.c's business.
+ * export: the "schedlab-run/1" document (doc/export.md) checked, one
+ * that came from outside: its run and cases here, their series in
+ * export_series.c. Reading and writing it as a file is export_file.c's;
+ * building one from a database and storing one is sqlite.c's business.
  *
  * Validation is strict about what the document must hold (every field,
  * its JSON type, the allowed statuses, one value or null per iteration)
@@ -12,18 +13,12 @@
  * upgraded in place (export_upgrade()); one from before the A/B link
  * (run.ab, run.variant) reads as a run made alone.
  */
-#include <errno.h>
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "harness/identity.h"
 #include "harness/plan.h"
-#include "monitor/monitor.h"
-#include "stats/hist.h"
 #include "store/export.h"
 #include "store/store.h"
 #include "util.h"
@@ -88,10 +83,7 @@ static bool is(const json_t *v, enum want w)
 	return false;
 }
 
-/* "ORIGIN: PATH: MSG" */
-static int bad(const char *origin, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int bad(const char *origin, const char *path, const char *fmt, ...)
+int export_bad(const char *origin, const char *path, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -173,11 +165,11 @@ static json_t *member(const char *origin, json_t *obj, const char *at,
 
 	snprintf(path, sizeof(path), "%s%s%s", at, *at ? "." : "", key);
 	if (!v) {
-		bad(origin, path, "missing");
+		export_bad(origin, path, "missing");
 		return NULL;
 	}
 	if (!is(v, want)) {
-		bad(origin, path, "expected %s", want_text[want]);
+		export_bad(origin, path, "expected %s", want_text[want]);
 		return NULL;
 	}
 	return v;
@@ -196,7 +188,7 @@ static int check_fields(const char *origin, json_t *obj, const char *at,
 			continue;
 		snprintf(path, sizeof(path), "%s.%s", at, f->key);
 		set_text(f->one_of, set, sizeof(set));
-		return bad(origin, path, "\"%s\" is not %s",
+		return export_bad(origin, path, "\"%s\" is not %s",
 			   json_string_value(v), set);
 	}
 	return 0;
@@ -223,179 +215,15 @@ static int check_metrics(const char *origin, json_t *metrics)
 
 		snprintf(at, sizeof(at), "metrics.%s", name);
 		if (!*name)
-			return bad(origin, "metrics", "a metric without a name");
+			return export_bad(origin, "metrics", "a metric without a name");
 		if (!json_is_object(m))
-			return bad(origin, at, "expected an object");
+			return export_bad(origin, at, "expected an object");
 		if (check_fields(origin, m, at, metric_fields))
 			return -1;
 	}
 	return 0;
 }
 
-/* One value or null per iteration, of metrics the document describes. */
-static int check_samples(const char *origin, json_t *c, const char *at,
-			 json_t *metrics)
-{
-	json_int_t niter = json_integer_value(json_object_get(c, "iterations"));
-	const char *name;
-	json_t *arr;
-
-	json_object_foreach(json_object_get(c, "samples"), name, arr) {
-		char path[512];
-		size_t j;
-		json_t *v;
-
-		snprintf(path, sizeof(path), "%s.samples.%s", at, name);
-		if (!json_object_get(metrics, name))
-			return bad(origin, path, "metric has no entry in \"metrics\"");
-		if (!json_is_array(arr))
-			return bad(origin, path, "expected an array");
-		if ((json_int_t)json_array_size(arr) != niter)
-			return bad(origin, path,
-				   "%zu values for %" JSON_INTEGER_FORMAT
-				   " iterations", json_array_size(arr), niter);
-		json_array_foreach(arr, j, v) {
-			if (json_is_number(v) || json_is_null(v))
-				continue;
-			snprintf(path, sizeof(path), "%s.samples.%s[%zu]", at,
-				 name, j);
-			return bad(origin, path, "expected a number or null");
-		}
-	}
-	return 0;
-}
-
-/*
- * Optional (documents written before histograms were stored have none):
- * {"name": [a histogram (hist_to_json's form) or null per iteration]}.
- */
-static int check_histograms(const char *origin, json_t *c, const char *at)
-{
-	json_int_t niter = json_integer_value(json_object_get(c, "iterations"));
-	json_t *hists = json_object_get(c, "histograms"), *arr, *h;
-	struct hist *scratch;
-	const char *name;
-	char path[512];
-	int rc = 0;
-
-	if (!hists)
-		return 0;
-	snprintf(path, sizeof(path), "%s.histograms", at);
-	if (!json_is_object(hists))
-		return bad(origin, path, "expected an object");
-	scratch = xcalloc_lines(1, sizeof(*scratch));
-	json_object_foreach(hists, name, arr) {
-		size_t j;
-
-		snprintf(path, sizeof(path), "%s.histograms.%s", at, name);
-		if (!*name) {
-			rc = bad(origin, path, "a histogram without a name");
-			break;
-		}
-		if (!json_is_array(arr)) {
-			rc = bad(origin, path, "expected an array");
-			break;
-		}
-		if ((json_int_t)json_array_size(arr) != niter) {
-			rc = bad(origin, path, "%zu histograms for %"
-				 JSON_INTEGER_FORMAT " iterations",
-				 json_array_size(arr), niter);
-			break;
-		}
-		json_array_foreach(arr, j, h) {
-			if (json_is_null(h))
-				continue;
-			error_context("%s: %s[%zu]", origin, path, j);
-			rc = hist_from_json(h, scratch);
-			error_context(NULL);
-			if (rc)
-				break;
-		}
-		if (rc)
-			break;
-	}
-	free(scratch);
-	return rc;
-}
-
-int export_check_series(const json_t *ser, char *err, size_t len)
-{
-	const char *key;
-	json_t *v;
-	long nt = -1;
-
-	if (!json_is_object(ser))
-		return snprintf(err, len, "expected an object"), -1;
-	if (!json_is_integer(json_object_get(ser, "interval_ms")) ||
-	    json_integer_value(json_object_get(ser, "interval_ms")) < 1)
-		return snprintf(err, len, "interval_ms: expected a whole number of milliseconds"), -1;
-	if (!json_is_string(json_object_get(ser, "t")))
-		return snprintf(err, len, "t: expected a column (numbers as text)"), -1;
-	json_object_foreach((json_t *)ser, key, v) {
-		double *x;
-		long n;
-
-		if (!strcmp(key, "interval_ms"))
-			continue;
-		if (!*key)
-			return snprintf(err, len, "a column without a name"), -1;
-		if (!json_is_string(v) ||
-		    (n = monitor_column_parse(json_string_value(v), &x)) < 0)
-			return snprintf(err, len, "%.64s: expected numbers or '-' separated by single spaces", key), -1;
-		free(x);
-		if (nt < 0 && !strcmp(key, "t"))
-			nt = n;
-		else if (nt >= 0 && n != nt)
-			return snprintf(err, len, "%.64s: %ld values for %ld times", key, n, nt), -1;
-	}
-	return 0;
-}
-
-/*
- * Optional (documents written before monitors were stored have none):
- * {"name": [a series (monitor/monitor.h) or null per iteration]}.
- */
-static int check_monitors(const char *origin, json_t *c, const char *at)
-{
-	json_int_t niter = json_integer_value(json_object_get(c, "iterations"));
-	json_t *mons = json_object_get(c, "monitors"), *arr, *v;
-	const char *name;
-	char path[512], err[256];
-	size_t j;
-
-	if (!mons)
-		return 0;
-	snprintf(path, sizeof(path), "%s.monitors", at);
-	if (!json_is_object(mons))
-		return bad(origin, path, "expected an object");
-	json_object_foreach(mons, name, arr) {
-		snprintf(path, sizeof(path), "%s.monitors.%s", at, name);
-		if (!*name || strlen(name) > 64)
-			return bad(origin, path, "a monitor's name must be 1 to 64 characters");
-		if (!json_is_array(arr))
-			return bad(origin, path, "expected an array");
-		if ((json_int_t)json_array_size(arr) != niter)
-			return bad(origin, path, "%zu series for %"
-				   JSON_INTEGER_FORMAT " iterations",
-				   json_array_size(arr), niter);
-		json_array_foreach(arr, j, v) {
-			char at2[600];
-
-			if (json_is_null(v))
-				continue;
-			snprintf(at2, sizeof(at2), "%s[%zu]", path, j);
-			if (export_check_series(v, err, sizeof(err)))
-				return bad(origin, at2, "%s", err);
-		}
-	}
-	return 0;
-}
-
-/*
- * Optional (documents written before case identities have neither):
- * "version", an integer in 1..EXPORT_VERSION_MAX, and "settings", an
- * object of strings.
- */
 static int check_identity(const char *origin, json_t *c, const char *at)
 {
 	json_t *version = json_object_get(c, "version");
@@ -407,18 +235,18 @@ static int check_identity(const char *origin, json_t *c, const char *at)
 	if (version && (!json_is_integer(version) ||
 			json_integer_value(version) < 1 ||
 			json_integer_value(version) > EXPORT_VERSION_MAX))
-		return bad(origin, path, "expected an integer from 1 to %d",
+		return export_bad(origin, path, "expected an integer from 1 to %d",
 			   EXPORT_VERSION_MAX);
 	if (!settings)
 		return 0;
 	snprintf(path, sizeof(path), "%s.settings", at);
 	if (!json_is_object(settings))
-		return bad(origin, path, "expected an object");
+		return export_bad(origin, path, "expected an object");
 	json_object_foreach(settings, name, v) {
 		if (json_is_string(v))
 			continue;
 		snprintf(path, sizeof(path), "%s.settings.%s", at, name);
-		return bad(origin, path, "expected a string");
+		return export_bad(origin, path, "expected a string");
 	}
 	return 0;
 }
@@ -449,14 +277,14 @@ static int check_cases(const char *origin, json_t *cases, json_t *metrics)
 
 		snprintf(at, sizeof(at), "cases[%zu]", i);
 		if (!json_is_object(c)) {
-			bad(origin, at, "expected an object");
+			export_bad(origin, at, "expected an object");
 			goto out;
 		}
 		if (check_fields(origin, c, at, case_fields) ||
 		    check_identity(origin, c, at) ||
-		    check_samples(origin, c, at, metrics) ||
-		    check_histograms(origin, c, at) ||
-		    check_monitors(origin, c, at))
+		    export_check_samples(origin, c, at, metrics) ||
+		    export_check_histograms(origin, c, at) ||
+		    export_check_monitors(origin, c, at))
 			goto out;
 		seqs[i].seq = json_integer_value(json_object_get(c, "seq"));
 		seqs[i].index = i;
@@ -468,7 +296,7 @@ static int check_cases(const char *origin, json_t *cases, json_t *metrics)
 		if (seqs[i].seq != seqs[i - 1].seq)
 			continue;
 		snprintf(at, sizeof(at), "cases[%zu].seq", seqs[i].index);
-		bad(origin, at, "%" JSON_INTEGER_FORMAT " is also cases[%zu].seq",
+		export_bad(origin, at, "%" JSON_INTEGER_FORMAT " is also cases[%zu].seq",
 		    seqs[i].seq, seqs[i - 1].index);
 		goto out;
 	}
@@ -495,7 +323,7 @@ int export_validate(json_t *doc, const char *origin)
 	    check_optional(origin, run, "run", run_optional))
 		return -1;
 	if (!*json_string_value(json_object_get(run, "uuid")))
-		return bad(origin, "run.uuid", "expected a non-empty string");
+		return export_bad(origin, "run.uuid", "expected a non-empty string");
 	if (!member(origin, doc, "", "environment", W_OBJECT))
 		return -1;
 	metrics = member(origin, doc, "", "metrics", W_OBJECT);
@@ -523,7 +351,7 @@ static int check_time(const char *origin, json_t *run, const char *key)
 	if (!json_is_number(v) || (t >= TIME_MIN && t <= TIME_MAX))
 		return 0;
 	snprintf(path, sizeof(path), "run.%s", key);
-	return bad(origin, path, "%.17g is not a time schedlab writes (seconds since 1970 from 0 to %.0f, the end of 9999)",
+	return export_bad(origin, path, "%.17g is not a time schedlab writes (seconds since 1970 from 0 to %.0f, the end of 9999)",
 		   t, TIME_MAX);
 }
 
@@ -535,7 +363,7 @@ static int refuse(const char *origin, const char *path, const char *s,
 		  const char *accepted)
 {
 	char *safe = text_escape(s);
-	int rc = bad(origin, path, "'%s' is not %s", safe, accepted);
+	int rc = export_bad(origin, path, "'%s' is not %s", safe, accepted);
 
 	free(safe);
 	return rc;
@@ -555,7 +383,7 @@ int export_check_written(json_t *doc, const char *origin)
 		return refuse(origin, "run.uuid", uuid,
 			      "a uuid (8-4-4-4-12 lowercase hex digits)");
 	if (label && !*label)
-		return bad(origin, "run.label", "empty (expected text or null)");
+		return export_bad(origin, "run.label", "empty (expected text or null)");
 	if (host && (!*host || strlen(host) > 255 || strpbrk(host, " \t\n/") ||
 		     host[strcspn(host, "\r\v\f")]))
 		return refuse(origin, "run.host", host,
@@ -588,191 +416,4 @@ int export_check_written(json_t *doc, const char *origin)
 				      "a workload of this schedlab (schedlab list workloads)");
 	}
 	return 0;
-}
-
-/*
- * A case written before identities, member for member in the order
- * doc/export.md gives: version after workload, params as the identity,
- * settings after parameters.
- */
-static json_t *upgrade_case(json_t *c)
-{
-	const char *wl = json_string_value(json_object_get(c, "workload"));
-	json_t *up = json_object(), *v;
-	const char *key;
-
-	json_object_foreach(c, key, v) {
-		if (!strcmp(key, "params") && json_is_string(v)) {
-			char *id = identity_upgrade(wl, json_string_value(v));
-
-			json_object_set_new(up, key, json_string(id));
-			free(id);
-			continue;
-		}
-		json_object_set(up, key, v);
-		if (!strcmp(key, "workload"))
-			json_object_set_new(up, "version", json_integer(1));
-		else if (!strcmp(key, "parameters") &&
-			 !json_object_get(c, "settings"))
-			json_object_set_new(up, "settings", json_object());
-	}
-	return up;
-}
-
-void export_upgrade(json_t *doc)
-{
-	json_t *cases = json_object_get(doc, "cases"), *c;
-	size_t i;
-
-	json_array_foreach(cases, i, c)
-		if (!json_object_get(c, "version"))
-			json_array_set_new(cases, i, upgrade_case(c));
-}
-
-int export_dump(json_t *doc, FILE *f)
-{
-	errno = 0;
-	if (json_dumpf(doc, f, EXPORT_DUMP_FLAGS) || fputc('\n', f) == EOF ||
-	    fflush(f) || ferror(f)) {
-		if (!errno)
-			errno = EIO;
-		return -1;
-	}
-	return 0;
-}
-
-static int parse_size(const char *s, unsigned long long *out)
-{
-	static const char units[] = "KMGT";
-	unsigned long long v = 0;
-	const char *p = s, *u;
-	int shift = 0;
-
-	if (*p < '0' || *p > '9')
-		return -1;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (v > (1ull << 40))
-			return -1;
-		v = v * 10 + (unsigned long long)(*p - '0');
-	}
-	if (*p && (u = strchr(units, *p)) != NULL) {
-		shift = 10 * (int)(u - units + 1);
-		p++;
-		if (!strcmp(p, "iB") || !strcmp(p, "B"))
-			p += strlen(p);
-	}
-	if (*p || !v || v > (1ull << 40) >> shift)
-		return -1;
-	*out = v << shift;
-	return 0;
-}
-
-int export_limit(const char *opt, struct export_limit *lim)
-{
-	const char *env = getenv("SCHEDLAB_IMPORT_MAX");
-
-	lim->bytes = EXPORT_MAX_DEFAULT;
-	lim->from = "the default";
-	if (opt) {
-		lim->from = "--max-size";
-	} else if (env && *env) {
-		lim->from = "SCHEDLAB_IMPORT_MAX";
-		opt = env;
-	} else {
-		return 0;
-	}
-	if (parse_size(opt, &lim->bytes))
-		return error("%s: '%s' is not a size from 1 byte to 1T (as 256M, 4096, 1G)",
-			     lim->from, opt);
-	return 0;
-}
-
-/* A jansson reader that stops one byte past the limit. */
-struct capped {
-	FILE *f;
-	unsigned long long n, max;
-	bool over;
-};
-
-static size_t capped_read(void *buf, size_t len, void *arg)
-{
-	struct capped *c = arg;
-	size_t got;
-
-	if (len > c->max + 1 - c->n)
-		len = (size_t)(c->max + 1 - c->n);
-	got = fread(buf, 1, len, c->f);
-	c->n += got;
-	if (c->n > c->max) {
-		c->over = true;
-		return (size_t)-1;
-	}
-	return got;
-}
-
-json_t *export_load(const char *path)
-{
-	struct export_limit lim;
-
-	if (export_limit(NULL, &lim))
-		return NULL;
-	return export_load_limited(path, &lim);
-}
-
-json_t *export_load_limited(const char *path, const struct export_limit *lim)
-{
-	bool from_stdin = !strcmp(path, "-");
-	const char *name = from_stdin ? "stdin" : path;
-	FILE *f = from_stdin ? stdin : fopen(path, "r");
-	struct capped cap = { .f = f, .max = lim->bytes };
-	json_error_t err;
-	json_t *doc;
-	struct stat st;
-	int read_errno = 0;
-
-	if (!f) {
-		error_errno("%s: cannot open", path);
-		return NULL;
-	}
-	/* a file known to be too large is not read at all */
-	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) &&
-	    (unsigned long long)st.st_size > lim->bytes) {
-		error("%s: %lld bytes, above the import limit of %llu bytes (%s)",
-		      name, (long long)st.st_size, lim->bytes, lim->from);
-		if (!from_stdin)
-			fclose(f);
-		return NULL;
-	}
-	errno = 0;
-	doc = json_load_callback(capped_read, &cap, JSON_REJECT_DUPLICATES, &err);
-	if (ferror(f))
-		read_errno = errno ? errno : EIO;
-	if (!from_stdin)
-		fclose(f);
-	if (cap.over) {
-		json_decref(doc);
-		error("%s: more than %llu bytes, above the import limit of %llu bytes (%s)",
-		      name, lim->bytes, lim->bytes, lim->from);
-		return NULL;
-	}
-	if (read_errno) {
-		json_decref(doc);
-		errno = read_errno;
-		error_errno("%s: cannot read", name);
-		return NULL;
-	}
-	if (!doc) {
-		if (err.line > 0)
-			error("%s:%d:%d: %s", name, err.line, err.column,
-			      err.text);
-		else
-			error("%s: %s", name, err.text);
-		return NULL;
-	}
-	if (export_validate(doc, name)) {
-		json_decref(doc);
-		return NULL;
-	}
-	export_upgrade(doc);
-	return doc;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Private to src/store: the value sets and JSON formatting that the
- * export document (export.c) and the database (sqlite.c) share, so that
- * both accept exactly the same things.
+ * export document (export.c, export_series.c, export_file.c) and the
+ * database (sqlite.c) share, so that both accept exactly the same things.
  */
 #ifndef SCHEDLAB_STORE_EXPORT_H
 #define SCHEDLAB_STORE_EXPORT_H
@@ -33,5 +33,14 @@ int export_check_series(const json_t *ser, char *err, size_t len);
 
 /* Whether s is one of set (NULL-terminated). */
 bool export_one_of(const char *s, const char *const *set);
+
+/* export.c's checks for export_series.c: "ORIGIN: PATH: MSG", -1. */
+int export_bad(const char *origin, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A case's series at path at (export_series.c): 0, or -1 after error(). */
+int export_check_samples(const char *origin, json_t *c, const char *at,
+			 json_t *metrics);
+int export_check_histograms(const char *origin, json_t *c, const char *at);
+int export_check_monitors(const char *origin, json_t *c, const char *at);
 
 #endif

@@ -555,6 +555,7 @@ static const struct store_ops pg_ops = {
 	.campaign_get = pg_campaign_get,
 	.campaign_put = pg_campaign_put,
 	.campaign_names = pg_campaign_names,
+	.queue = &pg_queue_ops,
 };
 
 struct store *pg_store_open(const char *url, bool write)

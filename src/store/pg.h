@@ -5,7 +5,7 @@
  * pg_write.c: runs and cases written; pg_copy.c: samples and
  * histograms by COPY; pg_read.c: runs listed, resolved and loaded;
  * pg_campaign.c: campaigns' states;
- * queue.c: the job queue, in the same database.
+ * pg_queue.c: the job queue, in the same database (its queue ops).
  *
  * Everything lives in the PostgreSQL schema "schedlab" (search_path is
  * set on connecting), so a lab's database may hold other programs'
@@ -17,11 +17,14 @@
 #define SCHEDLAB_STORE_PG_H
 
 #include <libpq-fe.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "store/life.h"
 #include "store/store_int.h"
+#include "util.h"
 
 /*
  * libpq's functions, from libpq loaded by pg_connect() (lazylib.h): a
@@ -166,5 +169,27 @@ int copy_end(struct copy *c, bool ok);
  */
 int pg_import_tx(struct pg_store *s, json_t *doc, const char *origin,
 		 bool once, int64_t *id);
+
+/* The job queue's ops (pg_queue.c), in pg.c's table. */
+extern const struct queue_ops pg_queue_ops;
+
+/* A result's columns, for pg_read.c and pg_model.c. */
+/* A text column copied; NULL for NULL. */
+static inline char *pg_col_dup(const PGresult *res, int row, int col)
+{
+	return PQgetisnull(res, row, col) ? NULL :
+	       xstrdup(PQgetvalue(res, row, col));
+}
+
+static inline double pg_col_real(const PGresult *res, int row, int col)
+{
+	return PQgetisnull(res, row, col) ? NAN :
+	       strtod(PQgetvalue(res, row, col), NULL);
+}
+
+static inline int64_t pg_col_int(const PGresult *res, int row, int col)
+{
+	return strtoll(PQgetvalue(res, row, col), NULL, 10);
+}
 
 #endif

@@ -17,7 +17,9 @@
  * before it, in the same transaction that marks the job done.
  *
  * Every function returns -1 after error() naming the database by its
- * redacted URL; a SQLite store is refused by queue_open().
+ * redacted URL; a SQLite store is refused by queue_open(). The calls go
+ * through the backend's queue ops (store_int.h, queue_ops.c);
+ * PostgreSQL's are in pg_queue.c.
  */
 #ifndef SCHEDLAB_QUEUE_H
 #define SCHEDLAB_QUEUE_H
@@ -64,7 +66,7 @@ int queue_add(struct store *s, const struct queue_job *j, unsigned repeat,
 
 /*
  * "a*,b?" as an array of LIKE patterns: * is %, ? is _, and %, _ and \
- * themselves escaped. Malloc'd PostgreSQL array literal.
+ * themselves escaped. Malloc'd PostgreSQL array literal (pg_queue.c).
  */
 char *queue_hosts_like(const char *hosts);
 

@@ -106,4 +106,12 @@ void store_writer_col(sqlite3_stmt *st, int col, struct store_writer *w);
  * becomes abandoned, ended now. */
 int store_mark_abandoned(struct sqlite_store *s);
 
+/* sqlite_schema.c: the schema's version this binary writes, */
+extern const int sqlite_schema_latest;
+/* the file's (0: none yet; -1 after error(), a newer one refused), read
+ * in one snapshot, */
+int sqlite_schema_version(struct sqlite_store *s, int64_t *v);
+/* and the file brought up to it in one transaction. */
+int sqlite_migrate(struct sqlite_store *s);
+
 #endif

@@ -53,6 +53,39 @@ struct store_ops {
 	int (*campaign_put)(struct store *s, const char *name,
 			    const json_t *doc, bool create);
 	int (*campaign_names)(struct store *s, char ***names, size_t *n);
+	/* the job queue (queue.h); NULL: the backend keeps none (and its
+	 * row in backend.c's schemes[] says so) */
+	const struct queue_ops *queue;
+};
+
+/*
+ * A backend's job queue: each op has the contract of the queue.h
+ * function of the same name (queue_add() for add), which queue_ops.c
+ * calls through it.
+ */
+struct queue_job;
+struct queue_agent;
+struct queue_claim;
+struct queue_row;
+struct queue_ops {
+	bool (*connected)(struct store *s);
+	int (*add)(struct store *s, const struct queue_job *j, unsigned repeat,
+		   int64_t *ids);
+	int (*agent_register)(struct store *s, const struct queue_agent *a);
+	int (*agent_seen)(struct store *s, const char *name, int64_t job);
+	int (*claim)(struct store *s, const struct queue_agent *a,
+		     struct queue_claim *c);
+	int (*heartbeat)(struct store *s, int64_t id, int attempt,
+			 unsigned lease_s, char *why, size_t len);
+	int (*finish)(struct store *s, int64_t id, int attempt,
+		      const char *agent, int exit_status, const char *reason,
+		      json_t *doc, const char *origin, char *why, size_t len);
+	int (*release)(struct store *s, int64_t id, int attempt,
+		       const char *agent, const char *reason, bool refuse);
+	int (*list)(struct store *s, const char *state,
+		    struct queue_row **rows, size_t *n);
+	int (*cancel)(struct store *s, int64_t id, char *why, size_t len);
+	int (*retry)(struct store *s, int64_t id, char *why, size_t len);
 };
 
 struct store {

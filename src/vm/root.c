@@ -6,7 +6,7 @@
  * (and the ones schedlab opens at run time), the job file and an init -
  * as one newc archive in the cache, named by a hash of its bytes: the
  * second boot of the same files reuses it. What a run adds (its uuid,
- * its arguments) goes to a small archive of its own (vm/run.c), which
+ * its arguments) goes to a small archive of its own (vm/vm_run.c), which
  * the kernel unpacks over this one.
  */
 #include <elf.h>

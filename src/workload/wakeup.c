@@ -34,70 +34,6 @@
 #include "workload/wakeup.h"
 #include "util.h"
 
-enum { BLOCKED = 0, RUNNING = 1 };
-
-struct wk_msg;
-
-struct wk_worker {
-	uint32_t futex;			/* BLOCKED / RUNNING */
-	struct wk_worker *next;		/* on its message thread's list */
-	uint64_t wake_ns;		/* stamped by the message thread */
-	uint64_t requests;		/* served while measuring */
-	struct wk_msg *msg;
-	struct wk_shared *sh;
-	unsigned long *mat;		/* three N x N matrices */
-	unsigned char *page;		/* -p: the "transfer" buffer */
-	struct hist *wlat, *rlat;
-} __attribute__((aligned(64)));
-
-struct wk_msg {
-	uint32_t futex;
-	struct wk_worker *head;		/* waiting workers, pushed with CAS */
-	struct wk_shared *sh;
-	unsigned index;
-} __attribute__((aligned(64)));
-
-/* A per-CPU lock on its own cache line. */
-struct wk_lock {
-	int held;
-} __attribute__((aligned(64)));
-
-struct wk_shared {
-	const struct wakeup_cfg *cfg;
-	struct wl_ctx *ctx;
-	struct barrier barrier;
-	int stop;			/* set once: everyone leaves */
-	int measuring;			/* past the warm-up */
-	bool stamp;			/* record latencies (and stamp) */
-	bool probing;
-	unsigned matrix_n;		/* each worker's own matrices */
-	unsigned shared_n;		/* --split: everyone's, 0: none */
-	unsigned long *shared_mat;
-	unsigned ops_private, ops_shared;
-	const struct wakeup_place *place;
-	uint64_t pace_ns;		/* -R: each worker's interval; 0: closed loop */
-	int nlocks;
-	struct wk_lock *locks;
-};
-
-/* Wakes the owner of *word if it was BLOCKED: one FUTEX_WAKE at most. */
-static void wake_word(uint32_t *word)
-{
-	uint32_t old = BLOCKED;
-
-	if (__atomic_compare_exchange_n(word, &old, RUNNING, false,
-					__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-		futex_wake(word, 1);
-}
-
-/* Sleeps while *word is BLOCKED and nobody said stop. */
-static void wait_word(uint32_t *word, const int *stop)
-{
-	while (__atomic_load_n(word, __ATOMIC_SEQ_CST) == BLOCKED &&
-	       !__atomic_load_n(stop, __ATOMIC_SEQ_CST))
-		futex_wait(word, BLOCKED);
-}
-
 /*
  * N = sqrt(F * 1024 / 3 / 8): three matrices of 8-byte words fill F KiB
  * (in integers, as schbench: --split's parts may come to 0).
@@ -105,181 +41,6 @@ static void wait_word(uint32_t *word, const int *stop)
 static unsigned matrix_size(unsigned long footprint_kb)
 {
 	return (unsigned)sqrt((double)(footprint_kb * 1024 / 3 / 8));
-}
-
-static void matrix_multiply(unsigned long *m, unsigned n)
-{
-	unsigned long *a = m, *b = m + (size_t)n * n, *c = b + (size_t)n * n;
-
-	for (unsigned i = 0; i < n; i++)
-		for (unsigned j = 0; j < n; j++) {
-			unsigned long sum = 0;
-
-			for (unsigned k = 0; k < n; k++)
-				sum += a[i * n + k] * b[k * n + j];
-			c[i * n + j] = sum;
-		}
-}
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#else
-	__asm__ __volatile__("" ::: "memory");
-#endif
-}
-
-/*
- * The lock of the CPU this runs on, spinning with trylock; if the task
- * moved while it waited, it lets go and takes the new CPU's. Being
- * preempted while holding it stalls the next request on that CPU: that
- * is what makes preemption in the middle of a request expensive.
- */
-static struct wk_lock *cpu_lock(struct wk_shared *sh)
-{
-	for (;;) {
-		int cpu = sched_getcpu();
-		struct wk_lock *l = &sh->locks[cpu >= 0 && cpu < sh->nlocks ?
-					       cpu : 0];
-
-		if (__atomic_exchange_n(&l->held, 1, __ATOMIC_ACQUIRE)) {
-			cpu_relax();
-			continue;
-		}
-		if (sched_getcpu() == cpu || sh->nlocks == 1)
-			return l;
-		__atomic_store_n(&l->held, 0, __ATOMIC_RELEASE);
-	}
-}
-
-/*
- * -n multiplies: --split's shared share on everyone's matrices first,
- * then the rest on the worker's own (without --split: all its own).
- */
-static void do_work(struct wk_worker *w)
-{
-	struct wk_shared *sh = w->sh;
-	struct wk_lock *l = sh->cfg->locking ? cpu_lock(sh) : NULL;
-
-	if (sh->shared_n)
-		for (unsigned i = 0; i < sh->ops_shared; i++)
-			matrix_multiply(sh->shared_mat, sh->shared_n);
-	if (sh->matrix_n)
-		for (unsigned i = 0; i < sh->ops_private; i++)
-			matrix_multiply(w->mat, sh->matrix_n);
-	if (!l)
-		return;
-	__atomic_store_n(&l->held, 0, __ATOMIC_RELEASE);
-}
-
-static void sleep_until(uint64_t ns)
-{
-	struct timespec ts = { (time_t)(ns / 1000000000ull),
-			       (long)(ns % 1000000000ull) };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-	       EINTR)
-		;
-}
-
-static int worker_main(void *arg)
-{
-	struct wk_worker *w = arg;
-	struct wk_shared *sh = w->sh;
-	struct wk_msg *m = w->msg;
-	uint64_t next = 0;
-
-	if (wakeup_pin_worker(sh->place))
-		return wl_fail_errno(sh->ctx, "wakeup: pinning a worker to -W/--worker_cpus");
-	if (barrier_worker(&sh->barrier, sh->ctx))
-		return -1;
-	if (sh->pace_ns)
-		next = now_ns();
-	while (!__atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST)) {
-		struct wk_worker *head;
-		bool measuring;
-		uint64_t t0 = 0;
-
-		if (sh->pace_ns) {
-			/* -R: this worker's share of the requested rate */
-			next += sh->pace_ns;
-			sleep_until(next);
-		}
-		if (w->page)	/* -p: the worker writes its "message" */
-			memset(w->page, 2, sh->cfg->pipe_bytes);
-		__atomic_store_n(&w->futex, BLOCKED, __ATOMIC_SEQ_CST);
-		head = __atomic_load_n(&m->head, __ATOMIC_RELAXED);
-		do
-			w->next = head;
-		while (!__atomic_compare_exchange_n(&m->head, &head, w, true,
-				__ATOMIC_RELEASE, __ATOMIC_RELAXED));
-		wake_word(&m->futex);
-		wait_word(&w->futex, &sh->stop);
-		if (__atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST))
-			break;
-
-		measuring = __atomic_load_n(&sh->measuring, __ATOMIC_RELAXED);
-		if (sh->stamp && measuring) {
-			uint64_t now = now_ns(), wake = w->wake_ns;
-			uint64_t lat = now > wake ? now - wake : 0;
-
-			hist_record(w->wlat, lat);
-			if (sh->probing)
-				wl_message(sh->ctx);	/* the CPU; wlat goes
-							 * to the probes */
-			t0 = now;
-		}
-		if (!w->page) {	/* -p: a hand-off is all there is */
-			if (sh->cfg->sleep_us)
-				usleep(sh->cfg->sleep_us);
-			do_work(w);
-		}
-		if (measuring) {
-			if (sh->stamp)
-				hist_record(w->rlat, now_ns() - t0);
-			__atomic_store_n(&w->requests, w->requests + 1,
-					 __ATOMIC_RELAXED);
-		}
-	}
-	return 0;
-}
-
-static int message_main(void *arg)
-{
-	struct wk_msg *m = arg;
-	struct wk_shared *sh = m->sh;
-
-	if (wakeup_pin_message(sh->place, m->index))
-		return wl_fail_errno(sh->ctx, "wakeup: pinning message thread %u to -M/--message_cpus",
-				     m->index);
-	if (barrier_worker(&sh->barrier, sh->ctx))
-		return -1;
-	while (!__atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST)) {
-		struct wk_worker *w;
-		uint64_t now = 0;
-
-		/* blocked first: a push after the exchange below wakes us */
-		__atomic_store_n(&m->futex, BLOCKED, __ATOMIC_SEQ_CST);
-		w = __atomic_exchange_n(&m->head, NULL, __ATOMIC_ACQUIRE);
-		if (w && sh->stamp)
-			now = now_ns();
-		while (w) {
-			struct wk_worker *next = w->next;
-
-			if (w->page) {
-				/* -p: the answer, then a stamp of its own */
-				memset(w->page, 1, sh->cfg->pipe_bytes);
-				if (sh->stamp)
-					now = now_ns();
-			}
-			w->wake_ns = now;
-			wake_word(&w->futex);
-			w = next;
-		}
-		wait_word(&m->futex, &sh->stop);
-	}
-	return 0;
 }
 
 static uint64_t requests_now(const struct wk_worker *w, unsigned n)
@@ -317,11 +78,11 @@ static void stop_all(struct wk_shared *sh, struct wk_msg *msg, unsigned nmsg,
 {
 	__atomic_store_n(&sh->stop, 1, __ATOMIC_SEQ_CST);
 	for (unsigned i = 0; i < nmsg; i++) {
-		__atomic_store_n(&msg[i].futex, RUNNING, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&msg[i].futex, WK_RUNNING, __ATOMIC_SEQ_CST);
 		futex_wake(&msg[i].futex, INT_MAX);
 	}
 	for (unsigned i = 0; i < nwk; i++) {
-		__atomic_store_n(&wk[i].futex, RUNNING, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&wk[i].futex, WK_RUNNING, __ATOMIC_SEQ_CST);
 		futex_wake(&wk[i].futex, INT_MAX);
 	}
 }
@@ -380,167 +141,220 @@ static unsigned workers_per_thread(const struct wakeup_cfg *cfg)
 	return t ? t : 1;
 }
 
-static int wakeup_run(const void *cfgp, struct wl_ctx *ctx,
-		      struct wl_result *res)
-{
-	const struct wakeup_cfg *cfg = cfgp;
-	unsigned per = workers_per_thread(cfg);
-	unsigned nmsg = cfg->message_threads, nwk = nmsg * per;
-	struct wk_shared sh = { .cfg = cfg, .ctx = ctx, .stamp = cfg->record,
-				.probing = wl_probing(ctx) };
-	struct hist *wlat = NULL, *rlat = NULL, *rps, *sum = NULL;
+/* A run's state: what its threads share, and what the main side holds. */
+struct wk_run {
+	const struct wakeup_cfg *cfg;
+	struct wl_ctx *ctx;
+	struct wk_shared sh;
 	struct wakeup_place place;
-	struct wk_worker *wk;
+	unsigned per, nmsg, nwk;
 	struct wk_msg *msg;
+	struct wk_worker *wk;
+	struct hist *wlat, *rlat, *rps, *sum;
 	struct tasks t;
-	uint64_t start, stop, last, prev, total;
-	size_t mat;
+	uint64_t start, stop;
+};
+
+/* The shared state, the threads' slots and the histograms: 0, or -1
+ * after wl_fail(). */
+static int run_setup(struct wk_run *r)
+{
+	const struct wakeup_cfg *cfg = r->cfg;
+	struct wk_shared *sh = &r->sh;
 
 	/* --split: the private share's matrices per worker, the rest shared */
-	sh.matrix_n = matrix_size((unsigned long)cfg->footprint_kb * cfg->split / 100);
-	sh.shared_n = matrix_size((unsigned long)cfg->footprint_kb *
-				  (100 - cfg->split) / 100);
-	sh.ops_private = cfg->operations * cfg->split / 100;
-	sh.ops_shared = cfg->operations - sh.ops_private;
-	if (wakeup_place(cfg, &place))
-		return wl_fail(ctx, "wakeup: the CPUs of -M/-W changed since the start");
-	sh.place = &place;
-	sh.nlocks = (int)sysconf(_SC_NPROCESSORS_CONF);
-	if (sh.nlocks < 1)
-		sh.nlocks = 1;
+	sh->matrix_n = matrix_size((unsigned long)cfg->footprint_kb * cfg->split / 100);
+	sh->shared_n = matrix_size((unsigned long)cfg->footprint_kb *
+				   (100 - cfg->split) / 100);
+	sh->ops_private = cfg->operations * cfg->split / 100;
+	sh->ops_shared = cfg->operations - sh->ops_private;
+	if (wakeup_place(cfg, &r->place))
+		return wl_fail(r->ctx, "wakeup: the CPUs of -M/-W changed since the start");
+	sh->place = &r->place;
+	sh->nlocks = (int)sysconf(_SC_NPROCESSORS_CONF);
+	if (sh->nlocks < 1)
+		sh->nlocks = 1;
 	if (cfg->rps)
-		sh.pace_ns = (uint64_t)nwk * 1000000000ull / cfg->rps;
-	if (pipe(sh.barrier.ready) || pipe(sh.barrier.wake))
-		return wl_fail_errno(ctx, "pipe for the start barrier");
-	sh.locks = xcalloc_lines((size_t)sh.nlocks, sizeof(*sh.locks));
-	msg = xcalloc_lines(nmsg, sizeof(*msg));
-	wk = xcalloc_lines(nwk, sizeof(*wk));
-	rps = xcalloc_lines(1, sizeof(*rps));
+		sh->pace_ns = (uint64_t)r->nwk * 1000000000ull / cfg->rps;
+	if (pipe(sh->barrier.ready) || pipe(sh->barrier.wake))
+		return wl_fail_errno(r->ctx, "pipe for the start barrier");
+	sh->locks = xcalloc_lines((size_t)sh->nlocks, sizeof(*sh->locks));
+	r->msg = xcalloc_lines(r->nmsg, sizeof(*r->msg));
+	r->wk = xcalloc_lines(r->nwk, sizeof(*r->wk));
+	r->rps = xcalloc_lines(1, sizeof(*r->rps));
 	if (cfg->record) {
-		wlat = hists(nwk);
-		rlat = hists(nwk);
+		r->wlat = hists(r->nwk);
+		r->rlat = hists(r->nwk);
 		if (cfg->interval)
-			sum = hists(2);
-		if (!wlat || !rlat || (cfg->interval && !sum))
-			return wl_fail_errno(ctx, "wakeup: %u latency histograms",
-					     2 * nwk);
+			r->sum = hists(2);
+		if (!r->wlat || !r->rlat || (cfg->interval && !r->sum))
+			return wl_fail_errno(r->ctx, "wakeup: %u latency histograms",
+					     2 * r->nwk);
 	}
-	if (sh.shared_n) {
-		size_t n = 3 * (size_t)sh.shared_n * sh.shared_n;
+	if (sh->shared_n) {
+		size_t n = 3 * (size_t)sh->shared_n * sh->shared_n;
 
-		sh.shared_mat = xcalloc(n, sizeof(*sh.shared_mat));
+		sh->shared_mat = xcalloc(n, sizeof(*sh->shared_mat));
 		for (size_t k = 0; k < n; k++)
-			sh.shared_mat[k] = k;
+			sh->shared_mat[k] = k;
 	}
-	mat = 3 * (size_t)sh.matrix_n * sh.matrix_n;
-	if (tasks_init(&t, TASK_THREAD, nmsg + nwk, 0, ctx) ||
-	    tasks_use_barrier(&t, &sh.barrier))
+	return 0;
+}
+
+/* The message threads, then their workers, spawned: 0 or -1. */
+static int run_spawn(struct wk_run *r)
+{
+	const struct wakeup_cfg *cfg = r->cfg;
+	size_t mat = 3 * (size_t)r->sh.matrix_n * r->sh.matrix_n;
+
+	if (tasks_init(&r->t, TASK_THREAD, r->nmsg + r->nwk, 0, r->ctx) ||
+	    tasks_use_barrier(&r->t, &r->sh.barrier))
 		return -1;
-	for (unsigned i = 0; i < nmsg; i++) {
-		msg[i].sh = &sh;
-		msg[i].index = i;
-		if (tasks_spawn(&t, message_main, &msg[i]))
+	for (unsigned i = 0; i < r->nmsg; i++) {
+		r->msg[i].sh = &r->sh;
+		r->msg[i].index = i;
+		if (tasks_spawn(&r->t, wakeup_message_main, &r->msg[i]))
 			return -1;
 	}
-	for (unsigned i = 0; i < nwk; i++) {
-		struct wk_worker *w = &wk[i];
+	for (unsigned i = 0; i < r->nwk; i++) {
+		struct wk_worker *w = &r->wk[i];
 
-		w->sh = &sh;
-		w->msg = &msg[i / per];
+		w->sh = &r->sh;
+		w->msg = &r->msg[i / r->per];
 		w->mat = xcalloc(mat ? mat : 1, sizeof(*w->mat));
 		if (cfg->pipe_bytes)
 			w->page = xcalloc(cfg->pipe_bytes, 1);
 		for (size_t k = 0; k < mat; k++)
 			w->mat[k] = k;
 		if (cfg->record) {
-			w->wlat = &wlat[i];
-			w->rlat = &rlat[i];
+			w->wlat = &r->wlat[i];
+			w->rlat = &r->rlat[i];
 		}
-		if (tasks_spawn(&t, worker_main, w))
+		if (tasks_spawn(&r->t, wakeup_worker_main, w))
 			return -1;
 	}
-	if (tasks_wait_ready(&t) || tasks_release(&t))
-		return -1;
-	if (cfg->warmup)
-		sleep_until(now_ns() + cfg->warmup * 1000000000ull);
+	return 0;
+}
 
-	__atomic_store_n(&sh.measuring, 1, __ATOMIC_SEQ_CST);
-	wl_clock_start(ctx);
-	start = now_ns();
-	last = 0;
-	prev = start;
+/*
+ * The timed region: the requests counted every second into the RPS
+ * histogram (and -i's reports), then everyone stopped and reaped.
+ */
+static int run_measure(struct wk_run *r)
+{
+	const struct wakeup_cfg *cfg = r->cfg;
+	uint64_t last = 0, prev;
+
+	__atomic_store_n(&r->sh.measuring, 1, __ATOMIC_SEQ_CST);
+	wl_clock_start(r->ctx);
+	r->start = now_ns();
+	prev = r->start;
 	for (unsigned s = 1; s <= cfg->runtime; s++) {
 		uint64_t n, now, cur;
 
-		sleep_until(start + s * 1000000000ull);
-		n = requests_now(wk, nwk);
+		wakeup_sleep_until(r->start + s * 1000000000ull);
+		n = requests_now(r->wk, r->nwk);
 		now = now_ns();
 		/* per second of that interval: this wakeup may come late */
 		cur = (uint64_t)llround((double)(n - last) * 1e9 /
 					(double)(now - prev));
-		hist_record(rps, cur);
+		hist_record(r->rps, cur);
 		last = n;
 		prev = now;
 		if (cfg->interval && s % cfg->interval == 0)
-			interval_report(wk, nwk, sum, rps, s, (double)cur);
+			interval_report(r->wk, r->nwk, r->sum, r->rps, s,
+					(double)cur);
 	}
-	stop = now_ns();
-	wl_clock_stop(ctx);
-	__atomic_store_n(&sh.measuring, 0, __ATOMIC_SEQ_CST);
-	stop_all(&sh, msg, nmsg, wk, nwk);
-	if (tasks_reap(&t))
-		return -1;
+	r->stop = now_ns();
+	wl_clock_stop(r->ctx);
+	__atomic_store_n(&r->sh.measuring, 0, __ATOMIC_SEQ_CST);
+	stop_all(&r->sh, r->msg, r->nmsg, r->wk, r->nwk);
+	return tasks_reap(&r->t);
+}
+
+/* The blocks, RPS and pipe mode's figures into res: 0, or -1 after
+ * wl_fail() when -j's file was not written. */
+static int run_results(struct wk_run *r, struct wl_result *res)
+{
+	const struct wakeup_cfg *cfg = r->cfg;
+	double secs = (double)(r->stop - r->start) / 1e9;
 	/* with those woken in the window and finished after: one per wakeup */
-	total = requests_now(wk, nwk);
+	uint64_t total = requests_now(r->wk, r->nwk);
 
 	if (cfg->record) {
-		for (unsigned i = 1; i < nwk; i++) {
-			hist_merge(&wlat[0], &wlat[i]);
-			hist_merge(&rlat[0], &rlat[i]);
+		for (unsigned i = 1; i < r->nwk; i++) {
+			hist_merge(&r->wlat[0], &r->wlat[i]);
+			hist_merge(&r->rlat[0], &r->rlat[i]);
 		}
-		wl_latency_hist(ctx, &wlat[0]);
-		set_block(res, WK_WAKE_P, WK_WAKE_LINE_N, WK_WAKE_MIN, &wlat[0],
+		wl_latency_hist(r->ctx, &r->wlat[0]);
+		set_block(res, WK_WAKE_P, WK_WAKE_LINE_N, WK_WAKE_MIN, &r->wlat[0],
 			  wakeup_lat_pct, WK_NPCT, 1000);
-		set_block(res, WK_REQ_P, WK_REQ_LINE_N, WK_REQ_MIN, &rlat[0],
+		set_block(res, WK_REQ_P, WK_REQ_LINE_N, WK_REQ_MIN, &r->rlat[0],
 			  wakeup_lat_pct, WK_NPCT, 1000);
 	}
-	set_block(res, WK_RPS_P, WK_RPS_LINE_N, WK_RPS_MIN, rps,
+	set_block(res, WK_RPS_P, WK_RPS_LINE_N, WK_RPS_MIN, r->rps,
 		  wakeup_rps_pct, RPS_NPCT, 1);
 	if (strcmp(cfg->json, "none") &&
-	    wakeup_write_json(cfg, wlat, rlat, rps))
-		return wl_fail(ctx, "wakeup: -j/--json '%s' not written", cfg->json);
-	wl_set(res, WK_RPS_AVG, (double)total / ((double)(stop - start) / 1e9));
+	    wakeup_write_json(cfg, r->wlat, r->rlat, r->rps))
+		return wl_fail(r->ctx, "wakeup: -j/--json '%s' not written", cfg->json);
+	wl_set(res, WK_RPS_AVG, (double)total / secs);
 	wl_set(res, WK_REQUESTS, (double)total);
 	if (cfg->pipe_bytes) {
 		/* schbench's "avg worker transfer": per worker, per second */
-		double ops = (double)total / nwk / ((double)(stop - start) / 1e9);
+		double ops = (double)total / r->nwk / secs;
 
 		wl_set(res, WK_PIPE_OPS, ops);
 		wl_set(res, WK_PIPE_BPS, ops * cfg->pipe_bytes);
 		if (cfg->record) {
-			uint64_t v = hist_percentile(&wlat[0], 20);
+			uint64_t v = hist_percentile(&r->wlat[0], 20);
 
 			wl_set(res, WK_WAKE_P20, (double)v / 1000);
-			wl_set(res, WK_WAKE_P20_N, (double)hist_count_upto(&wlat[0], v));
+			wl_set(res, WK_WAKE_P20_N, (double)hist_count_upto(&r->wlat[0], v));
 		}
 	}
+	return 0;
+}
 
-	tasks_free(&t);
-	for (unsigned i = 0; i < nwk; i++) {
-		free(wk[i].mat);
-		free(wk[i].page);
+static void run_free(struct wk_run *r)
+{
+	tasks_free(&r->t);
+	for (unsigned i = 0; i < r->nwk; i++) {
+		free(r->wk[i].mat);
+		free(r->wk[i].page);
 	}
-	free(wk);
-	free(msg);
-	if (wlat) {
-		munmap(wlat, nwk * sizeof(*wlat));
-		munmap(rlat, nwk * sizeof(*rlat));
+	free(r->wk);
+	free(r->msg);
+	if (r->wlat) {
+		munmap(r->wlat, r->nwk * sizeof(*r->wlat));
+		munmap(r->rlat, r->nwk * sizeof(*r->rlat));
 	}
-	if (sum)
-		munmap(sum, 2 * sizeof(*sum));
-	free(rps);
-	free(sh.shared_mat);
-	free(sh.locks);
+	if (r->sum)
+		munmap(r->sum, 2 * sizeof(*r->sum));
+	free(r->rps);
+	free(r->sh.shared_mat);
+	free(r->sh.locks);
+}
+
+static int wakeup_run(const void *cfgp, struct wl_ctx *ctx,
+		      struct wl_result *res)
+{
+	const struct wakeup_cfg *cfg = cfgp;
+	unsigned per = workers_per_thread(cfg);
+	struct wk_run r = {
+		.cfg = cfg, .ctx = ctx, .per = per,
+		.nmsg = cfg->message_threads, .nwk = cfg->message_threads * per,
+		.sh = { .cfg = cfg, .ctx = ctx, .stamp = cfg->record,
+			.probing = wl_probing(ctx) },
+	};
+
+	if (run_setup(&r) || run_spawn(&r) ||
+	    tasks_wait_ready(&r.t) || tasks_release(&r.t))
+		return -1;
+	if (cfg->warmup)
+		wakeup_sleep_until(now_ns() + cfg->warmup * 1000000000ull);
+	if (run_measure(&r) || run_results(&r, res))
+		return -1;
+	run_free(&r);
 	return 0;
 }
 

@@ -102,4 +102,60 @@ extern const struct text_format wakeup_formats[];
 void wakeup_print_blocks(FILE *f, unsigned runtime, const struct wl_result *r,
 			 const char *rps_line, double rps);
 
+/*
+ * A run's threads and what they share (wakeup.c sets them up,
+ * wakeup_thread.c runs them).
+ */
+enum { WK_BLOCKED = 0, WK_RUNNING = 1 };
+
+struct wk_msg;
+
+struct wk_worker {
+	uint32_t futex;			/* WK_BLOCKED / WK_RUNNING */
+	struct wk_worker *next;		/* on its message thread's list */
+	uint64_t wake_ns;		/* stamped by the message thread */
+	uint64_t requests;		/* served while measuring */
+	struct wk_msg *msg;
+	struct wk_shared *sh;
+	unsigned long *mat;		/* three N x N matrices */
+	unsigned char *page;		/* -p: the "transfer" buffer */
+	struct hist *wlat, *rlat;
+} __attribute__((aligned(64)));
+
+struct wk_msg {
+	uint32_t futex;
+	struct wk_worker *head;		/* waiting workers, pushed with CAS */
+	struct wk_shared *sh;
+	unsigned index;
+} __attribute__((aligned(64)));
+
+/* A per-CPU lock on its own cache line. */
+struct wk_lock {
+	int held;
+} __attribute__((aligned(64)));
+
+struct wk_shared {
+	const struct wakeup_cfg *cfg;
+	struct wl_ctx *ctx;
+	struct barrier barrier;
+	int stop;			/* set once: everyone leaves */
+	int measuring;			/* past the warm-up */
+	bool stamp;			/* record latencies (and stamp) */
+	bool probing;
+	unsigned matrix_n;		/* each worker's own matrices */
+	unsigned shared_n;		/* --split: everyone's, 0: none */
+	unsigned long *shared_mat;
+	unsigned ops_private, ops_shared;
+	const struct wakeup_place *place;
+	uint64_t pace_ns;		/* -R: each worker's interval; 0: closed loop */
+	int nlocks;
+	struct wk_lock *locks;
+};
+
+/* wakeup_thread.c: the two kinds of thread (task_fn), and a sleep to an
+ * absolute CLOCK_MONOTONIC time. */
+int wakeup_worker_main(void *arg);
+int wakeup_message_main(void *arg);
+void wakeup_sleep_until(uint64_t ns);
+
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * compare/build.c: the comparison (compare/compare.h) from typed runs
+ * compare/compare.c: the comparison (compare/compare.h) from typed runs
  * (model/run.h): the cases of a baseline and its candidates paired by
  * the one matcher (compare/match.h), and for each the summaries, tests,
  * verdicts and scheduler metrics that moved - all computed by
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/build_int.h"
+#include "compare/compare_int.h"
 #include "util.h"
 
 /* The CPU time of a case, summed into struct cmp_run. */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * compare/build_int.h: what the comparison's builder shares among its
- * files - build.c (the cases paired, the cells filled, the verdicts),
+ * compare/compare_int.h: what the comparison's builder shares among its
+ * files - compare.c (the cases paired, the cells filled, the verdicts),
  * notes.c (the notes in words: differences, outliers, what moved, why
- * nothing matched) and runs.c (the run as the unit: the run-to-run noise
+ * nothing matched) and runs_unit.c (the run as the unit: the run-to-run noise
  * and the host's models). Not for use outside compare/.
  */
-#ifndef SCHEDLAB_COMPARE_BUILD_INT_H
-#define SCHEDLAB_COMPARE_BUILD_INT_H
+#ifndef SCHEDLAB_COMPARE_INT_H
+#define SCHEDLAB_COMPARE_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -36,7 +36,7 @@
 /* The note, and the error, when only the workload's version differs. */
 #define VERSION_FMT "workload %s measures differently in %s (version %u) than in %s (version %u)"
 
-/* The metrics every case's CPU time is summed from (build.c). */
+/* The metrics every case's CPU time is summed from (compare.c). */
 #define NDURATION 3
 
 /* Per run, its indices of the metrics every case is read for. */
@@ -72,7 +72,7 @@ struct medians {
 	size_t n;
 };
 
-/* build.c */
+/* compare.c */
 const char *build_case_name(const struct run_case *cs, char *buf, size_t len);
 
 /* How two cases relate, by the one rule (compare/match.h). */
@@ -135,7 +135,7 @@ void build_param_diff(const struct run_case *x, const struct run_case *y,
 void build_settings_note(struct comparison *c, size_t k,
 			  const struct run_case *bc, const struct run_case *x);
 
-/* runs.c */
+/* runs_unit.c */
 /*
  * The run-to-run noise of a case from the repeats of the baseline in
  * the store - the runs with its label and host - and not from every run

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * compare/runs.c: the run as the unit (build_int.h, doc/statistics.md's
+ * compare/runs_unit.c: the run as the unit (compare_int.h, doc/statistics.md's
  * "Runs as replicates"): a case's run-to-run noise from the baseline's
  * earlier runs, the host's noise model of a case, the runs' medians, and
  * a candidate's case against the baseline's by its runs.
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/build_int.h"
+#include "compare/compare_int.h"
 #include "util.h"
 
 static void add_median(void *arg, const double *x, size_t n)

@@ -4,8 +4,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "harness/instrument.h"
-#include "harness/wl_ctx.h"
+#include "task/instrument.h"
+#include "task/wl_ctx.h"
 #include "util.h"
 
 /*

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * vm/run.c: `schedlab vm run` - the job checked on the host, the root
+ * vm/vm_run.c: `schedlab vm run` - the job checked on the host, the root
  * found or made (vm/root.c), a small archive of this run's own (its
  * uuid, its `schedlab run` arguments) put after it, one boot (vm/qemu.c),
  * and the export the guest wrote stored in the host's database with the

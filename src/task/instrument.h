@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * instrument: what the harness does inside workers for the probes - a
- * per-task slot in shared memory, the CPU tracked message by message,
- * and the worker's own /proc counters read as it ends. tasks.c calls
- * these around every worker; workloads only call wl_message() and
- * wl_latency() (workload.h).
+ * instrument: what is done inside workers for the probes - a per-task
+ * slot in shared memory, the CPU tracked message by message, and the
+ * worker's own /proc counters read as it ends. task.c calls these around
+ * every worker, supervise.c around run(); workloads only call
+ * wl_message() and wl_latency() (task/task.h).
  */
 #ifndef SCHEDLAB_INSTRUMENT_H
 #define SCHEDLAB_INSTRUMENT_H

@@ -6,13 +6,15 @@
  * is better; `*  1.74%*` when the test says the difference is real),
  * then each candidate's change with its interval and verdict, and the
  * scheduler metrics that moved in the manner of lkp-tests' reports.
- * Markdown is the same tables for a web page or a merge request.
+ * Markdown is the same tables for a web page or a merge request
+ * (compare_markdown.c, through compare_text.h's walk).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/compare.h"
+#include "report/compare_text.h"
 #include "util.h"
 
 #define CELL 23		/* "%12.4f (%7.2f%%)" */
@@ -37,7 +39,7 @@ static const char *sweep_or_dash(const struct cmp_case *cs)
 	return *cs->sweep ? cs->sweep : "-";
 }
 
-static void job_title(FILE *f, const struct cmp_job *j, const char *pre)
+void cmp_job_title(FILE *f, const struct cmp_job *j, const char *pre)
 {
 	fprintf(f, "%s%s%s%s: %s, %s (%s)\n", pre, j->job,
 		*j->sweep_keys ? " by " : "", j->sweep_keys, j->metric.name,
@@ -236,33 +238,16 @@ static void text_explain(FILE *f, const struct comparison *c,
  * "Change (median)": what the change is of, spelt as the summary rows
  * are (Amean), so that it is not read as a change of the Hmean row.
  */
-static const char *change_label(const struct comparison *c)
+const char *cmp_change_label(const struct comparison *c)
 {
 	return stat_test_medians(c->opts.test) ? "Change (median)" :
 						 "Change (Amean)";
 }
 
-/*
- * What the text and the markdown tables do differently: the start of a
- * summary row, a cell, a candidate's change row. summary_rows() and
- * change_rows() walk the comparison once for both.
- */
-struct table_style {
-	void (*row_head)(FILE *f, const char *label, int w, const char *sweep);
-	void (*cell)(FILE *f, const struct cmp_cell *c, int row, bool mark,
-		     int dec);
-	void (*change)(FILE *f, const char *label, int w, const char *sweep,
-		       int runw, const char *run, const char *change, const char *p,
-		       const char *verdict, const char *why);
-	/* the Gmean ratio row (--ratio) */
-	void (*ratio)(FILE *f, const struct comparison *c,
-		      const struct cmp_job *j, int w);
-};
-
 /* mmtests' rows, each for every sweep value; a row per line. */
-static void summary_rows(FILE *f, const struct comparison *c,
-			 const struct cmp_job *j, int w,
-			 const struct table_style *t)
+void cmp_summary_rows(FILE *f, const struct comparison *c,
+		      const struct cmp_job *j, int w,
+		      const struct table_style *t)
 {
 	int dec = cmp_decimals(j);
 
@@ -289,9 +274,9 @@ static void summary_rows(FILE *f, const struct comparison *c,
 }
 
 /* Each candidate's change, interval, p and verdict, by sweep value. */
-static void change_rows(FILE *f, const struct comparison *c,
-			const struct cmp_job *j, int w,
-			const struct table_style *t)
+void cmp_change_rows(FILE *f, const struct comparison *c,
+		     const struct cmp_job *j, int w,
+		     const struct table_style *t)
 {
 	int runw = RUN_COL;
 
@@ -309,7 +294,7 @@ static void change_rows(FILE *f, const struct comparison *c,
 
 			change_text(ch, sizeof(ch), &j->cases[i].cell[k]);
 			p_text(p, sizeof(p), r->p);
-			t->change(f, change_label(c), w,
+			t->change(f, cmp_change_label(c), w,
 				  sweep_or_dash(&j->cases[i]), runw, c->runs[k].name,
 				  ch, p, verdict_word(j, r),
 				  j->metric.better == BETTER_NONE || c->brief ?
@@ -440,10 +425,10 @@ static void text_job(FILE *f, const struct comparison *c,
 {
 	int w = sweep_width(j);
 
-	job_title(f, j, "");
+	cmp_job_title(f, j, "");
 	text_header(f, c, w);
-	summary_rows(f, c, j, w, &text_style);
-	change_rows(f, c, j, w, &text_style);
+	cmp_summary_rows(f, c, j, w, &text_style);
+	cmp_change_rows(f, c, j, w, &text_style);
 	text_explain(f, c, j);
 	fputc('\n', f);
 }
@@ -508,7 +493,7 @@ static void text_duration(FILE *f, const struct comparison *c)
 /* --brief: a note within the line, cut with "..." past the columns. */
 #define BRIEF_NOTE (TEXT_COLUMNS - 3)
 
-static void notes(FILE *f, const struct comparison *c, const char *bullet)
+void cmp_notes(FILE *f, const struct comparison *c, const char *bullet)
 {
 	if (!c->nnotes)
 		return;
@@ -575,94 +560,12 @@ void render_compare_text(FILE *f, const struct comparison *c)
 	fputs(buf, f);
 	w = widest_line(buf);
 	free(buf);
-	notes(f, c, "  ");
+	cmp_notes(f, c, "  ");
 	if (w > TEXT_COLUMNS)
 		fprintf(f, "\n(lines up to %zu columns: for %d, %s, or --format markdown)\n",
 			w, TEXT_COLUMNS, c->nruns > 2 ?
 			"compare one candidate at a time" : !c->brief ?
 			"use --brief" : "shorten the sweep values");
-	fputc('\n', f);
-	render_verdict_line(f, c);
-}
-
-static void md_cell(FILE *f, const struct cmp_cell *c, int row, bool mark,
-		    int dec)
-{
-	char p[32];
-
-	if (!c->ok) {
-		fprintf(f, " %s |", c->present ? "failed" : "-");
-		return;
-	}
-	if (isnan(c->pct[row]))
-		snprintf(p, sizeof(p), "n/a");
-	else
-		snprintf(p, sizeof(p), c->points ? "%.2f pt" : "%.2f%%",
-			 c->pct[row]);
-	if (isnan(mm_row_value(&c->s, row)))
-		fprintf(f, " n/a (%s) |", p);
-	else
-		fprintf(f, mark ? " %.*f **(%s)** |" : " %.*f (%s) |",
-		row == MM_COV ? 4 : dec, mm_row_value(&c->s, row), p);
-}
-
-static void md_row_head(FILE *f, const char *label, int w, const char *sweep)
-{
-	(void)w;
-	fprintf(f, "| %s | %s |", label, sweep);
-}
-
-static void md_change(FILE *f, const char *label, int w, const char *sweep,
-		      int runw, const char *run, const char *change,
-		      const char *p, const char *verdict, const char *why)
-{
-	(void)label, (void)w, (void)runw;
-	fprintf(f, "| %s | %s | %s | %s | %s", sweep, run, change, p, verdict);
-	fprintf(f, why ? " (%s) |\n" : " |\n", why);
-}
-
-static void md_ratio(FILE *f, const struct comparison *c,
-		     const struct cmp_job *j, int w)
-{
-	(void)w;
-	fprintf(f, "| Gmean | ratio |");
-	for (size_t k = 0; k < c->nruns; k++)
-		if (isnan(j->gmean_ratio[k]))
-			fprintf(f, " n/a |");
-		else
-			fprintf(f, " %.4f |", j->gmean_ratio[k]);
-	fputc('\n', f);
-}
-
-static const struct table_style md_style = {
-	.row_head = md_row_head, .cell = md_cell, .change = md_change,
-	.ratio = md_ratio,
-};
-
-void render_compare_markdown(FILE *f, const struct comparison *c)
-{
-	fprintf(f, "Change: + is better; %s test, %g%% intervals, threshold %g%%; "
-		"**bold**: a significant mean.\n\n", cmp_test_name(c),
-		100 * (1 - c->opts.alpha), c->opts.threshold);
-	for (size_t jn = 0; jn < c->njobs; jn++) {
-		const struct cmp_job *j = &c->jobs[jn];
-
-		job_title(f, j, "### ");
-		fprintf(f, "\n| | %s |", *j->sweep_keys ? j->sweep_keys : "");
-		for (size_t k = 0; k < c->nruns; k++)
-			fprintf(f, " %s |", c->runs[k].name);
-		fprintf(f, "\n|---|---|");
-		for (size_t k = 0; k < c->nruns; k++)
-			fprintf(f, "---:|");
-		fputc('\n', f);
-		summary_rows(f, c, j, 0, &md_style);
-		fprintf(f, "\n| %s | run | %s [interval] | p | verdict |\n"
-			"|---|---|---:|---:|---|\n",
-			*j->sweep_keys ? j->sweep_keys : "case", change_label(c));
-		change_rows(f, c, j, 0, &md_style);
-		fputc('\n', f);
-	}
-	notes(f, c, "- ");
 	fputc('\n', f);
 	render_verdict_line(f, c);
 }

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * wl_ctx: the memory the harness shares with a workload process and all
- * its workers (workload/workload.h names it, struct wl_ctx): the failure
- * reason and its rank, the result, the probes' state. supervise.c maps
- * and reads it, instrument.c and tasks.c fill it inside the workload
- * process.
+ * its workers (task/task.h names it, struct wl_ctx): the failure reason
+ * and its rank, the result, the probes' state. harness/supervise.c maps
+ * and reads it; wl_ctx.c, instrument.c and task.c fill it inside the
+ * workload process.
  */
 #ifndef SCHEDLAB_WL_CTX_H
 #define SCHEDLAB_WL_CTX_H
@@ -12,7 +12,7 @@
 #include <stdatomic.h>
 
 #include "probe/probe.h"
-#include "workload/workload.h"
+#include "task/task.h"
 
 #define REASON_MAX 512
 #define WL_OWNED_MAX 4		/* directories a run may own */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * model/run.c: struct run (model/run.h) as plain data: a case's
+ * model/run_model.c: struct run (model/run.h) as plain data: a case's
  * parameters and settings as text, its series indexed by metric, the
  * lookups every reader uses, and freeing it all. Filling it is the
  * store's: store_load() from a database, run_from_export() from an

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * store/queue.c: the job queue in PostgreSQL (queue.h): jobs added,
- * claimed, renewed, finished, released, listed, cancelled and retried,
- * and the agents' rows. Texts travel as libpq text parameters; arrays
- * as PostgreSQL array literals (pg_array()).
+ * store/pg_queue.c: the PostgreSQL backend's job queue (its queue ops,
+ * store_int.h; the calls are queue.h's, through queue_ops.c): jobs
+ * added, claimed, renewed, finished, released, listed, cancelled and
+ * retried, and the agents' rows. Texts travel as libpq text parameters;
+ * arrays as PostgreSQL array literals (pg_array()).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -13,22 +14,8 @@
 
 #include "store/pg.h"
 #include "store/queue.h"
+#include "store/store_int.h"
 #include "util.h"
-
-struct store *queue_open(const char *url, const char *who, bool write)
-{
-	if (!store_scheme(url)->queue) {
-		error("%s: the job queue lives in a PostgreSQL database (--db postgresql://...), not in the SQLite file '%s'",
-		      who, url);
-		return NULL;
-	}
-	return write ? store_open(url) : store_open_ro(url);
-}
-
-bool queue_connected(struct store *s)
-{
-	return PQstatus(pg_of(s)->conn) == CONNECTION_OK;
-}
 
 /* An array literal of n texts: {"a","b\"c"}. Malloc'd. */
 static char *pg_array(const char *const *v, size_t n)
@@ -106,8 +93,8 @@ static int64_t to_i64(const char *s)
 	return strtoll(s, NULL, 10);
 }
 
-int queue_add(struct store *base, const struct queue_job *j, unsigned repeat,
-	      int64_t *ids)
+static int pg_queue_add(struct store *base, const struct queue_job *j,
+			unsigned repeat, int64_t *ids)
 {
 	struct pg_store *s = pg_of(base);
 	char *sets = pg_array(j->sets, j->nsets);
@@ -154,7 +141,8 @@ int queue_add(struct store *base, const struct queue_job *j, unsigned repeat,
 	return rc;
 }
 
-int queue_agent_register(struct store *base, const struct queue_agent *a)
+static int pg_queue_agent_register(struct store *base,
+				   const struct queue_agent *a)
 {
 	char *tags = pg_array(a->tags, a->ntags);
 	char pid[24];
@@ -182,7 +170,8 @@ int queue_agent_register(struct store *base, const struct queue_agent *a)
 	return res ? 0 : -1;
 }
 
-int queue_agent_seen(struct store *base, const char *name, int64_t job)
+static int pg_queue_agent_seen(struct store *base, const char *name,
+			       int64_t job)
 {
 	char id[24];
 	const char *p[] = { name, job ? id : NULL };
@@ -229,8 +218,8 @@ static char *value_or_null(const PGresult *res, int row, int col)
 	" AND (NOT needs_knobs OR $8::boolean)"				\
 	" AND NOT ($1::text = ANY (refused_by))"
 
-int queue_claim(struct store *base, const struct queue_agent *a,
-		struct queue_claim *c)
+static int pg_queue_claim(struct store *base, const struct queue_agent *a,
+			  struct queue_claim *c)
 {
 	char *tags = pg_array(a->tags, a->ntags);
 	char lease[16];
@@ -281,18 +270,6 @@ int queue_claim(struct store *base, const struct queue_agent *a,
 	return rc;
 }
 
-void queue_claim_free(struct queue_claim *c)
-{
-	for (size_t i = 0; i < c->nsets; i++)
-		free(c->sets[i]);
-	free(c->sets);
-	free(c->name);
-	free(c->jobfile);
-	free(c->iterations);
-	free(c->label);
-	memset(c, 0, sizeof(*c));
-}
-
 /*
  * Why job id is no longer attempt's, from its row: 1 with why set, or
  * -1 after error().
@@ -331,8 +308,8 @@ static int not_ours(struct pg_store *s, const char *id, int attempt,
 	return 1;
 }
 
-int queue_heartbeat(struct store *base, int64_t id, int attempt,
-		    unsigned lease_s, char *why, size_t len)
+static int pg_queue_heartbeat(struct store *base, int64_t id, int attempt,
+			      unsigned lease_s, char *why, size_t len)
 {
 	struct pg_store *s = pg_of(base);
 	char sid[24], att[16], lease[16];
@@ -355,9 +332,10 @@ int queue_heartbeat(struct store *base, int64_t id, int attempt,
 	return n ? 0 : not_ours(s, sid, attempt, why, len);
 }
 
-int queue_finish(struct store *base, int64_t id, int attempt,
-		 const char *agent, int exit_status, const char *reason,
-		 json_t *doc, const char *origin, char *why, size_t len)
+static int pg_queue_finish(struct store *base, int64_t id, int attempt,
+			   const char *agent, int exit_status,
+			   const char *reason, json_t *doc, const char *origin,
+			   char *why, size_t len)
 {
 	struct pg_store *s = pg_of(base);
 	char sid[24], st[16], att[16];
@@ -430,8 +408,8 @@ fail:
 	return -1;
 }
 
-int queue_release(struct store *base, int64_t id, int attempt, const char *agent,
-		  const char *reason, bool refuse)
+static int pg_queue_release(struct store *base, int64_t id, int attempt,
+			    const char *agent, const char *reason, bool refuse)
 {
 	char sid[24], att[16];
 	const char *p[] = { sid, att, agent, reason, refuse ? "t" : "f" };
@@ -456,8 +434,8 @@ static double num_or_nan(const PGresult *res, int row, int col)
 	       strtod(PQgetvalue(res, row, col), NULL);
 }
 
-int queue_list(struct store *base, const char *state, struct queue_row **rows,
-	       size_t *n)
+static int pg_queue_list(struct store *base, const char *state,
+			 struct queue_row **rows, size_t *n)
 {
 	const char *p[] = { state };
 	PGresult *res;
@@ -516,22 +494,6 @@ int queue_list(struct store *base, const char *state, struct queue_row **rows,
 	return 0;
 }
 
-void queue_rows_free(struct queue_row *rows, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(rows[i].state);
-		free(rows[i].name);
-		free(rows[i].label);
-		free(rows[i].hosts);
-		free(rows[i].tags);
-		free(rows[i].kernel);
-		free(rows[i].agent);
-		free(rows[i].run_uuid);
-		free(rows[i].reason);
-	}
-	free(rows);
-}
-
 /*
  * sql (an UPDATE of job $1 that changes it only in the states it
  * allows): 0 when it did, else 1 with why naming the state it is in.
@@ -565,7 +527,8 @@ static int change_state(struct store *base, int64_t id, const char *sql,
 	return 1;
 }
 
-int queue_cancel(struct store *s, int64_t id, char *why, size_t len)
+static int pg_queue_cancel(struct store *s, int64_t id, char *why,
+			   size_t len)
 {
 	return change_state(s, id, "UPDATE jobs SET state = 'cancelled',"
 			    " ended = now(), lease_until = NULL,"
@@ -574,7 +537,7 @@ int queue_cancel(struct store *s, int64_t id, char *why, size_t len)
 			    "cannot cancel the job", why, len);
 }
 
-int queue_retry(struct store *s, int64_t id, char *why, size_t len)
+static int pg_queue_retry(struct store *s, int64_t id, char *why, size_t len)
 {
 	return change_state(s, id, "UPDATE jobs SET state = 'queued',"
 			    " ended = NULL, lease_until = NULL, exit_status = NULL,"
@@ -582,3 +545,22 @@ int queue_retry(struct store *s, int64_t id, char *why, size_t len)
 			    " WHERE id = $1::bigint AND state IN ('failed', 'cancelled')",
 			    "cannot retry the job", why, len);
 }
+
+static bool pg_queue_connected(struct store *s)
+{
+	return PQstatus(pg_of(s)->conn) == CONNECTION_OK;
+}
+
+const struct queue_ops pg_queue_ops = {
+	.connected = pg_queue_connected,
+	.add = pg_queue_add,
+	.agent_register = pg_queue_agent_register,
+	.agent_seen = pg_queue_agent_seen,
+	.claim = pg_queue_claim,
+	.heartbeat = pg_queue_heartbeat,
+	.finish = pg_queue_finish,
+	.release = pg_queue_release,
+	.list = pg_queue_list,
+	.cancel = pg_queue_cancel,
+	.retry = pg_queue_retry,
+};

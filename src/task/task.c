@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tasks: the workers of workload/workload.h (forked processes or
+ * task: the workers of task/task.h (forked processes or
  * pthreads), hackbench's start barrier, reaping and killing them.
  */
 #include <errno.h>
@@ -17,10 +17,10 @@
 #include <stdint.h>
 #include <unistd.h>
 
-#include "harness/instrument.h"
-#include "harness/wl_ctx.h"
+#include "task/instrument.h"
+#include "task/task.h"
+#include "task/wl_ctx.h"
 #include "util.h"
-#include "workload/workload.h"
 
 /* Written into the ready channel by the SIGCHLD handler; workers write '*'. */
 #define DEAD_BYTE 'X'

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * report/history.c: `schedlab history` as text (a table per case, each
+ * report/history_text.c: `schedlab history` as text (a table per case, each
  * change point a marked line between its two runs, then the change
  * points in words) and as the "schedlab-history/1" JSON document
  * (doc/export.md). Numbers come from the model (report/history.h).
