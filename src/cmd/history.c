@@ -465,39 +465,26 @@ static int history_checks(const struct history_opts *o, int nargs, char **args,
 int cmd_history(int argc, char **argv)
 {
 	struct history_opts o;
-	struct opt_target t = { history_options, &o };
+	struct cmd_args a = { CMD_ARGS(history_options, o), .who = "history",
+			      .usage = history_usage };
 	struct store_series_query q;
-	struct store_series ss;
+	struct store_series ss = { 0 };
 	struct history h = { 0 };
 	struct history_order ord = { 0 };
-	char db[4096];
 	struct store *st;
 	double alpha;
-	int first, rc = EXIT_USAGE;
+	int first, rc;
 	FILE *f;
 
-	memset(&o, 0, sizeof(o));
-	opts_defaults(history_options, &o);
-	first = opts_parse_argv(&t, 1, argc, argv, "history", true);
+	first = cmd_parse(argc, argv, &a, &rc);
 	if (first < 0)
-		return EXIT_USAGE;
-	if (o.help) {
-		history_usage(stdout);
-		return EXIT_OK;
-	}
+		return rc;
+	rc = EXIT_USAGE;
 	if (history_checks(&o, argc - first, argv + first, &q, &alpha))
 		return EXIT_USAGE;
-	if (run_db_path(o.db, db, sizeof(db)))
-		return EXIT_USAGE;
-	if (store_missing(db)) {
-		error("history: no database at %s (runs are stored by 'schedlab run')", db);
-		return EXIT_USAGE;
-	}
-	st = store_open_ro(db);
-	if (!st)
-		return EXIT_USAGE;
-	if (store_series(st, &q, &ss)) {
-		store_close(st);
+	st = cmd_store_ro(&a, "runs are stored by 'schedlab run'");
+	if (!st || store_series(st, &q, &ss)) {
+		cmd_args_done(&a);
 		store_series_free(&ss);
 		return EXIT_USAGE;
 	}
@@ -541,6 +528,6 @@ out:
 	history_order_free(&ord);
 	history_free(&h);
 	store_series_free(&ss);
-	store_close(st);
+	cmd_args_done(&a);
 	return rc;
 }

@@ -403,23 +403,19 @@ static int noise_main(int argc, char **argv, bool plan)
 	const struct opt_def *tab = plan ? plan_options : noise_options;
 	const char *who = plan ? "plan" : "noise";
 	struct noise_opts o;
-	struct opt_target t = { tab, &o };
+	struct cmd_args a = { CMD_ARGS(tab, o), .who = who,
+			      .usage = plan ? plan_usage : noise_usage };
 	struct noise_set *sets = NULL;
 	struct store *st = NULL;
-	char db[4096], **jobs = NULL;
+	char **jobs = NULL;
 	size_t njobs = 0;
 	double effect = 0;
-	int first, rc = EXIT_USAGE;
+	int first, rc;
 
-	memset(&o, 0, sizeof(o));
-	opts_defaults(tab, &o);
-	first = opts_parse_argv(&t, 1, argc, argv, (char *)who, true);
+	first = cmd_parse(argc, argv, &a, &rc);
 	if (first < 0)
-		return EXIT_USAGE;
-	if (o.help) {
-		(plan ? plan_usage : noise_usage)(stdout);
-		return EXIT_OK;
-	}
+		return rc;
+	rc = EXIT_USAGE;
 	if (argc - first > 1) {
 		error("%s: one JOB at most, got '%s' too", who, argv[first + 1]);
 		return EXIT_USAGE;
@@ -427,16 +423,9 @@ static int noise_main(int argc, char **argv, bool plan)
 	if (plan && (first == argc ? (error("plan: expected JOB, the job to plan (usage: schedlab plan JOB --effect PCT)"), 1) :
 		     parse_effect(o.effect, &effect)))
 		return EXIT_USAGE;
-	if (run_db_path(o.db, db, sizeof(db)))
-		return EXIT_USAGE;
-	if (store_missing(db)) {
-		error("%s: no database at %s (runs are stored by 'schedlab run'; 'schedlab calibrate JOB' makes a noise model)",
-		      who, db);
-		return EXIT_USAGE;
-	}
-	st = store_open_ro(db);
+	st = cmd_store_ro(&a, "runs are stored by 'schedlab run'; 'schedlab calibrate JOB' makes a noise model");
 	if (!st)
-		return EXIT_USAGE;
+		goto out;
 	if (jobs_of(st, first < argc ? argv[first] : NULL, who, &jobs, &njobs))
 		goto out;
 	sets = xcalloc(njobs + 1, sizeof(*sets));
@@ -475,7 +464,7 @@ out:
 		noise_set_free(&sets[j]);
 	free(sets);
 	jobs_free(jobs, njobs);
-	store_close(st);
+	cmd_args_done(&a);
 	return rc;
 }
 
