@@ -693,18 +693,15 @@ static void kernel_ids(struct agent *a)
 	a->me.build_id = *a->build_id ? a->build_id : NULL;
 }
 
-static int setup(struct agent *a, const struct agent_opts *ao, char *url_buf,
-		 size_t len)
+static int setup(struct agent *a, const struct agent_opts *ao, const char *url)
 {
 	static struct utsname u;
 	char state[PATH_MAX - 400];
 
-	if (run_db_path(ao->db, url_buf, len))
-		return -1;
-	if (!store_scheme(url_buf)->queue)
+	if (!store_scheme(url)->queue)
 		return error("agent: the job queue lives in a PostgreSQL database (--db postgresql://...), not in the SQLite file '%s'",
-			     url_buf);
-	a->url = url_buf;
+			     url);
+	a->url = url;
 	if (uname(&u))
 		snprintf(u.nodename, sizeof(u.nodename), "localhost");
 	a->me.host = ao->host ? ao->host : u.nodename;
@@ -767,23 +764,18 @@ static void agent_usage(FILE *f)
 
 int cmd_agent(int argc, char **argv)
 {
-	struct agent_opts ao = { 0 };
-	struct opt_target t = { agent_options, &ao };
+	struct agent_opts ao;
+	struct cmd_args ca = { CMD_ARGS(agent_options, ao), .usage = agent_usage,
+			       .no_operands = true };
 	struct agent a = { 0 };
 	struct sigaction sa = { .sa_handler = on_stop };
-	char url[4096];
-	int first, rc = EXIT_USAGE;
+	int rc;
 	unsigned delay = 1;
 
-	opts_defaults(agent_options, &ao);
-	first = opts_parse_argv(&t, 1, argc, argv, "agent", false);
-	if (first < 0)
-		return EXIT_USAGE;
-	if (ao.help) {
-		agent_usage(stdout);
-		return EXIT_OK;
-	}
-	if (setup(&a, &ao, url, sizeof(url)))
+	if (cmd_parse(argc, argv, &ca, &rc) < 0)
+		return rc;
+	rc = EXIT_USAGE;
+	if (setup(&a, &ao, ca.db))
 		goto out;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);

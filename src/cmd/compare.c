@@ -26,10 +26,6 @@
 /* The most runs one side of a comparison takes. */
 #define SIDE_MAX 100
 
-const char *const compare_matches[] = { "params", "job", NULL };
-const char *const compare_units[] = { "run", "iteration", NULL };
-const char *const compare_bys[] = { "run", "host", NULL };
-
 /* The tables for reading take text or markdown; the rest have it all. */
 static const struct out_refusal compare_refusals[] = {
 	{ LAYOUTS_TABLES, FMT(HTML),
@@ -76,39 +72,11 @@ static void compare_usage(FILE *f)
 	fprintf(f, "\nExit status: 0 compared (whatever the verdict), 2 bad input or nothing to compare.\n");
 }
 
-int compare_parse(int argc, char **argv, const struct opt_def *tab,
-		  struct compare_opts *o, struct cmp_opts *co, int *first)
-{
-	struct opt_target t = { tab, o };
-
-	memset(o, 0, sizeof(*o));
-	opts_defaults(tab, o);
-	*first = opts_parse_argv(&t, 1, argc, argv, argv[0], true);
-	if (*first < 0)
-		return -1;
-	*co = compare_opts_default((enum stat_test)o->test);
-	co->metrics = o->metrics;
-	co->runs_unit = o->unit == 0;
-	if (o->help)
-		return 0;
-	return opt_parse_percent(argv[0], "threshold", o->threshold, 0, 1000, &co->threshold);
-}
-
 void compare_style(const struct compare_opts *o, struct comparison *c)
 {
 	c->ratio = o->ratio;
 	c->brief = o->brief > 0;
 	c->brief_top = o->brief;
-}
-
-/* The database, when there is one, for the run-to-run noise; else NULL. */
-struct store *compare_open_history(const char *dbopt)
-{
-	char db[4096];
-
-	if (run_db_path(dbopt, db, sizeof(db)) || store_missing(db))
-		return NULL;
-	return store_open_ro(db);
 }
 
 /*
@@ -247,6 +215,7 @@ static int side_specs(const char *operand, bool all, struct store *st,
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o;
+	struct cmd_args a = { CMD_ARGS(compare_options, o), .usage = compare_usage };
 	struct comparison c;
 	struct cmp_opts co;
 	struct compare_session s;
@@ -254,17 +223,15 @@ int cmd_compare(int argc, char **argv)
 	const struct run **rp;
 	char **specs = NULL;
 	size_t nspecs = 0, *side_end = NULL;
-	int first, n, rc = EXIT_USAGE;
+	int first, n, rc;
 	unsigned rows = 0;
 	char bad[128];
 
-	if (compare_parse(argc, argv, compare_options, &o, &co, &first))
-		return EXIT_USAGE;
-	if (o.help) {
-		compare_usage(stdout);
-		return EXIT_OK;
-	}
-	if (out_refused("compare", compare_refusals, o.layout, o.format))
+	first = cmd_parse(argc, argv, &a, &rc);
+	if (first < 0)
+		return rc;
+	if (compare_opts_from("compare", o.test, o.unit, o.threshold, o.metrics, &co) ||
+	    out_refused("compare", compare_refusals, o.layout, o.format))
 		return EXIT_USAGE;
 	if (o.rows && (o.layout != LAYOUT_MMTESTS ||
 		       mm_rows_parse(o.rows, &rows, bad, sizeof(bad)))) {
@@ -277,18 +244,21 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	n = argc - first;
-	if (o.by == 1) {
+	if (o.by == BY_HOST) {
 		if (o.layout != LAYOUT_MMTESTS) {
 			error("compare: --by host prints mmtests' layout per host, not --layout %s",
 			      out_layout_names[o.layout]);
 			return EXIT_USAGE;
 		}
-		return compare_by_host(&o, &co, rows, argv + first, n);
+		rc = compare_by_host(&o, &co, rows, argv + first, n, &a);
+		cmd_args_done(&a);
+		return rc;
 	}
 	if (n < 2) {
 		error("compare: expected a baseline and at least one candidate (usage: schedlab compare BASE CAND [CAND...])");
 		return EXIT_USAGE;
 	}
+	rc = EXIT_USAGE;
 	compare_session_init(&s, o.db);
 	st = compare_session_store(&s);
 	/* a database that is there but cannot be opened has said why */
@@ -303,8 +273,12 @@ int cmd_compare(int argc, char **argv)
 	if (compare_session_load(&s, (const char *const *)specs, nspecs,
 				 side_end, (size_t)n) ||
 	    compare_session_build(&s, (const char *const *)argv + first, &co,
-				  o.match == 1, true, &c))
+				  o.match == MATCH_JOB, true, &c))
 		goto out;
+	if (compare_test_decided("compare", o.test, &c)) {
+		compare_free(&c);
+		goto out;
+	}
 	rp = s.rp;
 	c.rows = rows;
 	compare_style(&o, &c);

@@ -633,6 +633,7 @@ static void print_case_lines(const struct judge *j, const struct run *cand)
 struct judge_args {
 	struct compare_opts o;
 	struct cmp_opts co;
+	struct run_source *src;	/* the database, read through one handle */
 	const char *spec;	/* SUITE or JOBFILE, or NULL */
 	const char *command;	/* the command line, for the run it stores */
 };
@@ -648,7 +649,7 @@ static int judge_run(struct judge_args *a, struct judge *j, int64_t ids[3])
 	char lbuf[256];
 	bool store_failed = false;
 	struct run_request rq = {
-		.spec = a->spec, .db = a->o.db, .quiet = true, .test = a->o.test,
+		.spec = a->spec, .db = a->o.db, .quiet = true, .test = a->co.test,
 		.iterations = a->o.iterations ? a->o.iterations : "auto",
 		.min_iter = a->o.min_iter, .max_iter = a->o.max_iter,
 		.budget = a->o.budget, .sets = a->o.sets.v, .nsets = a->o.sets.n,
@@ -689,7 +690,7 @@ static int judge_run(struct judge_args *a, struct judge *j, int64_t ids[3])
 
 static int judge_main(struct judge_args *a)
 {
-	struct judge j = { .co = a->co, .match_job = a->o.match == 1 };
+	struct judge j = { .co = a->co, .match_job = a->o.match == MATCH_JOB };
 	struct run runs[3];
 	const struct run *rp[3];
 	const char *specs[3];
@@ -709,13 +710,14 @@ static int judge_main(struct judge_args *a)
 	if (!j.live) {
 		const char *rs[2] = { a->o.baseline ? a->o.baseline : a->o.good, a->o.bad };
 
-		if (run_load_many(rs, j.mode == M_CLASSIFY ? 2 : 1, a->o.db, runs))
+		if (run_source_load_many(a->src, rs, j.mode == M_CLASSIFY ? 2 : 1,
+					 runs))
 			return EXIT_ABORT;
 		loaded_refs = true;
 		j.base = &runs[0];
 		j.bad = j.mode == M_CLASSIFY ? &runs[1] : NULL;
-		if (j.mode == M_THRESHOLD)
-			j.st = compare_open_history(a->o.db);
+		if (j.mode == M_THRESHOLD)	/* borrowed: the source's */
+			j.st = run_source_store(a->src);
 		if (j.bad && !refs_differ(j.base, j.bad, j.match_job,
 					  refs_why, sizeof(refs_why))) {
 			error("judge: %s (good) and %s (bad) do not differ in any case they share (Mann-Whitney, p < %g): %s; nothing to place a build by: abort (%d)",
@@ -725,7 +727,7 @@ static int judge_main(struct judge_args *a)
 		}
 	}
 	if (a->o.run) {
-		if (run_load(a->o.run, a->o.db, &runs[2]))
+		if (run_source_load(a->src, a->o.run, &runs[2]))
 			goto abort;
 		snprintf(names[0], sizeof(names[0]), "%s", a->o.run);
 	} else {
@@ -736,7 +738,11 @@ static int judge_main(struct judge_args *a)
 			goto out;
 		}
 		snprintf(names[0], sizeof(names[0]), "%lld", (long long)ids[0]);
-		if (run_load(names[0], a->o.db, &runs[2])) {
+		if (a->src->tried && !a->src->st) {
+			/* none there before the run made it: look again */
+			run_source_init(a->src, a->src->dbopt);
+		}
+		if (run_source_load(a->src, names[0], &runs[2])) {
 			rc = EXIT_SKIP;
 			goto out;
 		}
@@ -745,7 +751,7 @@ static int judge_main(struct judge_args *a)
 			for (size_t k = 0; k < 2 && ids[k + 1] >= 0; k++) {
 				snprintf(names[k + 1], sizeof(names[k + 1]), "%lld",
 					 (long long)ids[k + 1]);
-				if (run_load(names[k + 1], a->o.db, &runs[k]))
+				if (run_source_load(a->src, names[k + 1], &runs[k]))
 					goto abort;
 				if (has_case_failed(&runs[k], &failed) &&
 				    !strstr(failed, RUN_EXEC_OTHER_FAILED)) {
@@ -780,7 +786,7 @@ static int judge_main(struct judge_args *a)
 	if (j.mode == M_THRESHOLD && j.look_alpha > 0)
 		j.co.alpha = j.look_alpha;	/* the table at the level the looks used */
 	/* live references differ from the build by their --set: match by job */
-	if (compare_build(rp, specs, nruns, &j.co, a->o.match == 1 || j.live,
+	if (compare_build(rp, specs, nruns, &j.co, a->o.match == MATCH_JOB || j.live,
 			  j.st, &c)) {
 		rc = EXIT_ABORT;
 		goto out;
@@ -825,8 +831,6 @@ static int judge_main(struct judge_args *a)
 abort:
 	rc = EXIT_ABORT;
 out:
-	if (j.st)
-		store_close(j.st);
 	for (size_t k = 0; k < 3; k++)
 		if (k == 2 || loaded_refs)
 			run_free(&runs[k]);
@@ -834,35 +838,54 @@ out:
 	return rc;
 }
 
+/* judge's options and operands checked: EXIT_OK, or EXIT_ABORT after error(). */
+static int judge_check(struct judge_args *a, int argc, char **argv, int first)
+{
+	int nmodes;
+
+	if (compare_opts_from("judge", a->o.test, a->o.unit, a->o.threshold,
+			      a->o.metrics, &a->co))
+		return EXIT_ABORT;
+	nmodes = !!a->o.baseline + !!(a->o.good || a->o.bad) + !!a->o.good_sets.n;
+	if (nmodes != 1 || (a->o.bad_sets.n && !a->o.good_sets.n))
+		return error("judge: one of --baseline RUN, --good RUN --bad RUN, or --good-set KEY=VALUE [--bad-set KEY=VALUE] (the good state to judge against): abort (%d)",
+			     EXIT_ABORT), EXIT_ABORT;
+	if (!!a->o.good != !!a->o.bad)
+		return error("judge: --%s RUN needs --%s RUN too (or use --baseline RUN with --threshold): abort (%d)",
+			     a->o.good ? "good" : "bad", a->o.good ? "bad" : "good",
+			     EXIT_ABORT), EXIT_ABORT;
+	if (a->o.run && a->o.good_sets.n)
+		return error("judge: --run RUN judges a stored run; --good-set runs a reference beside a new run: choose one: abort (%d)",
+			     EXIT_ABORT), EXIT_ABORT;
+	if (argc - first > 1 || (a->o.run && argc - first == 1))
+		return error("judge: one of SUITE, JOBFILE or --run RUN, got %s '%s': abort (%d)",
+			     a->o.run ? "--run and" : "also", argv[argc - 1],
+			     EXIT_ABORT), EXIT_ABORT;
+	/* a stored reference is a separate run: runs-t decides, not --test */
+	if (a->o.test != CMP_TEST_AUTO && !a->o.good_sets.n && a->o.unit == UNIT_RUN)
+		return error("judge: --test %s cannot decide against a stored run: with --unit run (the default) each run's median is the sample and runs-t decides; leave --test out, or run the references beside the build (--good-set): abort (%d)",
+			     cmp_test_choices[a->o.test], EXIT_ABORT), EXIT_ABORT;
+	a->spec = first < argc ? argv[first] : NULL;
+	return EXIT_OK;
+}
+
 /* judge; command: its command line as given, for the run it stores. */
 static int judge(int argc, char **argv, const char *command)
 {
 	struct judge_args a = { .command = command };
-	int first, nmodes;
+	struct cmd_args ca = { CMD_ARGS(judge_options, a.o), .usage = judge_usage,
+			       .bad_rc = EXIT_ABORT };
+	int first, rc;
 
-	if (compare_parse(argc, argv, judge_options, &a.o, &a.co, &first))
-		return EXIT_ABORT;
-	if (a.o.help) {
-		judge_usage(stdout);
-		return EXIT_OK;
-	}
-	nmodes = !!a.o.baseline + !!(a.o.good || a.o.bad) + !!a.o.good_sets.n;
-	if (nmodes != 1 || (a.o.bad_sets.n && !a.o.good_sets.n))
-		return error("judge: one of --baseline RUN, --good RUN --bad RUN, or --good-set KEY=VALUE [--bad-set KEY=VALUE] (the good state to judge against): abort (%d)",
-			     EXIT_ABORT), EXIT_ABORT;
-	if (!!a.o.good != !!a.o.bad)
-		return error("judge: --%s RUN needs --%s RUN too (or use --baseline RUN with --threshold): abort (%d)",
-			     a.o.good ? "good" : "bad", a.o.good ? "bad" : "good",
-			     EXIT_ABORT), EXIT_ABORT;
-	if (a.o.run && a.o.good_sets.n)
-		return error("judge: --run RUN judges a stored run; --good-set runs a reference beside a new run: choose one: abort (%d)",
-			     EXIT_ABORT), EXIT_ABORT;
-	if (argc - first > 1 || (a.o.run && argc - first == 1))
-		return error("judge: one of SUITE, JOBFILE or --run RUN, got %s '%s': abort (%d)",
-			     a.o.run ? "--run and" : "also", argv[argc - 1],
-			     EXIT_ABORT), EXIT_ABORT;
-	a.spec = first < argc ? argv[first] : NULL;
-	return judge_main(&a);
+	first = cmd_parse(argc, argv, &ca, &rc);
+	if (first < 0)
+		return rc;
+	a.src = &ca.src;
+	rc = judge_check(&a, argc, argv, first);
+	if (rc == EXIT_OK)
+		rc = judge_main(&a);
+	cmd_args_done(&ca);
+	return rc;
 }
 
 int cmd_judge(int argc, char **argv)

@@ -466,20 +466,14 @@ static int misplaced(const struct queue_opts *qo, const char *sub)
 
 int cmd_queue(int argc, char **argv)
 {
-	struct queue_opts qo = { 0 };
-	struct opt_target t = { queue_options, &qo };
-	const char *sub;
-	char db[4096];
-	int first;
+	struct queue_opts qo;
+	struct cmd_args a = { CMD_ARGS(queue_options, qo), .usage = queue_usage };
+	const char *sub, *db = a.db;
+	int first, rc;
 
-	opts_defaults(queue_options, &qo);
-	first = opts_parse_argv(&t, 1, argc, argv, "queue", true);
+	first = cmd_parse(argc, argv, &a, &rc);
 	if (first < 0)
-		return EXIT_USAGE;
-	if (qo.help) {
-		queue_usage(stdout);
-		return EXIT_OK;
-	}
+		return rc;
 	if (first >= argc) {
 		queue_usage(stderr);
 		return EXIT_USAGE;
@@ -495,8 +489,6 @@ int cmd_queue(int argc, char **argv)
 				     qo.state), EXIT_USAGE;
 	}
 	if (misplaced(&qo, sub))
-		return EXIT_USAGE;
-	if (run_db_path(qo.db, db, sizeof(db)))
 		return EXIT_USAGE;
 	if (!strcmp(sub, "add")) {
 		if (argc - first != 1)
