@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "exec/exec.h"
 #include "options.h"
 #include "report/vocab.h"
 #include "monitor/monitor.h"
@@ -222,6 +223,21 @@ struct vm_cmd_shape {
 	  .offset = offsetof(T, F.timeout), .def = "15m", .min = 10,	\
 	  .max = 7 * 86400, .arg = "DURATION",				\
 	  .help = "the most one VM boot may take, job included; then qemu is killed" }
+
+/*
+ * The options run and ab share (cmd/run.c's run_request_of() makes a
+ * struct run_request of them): a field of each one's options struct.
+ */
+struct run_cmd_opts {
+	const char *label;
+	const char *db;
+	const char *iterations, *budget, *threshold;
+	const char *monitors, *monitor_interval;
+	struct trace_opts trace;
+	unsigned min_iter, max_iter;
+	struct opt_list sets;
+	bool quiet;
+};
 
 /* -h, --help into the bool field F of struct T. */
 #define OPT_HELP(T, F)							\
