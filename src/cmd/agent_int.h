@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "store/queue.h"
 
@@ -64,5 +65,24 @@ int agent_record(struct agent *a, const struct pending *p);
  * queue (when it still holds it). 0, or -1 when stopped.
  */
 int agent_recover(struct agent *a);
+
+/* ---- a job's child run (agent_child.c) ---- */
+
+enum stop_why { RUN_ENDED, RUN_LOST, RUN_STOPPED };
+
+/* The job file's name in the temporary directory: NAME.job */
+void agent_job_file_name(const char *name, char *buf, size_t len);
+/* text into a new file at path. -1 after error(). */
+int agent_write_file(const char *path, const char *text);
+/* The child: `schedlab run FILE ...` in a process group of its own. */
+pid_t agent_spawn_run(const struct agent *a, const struct queue_claim *c,
+		      const char *file, const char *uuid);
+/*
+ * Waits for the run, renewing the lease every third of it; stops it
+ * (SIGTERM to its group, SIGKILL 10 s later) when the job is no longer
+ * ours or the agent is told to stop. *status: its exit status.
+ */
+enum stop_why agent_watch(struct agent *a, const struct queue_claim *c,
+			  pid_t pid, int *status);
 
 #endif
