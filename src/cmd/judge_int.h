@@ -2,7 +2,7 @@
 /*
  * judge_int.h: what judge.c (the command: options, the run, the output)
  * and judge_rules.c (its decision: the threshold and bisect rules at
- * each look, the exit code, the JSON and lines that say why) share.
+ * each look, the exit code) share.
  */
 #ifndef SCHEDLAB_CMD_JUDGE_INT_H
 #define SCHEDLAB_CMD_JUDGE_INT_H
@@ -72,10 +72,5 @@ int judge_classify_code(const struct judge *j, const struct run *cand,
 int judge_threshold_code(const struct comparison *c);
 /* Whether every headline case is no change by equivalence; *most: the most ruled out. */
 bool judge_all_equivalent(const struct comparison *c, double *most);
-/* judge's decision as JSON, for compare's document. */
-json_t *judge_json(const struct judge *j, const struct run *cand, int rc,
-		   const char *why);
-/* A line a case on stderr: its iterations and why it stopped. */
-void judge_print_cases(const struct judge *j, const struct run *cand);
 
 #endif

@@ -3,8 +3,7 @@
  * judge_rules.c: judge's decision (judge_int.h) - at each look of the
  * run, the threshold rule (a regression beyond --threshold, or one
  * ruled out; the run the unit against a stored baseline) or the bisect
- * mode's placing between good and bad; then the exit code, and the JSON
- * and lines that say why.
+ * mode's placing between good and bad; then the exit code and why.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -456,57 +455,4 @@ bool judge_all_equivalent(const struct comparison *c, double *most)
 			any = true;
 		}
 	return any;
-}
-
-json_t *judge_json(const struct judge *j, const struct run *cand, int rc,
-		   const char *why)
-{
-	json_t *cases = json_array();
-
-	for (size_t i = 0; i < cand->ncases; i++) {
-		unsigned seq = cand->cases[i].seq;
-		const struct case_note *n = seq <= j->nnotes ? &j->notes[seq - 1] : NULL;
-		json_t *o = json_pack("{s:s, s:s, s:i}", "job", cand->cases[i].job,
-				      "sweep", cand->cases[i].sweep,
-				      "iterations", (json_int_t)cand->cases[i].niter);
-
-		if (n) {
-			json_object_set_new(o, "decided", json_boolean(n->decided));
-			json_object_set_new(o, "why", json_string(n->why));
-		}
-		if (n && n->have_cls) {
-			const struct seq_class *k = &n->cls;
-
-			json_object_set_new(o, "decision",
-					    json_string(seq_decision_names[k->decision]));
-			json_object_set_new(o, "position", isfinite(k->pos) ? json_real(k->pos) : json_null());
-			json_object_set_new(o, "position_lo", isfinite(k->lo) ? json_real(k->lo) : json_null());
-			json_object_set_new(o, "position_hi", isfinite(k->hi) ? json_real(k->hi) : json_null());
-			json_object_set_new(o, "references_pct", isfinite(k->ref_pct) ? json_real(k->ref_pct) : json_null());
-			json_object_set_new(o, "references_differ", json_boolean(k->refs_differ));
-		}
-		json_array_append_new(cases, o);
-	}
-	return json_pack("{s:s, s:b, s:s, s:i, s:s, s:o}",
-			 "mode", j->mode == M_CLASSIFY ? "classify" : "threshold",
-			 "interleaved", j->live,
-			 "decision", rc == EXIT_OK ? "good" : rc == EXIT_RUN_FAILED ? "bad" : "skip",
-			 "exit", rc, "why", why, "cases", cases);
-}
-
-void judge_print_cases(const struct judge *j, const struct run *cand)
-{
-	FILE *f = text_safe(stderr);
-
-	for (size_t i = 0; i < cand->ncases; i++) {
-		unsigned seq = cand->cases[i].seq;
-		const struct case_note *n = seq <= j->nnotes ? &j->notes[seq - 1] : NULL;
-
-		if (n && *n->why)
-			fprintf(f, "judge: case %u (%s%s%s): %zu iteration%s: %s\n", seq,
-				cand->cases[i].job, *cand->cases[i].sweep ? " " : "",
-				cand->cases[i].sweep, cand->cases[i].niter,
-				cand->cases[i].niter == 1 ? "" : "s", n->why);
-	}
-	fclose(f);
 }
