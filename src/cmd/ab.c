@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/ab_variant.h"
 #include "cmd/cmd.h"
 #include "cmd/compare_cli.h"
 #include "exec/exec.h"
@@ -32,22 +33,14 @@
 #include "store/store.h"
 #include "util.h"
 
-#define AB_MAX_VARIANTS 16
 #define AB_ALPHA 0.05
 
 struct ab_opts {
+	struct run_cmd_opts r;	/* what run takes too */
 	struct opt_list variants;
-	const char *label;
-	const char *db;
-	const char *iterations, *budget, *threshold;
-	const char *monitors, *monitor_interval;
-	struct trace_opts trace;
-	unsigned min_iter, max_iter;
-	struct opt_list sets;
 	const char *seed;
 	int format, layout;
 	bool dry_run;
-	bool quiet;
 	bool help;
 };
 
@@ -68,17 +61,17 @@ static const struct opt_def ab_options[] = {
 	{ .name = "variant", .type = OPT_LIST, .offset = O(variants),
 	  .arg = "'NAME: KEY=VALUE ...'", .short_flag = 'V',
 	  .help = "a variant: its name, then settings or job keys (quoted as in a shell); repeatable, the first is the baseline; replaces the job file's [variant:NAME] sections" },
-	{ .name = "label", .type = OPT_STRING, .offset = O(label), .arg = "LABEL",
+	{ .name = "label", .type = OPT_STRING, .offset = O(r.label), .arg = "LABEL",
 	  .help = "the runs' label (default: HOSTNAME-KERNELRELEASE); variant NAME is stored as LABEL/NAME" },
-	OPT_DB(struct ab_opts, db),
-	OPT_ITERATIONS(struct ab_opts, iterations),
-	OPT_ADAPTIVE(struct ab_opts, min_iter, max_iter, budget),
-	OPT_MONITOR(struct ab_opts, monitors, monitor_interval),
-	OPT_TRACE(struct ab_opts, trace),
-	{ .name = "threshold", .type = OPT_STRING, .offset = O(threshold),
+	OPT_DB(struct ab_opts, r.db),
+	OPT_ITERATIONS(struct ab_opts, r.iterations),
+	OPT_ADAPTIVE(struct ab_opts, r.min_iter, r.max_iter, r.budget),
+	OPT_MONITOR(struct ab_opts, r.monitors, r.monitor_interval),
+	OPT_TRACE(struct ab_opts, r.trace),
+	{ .name = "threshold", .type = OPT_STRING, .offset = O(r.threshold),
 	  .def = "5", .arg = "PCT",
 	  .help = "the smallest change that matters, in percent (0..1000: 5 or 5%); with auto: stop once each variant differs from the first or both medians are known to +-PCT/2" },
-	OPT_SET(struct ab_opts, sets),
+	OPT_SET(struct ab_opts, r.sets),
 	{ .name = "seed", .type = OPT_STRING, .offset = O(seed), .arg = "N",
 	  .help = "the seed of the rounds' order (1..2^53-1; default: a random one, recorded as environment.interleave_seed): the same seed, the same order" },
 	OPT_FORMAT(struct ab_opts, format, COMPARE_FORMATS, "text",
@@ -87,7 +80,7 @@ static const struct opt_def ab_options[] = {
 		   "text and markdown: variants (a table per job, a column per variant with its change, as seed 001's), or a table of compare --layout: mmtests (its full layout), wide, grid, raw or workload; then the verdict (csv and json: compare's document)"),
 	{ .name = "dry-run", .type = OPT_BOOL, .offset = O(dry_run), .short_flag = 'n',
 	  .help = "print the variants and the expanded plan; run nothing" },
-	{ .name = "quiet", .type = OPT_BOOL, .offset = O(quiet), .short_flag = 'q',
+	{ .name = "quiet", .type = OPT_BOOL, .offset = O(r.quiet), .short_flag = 'q',
 	  .help = "no progress and no per-run summary; the comparison only" },
 	OPT_HELP(struct ab_opts, help),
 	{ .name = NULL },
@@ -112,95 +105,6 @@ static void ab_usage(FILE *f)
 	fprintf(f, "\nExit status: 0 every case of every variant completed, 1 a case failed,\n"
 		"2 bad input (nothing changed), 130 interrupted (knobs restored, finished\n"
 		"cases kept).\n");
-}
-
-/*
- * The next word of s (blanks between words; 'single' and "double"
- * quotes and backslashes as a shell reads them) into *word; NULL at the
- * end. *bad: an unterminated quote.
- */
-static const char *next_word(const char *s, char **word, bool *bad)
-{
-	size_t n = 0, cap = strlen(s) + 1;
-	char *w, q = 0;
-
-	s += strspn(s, " \t");
-	if (!*s)
-		return NULL;
-	w = xmalloc(cap);
-	for (; *s && (q || (*s != ' ' && *s != '\t')); s++) {
-		if (q) {
-			if (*s == q)
-				q = 0;
-			else if (*s == '\\' && q == '"' && s[1])
-				w[n++] = *++s;
-			else
-				w[n++] = *s;
-		} else if (*s == '\'' || *s == '"') {
-			q = *s;
-		} else if (*s == '\\' && s[1]) {
-			w[n++] = *++s;
-		} else {
-			w[n++] = *s;
-		}
-	}
-	w[n] = '\0';
-	*bad = q != 0;
-	*word = w;
-	return s;
-}
-
-/* --variant 'NAME: KEY=VALUE ...' into v: 0, or -1 after error(). */
-static int parse_variant(const char *arg, struct plan_variant *v)
-{
-	const char *colon = strchr(arg, ':'), *s;
-	char *word, origin[512];
-	bool bad = false;
-
-	memset(v, 0, sizeof(*v));
-	if (!colon)
-		return error("ab: --variant '%s': expected 'NAME: KEY=VALUE ...' (the name, a colon, then settings; 'base:' for none)",
-			     arg);
-	v->name = xmalloc((size_t)(colon - arg) + 1);
-	memcpy(v->name, arg, (size_t)(colon - arg));
-	v->name[colon - arg] = '\0';
-	for (size_t n = strlen(v->name); n && (v->name[n - 1] == ' ' ||
-					       v->name[n - 1] == '\t');)
-		v->name[--n] = '\0';
-	memmove(v->name, v->name + strspn(v->name, " \t"),
-		strlen(v->name + strspn(v->name, " \t")) + 1);
-	if (!plan_variant_name_ok(v->name))
-		return error("ab: --variant '%s': '%s' is not a variant name (expected up to 32 letters, digits, '_', '-', '.' or '+')",
-			     arg, v->name);
-	s = colon + 1;
-	while ((s = next_word(s, &word, &bad))) {
-		if (bad) {
-			error("ab: --variant '%s': a quote is not closed", arg);
-			free(word);
-			return -1;
-		}
-		if (!strchr(word, '=') || word[0] == '=') {
-			error("ab: --variant '%s': '%s' is not KEY=VALUE", arg, word);
-			free(word);
-			return -1;
-		}
-		snprintf(origin, sizeof(origin), "--variant %s: %s", v->name, word);
-		plan_variant_add(v, word, origin);
-		free(word);
-	}
-	return 0;
-}
-
-/* Variants from the plan's [variant:NAME] sections. */
-static void file_variants(const struct plan *p, struct plan_variant *v)
-{
-	for (size_t i = 0; i < p->nvariants; i++) {
-		memset(&v[i], 0, sizeof(v[i]));
-		v[i].name = xstrdup(p->variants[i].name);
-		for (size_t k = 0; k < p->variants[i].nsets; k++)
-			plan_variant_add(&v[i], p->variants[i].sets[k],
-				    p->variants[i].origins[k]);
-	}
 }
 
 /* ab's stopping rule (iterations = auto), for every variant against the first. */
@@ -288,25 +192,6 @@ static void ab_done(void *arg, const struct plan_case *c, unsigned n,
 	free(w);
 }
 
-static void print_variants(FILE *f, const struct plan_variant *v, size_t n)
-{
-	fprintf(f, "# %zu variants, interleaved round by round (the first is the baseline):\n", n);
-	for (size_t i = 0; i < n; i++) {
-		fprintf(f, "#   %s:", v[i].name);
-		if (!v[i].nsets)
-			fprintf(f, " (the plan as it is)");
-		for (size_t k = 0; k < v[i].nsets; k++) {
-			const char *s = v[i].sets[k], *eq = strchr(s, '=');
-
-			if (strpbrk(eq, " \t\"\\") && !strchr(eq, '\''))
-				fprintf(f, " %.*s='%s'", (int)(eq - s), s, eq + 1);
-			else
-				fprintf(f, " %s", s);
-		}
-		fputc('\n', f);
-	}
-}
-
 struct ab_head {
 	const struct plan_variant *v;
 	size_t n;
@@ -317,7 +202,7 @@ static void ab_checked(void *arg)
 {
 	const struct ab_head *h = arg;
 
-	print_variants(stdout, h->v, h->n);
+	ab_print_variants(stdout, h->v, h->n);
 	fflush(stdout);
 }
 
@@ -367,7 +252,7 @@ static int ab_compare(const struct ab_opts *o, const struct cmp_opts *co,
 		snprintf(names[k], sizeof(names[k]), "%lld", (long long)ids[k]);
 		specs[k] = names[k];
 	}
-	compare_session_init(&s, o->db);
+	compare_session_init(&s, o->r.db);
 	/*
 	 * The variants ran in the same rounds: their difference is judged
 	 * by the noise within them, not widened by the noise between
@@ -385,74 +270,102 @@ static int ab_compare(const struct ab_opts *o, const struct cmp_opts *co,
 	return rc;
 }
 
-int cmd_ab(int argc, char **argv)
+/* --seed into rq->seed (none: 0, a random one). -1 after error(). */
+static int ab_seed(const char *seed, struct run_request *rq)
 {
-	struct ab_opts o;
-	struct opt_target t = { ab_options, &o };
-	struct plan_variant v[AB_MAX_VARIANTS];
+	unsigned long long s;
+	char *end;
+
+	if (!seed)
+		return 0;
+	errno = 0;
+	s = strtoull(seed, &end, 10);
+	if (!*seed || *seed == '-' || *end || errno || !s || s >= 1ULL << 53)
+		return error("ab: option --seed: expected a whole number in 1..9007199254740991, got '%s'",
+			     seed);
+	rq->seed = s;
+	return 0;
+}
+
+/*
+ * The variants v[0..nv) run interleaved by rq (the first its own run,
+ * the others beside it), then compared; ab's exit code.
+ */
+static int ab_run(const struct ab_opts *o, struct run_request *rq,
+		  const struct cmp_opts *co, const struct plan_variant *v,
+		  size_t nv, bool doc_only)
+{
 	struct run_variant rv[AB_MAX_VARIANTS];
 	int64_t ids[AB_MAX_VARIANTS];
 	struct run_switch_stats sws = { 0 };
+	struct ab_rule rule = { co->threshold, rq->quiet, v };
+	struct run_adapt ad = { ab_enough, ab_done, &rule };
+	struct ab_head head = { v, nv };
+	int rc, run_rc;
+
+	for (size_t i = 0; i < nv; i++)
+		rv[i] = (struct run_variant){ v[i].name,
+			(const char *const *)v[i].sets, v[i].nsets,
+			(const char *const *)v[i].origins };
+	rq->own = &rv[0];
+	rq->name = rv[0].name;
+	rq->variants = &rv[1];
+	rq->nvariants = nv - 1;
+	rq->variant_ids = &ids[1];
+	rq->switch_stats = &sws;
+	rq->adapt = &ad;
+	if (o->dry_run || !rq->quiet) {
+		rq->checked = ab_checked;
+		rq->checked_arg = &head;
+	}
+	if (o->dry_run)
+		return exec_dry(rq);
+	run_rc = exec_run(rq, &ids[0]);
+	/* interrupted: the finished cases are kept, nothing is compared */
+	if (ids[0] < 0 || run_rc == EXIT_USAGE || run_rc == EXIT_INTERRUPTED)
+		return run_rc;
+	if (sws.n && !o->r.quiet)
+		fprintf(doc_only ? stderr : stdout,
+			"knobs: switched around %u iterations, %.3f ms each to apply and restore (median; the most %.3f ms)\n",
+			sws.n, sws.median_us / 1000, sws.max_us / 1000);
+	for (size_t k = 1; k < nv; k++)
+		if (ids[k] < 0)
+			return run_rc;
+	if (!rq->quiet)
+		putchar('\n');
+	rc = ab_compare(o, co, ids, nv);
+	return rc == EXIT_OK ? run_rc : rc;
+}
+
+int cmd_ab(int argc, char **argv)
+{
+	struct ab_opts o;
+	struct cmd_args a = { CMD_ARGS(ab_options, o), .usage = ab_usage };
+	struct plan_variant v[AB_MAX_VARIANTS];
 	struct run_request rq;
-	struct ab_rule rule;
-	struct ab_head head;
-	struct run_adapt ad;
 	struct cmp_opts co;
 	struct plan plan = { 0 };
 	char *command;
 	size_t nv = 0;
-	int first, rc = EXIT_USAGE, run_rc;
+	int first, rc;
 	bool doc_only, bad;
 
-	memset(&o, 0, sizeof(o));
-	opts_defaults(ab_options, &o);
 	command = store_command_line(argv);	/* before getopt reorders argv */
-	first = opts_parse_argv(&t, 1, argc, argv, "ab", true);
+	first = cmd_parse(argc, argv, &a, &rc);
 	if (first < 0)
 		goto out;
-	if (o.help) {
-		ab_usage(stdout);
-		rc = EXIT_OK;
-		goto out;
-	}
-	if (argc - first > 1) {
-		error("ab: one SUITE or JOBFILE at most, got '%s' and '%s'",
-		      argv[first], argv[first + 1]);
-		goto out;
-	}
-	rq = (struct run_request){
-		.spec = first < argc ? argv[first] : NULL, .label = o.label,
-		.db = o.db, .iterations = o.iterations,
-		.min_iter = o.min_iter, .max_iter = o.max_iter,
-		.budget = o.budget, .quiet = o.quiet,
-		.monitors = o.monitors, .monitor_interval = o.monitor_interval,
-		.trace = o.trace,
-		.sets = o.sets.v, .nsets = o.sets.n,
-		.command = command, .ab = true,
-	};
+	rc = EXIT_USAGE;
+	rq = run_request_of(&o.r, first < argc ? argv[first] : NULL, command);
+	rq.ab = true;
 	co = compare_opts_default(TEST_MWU);
 	co.alpha = AB_ALPHA;
 	/* csv and json: the document alone on stdout */
 	doc_only = o.format != FMT_TEXT && o.format != FMT_MARKDOWN;
-	rq.quiet = o.quiet || doc_only;
-	if (opt_parse_percent("ab", "threshold", o.threshold, 0, 1000, &co.threshold) ||
-	    run_check_iterations("ab", &rq))
+	rq.quiet = o.r.quiet || doc_only;
+	if (opt_parse_percent("ab", "threshold", o.r.threshold, 0, 1000, &co.threshold) ||
+	    run_check_iterations("ab", &rq) || ab_seed(o.seed, &rq))
 		goto out;
 	rq.threshold = co.threshold;
-	if (o.seed) {
-		char *end;
-		unsigned long long s;
-
-		errno = 0;
-		s = strtoull(o.seed, &end, 10);
-		if (!*o.seed || *o.seed == '-' || *end || errno || !s ||
-		    s >= 1ULL << 53) {
-			error("ab: option --seed: expected a whole number in 1..9007199254740991, got '%s'",
-			      o.seed);
-			goto out;
-		}
-		rq.seed = s;
-	}
 	/*
 	 * the plan once: its [variant:NAME] sections, and its mistakes early;
 	 * its warnings are the run's to say (exec_run() loads it again)
@@ -468,78 +381,8 @@ int cmd_ab(int argc, char **argv)
 		error("ab: --layout workload: " WL_TABLE_NONE);
 		goto out;
 	}
-	if (o.variants.n > AB_MAX_VARIANTS ||
-	    (!o.variants.n && plan.nvariants > AB_MAX_VARIANTS)) {
-		error("ab: %zu variants; at most %d", o.variants.n ? o.variants.n :
-		      plan.nvariants, AB_MAX_VARIANTS);
-		goto out;
-	}
-	if (o.variants.n) {
-		for (; nv < o.variants.n; nv++)
-			if (parse_variant(o.variants.v[nv], &v[nv])) {
-				plan_variant_free(&v[nv]);
-				goto out;
-			}
-	} else {
-		file_variants(&plan, v);
-		nv = plan.nvariants;
-	}
-	if (nv < 2) {
-		error("ab: %s variant%s; ab compares two or more (--variant 'base:' --variant 'NAME: KEY=VALUE ...', or [variant:NAME] sections in the job file)",
-		      nv ? "one" : "no", nv ? "" : "s");
-		goto out;
-	}
-	for (size_t i = 0; i < nv; i++)
-		for (size_t k = 0; k < i; k++)
-			if (!strcmp(v[i].name, v[k].name)) {
-				error("ab: variant '%s' is given twice", v[i].name);
-				goto out;
-			}
-	for (size_t i = 0; i < nv; i++)
-		rv[i] = (struct run_variant){ v[i].name,
-			(const char *const *)v[i].sets, v[i].nsets,
-			(const char *const *)v[i].origins };
-	rq.own = &rv[0];
-	rq.name = rv[0].name;
-	rq.variants = &rv[1];
-	rq.nvariants = nv - 1;
-	rq.variant_ids = &ids[1];
-	rq.switch_stats = &sws;
-	rule = (struct ab_rule){ co.threshold, rq.quiet, v };
-	ad = (struct run_adapt){ ab_enough, ab_done, &rule };
-	rq.adapt = &ad;
-	head = (struct ab_head){ v, nv };
-	if (o.dry_run) {
-		rq.checked = ab_checked;
-		rq.checked_arg = &head;
-		rc = exec_dry(&rq);
-		goto out;
-	}
-	if (!rq.quiet) {
-		rq.checked = ab_checked;
-		rq.checked_arg = &head;
-	}
-	run_rc = exec_run(&rq, &ids[0]);
-	/* interrupted: the finished cases are kept, nothing is compared */
-	if (ids[0] < 0 || run_rc == EXIT_USAGE || run_rc == EXIT_INTERRUPTED) {
-		rc = run_rc;
-		goto out;
-	}
-	if (sws.n && !o.quiet)
-		fprintf(doc_only ? stderr : stdout,
-			"knobs: switched around %u iterations, %.3f ms each to apply and restore (median; the most %.3f ms)\n",
-			sws.n, sws.median_us / 1000, sws.max_us / 1000);
-	for (size_t k = 1; k < nv; k++)
-		if (ids[k] < 0)
-			goto done;
-	if (!rq.quiet)
-		putchar('\n');
-	rc = ab_compare(&o, &co, ids, nv);
-	if (rc == EXIT_OK)
-		rc = run_rc;
-	goto out;
-done:
-	rc = run_rc;
+	if (!ab_variants(&o.variants, &plan, v, &nv))
+		rc = ab_run(&o, &rq, &co, v, nv, doc_only);
 out:
 	for (size_t i = 0; i < nv; i++)
 		plan_variant_free(&v[i]);

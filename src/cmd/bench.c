@@ -195,68 +195,139 @@ static char *bench_trace_root(const struct trace_opts *t)
 	return root;
 }
 
+/* The common options, beside the workload's; format's choices are names. */
+static const struct opt_def common_template[] = {
+	/* not the vocabulary of report/vocab.h: the workload's own
+	 * reference texts, or json */
+	{ .name = "format", .type = OPT_ENUM,
+	  .offset = offsetof(struct bench_opts, format), .arg = "FMT",
+	  .help = "output: the reference tool's lines, or every measured value as JSON" },
+	{ .name = "timeout", .type = OPT_DURATION,
+	  .offset = offsetof(struct bench_opts, timeout),
+	  .min = 1, .max = 31536000, .arg = "SECONDS",
+	  .help = "kill every worker and fail after this long, per run (default: no limit)" },
+	{ .name = "repeat", .type = OPT_UINT,
+	  .offset = offsetof(struct bench_opts, repeat), .def = "1",
+	  .min = 1, .max = MAX_REPEAT, .arg = "N",
+	  .help = "run N times, then mean +- stddev as perf stat --repeat (also -r N before WORKLOAD)" },
+	{ .name = "probes", .type = OPT_ENUM,
+	  .offset = offsetof(struct bench_opts, probes),
+	  .choices = probe_level_names, .arg = "LEVEL",
+	  .help = "scheduler metrics and latency: on (the default with --format json); "
+		  "off (the workload alone, as the reference tool; the default with its text); "
+		  "perf (also perf's software counters, which slow every context switch)" },
+	OPT_MONITOR(struct bench_opts, monitors, monitor_interval),
+	OPT_TRACE(struct bench_opts, trace),
+	{ .name = "help", .type = OPT_BOOL,
+	  .offset = offsetof(struct bench_opts, help), .short_flag = 'h',
+	  .help = "show this help" },
+	{ .name = NULL },
+};
+#define NCOMMON ARRAY_SIZE(common_template)
+
+/*
+ * The reference tools' text stands in for the tool: the workload alone,
+ * as it would run. JSON says everything measured. --probes unless given.
+ */
+static int default_probes(const struct workload *wl, const void *cfg,
+			  const struct text_format *tf)
+{
+	const char *why = wl->probes_tip ? wl->probes_tip(cfg) : NULL;
+
+	if (tf)
+		return PROBES_OFF;
+	if (!why)
+		return PROBES_ON;
+	warning("%s: probes off: %s; --probes=on records them anyway",
+		wl->name, why);
+	return PROBES_OFF;
+}
+
+/* One case of wl with cfg as bo says, run and printed; an exit code. */
+static int bench_run(const struct workload *wl, void *cfg,
+		     const struct text_format *tf, const struct bench_opts *bo,
+		     unsigned mon, unsigned mon_ms, char *root)
+{
+	struct case_result r;
+	struct plan_case pc;
+	int rc;
+
+	if (tf && tf->header)
+		tf->header(stdout, cfg);
+	pc = (struct plan_case){ .seq = 1, .job = (char *)wl->name, .wl = wl,
+				 .task = TASK_SETTINGS_NONE,
+				 .cfg = cfg, .iterations = bo->repeat,
+				 .timeout_s = bo->timeout, .probes = bo->probes,
+				 .monitors = monitor_warn_unavailable(mon,
+						monitor_named(bo->monitors), NULL),
+				 .monitor_ms = mon_ms,
+				 .monitor_cpus = (char *)bo->trace.monitor_cpus,
+				 .trace = trace_on(&bo->trace) ? (char *)bo->trace.trace : NULL,
+				 .trace_scope = bo->trace.scope &&
+						!strcmp(bo->trace.scope, "case") ?
+						TRACE_CASE : TRACE_ITERATION,
+				 .trace_tasks = (char *)bo->trace.tasks,
+				 .trace_root = root };
+	if (runner_case(&pc, &r, NULL))
+		return EXIT_RUN_FAILED;
+	if (r.status != RUN_OK) {
+		error("%s: %s", wl->name, r.reason);
+		rc = run_status_exit(r.status);
+	} else {
+		rc = print_results(wl, cfg, tf, &r) ? EXIT_RUN_FAILED : EXIT_OK;
+	}
+	case_result_free(&r);
+	return rc;
+}
+
+/* The workload named at argv[w], or NULL after usage or error(). */
+static const struct workload *bench_workload(int argc, char **argv, int w,
+					     int *rc)
+{
+	const struct workload *wl;
+
+	*rc = EXIT_USAGE;
+	if (w >= argc) {
+		bench_usage(stderr);
+		return NULL;
+	}
+	if (!strcmp(argv[w], "-h") || !strcmp(argv[w], "--help")) {
+		bench_usage(stdout);
+		*rc = EXIT_OK;
+		return NULL;
+	}
+	wl = workload_find(argv[w]);
+	if (!wl)
+		error("bench: unknown workload '%s' (see 'schedlab list workloads')",
+		      argv[w]);
+	return wl;
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	const char *names[MAX_FORMATS];
 	const struct workload *wl;
 	const struct text_format *tf;
 	struct bench_opts bo = { .repeat = 1 };
-	struct case_result r;
-	struct plan_case pc;
+	struct opt_def common[NCOMMON];
 	char who[64];
 	unsigned mon, mon_ms;
 	char *words = NULL;	/* the argv operands, joined */
 	char *root = NULL;	/* the tracer's directory */
 	void *cfg;
-	int rc, w;
+	int rc, w, first;
+	bool takes_argv;
 
 	w = leading_options(argc, argv, &bo);
 	if (w < 0)
 		return EXIT_USAGE;
-	if (w >= argc) {
-		bench_usage(stderr);
-		return EXIT_USAGE;
-	}
-	if (!strcmp(argv[w], "-h") || !strcmp(argv[w], "--help")) {
-		bench_usage(stdout);
-		return EXIT_OK;
-	}
-	wl = workload_find(argv[w]);
-	if (!wl) {
-		error("bench: unknown workload '%s' (see 'schedlab list workloads')",
-		      argv[w]);
-		return EXIT_USAGE;
-	}
+	wl = bench_workload(argc, argv, w, &rc);
+	if (!wl)
+		return rc;
 	format_choices(wl, names);
-
-	const struct opt_def common[] = {
-		/* not the vocabulary of report/vocab.h: the workload's own
-		 * reference texts, or json */
-		{ .name = "format", .type = OPT_ENUM,
-		  .offset = offsetof(struct bench_opts, format),
-		  .def = names[0], .choices = names, .arg = "FMT",
-		  .help = "output: the reference tool's lines, or every measured value as JSON" },
-		{ .name = "timeout", .type = OPT_DURATION,
-		  .offset = offsetof(struct bench_opts, timeout),
-		  .min = 1, .max = 31536000, .arg = "SECONDS",
-		  .help = "kill every worker and fail after this long, per run (default: no limit)" },
-		{ .name = "repeat", .type = OPT_UINT,
-		  .offset = offsetof(struct bench_opts, repeat), .def = "1",
-		  .min = 1, .max = MAX_REPEAT, .arg = "N",
-		  .help = "run N times, then mean +- stddev as perf stat --repeat (also -r N before WORKLOAD)" },
-		{ .name = "probes", .type = OPT_ENUM,
-		  .offset = offsetof(struct bench_opts, probes),
-		  .choices = probe_level_names, .arg = "LEVEL",
-		  .help = "scheduler metrics and latency: on (the default with --format json); "
-			  "off (the workload alone, as the reference tool; the default with its text); "
-			  "perf (also perf's software counters, which slow every context switch)" },
-		OPT_MONITOR(struct bench_opts, monitors, monitor_interval),
-		OPT_TRACE(struct bench_opts, trace),
-		{ .name = "help", .type = OPT_BOOL,
-		  .offset = offsetof(struct bench_opts, help), .short_flag = 'h',
-		  .help = "show this help" },
-		{ .name = NULL },
-	};
+	memcpy(common, common_template, sizeof(common));
+	common[0].def = names[0];
+	common[0].choices = names;
 
 	cfg = xcalloc(1, wl->cfg_size);
 	opts_defaults(wl->options, cfg);
@@ -265,19 +336,16 @@ int cmd_bench(int argc, char **argv)
 	snprintf(who, sizeof(who), "bench %s", wl->name);
 	struct opt_target targets[] = { { wl->options, cfg }, { common, &bo } };
 	/* a workload with an argv option takes the words after -- as it */
-	bool takes_argv = opt_find(wl->options, "argv") != NULL;
-	int first = opts_parse_argv(targets, ARRAY_SIZE(targets), argc - w,
-				    argv + w, who, takes_argv);
-	if (first < 0) {
-		rc = EXIT_USAGE;
+	takes_argv = opt_find(wl->options, "argv") != NULL;
+	first = opts_parse_argv(targets, ARRAY_SIZE(targets), argc - w,
+				argv + w, who, takes_argv);
+	rc = EXIT_USAGE;
+	if (first < 0)
 		goto out;
-	}
 	if (takes_argv && first < argc - w) {
 		words = argv_join(argv + w + first, true);
-		if (opt_set(opt_find(wl->options, "argv"), cfg, words, who)) {
-			rc = EXIT_USAGE;
+		if (opt_set(opt_find(wl->options, "argv"), cfg, words, who))
 			goto out;
-		}
 	}
 	if (bo.help) {
 		workload_help(wl, common);
@@ -286,56 +354,15 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (bench_monitors(who, &bo, &mon, &mon_ms) ||
 	    trace_opts_check(who, &bo.trace) ||
-	    (bo.trace.trace && !(root = bench_trace_root(&bo.trace)))) {
-		rc = EXIT_USAGE;
+	    (bo.trace.trace && !(root = bench_trace_root(&bo.trace))))
 		goto out;
-	}
 	if (wl->prepare && (rc = wl->prepare(cfg)))
 		goto out;
-
 	tf = strcmp(names[bo.format], "json") ?
 	     wl_format_find(wl, names[bo.format]) : NULL;
-	/*
-	 * The reference tools' text stands in for the tool: the workload
-	 * alone, as it would run. JSON says everything measured.
-	 */
-	if (bo.probes < 0) {
-		const char *why = wl->probes_tip ? wl->probes_tip(cfg) : NULL;
-
-		bo.probes = tf ? PROBES_OFF : PROBES_ON;
-		if (bo.probes == PROBES_ON && why) {
-			bo.probes = PROBES_OFF;
-			warning("%s: probes off: %s; --probes=on records them anyway",
-				wl->name, why);
-		}
-	}
-	if (tf && tf->header)
-		tf->header(stdout, cfg);
-	pc = (struct plan_case){ .seq = 1, .job = (char *)wl->name, .wl = wl,
-				 .task = TASK_SETTINGS_NONE,
-				 .cfg = cfg, .iterations = bo.repeat,
-				 .timeout_s = bo.timeout, .probes = bo.probes,
-				 .monitors = monitor_warn_unavailable(mon,
-						monitor_named(bo.monitors), NULL),
-				 .monitor_ms = mon_ms,
-				 .monitor_cpus = (char *)bo.trace.monitor_cpus,
-				 .trace = trace_on(&bo.trace) ? (char *)bo.trace.trace : NULL,
-				 .trace_scope = bo.trace.scope &&
-						!strcmp(bo.trace.scope, "case") ?
-						TRACE_CASE : TRACE_ITERATION,
-				 .trace_tasks = (char *)bo.trace.tasks,
-				 .trace_root = root };
-	if (runner_case(&pc, &r, NULL)) {
-		rc = EXIT_RUN_FAILED;
-		goto out;
-	}
-	if (r.status != RUN_OK) {
-		error("%s: %s", wl->name, r.reason);
-		rc = run_status_exit(r.status);
-	} else {
-		rc = print_results(wl, cfg, tf, &r) ? EXIT_RUN_FAILED : EXIT_OK;
-	}
-	case_result_free(&r);
+	if (bo.probes < 0)
+		bo.probes = default_probes(wl, cfg, tf);
+	rc = bench_run(wl, cfg, tf, &bo, mon, mon_ms, root);
 out:
 	free(root);
 	free(words);

@@ -168,23 +168,18 @@ static int check_job(const char *spec)
 int cmd_calibrate(int argc, char **argv)
 {
 	struct calibrate_opts o;
-	struct opt_target t = { calibrate_options, &o };
+	struct cmd_args a = { CMD_ARGS(calibrate_options, o),
+			      .usage = calibrate_usage };
 	unsigned long long budget = 0;
 	unsigned it;
 	double start, used;
-	char db[4096];
-	int first, rc = EXIT_OK;
+	const char *db = a.db;
+	int first, rc;
 	unsigned done = 0;
 
-	memset(&o, 0, sizeof(o));
-	opts_defaults(calibrate_options, &o);
-	first = opts_parse_argv(&t, 1, argc, argv, "calibrate", true);
+	first = cmd_parse(argc, argv, &a, &rc);
 	if (first < 0)
-		return EXIT_USAGE;
-	if (o.help) {
-		calibrate_usage(stdout);
-		return EXIT_OK;
-	}
+		return rc;
 	if (argc - first != 1) {
 		error("calibrate: expected one JOBFILE or SUITE, the job to measure (usage: schedlab calibrate JOBFILE [--runs N])");
 		return EXIT_USAGE;
@@ -203,7 +198,7 @@ int cmd_calibrate(int argc, char **argv)
 		error("calibrate: option --label: expected a non-empty label");
 		return EXIT_USAGE;
 	}
-	if (run_db_path(o.db, db, sizeof(db)) || check_job(argv[first]))
+	if (check_job(argv[first]))
 		return EXIT_USAGE;
 	start = now_s();
 	for (unsigned i = 0; i < o.runs; i++) {

@@ -54,6 +54,21 @@ int queue_load_plan(const char *who, const char *where, const char *text,
 		    size_t len, const char *const *sets, size_t nsets,
 		    const char *iterations, struct plan *p);
 
+/*
+ * The run_request of the options run and ab share (setup.h's struct
+ * run_cmd_opts): spec the SUITE or JOBFILE (NULL: quick), command the
+ * command line stored with the run.
+ */
+struct run_cmd_opts;
+struct run_request run_request_of(const struct run_cmd_opts *o,
+				  const char *spec, const char *command);
+
+/*
+ * queue list (queue_list.c): the jobs of the queue at db, those in state
+ * (NULL: all), as a table or, format FMT_JSON, an array. An exit code.
+ */
+int queue_list_cmd(const char *db, const char *state, int format);
+
 /* trace_opts checked: 0, or -1 after error() naming who's option. */
 int trace_opts_check(const char *who, const struct trace_opts *t);
 

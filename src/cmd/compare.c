@@ -26,10 +26,6 @@
 /* The most runs one side of a comparison takes. */
 #define SIDE_MAX 100
 
-const char *const compare_matches[] = { "params", "job", NULL };
-const char *const compare_units[] = { "run", "iteration", NULL };
-const char *const compare_bys[] = { "run", "host", NULL };
-
 /* The tables for reading take text or markdown; the rest have it all. */
 static const struct out_refusal compare_refusals[] = {
 	{ LAYOUTS_TABLES, FMT(HTML),
@@ -76,39 +72,11 @@ static void compare_usage(FILE *f)
 	fprintf(f, "\nExit status: 0 compared (whatever the verdict), 2 bad input or nothing to compare.\n");
 }
 
-int compare_parse(int argc, char **argv, const struct opt_def *tab,
-		  struct compare_opts *o, struct cmp_opts *co, int *first)
-{
-	struct opt_target t = { tab, o };
-
-	memset(o, 0, sizeof(*o));
-	opts_defaults(tab, o);
-	*first = opts_parse_argv(&t, 1, argc, argv, argv[0], true);
-	if (*first < 0)
-		return -1;
-	*co = compare_opts_default((enum stat_test)o->test);
-	co->metrics = o->metrics;
-	co->runs_unit = o->unit == 0;
-	if (o->help)
-		return 0;
-	return opt_parse_percent(argv[0], "threshold", o->threshold, 0, 1000, &co->threshold);
-}
-
 void compare_style(const struct compare_opts *o, struct comparison *c)
 {
 	c->ratio = o->ratio;
 	c->brief = o->brief > 0;
 	c->brief_top = o->brief;
-}
-
-/* The database, when there is one, for the run-to-run noise; else NULL. */
-struct store *compare_open_history(const char *dbopt)
-{
-	char db[4096];
-
-	if (run_db_path(dbopt, db, sizeof(db)) || store_missing(db))
-		return NULL;
-	return store_open_ro(db);
 }
 
 /*
@@ -244,93 +212,78 @@ static int side_specs(const char *operand, bool all, struct store *st,
 	return 0;
 }
 
-int cmd_compare(int argc, char **argv)
+/* --rows parsed into *rows (0: all), with --layout mmtests only. -1 after error(). */
+static int rows_of(const struct compare_opts *o, unsigned *rows)
 {
-	struct compare_opts o;
-	struct comparison c;
-	struct cmp_opts co;
-	struct compare_session s;
-	struct store *st;
-	const struct run **rp;
-	char **specs = NULL;
-	size_t nspecs = 0, *side_end = NULL;
-	int first, n, rc = EXIT_USAGE;
-	unsigned rows = 0;
 	char bad[128];
 
-	if (compare_parse(argc, argv, compare_options, &o, &co, &first))
-		return EXIT_USAGE;
-	if (o.help) {
-		compare_usage(stdout);
-		return EXIT_OK;
+	*rows = 0;
+	if (!o->rows)
+		return 0;
+	if (o->layout != LAYOUT_MMTESTS)
+		return error("compare: --rows selects the rows of --layout mmtests, not of --layout %s",
+			     out_layout_names[o->layout]);
+	if (mm_rows_parse(o->rows, rows, bad, sizeof(bad)))
+		return error("compare: --rows: no row '%s'; the rows are %s",
+			     bad, MM_ROW_NAMES);
+	return 0;
+}
+
+/* c, of the runs rp, printed as o's --layout and --format say; an exit code. */
+static int compare_print(const struct compare_opts *o, const struct comparison *c,
+			 const struct run *const *rp)
+{
+	struct plot_batch pb;
+
+	if (o->layout != LAYOUT_MMTESTS)
+		return compare_render_layout(c, rp, o->layout, o->stat,
+					     o->format == FMT_MARKDOWN, "compare") ?
+		       EXIT_USAGE : EXIT_OK;
+	if (o->format != FMT_HTML) {
+		compare_render(c, o->format);
+	} else if (!plot_open(&pb, false)) {
+		/* the report's page, its plots inlined (report.c) */
+		render_html_page(stdout, c, rp, &pb);
+		plot_close(&pb);
+	} else {
+		render_compare_html(stdout, c);
 	}
-	if (out_refused("compare", compare_refusals, o.layout, o.format))
-		return EXIT_USAGE;
-	if (o.rows && (o.layout != LAYOUT_MMTESTS ||
-		       mm_rows_parse(o.rows, &rows, bad, sizeof(bad)))) {
-		if (o.layout != LAYOUT_MMTESTS)
-			error("compare: --rows selects the rows of --layout mmtests, not of --layout %s",
-			      out_layout_names[o.layout]);
-		else
-			error("compare: --rows: no row '%s'; the rows are %s",
-			      bad, MM_ROW_NAMES);
-		return EXIT_USAGE;
-	}
-	n = argc - first;
-	if (o.by == 1) {
-		if (o.layout != LAYOUT_MMTESTS) {
-			error("compare: --by host prints mmtests' layout per host, not --layout %s",
-			      out_layout_names[o.layout]);
-			return EXIT_USAGE;
-		}
-		return compare_by_host(&o, &co, rows, argv + first, n);
-	}
-	if (n < 2) {
-		error("compare: expected a baseline and at least one candidate (usage: schedlab compare BASE CAND [CAND...])");
-		return EXIT_USAGE;
-	}
-	compare_session_init(&s, o.db);
-	st = compare_session_store(&s);
+	return EXIT_OK;
+}
+
+/*
+ * The n operands' runs (a side each: side_specs()) loaded into s and
+ * compared into *c. -1 after error().
+ */
+static int compare_sides(const struct compare_opts *o, const struct cmp_opts *co,
+			 char *const *operands, int n, struct compare_session *s,
+			 struct comparison *c)
+{
+	struct store *st = compare_session_store(s);
+	size_t nspecs = 0, *side_end = NULL;
+	char **specs = NULL;
+	int rc = -1;
+
 	/* a database that is there but cannot be opened has said why */
-	if (s.src.failed && !s.src.unresolved)
-		goto out;
+	if (s->src.failed && !s->src.unresolved)
+		return -1;
 	side_end = xcalloc((size_t)n, sizeof(*side_end));
 	for (int i = 0; i < n; i++) {
-		if (side_specs(argv[first + i], o.all, st, &specs, &nspecs))
+		if (side_specs(operands[i], o->all, st, &specs, &nspecs))
 			goto out;
 		side_end[i] = nspecs;
 	}
-	if (compare_session_load(&s, (const char *const *)specs, nspecs,
+	if (compare_session_load(s, (const char *const *)specs, nspecs,
 				 side_end, (size_t)n) ||
-	    compare_session_build(&s, (const char *const *)argv + first, &co,
-				  o.match == 1, true, &c))
+	    compare_session_build(s, (const char *const *)operands, co,
+				  o->match == MATCH_JOB, true, c))
 		goto out;
-	rp = s.rp;
-	c.rows = rows;
-	compare_style(&o, &c);
-	if (o.layout != LAYOUT_MMTESTS) {
-		if (compare_render_layout(&c, rp, o.layout, o.stat,
-					  o.format == FMT_MARKDOWN, "compare")) {
-			compare_free(&c);
-			goto out;
-		}
-	} else if (o.format == FMT_HTML) {
-		/* the report's page, its plots inlined (report.c) */
-		struct plot_batch pb;
-
-		if (!plot_open(&pb, false)) {
-			render_html_page(stdout, &c, rp, &pb);
-			plot_close(&pb);
-		} else {
-			render_compare_html(stdout, &c);
-		}
-	} else {
-		compare_render(&c, o.format);
+	rc = 0;
+	if (compare_test_decided("compare", o->test, c)) {
+		compare_free(c);
+		rc = -1;
 	}
-	compare_free(&c);
-	rc = EXIT_OK;
 out:
-	compare_session_close(&s);
 	for (size_t i = 0; i < nspecs; i++)
 		free(specs[i]);
 	free(specs);
@@ -338,3 +291,46 @@ out:
 	return rc;
 }
 
+int cmd_compare(int argc, char **argv)
+{
+	struct compare_opts o;
+	struct cmd_args a = { CMD_ARGS(compare_options, o), .usage = compare_usage };
+	struct comparison c;
+	struct cmp_opts co;
+	struct compare_session s;
+	int first, n, rc;
+	unsigned rows;
+
+	first = cmd_parse(argc, argv, &a, &rc);
+	if (first < 0)
+		return rc;
+	if (compare_opts_from("compare", o.test, o.unit, o.threshold, o.metrics, &co) ||
+	    out_refused("compare", compare_refusals, o.layout, o.format) ||
+	    rows_of(&o, &rows))
+		return EXIT_USAGE;
+	n = argc - first;
+	if (o.by == BY_HOST) {
+		if (o.layout != LAYOUT_MMTESTS) {
+			error("compare: --by host prints mmtests' layout per host, not --layout %s",
+			      out_layout_names[o.layout]);
+			return EXIT_USAGE;
+		}
+		rc = compare_by_host(&o, &co, rows, argv + first, n, &a);
+		cmd_args_done(&a);
+		return rc;
+	}
+	if (n < 2) {
+		error("compare: expected a baseline and at least one candidate (usage: schedlab compare BASE CAND [CAND...])");
+		return EXIT_USAGE;
+	}
+	rc = EXIT_USAGE;
+	compare_session_init(&s, o.db);
+	if (!compare_sides(&o, &co, argv + first, n, &s, &c)) {
+		c.rows = rows;
+		compare_style(&o, &c);
+		rc = compare_print(&o, &c, s.rp);
+		compare_free(&c);
+	}
+	compare_session_close(&s);
+	return rc;
+}

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * compare_cli: what `schedlab compare` (compare.c) and `judge`
- * (judge.c) share - their options, parsing, the store whose history
- * gives the run-to-run noise, and the renderers by --format.
+ * (judge.c) share - their options (what they mean: compare/cmp_opts.h),
+ * the store whose history gives the run-to-run noise, and the renderers
+ * by --format.
  */
 #ifndef SCHEDLAB_CMD_COMPARE_CLI_H
 #define SCHEDLAB_CMD_COMPARE_CLI_H
@@ -12,6 +13,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/setup.h"
+#include "compare/cmp_opts.h"
 #include "report/compare.h"
 
 #define DEFAULT_THRESHOLD "5"
@@ -31,12 +33,12 @@ struct compare_opts {
 	struct opt_list sets;
 	int format;		/* enum out_format */
 	int layout;		/* compare's: enum out_layout */
-	int by;			/* compare's --by: compare_bys[] */
+	int by;			/* compare's --by: enum cmp_by */
 	int stat;		/* compare's --stat: cmp_stat_names[] */
 	const char *rows;	/* compare's --rows: mmtests rows, NULL all */
-	int test;
-	int unit;		/* --unit: compare_units[] */
-	int match;
+	int test;		/* cmp_test_choices[]: CMP_TEST_AUTO, ... */
+	int unit;		/* --unit: enum cmp_unit */
+	int match;		/* --match: enum cmp_match */
 	const char *metrics;	/* --metrics, into cmp_opts */
 	bool ratio;
 	bool all;		/* compare's --all: a label is all its runs */
@@ -52,8 +54,8 @@ struct compare_opts {
 #define COMMON_OPTIONS							\
 	OPT_DB(struct compare_opts, db),					\
 	{ .name = "test", .type = OPT_ENUM, .offset = offsetof(struct compare_opts, test),		\
-	  .def = "mann-whitney", .choices = stat_test_names, .arg = "TEST", \
-	  .help = "what decides significance: bands is mmtests' rule, lkp lkp-tests' (doc/statistics.md)" }, \
+	  .def = "auto", .choices = cmp_test_choices, .arg = "TEST",	\
+	  .help = CMP_TEST_HELP },					\
 	{ .name = "threshold", .type = OPT_STRING, .offset = offsetof(struct compare_opts, threshold),	\
 	  .def = DEFAULT_THRESHOLD, .arg = "PCT",				\
 	  .help = "the smallest change that matters, in percent (0..1000: 5, 5% or 5.0%)" }, \
@@ -76,19 +78,11 @@ struct compare_opts {
 	OPT_HELP(struct compare_opts, help)
 
 
-extern const char *const compare_matches[];
-extern const char *const compare_units[];
 /* The formats of compare, judge and ab; the layouts of compare and ab. */
 #define COMPARE_FORMATS \
 	(FMT(TEXT) | FMT(MARKDOWN) | FMT(CSV) | FMT(JSON) | FMT(HTML))
 #define COMPARE_LAYOUTS (LAYOUT(MMTESTS) | LAYOUTS_TABLES)
-extern const char *const compare_bys[];
 
-/* Options into o and co; *first: the first operand. -1 after error(). */
-int compare_parse(int argc, char **argv, const struct opt_def *tab,
-		  struct compare_opts *o, struct cmp_opts *co, int *first);
-/* The database, when there is one, for the run-to-run noise; else NULL. */
-struct store *compare_open_history(const char *dbopt);
 /* What o says about how c is printed (--ratio, --brief) into c. */
 void compare_style(const struct compare_opts *o, struct comparison *c);
 /* c in the --format chosen: 0 text, 1 markdown, 2 csv, 3 json, 4 html. */
@@ -105,10 +99,12 @@ int compare_render_layout(const struct comparison *c,
 
 /*
  * compare BASE CAND --by host (compare_hosts.c): specs[0..n) are the
- * operands, which must be two labels; rows is --rows parsed. An exit
+ * operands, which must be two labels; rows is --rows parsed; a the
+ * command's start-up, whose database it reads. An exit
  * code, having said why when it is not 0.
  */
 int compare_by_host(const struct compare_opts *o, const struct cmp_opts *co,
-		    unsigned rows, char *const *specs, int nspecs);
+		    unsigned rows, char *const *specs, int nspecs,
+		    struct cmd_args *a);
 
 #endif

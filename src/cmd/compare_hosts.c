@@ -345,14 +345,14 @@ static void render_hosts(const struct host_pair *h, size_t n,
 }
 
 int compare_by_host(const struct compare_opts *o, const struct cmp_opts *co,
-		    unsigned rows, char *const *specs, int nspecs)
+		    unsigned rows, char *const *specs, int nspecs,
+		    struct cmd_args *a)
 {
 	const char *const labels[2] = { specs[0], specs[1] };
 	struct store_run_info *runs = NULL;
 	struct host_pair *h = NULL;
 	struct store *st = NULL;
 	size_t nruns = 0, n = 0, built = 0;
-	char db[4096];
 	int rc = EXIT_USAGE;
 
 	if (nspecs != 2) {
@@ -363,14 +363,10 @@ int compare_by_host(const struct compare_opts *o, const struct cmp_opts *co,
 		error("compare: --by host prints text, markdown, csv or json, not html");
 		return EXIT_USAGE;
 	}
-	if (check_label(specs[0]) || check_label(specs[1]) ||
-	    run_db_path(o->db, db, sizeof(db)))
+	if (check_label(specs[0]) || check_label(specs[1]))
 		return EXIT_USAGE;
-	if (store_missing(db)) {
-		error("compare: --by host: no database at %s (see 'schedlab run')", db);
-		return EXIT_USAGE;
-	}
-	st = store_open_ro(db);
+	a->who = "compare: --by host";
+	st = cmd_store_ro(a, "see 'schedlab run'");
 	if (!st || store_runs(st, &runs, &nruns))
 		goto out;
 	h = find_hosts(runs, nruns, labels, &n);
@@ -382,14 +378,16 @@ int compare_by_host(const struct compare_opts *o, const struct cmp_opts *co,
 		if (store_load(st, h[i].id[0], &h[i].run[0]) ||
 		    store_load(st, h[i].id[1], &h[i].run[1]))
 			goto out;
-		if (compare_build(rp, labels, 2, co, o->match == 1, st, &h[i].c)) {
+		if (compare_build(rp, labels, 2, co, o->match == MATCH_JOB, st, &h[i].c)) {
 			error("compare: --by host: on host %s, runs %" PRId64 " and %" PRId64 " have nothing to compare",
 			      h[i].host, h[i].id[0], h[i].id[1]);
 			goto out;
 		}
+		h[i].built = true;
+		if (compare_test_decided("compare", o->test, &h[i].c))
+			goto out;
 		h[i].c.rows = rows;
 		compare_style(o, &h[i].c);
-		h[i].built = true;
 		render_topology_brief(h[i].topology, sizeof(h[i].topology),
 				      h[i].run[0].environment);
 		built++;
@@ -410,6 +408,5 @@ out:
 	}
 	free(h);
 	store_runs_free(runs, nruns);
-	store_close(st);
 	return rc;
 }

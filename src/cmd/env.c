@@ -27,34 +27,35 @@ static const struct opt_def env_options[] = {
 };
 
 
+static void env_usage(FILE *f)
+{
+	fprintf(f, "usage: schedlab env [--format text|json]\n\n"
+		"The machine, kernel, topology and scheduler settings that every run\n"
+		"records. Items that cannot be read say why (\"not available (...)\").\n\n"
+		"Options:\n");
+	opts_help(f, env_options);
+	fprintf(f, "\nExit status: 0 ok, 1 the output could not be written, 2 bad options.\n");
+}
+
 int cmd_env(int argc, char **argv)
 {
 	struct env_opts eo;
-	struct opt_target t = { env_options, &eo };
+	struct cmd_args a = { CMD_ARGS(env_options, eo), .usage = env_usage,
+			      .no_operands = true };
 	json_t *env;
-	int rc = 0;
+	int rc;
 
-	opts_defaults(env_options, &eo);
-	if (opts_parse_argv(&t, 1, argc, argv, "env", false) < 0)
-		return EXIT_USAGE;
-	if (eo.help) {
-		printf("usage: schedlab env [--format text|json]\n\n"
-		       "The machine, kernel, topology and scheduler settings that every run\n"
-		       "records. Items that cannot be read say why (\"not available (...)\").\n\n"
-		       "Options:\n");
-		opts_help(stdout, env_options);
-		printf("\nExit status: 0 ok, 1 the output could not be written, 2 bad options.\n");
+	if (cmd_parse(argc, argv, &a, &rc) < 0)
+		return rc;
+	env = sysenv_collect();
+	if (eo.format == FMT_JSON) {
+		rc = json_dumpf(env, stdout, JSON_INDENT(2) |
+				JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+		fputc('\n', stdout);
 	} else {
-		env = sysenv_collect();
-		if (eo.format == FMT_JSON) {
-			rc = json_dumpf(env, stdout, JSON_INDENT(2) |
-					JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
-			fputc('\n', stdout);
-		} else {
-			render_env_text(stdout, env);
-		}
-		json_decref(env);
+		render_env_text(stdout, env);
 	}
+	json_decref(env);
 	/* main() checks that stdout was written */
 	return rc ? EXIT_RUN_FAILED : EXIT_OK;
 }

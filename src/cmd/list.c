@@ -135,25 +135,21 @@ static bool many_hosts(const struct store_run_info *runs, size_t n)
 	return false;
 }
 
-static int list_runs(const struct list_opts *o)
+static int list_runs(const struct list_opts *o, struct cmd_args *a)
 {
-	char db[4096];
 	struct store_run_info *runs;
-	struct store *st;
+	struct store *st = cmd_store_ro(a, NULL);
 	bool hosts;
 	FILE *f;
 	size_t n;
 	int rc;
 
-	if (run_db_path(o->db, db, sizeof(db)))
-		return EXIT_USAGE;
-	if (store_missing(db)) {
-		fprintf(stderr, "no runs yet: no database at %s\n", db);
+	if (!st && a->src.missing) {
+		fprintf(stderr, "no runs yet: no database at %s\n", a->db);
 		if (o->format == FMT_JSON)
 			puts("[]");
 		return EXIT_OK;
 	}
-	st = store_open_ro(db);
 	if (!st)
 		return EXIT_USAGE;
 	rc = store_runs(st, &runs, &n);
@@ -161,7 +157,7 @@ static int list_runs(const struct list_opts *o)
 		rc = only_ab(st, o->ab, runs, &n);
 	if (!rc && o->host)
 		only_hosts(o->host, runs, &n);
-	store_close(st);
+	cmd_args_done(a);
 	if (rc) {	/* a damaged database, as store_open_ro() would say */
 		store_runs_free(runs, n);
 		return EXIT_USAGE;
@@ -207,20 +203,15 @@ static int list_runs(const struct list_opts *o)
 int cmd_list(int argc, char **argv)
 {
 	struct list_opts o;
-	struct opt_target t = { list_options, &o };
+	struct cmd_args a = { CMD_ARGS(list_options, o),
+		.usage_line = "list [workloads|suites|runs] [--db PATH] "
+			      "[--format text|json] [--ab RUN] [--host PATTERN]" };
 	const char *what;
-	int first;
+	int first, rc;
 
-	opts_defaults(list_options, &o);
-	first = opts_parse_argv(&t, 1, argc, argv, "list", true);
+	first = cmd_parse(argc, argv, &a, &rc);
 	if (first < 0)
-		return EXIT_USAGE;
-	if (o.help) {
-		printf("usage: schedlab list [workloads|suites|runs] [--db PATH] "
-		       "[--format text|json] [--ab RUN] [--host PATTERN]\n\nOptions:\n");
-		opts_help(stdout, list_options);
-		return EXIT_OK;
-	}
+		return rc;
 	if (argc - first > 1) {
 		error("list: unexpected argument '%s'", argv[first + 1]);
 		return EXIT_USAGE;
@@ -244,7 +235,7 @@ int cmd_list(int argc, char **argv)
 	if (!strcmp(what, "suites"))
 		return plan_list_suites(stdout) ? EXIT_RUN_FAILED : EXIT_OK;
 	if (!strcmp(what, "runs"))
-		return list_runs(&o);
+		return list_runs(&o, &a);
 	error("list: unknown list '%s' (accepted: workloads, suites, runs)", what);
 	return EXIT_USAGE;
 }

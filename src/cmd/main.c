@@ -1,53 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * schedlab: scheduler benchmarks, repeated, explained, stored, compared.
- * The command table: `schedlab CMD ...` runs cmd_CMD(argc, argv) with
- * argv[0] = CMD.
+ * `schedlab CMD ...` runs cmd_CMD(argc, argv) with argv[0] = CMD, its row
+ * of the command table (cmd/setup.c) found and what the row needs before
+ * it done first (the rest by cmd_parse(), once its options name the
+ * database).
  */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/setup.h"
 #include "harness/journal.h"
 #include "util.h"
 #include "version.h"
-
-struct command {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *summary;
-};
-
-static const struct command commands[] = {
-	{ "run", cmd_run, "run a suite or job file, store it, print a summary" },
-	{ "bench", cmd_bench, "run one workload with its reference tool's flags and output" },
-	{ "list", cmd_list, "list workloads, suites or stored runs" },
-	{ "show", cmd_show, "one stored run: machine, cases, summaries" },
-	{ "export", cmd_export, "a stored run as one self-contained JSON document" },
-	{ "import", cmd_import, "store an exported run" },
-	{ "push", cmd_push, "copy stored runs to another database (the fleet's), each once" },
-	{ "pull", cmd_pull, "copy runs from another database into the local one, each once" },
-	{ "compare", cmd_compare, "stored runs side by side: mmtests' tables, significance, verdicts" },
-	{ "report", cmd_report, "stored runs as an HTML page: tables, plots, latency CDFs, environments" },
-	{ "history", cmd_history, "change points over a job's stored runs, by time, commit or kernel" },
-	{ "judge", cmd_judge, "run and compare against a baseline; exit 0/1/125 for git bisect run" },
-	{ "noise", cmd_noise, "this host's noise per case: within a run and between runs" },
-	{ "calibrate", cmd_calibrate, "measure the noise between runs: N short runs of a job, stored" },
-	{ "plan", cmd_plan, "how many runs of how many iterations detect an effect here" },
-	{ "campaign", cmd_campaign, "kernel A/B across boots: a state a boot, alternated, decided by runs" },
-	{ "vm", cmd_vm, "a job on a kernel image in qemu (KVM or TCG), its run stored here" },
-	{ "ab", cmd_ab, "run a suite under two or more variants, interleaved, and compare them" },
-	{ "queue", cmd_queue, "the fleet's job queue in PostgreSQL: add, list, cancel, retry jobs" },
-	{ "agent", cmd_agent, "on a test machine: take queued jobs, run them, record their results" },
-	{ "env", cmd_env, "show the machine, kernel, topology and scheduler settings" },
-};
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: schedlab [--version] [--help] COMMAND [ARGS]\n\n"
 		"Commands:\n");
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+	for (size_t i = 0; i < ncommands; i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "  %-8s %s\n", "help", "show this, or a command's help: schedlab help COMMAND");
 	fprintf(f, "\nExamples:\n"
@@ -55,14 +28,6 @@ static void usage(FILE *f)
 		"  schedlab bench messaging -T -p --format json\n"
 		"  schedlab bench pipe -l 100000              # perf bench sched pipe -l 100000\n"
 		"\nSee schedlab(1).\n");
-}
-
-static const struct command *find(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(commands[i].name, name))
-			return &commands[i];
-	return NULL;
 }
 
 /*
@@ -135,7 +100,7 @@ static int dispatch(int argc, char **argv)
 		if (argc > 2 && strcmp(argv[1], "help") == 0) {
 			char *sub[] = { argv[2], "--help", NULL };
 
-			c = find(argv[2]);
+			c = command_find(argv[2]);
 			if (!c) {
 				error("help: unknown command '%s'", argv[2]);
 				return EXIT_USAGE;
@@ -145,13 +110,14 @@ static int dispatch(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
-	c = find(argv[1]);
+	c = command_find(argv[1]);
 	if (!c) {
 		error("unknown command '%s' (see 'schedlab --help')", argv[1]);
 		return EXIT_USAGE;
 	}
 	/* what a killed schedlab left switched goes back first */
-	switch_recover();
+	if (c->needs & NEEDS_RECOVER)
+		switch_recover();
 	return c->fn(argc - 1, argv + 1);
 }
 

@@ -16,17 +16,12 @@
 #include "cmd/cmd.h"
 #include "cmd/setup.h"
 #include "compare/noise_model.h"
+#include "compare/noise_plan.h"
 #include "model/run.h"
 #include "store/load.h"
 #include "store/store.h"
 #include "util.h"
 
-/* compare's level (cmd/compare.c) */
-#define PLAN_ALPHA 0.05
-/* What a run costs besides its iterations: start, probes, the store. */
-#define RUN_OVERHEAD_S 0.3
-/* The iteration counts the planner tries. */
-static const unsigned plan_iters[] = { 3, 5, 8, 10, 15, 20, 30, 50, 100 };
 
 struct noise_opts {
 	const char *db, *host, *metric, *effect;
@@ -135,41 +130,6 @@ static json_t *num(double v)
 static const char *case_label(const struct noise_case *c)
 {
 	return *c->params ? c->params : "(defaults)";
-}
-
-/* One plan: r runs a side of n iterations and what they can show. */
-struct plan_choice {
-	unsigned runs, iters;
-	double mde, seconds;	/* seconds: both sides, all runs */
-};
-
-/*
- * The cheapest (runs, iterations) whose smallest detectable change is
- * at most effect; runs 0 when none within NOISE_MAX_RUNS. fixed: only
- * that iteration count (0: any of plan_iters).
- */
-static void plan_case(const struct noise_case *c, double effect, unsigned fixed,
-		      struct plan_choice *best)
-{
-	double iter_s = isfinite(c->iter_s) ? c->iter_s : 0;
-
-	memset(best, 0, sizeof(*best));
-	best->mde = NAN;
-	for (size_t i = 0; i < ARRAY_SIZE(plan_iters) || (fixed && i == 0); i++) {
-		unsigned n = fixed ? fixed : plan_iters[i];
-		double s = noise_run_sd(&c->m, n);
-		unsigned r = noise_runs_needed(s, c->m.df, effect, PLAN_ALPHA);
-		double secs = 2.0 * r * (n * iter_s + RUN_OVERHEAD_S);
-
-		if (r && (!best->runs || secs < best->seconds)) {
-			best->runs = r;
-			best->iters = n;
-			best->seconds = secs;
-			best->mde = noise_mde(s, c->m.df + 2.0 * r - 2, r, r, PLAN_ALPHA);
-		}
-		if (fixed)
-			break;
-	}
 }
 
 static void text_noise(FILE *f, const struct noise_set *s, const char *job)
@@ -290,17 +250,17 @@ static int load_sets(struct store *st, const struct noise_opts *o,
 static json_t *json_plan(const struct noise_case *c, double effect)
 {
 	json_t *o = json_case(c);
-	struct plan_choice best, one;
+	struct noise_plan best, one;
 
 	if (!c->known) {
 		json_object_set_new(o, "plan", json_null());
 		return o;
 	}
-	plan_case(c, effect, 0, &best);
-	plan_case(c, effect, (unsigned)fmax(1, round(c->m.iters)), &one);
+	noise_plan_case(c, effect, 0, &best);
+	noise_plan_case(c, effect, (unsigned)fmax(1, round(c->m.iters)), &one);
 	json_object_set_new(o, "one_run_mde_pct",
 			    num(noise_mde(noise_run_sd(&c->m, c->m.iters), c->m.df, 1, 1,
-					  PLAN_ALPHA)));
+					  NOISE_PLAN_ALPHA)));
 	json_object_set_new(o, "plan", !best.runs ? json_null() :
 		json_pack("{s:i, s:i, s:o, s:o}", "runs_a_side", best.runs,
 			  "iterations", best.iters, "mde_pct", num(best.mde),
@@ -309,7 +269,7 @@ static json_t *json_plan(const struct noise_case *c, double effect)
 	 * NOISE_POWER) at the stored iterations: a campaign's boots */
 	{
 		unsigned re = noise_runs_equivalence(noise_run_sd(&c->m, c->m.iters),
-						     c->m.df, effect, PLAN_ALPHA);
+						     c->m.df, effect, NOISE_PLAN_ALPHA);
 
 		json_object_set_new(o, "no_change_runs_a_side",
 				    re ? json_integer(re) : json_null());
@@ -353,7 +313,7 @@ static int plan_print(const struct noise_opts *o, const char *job,
 		json_object_set_new(doc, "effect_pct", json_real(effect));
 		/* compare's --threshold for the runs planned: half the effect */
 		json_object_set_new(doc, "threshold_pct", json_real(effect / 2));
-		json_object_set_new(doc, "alpha", json_real(PLAN_ALPHA));
+		json_object_set_new(doc, "alpha", json_real(NOISE_PLAN_ALPHA));
 		json_object_set_new(doc, "power", json_real(NOISE_POWER));
 		for (size_t i = 0; i < s->n; i++)
 			json_array_append_new(cases, json_plan(&s->cases[i], effect));
@@ -364,13 +324,13 @@ static int plan_print(const struct noise_opts *o, const char *job,
 		return EXIT_OK;
 	}
 	printf("%s: detect %g%% at alpha %g%%, power %g%% (the run the unit; time for both sides, %.1fs a run to start)\n",
-	       job, effect, 100 * PLAN_ALPHA, 100 * NOISE_POWER, RUN_OVERHEAD_S);
+	       job, effect, 100 * NOISE_PLAN_ALPHA, 100 * NOISE_POWER, NOISE_RUN_OVERHEAD_S);
 	printf("%-28s %-10s %8s %9s %10s %7s %9s\n", "case", "host", "between",
 	       "one run", "runs/side", "iters", "time");
 	for (size_t i = 0; i < s->n; i++) {
 		const struct noise_case *c = &s->cases[i];
 		char *host = text_field(c->host, "-");
-		struct plan_choice best;
+		struct noise_plan best;
 
 		printf("%-28s %-10s ", case_label(c), host);
 		free(host);
@@ -379,9 +339,9 @@ static int plan_print(const struct noise_opts *o, const char *job,
 			printf("  (between runs unknown: schedlab calibrate)\n");
 			continue;
 		}
-		plan_case(c, effect, 0, &best);
+		noise_plan_case(c, effect, 0, &best);
 		printf("%7.1f%% %8.0f%% ", 100 * c->m.between,
-		       noise_mde(noise_run_sd(&c->m, c->m.iters), c->m.df, 1, 1, PLAN_ALPHA));
+		       noise_mde(noise_run_sd(&c->m, c->m.iters), c->m.df, 1, 1, NOISE_PLAN_ALPHA));
 		if (!best.runs) {
 			printf("%10s %7s %9s\n", ">50", "-", "-");
 			continue;
@@ -403,23 +363,19 @@ static int noise_main(int argc, char **argv, bool plan)
 	const struct opt_def *tab = plan ? plan_options : noise_options;
 	const char *who = plan ? "plan" : "noise";
 	struct noise_opts o;
-	struct opt_target t = { tab, &o };
+	struct cmd_args a = { CMD_ARGS(tab, o), .who = who,
+			      .usage = plan ? plan_usage : noise_usage };
 	struct noise_set *sets = NULL;
 	struct store *st = NULL;
-	char db[4096], **jobs = NULL;
+	char **jobs = NULL;
 	size_t njobs = 0;
 	double effect = 0;
-	int first, rc = EXIT_USAGE;
+	int first, rc;
 
-	memset(&o, 0, sizeof(o));
-	opts_defaults(tab, &o);
-	first = opts_parse_argv(&t, 1, argc, argv, (char *)who, true);
+	first = cmd_parse(argc, argv, &a, &rc);
 	if (first < 0)
-		return EXIT_USAGE;
-	if (o.help) {
-		(plan ? plan_usage : noise_usage)(stdout);
-		return EXIT_OK;
-	}
+		return rc;
+	rc = EXIT_USAGE;
 	if (argc - first > 1) {
 		error("%s: one JOB at most, got '%s' too", who, argv[first + 1]);
 		return EXIT_USAGE;
@@ -427,16 +383,9 @@ static int noise_main(int argc, char **argv, bool plan)
 	if (plan && (first == argc ? (error("plan: expected JOB, the job to plan (usage: schedlab plan JOB --effect PCT)"), 1) :
 		     parse_effect(o.effect, &effect)))
 		return EXIT_USAGE;
-	if (run_db_path(o.db, db, sizeof(db)))
-		return EXIT_USAGE;
-	if (store_missing(db)) {
-		error("%s: no database at %s (runs are stored by 'schedlab run'; 'schedlab calibrate JOB' makes a noise model)",
-		      who, db);
-		return EXIT_USAGE;
-	}
-	st = store_open_ro(db);
+	st = cmd_store_ro(&a, "runs are stored by 'schedlab run'; 'schedlab calibrate JOB' makes a noise model");
 	if (!st)
-		return EXIT_USAGE;
+		goto out;
 	if (jobs_of(st, first < argc ? argv[first] : NULL, who, &jobs, &njobs))
 		goto out;
 	sets = xcalloc(njobs + 1, sizeof(*sets));
@@ -475,7 +424,7 @@ out:
 		noise_set_free(&sets[j]);
 	free(sets);
 	jobs_free(jobs, njobs);
-	store_close(st);
+	cmd_args_done(&a);
 	return rc;
 }
 

@@ -26,7 +26,9 @@
 
 struct report_opts {
 	const char *db, *output, *threshold;
-	int format, test, match;
+	int format;
+	int test;		/* cmp_test_choices[] */
+	int match;		/* enum cmp_match */
 	bool help;
 };
 
@@ -38,9 +40,9 @@ static const struct opt_def report_options[] = {
 	  .short_flag = 'o', .help = "the directory to write index.html into (made when missing)" },
 	OPT_FORMAT(struct report_opts, format, FMT(HTML) | FMT(PNG), "html",
 		   "html: one page, the plots inlined as SVG; png: the plots as PNG files in DIR, for a mail or a bug tracker, and an index.html showing them"),
-	{ .name = "test", .type = OPT_ENUM, .offset = O(test), .def = "mann-whitney",
-	  .choices = stat_test_names, .arg = "TEST",
-	  .help = "what decides significance, as for compare" },
+	{ .name = "test", .type = OPT_ENUM, .offset = O(test), .def = "auto",
+	  .choices = cmp_test_choices, .arg = "TEST",
+	  .help = "what decides significance, as for compare (auto: runs-t between separate runs; a test named decides only runs made side by side)" },
 	{ .name = "threshold", .type = OPT_STRING, .offset = O(threshold),
 	  .def = DEFAULT_THRESHOLD, .arg = "PCT",
 	  .help = "the smallest change that matters, in percent (0..1000: 5, 5% or 5.0%)" },
@@ -84,24 +86,18 @@ static int write_page(const char *dir, const struct comparison *c,
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o;
-	struct opt_target t = { report_options, &o };
+	struct cmd_args a = { CMD_ARGS(report_options, o), .usage = report_usage };
 	struct cmp_opts co;
 	struct comparison c;
 	struct plot_batch pb;
 	struct compare_session s;
-	int first, n, rc = EXIT_USAGE, w;
+	int first, n, rc, w;
 
-	memset(&o, 0, sizeof(o));
-	opts_defaults(report_options, &o);
-	first = opts_parse_argv(&t, 1, argc, argv, argv[0], true);
+	first = cmd_parse(argc, argv, &a, &rc);
 	if (first < 0)
-		return EXIT_USAGE;
-	if (o.help) {
-		report_usage(stdout);
-		return EXIT_OK;
-	}
-	co = compare_opts_default((enum stat_test)o.test);
-	if (opt_parse_percent(argv[0], "threshold", o.threshold, 0, 1000, &co.threshold))
+		return rc;
+	/* separate runs: the run the unit, as compare's default */
+	if (compare_opts_from("report", o.test, UNIT_RUN, o.threshold, NULL, &co))
 		return EXIT_USAGE;
 	if (!o.output) {
 		error("report: -o/--output DIR is required: the directory to write index.html into");
@@ -114,12 +110,17 @@ int cmd_report(int argc, char **argv)
 	}
 	if (make_out_dir("report", o.output))
 		return EXIT_USAGE;
+	rc = EXIT_USAGE;
 	compare_session_init(&s, o.db);
 	if (compare_session_load(&s, (const char *const *)argv + first, (size_t)n,
 				 NULL, (size_t)n) ||
 	    compare_session_build(&s, (const char *const *)argv + first, &co,
-				  o.match == 1, true, &c))
+				  o.match == MATCH_JOB, true, &c))
 		goto out;
+	if (compare_test_decided("report", o.test, &c)) {
+		compare_free(&c);
+		goto out;
+	}
 	if (plot_open(&pb, o.format == FMT_PNG)) {
 		rc = EXIT_RUN_FAILED;
 		compare_free(&c);

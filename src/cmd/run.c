@@ -20,40 +20,33 @@
 #include "util.h"
 
 struct run_opts {
-	const char *label;
+	struct run_cmd_opts r;	/* what ab takes too */
 	const char *uuid, *host;
-	const char *db;
-	const char *iterations, *budget, *threshold;
-	const char *monitors, *monitor_interval;
-	struct trace_opts trace;
-	unsigned min_iter, max_iter;
-	struct opt_list sets;
 	bool dry_run;
-	bool quiet;
 	bool tables;
 	bool help;
 };
 
 #define O(f) offsetof(struct run_opts, f)
 static const struct opt_def run_options[] = {
-	{ .name = "label", .type = OPT_STRING, .offset = O(label), .arg = "LABEL",
+	{ .name = "label", .type = OPT_STRING, .offset = O(r.label), .arg = "LABEL",
 	  .help = "name the run (default: HOSTNAME-KERNELRELEASE); 'schedlab show LABEL' finds the latest" },
-	OPT_DB(struct run_opts, db),
+	OPT_DB(struct run_opts, r.db),
 	{ .name = "host", .type = OPT_STRING, .offset = O(host), .arg = "NAME",
 	  .help = "the host name stored with the run (default: the node name); for machines that share one" },
 	{ .name = "uuid", .type = OPT_STRING, .offset = O(uuid), .arg = "UUID",
 	  .help = "the run's uuid (default: a new random one), for a program that runs schedlab and then finds its run" },
-	OPT_ITERATIONS(struct run_opts, iterations),
-	OPT_ADAPTIVE(struct run_opts, min_iter, max_iter, budget),
-	{ .name = "threshold", .type = OPT_STRING, .offset = O(threshold),
+	OPT_ITERATIONS(struct run_opts, r.iterations),
+	OPT_ADAPTIVE(struct run_opts, r.min_iter, r.max_iter, r.budget),
+	{ .name = "threshold", .type = OPT_STRING, .offset = O(r.threshold),
 	  .def = "5", .arg = "PCT",
 	  .help = "with auto: add iterations until each median is known to +-PCT/2 (0..1000)" },
-	OPT_SET(struct run_opts, sets),
-	OPT_MONITOR(struct run_opts, monitors, monitor_interval),
-	OPT_TRACE(struct run_opts, trace),
+	OPT_SET(struct run_opts, r.sets),
+	OPT_MONITOR(struct run_opts, r.monitors, r.monitor_interval),
+	OPT_TRACE(struct run_opts, r.trace),
 	{ .name = "dry-run", .type = OPT_BOOL, .offset = O(dry_run), .short_flag = 'n',
 	  .help = "print the expanded plan and its estimated time; run nothing" },
-	{ .name = "quiet", .type = OPT_BOOL, .offset = O(quiet), .short_flag = 'q',
+	{ .name = "quiet", .type = OPT_BOOL, .offset = O(r.quiet), .short_flag = 'q',
 	  .help = "no progress and no summary; errors only" },
 	{ .name = "tables", .type = OPT_BOOL, .offset = O(tables),
 	  .help = "print each job's mmtests table and scheduler metrics as it ends, instead of a line a case" },
@@ -152,44 +145,39 @@ int trace_opts_check(const char *who, const struct trace_opts *t)
 	return 0;
 }
 
+struct run_request run_request_of(const struct run_cmd_opts *o,
+				  const char *spec, const char *command)
+{
+	return (struct run_request){
+		.spec = spec, .label = o->label, .db = o->db,
+		.iterations = o->iterations,
+		.min_iter = o->min_iter, .max_iter = o->max_iter,
+		.budget = o->budget, .quiet = o->quiet,
+		.monitors = o->monitors, .monitor_interval = o->monitor_interval,
+		.trace = o->trace,
+		.sets = o->sets.v, .nsets = o->sets.n,
+		.command = command,
+	};
+}
+
 int cmd_run(int argc, char **argv)
 {
-	struct run_opts ro = { 0 };
-	struct opt_target t = { run_options, &ro };
+	struct run_opts ro;
+	struct cmd_args a = { CMD_ARGS(run_options, ro), .usage = run_usage };
 	struct run_request rq;
 	char *command;
 	int64_t id;
 	int first, rc;
 
-	opts_defaults(run_options, &ro);
 	command = store_command_line(argv);	/* before getopt reorders argv */
-	first = opts_parse_argv(&t, 1, argc, argv, "run", true);
-	if (first < 0) {
-		free(command);
-		return EXIT_USAGE;
-	}
+	first = cmd_parse(argc, argv, &a, &rc);
+	if (first < 0)
+		goto out;
+	rq = run_request_of(&ro.r, first < argc ? argv[first] : NULL, command);
+	rq.uuid = ro.uuid;
+	rq.host = ro.host;
+	rq.tables = ro.tables;
 	rc = EXIT_USAGE;
-	if (ro.help) {
-		run_usage(stdout);
-		rc = EXIT_OK;
-		goto out;
-	}
-	if (argc - first > 1) {
-		error("run: one SUITE or JOBFILE at most, got '%s' and '%s'",
-		      argv[first], argv[first + 1]);
-		goto out;
-	}
-	rq = (struct run_request){
-		.spec = first < argc ? argv[first] : NULL, .label = ro.label,
-		.db = ro.db, .uuid = ro.uuid, .host = ro.host,
-		.iterations = ro.iterations,
-		.min_iter = ro.min_iter, .max_iter = ro.max_iter,
-		.budget = ro.budget, .quiet = ro.quiet, .tables = ro.tables,
-		.monitors = ro.monitors, .monitor_interval = ro.monitor_interval,
-		.trace = ro.trace,
-		.sets = ro.sets.v, .nsets = ro.sets.n,
-		.command = command,
-	};
 	if (ro.uuid && !uuid_valid(ro.uuid)) {
 		error("run: --uuid: '%s' is not a uuid (expected 8-4-4-4-12 lowercase hex digits)",
 		      ro.uuid);
@@ -201,7 +189,7 @@ int cmd_run(int argc, char **argv)
 		      ro.host);
 		goto out;
 	}
-	if (opt_parse_percent("run", "threshold", ro.threshold, 0, 1000, &rq.threshold) ||
+	if (opt_parse_percent("run", "threshold", ro.r.threshold, 0, 1000, &rq.threshold) ||
 	    run_check_iterations("run", &rq))
 		goto out;
 	rc = ro.dry_run ? exec_dry(&rq) : exec_run(&rq, &id);

@@ -69,45 +69,33 @@ static const struct opt_def import_options[] = {
 };
 #undef O
 
-/* Parses options and the one operand; returns its index, or -1 (exit code in *rc). */
+/*
+ * The start-up (cmd_parse()) and the one operand; returns its index, or
+ * -1 (exit code in *rc).
+ */
 static int parse(int argc, char **argv, const struct opt_def *tab,
-		 struct runs_opts *o, const char *usage, int *rc)
+		 struct runs_opts *o, const char *usage, struct cmd_args *a,
+		 int *rc)
 {
-	struct opt_target t = { tab, o };
 	int first;
 
-	memset(o, 0, sizeof(*o));
-	opts_defaults(tab, o);
-	first = opts_parse_argv(&t, 1, argc, argv, argv[0], true);
-	*rc = EXIT_USAGE;
-	if (first < 0)
-		return -1;
-	if (o->help) {
-		printf("usage: schedlab %s\n\nOptions:\n", usage);
-		opts_help(stdout, tab);
-		*rc = EXIT_OK;
-		return -1;
-	}
-	if (argc - first != 1) {
+	*a = (struct cmd_args){ CMD_ARGS(tab, *o), .usage_line = usage };
+	first = cmd_parse(argc, argv, a, rc);
+	if (first >= 0 && argc - first != 1) {
 		error("%s: expected one argument (usage: schedlab %s)", argv[0], usage);
+		*rc = EXIT_USAGE;
 		return -1;
 	}
 	return first;
 }
 
 /* The runs of A/B ab in the database the run came from. */
-static int show_ab_runs(const char *dbopt, const char *ab,
+static int show_ab_runs(struct cmd_args *a, const char *ab,
 			struct store_ab_run **runs, size_t *n)
 {
-	struct store *st;
-	char db[4096];
-	int rc;
+	struct store *st = cmd_store_ro(a, "see 'schedlab run'");
 
-	if (run_db_path(dbopt, db, sizeof(db)) || !(st = store_open_ro(db)))
-		return -1;
-	rc = store_ab_runs(st, ab, runs, n);
-	store_close(st);
-	return rc;
+	return st ? store_ab_runs(st, ab, runs, n) : -1;
 }
 
 /* show --layout: the run alone as compare's tables (a one-run comparison). */
@@ -138,21 +126,22 @@ static int show_tables(const struct runs_opts *o, const struct run *r,
 int cmd_show(int argc, char **argv)
 {
 	struct runs_opts o;
+	struct cmd_args a;
 	struct run r;
 	json_t *doc;
 	int i, rc;
 
-	i = parse(argc, argv, show_options, &o, "show RUN [--db PATH] [--format text|json|markdown] [--layout HOW] [--stat STAT]", &rc);
+	i = parse(argc, argv, show_options, &o, "show RUN [--db PATH] [--format text|json|markdown] [--layout HOW] [--stat STAT]", &a, &rc);
 	if (i < 0)
-		return rc;
-	if (out_refused("show", show_refusals, o.layout, o.format))
-		return EXIT_USAGE;
-	if (run_load(argv[i], o.db, &r))
-		return EXIT_USAGE;
+		goto out;
+	rc = EXIT_USAGE;
+	if (out_refused("show", show_refusals, o.layout, o.format) ||
+	    run_source_load(&a.src, argv[i], &r))
+		goto out;
 	if (o.layout != LAYOUT_RUN) {
 		rc = show_tables(&o, &r, argv[i]) ? EXIT_USAGE : EXIT_OK;
 		run_free(&r);
-		return rc;
+		goto out;
 	}
 	if (o.format == FMT_JSON) {
 		doc = run_to_export(&r);
@@ -163,9 +152,9 @@ int cmd_show(int argc, char **argv)
 		size_t nab = 0;
 		FILE *f;
 
-		if (r.ab && r.id >= 0 && show_ab_runs(o.db, r.ab, &ab, &nab)) {
+		if (r.ab && r.id >= 0 && show_ab_runs(&a, r.ab, &ab, &nab)) {
 			run_free(&r);
-			return EXIT_USAGE;
+			goto out;
 		}
 		f = text_safe(stdout);
 		render_run_text(f, &r, ab, nab);
@@ -173,12 +162,16 @@ int cmd_show(int argc, char **argv)
 		store_ab_runs_free(ab, nab);
 	}
 	run_free(&r);
-	return EXIT_OK;
+	rc = EXIT_OK;
+out:
+	cmd_args_done(&a);
+	return rc;
 }
 
 int cmd_export(int argc, char **argv)
 {
 	struct runs_opts o;
+	struct cmd_args a;
 	struct run r;
 	char tmp[4096];
 	sigset_t stop, old;
@@ -186,11 +179,14 @@ int cmd_export(int argc, char **argv)
 	FILE *f;
 	int i, rc;
 
-	i = parse(argc, argv, export_options, &o, "export RUN [-o FILE] [--db PATH]", &rc);
+	i = parse(argc, argv, export_options, &o, "export RUN [-o FILE] [--db PATH]", &a, &rc);
+	if (i >= 0 && run_source_load(&a.src, argv[i], &r)) {
+		i = -1;
+		rc = EXIT_USAGE;
+	}
+	cmd_args_done(&a);
 	if (i < 0)
 		return rc;
-	if (run_load(argv[i], o.db, &r))
-		return EXIT_USAGE;
 	doc = run_to_export(&r);
 	run_free(&r);
 	if (!o.output || !strcmp(o.output, "-")) {
@@ -230,27 +226,26 @@ int cmd_export(int argc, char **argv)
 int cmd_import(int argc, char **argv)
 {
 	struct runs_opts o;
+	struct cmd_args a;
 	struct export_limit lim;
 	struct run r;
 	struct store *st;
-	char db[4096];
 	json_t *doc;
 	int64_t id;
 	int i, rc;
 
-	i = parse(argc, argv, import_options, &o, "import FILE [--db PATH] [--max-size SIZE]", &rc);
+	i = parse(argc, argv, import_options, &o, "import FILE [--db PATH] [--max-size SIZE]", &a, &rc);
 	if (i < 0)
 		return rc;
 	if (export_limit(o.max_size, &lim))
 		return EXIT_USAGE;
 	doc = export_load_limited(argv[i], &lim);
 	if (!doc || export_validate(doc, argv[i]) ||
-	    export_check_written(doc, argv[i]) ||
-	    run_db_path(o.db, db, sizeof(db))) {
+	    export_check_written(doc, argv[i])) {
 		json_decref(doc);
 		return EXIT_USAGE;
 	}
-	st = store_open(db);
+	st = store_open(a.db);
 	if (!st) {
 		json_decref(doc);
 		return EXIT_USAGE;

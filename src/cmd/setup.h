@@ -1,21 +1,103 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * setup: the options every command that reads or writes runs shares,
- * declared once (as git declares its setup flags): --db, --format,
- * --help, and a suite's --iterations and --set, each an entry for a command's option table that fills a field
- * of that command's options struct. The database they name is resolved
- * by run_db_path() (model/run.h), the one place that knows the default.
+ * setup: what every command shares before its own work, declared once
+ * (as git's command table carries RUN_SETUP): the command table itself
+ * with each command's setup flags (struct command, NEEDS_*), the one
+ * start-up those flags ask for (cmd_parse(): a command's options parsed,
+ * --help answered, the database of --db resolved), and the options
+ * every command that reads or writes runs shares: --db, --format,
+ * --help, and a suite's --iterations and --set, each an entry for a
+ * command's option table that fills a field of that command's options
+ * struct. The database they name is resolved by run_db_path()
+ * (store/load.h), the one place that knows the default. setup.c.
  */
 #ifndef SCHEDLAB_CMD_SETUP_H
 #define SCHEDLAB_CMD_SETUP_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
+#include "exec/exec.h"
 #include "options.h"
 #include "report/vocab.h"
 #include "monitor/monitor.h"
 #include "trace/trace.h"
+#include "store/load.h"
 #include "vm/vm.h"
+
+/*
+ * What a command needs before it runs, in its row of the command table:
+ * main() does the first before calling it, cmd_parse() the others once
+ * its options are read (they name the database).
+ */
+enum cmd_needs {
+	/* knobs a killed schedlab left switched put back first */
+	NEEDS_RECOVER = 1 << 0,
+	/* reads the database of --db: resolved, and opened on first need
+	 * (struct cmd_args's src, cmd_store_ro()) */
+	NEEDS_STORE_RO = 1 << 1,
+	/* writes the database of --db (itself, or through exec/): its
+	 * path resolved into struct cmd_args's db */
+	NEEDS_STORE_RW = 1 << 2,
+	/* takes a SUITE or JOBFILE, one at most */
+	NEEDS_JOB = 1 << 3,
+};
+
+/* A row of the command table: `schedlab NAME ...` runs fn(argc, argv). */
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+	unsigned needs;		/* enum cmd_needs */
+};
+
+extern const struct command commands[];
+extern const size_t ncommands;
+
+/* The row of command name, or NULL. */
+const struct command *command_find(const char *name);
+
+/*
+ * One command's start-up (cmd_parse()): its option table and the struct
+ * it fills, how --help is answered, and what the start-up resolved.
+ */
+struct cmd_args {
+	const struct opt_def *tab;	/* with OPT_HELP, and OPT_DB if it has a store */
+	void *opts;			/* zeroed, then the table's defaults */
+	size_t size;			/* sizeof(*opts) */
+	const char *who;		/* messages' prefix; NULL: argv[0] */
+	void (*usage)(FILE *f);		/* --help; NULL: usage and the table */
+	const char *usage_line;		/* "show RUN [--db PATH]": usage's line */
+	bool no_operands;		/* a word that is not an option is refused */
+	int bad_rc;			/* the exit code of bad input; 0: EXIT_USAGE */
+	/* what the start-up resolved, by the command's NEEDS_STORE_* */
+	char db[4096];			/* the database's path or URL */
+	struct run_source src;		/* NEEDS_STORE_RO: opened on first need */
+};
+
+/* A cmd_args for table tab filling struct o: CMD_ARGS(run_options, ro). */
+#define CMD_ARGS(tab_, o_) .tab = (tab_), .opts = &(o_), .size = sizeof(o_)
+
+/*
+ * The start-up of command a->who (its first word names its row; NULL:
+ * argv[0]) over argv: a->opts zeroed and defaulted, the options parsed,
+ * --help printed, the row's NEEDS_JOB operand checked and its database
+ * resolved. Returns the index of the first operand (*rc EXIT_OK); or -1
+ * with the exit code in *rc - EXIT_OK after --help, else a->bad_rc
+ * after one message.
+ * cmd_args_done() frees what it holds.
+ */
+int cmd_parse(int argc, char **argv, struct cmd_args *a, int *rc);
+void cmd_args_done(struct cmd_args *a);
+
+/*
+ * The database of a NEEDS_STORE_RO command, opened read-only once: NULL
+ * after error() - "WHO: no database at DB (HINT)" when there is none
+ * (hint NULL: nothing said then, a->src.missing set), or why it could
+ * not be opened.
+ */
+struct store *cmd_store_ro(struct cmd_args *a, const char *hint);
 
 #define OPT_DB_HELP "the database (default: $SCHEDLAB_DB, else " \
 	"$XDG_DATA_HOME/schedlab/results.db, else ~/.local/share/schedlab/results.db)"
@@ -141,6 +223,21 @@ struct vm_cmd_shape {
 	  .offset = offsetof(T, F.timeout), .def = "15m", .min = 10,	\
 	  .max = 7 * 86400, .arg = "DURATION",				\
 	  .help = "the most one VM boot may take, job included; then qemu is killed" }
+
+/*
+ * The options run and ab share (cmd/run.c's run_request_of() makes a
+ * struct run_request of them): a field of each one's options struct.
+ */
+struct run_cmd_opts {
+	const char *label;
+	const char *db;
+	const char *iterations, *budget, *threshold;
+	const char *monitors, *monitor_interval;
+	struct trace_opts trace;
+	unsigned min_iter, max_iter;
+	struct opt_list sets;
+	bool quiet;
+};
 
 /* -h, --help into the bool field F of struct T. */
 #define OPT_HELP(T, F)							\

@@ -163,42 +163,6 @@ static int summary(const char *verb, const char *where,
 	return t->failed ? EXIT_RUN_FAILED : EXIT_OK;
 }
 
-/* Options and operands; -1 with the exit code in *rc when done. */
-static int parse(int argc, char **argv, const struct opt_def *tab,
-		 struct sync_opts *o, const char *usage, int *rc)
-{
-	struct opt_target t = { tab, o };
-	int first;
-
-	memset(o, 0, sizeof(*o));
-	opts_defaults(tab, o);
-	first = opts_parse_argv(&t, 1, argc, argv, argv[0], true);
-	*rc = EXIT_USAGE;
-	if (first < 0)
-		return -1;
-	if (o->help) {
-		printf("usage: schedlab %s\n\nOptions:\n", usage);
-		opts_help(stdout, tab);
-		*rc = EXIT_OK;
-		return -1;
-	}
-	return first;
-}
-
-/* The local database (--db), opened for reading or writing. */
-static struct store *open_local(const char *who, const char *dbopt, bool write)
-{
-	char db[4096];
-
-	if (run_db_path(dbopt, db, sizeof(db)))
-		return NULL;
-	if (!write && store_missing(db)) {
-		error("%s: no database at %s (see 'schedlab run')", who, db);
-		return NULL;
-	}
-	return write ? store_open(db) : store_open_ro(db);
-}
-
 /*
  * RUN... resolved in st into ids[] (every one of them, before anything
  * is copied: a RUN that is not there is bad input). -1 after error().
@@ -219,12 +183,13 @@ int cmd_push(int argc, char **argv)
 	struct store *local, *to = NULL;
 	struct store_run_info *runs = NULL;
 	struct sync_opts o;
+	struct cmd_args a = { CMD_ARGS(push_options, o), .usage_line = usage };
 	size_t nruns = 0;
 	int64_t *ids = NULL;
 	char *where;
 	int first, n, rc;
 
-	first = parse(argc, argv, push_options, &o, usage, &rc);
+	first = cmd_parse(argc, argv, &a, &rc);
 	if (first < 0)
 		return rc;
 	if (!o.to) {
@@ -233,10 +198,10 @@ int cmd_push(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	n = argc - first;
-	local = open_local("push", o.db, false);
-	if (!local)
-		return EXIT_USAGE;
+	local = cmd_store_ro(&a, "see 'schedlab run'");
 	rc = EXIT_USAGE;
+	if (!local)
+		goto out;
 	if (store_runs(local, &runs, &nruns))
 		goto out;
 	ids = xcalloc((size_t)(n ? n : 1), sizeof(*ids));
@@ -273,7 +238,7 @@ out:
 	free(ids);
 	store_runs_free(runs, nruns);
 	store_close(to);
-	store_close(local);
+	cmd_args_done(&a);
 	return rc;
 }
 
@@ -283,11 +248,12 @@ int cmd_pull(int argc, char **argv)
 	struct sync_tally t = { 0 };
 	struct store *from, *local = NULL;
 	struct sync_opts o;
+	struct cmd_args a = { CMD_ARGS(pull_options, o), .usage_line = usage };
 	int64_t *ids;
 	char *where;
 	int first, n, rc;
 
-	first = parse(argc, argv, pull_options, &o, usage, &rc);
+	first = cmd_parse(argc, argv, &a, &rc);
 	if (first < 0)
 		return rc;
 	n = argc - first;
@@ -309,7 +275,7 @@ int cmd_pull(int argc, char **argv)
 	ids = xcalloc((size_t)n, sizeof(*ids));
 	if (resolve_all(from, argv + first, n, ids))
 		goto out;
-	local = open_local("pull", o.db, true);
+	local = store_open(a.db);
 	if (!local)
 		goto out;
 	for (int i = 0; i < n; i++) {

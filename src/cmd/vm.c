@@ -91,11 +91,11 @@ static int vm_opts_from(const char *who, const struct vm_cmd_opts *c,
 	return 0;
 }
 
-static int vm_cmd_run(const struct vm_cmd_opts *c, int nops, char **ops)
+static int vm_cmd_run(const struct vm_cmd_opts *c, const char *db, int nops,
+		      char **ops)
 {
 	struct vm_opts o;
 	struct vm_job j = { 0 };
-	char db[4096];
 	unsigned it;
 
 	if (nops != 2) {
@@ -119,8 +119,6 @@ static int vm_cmd_run(const struct vm_cmd_opts *c, int nops, char **ops)
 		error("vm run: option --label: expected a non-empty label");
 		return EXIT_USAGE;
 	}
-	if (run_db_path(c->db, db, sizeof(db)))
-		return EXIT_USAGE;
 	o.kernel = ops[0];
 	j.spec = ops[1];
 	j.sets = c->sets.v;
@@ -158,11 +156,9 @@ static int vm_cmd_root(const struct vm_cmd_opts *c, int nops, char **ops)
 int cmd_vm(int argc, char **argv)
 {
 	struct vm_cmd_opts c;
-	struct opt_target t = { vm_options, &c };
-	int first;
+	struct cmd_args a = { CMD_ARGS(vm_options, c), .usage = vm_usage };
+	int first, rc;
 
-	memset(&c, 0, sizeof(c));
-	opts_defaults(vm_options, &c);
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		vm_usage(stdout);
 		return EXIT_OK;
@@ -173,16 +169,12 @@ int cmd_vm(int argc, char **argv)
 		      argc >= 2 ? "'" : "");
 		return EXIT_USAGE;
 	}
-	first = opts_parse_argv(&t, 1, argc - 1, argv + 1,
-				!strcmp(argv[1], "run") ? "vm run" : "vm root", true);
+	a.who = !strcmp(argv[1], "run") ? "vm run" : "vm root";
+	first = cmd_parse(argc - 1, argv + 1, &a, &rc);
 	if (first < 0)
-		return EXIT_USAGE;
-	if (c.help) {
-		vm_usage(stdout);
-		return EXIT_OK;
-	}
+		return rc;
 	first++;
 	if (!strcmp(argv[1], "run"))
-		return vm_cmd_run(&c, argc - first, argv + first);
+		return vm_cmd_run(&c, a.db, argc - first, argv + first);
 	return vm_cmd_root(&c, argc - first, argv + first);
 }

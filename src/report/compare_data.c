@@ -170,7 +170,8 @@ void render_compare_json(FILE *f, const struct comparison *c)
 	json_t *notes = json_array();
 
 	json_object_set_new(doc, "schema", json_string(COMPARE_SCHEMA));
-	json_object_set_new(doc, "test", json_string(stat_test_names[c->opts.test]));
+	/* what decided: runs-t where the runs' medians did */
+	json_object_set_new(doc, "test", json_string(cmp_test_name(c)));
 	json_object_set_new(doc, "unit", json_string(c->runs_used ? "run" : "iteration"));
 	json_object_set_new(doc, "alpha", json_real(c->opts.alpha));
 	json_object_set_new(doc, "threshold", json_real(c->opts.threshold));

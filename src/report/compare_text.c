@@ -445,7 +445,7 @@ void render_verdict_line(FILE *f, const struct comparison *c)
 	fprintf(f, "verdict: %s", verdict_names[c->overall]);
 	if (c->overall == V_NO_CHANGE)
 		fprintf(f, " (nothing changed beyond %g%% by %s)",
-			c->opts.threshold, stat_test_names[c->opts.test]);
+			c->opts.threshold, cmp_test_name(c));
 	fputc('\n', f);
 	if (c->overall == V_NO_CHANGE)
 		return;

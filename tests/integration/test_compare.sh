@@ -130,6 +130,33 @@ test_compare_tests_and_candidates() {
 	expect_eq "welch: mean_kind" hmean "$(jval "$out" '.jobs[0].cases[0].runs[1].mean_kind')"
 }
 
+# --test decides at the level it names or is refused: between separate
+# runs under --unit run the runs' medians decide (runs-t), and a test
+# named there would decide nothing (issue 38).
+test_compare_test_decides_or_is_refused() {
+	use_tmpdir
+	fixture "$tmp/base.json" base "$BASE"
+	fixture "$tmp/slow.json" slow "$SLOW"
+	run_sl compare "$tmp/base.json" "$tmp/slow.json" --format json
+	expect_eq "auto: exit" 0 "$rc"
+	expect_eq "auto: runs-t decided" runs-t "$(jval "$out" .test)"
+	run_sl compare "$tmp/base.json" "$tmp/slow.json" --test welch
+	expect_eq "welch, separate runs: exit" 2 "$rc"
+	expect_match "welch: said why" "compare: --test welch cannot decide between separate runs" "$err"
+	expect_eq "welch: nothing printed" "" "$out"
+	run_sl report "$tmp/base.json" "$tmp/slow.json" --test welch -o "$tmp/page"
+	expect_eq "report welch: exit" 2 "$rc"
+	expect_match "report: said why" "report: --test welch cannot decide" "$err"
+	run_sl compare --unit iteration "$tmp/base.json" "$tmp/slow.json" --test welch --format json
+	expect_eq "iteration welch: exit" 0 "$rc"
+	expect_eq "iteration: welch decided" welch "$(jval "$out" .test)"
+	run_sl compare --unit iteration "$tmp/base.json" "$tmp/slow.json" --format json
+	expect_eq "iteration auto: mann-whitney decided" mann-whitney "$(jval "$out" .test)"
+	run_sl judge --baseline "$tmp/base.json" --run "$tmp/slow.json" --test welch
+	expect_eq "judge welch, stored baseline: abort" 128 "$rc"
+	expect_match "judge: said why" "judge: --test welch cannot decide against a stored run" "$err"
+}
+
 # Runs that do not match say what differs, and compare nothing.
 test_compare_mismatch() {
 	use_tmpdir
