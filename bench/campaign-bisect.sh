@@ -58,6 +58,8 @@ for ((t = 1; t <= trials; t++)); do
 		[ -z "$cpus" ] || printf 'cpus = %s\n' "$cpus"
 	} >"$d/prog.job"
 	echo 1 >"$d/scale"
+	# the commands this "machine" agreed to run: a trial's own
+	export SCHEDLAB_CAMPAIGN_DIR=$d/campaigns
 	start=$EPOCHREALTIME
 	rc=0
 	# shellcheck disable=SC2086

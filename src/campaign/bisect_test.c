@@ -105,47 +105,71 @@ static size_t block_values(const struct campaign *c, size_t j, unsigned s,
 	return n;
 }
 
-static double mean_of(const double *v, size_t n)
+/*
+ * Block j's complete rounds as a two-way layout, rounds by states (good,
+ * bad and its candidate, where booted): the residual sum of squares of
+ * the additive model - a round's own level taken out, so that the
+ * machine's drift between rounds is not taken for noise - with its
+ * degrees of freedom, and the sum of the rounds' bad - good.
+ */
+static size_t block_rounds(const struct campaign *c, size_t j, double *ss,
+			   double *df, double *dsum)
 {
-	double m = 0;
+	unsigned who[3] = { 0, 1, c->bisect->nsteps ? c->bisect->steps[j].state : 0 };
+	size_t len[3], n, k = c->bisect->nsteps ? 3 : 2;
+	double *v[3], grand = 0, rm, sm[3] = { 0 };
 
-	for (size_t i = 0; i < n; i++)
-		m += v[i];
-	return n ? m / (double)n : NAN;
+	for (size_t i = 0; i < 3; i++) {
+		v[i] = xcalloc(c->nboots + 1, sizeof(double));
+		len[i] = i < k ? block_values(c, j, who[i], v[i]) : 0;
+	}
+	if (k == 3 && !len[2])
+		k = 2;		/* its build failed: no candidate */
+	n = len[0] < len[1] ? len[0] : len[1];
+	if (k == 3 && len[2] < n)
+		n = len[2];
+	*ss = *df = *dsum = 0;
+	for (size_t i = 0; i < n; i++) {
+		for (size_t t = 0; t < k; t++) {
+			sm[t] += v[t][i] / (double)n;
+			grand += v[t][i] / (double)(n * k);
+		}
+		*dsum += v[1][i] - v[0][i];
+	}
+	for (size_t i = 0; i < n; i++) {
+		rm = 0;
+		for (size_t t = 0; t < k; t++)
+			rm += v[t][i] / (double)k;
+		for (size_t t = 0; t < k; t++) {
+			double r = v[t][i] - rm - sm[t] + grand;
+
+			*ss += r * r;
+		}
+	}
+	*df = n > 1 ? (double)((n - 1) * (k - 1)) : 0;
+	for (size_t i = 0; i < 3; i++)
+		free(v[i]);
+	return n;
 }
 
 void bisect_estimate(const struct campaign *c, struct bis_est *e)
 {
 	const struct camp_bisect *b = c->bisect;
-	double *v = xcalloc(c->nboots + 1, sizeof(*v)), ss = 0, wsum = 0, dsum = 0;
 	size_t nblocks = b->nsteps ? b->nsteps : 1;
+	double ss = 0, wsum = 0, dsum = 0;
 
 	memset(e, 0, sizeof(*e));
 	for (size_t j = 0; j < nblocks; j++) {
-		double mref[2];
-		size_t nref[2];
+		double bss, bdf, bd;
+		size_t n = block_rounds(c, j, &bss, &bdf, &bd);
 
-		for (unsigned s = 0; s < c->nstates; s++) {
-			size_t n = block_values(c, j, s, v);
-			double m = mean_of(v, n);
-
-			for (size_t i = 0; i < n; i++)
-				ss += (v[i] - m) * (v[i] - m);
-			e->df += n > 1 ? (double)(n - 1) : 0;
-			if (s < 2) {
-				mref[s] = m;
-				nref[s] = n;
-				e->refs += (unsigned)n;
-			}
-		}
-		if (nref[0] && nref[1]) {
-			double w = 1 / (1.0 / (double)nref[0] + 1.0 / (double)nref[1]);
-
-			wsum += w;
-			dsum += w * (mref[1] - mref[0]);
-		}
+		ss += bss;
+		e->df += bdf;
+		/* a block's mean of bad - good has variance 2 s^2 / n */
+		wsum += (double)n / 2;
+		dsum += bd / 2;
+		e->refs += (unsigned)(2 * n);
 	}
-	free(v);
 	e->s = e->df > 0 ? sqrt(ss / e->df) : NAN;
 	e->d = wsum > 0 ? dsum / wsum : NAN;
 	e->se = wsum > 0 ? e->s / sqrt(wsum) : NAN;
