@@ -3,7 +3,8 @@
  * cgroup: the cgroups of harness/cgroup.h - which hierarchy has each
  * controller (from /proc/self/mountinfo), one directory per hierarchy
  * created flat under its root with the settings' files written and
- * read back, and their removal, killing what a workload left in them.
+ * read back. Their removal, killing what a workload left in them, is
+ * cgroup_remove.c's.
  * Joining is the workload process's (task_apply.c); journalling the
  * directories so that a killed schedlab's are removed is switch.c's.
  */
@@ -11,7 +12,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -470,83 +470,6 @@ int cgroup_create(struct cgroup_set *cg)
 fail:
 	cgroup_remove(cg);
 	return -1;
-}
-
-/* Kills every task listed in dir's cgroup.procs but this one. */
-static void kill_listed(const char *dir)
-{
-	char path[PATH_MAX + 16];
-	FILE *f;
-	long pid;
-
-	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	while (fscanf(f, "%ld", &pid) == 1)
-		if (pid > 0 && pid != (long)getpid())
-			kill((pid_t)pid, SIGKILL);
-	fclose(f);
-}
-
-/* dir's subdirectories (cgroups a workload made in it) removed first. */
-static int remove_children(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int rc = 0;
-
-	if (!d)
-		return errno == ENOENT ? 0 : -1;
-	while ((e = readdir(d))) {
-		char sub[PATH_MAX];
-
-		if (e->d_type != DT_DIR || e->d_name[0] == '.')
-			continue;
-		if (snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name) >=
-		    (int)sizeof(sub))
-			continue;
-		if (cgroup_remove_dir(sub))
-			rc = -1;
-	}
-	closedir(d);
-	return rc;
-}
-
-int cgroup_remove_dir(const char *dir)
-{
-	uint64_t end = now_ns() + 1000000000ull;
-
-	if (remove_children(dir))
-		return -1;
-	for (;;) {
-		if (!rmdir(dir) || errno == ENOENT)
-			return 0;
-		if (errno != EBUSY) {
-			warning("cannot remove the cgroup %s: %s", dir,
-				strerror(errno));
-			return -1;
-		}
-		kill_listed(dir);
-		if (now_ns() > end) {
-			warning("cannot remove the cgroup %s: tasks are still in it after a second",
-				dir);
-			return -1;
-		}
-		usleep(10000);
-	}
-}
-
-int cgroup_remove(struct cgroup_set *cg)
-{
-	int rc = 0;
-
-	for (size_t h = cg->created; h-- > 0;)
-		if (cgroup_remove_dir(cg->dirs[h]))
-			rc = -1;
-	if (!rc)
-		cg->created = 0;
-	return rc;
 }
 
 void cgroup_set_free(struct cgroup_set *cg)

@@ -155,8 +155,11 @@ static int prepare_job(const struct loader *ld, const struct section *glob,
 
 /* ---- cases ----------------------------------------------------------- */
 
-static int fill_case(const struct loader *ld, struct job *j,
-		     unsigned long long idx, struct plan_case *c)
+/* The case's values from its index in the job's axes (the last axis
+ * turns fastest): its options set on c->cfg (their texts after it), the
+ * swept ones in c->sweep_keys and c->sweep. 0, or -1 after error(). */
+static int case_values(const struct loader *ld, const struct job *j,
+		       unsigned long long idx, struct plan_case *c)
 {
 	const struct workload *wl = j->sec->wl;
 	size_t *pick = xcalloc(j->nax, sizeof(*pick));
@@ -206,7 +209,14 @@ static int fill_case(const struct loader *ld, struct job *j,
 		strcat(c->sweep, v);
 	}
 	free(pick);
-	c->params = identity_params(wl, c->cfg);
+	return rc;
+}
+
+/* The job's harness keys copied to the case: iterations, timeouts,
+ * retries, and probes - off, once told, when the workload's tip says so
+ * and the job did not set them. */
+static void case_harness(struct job *j, struct plan_case *c)
+{
 	c->auto_iter = j->h.auto_iter;
 	c->min_iter = j->h.min_iter;
 	c->max_iter = j->h.max_iter;
@@ -217,8 +227,8 @@ static int fill_case(const struct loader *ld, struct job *j,
 	c->estimate_s = j->h.estimate_s;
 	c->retries = j->h.retries;
 	c->probes = j->h.probes;
-	if (!j->h.probes_given && wl->probes_tip) {
-		const char *why = wl->probes_tip(c->cfg);
+	if (!j->h.probes_given && c->wl->probes_tip) {
+		const char *why = c->wl->probes_tip(c->cfg);
 
 		if (why) {
 			c->probes = PROBES_OFF;
@@ -228,29 +238,37 @@ static int fill_case(const struct loader *ld, struct job *j,
 			j->tip_said = true;
 		}
 	}
+}
+
+/* The job's CPUs, monitors and trace copied to the case. 0, or -1 after
+ * error(). */
+static int case_watch(const struct job *j, struct plan_case *c)
+{
+	bool on = false;
+	char err[256];
+	int rc = 0;
+
 	c->cpus = j->h.cpus[0] ? xstrdup(j->h.cpus) : NULL;
-	{
-		char err[256];
-
-		/* both were checked as they were set */
-		if (monitor_parse_list(j->h.monitors, &c->monitors, err, sizeof(err)) ||
-		    monitor_parse_interval(j->h.monitor_interval, &c->monitor_ms,
-					   err, sizeof(err)))
-			rc = error("%s: monitors: %s", c->job, err);
-		c->monitors_named = monitor_named(j->h.monitors);
-	}
+	/* both were checked as they were set */
+	if (monitor_parse_list(j->h.monitors, &c->monitors, err, sizeof(err)) ||
+	    monitor_parse_interval(j->h.monitor_interval, &c->monitor_ms,
+				   err, sizeof(err)))
+		rc = error("%s: monitors: %s", c->job, err);
+	c->monitors_named = monitor_named(j->h.monitors);
 	c->monitor_cpus = j->h.monitor_cpus[0] ? xstrdup(j->h.monitor_cpus) : NULL;
-	{
-		bool on = false;
-		char err[256];
+	/* checked as it was set */
+	trace_parse(j->h.trace, &on, err, sizeof(err));
+	c->trace = on ? xstrdup(j->h.trace) : NULL;
+	c->trace_scope = j->h.trace_scope;
+	c->trace_dir = j->h.trace_dir ? xstrdup(j->h.trace_dir) : NULL;
+	c->trace_tasks = xstrdup(j->h.trace_tasks);
+	return rc;
+}
 
-		/* checked as it was set */
-		trace_parse(j->h.trace, &on, err, sizeof(err));
-		c->trace = on ? xstrdup(j->h.trace) : NULL;
-		c->trace_scope = j->h.trace_scope;
-		c->trace_dir = j->h.trace_dir ? xstrdup(j->h.trace_dir) : NULL;
-		c->trace_tasks = xstrdup(j->h.trace_tasks);
-	}
+/* The job's settings copied to the case, sorted, and the task's own
+ * settings taken from them. */
+static void case_settings(const struct job *j, struct plan_case *c)
+{
 	c->nset = j->h.nset;
 	c->set = xcalloc(c->nset + 1, sizeof(*c->set));
 	for (size_t i = 0; i < c->nset; i++)
@@ -258,6 +276,19 @@ static int fill_case(const struct loader *ld, struct job *j,
 					      xstrdup(j->h.set[i]->value) };
 	qsort(c->set, c->nset, sizeof(*c->set), plan_setting_cmp);
 	task_settings_from(c->set, c->nset, &c->task);
+}
+
+/* Case number idx of job j. 0, or -1 after error(). */
+static int fill_case(const struct loader *ld, struct job *j,
+		     unsigned long long idx, struct plan_case *c)
+{
+	int rc = case_values(ld, j, idx, c);
+
+	c->params = identity_params(c->wl, c->cfg);
+	case_harness(j, c);
+	if (case_watch(j, c))
+		rc = -1;
+	case_settings(j, c);
 	return rc;
 }
 

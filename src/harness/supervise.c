@@ -356,51 +356,37 @@ void run_outcome_release(struct run_outcome *o)
 	o->latency = NULL;
 }
 
-int supervise_run(const struct workload *wl, const void *cfg,
-		  const struct run_settings *rs, struct run_outcome *out)
+/* The result area the workload process writes and this one reads,
+ * shared across the fork, its probes NAN until measured. NULL after
+ * error(). */
+static struct wl_ctx *shared_ctx(const struct run_settings *rs)
 {
-	unsigned timeout_s = rs->timeout_s;
-	struct wl_ctx *ctx;
-	struct rusage ru;
-	sigset_t set;
-	uint64_t t0, deadline = 0;
-	pid_t parent = getpid(), pid;
-	int status = 0, signo = 0;
-	enum run_status st;
+	struct wl_ctx *ctx = mmap(NULL, sizeof(*ctx), PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
-	memset(out, 0, sizeof(*out));
-	ctx = mmap(NULL, sizeof(*ctx), PROT_READ | PROT_WRITE,
-		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (ctx == MAP_FAILED)
-		return error_errno("mmap of the shared result area");
+	if (ctx == MAP_FAILED) {
+		error_errno("mmap of the shared result area");
+		return NULL;
+	}
 	ctx->probes = rs->probes != PROBES_OFF;
 	ctx->perf = rs->probes == PROBES_PERF;
 	for (int i = 0; i < PM_N; i++)
 		ctx->probe[i] = NAN;
+	return ctx;
+}
 
-	stop_signals(&set);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
-		warning("cannot become a child subreaper: %s", strerror(errno));
+/* The workload's process group killed and reaped, its times in out
+ * (wall from t0), then whatever it left behind: the group's strays and
+ * the descendants that left it, counted in out->killed. *status: the
+ * workload process's wait status. */
+static void end_group(pid_t pid, const pid_t *keep, uint64_t t0,
+		      struct run_outcome *out, int *status)
+{
+	struct rusage ru;
 
-	fflush(NULL);		/* or forked children may repeat buffered output */
-	t0 = now_ns();
-	if (timeout_s)
-		deadline = t0 + (uint64_t)timeout_s * 1000000000ull;
-	pid = fork();
-	if (pid < 0) {
-		error_errno("fork of the workload process");
-		munmap(ctx, sizeof(*ctx));
-		return -1;
-	}
-	if (pid == 0)
-		workload_process(wl, cfg, rs, ctx, parent);
-	setpgid(pid, pid);	/* both sides, so no race decides */
-
-	st = wait_end(pid, &set, deadline, &signo);
 	/* Kill the group while the leader's pid still holds the group id. */
 	kill(-pid, SIGKILL);
-	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
+	while (wait4(pid, status, 0, &ru) < 0 && errno == EINTR)
 		;
 	out->wall_s = (double)(now_ns() - t0) / 1e9;
 	out->user_s = tv_s(&ru.ru_utime);
@@ -415,10 +401,15 @@ int supervise_run(const struct workload *wl, const void *cfg,
 			break;
 	}
 	/* and what left the group: setsid() children, adopted or not yet */
-	out->killed += kill_descendants(rs->keep);
+	out->killed += kill_descendants(keep);
+}
 
-	remove_owned(ctx);
-
+/* The run's outcome from the shared area and how it ended: its result,
+ * probes and latencies, and its status with the reason for it. */
+static void take_outcome(const struct wl_ctx *ctx, enum run_status st,
+			 int signo, int status, unsigned timeout_s,
+			 struct run_outcome *out)
+{
 	out->result = ctx->result;
 	memcpy(out->probe, ctx->probe, sizeof(out->probe));
 	out->maxrss_kib = ctx->maxrss_kib;
@@ -447,6 +438,47 @@ int supervise_run(const struct workload *wl, const void *cfg,
 			 WEXITSTATUS(status));
 	}
 	out->status = st;
+}
+
+int supervise_run(const struct workload *wl, const void *cfg,
+		  const struct run_settings *rs, struct run_outcome *out)
+{
+	unsigned timeout_s = rs->timeout_s;
+	struct wl_ctx *ctx;
+	sigset_t set;
+	uint64_t t0, deadline = 0;
+	pid_t parent = getpid(), pid;
+	int status = 0, signo = 0;
+	enum run_status st;
+
+	memset(out, 0, sizeof(*out));
+	ctx = shared_ctx(rs);
+	if (!ctx)
+		return -1;
+
+	stop_signals(&set);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
+		warning("cannot become a child subreaper: %s", strerror(errno));
+
+	fflush(NULL);		/* or forked children may repeat buffered output */
+	t0 = now_ns();
+	if (timeout_s)
+		deadline = t0 + (uint64_t)timeout_s * 1000000000ull;
+	pid = fork();
+	if (pid < 0) {
+		error_errno("fork of the workload process");
+		munmap(ctx, sizeof(*ctx));
+		return -1;
+	}
+	if (pid == 0)
+		workload_process(wl, cfg, rs, ctx, parent);
+	setpgid(pid, pid);	/* both sides, so no race decides */
+
+	st = wait_end(pid, &set, deadline, &signo);
+	end_group(pid, rs->keep, t0, out, &status);
+	remove_owned(ctx);
+	take_outcome(ctx, st, signo, status, timeout_s, out);
 	munmap(ctx, sizeof(*ctx));
 	return 0;
 }

@@ -17,59 +17,14 @@
 #include "harness/knob.h"
 #include "harness/scx.h"
 #include "harness/switch.h"
+#include "harness/switch_int.h"
 #include "util.h"
-
-/* One file (or one feature of the features file) the plans change. */
-struct knob {
-	char *key;		/* the key that first named it, for messages */
-	char *path;
-	char *feature;		/* sched_feat: the feature; NULL: a file */
-	char *orig;		/* the file's value, or the feature's word */
-	size_t plan;		/* the plan that first named it */
-	char **tried;		/* the values prepare wrote once */
-	size_t ntried;
-	bool dirty;		/* written since its original was put back */
-	bool warned;		/* a failed restore said */
-};
-
-/* One write of an apply: knob k gets value. */
-struct op {
-	size_t knob;
-	char *value;
-	char *key;		/* the setting's key, for messages */
-};
-
-struct case_sw {
-	struct op *ops;
-	size_t nops;
-	char **scx;		/* argv of the sched_ext scheduler; NULL: none */
-	size_t cg;		/* its cgroup + 1 in cgs; 0: none */
-};
-
-struct plan_sw {
-	struct case_sw *cases;
-	size_t n;
-};
-
-struct switchboard {
-	pid_t owner;
-	struct knob *knobs;
-	size_t nknobs;
-	struct plan_sw *plans;
-	size_t nplans;
-	struct cgroup_set *cgs;
-	size_t ncgs, created;	/* cgroup sets planned, created */
-	struct journal_file jf;
-	struct scx scx;		/* a running scheduler */
-	uint64_t apply_ns;
-	double last_us;
-	struct switchboard *next;	/* the open boards, for atexit */
-};
 
 /* The boards not closed yet: what an exit() on a fatal path closes. */
 static struct switchboard *open_boards;
 
-static const char *plan_name(const char *const *names, size_t k, char *buf,
+/* "NAME: " of plan k into buf, or "" without names. */
+const char *switch_plan_name(const char *const *names, size_t k, char *buf,
 			     size_t len)
 {
 	if (names && names[k])
@@ -77,156 +32,6 @@ static const char *plan_name(const char *const *names, size_t k, char *buf,
 	else
 		buf[0] = '\0';
 	return buf;
-}
-
-static size_t find_knob(struct switchboard *sb, const char *path,
-			const char *feat)
-{
-	for (size_t i = 0; i < sb->nknobs; i++)
-		if (!strcmp(sb->knobs[i].path, path) &&
-		    !strcmp(sb->knobs[i].feature ? sb->knobs[i].feature : "",
-			    feat ? feat : ""))
-			return i;
-	return SIZE_MAX;
-}
-
-/* The knob of path (and feature), new ones checked: its index or -1. */
-static ssize_t knob_of(struct switchboard *sb, size_t plan, const char *who,
-		       const char *key, const char *path, const char *feat)
-{
-	size_t i = find_knob(sb, path, feat);
-	struct knob k = { .plan = plan };
-
-	if (i != SIZE_MAX)
-		return (ssize_t)i;
-	if (knob_original(who, key, path, feat, &k.orig))
-		return -1;
-	k.key = xstrdup(key);
-	k.path = xstrdup(path);
-	k.feature = feat ? xstrdup(feat) : NULL;
-	sb->knobs = xrealloc(sb->knobs, (sb->nknobs + 1) * sizeof(*sb->knobs));
-	sb->knobs[sb->nknobs] = k;
-	return (ssize_t)sb->nknobs++;
-}
-
-static void add_op(struct case_sw *cs, size_t knob, const char *value,
-		   const char *key)
-{
-	cs->ops = xrealloc(cs->ops, (cs->nops + 1) * sizeof(*cs->ops));
-	cs->ops[cs->nops++] = (struct op){ knob, xstrdup(value), xstrdup(key) };
-}
-
-/* The knobs key=value sets into cs: 0 or -1. */
-static int resolve_knob(struct switchboard *sb, size_t p, const char *who,
-			const char *key, const char *value, struct case_sw *cs)
-{
-	struct knob_target *t;
-	size_t n;
-	int rc = 0;
-
-	if (knob_resolve(who, key, value, &t, &n))
-		return -1;
-	for (size_t i = 0; i < n && !rc; i++) {
-		ssize_t k = knob_of(sb, p, who, key, t[i].path, t[i].feature);
-
-		if (k < 0)
-			rc = -1;
-		else
-			add_op(cs, (size_t)k, t[i].value, key);
-	}
-	knob_targets_free(t, n);
-	return rc;
-}
-
-/* The knob and scx settings of case c of plan p into cs: 0 or -1. */
-static int resolve_case(struct switchboard *sb, size_t p, const char *who,
-			const struct plan_case *c, struct case_sw *cs)
-{
-	for (size_t s = 0; s < c->nset; s++) {
-		const char *key = c->set[s].key, *value = c->set[s].value;
-		enum setting_kind kind = setting_kind(key);
-
-		if (kind == SETTING_SCX && !cs->scx &&
-		    scx_check(who, value, &cs->scx))
-			return -1;
-		if (kind == SETTING_KNOB &&
-		    resolve_knob(sb, p, who, key, value, cs))
-			return -1;
-	}
-	return 0;
-}
-
-/* The cgroup.* settings of c: a run of them, the settings being sorted. */
-static const struct setting *cgroup_settings(const struct plan_case *c,
-					     size_t *n)
-{
-	size_t first = 0;
-
-	while (first < c->nset &&
-	       setting_kind(c->set[first].key) != SETTING_CGROUP)
-		first++;
-	*n = 0;
-	while (first + *n < c->nset &&
-	       setting_kind(c->set[first + *n].key) == SETTING_CGROUP)
-		(*n)++;
-	return *n ? &c->set[first] : NULL;
-}
-
-static bool same_settings(const struct setting *a, size_t na,
-			  const struct setting *b, size_t nb)
-{
-	if (na != nb)
-		return false;
-	for (size_t i = 0; i < na; i++)
-		if (strcmp(a[i].key, b[i].key) || strcmp(a[i].value, b[i].value))
-			return false;
-	return true;
-}
-
-/*
- * The cgroup sets of plan p: one per distinct list of cgroup settings,
- * each case's cs->cg pointing at its own. 0 or -1.
- */
-static int plan_cgroups(struct switchboard *sb, const struct plan *plan,
-			struct plan_sw *ps, const char *name)
-{
-	for (size_t i = 0; i < plan->ncases; i++) {
-		const struct setting *set = NULL;
-		size_t n, j;
-		char dir[64];
-		int rc;
-
-		set = cgroup_settings(&plan->cases[i], &n);
-		if (!n)
-			continue;
-		for (j = 0; j < i; j++) {
-			const struct setting *o;
-			size_t on;
-
-			o = cgroup_settings(&plan->cases[j], &on);
-			if (on && same_settings(set, n, o, on))
-				break;
-		}
-		if (j < i) {
-			ps->cases[i].cg = ps->cases[j].cg;
-			continue;
-		}
-		snprintf(dir, sizeof(dir), "schedlab-%ld-%zu", (long)getpid(),
-			 sb->ncgs + 1);
-		sb->cgs = xrealloc(sb->cgs, (sb->ncgs + 1) * sizeof(*sb->cgs));
-		memset(&sb->cgs[sb->ncgs], 0, sizeof(*sb->cgs));
-		if (name)
-			error_context("%s", name);
-		rc = cgroup_plan(set, n, dir, &sb->cgs[sb->ncgs]);
-		if (name)
-			error_context(NULL);
-		if (rc) {
-			cgroup_set_free(&sb->cgs[sb->ncgs]);
-			return -1;
-		}
-		ps->cases[i].cg = ++sb->ncgs;
-	}
-	return 0;
 }
 
 /*
@@ -268,7 +73,7 @@ static int try_values(struct switchboard *sb, const char *const *names)
 	char who[128];
 
 	for (size_t p = 0; p < sb->nplans; p++) {
-		plan_name(names, p, who, sizeof(who));
+		switch_plan_name(names, p, who, sizeof(who));
 		for (size_t c = 0; c < sb->plans[p].n; c++) {
 			const struct case_sw *cs = &sb->plans[p].cases[c];
 
@@ -453,39 +258,13 @@ static int write_journal(struct switchboard *sb, const char *const *names)
 		bool knob = item < sb->nknobs;
 
 		error("%s%s: schedlab pid %ld is switching %s too; run one at a time",
-		      knob ? plan_name(names, sb->knobs[item].plan, who,
-				       sizeof(who)) : "",
+		      knob ? switch_plan_name(names, sb->knobs[item].plan,
+					      who, sizeof(who)) : "",
 		      knob ? sb->knobs[item].key : "cgroup", other,
 		      j.items[item].path);
 	}
 	journal_free(&j);
 	return rc ? -1 : 0;
-}
-
-/* Each plan's knobs, scx and cgroups: 0 or -1; *any: whether it changes. */
-static int resolve_plans(struct switchboard *sb, struct plan *plans, size_t n,
-			 const char *const *names, bool *any)
-{
-	char who[128];
-
-	sb->plans = xcalloc(n, sizeof(*sb->plans));
-	sb->nplans = n;
-	for (size_t p = 0; p < n; p++) {
-		struct plan_sw *ps = &sb->plans[p];
-
-		plan_name(names, p, who, sizeof(who));
-		ps->cases = xcalloc(plans[p].ncases, sizeof(*ps->cases));
-		ps->n = plans[p].ncases;
-		for (size_t c = 0; c < ps->n; c++) {
-			if (resolve_case(sb, p, who, &plans[p].cases[c],
-					 &ps->cases[c]))
-				return -1;
-			*any |= ps->cases[c].nops || ps->cases[c].scx;
-		}
-		if (plan_cgroups(sb, &plans[p], ps, names ? names[p] : NULL))
-			return -1;
-	}
-	return 0;
 }
 
 /* The cgroups created, in the context of a plan that has each: 0 or -1. */
@@ -539,7 +318,7 @@ int switch_prepare(struct plan *plans, size_t n, const char *const *names,
 	sb->owner = getpid();
 	sb->scx = (struct scx)SCX_NONE;
 	sb->jf.fd = -1;
-	if (resolve_plans(sb, plans, n, names, &any))
+	if (switch_resolve(sb, plans, n, names, &any))
 		goto fail;
 	if (!any && !sb->ncgs) {
 		free_board(sb);

@@ -72,6 +72,53 @@ static char **git_environ(void)
 	return envp;
 }
 
+/* The child's output from fd into out (len bytes at most, the rest
+ * read and dropped) until it closes it or the deadline; *n: the bytes
+ * kept. Whether the deadline came first. */
+static bool read_until(int fd, uint64_t deadline, char *out, size_t len,
+		       size_t *n)
+{
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		uint64_t now = now_ns();
+		char buf[512];
+		ssize_t r;
+
+		if (now >= deadline)
+			return true;
+		r = poll(&pfd, 1, (int)((deadline - now) / 1000000 + 1));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			continue;	/* the deadline decides */
+		r = read(fd, buf, sizeof(buf));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		for (ssize_t i = 0; i < r && *n + 1 < len; i++)
+			out[(*n)++] = buf[i];
+	}
+}
+
+/* The child pid waited for, every millisecond, until the deadline; its
+ * wait status in *status. Whether the deadline came first. */
+static bool wait_until(pid_t pid, uint64_t deadline, int *status)
+{
+	int got;
+
+	while ((got = waitpid(pid, status, WNOHANG)) != pid) {
+		struct timespec ms = { 0, 1000000 };
+
+		if (got < 0 && errno != EINTR)
+			break;
+		if (now_ns() >= deadline)
+			return true;
+		nanosleep(&ms, NULL);
+	}
+	return false;
+}
+
 /*
  * The first line of what `git ARGS` prints, into out. Returns 0 when it
  * exited with status 0; else its exit status (1-255) or -1 (it could not
@@ -82,8 +129,8 @@ static int git_line(const char *args, char *const *argv, uint64_t deadline,
 		    char *out, size_t len, char *why, size_t wlen)
 {
 	size_t n = 0;
-	int p[2], status = 0, got;
-	bool late = false;
+	int p[2], status = 0;
+	bool late;
 	char **envp;
 	pid_t pid;
 
@@ -104,43 +151,13 @@ static int git_line(const char *args, char *const *argv, uint64_t deadline,
 		close(p[0]);
 		return -1;
 	}
-	for (;;) {
-		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
-		uint64_t now = now_ns();
-		char buf[512];
-		ssize_t r;
-
-		if (now >= deadline) {
-			late = true;
-			break;
-		}
-		r = poll(&pfd, 1, (int)((deadline - now) / 1000000 + 1));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			continue;	/* the deadline decides */
-		r = read(p[0], buf, sizeof(buf));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		for (ssize_t i = 0; i < r && n + 1 < len; i++)
-			out[n++] = buf[i];
-	}
+	late = read_until(p[0], deadline, out, len, &n);
 	close(p[0]);
 	out[n] = '\0';
 	out[strcspn(out, "\n")] = '\0';
 	/* it closed its output; give it what is left of the deadline to exit */
-	while (!late && (got = waitpid(pid, &status, WNOHANG)) != pid) {
-		struct timespec ms = { 0, 1000000 };
-
-		if (got < 0 && errno != EINTR)
-			break;
-		if (now_ns() >= deadline)
-			late = true;
-		else
-			nanosleep(&ms, NULL);
-	}
+	if (!late)
+		late = wait_until(pid, deadline, &status);
 	if (late) {
 		kill(pid, SIGKILL);
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)

@@ -59,84 +59,6 @@ const char *vm_qemu(void)
 	return NULL;
 }
 
-int vm_kernel_check(const char *who, const char *path)
-{
-	unsigned char hdr[0x210];
-	long long size;
-	struct stat sb;
-	ssize_t n;
-	int fd;
-
-	if (stat(path, &sb) || access(path, R_OK))
-		return error("%s: kernel image '%s' cannot be read: %s", who, path,
-			     strerror(errno));
-	if (!S_ISREG(sb.st_mode))
-		return error("%s: kernel image '%s' is not a regular file", who, path);
-	fd = open_regular(path, &size);
-	if (fd < 0)
-		return -1;
-	n = read(fd, hdr, sizeof(hdr));
-	close(fd);
-	/* the x86 boot protocol's header: "HdrS" at 0x202 */
-	if (n != (ssize_t)sizeof(hdr) || memcmp(hdr + 0x202, "HdrS", 4))
-		return error("%s: '%s' is not a bootable x86 kernel image (no boot header 'HdrS' at 0x202: give a bzImage, such as arch/x86/boot/bzImage or /boot/vmlinuz-*)",
-			     who, path);
-	return 0;
-}
-
-int vm_shape_check(const char *who, struct vm_shape *s)
-{
-	unsigned given = s->sockets ? s->sockets : 1;
-
-	given *= s->cores ? s->cores : 1;
-	given *= s->threads ? s->threads : 1;
-	if (!s->cpus)
-		s->cpus = s->sockets || s->cores || s->threads ? given : 2;
-	if (!s->sockets && !s->cores && !s->threads) {
-		s->sockets = 1;
-		s->cores = s->cpus;
-		s->threads = 1;
-	} else {
-		if (!s->threads)
-			s->threads = 1;
-		if (!s->sockets)
-			s->sockets = 1;
-		if (!s->cores)
-			s->cores = s->cpus / (s->sockets * s->threads);
-		if (s->sockets * s->cores * s->threads != s->cpus || !s->cores)
-			return error("%s: --cpus %u is not --sockets %u x --cores %u x --threads %u",
-				     who, s->cpus, s->sockets, s->cores, s->threads);
-	}
-	if (s->cpus > 64)
-		return error("%s: --cpus: expected 1..64, got %u", who, s->cpus);
-	if (s->nodes) {
-		unsigned per = s->cpus / s->nodes;
-
-		if (s->cpus % s->nodes || per % s->threads)
-			return error("%s: --numa %u: the %u CPUs do not divide into %u nodes of whole cores (%u threads a core)",
-				     who, s->nodes, s->cpus, s->nodes, s->threads);
-		if (s->memory_mb % s->nodes)
-			return error("%s: --memory %u MiB does not divide among %u NUMA nodes",
-				     who, s->memory_mb, s->nodes);
-	}
-	if (s->memory_mb < 128)
-		return error("%s: --memory: expected at least 128 (MiB), got %u", who,
-			     s->memory_mb);
-	return 0;
-}
-
-char *vm_shape_text(const struct vm_shape *s)
-{
-	char numa[40] = "";
-
-	if (s->nodes)
-		snprintf(numa, sizeof(numa), ", %u NUMA nodes", s->nodes);
-	return xasprintf("%u CPUs (%u socket%s x %u core%s x %u thread%s)%s, %u MiB",
-			 s->cpus, s->sockets, s->sockets == 1 ? "" : "s", s->cores,
-			 s->cores == 1 ? "" : "s", s->threads,
-			 s->threads == 1 ? "" : "s", numa, s->memory_mb);
-}
-
 bool vm_kvm_usable(void)
 {
 	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
@@ -457,56 +379,34 @@ static void argv_free(struct argv_b *a)
 	a->n = 0;
 }
 
-int vm_boot(const struct vm_opts *o, const char *initrd, const char *console,
-	    char **doc, int *guest_rc, enum vm_accel *accel_used)
+/* What VM_ACCEL_AUTO runs: TCG, with a warning, when /dev/kvm cannot be
+ * used or the cache's note (NULL: none) says KVM showed no guest here
+ * before; else KVM. */
+static enum vm_accel auto_accel(const char *note)
 {
-	const char *qemu = vm_qemu();
-	char *note = NULL, *result;
-	enum vm_accel accel = o->accel;
-	enum boot_end how;
-	struct argv_b a = { 0 };
-	int ws = 0, rc = -1;
 	struct stat sb;
 
-	*doc = NULL;
-	*guest_rc = -1;
-	if (!qemu)
-		return -1;
-	result = xasprintf("%s.out", console);
-	if (accel == VM_ACCEL_AUTO) {
-		note = kvm_note_path(qemu);
-		if (!vm_kvm_usable()) {
-			accel = VM_ACCEL_TCG;
-			warning("vm: /dev/kvm cannot be used here: the guest runs under TCG, emulated (its times are not the hardware's)");
-		} else if (note && !stat(note, &sb)) {
-			accel = VM_ACCEL_TCG;
-			warning("vm: KVM showed no guest within %d s on this host before (%s): the guest runs under TCG, emulated (its times are not the hardware's); --accel kvm tries it again",
-					VM_KVM_PROBE_S, note);
-		} else {
-			accel = VM_ACCEL_KVM;
-		}
+	if (!vm_kvm_usable()) {
+		warning("vm: /dev/kvm cannot be used here: the guest runs under TCG, emulated (its times are not the hardware's)");
+		return VM_ACCEL_TCG;
 	}
-	for (;;) {
-		unlink(console);
-		unlink(result);
-		qemu_argv(&a, qemu, o, accel, initrd, console, result);
-		how = boot_once(a.v, o, console, result,
-				o->accel == VM_ACCEL_AUTO && accel == VM_ACCEL_KVM ?
-				VM_KVM_PROBE_S : 0, &ws);
-		argv_free(&a);
-		if (how != BOOT_NO_LIFE)
-			break;
-		if (note) {
-			int fd = open(note, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (note && !stat(note, &sb)) {
+		warning("vm: KVM showed no guest within %d s on this host before (%s): the guest runs under TCG, emulated (its times are not the hardware's); --accel kvm tries it again",
+				VM_KVM_PROBE_S, note);
+		return VM_ACCEL_TCG;
+	}
+	return VM_ACCEL_KVM;
+}
 
-			if (fd >= 0)
-				close(fd);
-		}
-		warning("vm: KVM opened but the guest showed no sign of life within %d s (nested virtualization?): booting under TCG instead, emulated (its times are not the hardware's)",
-				VM_KVM_PROBE_S);
-		accel = VM_ACCEL_TCG;
-	}
-	*accel_used = accel;
+/* How the boot ended, told: 0 with the export in *doc and the guest's
+ * status in *guest_rc, -2 when interrupted, else -1 (after error() but
+ * for BOOT_NO_LIFE and BOOT_ERROR, already said). */
+static int boot_outcome(enum boot_end how, int ws, const struct vm_opts *o,
+			const char *console, const char *result, char **doc,
+			int *guest_rc)
+{
+	int rc = -1;
+
 	switch (how) {
 	case BOOT_EXITED:
 		if (!read_result(result, doc, guest_rc)) {
@@ -537,6 +437,50 @@ int vm_boot(const struct vm_opts *o, const char *initrd, const char *console,
 	case BOOT_ERROR:
 		break;
 	}
+	return rc;
+}
+
+int vm_boot(const struct vm_opts *o, const char *initrd, const char *console,
+	    char **doc, int *guest_rc, enum vm_accel *accel_used)
+{
+	const char *qemu = vm_qemu();
+	char *note = NULL, *result;
+	enum vm_accel accel = o->accel;
+	enum boot_end how;
+	struct argv_b a = { 0 };
+	int ws = 0, rc;
+
+	*doc = NULL;
+	*guest_rc = -1;
+	if (!qemu)
+		return -1;
+	result = xasprintf("%s.out", console);
+	if (accel == VM_ACCEL_AUTO) {
+		note = kvm_note_path(qemu);
+		accel = auto_accel(note);
+	}
+	for (;;) {
+		unlink(console);
+		unlink(result);
+		qemu_argv(&a, qemu, o, accel, initrd, console, result);
+		how = boot_once(a.v, o, console, result,
+				o->accel == VM_ACCEL_AUTO && accel == VM_ACCEL_KVM ?
+				VM_KVM_PROBE_S : 0, &ws);
+		argv_free(&a);
+		if (how != BOOT_NO_LIFE)
+			break;
+		if (note) {
+			int fd = open(note, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+			if (fd >= 0)
+				close(fd);
+		}
+		warning("vm: KVM opened but the guest showed no sign of life within %d s (nested virtualization?): booting under TCG instead, emulated (its times are not the hardware's)",
+				VM_KVM_PROBE_S);
+		accel = VM_ACCEL_TCG;
+	}
+	*accel_used = accel;
+	rc = boot_outcome(how, ws, o, console, result, doc, guest_rc);
 	unlink(result);
 	free(result);
 	free(note);

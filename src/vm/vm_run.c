@@ -159,10 +159,123 @@ static char *default_label(const char *kernel)
 	return xstrdup(b ? b + 1 : kernel);
 }
 
+/* The checks before any work: the kernel, qemu, KVM when asked for, the
+ * number of --set. 0, or -1 after error(). */
+static int vm_run_check(const struct vm_job *j, const struct vm_opts *o)
+{
+	if (vm_kernel_check("vm run", o->kernel) || !vm_qemu())
+		return -1;
+	if (o->accel == VM_ACCEL_KVM && !vm_kvm_usable())
+		return error("vm run: --accel kvm: /dev/kvm cannot be used here (no KVM module, or no access): --accel tcg emulates instead, auto chooses");
+	if (j->nsets > OPT_SETS_MAX)
+		return error("vm run: at most %d --set", OPT_SETS_MAX);
+	return 0;
+}
+
+/* The job as the host reads it: bad input stops here, not in a guest
+ * (its warnings are the guest's to give, on its console, so the first
+ * load is muted; a failed one is loaded again to say why). 0 when *p is
+ * loaded. */
+static int load_job(const struct vm_job *j, struct plan *p)
+{
+	int rc;
+
+	error_mute(1);
+	rc = plan_load_spec(j->spec, j->sets, j->nsets, p);
+	error_mute(0);
+	if (rc && !plan_load_spec(j->spec, j->sets, j->nsets, p))
+		rc = 0;
+	return rc;
+}
+
+/* The guest's `schedlab run` arguments into args (room for
+ * 5 + 2 * OPT_SETS_MAX); returns their number. */
+static size_t run_args(const struct vm_job *j, const char *jobfile,
+		       const char *label, const char **args)
+{
+	size_t nargs = 0;
+
+	args[nargs++] = jobfile;
+	args[nargs++] = "--label";
+	args[nargs++] = label;
+	if (j->iterations) {
+		args[nargs++] = "--iterations";
+		args[nargs++] = j->iterations;
+	}
+	for (size_t i = 0; i < j->nsets; i++) {
+		args[nargs++] = "--set";
+		args[nargs++] = j->sets[i];
+	}
+	return nargs;
+}
+
+/* A new temporary folder under $TMPDIR (when absolute) or /tmp; NULL
+ * after error(). */
+static char *make_tmp_dir(void)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char *tmpl = xasprintf("%s/schedlab-vm.XXXXXX",
+			       tmpdir && *tmpdir == '/' ? tmpdir : "/tmp");
+
+	if (!mkdtemp(tmpl)) {
+		error_errno("vm: cannot make a temporary folder");
+		free(tmpl);
+		return NULL;
+	}
+	return tmpl;
+}
+
+/* The console log's path in the cache (console/UUID.log), its folder
+ * made; NULL after error(). */
+static char *console_log(const char *cache, const char *uuid)
+{
+	char *console = xasprintf("%s/console", cache);
+
+	if (mkdir(console, 0700) && errno != EEXIST) {
+		error_errno("vm: cannot make %s", console);
+		free(console);
+		return NULL;
+	}
+	free(console);
+	return xasprintf("%s/console/%s.log", cache, uuid);
+}
+
+/* After the boot: the guest's export (doc) stored unless it is empty or
+ * a stop is pending, and the guest's exit status told. The exit code. */
+static int store_guest_run(const char *db, const char *doc,
+			   const struct vm_opts *o, enum vm_accel accel,
+			   const char *label, const char *host,
+			   const char *console, const char *uuid, int guest_rc)
+{
+	if (!*doc) {
+		error("vm: the run in the guest exited %d and stored nothing%s",
+		      guest_rc, vm_console_oom(console) ?
+		      ": the guest ran out of memory, raise --memory" : "");
+		vm_console_tail(console, 10);
+		return EXIT_RUN_FAILED;
+	}
+	if (vm_stop_pending()) {
+		error("vm: interrupted: the run is not stored");
+		return EXIT_INTERRUPTED;
+	}
+	if (store_doc(db, doc, o, accel, label, host, console))
+		return EXIT_RUN_FAILED;
+	if (guest_rc) {
+		error("vm: the run in the guest exited %d (stored as it ended)%s",
+		      guest_rc, vm_console_oom(console) ?
+		      ": the guest ran out of memory, raise --memory" : "");
+		vm_console_tail(console, 10);
+		return EXIT_RUN_FAILED;
+	}
+	if (!o->quiet)
+		printf("vm: run %s stored (%s, host %s, label %s)\n", uuid,
+		       vm_accel_names[accel], host, label);
+	return EXIT_OK;
+}
+
 int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 {
-	char uuid[40], *tmpl = NULL, *tmp = NULL;
-	const char *tmpdir = getenv("TMPDIR");
+	char uuid[40], *tmp = NULL;
 	char *root = NULL, *initrd = NULL, *console = NULL, *env = NULL;
 	char *label = j->label ? xstrdup(j->label) : default_label(o->kernel);
 	char *doc = NULL, host[300], *jobfile = NULL, *text = NULL, where[4200];
@@ -172,25 +285,11 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 	bool loaded = false;
 	enum vm_accel accel = VM_ACCEL_TCG;
 	int guest_rc, rc = EXIT_USAGE, b;
-	size_t envlen, textlen, nargs = 0;
+	size_t envlen, textlen, nargs;
 
-	if (vm_kernel_check("vm run", o->kernel) || !vm_qemu())
+	if (vm_run_check(j, o))
 		goto out;
-	if (o->accel == VM_ACCEL_KVM && !vm_kvm_usable()) {
-		error("vm run: --accel kvm: /dev/kvm cannot be used here (no KVM module, or no access): --accel tcg emulates instead, auto chooses");
-		goto out;
-	}
-	if (j->nsets > OPT_SETS_MAX) {
-		error("vm run: at most %d --set", OPT_SETS_MAX);
-		goto out;
-	}
-	/* the job as the host reads it: bad input stops here, not in a guest
-	 * (its warnings are the guest's to give, on its console) */
-	error_mute(1);
-	rc = plan_load_spec(j->spec, j->sets, j->nsets, &p);
-	error_mute(0);
-	if (rc && !plan_load_spec(j->spec, j->sets, j->nsets, &p))
-		rc = 0;
+	rc = load_job(j, &p);
 	if (rc) {
 		rc = EXIT_USAGE;
 		goto out;
@@ -212,36 +311,18 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 		uuid_new(uuid, sizeof(uuid));
 	if (uname(&u))
 		snprintf(u.nodename, sizeof(u.nodename), "host");
-	args[nargs++] = jobfile;
-	args[nargs++] = "--label";
-	args[nargs++] = label;
-	if (j->iterations) {
-		args[nargs++] = "--iterations";
-		args[nargs++] = j->iterations;
-	}
-	for (size_t i = 0; i < j->nsets; i++) {
-		args[nargs++] = "--set";
-		args[nargs++] = j->sets[i];
-	}
+	nargs = run_args(j, jobfile, label, args);
 	snprintf(host, sizeof(host), "%s-vm", u.nodename);
 	env = run_env(uuid, host, args, nargs, &envlen);
-	tmpl = xasprintf("%s/schedlab-vm.XXXXXX",
-			 tmpdir && *tmpdir == '/' ? tmpdir : "/tmp");
-	tmp = mkdtemp(tmpl);
-	if (!tmp) {
-		error_errno("vm: cannot make a temporary folder");
+	tmp = make_tmp_dir();
+	if (!tmp)
 		goto out;
-	}
 	initrd = xasprintf("%s/initrd.cpio", tmp);
 	if (write_initrd(root, initrd, env, envlen, jobfile, text, textlen))
 		goto out;
-	console = xasprintf("%s/console", cache);
-	if (mkdir(console, 0700) && errno != EEXIST) {
-		error_errno("vm: cannot make %s", console);
+	console = console_log(cache, uuid);
+	if (!console)
 		goto out;
-	}
-	free(console);
-	console = xasprintf("%s/console/%s.log", cache, uuid);
 	if (!o->quiet)
 		fprintf(stderr, "vm: booting %s%s%s%s, run %s; console: %s\n",
 			o->kernel, o->append ? " (append '" : "",
@@ -252,37 +333,14 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 		goto out;
 	}
 	snprintf(host, sizeof(host), "%s-%s", u.nodename, vm_accel_names[accel]);
-	if (!*doc) {
-		error("vm: the run in the guest exited %d and stored nothing%s",
-		      guest_rc, vm_console_oom(console) ?
-		      ": the guest ran out of memory, raise --memory" : "");
-		vm_console_tail(console, 10);
-		goto out;
-	}
-	if (vm_stop_pending()) {
-		error("vm: interrupted: the run is not stored");
-		rc = EXIT_INTERRUPTED;
-		goto out;
-	}
-	if (store_doc(db, doc, o, accel, label, host, console))
-		goto out;
-	if (guest_rc) {
-		error("vm: the run in the guest exited %d (stored as it ended)%s",
-		      guest_rc, vm_console_oom(console) ?
-		      ": the guest ran out of memory, raise --memory" : "");
-		vm_console_tail(console, 10);
-		goto out;
-	}
-	if (!o->quiet)
-		printf("vm: run %s stored (%s, host %s, label %s)\n", uuid,
-		       vm_accel_names[accel], host, label);
-	rc = EXIT_OK;
+	rc = store_guest_run(db, doc, o, accel, label, host, console, uuid,
+			     guest_rc);
 out:
 	if (loaded)
 		plan_free(&p);
 	if (tmp)
 		rm_tree(tmp);
-	free(tmpl);
+	free(tmp);
 	free(jobfile);
 	free(text);
 	free(root);
