@@ -100,27 +100,12 @@ static const struct opt_def dbench_options[] = {
 	{ .name = "clients", .type = OPT_UINT, .offset = O(clients),
 	  .def = "0", .min = 0, .max = 10000, .arg = "N",
 	  .help = "client processes; 0: one per online CPU (seed 003)" },
-	{ .name = "runtime", .alias = OPT_ALIASES("time"), .type = OPT_DURATION,
-	  .offset = O(time), .def = "60", .min = 2, .max = 86400, .arg = "SECS",
-	  .short_flag = 't',
-	  .help = "dbench -t: how long it runs, its warm-up (runtime/5) included "
-		  "(with 1 it reports 0 MB/sec)" },
-	{ .name = "loadfile", .type = OPT_STRING, .offset = O(loadfile),
-	  .arg = "FILE", .short_flag = 'c',
-	  .help = "dbench -c: the load file (default: dbench's client.txt)" },
+	DBENCH_OPTIONS("dbench"),
 	{ .name = NULL },
 };
 #undef O
 
-static const struct metric_def dbench_metrics[] = {
-	[DB_MBPS] = { "dbench.mbps", "MB/s", BETTER_HIGHER, true,
-		      "the Throughput line dbench printed" },
-	[DB_MAX_LAT] = { "dbench.max_latency_ms", "ms", BETTER_LOWER, false,
-			 "max_latency of that line: the slowest operation" },
-	[DB_CLIENTS] = { "dbench.clients", "clients", BETTER_NONE, false,
-			 "the clients it ran, as it printed them" },
-	{ .name = NULL },
-};
+static const struct metric_def dbench_metrics[] = DBENCH_METRICS("dbench");
 
 /* dbench's and tbench's last line, from the values parsed out of it */
 void dbench_text_result(FILE *f, const void *cfg, const struct wl_result *r)

@@ -187,14 +187,7 @@ static const struct opt_def tbench_options[] = {
 	{ .name = "clients", .type = OPT_UINT, .offset = O(clients),
 	  .def = "1", .min = 0, .max = 10000, .arg = "N",
 	  .help = "client processes, each with a server process: 2N tasks; 0: one per online CPU" },
-	{ .name = "runtime", .alias = OPT_ALIASES("time"), .type = OPT_DURATION,
-	  .offset = O(time), .def = "60", .min = 2, .max = 86400, .arg = "SECS",
-	  .short_flag = 't',
-	  .help = "tbench -t: how long it runs, its warm-up (runtime/5) included "
-		  "(with 1 it reports 0 MB/sec)" },
-	{ .name = "loadfile", .type = OPT_STRING, .offset = O(loadfile),
-	  .arg = "FILE", .short_flag = 'c',
-	  .help = "tbench -c: the load file (default: dbench's client.txt)" },
+	DBENCH_OPTIONS("tbench"),
 	{ .name = "netns", .type = OPT_ENUM, .offset = O(netns),
 	  .def = "auto", .choices = netns_names, .arg = "WHEN",
 	  .help = "a network namespace of the run's own, so that port 7003 is "
@@ -203,15 +196,7 @@ static const struct opt_def tbench_options[] = {
 };
 #undef O
 
-static const struct metric_def tbench_metrics[] = {
-	[DB_MBPS] = { "tbench.mbps", "MB/s", BETTER_HIGHER, true,
-		      "the Throughput line tbench printed" },
-	[DB_MAX_LAT] = { "tbench.max_latency_ms", "ms", BETTER_LOWER, false,
-			 "max_latency of that line: the slowest operation" },
-	[DB_CLIENTS] = { "tbench.clients", "clients", BETTER_NONE, false,
-			 "the clients it ran, as it printed them" },
-	{ .name = NULL },
-};
+static const struct metric_def tbench_metrics[] = DBENCH_METRICS("tbench");
 
 static const struct text_format tbench_formats[] = {
 	{ "tbench", "tbench's Throughput line", NULL, dbench_text_result, NULL },
