@@ -85,9 +85,7 @@ static int dbench_run(const void *cfgp, struct wl_ctx *ctx,
 	argv[i++] = n;
 	argv[i] = NULL;
 
-	wl_clock_start(ctx);
-	rc = ext_run(ctx, &cmd, dbench_limit_s(c), dbench_fatal, &out, NULL);
-	wl_clock_stop(ctx);
+	rc = ext_run_timed(ctx, &cmd, dbench_limit_s(c), dbench_fatal, &out);
 	if (!rc)
 		rc = dbench_results(ctx, "dbench", &out, res);
 	ext_out_free(&out);

@@ -298,6 +298,18 @@ int ext_run(struct wl_ctx *ctx, const struct ext_cmd *c, unsigned limit_s,
 	return ext_collect(ctx, c->what, pid, fd, limit, fatal, out, ru);
 }
 
+int ext_run_timed(struct wl_ctx *ctx, const struct ext_cmd *c,
+		  unsigned limit_s, const char *const *fatal,
+		  struct ext_out *out)
+{
+	int rc;
+
+	wl_clock_start(ctx);
+	rc = ext_run(ctx, c, limit_s, fatal, out, NULL);
+	wl_clock_stop(ctx);
+	return rc;
+}
+
 void ext_stop(pid_t pid, int sig, unsigned grace_ms)
 {
 	uint64_t end = now_ns() + grace_ms * 1000000ull;

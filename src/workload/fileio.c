@@ -203,10 +203,8 @@ static int fileio_run(const void *cfgp, struct wl_ctx *ctx,
 	rc = fileio_step(ctx, c, dir, "prepare");
 	if (!rc) {
 		fileio_argv(argv, c, &b, "run");
-		wl_clock_start(ctx);
-		rc = ext_run(ctx, &cmd, 2 * c->time + 60, sysbench_fatal,
-			     &out, NULL);
-		wl_clock_stop(ctx);
+		rc = ext_run_timed(ctx, &cmd, 2 * c->time + 60,
+				   sysbench_fatal, &out);
 		if (!rc)
 			rc = fileio_results(ctx, &out, res);
 		ext_out_free(&out);

@@ -77,15 +77,35 @@ static int load(struct wl_ctx *ctx, const struct pg_server *s, void *arg)
 
 static const char *const sysbench_fatal[] = { "FATAL:", NULL };
 
+/* sysbench's output parsed into res; 0, or -1 after wl_fail(). */
+static int sysbench_results(struct wl_ctx *ctx, const struct ext_out *out,
+			    struct wl_result *res)
+{
+	struct sysbench_out o;
+	char err[512];
+
+	if (parse_sysbench(out->buf, &o, err, sizeof(err)))
+		return wl_fail(ctx, "sysbench: %s", err);
+	wl_set(res, SB_EPS, o.eps);
+	if (!isnan(o.tps))
+		wl_set(res, SB_TPS, o.tps);
+	if (!isnan(o.qps))
+		wl_set(res, SB_QPS, o.qps);
+	wl_set(res, SB_LAT_MIN, o.lat_min);
+	wl_set(res, SB_LAT_AVG, o.lat_avg);
+	wl_set(res, SB_LAT_MAX, o.lat_max);
+	wl_set(res, SB_LAT_P95, o.lat_p95);
+	return 0;
+}
+
 static int sysbench_run(const void *cfgp, struct wl_ctx *ctx,
 			struct wl_result *res)
 {
 	const struct sysbench_cfg *c = cfgp;
-	char threads[32], t[32], key[64], err[512];
+	char threads[32], t[32], key[64];
 	char *argv[20];
 	struct ext_cmd cmd = { .what = "sysbench", .argv = argv, .out_fd = -1 };
 	struct pg_server srv = { .setup_s = NAN };
-	struct sysbench_out o;
 	struct ext_out out;
 	struct sb_db b;
 	int i = 0, rc;
@@ -107,25 +127,12 @@ static int sysbench_run(const void *cfgp, struct wl_ctx *ctx,
 	argv[i++] = "run";
 	argv[i] = NULL;
 
-	wl_clock_start(ctx);
-	rc = ext_run(ctx, &cmd, 2 * c->time + 60, sysbench_fatal, &out, NULL);
-	wl_clock_stop(ctx);
+	rc = ext_run_timed(ctx, &cmd, 2 * c->time + 60, sysbench_fatal, &out);
 	pg_stop(&srv);
-	if (!rc && parse_sysbench(out.buf, &o, err, sizeof(err)))
-		rc = wl_fail(ctx, "sysbench: %s", err);
+	if (!rc)
+		rc = sysbench_results(ctx, &out, res);
 	ext_out_free(&out);
-	if (rc)
-		return -1;
-	wl_set(res, SB_EPS, o.eps);
-	if (!isnan(o.tps))
-		wl_set(res, SB_TPS, o.tps);
-	if (!isnan(o.qps))
-		wl_set(res, SB_QPS, o.qps);
-	wl_set(res, SB_LAT_MIN, o.lat_min);
-	wl_set(res, SB_LAT_AVG, o.lat_avg);
-	wl_set(res, SB_LAT_MAX, o.lat_max);
-	wl_set(res, SB_LAT_P95, o.lat_p95);
-	return 0;
+	return rc;
 }
 
 #define O(f) offsetof(struct sysbench_cfg, f)
