@@ -69,46 +69,45 @@ static void close_other(const struct rr_worker *w, int end)
 				close(w->run->pair[i].fds[e]);
 }
 
-/* send() until len bytes went; 0, or -1 after wl_fail. */
-static int send_all(struct rr_worker *w, int fd, const char *buf, size_t len,
-		    const char *who)
+/*
+ * recv() (rx) or send() until len bytes came or went. 1 at the end of
+ * the stream (EOF, or an empty datagram: the client's goodbye), 0, or -1
+ * after wl_fail. A datagram is whole or nothing: one recv() is all there
+ * is.
+ */
+static inline int io_all(struct rr_worker *w, int fd, char *buf, size_t len,
+			 bool rx, bool dgram, const char *who)
 {
 	size_t done = 0;
 
 	while (done < len) {
-		ssize_t n = send(fd, buf + done, len - done, 0);
+		ssize_t n = rx ? recv(fd, buf + done, len - done, 0) :
+				 send(fd, buf + done, len - done, 0);
 
 		if (n < 0)
-			return wl_fail_errno(w->run->ctx, "rr: %s %u: send",
-					     who, w->nr + 1);
+			return wl_fail_errno(w->run->ctx, "rr: %s %u: %s", who,
+					     w->nr + 1, rx ? "recv" : "send");
+		if (rx && n == 0)
+			return 1;
 		done += (size_t)n;
+		if (rx && dgram)
+			break;
 	}
 	return 0;
 }
 
-/*
- * recv() until len bytes came. 1 at the end of the stream (EOF, or an
- * empty datagram: the client's goodbye), 0, or -1 after wl_fail. A
- * datagram is whole or nothing: one recv() is all there is.
- */
+/* send() until len bytes went; 0, or -1 after wl_fail. */
+static int send_all(struct rr_worker *w, int fd, char *buf, size_t len,
+		    const char *who)
+{
+	return io_all(w, fd, buf, len, false, false, who);
+}
+
+/* recv() until len bytes came: io_all()'s answers. */
 static int recv_all(struct rr_worker *w, int fd, char *buf, size_t len,
 		    bool dgram, const char *who)
 {
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = recv(fd, buf + done, len - done, 0);
-
-		if (n < 0)
-			return wl_fail_errno(w->run->ctx, "rr: %s %u: recv",
-					     who, w->nr + 1);
-		if (n == 0)
-			return 1;
-		done += (size_t)n;
-		if (dgram)
-			break;
-	}
-	return 0;
+	return io_all(w, fd, buf, len, true, dgram, who);
 }
 
 static int server_main(void *arg)
