@@ -43,6 +43,8 @@ struct rr_run {
 	struct rr_pair *pair;	/* cfg->pairs, shared */
 	struct hist *lat;	/* cfg->pairs, shared; NULL for a stream */
 	int *stop;		/* shared */
+	bool stream;		/* TCP_STREAM: one way, no transactions */
+	bool dgram;		/* UDP_RR: a message is one datagram */
 };
 
 struct rr_worker {
@@ -116,9 +118,7 @@ static int server_main(void *arg)
 	struct rr_run *run = w->run;
 	const struct rr_cfg *cfg = run->cfg;
 	struct rr_pair *p = &run->pair[w->nr];
-	bool stream = cfg->test == RR_TCP_STREAM;
-	bool dgram = cfg->test == RR_UDP_RR;
-	size_t in = stream ? cfg->message_size : cfg->request_size;
+	size_t in = run->stream ? cfg->message_size : cfg->request_size;
 	size_t bufsz = in > cfg->response_size ? in : cfg->response_size;
 	char *buf = xcalloc(1, bufsz);
 	int fd = p->fds[0], rc = 0;
@@ -126,7 +126,7 @@ static int server_main(void *arg)
 	close_other(w, 0);
 	if (barrier_worker(&run->barrier, run->ctx))
 		return -1;
-	if (stream) {
+	if (run->stream) {
 		for (;;) {
 			ssize_t n = recv(fd, buf, in, 0);
 
@@ -142,8 +142,8 @@ static int server_main(void *arg)
 					 __ATOMIC_RELAXED);
 		}
 	} else {
-		while (!(rc = recv_all(w, fd, buf, cfg->request_size, dgram,
-				       "server")) &&
+		while (!(rc = recv_all(w, fd, buf, cfg->request_size,
+				       run->dgram, "server")) &&
 		       !(rc = send_all(w, fd, buf, cfg->response_size, "server")))
 			;
 		rc = rc < 0 ? -1 : 0;
@@ -167,10 +167,8 @@ static int client_main(void *arg)
 	struct rr_run *run = w->run;
 	const struct rr_cfg *cfg = run->cfg;
 	struct rr_pair *p = &run->pair[w->nr];
-	bool stream = cfg->test == RR_TCP_STREAM;
-	bool dgram = cfg->test == RR_UDP_RR;
 	bool probing = wl_probing(run->ctx);
-	size_t bufsz = stream ? cfg->message_size :
+	size_t bufsz = run->stream ? cfg->message_size :
 		       cfg->request_size > cfg->response_size ?
 		       cfg->request_size : cfg->response_size;
 	char *buf = xcalloc(1, bufsz);
@@ -181,7 +179,7 @@ static int client_main(void *arg)
 	memset(buf, 'r', bufsz);
 	if (barrier_worker(&run->barrier, run->ctx))
 		return -1;
-	if (stream) {
+	if (run->stream) {
 		while (!stopped(run)) {
 			if (send_all(w, fd, buf, cfg->message_size, "client")) {
 				rc = -1;
@@ -197,8 +195,8 @@ static int client_main(void *arg)
 		int r = send_all(w, fd, buf, cfg->request_size, "client");
 
 		if (!r)
-			r = recv_all(w, fd, buf, cfg->response_size, dgram,
-				     "client");
+			r = recv_all(w, fd, buf, cfg->response_size,
+				     run->dgram, "client");
 		if (r > 0)
 			r = wl_fail_peer(run->ctx,
 				"rr: client %u: the server closed the connection",
@@ -278,7 +276,8 @@ static int rr_run(const void *cfgp, struct wl_ctx *ctx, struct wl_result *res)
 	const struct rr_cfg *cfg = cfgp;
 	bool process = cfg->mode == RR_PROCESS;
 	bool stream = cfg->test == RR_TCP_STREAM;
-	struct rr_run run = { .cfg = cfg, .ctx = ctx };
+	struct rr_run run = { .cfg = cfg, .ctx = ctx, .stream = stream,
+			      .dgram = cfg->test == RR_UDP_RR };
 	struct rr_worker *wk;
 	struct tasks t;
 	uint64_t start, stop, tr0, by0, tr1, by1;
