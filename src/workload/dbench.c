@@ -39,6 +39,29 @@ unsigned dbench_limit_s(const struct dbench_cfg *c)
 	return 2 * c->time + 60;
 }
 
+int dbench_argv(char **argv, const char *tool, const struct dbench_cfg *c,
+		const char *dir, struct dbench_args *b)
+{
+	int i = 0;
+
+	snprintf(b->t, sizeof(b->t), "%u", c->time);
+	snprintf(b->n, sizeof(b->n), "%u", dbench_clients(c));
+	argv[i++] = (char *)tool;
+	argv[i++] = "-t";
+	argv[i++] = b->t;
+	if (dir) {
+		argv[i++] = "-D";
+		argv[i++] = (char *)dir;
+	}
+	if (c->loadfile) {
+		argv[i++] = "-c";
+		argv[i++] = (char *)c->loadfile;
+	}
+	argv[i++] = b->n;
+	argv[i] = NULL;
+	return i;
+}
+
 int dbench_results(struct wl_ctx *ctx, const char *tool,
 		   const struct ext_out *out, struct wl_result *res)
 {
@@ -63,28 +86,15 @@ static int dbench_run(const void *cfgp, struct wl_ctx *ctx,
 		      struct wl_result *res)
 {
 	const struct dbench_cfg *c = cfgp;
-	char dir[256], t[16], n[16];
-	char *argv[10];
+	char dir[256], *argv[10];
 	struct ext_cmd cmd = { .what = "dbench", .argv = argv, .out_fd = -1 };
+	struct dbench_args b;
 	struct ext_out out;
-	int i = 0, rc;
+	int rc;
 
 	if (ext_tmpdir(ctx, "dbench", dir, sizeof(dir)))
 		return -1;
-	snprintf(t, sizeof(t), "%u", c->time);
-	snprintf(n, sizeof(n), "%u", dbench_clients(c));
-	argv[i++] = "dbench";
-	argv[i++] = "-t";
-	argv[i++] = t;
-	argv[i++] = "-D";
-	argv[i++] = dir;
-	if (c->loadfile) {
-		argv[i++] = "-c";
-		argv[i++] = (char *)c->loadfile;
-	}
-	argv[i++] = n;
-	argv[i] = NULL;
-
+	dbench_argv(argv, "dbench", c, dir, &b);
 	rc = ext_run_timed(ctx, &cmd, dbench_limit_s(c), dbench_fatal, &out);
 	if (!rc)
 		rc = dbench_results(ctx, "dbench", &out, res);

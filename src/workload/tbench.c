@@ -127,14 +127,15 @@ static int tbench_run(const void *cfgp, struct wl_ctx *ctx,
 	const struct dbench_cfg *c = cfgp;
 	bool ns = c->netns == NETNS_YES ||
 		  (c->netns == NETNS_AUTO && geteuid() == 0);
-	char t[16], n[16], host[] = "127.0.0.1";
+	char host[] = "127.0.0.1";
 	char *srv_argv[] = { "tbench_srv", NULL };
 	char *argv[8];
 	struct ext_cmd srv_cmd = { .what = "tbench_srv", .argv = srv_argv };
 	struct ext_cmd cmd = { .what = "tbench", .argv = argv, .out_fd = -1 };
 	struct ext_out out = { 0 };
+	struct dbench_args b;
 	pid_t srv;
-	int i = 0, rc, null;
+	int i, rc, null;
 
 	if (ns && unshare(CLONE_NEWNET))
 		return wl_fail_errno(ctx, "tbench: cannot make a network namespace (netns = no runs in the machine's)");
@@ -153,16 +154,7 @@ static int tbench_run(const void *cfgp, struct wl_ctx *ctx,
 		return -1;
 	}
 
-	snprintf(t, sizeof(t), "%u", c->time);
-	snprintf(n, sizeof(n), "%u", dbench_clients(c));
-	argv[i++] = "tbench";
-	argv[i++] = "-t";
-	argv[i++] = t;
-	if (c->loadfile) {
-		argv[i++] = "-c";
-		argv[i++] = (char *)c->loadfile;
-	}
-	argv[i++] = n;
+	i = dbench_argv(argv, "tbench", c, NULL, &b);
 	argv[i++] = host;
 	argv[i] = NULL;
 

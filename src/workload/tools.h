@@ -26,6 +26,16 @@ struct metric_def;
 extern const char *const dbench_fatal[];
 unsigned dbench_clients(const struct dbench_cfg *c);
 unsigned dbench_limit_s(const struct dbench_cfg *c);
+/* Their numbers as text, for their command lines. */
+struct dbench_args {
+	char t[16], n[16];
+};
+/*
+ * "TOOL -t T [-D DIR] [-c LOADFILE] N" into argv (dir NULL: no -D),
+ * then NULL; returns how many words came before it.
+ */
+int dbench_argv(char **argv, const char *tool, const struct dbench_cfg *c,
+		const char *dir, struct dbench_args *b);
 int dbench_results(struct wl_ctx *ctx, const char *tool,
 		   const struct ext_out *out, struct wl_result *res);
 /* The Throughput line both print, their text format's result(). */
