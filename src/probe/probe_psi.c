@@ -24,7 +24,8 @@ static void end(void *st, double *out)
 	struct psi_cpu p1;
 
 	if (s->have && probe_snap_read(&psi_file, &p1))
-		out[PM_PSI_SOME_US] = (double)(p1.some_total_us - p0->some_total_us);
+		out[PM_PSI_SOME_US] = (double)(p1.some_total_us -
+					       p0->some_total_us);
 }
 
 const struct probe_source probe_psi = {

@@ -47,8 +47,8 @@ void dbench_text_result(FILE *f, const void *cfg, const struct wl_result *r);
 	  .type = OPT_DURATION,						\
 	  .offset = offsetof(struct dbench_cfg, time), .def = "60",	\
 	  .min = 2, .max = 86400, .arg = "SECS", .short_flag = 't',	\
-	  .help = TOOL " -t: how long it runs, its warm-up (runtime/5) "	\
-		  "included (with 1 it reports 0 MB/sec)" },		\
+	  .help = TOOL " -t: how long it runs, its warm-up "		\
+		  "(runtime/5) included (with 1 it reports 0 MB/sec)" }, \
 	{ .name = "loadfile", .type = OPT_STRING,			\
 	  .offset = offsetof(struct dbench_cfg, loadfile),		\
 	  .arg = "FILE", .short_flag = 'c',				\
@@ -60,10 +60,10 @@ void dbench_text_result(FILE *f, const void *cfg, const struct wl_result *r);
 	[DB_MBPS] = { TOOL ".mbps", "MB/s", BETTER_HIGHER, true,	\
 		      "the Throughput line " TOOL " printed" },		\
 	[DB_MAX_LAT] = { TOOL ".max_latency_ms", "ms", BETTER_LOWER,	\
-			 false, "max_latency of that line: the slowest "	\
-			 "operation" },					\
-	[DB_CLIENTS] = { TOOL ".clients", "clients", BETTER_NONE, false,	\
-			 "the clients it ran, as it printed them" },	\
+			 false,						\
+			 "max_latency of that line: the slowest operation" }, \
+	[DB_CLIENTS] = { TOOL ".clients", "clients", BETTER_NONE,	\
+			 false, "the clients it ran, as it printed them" }, \
 	{ .name = NULL },						\
 }
 

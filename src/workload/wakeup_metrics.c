@@ -32,7 +32,8 @@ const double wakeup_rps_pct[RPS_NPCT] = { 20, 50, 90 };
 	[WK_##B##_MAX] = { "wakeup." what "max_us", "us", BETTER_LOWER,	\
 			   false, "largest " name " latency" },		\
 	[WK_##B##_N] = { "wakeup." what "samples", "samples",		\
-			 BETTER_NONE, false, name " latencies recorded" },	\
+			 BETTER_NONE, false,				\
+			 name " latencies recorded" },			\
 	LINE_N(WK_##B##_LINE_N, what, "p50", WK_P50),			\
 	LINE_N(WK_##B##_LINE_N, what, "p90", WK_P90),			\
 	LINE_N(WK_##B##_LINE_N, what, "p99", WK_P99),			\
