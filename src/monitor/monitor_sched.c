@@ -277,13 +277,8 @@ static int sd_open(void **state, struct monitor_set *s, char *why, size_t len)
 	monitor_col_add(s, true, "tasks", "tasks on every CPU's run queue, running included", "nr_running");
 	monitor_col_add(s, true, "tasks", "tasks in uninterruptible sleep", "nr_uninterruptible");
 	monitor_col_add(s, true, "/s", "context switches per second", "nr_switches_per_s");
-	m->cpu = xcalloc((size_t)m->prev.ncpu + 1, sizeof(int));
-	for (int c = 0; c < m->prev.ncpu; c++)
-		if (m->prev.have[c]) {
-			m->cpu[m->ncpu++] = c;
-			monitor_col_add(s, false, "tasks", "tasks on this CPU's run queue",
-					"cpu%d.nr_running", c);
-		}
+	m->ncpu = mon_cpu_cols(s, m->prev.ncpu, m->prev.have, &m->cpu, "tasks",
+			       "tasks on this CPU's run queue", "nr_running");
 	*state = m;
 	return 0;
 }

@@ -101,15 +101,27 @@ static int cpu_open(void **state, struct monitor_set *s, char *why, size_t len)
 	monitor_col_add(s, true, "%", "share of all CPUs' time idle waiting for I/O", "iowait_pct");
 	monitor_col_add(s, true, "%", "share of all CPUs' time stolen by the hypervisor", "steal_pct");
 	monitor_col_add(s, true, "%", "busiest CPU's busy_pct less the idlest's", "imbalance_pct");
-	m->cpu = xcalloc((size_t)m->prev.nr_cpus + 1, sizeof(int));
-	for (int c = 0; c < m->prev.nr_cpus; c++)
-		if (m->prev.present[c]) {
-			m->cpu[m->ncpu++] = c;
-			monitor_col_add(s, false, "%", "this CPU's time not idle or in iowait",
-					"cpu%d.busy_pct", c);
-		}
+	m->ncpu = mon_cpu_cols(s, m->prev.nr_cpus, m->prev.present, &m->cpu,
+			       "%", "this CPU's time not idle or in iowait",
+			       "busy_pct");
 	*state = m;
 	return 0;
+}
+
+int mon_cpu_cols(struct monitor_set *s, int nr_cpus, const bool *have,
+		 int **cpu, const char *unit, const char *help,
+		 const char *name)
+{
+	int n = 0;
+
+	*cpu = xcalloc((size_t)nr_cpus + 1, sizeof(int));
+	for (int c = 0; c < nr_cpus; c++)
+		if (have[c]) {
+			(*cpu)[n++] = c;
+			monitor_col_add(s, false, unit, help, "cpu%d.%s", c,
+					name);
+		}
+	return n;
 }
 
 double mon_pct(uint64_t part, uint64_t total)

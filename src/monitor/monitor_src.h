@@ -8,6 +8,7 @@
 #ifndef SCHEDLAB_MONITOR_SRC_H
 #define SCHEDLAB_MONITOR_SRC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +24,13 @@ int mon_line_u64(const char *buf, const char *key, uint64_t *v);
 double mon_rate(uint64_t a, uint64_t b, double dt);
 /* part as a percentage of total, NAN when total is 0. */
 double mon_pct(uint64_t part, uint64_t total);
+/*
+ * A column "cpuN.NAME" for each CPU N below nr_cpus that have[] marks:
+ * their CPUs into *cpu (free() it), their count returned.
+ */
+int mon_cpu_cols(struct monitor_set *s, int nr_cpus, const bool *have,
+		 int **cpu, const char *unit, const char *help,
+		 const char *name);
 /* A monitor's close when its state is one allocation. */
 void mon_free(void *state);
 

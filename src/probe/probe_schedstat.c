@@ -5,63 +5,37 @@
  * task, and per domain remote wakeups, wake-affine pulls and
  * load-balance attempts.
  */
-#include <stdlib.h>
 
 #include "probe/procfs.h"
 #include "probe/source.h"
-#include "util.h"
 
-struct ss_state {
-	struct schedstat s0;
-	bool have;
+static int parse_schedstat(const char *buf, size_t len, void *snap)
+{
+	return procfs_parse_schedstat(buf, len, snap);
+}
+
+static void release_schedstat(void *snap)
+{
+	schedstat_free(snap);
+}
+
+static const struct probe_snap_kind schedstat_file = {
+	.path = "/proc/schedstat", .size = sizeof(struct schedstat),
+	.parse = parse_schedstat, .release = release_schedstat,
+	.hint = "kernel without CONFIG_SCHEDSTATS",
 };
-
-static bool read_schedstat(struct schedstat *s)
-{
-	size_t len;
-	char *buf = probe_slurp_alloc("/proc/schedstat", &len);
-	bool ok = buf && !procfs_parse_schedstat(buf, len, s);
-
-	free(buf);
-	return ok;
-}
-
-static bool available(enum probe_level level, char *why, size_t len)
-{
-	struct schedstat ss;
-
-	(void)level;
-	if (!read_schedstat(&ss))
-		return probe_file_ok("/proc/schedstat", false,
-				     "kernel without CONFIG_SCHEDSTATS", why, len);
-	schedstat_free(&ss);
-	return true;
-}
-
-static void *open_schedstat(enum probe_level level)
-{
-	(void)level;
-	return xcalloc(1, sizeof(struct ss_state));
-}
-
-static void begin(void *st)
-{
-	struct ss_state *s = st;
-
-	s->have = read_schedstat(&s->s0);
-}
 
 static void end(void *st, double *out)
 {
-	const struct ss_state *s = st;
+	const struct probe_snap *s = st;
 	struct schedstat s1;
 	uint64_t v[6][2] = { { 0 } };	/* ttwu, local, delay, remote, affine, lb */
 	uint64_t lbf[2] = { 0 };
 
-	if (!s->have || !read_schedstat(&s1))
+	if (!s->have || !probe_snap_read(&schedstat_file, &s1))
 		return;
 	for (int k = 0; k < 2; k++) {
-		const struct schedstat *x = k ? &s1 : &s->s0;
+		const struct schedstat *x = k ? &s1 : s->s0;
 
 		for (int c = 0; c < x->nr_cpus; c++) {
 			v[0][k] += x->cpus[c].ttwu_count;
@@ -91,17 +65,6 @@ static void end(void *st, double *out)
 	schedstat_free(&s1);
 }
 
-static void close_schedstat(void *st)
-{
-	struct ss_state *s = st;
-
-	if (s->have)
-		schedstat_free(&s->s0);
-	free(s);
-}
-
 const struct probe_source probe_proc_schedstat = {
-	.name = "proc_schedstat", .available = available,
-	.open = open_schedstat, .begin = begin, .end = end,
-	.close = close_schedstat,
+	.name = "proc_schedstat", .snap = &schedstat_file, .end = end,
 };

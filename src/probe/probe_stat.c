@@ -4,64 +4,39 @@
  * as shares of all online CPUs' time, and idle CPU-seconds (which
  * probe_derive() turns into idle CPU-seconds while tasks waited).
  */
-#include <stdlib.h>
 #include <unistd.h>
 
 #include "probe/procfs.h"
 #include "probe/source.h"
-#include "util.h"
 
-struct stat_state {
-	struct stat_cpus s0;
-	bool have;
+static int parse_stat(const char *buf, size_t len, void *snap)
+{
+	return procfs_parse_stat(buf, len, snap);
+}
+
+static void release_stat(void *snap)
+{
+	stat_cpus_free(snap);
+}
+
+static const struct probe_snap_kind stat_file = {
+	.path = "/proc/stat", .size = sizeof(struct stat_cpus),
+	.parse = parse_stat, .release = release_stat,
 };
-
-static bool read_stat(struct stat_cpus *s)
-{
-	size_t len;
-	char *buf = probe_slurp_alloc("/proc/stat", &len);
-	bool ok = buf && !procfs_parse_stat(buf, len, s);
-
-	free(buf);
-	return ok;
-}
-
-static bool available(enum probe_level level, char *why, size_t len)
-{
-	struct stat_cpus st;
-	bool ok = read_stat(&st);
-
-	(void)level;
-	if (ok)
-		stat_cpus_free(&st);
-	return probe_file_ok("/proc/stat", ok, NULL, why, len);
-}
-
-static void *open_stat(enum probe_level level)
-{
-	(void)level;
-	return xcalloc(1, sizeof(struct stat_state));
-}
-
-static void begin(void *st)
-{
-	struct stat_state *s = st;
-
-	s->have = read_stat(&s->s0);
-}
 
 static void end(void *st, double *out)
 {
-	const struct stat_state *s = st;
+	const struct probe_snap *s = st;
+	const struct stat_cpus *s0 = s->s0;
 	struct stat_cpus s1;
 	uint64_t total = 0, idle = 0, iowait = 0, steal = 0;
 
-	if (!s->have || !read_stat(&s1))
+	if (!s->have || !probe_snap_read(&stat_file, &s1))
 		return;
-	for (int c = 0; c < s1.nr_cpus && c < s->s0.nr_cpus; c++) {
-		const struct cpu_times *a = &s->s0.cpu[c], *b = &s1.cpu[c];
+	for (int c = 0; c < s1.nr_cpus && c < s0->nr_cpus; c++) {
+		const struct cpu_times *a = &s0->cpu[c], *b = &s1.cpu[c];
 
-		if (!s1.present[c] || !s->s0.present[c])
+		if (!s1.present[c] || !s0->present[c])
 			continue;
 		total += cpu_times_total(b) - cpu_times_total(a);
 		idle += b->idle - a->idle;
@@ -79,16 +54,6 @@ static void end(void *st, double *out)
 	stat_cpus_free(&s1);
 }
 
-static void close_stat(void *st)
-{
-	struct stat_state *s = st;
-
-	if (s->have)
-		stat_cpus_free(&s->s0);
-	free(s);
-}
-
 const struct probe_source probe_proc_stat = {
-	.name = "proc_stat", .available = available, .open = open_stat,
-	.begin = begin, .end = end, .close = close_stat,
+	.name = "proc_stat", .snap = &stat_file, .end = end,
 };

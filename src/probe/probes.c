@@ -115,6 +115,58 @@ bool probe_file_ok(const char *path, bool parsed, const char *hint,
 	return parsed;
 }
 
+bool probe_snap_read(const struct probe_snap_kind *k, void *snap)
+{
+	size_t len;
+	char *buf = probe_slurp_alloc(k->path, &len);
+	bool ok = buf && !k->parse(buf, len, snap);
+
+	free(buf);
+	return ok;
+}
+
+/* available() of a source that snapshots a /proc file. */
+static bool snap_available(const struct probe_snap_kind *k, char *why,
+			   size_t len)
+{
+	void *snap = xcalloc(1, k->size);
+	bool ok = probe_snap_read(k, snap);
+
+	if (ok && k->release)
+		k->release(snap);
+	free(snap);
+	return probe_file_ok(k->path, ok, k->hint, why, len);
+}
+
+/* open() of such a source: its state, no snapshot yet. */
+static void *snap_open(const struct probe_snap_kind *k)
+{
+	struct probe_snap *s = xcalloc(1, sizeof(*s));
+
+	s->kind = k;
+	s->s0 = xcalloc(1, k->size);
+	return s;
+}
+
+/* begin() of such a source: the snapshot at the start. */
+static void snap_begin(void *st)
+{
+	struct probe_snap *s = st;
+
+	s->have = probe_snap_read(s->kind, s->s0);
+}
+
+/* close() of such a source. */
+static void snap_close(void *st)
+{
+	struct probe_snap *s = st;
+
+	if (s->have && s->kind->release)
+		s->kind->release(s->s0);
+	free(s->s0);
+	free(s);
+}
+
 const char *const probe_level_names[] = { "on", "off", "perf", NULL };
 
 /*
@@ -147,14 +199,18 @@ struct probe_state *probe_open(bool perf)
 	enum probe_level level = perf ? PROBES_PERF : PROBES_ON;
 
 	for (size_t i = 0; i < NSNAP; i++)
-		ps->st[i] = snapshots[i]->open(level);
+		ps->st[i] = snapshots[i]->snap ?
+			    snap_open(snapshots[i]->snap) :
+			    snapshots[i]->open(level);
 	return ps;
 }
 
 void probe_begin(struct probe_state *ps)
 {
 	for (size_t i = NSNAP; i-- > 0;)
-		if (ps->st[i] && snapshots[i]->begin)
+		if (ps->st[i] && snapshots[i]->snap)
+			snap_begin(ps->st[i]);
+		else if (ps->st[i] && snapshots[i]->begin)
 			snapshots[i]->begin(ps->st[i]);
 }
 
@@ -170,7 +226,9 @@ void probe_close(struct probe_state *ps)
 	if (!ps)
 		return;
 	for (size_t i = 0; i < NSNAP; i++)
-		if (ps->st[i])
+		if (ps->st[i] && snapshots[i]->snap)
+			snap_close(ps->st[i]);
+		else if (ps->st[i])
 			snapshots[i]->close(ps->st[i]);
 	free(ps);
 }
@@ -181,8 +239,11 @@ json_t *probes_availability(enum probe_level level)
 
 	for (size_t i = 0; i < ARRAY_SIZE(all); i++) {
 		char why[256] = "";
+		bool ok = all[i]->snap ?
+			  snap_available(all[i]->snap, why, sizeof(why)) :
+			  all[i]->available(level, why, sizeof(why));
 
-		if (all[i]->available(level, why, sizeof(why)))
+		if (ok)
 			json_object_set_new(j, all[i]->name,
 					    json_pack("{s:b}", "available", 1));
 		else

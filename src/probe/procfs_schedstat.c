@@ -117,6 +117,15 @@ int procfs_schedstat_version(const char *buf, size_t len)
 	return v;
 }
 
+/* The rest of line: n words, unsigned decimals, into v; 0, or -1. */
+static int last_words_u64(struct span *line, uint64_t *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (word_u64(line, &v[i]))
+			return -1;
+	return at_end(line) ? 0 : -1;
+}
+
 static int ss_cpu(struct span line, int prev, struct schedstat_cpu *c)
 {
 	uint64_t cpu, v[SS_CPU_FIELDS];
@@ -124,10 +133,7 @@ static int ss_cpu(struct span line, int prev, struct schedstat_cpu *c)
 	if (digits(&line, &cpu, NULL) || !at_boundary(&line) ||
 	    cpu >= CPUMASK_MAX_CPUS || (int)cpu <= prev)
 		return -1;
-	for (int i = 0; i < SS_CPU_FIELDS; i++)
-		if (word_u64(&line, &v[i]))
-			return -1;
-	if (!at_end(&line))
+	if (last_words_u64(&line, v, SS_CPU_FIELDS))
 		return -1;
 	/* v[1] is the O(1) scheduler's expired count, always 0 */
 	*c = (struct schedstat_cpu){
@@ -164,10 +170,7 @@ static int ss_domain(struct span line, const struct ss_layout *lay,
 	}
 	if (word(&line, &w) || parse_span(w, &d->span))
 		return -1;
-	for (int i = 0; i < nr; i++)
-		if (word_u64(&line, &v[i]))
-			return -1;
-	if (!at_end(&line))
+	if (last_words_u64(&line, v, nr))
 		return -1;
 	f = v;
 	for (int i = 0; i < LB_NR_IDLE; i++, f += per) {

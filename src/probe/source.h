@@ -21,6 +21,8 @@
 
 #include "probe/probe.h"
 
+struct probe_snap_kind;
+
 struct probe_source {
 	const char *name;	/* its key in probes_availability() */
 	/* Whether it measures at this level here; why not in why. */
@@ -35,6 +37,12 @@ struct probe_source {
 	/* Its metrics from the difference into out[PM_*]; the rest alone. */
 	void (*end)(void *st, double *out);
 	void (*close)(void *st);
+	/*
+	 * Or, for a source whose snapshot is one /proc file: the file, and
+	 * probes.c's shared available, open, begin and close serve it; the
+	 * source gives only end.
+	 */
+	const struct probe_snap_kind *snap;
 };
 
 extern const struct probe_source probe_task_schedstat, probe_task_sched,
@@ -51,5 +59,28 @@ char *probe_slurp_alloc(const char *path, size_t *len);
  */
 bool probe_file_ok(const char *path, bool parsed, const char *hint,
 		   char *why, size_t len);
+
+/*
+ * A /proc file a source parses at begin and again at end (proc_stat,
+ * psi, proc_schedstat): the file, the size of what parse fills, what
+ * frees it (NULL: nothing to free) and the hint of probe_file_ok().
+ */
+struct probe_snap_kind {
+	const char *path;
+	size_t size;
+	int (*parse)(const char *buf, size_t len, void *snap);
+	void (*release)(void *snap);
+	const char *hint;
+};
+
+/* Such a source's state: its kind and the snapshot taken at begin. */
+struct probe_snap {
+	const struct probe_snap_kind *kind;
+	bool have;		/* s0 was read */
+	void *s0;
+};
+
+/* Reads and parses the kind's file into snap; true when it parsed. */
+bool probe_snap_read(const struct probe_snap_kind *k, void *snap);
 
 #endif

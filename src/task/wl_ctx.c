@@ -39,33 +39,31 @@ static void vfail(struct wl_ctx *ctx, enum fail_rank rank, const char *fmt,
 	atomic_flag_clear_explicit(&ctx->lock, memory_order_release);
 }
 
+/* The body of the variadic wl_fail*(): vfail() over their arguments. */
+#define VFAIL(ctx, rank, fmt, suffix)				\
+	do {							\
+		va_list ap;					\
+								\
+		va_start(ap, fmt);				\
+		vfail(ctx, rank, fmt, ap, suffix);		\
+		va_end(ap);					\
+	} while (0)
+
 void wl_fail_rank(struct wl_ctx *ctx, enum fail_rank rank, const char *fmt,
 		  ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfail(ctx, rank, fmt, ap, NULL);
-	va_end(ap);
+	VFAIL(ctx, rank, fmt, NULL);
 }
 
 int wl_fail(struct wl_ctx *ctx, const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfail(ctx, FAIL_CAUSE, fmt, ap, NULL);
-	va_end(ap);
+	VFAIL(ctx, FAIL_CAUSE, fmt, NULL);
 	return -1;
 }
 
 int wl_fail_peer(struct wl_ctx *ctx, const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfail(ctx, FAIL_CONSEQUENCE, fmt, ap, NULL);
-	va_end(ap);
+	VFAIL(ctx, FAIL_CONSEQUENCE, fmt, NULL);
 	return -1;
 }
 
@@ -74,11 +72,8 @@ int wl_fail_errno(struct wl_ctx *ctx, const char *fmt, ...)
 	int err = errno;
 	enum fail_rank rank = err == EPIPE || err == ECONNRESET ?
 			      FAIL_CONSEQUENCE : FAIL_CAUSE;
-	va_list ap;
 
-	va_start(ap, fmt);
-	vfail(ctx, rank, fmt, ap, strerror(err));
-	va_end(ap);
+	VFAIL(ctx, rank, fmt, strerror(err));
 	return -1;
 }
 

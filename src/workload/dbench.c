@@ -39,6 +39,29 @@ unsigned dbench_limit_s(const struct dbench_cfg *c)
 	return 2 * c->time + 60;
 }
 
+int dbench_argv(char **argv, const char *tool, const struct dbench_cfg *c,
+		const char *dir, struct dbench_args *b)
+{
+	int i = 0;
+
+	snprintf(b->t, sizeof(b->t), "%u", c->time);
+	snprintf(b->n, sizeof(b->n), "%u", dbench_clients(c));
+	argv[i++] = (char *)tool;
+	argv[i++] = "-t";
+	argv[i++] = b->t;
+	if (dir) {
+		argv[i++] = "-D";
+		argv[i++] = (char *)dir;
+	}
+	if (c->loadfile) {
+		argv[i++] = "-c";
+		argv[i++] = (char *)c->loadfile;
+	}
+	argv[i++] = b->n;
+	argv[i] = NULL;
+	return i;
+}
+
 int dbench_results(struct wl_ctx *ctx, const char *tool,
 		   const struct ext_out *out, struct wl_result *res)
 {
@@ -63,31 +86,16 @@ static int dbench_run(const void *cfgp, struct wl_ctx *ctx,
 		      struct wl_result *res)
 {
 	const struct dbench_cfg *c = cfgp;
-	char dir[256], t[16], n[16];
-	char *argv[10];
+	char dir[256], *argv[10];
 	struct ext_cmd cmd = { .what = "dbench", .argv = argv, .out_fd = -1 };
+	struct dbench_args b;
 	struct ext_out out;
-	int i = 0, rc;
+	int rc;
 
 	if (ext_tmpdir(ctx, "dbench", dir, sizeof(dir)))
 		return -1;
-	snprintf(t, sizeof(t), "%u", c->time);
-	snprintf(n, sizeof(n), "%u", dbench_clients(c));
-	argv[i++] = "dbench";
-	argv[i++] = "-t";
-	argv[i++] = t;
-	argv[i++] = "-D";
-	argv[i++] = dir;
-	if (c->loadfile) {
-		argv[i++] = "-c";
-		argv[i++] = (char *)c->loadfile;
-	}
-	argv[i++] = n;
-	argv[i] = NULL;
-
-	wl_clock_start(ctx);
-	rc = ext_run(ctx, &cmd, dbench_limit_s(c), dbench_fatal, &out, NULL);
-	wl_clock_stop(ctx);
+	dbench_argv(argv, "dbench", c, dir, &b);
+	rc = ext_run_timed(ctx, &cmd, dbench_limit_s(c), dbench_fatal, &out);
 	if (!rc)
 		rc = dbench_results(ctx, "dbench", &out, res);
 	ext_out_free(&out);
@@ -100,27 +108,12 @@ static const struct opt_def dbench_options[] = {
 	{ .name = "clients", .type = OPT_UINT, .offset = O(clients),
 	  .def = "0", .min = 0, .max = 10000, .arg = "N",
 	  .help = "client processes; 0: one per online CPU (seed 003)" },
-	{ .name = "runtime", .alias = OPT_ALIASES("time"), .type = OPT_DURATION,
-	  .offset = O(time), .def = "60", .min = 2, .max = 86400, .arg = "SECS",
-	  .short_flag = 't',
-	  .help = "dbench -t: how long it runs, its warm-up (runtime/5) included "
-		  "(with 1 it reports 0 MB/sec)" },
-	{ .name = "loadfile", .type = OPT_STRING, .offset = O(loadfile),
-	  .arg = "FILE", .short_flag = 'c',
-	  .help = "dbench -c: the load file (default: dbench's client.txt)" },
+	DBENCH_OPTIONS("dbench"),
 	{ .name = NULL },
 };
 #undef O
 
-static const struct metric_def dbench_metrics[] = {
-	[DB_MBPS] = { "dbench.mbps", "MB/s", BETTER_HIGHER, true,
-		      "the Throughput line dbench printed" },
-	[DB_MAX_LAT] = { "dbench.max_latency_ms", "ms", BETTER_LOWER, false,
-			 "max_latency of that line: the slowest operation" },
-	[DB_CLIENTS] = { "dbench.clients", "clients", BETTER_NONE, false,
-			 "the clients it ran, as it printed them" },
-	{ .name = NULL },
-};
+static const struct metric_def dbench_metrics[] = DBENCH_METRICS("dbench");
 
 /* dbench's and tbench's last line, from the values parsed out of it */
 void dbench_text_result(FILE *f, const void *cfg, const struct wl_result *r)

@@ -60,6 +60,29 @@ static bool number(const char *s, double *v)
 	return end != s && isfinite(*v) && *v >= 0;
 }
 
+/* A line's key, and where the number after it goes in the output. */
+struct line_key {
+	const char *key;
+	size_t off;
+};
+
+/*
+ * The number after whichever of keys[n] starts line into out at its
+ * offset; -1 when it is not a number, else 0 (no key matched too).
+ */
+static int keyed_number(const char *line, const struct line_key *keys,
+			size_t n, void *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t k = strlen(keys[i].key);
+
+		if (!strncmp(line, keys[i].key, k) &&
+		    !number(line + k, (double *)((char *)out + keys[i].off)))
+			return -1;
+	}
+	return 0;
+}
+
 /* --- dbench / tbench ------------------------------------------------- */
 
 struct dbench_scan {
@@ -235,10 +258,7 @@ static int sysbench_line(const char *line, void *arg)
 {
 	struct sysbench_scan *sc = arg;
 	struct sysbench_out *o = sc->o;
-	static const struct {
-		const char *key;
-		size_t off;
-	} lat[] = {
+	static const struct line_key lat[] = {
 		{ "min:", offsetof(struct sysbench_out, lat_min) },
 		{ "avg:", offsetof(struct sysbench_out, lat_avg) },
 		{ "max:", offsetof(struct sysbench_out, lat_max) },
@@ -255,14 +275,8 @@ static int sysbench_line(const char *line, void *arg)
 		return 0;
 	}
 	if (sc->latency) {
-		for (size_t i = 0; i < sizeof(lat) / sizeof(lat[0]); i++) {
-			size_t n = strlen(lat[i].key);
-
-			if (strncmp(line, lat[i].key, n))
-				continue;
-			if (!number(line + n, (double *)((char *)o + lat[i].off)))
-				goto bad;
-		}
+		if (keyed_number(line, lat, sizeof(lat) / sizeof(lat[0]), o))
+			goto bad;
 		return 0;
 	}
 	if (!strncmp(line, "transactions:", 13)) {
@@ -332,10 +346,7 @@ static int fileio_line(const char *line, void *arg)
 {
 	struct fileio_scan *sc = arg;
 	struct fileio_out *o = sc->o;
-	static const struct {
-		const char *key;
-		size_t off;
-	} keys[] = {
+	static const struct line_key keys[] = {
 		{ "reads/s:", offsetof(struct fileio_out, reads) },
 		{ "writes/s:", offsetof(struct fileio_out, writes) },
 		{ "fsyncs/s:", offsetof(struct fileio_out, fsyncs) },
@@ -343,16 +354,10 @@ static int fileio_line(const char *line, void *arg)
 		{ "written, MiB/s:", offsetof(struct fileio_out, written_mib) },
 	};
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		size_t n = strlen(keys[i].key);
-
-		if (strncmp(line, keys[i].key, n))
-			continue;
-		if (!number(line + n, (double *)((char *)o + keys[i].off))) {
-			snprintf(sc->err, sc->errlen,
-				 "cannot parse the line '%s'", line);
-			return -1;
-		}
+	if (keyed_number(line, keys, sizeof(keys) / sizeof(keys[0]), o)) {
+		snprintf(sc->err, sc->errlen, "cannot parse the line '%s'",
+			 line);
+		return -1;
 	}
 	return 0;
 }

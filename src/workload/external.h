@@ -84,6 +84,14 @@ int ext_collect(struct wl_ctx *ctx, const char *what, pid_t pid, int fd,
 int ext_run(struct wl_ctx *ctx, const struct ext_cmd *c, unsigned limit_s,
 	    const char *const *fatal, struct ext_out *out, struct rusage *ru);
 
+/*
+ * ext_run() as the iteration's timed region: between wl_clock_start()
+ * and wl_clock_stop().
+ */
+int ext_run_timed(struct wl_ctx *ctx, const struct ext_cmd *c,
+		  unsigned limit_s, const char *const *fatal,
+		  struct ext_out *out);
+
 /* Stops a server: sig, then SIGKILL after grace_ms; reaps it. */
 void ext_stop(pid_t pid, int sig, unsigned grace_ms);
 

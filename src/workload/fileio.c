@@ -203,10 +203,8 @@ static int fileio_run(const void *cfgp, struct wl_ctx *ctx,
 	rc = fileio_step(ctx, c, dir, "prepare");
 	if (!rc) {
 		fileio_argv(argv, c, &b, "run");
-		wl_clock_start(ctx);
-		rc = ext_run(ctx, &cmd, 2 * c->time + 60, sysbench_fatal,
-			     &out, NULL);
-		wl_clock_stop(ctx);
+		rc = ext_run_timed(ctx, &cmd, 2 * c->time + 60,
+				   sysbench_fatal, &out);
 		if (!rc)
 			rc = fileio_results(ctx, &out, res);
 		ext_out_free(&out);
@@ -233,12 +231,7 @@ static const struct opt_def fileio_options[] = {
 	{ .name = "file-block-size", .alias = OPT_ALIASES("block-size", "bs"),
 	  .type = OPT_STRING, .offset = O(block_size), .def = "16K",
 	  .arg = "SIZE", .help = "sysbench --file-block-size: the size of each I/O" },
-	{ .name = "threads", .type = OPT_UINT, .offset = O(threads),
-	  .def = "1", .min = 1, .max = 10000, .arg = "N",
-	  .help = "sysbench --threads" },
-	{ .name = "runtime", .alias = OPT_ALIASES("time"), .type = OPT_DURATION,
-	  .offset = O(time), .def = "10", .min = 1, .max = 86400, .arg = "SECS",
-	  .help = "sysbench --time" },
+	SYSBENCH_OPTIONS(struct fileio_cfg),
 	{ .name = "file-fsync-freq", .type = OPT_UINT, .offset = O(fsync_freq),
 	  .def = "100", .min = 0, .max = 1000000000, .arg = "N",
 	  .help = "sysbench --file-fsync-freq: fsync() after this many requests (0: never)" },
@@ -272,15 +265,9 @@ static const struct metric_def fileio_metrics[] = {
 	[FI_WRITTEN_MIB] = { "fileio.written_mib_per_sec", "MiB/s",
 			     BETTER_HIGHER, false,
 			     "its Throughput written, MiB/s" },
-	[FI_LAT_MIN] = { "fileio.latency_min_ms", "ms", BETTER_LOWER, false,
-			 "its Latency min" },
-	[FI_LAT_AVG] = { "fileio.latency_avg_ms", "ms", BETTER_LOWER, false,
-			 "its Latency avg" },
-	[FI_LAT_P95] = { "fileio.latency_p95_ms", "ms", BETTER_LOWER, false,
-			 "its Latency 95th percentile" },
-	[FI_LAT_MAX] = { "fileio.latency_max_ms", "ms", BETTER_LOWER, false,
-			 "its Latency max" },
-	{ .name = NULL },
+	SYSBENCH_LATENCY_METRICS("fileio", FI_LAT_MIN, FI_LAT_AVG,
+				 FI_LAT_MAX, FI_LAT_P95),
+	[FI_N] = { .name = NULL },
 };
 
 /* sysbench's File operations, Throughput and Latency blocks */

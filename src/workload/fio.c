@@ -200,11 +200,9 @@ static int fio_run(const void *cfgp, struct wl_ctx *ctx,
 	if (ext_tmpdir(ctx, "fio", dir, sizeof(dir)))
 		return -1;
 	fio_argv(argv, c, dir, &b);
-	wl_clock_start(ctx);
 	/* a job file's runtime is its own: the run's timeout bounds it */
-	rc = ext_run(ctx, &cmd, c->jobfile ? 0 : 2 * c->runtime + 60,
-		     fio_fatal, &out, NULL);
-	wl_clock_stop(ctx);
+	rc = ext_run_timed(ctx, &cmd, c->jobfile ? 0 : 2 * c->runtime + 60,
+			   fio_fatal, &out);
 	ext_out_free(&out);
 	if (!rc)
 		rc = fio_results(ctx, dir, res);

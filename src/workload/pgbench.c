@@ -171,16 +171,33 @@ static int load(struct wl_ctx *ctx, const struct pg_server *s, void *arg)
 	return rc;
 }
 
+/* pgbench's output parsed into res; 0, or -1 after wl_fail(). */
+static int pgbench_results(struct wl_ctx *ctx, const struct ext_out *out,
+			   struct wl_result *res)
+{
+	struct pgbench_out o;
+	char err[512];
+
+	if (parse_pgbench(out->buf, &o, err, sizeof(err)))
+		return wl_fail(ctx, "pgbench: %s", err);
+	wl_set(res, PGB_TPS, o.tps);
+	if (!isnan(o.latency_avg_ms))
+		wl_set(res, PGB_LAT_AVG, o.latency_avg_ms);
+	wl_set(res, PGB_TX, o.transactions);
+	if (!isnan(o.failed))
+		wl_set(res, PGB_FAILED, o.failed);
+	return 0;
+}
+
 static int pgbench_run(const void *cfgp, struct wl_ctx *ctx,
 		       struct wl_result *res)
 {
 	const struct pgbench_cfg *c = cfgp;
 	unsigned scale = cfg_scale(c);
-	char prog[PATH_MAX], nc[16], nj[16], t[16], key[32], err[512];
+	char prog[PATH_MAX], nc[16], nj[16], t[16], key[32];
 	char *argv[20];
 	struct ext_cmd cmd = { .what = "pgbench", .argv = argv, .out_fd = -1 };
 	struct pg_server srv = { .setup_s = NAN };
-	struct pgbench_out o;
 	struct ext_out out;
 	int i = 0, rc;
 
@@ -210,21 +227,13 @@ static int pgbench_run(const void *cfgp, struct wl_ctx *ctx,
 	}
 	argv[i] = NULL;
 
-	wl_clock_start(ctx);
-	rc = ext_run(ctx, &cmd, 2 * c->time + 60, NULL, &out, NULL);
-	wl_clock_stop(ctx);
+	rc = ext_run_timed(ctx, &cmd, 2 * c->time + 60, NULL, &out);
 	pg_stop(&srv);
-	if (!rc && parse_pgbench(out.buf, &o, err, sizeof(err)))
-		rc = wl_fail(ctx, "pgbench: %s", err);
+	if (!rc)
+		rc = pgbench_results(ctx, &out, res);
 	ext_out_free(&out);
 	if (rc)
 		return -1;
-	wl_set(res, PGB_TPS, o.tps);
-	if (!isnan(o.latency_avg_ms))
-		wl_set(res, PGB_LAT_AVG, o.latency_avg_ms);
-	wl_set(res, PGB_TX, o.transactions);
-	if (!isnan(o.failed))
-		wl_set(res, PGB_FAILED, o.failed);
 	if (!c->conninfo)
 		wl_set(res, PGB_SCALE, scale);
 	if (!isnan(srv.setup_s))

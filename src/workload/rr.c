@@ -43,6 +43,8 @@ struct rr_run {
 	struct rr_pair *pair;	/* cfg->pairs, shared */
 	struct hist *lat;	/* cfg->pairs, shared; NULL for a stream */
 	int *stop;		/* shared */
+	bool stream;		/* TCP_STREAM: one way, no transactions */
+	bool dgram;		/* UDP_RR: a message is one datagram */
 };
 
 struct rr_worker {
@@ -69,46 +71,45 @@ static void close_other(const struct rr_worker *w, int end)
 				close(w->run->pair[i].fds[e]);
 }
 
-/* send() until len bytes went; 0, or -1 after wl_fail. */
-static int send_all(struct rr_worker *w, int fd, const char *buf, size_t len,
-		    const char *who)
+/*
+ * recv() (rx) or send() until len bytes came or went. 1 at the end of
+ * the stream (EOF, or an empty datagram: the client's goodbye), 0, or -1
+ * after wl_fail. A datagram is whole or nothing: one recv() is all there
+ * is.
+ */
+static inline int io_all(struct rr_worker *w, int fd, char *buf, size_t len,
+			 bool rx, bool dgram, const char *who)
 {
 	size_t done = 0;
 
 	while (done < len) {
-		ssize_t n = send(fd, buf + done, len - done, 0);
+		ssize_t n = rx ? recv(fd, buf + done, len - done, 0) :
+				 send(fd, buf + done, len - done, 0);
 
 		if (n < 0)
-			return wl_fail_errno(w->run->ctx, "rr: %s %u: send",
-					     who, w->nr + 1);
+			return wl_fail_errno(w->run->ctx, "rr: %s %u: %s", who,
+					     w->nr + 1, rx ? "recv" : "send");
+		if (rx && n == 0)
+			return 1;
 		done += (size_t)n;
+		if (rx && dgram)
+			break;
 	}
 	return 0;
 }
 
-/*
- * recv() until len bytes came. 1 at the end of the stream (EOF, or an
- * empty datagram: the client's goodbye), 0, or -1 after wl_fail. A
- * datagram is whole or nothing: one recv() is all there is.
- */
+/* send() until len bytes went; 0, or -1 after wl_fail. */
+static int send_all(struct rr_worker *w, int fd, char *buf, size_t len,
+		    const char *who)
+{
+	return io_all(w, fd, buf, len, false, false, who);
+}
+
+/* recv() until len bytes came: io_all()'s answers. */
 static int recv_all(struct rr_worker *w, int fd, char *buf, size_t len,
 		    bool dgram, const char *who)
 {
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = recv(fd, buf + done, len - done, 0);
-
-		if (n < 0)
-			return wl_fail_errno(w->run->ctx, "rr: %s %u: recv",
-					     who, w->nr + 1);
-		if (n == 0)
-			return 1;
-		done += (size_t)n;
-		if (dgram)
-			break;
-	}
-	return 0;
+	return io_all(w, fd, buf, len, true, dgram, who);
 }
 
 static int server_main(void *arg)
@@ -117,9 +118,7 @@ static int server_main(void *arg)
 	struct rr_run *run = w->run;
 	const struct rr_cfg *cfg = run->cfg;
 	struct rr_pair *p = &run->pair[w->nr];
-	bool stream = cfg->test == RR_TCP_STREAM;
-	bool dgram = cfg->test == RR_UDP_RR;
-	size_t in = stream ? cfg->message_size : cfg->request_size;
+	size_t in = run->stream ? cfg->message_size : cfg->request_size;
 	size_t bufsz = in > cfg->response_size ? in : cfg->response_size;
 	char *buf = xcalloc(1, bufsz);
 	int fd = p->fds[0], rc = 0;
@@ -127,7 +126,7 @@ static int server_main(void *arg)
 	close_other(w, 0);
 	if (barrier_worker(&run->barrier, run->ctx))
 		return -1;
-	if (stream) {
+	if (run->stream) {
 		for (;;) {
 			ssize_t n = recv(fd, buf, in, 0);
 
@@ -143,8 +142,8 @@ static int server_main(void *arg)
 					 __ATOMIC_RELAXED);
 		}
 	} else {
-		while (!(rc = recv_all(w, fd, buf, cfg->request_size, dgram,
-				       "server")) &&
+		while (!(rc = recv_all(w, fd, buf, cfg->request_size,
+				       run->dgram, "server")) &&
 		       !(rc = send_all(w, fd, buf, cfg->response_size, "server")))
 			;
 		rc = rc < 0 ? -1 : 0;
@@ -168,10 +167,8 @@ static int client_main(void *arg)
 	struct rr_run *run = w->run;
 	const struct rr_cfg *cfg = run->cfg;
 	struct rr_pair *p = &run->pair[w->nr];
-	bool stream = cfg->test == RR_TCP_STREAM;
-	bool dgram = cfg->test == RR_UDP_RR;
 	bool probing = wl_probing(run->ctx);
-	size_t bufsz = stream ? cfg->message_size :
+	size_t bufsz = run->stream ? cfg->message_size :
 		       cfg->request_size > cfg->response_size ?
 		       cfg->request_size : cfg->response_size;
 	char *buf = xcalloc(1, bufsz);
@@ -182,7 +179,7 @@ static int client_main(void *arg)
 	memset(buf, 'r', bufsz);
 	if (barrier_worker(&run->barrier, run->ctx))
 		return -1;
-	if (stream) {
+	if (run->stream) {
 		while (!stopped(run)) {
 			if (send_all(w, fd, buf, cfg->message_size, "client")) {
 				rc = -1;
@@ -198,8 +195,8 @@ static int client_main(void *arg)
 		int r = send_all(w, fd, buf, cfg->request_size, "client");
 
 		if (!r)
-			r = recv_all(w, fd, buf, cfg->response_size, dgram,
-				     "client");
+			r = recv_all(w, fd, buf, cfg->response_size,
+				     run->dgram, "client");
 		if (r > 0)
 			r = wl_fail_peer(run->ctx,
 				"rr: client %u: the server closed the connection",
@@ -279,7 +276,8 @@ static int rr_run(const void *cfgp, struct wl_ctx *ctx, struct wl_result *res)
 	const struct rr_cfg *cfg = cfgp;
 	bool process = cfg->mode == RR_PROCESS;
 	bool stream = cfg->test == RR_TCP_STREAM;
-	struct rr_run run = { .cfg = cfg, .ctx = ctx };
+	struct rr_run run = { .cfg = cfg, .ctx = ctx, .stream = stream,
+			      .dgram = cfg->test == RR_UDP_RR };
 	struct rr_worker *wk;
 	struct tasks t;
 	uint64_t start, stop, tr0, by0, tr1, by1;

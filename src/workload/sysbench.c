@@ -77,15 +77,35 @@ static int load(struct wl_ctx *ctx, const struct pg_server *s, void *arg)
 
 static const char *const sysbench_fatal[] = { "FATAL:", NULL };
 
+/* sysbench's output parsed into res; 0, or -1 after wl_fail(). */
+static int sysbench_results(struct wl_ctx *ctx, const struct ext_out *out,
+			    struct wl_result *res)
+{
+	struct sysbench_out o;
+	char err[512];
+
+	if (parse_sysbench(out->buf, &o, err, sizeof(err)))
+		return wl_fail(ctx, "sysbench: %s", err);
+	wl_set(res, SB_EPS, o.eps);
+	if (!isnan(o.tps))
+		wl_set(res, SB_TPS, o.tps);
+	if (!isnan(o.qps))
+		wl_set(res, SB_QPS, o.qps);
+	wl_set(res, SB_LAT_MIN, o.lat_min);
+	wl_set(res, SB_LAT_AVG, o.lat_avg);
+	wl_set(res, SB_LAT_MAX, o.lat_max);
+	wl_set(res, SB_LAT_P95, o.lat_p95);
+	return 0;
+}
+
 static int sysbench_run(const void *cfgp, struct wl_ctx *ctx,
 			struct wl_result *res)
 {
 	const struct sysbench_cfg *c = cfgp;
-	char threads[32], t[32], key[64], err[512];
+	char threads[32], t[32], key[64];
 	char *argv[20];
 	struct ext_cmd cmd = { .what = "sysbench", .argv = argv, .out_fd = -1 };
 	struct pg_server srv = { .setup_s = NAN };
-	struct sysbench_out o;
 	struct ext_out out;
 	struct sb_db b;
 	int i = 0, rc;
@@ -107,25 +127,12 @@ static int sysbench_run(const void *cfgp, struct wl_ctx *ctx,
 	argv[i++] = "run";
 	argv[i] = NULL;
 
-	wl_clock_start(ctx);
-	rc = ext_run(ctx, &cmd, 2 * c->time + 60, sysbench_fatal, &out, NULL);
-	wl_clock_stop(ctx);
+	rc = ext_run_timed(ctx, &cmd, 2 * c->time + 60, sysbench_fatal, &out);
 	pg_stop(&srv);
-	if (!rc && parse_sysbench(out.buf, &o, err, sizeof(err)))
-		rc = wl_fail(ctx, "sysbench: %s", err);
+	if (!rc)
+		rc = sysbench_results(ctx, &out, res);
 	ext_out_free(&out);
-	if (rc)
-		return -1;
-	wl_set(res, SB_EPS, o.eps);
-	if (!isnan(o.tps))
-		wl_set(res, SB_TPS, o.tps);
-	if (!isnan(o.qps))
-		wl_set(res, SB_QPS, o.qps);
-	wl_set(res, SB_LAT_MIN, o.lat_min);
-	wl_set(res, SB_LAT_AVG, o.lat_avg);
-	wl_set(res, SB_LAT_MAX, o.lat_max);
-	wl_set(res, SB_LAT_P95, o.lat_p95);
-	return 0;
+	return rc;
 }
 
 #define O(f) offsetof(struct sysbench_cfg, f)
@@ -133,12 +140,7 @@ static const struct opt_def sysbench_options[] = {
 	{ .name = "test", .type = OPT_ENUM, .offset = O(test),
 	  .def = "oltp_read_only", .choices = test_names, .arg = "TEST",
 	  .help = "oltp_read_only and oltp_read_write (PostgreSQL), threads, cpu" },
-	{ .name = "threads", .type = OPT_UINT, .offset = O(threads),
-	  .def = "1", .min = 1, .max = 10000, .arg = "N",
-	  .help = "sysbench --threads" },
-	{ .name = "runtime", .alias = OPT_ALIASES("time"), .type = OPT_DURATION,
-	  .offset = O(time), .def = "10", .min = 1, .max = 86400, .arg = "SECS",
-	  .help = "sysbench --time" },
+	SYSBENCH_OPTIONS(struct sysbench_cfg),
 	{ .name = "tables", .type = OPT_UINT, .offset = O(tables), .def = "1",
 	  .min = 1, .max = 1000, .arg = "N",
 	  .help = "oltp: sysbench --tables, prepared once" },
@@ -156,15 +158,9 @@ static const struct metric_def sysbench_metrics[] = {
 		     "oltp: transactions per second, as printed" },
 	[SB_QPS] = { "sysbench.qps", "qps", BETTER_HIGHER, false,
 		     "oltp: queries per second, as printed" },
-	[SB_LAT_MIN] = { "sysbench.latency_min_ms", "ms", BETTER_LOWER, false,
-			 "its Latency min" },
-	[SB_LAT_AVG] = { "sysbench.latency_avg_ms", "ms", BETTER_LOWER, false,
-			 "its Latency avg" },
-	[SB_LAT_MAX] = { "sysbench.latency_max_ms", "ms", BETTER_LOWER, false,
-			 "its Latency max" },
-	[SB_LAT_P95] = { "sysbench.latency_p95_ms", "ms", BETTER_LOWER, false,
-			 "its Latency 95th percentile" },
-	{ .name = NULL },
+	SYSBENCH_LATENCY_METRICS("sysbench", SB_LAT_MIN, SB_LAT_AVG,
+				 SB_LAT_MAX, SB_LAT_P95),
+	[SB_N] = { .name = NULL },
 };
 
 /* sysbench's rate and Latency block, from the values it printed */

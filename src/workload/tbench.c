@@ -127,14 +127,15 @@ static int tbench_run(const void *cfgp, struct wl_ctx *ctx,
 	const struct dbench_cfg *c = cfgp;
 	bool ns = c->netns == NETNS_YES ||
 		  (c->netns == NETNS_AUTO && geteuid() == 0);
-	char t[16], n[16], host[] = "127.0.0.1";
+	char host[] = "127.0.0.1";
 	char *srv_argv[] = { "tbench_srv", NULL };
 	char *argv[8];
 	struct ext_cmd srv_cmd = { .what = "tbench_srv", .argv = srv_argv };
 	struct ext_cmd cmd = { .what = "tbench", .argv = argv, .out_fd = -1 };
 	struct ext_out out = { 0 };
+	struct dbench_args b;
 	pid_t srv;
-	int i = 0, rc, null;
+	int i, rc, null;
 
 	if (ns && unshare(CLONE_NEWNET))
 		return wl_fail_errno(ctx, "tbench: cannot make a network namespace (netns = no runs in the machine's)");
@@ -153,16 +154,7 @@ static int tbench_run(const void *cfgp, struct wl_ctx *ctx,
 		return -1;
 	}
 
-	snprintf(t, sizeof(t), "%u", c->time);
-	snprintf(n, sizeof(n), "%u", dbench_clients(c));
-	argv[i++] = "tbench";
-	argv[i++] = "-t";
-	argv[i++] = t;
-	if (c->loadfile) {
-		argv[i++] = "-c";
-		argv[i++] = (char *)c->loadfile;
-	}
-	argv[i++] = n;
+	i = dbench_argv(argv, "tbench", c, NULL, &b);
 	argv[i++] = host;
 	argv[i] = NULL;
 
@@ -187,14 +179,7 @@ static const struct opt_def tbench_options[] = {
 	{ .name = "clients", .type = OPT_UINT, .offset = O(clients),
 	  .def = "1", .min = 0, .max = 10000, .arg = "N",
 	  .help = "client processes, each with a server process: 2N tasks; 0: one per online CPU" },
-	{ .name = "runtime", .alias = OPT_ALIASES("time"), .type = OPT_DURATION,
-	  .offset = O(time), .def = "60", .min = 2, .max = 86400, .arg = "SECS",
-	  .short_flag = 't',
-	  .help = "tbench -t: how long it runs, its warm-up (runtime/5) included "
-		  "(with 1 it reports 0 MB/sec)" },
-	{ .name = "loadfile", .type = OPT_STRING, .offset = O(loadfile),
-	  .arg = "FILE", .short_flag = 'c',
-	  .help = "tbench -c: the load file (default: dbench's client.txt)" },
+	DBENCH_OPTIONS("tbench"),
 	{ .name = "netns", .type = OPT_ENUM, .offset = O(netns),
 	  .def = "auto", .choices = netns_names, .arg = "WHEN",
 	  .help = "a network namespace of the run's own, so that port 7003 is "
@@ -203,15 +188,7 @@ static const struct opt_def tbench_options[] = {
 };
 #undef O
 
-static const struct metric_def tbench_metrics[] = {
-	[DB_MBPS] = { "tbench.mbps", "MB/s", BETTER_HIGHER, true,
-		      "the Throughput line tbench printed" },
-	[DB_MAX_LAT] = { "tbench.max_latency_ms", "ms", BETTER_LOWER, false,
-			 "max_latency of that line: the slowest operation" },
-	[DB_CLIENTS] = { "tbench.clients", "clients", BETTER_NONE, false,
-			 "the clients it ran, as it printed them" },
-	{ .name = NULL },
-};
+static const struct metric_def tbench_metrics[] = DBENCH_METRICS("tbench");
 
 static const struct text_format tbench_formats[] = {
 	{ "tbench", "tbench's Throughput line", NULL, dbench_text_result, NULL },

@@ -26,10 +26,46 @@ struct metric_def;
 extern const char *const dbench_fatal[];
 unsigned dbench_clients(const struct dbench_cfg *c);
 unsigned dbench_limit_s(const struct dbench_cfg *c);
+/* Their numbers as text, for their command lines. */
+struct dbench_args {
+	char t[16], n[16];
+};
+/*
+ * "TOOL -t T [-D DIR] [-c LOADFILE] N" into argv (dir NULL: no -D),
+ * then NULL; returns how many words came before it.
+ */
+int dbench_argv(char **argv, const char *tool, const struct dbench_cfg *c,
+		const char *dir, struct dbench_args *b);
 int dbench_results(struct wl_ctx *ctx, const char *tool,
 		   const struct ext_out *out, struct wl_result *res);
 /* The Throughput line both print, their text format's result(). */
 void dbench_text_result(FILE *f, const void *cfg, const struct wl_result *r);
+
+/* Their -t and -c options, TOOL "dbench" or "tbench". */
+#define DBENCH_OPTIONS(TOOL)						\
+	{ .name = "runtime", .alias = OPT_ALIASES("time"),		\
+	  .type = OPT_DURATION,						\
+	  .offset = offsetof(struct dbench_cfg, time), .def = "60",	\
+	  .min = 2, .max = 86400, .arg = "SECS", .short_flag = 't',	\
+	  .help = TOOL " -t: how long it runs, its warm-up "		\
+		  "(runtime/5) included (with 1 it reports 0 MB/sec)" }, \
+	{ .name = "loadfile", .type = OPT_STRING,			\
+	  .offset = offsetof(struct dbench_cfg, loadfile),		\
+	  .arg = "FILE", .short_flag = 'c',				\
+	  .help = TOOL " -c: the load file (default: dbench's "	\
+		  "client.txt)" }
+
+/* Their metric table, from the Throughput line: TOOL's name first. */
+#define DBENCH_METRICS(TOOL) {						\
+	[DB_MBPS] = { TOOL ".mbps", "MB/s", BETTER_HIGHER, true,	\
+		      "the Throughput line " TOOL " printed" },		\
+	[DB_MAX_LAT] = { TOOL ".max_latency_ms", "ms", BETTER_LOWER,	\
+			 false,						\
+			 "max_latency of that line: the slowest operation" }, \
+	[DB_CLIENTS] = { TOOL ".clients", "clients", BETTER_NONE,	\
+			 false, "the clients it ran, as it printed them" }, \
+	{ .name = NULL },						\
+}
 
 /* pgbench */
 enum pgbench_mode { PGB_SELECT_ONLY, PGB_TPCB_LIKE, PGB_SIMPLE_UPDATE };
@@ -54,7 +90,32 @@ struct sysbench_cfg {
 	unsigned tables, table_size;	/* oltp */
 };
 
-enum { SB_EPS, SB_TPS, SB_QPS, SB_LAT_MIN, SB_LAT_AVG, SB_LAT_MAX, SB_LAT_P95 };
+enum { SB_EPS, SB_TPS, SB_QPS, SB_LAT_MIN, SB_LAT_AVG, SB_LAT_MAX, SB_LAT_P95,
+       SB_N };
+
+/*
+ * sysbench's --threads and --time, and the metrics of its Latency block
+ * (TOOL "sysbench" or "fileio"), for both: CFG is the config's type.
+ * The two order the Latency metrics differently: a table that uses them
+ * ends with [SB_N] or [FI_N], not after the last one written.
+ */
+#define SYSBENCH_OPTIONS(CFG)						\
+	{ .name = "threads", .type = OPT_UINT,				\
+	  .offset = offsetof(CFG, threads), .def = "1", .min = 1,	\
+	  .max = 10000, .arg = "N", .help = "sysbench --threads" },	\
+	{ .name = "runtime", .alias = OPT_ALIASES("time"),		\
+	  .type = OPT_DURATION, .offset = offsetof(CFG, time),		\
+	  .def = "10", .min = 1, .max = 86400, .arg = "SECS",		\
+	  .help = "sysbench --time" }
+#define SYSBENCH_LATENCY_METRICS(TOOL, MIN, AVG, MAX, P95)		\
+	[MIN] = { TOOL ".latency_min_ms", "ms", BETTER_LOWER, false,	\
+		  "its Latency min" },					\
+	[AVG] = { TOOL ".latency_avg_ms", "ms", BETTER_LOWER, false,	\
+		  "its Latency avg" },					\
+	[MAX] = { TOOL ".latency_max_ms", "ms", BETTER_LOWER, false,	\
+		  "its Latency max" },					\
+	[P95] = { TOOL ".latency_p95_ms", "ms", BETTER_LOWER, false,	\
+		  "its Latency 95th percentile" }
 
 /* fileio: sysbench fileio */
 enum fileio_mode { FI_SEQWR, FI_SEQREWR, FI_SEQRD, FI_RNDRD, FI_RNDWR, FI_RNDRW };
@@ -73,7 +134,7 @@ struct fileio_cfg {
 };
 
 enum { FI_MIB, FI_READS, FI_WRITES, FI_FSYNCS, FI_READ_MIB, FI_WRITTEN_MIB,
-       FI_LAT_MIN, FI_LAT_AVG, FI_LAT_P95, FI_LAT_MAX };
+       FI_LAT_MIN, FI_LAT_AVG, FI_LAT_P95, FI_LAT_MAX, FI_N };
 
 /* fio */
 enum fio_rw { FIO_READ, FIO_WRITE, FIO_RANDREAD, FIO_RANDWRITE, FIO_RW,

@@ -65,6 +65,8 @@ enum {
 /* The percentiles of each block, as schbench lists them. */
 extern const double wakeup_lat_pct[WK_NPCT];
 extern const double wakeup_rps_pct[RPS_NPCT];
+/* The metric table (wakeup_metrics.c), WK_NMETRICS entries and its end. */
+extern const struct metric_def wakeup_metrics[];
 
 /*
  * schbench's -M / -W (wakeup_place.c): message thread i on the i-th CPU
