@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Private to src/store: the PostgreSQL store (libpq). pg.c: the
- * connection, the schema (doc/fleet.md, "Schema") and its migrations;
- * pg_write.c: runs and cases written; pg_copy.c: samples and
+ * connection; pg_schema.c: the schema (doc/fleet.md, "Schema") and its
+ * migrations; pg_write.c: runs and cases written; pg_copy.c: samples and
  * histograms by COPY; pg_read.c: runs listed, resolved and loaded;
  * pg_campaign.c: campaigns' states;
  * pg_queue.c: the job queue, in the same database (its queue ops).
@@ -127,6 +127,14 @@ PGresult *pg_query(struct pg_store *s, const char *sql, int n,
 /* The writer of runs columns pid, pid_start, boot_id at col.. of row. */
 void pg_writer_col(const PGresult *res, int row, int col,
 		   struct store_writer *w);
+
+/*
+ * The schema (pg_schema.c): a writer's brought up to this binary's
+ * version, migrating it under a lock; a reader's checked to be that
+ * version, or absent (s->empty then). -1 after error().
+ */
+int pg_migrate(struct pg_store *s);
+int pg_check_read(struct pg_store *s);
 
 int pg_begin(struct pg_store *s);	/* BEGIN */
 /*
