@@ -171,6 +171,15 @@ int copy_row_end(struct copy *c);
 int copy_end(struct copy *c, bool ok);
 
 /*
+ * In the caller's transaction, by COPY (pg_copy.c): case c's samples
+ * and latency histograms as case case_id; every case of an export
+ * document's cases array, case k as ids[k]. -1 after error().
+ */
+int pg_copy_case(struct pg_store *s, int64_t case_id,
+		 const struct store_case *c);
+int pg_copy_import(struct pg_store *s, json_t *cases, const int64_t *ids);
+
+/*
  * store_import()'s work inside the caller's transaction (the queue
  * stores a job's run and marks the job done in one): no BEGIN, no
  * COMMIT. once as store_import_once(): 1 when the uuid was there.

@@ -6,7 +6,7 @@
  * result). Each call is one transaction: all of it is stored or, after
  * an error, none. Rows go in by PQexecParams, samples and histograms -
  * nearly all of a run's bytes - by COPY ... FROM STDIN in text format,
- * one COPY per table per call, sent in big buffers.
+ * one COPY per table per call, sent in big buffers (pg_copy.c).
  *
  * Two imports of one uuid at once store it once: the run's INSERT is
  * ON CONFLICT (uuid) DO NOTHING, which waits for the other transaction
@@ -19,7 +19,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "stats/hist.h"
 #include "store/export.h"
 #include "store/life.h"
 #include "store/pg.h"
@@ -195,9 +194,6 @@ static int insert_case(struct pg_store *s, int64_t run_id,
 	return rc;
 }
 
-#define COPY_SAMPLES "COPY samples (case_id, metric, iteration, value) FROM STDIN"
-#define COPY_HISTS "COPY histograms (case_id, metric, iteration, buckets) FROM STDIN"
-
 /*
  * In the caller's transaction: every running run whose writer is gone
  * (life.h) becomes abandoned, ended now.
@@ -353,60 +349,6 @@ static int insert_mons(struct pg_store *s, int64_t case_id,
 	return 0;
 }
 
-/* The case's samples and latency histograms, by COPY. */
-static int copy_case(struct pg_store *s, int64_t case_id,
-		     const struct store_case *c)
-{
-	struct copy cp;
-	char idbuf[24];
-	bool ok = true;
-	size_t i, m;
-
-	snprintf(idbuf, sizeof(idbuf), "%" PRId64 "\t", case_id);
-	if (c->niter && c->nmetrics) {
-		if (copy_begin(&cp, s, "samples", COPY_SAMPLES))
-			return -1;
-		for (i = 0; i < c->niter && ok; i++)
-			for (m = 0; m < c->nmetrics && ok; m++) {
-				double v = c->values[i * c->nmetrics + m];
-
-				if (isnan(v))
-					continue;
-				copy_sample(&cp, idbuf, c->metrics[m].name,
-					    (int64_t)i + 1, v);
-				ok = !copy_row_end(&cp);
-			}
-		if (copy_end(&cp, ok))
-			return -1;
-	}
-	for (i = 0; c->latency && i < c->niter && !c->latency[i]; i++)
-		;
-	if (!c->latency || i == c->niter)
-		return 0;
-	if (copy_begin(&cp, s, "histograms", COPY_HISTS))
-		return -1;
-	for (; i < c->niter && ok; i++) {
-		json_t *h;
-		char *text;
-
-		if (!c->latency[i])
-			continue;
-		h = hist_to_json(c->latency[i]);
-		text = h ? json_dumps(h, JSON_COMPACT) : NULL;
-		json_decref(h);
-		if (!text) {
-			ok = false;
-			error("%s: cannot encode histogram latency[%zu]",
-			      s->base.name, i + 1);
-			break;
-		}
-		copy_hist(&cp, idbuf, "latency", (int64_t)i + 1, text);
-		free(text);
-		ok = !copy_row_end(&cp);
-	}
-	return copy_end(&cp, ok);
-}
-
 int pg_case_add(struct store *base, int64_t run_id, const struct store_case *c)
 {
 	struct pg_store *s = pg_of(base);
@@ -427,7 +369,7 @@ int pg_case_add(struct store *base, int64_t run_id, const struct store_case *c)
 				  better_names[d->better], d->headline, d->help))
 			goto fail;
 	}
-	if (copy_case(s, case_id, c) ||
+	if (pg_copy_case(s, case_id, c) ||
 	    (c->monitors && insert_mons(s, case_id, c->monitors)) ||
 	    (c->run_status &&
 	     update_end(s, run_id, c->run_status, c->run_ended, env)) ||
@@ -453,68 +395,6 @@ static int import_case(struct pg_store *s, int64_t run_id, json_t *c,
 		rc = insert_case(s, run_id, &row, case_id);
 	row_case_free(&row);
 	return rc;
-}
-
-/* Every case's samples in one COPY, then every histogram in another. */
-static int import_values(struct pg_store *s, json_t *cases, const int64_t *ids)
-{
-	struct copy cp;
-	const char *name;
-	char idbuf[24];
-	json_t *c, *arr, *v;
-	bool ok = true, any = false;
-	size_t k, i;
-
-	if (copy_begin(&cp, s, "samples", COPY_SAMPLES))
-		return -1;
-	json_array_foreach(cases, k, c) {
-		snprintf(idbuf, sizeof(idbuf), "%" PRId64 "\t", ids[k]);
-		json_object_foreach(json_object_get(c, "samples"), name, arr)
-			json_array_foreach(arr, i, v) {
-				if (!json_is_number(v))
-					continue;
-				copy_sample(&cp, idbuf, name, (int64_t)i + 1,
-					    json_number_value(v));
-				if (copy_row_end(&cp)) {
-					ok = false;
-					goto samples_done;
-				}
-			}
-		if (json_object_size(json_object_get(c, "histograms")))
-			any = true;
-	}
-samples_done:
-	if (copy_end(&cp, ok))
-		return -1;
-	if (!any)
-		return 0;
-	if (copy_begin(&cp, s, "histograms", COPY_HISTS))
-		return -1;
-	json_array_foreach(cases, k, c) {
-		snprintf(idbuf, sizeof(idbuf), "%" PRId64 "\t", ids[k]);
-		json_object_foreach(json_object_get(c, "histograms"), name, arr)
-			json_array_foreach(arr, i, v) {
-				char *text;
-
-				if (!json_is_object(v))
-					continue;
-				text = json_dumps(v, JSON_COMPACT);
-				if (!text) {
-					error("%s: cannot encode histogram %s[%zu]",
-					      s->base.name, name, i + 1);
-					ok = false;
-					goto hists_done;
-				}
-				copy_hist(&cp, idbuf, name, (int64_t)i + 1, text);
-				free(text);
-				if (copy_row_end(&cp)) {
-					ok = false;
-					goto hists_done;
-				}
-			}
-	}
-hists_done:
-	return copy_end(&cp, ok);
 }
 
 static int import_mons(struct pg_store *s, json_t *cases, const int64_t *ids)
@@ -562,7 +442,7 @@ int pg_import_tx(struct pg_store *s, json_t *doc, const char *origin,
 	json_array_foreach(cases, i, c)
 		if (import_case(s, *id, c, &ids[i]))
 			goto fail;
-	if (import_values(s, cases, ids) || import_mons(s, cases, ids))
+	if (pg_copy_import(s, cases, ids) || import_mons(s, cases, ids))
 		goto fail;
 	free(ids);
 	return 0;
