@@ -189,6 +189,11 @@ int pg_import_tx(struct pg_store *s, json_t *doc, const char *origin,
 
 /* The job queue's ops (pg_queue.c), in pg.c's table. */
 extern const struct queue_ops pg_queue_ops;
+/* Its ops that list, cancel and retry jobs (pg_queue_admin.c). */
+int pg_queue_list(struct store *base, const char *state,
+		  struct queue_row **rows, size_t *n);
+int pg_queue_cancel(struct store *s, int64_t id, char *why, size_t len);
+int pg_queue_retry(struct store *s, int64_t id, char *why, size_t len);
 
 /* A result's columns, for pg_read.c and pg_model.c. */
 /* A text column copied; NULL for NULL. */
