@@ -227,9 +227,6 @@ int pg_history(struct store *base, const char *label, const char *host,
 	return count;
 }
 
-/* The run (complete or partial) and case (complete) a series reads. */
-#define SERIES_CASES "c.status = 'complete' AND r.status IN ('complete', 'partial')"
-
 int pg_series_meta(struct store *base, const char *job,
 		   struct store_series *out)
 {

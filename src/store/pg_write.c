@@ -264,14 +264,12 @@ int pg_run_begin(struct store *base, const struct store_run *r, int64_t *id)
 static int update_end(struct pg_store *s, int64_t id, const char *status,
 		      double ended, const char *env)
 {
-	static const char *const ends[] = { "complete", "partial", "failed", NULL };
 	struct params p = { .n = 0 };
 	PGresult *res;
 	int rc = 0;
 
-	if (!status || !export_one_of(status, ends))
-		return error("%s: run %" PRId64 ": cannot end with status '%s'",
-			     s->base.name, id, status ? status : "(null)");
+	if (row_end_check(s->base.name, id, status))
+		return -1;
 	p_text(&p, status);
 	p_real(&p, ended);
 	p_text(&p, env);

@@ -232,9 +232,6 @@ int sqlite_history(struct store *base, const char *label, const char *host,
 	return count;
 }
 
-/* The run (complete or partial) and case (complete) a series reads. */
-#define SERIES_CASES "c.status = 'complete' AND r.status IN ('complete', 'partial')"
-
 int sqlite_series_meta(struct store *base, const char *job,
 		       struct store_series *out)
 {

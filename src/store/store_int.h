@@ -95,6 +95,12 @@ struct store {
 	char *name;
 };
 
+/*
+ * The run (complete or partial) and case (complete) a series reads: the
+ * SQL condition on cases c and runs r both backends' series ops use.
+ */
+#define SERIES_CASES "c.status = 'complete' AND r.status IN ('complete', 'partial')"
+
 /* A new, empty case at the end of out->cases (backend.c). */
 struct store_series_case *series_case_add(struct store_series *out);
 /* v appended to c's samples. */
