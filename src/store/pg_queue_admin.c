@@ -107,20 +107,26 @@ static int change_state(struct store *base, int64_t id, const char *sql,
 	return 1;
 }
 
+/* Cancel: a queued or running job ends cancelled. */
+static const char cancel_sql[] =
+	"UPDATE jobs SET state = 'cancelled',"
+	" ended = now(), lease_until = NULL,"
+	" reason = 'cancelled'"
+	" WHERE id = $1::bigint AND state IN ('queued', 'running')";
+
+/* Retry: a failed or cancelled job is queued again, its result gone. */
+static const char retry_sql[] =
+	"UPDATE jobs SET state = 'queued',"
+	" ended = NULL, lease_until = NULL, exit_status = NULL,"
+	" run_uuid = NULL"
+	" WHERE id = $1::bigint AND state IN ('failed', 'cancelled')";
+
 int pg_queue_cancel(struct store *s, int64_t id, char *why, size_t len)
 {
-	return change_state(s, id, "UPDATE jobs SET state = 'cancelled',"
-			    " ended = now(), lease_until = NULL,"
-			    " reason = 'cancelled'"
-			    " WHERE id = $1::bigint AND state IN ('queued', 'running')",
-			    "cannot cancel the job", why, len);
+	return change_state(s, id, cancel_sql, "cannot cancel the job", why, len);
 }
 
 int pg_queue_retry(struct store *s, int64_t id, char *why, size_t len)
 {
-	return change_state(s, id, "UPDATE jobs SET state = 'queued',"
-			    " ended = NULL, lease_until = NULL, exit_status = NULL,"
-			    " run_uuid = NULL"
-			    " WHERE id = $1::bigint AND state IN ('failed', 'cancelled')",
-			    "cannot retry the job", why, len);
+	return change_state(s, id, retry_sql, "cannot retry the job", why, len);
 }
