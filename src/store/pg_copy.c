@@ -198,64 +198,81 @@ int pg_copy_case(struct pg_store *s, int64_t case_id,
 	return copy_end(&cp, ok);
 }
 
-/* Every case's samples in one COPY, then every histogram in another. */
-int pg_copy_import(struct pg_store *s, json_t *cases, const int64_t *ids)
+/* fn of copy_member(): one value v of an export document into cp. */
+typedef int (*copy_value_fn)(struct copy *cp, const char *case_id,
+			     const char *name, size_t i, json_t *v);
+
+/* Sample name[i] of case case_id (its id and a tab): a row, when a number. */
+static int copy_sample_value(struct copy *cp, const char *case_id,
+			     const char *name, size_t i, json_t *v)
+{
+	if (!json_is_number(v))
+		return 0;
+	copy_sample(cp, case_id, name, (int64_t)i + 1, json_number_value(v));
+	return copy_row_end(cp);
+}
+
+/* Histogram name[i] of case case_id: a row, when an object. */
+static int copy_hist_value(struct copy *cp, const char *case_id,
+			   const char *name, size_t i, json_t *v)
+{
+	char *text;
+
+	if (!json_is_object(v))
+		return 0;
+	text = json_dumps(v, JSON_COMPACT);
+	if (!text)
+		return error("%s: cannot encode histogram %s[%zu]",
+			     cp->s->base.name, name, i + 1);
+	copy_hist(cp, case_id, name, (int64_t)i + 1, text);
+	free(text);
+	return copy_row_end(cp);
+}
+
+/*
+ * Member table ("samples", "histograms": {"NAME": [value, ...]}) of
+ * every case, case k as ids[k], in one COPY of sql: fn adds each value.
+ */
+static int copy_member(struct pg_store *s, json_t *cases, const int64_t *ids,
+		       const char *table, const char *sql, copy_value_fn fn)
 {
 	struct copy cp;
 	const char *name;
 	char idbuf[24];
 	json_t *c, *arr, *v;
-	bool ok = true, any = false;
+	bool ok = true;
 	size_t k, i;
 
-	if (copy_begin(&cp, s, "samples", COPY_SAMPLES))
+	if (copy_begin(&cp, s, table, sql))
 		return -1;
 	json_array_foreach(cases, k, c) {
 		snprintf(idbuf, sizeof(idbuf), "%" PRId64 "\t", ids[k]);
-		json_object_foreach(json_object_get(c, "samples"), name, arr)
-			json_array_foreach(arr, i, v) {
-				if (!json_is_number(v))
-					continue;
-				copy_sample(&cp, idbuf, name, (int64_t)i + 1,
-					    json_number_value(v));
-				if (copy_row_end(&cp)) {
+		json_object_foreach(json_object_get(c, table), name, arr)
+			json_array_foreach(arr, i, v)
+				if (fn(&cp, idbuf, name, i, v)) {
 					ok = false;
-					goto samples_done;
+					goto done;
 				}
-			}
+	}
+done:
+	return copy_end(&cp, ok);
+}
+
+/* Every case's samples in one COPY, then every histogram in another. */
+int pg_copy_import(struct pg_store *s, json_t *cases, const int64_t *ids)
+{
+	json_t *c;
+	bool any = false;
+	size_t k;
+
+	if (copy_member(s, cases, ids, "samples", COPY_SAMPLES,
+			copy_sample_value))
+		return -1;
+	json_array_foreach(cases, k, c)
 		if (json_object_size(json_object_get(c, "histograms")))
 			any = true;
-	}
-samples_done:
-	if (copy_end(&cp, ok))
-		return -1;
 	if (!any)
 		return 0;
-	if (copy_begin(&cp, s, "histograms", COPY_HISTS))
-		return -1;
-	json_array_foreach(cases, k, c) {
-		snprintf(idbuf, sizeof(idbuf), "%" PRId64 "\t", ids[k]);
-		json_object_foreach(json_object_get(c, "histograms"), name, arr)
-			json_array_foreach(arr, i, v) {
-				char *text;
-
-				if (!json_is_object(v))
-					continue;
-				text = json_dumps(v, JSON_COMPACT);
-				if (!text) {
-					error("%s: cannot encode histogram %s[%zu]",
-					      s->base.name, name, i + 1);
-					ok = false;
-					goto hists_done;
-				}
-				copy_hist(&cp, idbuf, name, (int64_t)i + 1, text);
-				free(text);
-				if (copy_row_end(&cp)) {
-					ok = false;
-					goto hists_done;
-				}
-			}
-	}
-hists_done:
-	return copy_end(&cp, ok);
+	return copy_member(s, cases, ids, "histograms", COPY_HISTS,
+			   copy_hist_value);
 }
