@@ -257,7 +257,7 @@ int pg_estimate(struct store *base, const char *workload, unsigned version,
 int pg_history(struct store *base, const char *label, const char *host,
 	       const char *workload, unsigned version, const char *params,
 	       const char *metric, unsigned max,
-	       void (*fn)(void *arg, const double *x, size_t n), void *arg);
+	       store_history_fn *fn, void *arg);
 int pg_series_meta(struct store *base, const char *job,
 		   struct store_series *out);
 int pg_series(struct store *base, const struct store_series_query *q,

@@ -188,7 +188,7 @@ int pg_estimate(struct store *base, const char *workload, unsigned version,
 int pg_history(struct store *base, const char *label, const char *host,
 	       const char *workload, unsigned version, const char *params,
 	       const char *metric, unsigned max,
-	       void (*fn)(void *arg, const double *x, size_t n), void *arg)
+	       store_history_fn *fn, void *arg)
 {
 	struct pg_store *s = pg_of(base);
 	char ver[16], lim[16];

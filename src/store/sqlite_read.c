@@ -176,7 +176,7 @@ int sqlite_estimate(struct store *base, const char *workload, unsigned version,
 int sqlite_history(struct store *base, const char *label, const char *host,
 		  const char *workload, unsigned version, const char *params,
 		  const char *metric, unsigned max,
-		  void (*fn)(void *arg, const double *x, size_t n), void *arg)
+		  store_history_fn *fn, void *arg)
 {
 	struct sqlite_store *s = sqlite_of(base);
 	static const char sql[] =

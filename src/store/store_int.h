@@ -37,8 +37,7 @@ struct store_ops {
 	int (*history)(struct store *s, const char *label, const char *host,
 		       const char *workload, unsigned version,
 		       const char *params, const char *metric, unsigned max,
-		       void (*fn)(void *arg, const double *x, size_t n),
-		       void *arg);
+		       store_history_fn *fn, void *arg);
 	/* store_series()'s halves: the metrics of q->job's latest complete
 	 * case into out->metrics, or, when it has none, the jobs that have
 	 * one into out->jobs; then the cases with samples of metric, q->since
