@@ -25,16 +25,34 @@
 #include "store/rows.h"
 #include "util.h"
 
-/* Text parameters, formatted numbers kept beside them. */
+/*
+ * Text parameters, formatted numbers and texts made valid UTF-8 kept
+ * beside them: params_free() frees those texts.
+ */
 struct params {
 	const char *v[16];
 	char buf[16][32];
+	char *own[16];
 	int n;
 };
 
 static void p_text(struct params *p, const char *v)
 {
 	p->v[p->n++] = v;
+}
+
+/* v as valid UTF-8 (xstrdup_utf8()), owned by p; NULL: NULL */
+static void p_utf8(struct params *p, const char *v)
+{
+	p->own[p->n] = xstrdup_utf8(v);
+	p->v[p->n] = p->own[p->n];
+	p->n++;
+}
+
+static void params_free(struct params *p)
+{
+	for (int i = 0; i < p->n; i++)
+		free(p->own[i]);
 }
 
 static void p_int(struct params *p, int64_t x)
@@ -68,23 +86,18 @@ static int insert_run(struct pg_store *s, const struct run_row *r, int64_t *id)
 		" boot_id, ab, variant) VALUES ($1, $2, $3, $4, $5, $6, $7, $8,"
 		" $9, $10, $11, $12, $13, $14)"
 		" ON CONFLICT (uuid) DO NOTHING RETURNING id";
-	char *text[6] = {
-		xstrdup_utf8(r->label), xstrdup_utf8(r->host),
-		xstrdup_utf8(r->command), xstrdup_utf8(r->version),
-		xstrdup_utf8(r->ab), xstrdup_utf8(r->variant),
-	};
 	struct params p = { .n = 0 };
 	PGresult *res;
 	int rc = -1;
 
 	p_text(&p, r->uuid);
-	p_text(&p, text[0]);
-	p_text(&p, text[1]);
+	p_utf8(&p, r->label);
+	p_utf8(&p, r->host);
 	p_real(&p, r->started);
 	p_real(&p, r->ended);
 	p_text(&p, r->status);
-	p_text(&p, text[2]);
-	p_text(&p, text[3]);
+	p_utf8(&p, r->command);
+	p_utf8(&p, r->version);
 	p_text(&p, r->environment);
 	if (r->w.pid > 0) {
 		p_int(&p, r->w.pid);
@@ -95,8 +108,8 @@ static int insert_run(struct pg_store *s, const struct run_row *r, int64_t *id)
 		p_text(&p, NULL);
 		p_text(&p, NULL);
 	}
-	p_text(&p, text[4]);
-	p_text(&p, text[5]);
+	p_utf8(&p, r->ab);
+	p_utf8(&p, r->variant);
 	res = pg_query(s, sql, p.n, p.v, PGRES_TUPLES_OK, "cannot store a run");
 	if (res && PQntuples(res) == 1) {
 		*id = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
@@ -114,8 +127,7 @@ static int insert_run(struct pg_store *s, const struct run_row *r, int64_t *id)
 		}
 	}
 	PQclear(res);
-	for (size_t i = 0; i < 6; i++)
-		free(text[i]);
+	params_free(&p);
 	return rc;
 }
 
@@ -154,20 +166,19 @@ static int insert_case(struct pg_store *s, int64_t run_id,
 		" sweep_keys, sweep, status, reason, parameters, iterations,"
 		" version, settings) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,"
 		" $10, $11, $12, $13) RETURNING id";
-	char *t[7] = {
-		xstrdup_utf8(c->job), xstrdup_utf8(c->workload),
-		xstrdup_utf8(c->params), xstrdup_utf8(c->sweep_keys),
-		xstrdup_utf8(c->sweep), xstrdup_utf8(c->status),
-		xstrdup_utf8(c->reason),
-	};
 	struct params p = { .n = 0 };
 	PGresult *res;
 	int rc = -1;
 
 	p_int(&p, run_id);
 	p_int(&p, c->seq);
-	for (size_t i = 0; i < 7; i++)
-		p_text(&p, t[i]);
+	p_utf8(&p, c->job);
+	p_utf8(&p, c->workload);
+	p_utf8(&p, c->params);
+	p_utf8(&p, c->sweep_keys);
+	p_utf8(&p, c->sweep);
+	p_utf8(&p, c->status);
+	p_utf8(&p, c->reason);
 	p_text(&p, c->parameters);
 	p_int(&p, c->iterations);
 	p_int(&p, c->version);
@@ -189,8 +200,7 @@ static int insert_case(struct pg_store *s, int64_t run_id,
 				      PRId64, run_id, c->seq);
 	}
 	PQclear(res);
-	for (size_t i = 0; i < 7; i++)
-		free(t[i]);
+	params_free(&p);
 	return rc;
 }
 
