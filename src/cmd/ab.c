@@ -44,6 +44,25 @@ struct ab_opts {
 	bool help;
 };
 
+/* --help: its text before the options, and after them */
+static const struct cmd_help ab_help = {
+	.head = "usage: schedlab ab [SUITE|JOBFILE] --variant 'NAME: KEY=VALUE ...' --variant ... [OPTIONS]\n\n"
+		"Runs a suite (default: quick) or a job file under two or more variants,\n"
+		"their iterations interleaved round by round in a random order (recorded),\n"
+		"stores each variant as a run labelled LABEL/NAME, and compares every\n"
+		"variant with the first. A variant's keys are settings - nice, policy,\n"
+		"uclamp_min, uclamp_max, env.NAME, cgroup.CONTROLLER.FILE, sysctl.NAME,\n"
+		"sched.NAME, sched_feat, scx, a /proc or /sys path - or any key of the\n"
+		"jobs (cpus, argv, a workload option). Knobs are switched around each\n"
+		"iteration and put back however the run ends.\n\n"
+		"  schedlab ab hackbench.job --variant 'base:' \\\n"
+		"      --variant 'slice: sysctl.kernel.sched_rr_timeslice_ms=37' \\\n"
+		"      --variant 'n7: nice=7'\n\nOptions:\n",
+	.tail = "\nExit status: 0 every case of every variant completed, 1 a case failed,\n"
+		"2 bad input (nothing changed), 130 interrupted (knobs restored, finished\n"
+		"cases kept).\n",
+};
+
 #define O(f) offsetof(struct ab_opts, f)
 /*
  * variants, the default, and mmtests are what csv, json and html print
@@ -86,26 +105,6 @@ static const struct opt_def ab_options[] = {
 	{ .name = NULL },
 };
 #undef O
-
-static void ab_usage(FILE *f)
-{
-	fprintf(f, "usage: schedlab ab [SUITE|JOBFILE] --variant 'NAME: KEY=VALUE ...' --variant ... [OPTIONS]\n\n"
-		"Runs a suite (default: quick) or a job file under two or more variants,\n"
-		"their iterations interleaved round by round in a random order (recorded),\n"
-		"stores each variant as a run labelled LABEL/NAME, and compares every\n"
-		"variant with the first. A variant's keys are settings - nice, policy,\n"
-		"uclamp_min, uclamp_max, env.NAME, cgroup.CONTROLLER.FILE, sysctl.NAME,\n"
-		"sched.NAME, sched_feat, scx, a /proc or /sys path - or any key of the\n"
-		"jobs (cpus, argv, a workload option). Knobs are switched around each\n"
-		"iteration and put back however the run ends.\n\n"
-		"  schedlab ab hackbench.job --variant 'base:' \\\n"
-		"      --variant 'slice: sysctl.kernel.sched_rr_timeslice_ms=37' \\\n"
-		"      --variant 'n7: nice=7'\n\nOptions:\n");
-	opts_help(f, ab_options);
-	fprintf(f, "\nExit status: 0 every case of every variant completed, 1 a case failed,\n"
-		"2 bad input (nothing changed), 130 interrupted (knobs restored, finished\n"
-		"cases kept).\n");
-}
 
 /* ab's stopping rule (iterations = auto), for every variant against the first. */
 struct ab_rule {
@@ -340,7 +339,7 @@ static int ab_run(const struct ab_opts *o, struct run_request *rq,
 int cmd_ab(int argc, char **argv)
 {
 	struct ab_opts o;
-	struct cmd_args a = { CMD_ARGS(ab_options, o), .usage = ab_usage };
+	struct cmd_args a = { CMD_ARGS(ab_options, o), .help = &ab_help };
 	struct plan_variant v[AB_MAX_VARIANTS];
 	struct run_request rq;
 	struct cmp_opts co;

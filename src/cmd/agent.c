@@ -47,6 +47,18 @@ struct agent_opts {
 	bool once, allow_commands, allow_knobs, help;
 };
 
+/* --help: its text before the options, and after them */
+static const struct cmd_help agent_help = {
+	.head = "usage: schedlab agent --db URL [--name NAME] [--host NAME] [--tags T,...] [--once]\n"
+		"                      [--poll SECS] [--lease SECS] [--local-db PATH]\n"
+		"                      [--allow-commands] [--allow-knobs]\n\n"
+		"On a test machine: claims the queue's jobs that fit it, runs each into the\n"
+		"local SQLite database first, and records the run in the queue's database.\n\n"
+		"Options:\n",
+	.tail = "\nExit status: 0 (--once: the job was done, or there was none), 1 the job\n"
+		"failed, 2 bad options or no queue, 130 stopped by a signal.\n",
+};
+
 #define O(f) offsetof(struct agent_opts, f)
 static const struct opt_def agent_options[] = {
 	{ .name = "db", .type = OPT_STRING, .offset = O(db), .arg = "URL",
@@ -341,19 +353,6 @@ static int setup(struct agent *a, const struct agent_opts *ao, const char *url)
 	return 0;
 }
 
-static void agent_usage(FILE *f)
-{
-	fprintf(f, "usage: schedlab agent --db URL [--name NAME] [--host NAME] [--tags T,...] [--once]\n"
-		"                      [--poll SECS] [--lease SECS] [--local-db PATH]\n"
-		"                      [--allow-commands] [--allow-knobs]\n\n"
-		"On a test machine: claims the queue's jobs that fit it, runs each into the\n"
-		"local SQLite database first, and records the run in the queue's database.\n\n"
-		"Options:\n");
-	opts_help(f, agent_options);
-	fprintf(f, "\nExit status: 0 (--once: the job was done, or there was none), 1 the job\n"
-		"failed, 2 bad options or no queue, 130 stopped by a signal.\n");
-}
-
 /*
  * Claims jobs and takes them until a stop signal (or one job, once): an
  * exit code, or -1 when stopped by a signal.
@@ -401,7 +400,7 @@ static int serve(struct agent *a, bool once)
 int cmd_agent(int argc, char **argv)
 {
 	struct agent_opts ao;
-	struct cmd_args ca = { CMD_ARGS(agent_options, ao), .usage = agent_usage,
+	struct cmd_args ca = { CMD_ARGS(agent_options, ao), .help = &agent_help,
 			       .no_operands = true };
 	struct agent a = { 0 };
 	struct sigaction sa = { .sa_handler = on_stop };

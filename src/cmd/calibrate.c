@@ -32,6 +32,15 @@ struct calibrate_opts {
 	bool help, quiet;
 };
 
+/* --help: its text before the options, and after them */
+static const struct cmd_help calibrate_help = {
+	.head = "usage: schedlab calibrate JOBFILE|SUITE [--runs N] [--budget DURATION] [OPTIONS]\n\n"
+		"Measures this host's run-to-run noise: runs the job N times, each a separate\n"
+		"'schedlab run --quiet' of few iterations, stored under one label, then shows\n"
+		"'schedlab noise' of its jobs on this host. compare, judge and plan use it;\n"
+		"it travels with the runs (export, import, push, pull).\n\nOptions:\n",
+	.tail = "\nExit status: 0 measured, 1 a run failed, 2 bad input, 130 interrupted.\n",
+};
 
 #define O(f) offsetof(struct calibrate_opts, f)
 static const struct opt_def calibrate_options[] = {
@@ -53,17 +62,6 @@ static const struct opt_def calibrate_options[] = {
 	{ .name = NULL },
 };
 #undef O
-
-static void calibrate_usage(FILE *f)
-{
-	fprintf(f, "usage: schedlab calibrate JOBFILE|SUITE [--runs N] [--budget DURATION] [OPTIONS]\n\n"
-		"Measures this host's run-to-run noise: runs the job N times, each a separate\n"
-		"'schedlab run --quiet' of few iterations, stored under one label, then shows\n"
-		"'schedlab noise' of its jobs on this host. compare, judge and plan use it;\n"
-		"it travels with the runs (export, import, push, pull).\n\nOptions:\n");
-	opts_help(f, calibrate_options);
-	fprintf(f, "\nExit status: 0 measured, 1 a run failed, 2 bad input, 130 interrupted.\n");
-}
 
 static double now_s(void)
 {
@@ -169,7 +167,7 @@ int cmd_calibrate(int argc, char **argv)
 {
 	struct calibrate_opts o;
 	struct cmd_args a = { CMD_ARGS(calibrate_options, o),
-			      .usage = calibrate_usage };
+			      .help = &calibrate_help };
 	unsigned long long budget = 0;
 	unsigned it;
 	double start, used;

@@ -26,6 +26,23 @@
 /* The most runs one side of a comparison takes. */
 #define SIDE_MAX 100
 
+/* --help: its text before the options, and after them */
+static const struct cmd_help compare_help = {
+	.head = "usage: schedlab compare BASE CAND [CAND...] [OPTIONS]\n"
+		"       schedlab compare BASE1+BASE2+... CAND1+CAND2+... [OPTIONS]\n"
+		"       schedlab compare BASE CAND --by host [OPTIONS]\n\n"
+		"Compares stored runs (RUN = id, label or exported JSON file): for each\n"
+		"job's headline metric and sweep value mmtests' rows with the percentage\n"
+		"against BASE (+ is better, * marks a significant mean), each candidate's\n"
+		"change with its interval and verdict, the scheduler metrics that moved,\n"
+		"and each run's CPU time. --layout wide, grid, raw and workload print\n"
+		"the other tables posted to LKML (doc/tables.md). Between separate runs\n"
+		"the run is the unit: a side of several runs (RUN+RUN+..., or --all with a\n"
+		"label) is tested by its runs' medians; a side of one run gets a verdict only\n"
+		"where this host's run-to-run noise of the case is measured (schedlab noise).\n\nOptions:\n",
+	.tail = "\nExit status: 0 compared (whatever the verdict), 2 bad input or nothing to compare.\n",
+};
+
 /* The tables for reading take text or markdown; the rest have it all. */
 static const struct out_refusal compare_refusals[] = {
 	{ LAYOUTS_TABLES, FMT(HTML),
@@ -52,25 +69,6 @@ static const struct opt_def compare_options[] = {
 	  .help = "the mmtests rows shown, e.g. Amean,Stddev (Min, Amean or Hmean or Mean, Stddev, CoeffVar, Max, BAmean-95; any case)" },
 	{ .name = NULL },
 };
-
-
-static void compare_usage(FILE *f)
-{
-	fprintf(f, "usage: schedlab compare BASE CAND [CAND...] [OPTIONS]\n"
-		"       schedlab compare BASE1+BASE2+... CAND1+CAND2+... [OPTIONS]\n"
-		"       schedlab compare BASE CAND --by host [OPTIONS]\n\n"
-		"Compares stored runs (RUN = id, label or exported JSON file): for each\n"
-		"job's headline metric and sweep value mmtests' rows with the percentage\n"
-		"against BASE (+ is better, * marks a significant mean), each candidate's\n"
-		"change with its interval and verdict, the scheduler metrics that moved,\n"
-		"and each run's CPU time. --layout wide, grid, raw and workload print\n"
-		"the other tables posted to LKML (doc/tables.md). Between separate runs\n"
-		"the run is the unit: a side of several runs (RUN+RUN+..., or --all with a\n"
-		"label) is tested by its runs' medians; a side of one run gets a verdict only\n"
-		"where this host's run-to-run noise of the case is measured (schedlab noise).\n\nOptions:\n");
-	opts_help(f, compare_options);
-	fprintf(f, "\nExit status: 0 compared (whatever the verdict), 2 bad input or nothing to compare.\n");
-}
 
 void compare_style(const struct compare_opts *o, struct comparison *c)
 {
@@ -294,7 +292,7 @@ out:
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o;
-	struct cmd_args a = { CMD_ARGS(compare_options, o), .usage = compare_usage };
+	struct cmd_args a = { CMD_ARGS(compare_options, o), .help = &compare_help };
 	struct comparison c;
 	struct cmp_opts co;
 	struct compare_session s;

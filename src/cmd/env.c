@@ -18,6 +18,14 @@ struct env_opts {
 	bool help;
 };
 
+/* --help: its text before the options, and after them */
+static const struct cmd_help env_help = {
+	.head = "usage: schedlab env [--format text|json]\n\n"
+		"The machine, kernel, topology and scheduler settings that every run\n"
+		"records. Items that cannot be read say why (\"not available (...)\").\n\n"
+		"Options:\n",
+	.tail = "\nExit status: 0 ok, 1 the output could not be written, 2 bad options.\n",
+};
 
 static const struct opt_def env_options[] = {
 	OPT_FORMAT(struct env_opts, format, FMT(TEXT) | FMT(JSON), "text",
@@ -26,21 +34,10 @@ static const struct opt_def env_options[] = {
 	{ .name = NULL },
 };
 
-
-static void env_usage(FILE *f)
-{
-	fprintf(f, "usage: schedlab env [--format text|json]\n\n"
-		"The machine, kernel, topology and scheduler settings that every run\n"
-		"records. Items that cannot be read say why (\"not available (...)\").\n\n"
-		"Options:\n");
-	opts_help(f, env_options);
-	fprintf(f, "\nExit status: 0 ok, 1 the output could not be written, 2 bad options.\n");
-}
-
 int cmd_env(int argc, char **argv)
 {
 	struct env_opts eo;
-	struct cmd_args a = { CMD_ARGS(env_options, eo), .usage = env_usage,
+	struct cmd_args a = { CMD_ARGS(env_options, eo), .help = &env_help,
 			      .no_operands = true };
 	json_t *env;
 	int rc;

@@ -40,6 +40,22 @@ struct history_opts {
 
 const char *const history_by_names[] = { "time", "commit", "kernel", NULL };
 
+/* --help: its text before the options, and after them */
+static const struct cmd_help history_help = {
+	.head = "usage: schedlab history JOB [--metric M] [--host PATTERN] [--label GLOB]\n"
+		"       [--since DATE] [--by time|commit|kernel] [--repo DIR] [--db DB]\n"
+		"       [--format text|json|html] [-o DIR] [--alpha A] [--min-size N]\n\n"
+		"The stored runs of job JOB in order, one series per case of the job (a sweep\n"
+		"has one per value), each run named by its label with its median and spread,\n"
+		"and the change points in the series of the runs' medians: between which two\n"
+		"runs, the level before and after, the change with its 95% interval and its p\n"
+		"(E-Divisive means, a permutation test; doc/statistics.md). By commit, each\n"
+		"change point comes with the git bisect and schedlab judge lines that narrow\n"
+		"it down.\n\nOptions:\n",
+	.tail = "\nExit status: 0 written (change points or none), 1 writing failed,\n"
+		"2 bad input (an unknown job or metric, a bad DATE, too few runs).\n",
+};
+
 #define O(f) offsetof(struct history_opts, f)
 static const struct opt_def history_options[] = {
 	{ .name = "metric", .type = OPT_STRING, .offset = O(metric), .arg = "M",
@@ -70,23 +86,6 @@ static const struct opt_def history_options[] = {
 	{ .name = NULL },
 };
 #undef O
-
-static void history_usage(FILE *f)
-{
-	fprintf(f, "usage: schedlab history JOB [--metric M] [--host PATTERN] [--label GLOB]\n"
-		"       [--since DATE] [--by time|commit|kernel] [--repo DIR] [--db DB]\n"
-		"       [--format text|json|html] [-o DIR] [--alpha A] [--min-size N]\n\n"
-		"The stored runs of job JOB in order, one series per case of the job (a sweep\n"
-		"has one per value), each run named by its label with its median and spread,\n"
-		"and the change points in the series of the runs' medians: between which two\n"
-		"runs, the level before and after, the change with its 95%% interval and its p\n"
-		"(E-Divisive means, a permutation test; doc/statistics.md). By commit, each\n"
-		"change point comes with the git bisect and schedlab judge lines that narrow\n"
-		"it down.\n\nOptions:\n");
-	opts_help(f, history_options);
-	fprintf(f, "\nExit status: 0 written (change points or none), 1 writing failed,\n"
-		"2 bad input (an unknown job or metric, a bad DATE, too few runs).\n");
-}
 
 /* --since DATE as Unix time: the forms --help names, UTC. */
 static int parse_since(const char *s, double *t)
@@ -327,7 +326,7 @@ int cmd_history(int argc, char **argv)
 {
 	struct history_opts o;
 	struct cmd_args a = { CMD_ARGS(history_options, o), .who = "history",
-			      .usage = history_usage };
+			      .help = &history_help };
 	struct store_series_query q;
 	struct store_series ss = { 0 };
 	struct history h = { 0 };

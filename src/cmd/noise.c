@@ -29,6 +29,30 @@ struct noise_opts {
 	bool help;
 };
 
+/* --help: its text before the options, and after them */
+static const struct cmd_help noise_help = {
+	.head = "usage: schedlab noise [JOB] [--host GLOB] [OPTIONS]\n\n"
+		"This host's noise, per case of each stored job (JOB: its name in the job\n"
+		"file; default: every job): the spread of a run's median between runs (from\n"
+		"neighbouring runs with one label: a drift and other labels - other kernels -\n"
+		"do not count), the part the run's own offset makes, and the iterations'\n"
+		"spread within a run. Derived from the stored runs (no other state), so it\n"
+		"travels with them (export, import, push, pull). 'schedlab calibrate' makes\n"
+		"the runs where there are none; compare and plan use it.\n\nOptions:\n",
+	.tail = "\nExit status: 0 shown, 2 bad input or no such job.\n",
+};
+
+/* --help: its text before the options, and after them */
+static const struct cmd_help plan_help = {
+	.head = "usage: schedlab plan JOB --effect PCT [--host GLOB] [OPTIONS]\n\n"
+		"How many runs a side, of how many iterations, detect a change of PCT in\n"
+		"each case of JOB (its name in the job file) at compare's error rates -\n"
+		"alpha 5%, power 80% - by the run-level test (doc/statistics.md), and how\n"
+		"long that takes on this host, from 'schedlab noise' and the stored\n"
+		"iterations' wall time. Then: run the job that many times with each state\n"
+		"(--label base, --label cand) and 'schedlab compare base cand --all'.\n\nOptions:\n",
+	.tail = "\nExit status: 0 planned, 2 bad input, no such job or no noise measured (schedlab calibrate).\n",
+};
 
 #define O(f) offsetof(struct noise_opts, f)
 #define NOISE_COMMON							\
@@ -53,33 +77,6 @@ static const struct opt_def plan_options[] = {
 	{ .name = NULL },
 };
 #undef O
-
-static void noise_usage(FILE *f)
-{
-	fprintf(f, "usage: schedlab noise [JOB] [--host GLOB] [OPTIONS]\n\n"
-		"This host's noise, per case of each stored job (JOB: its name in the job\n"
-		"file; default: every job): the spread of a run's median between runs (from\n"
-		"neighbouring runs with one label: a drift and other labels - other kernels -\n"
-		"do not count), the part the run's own offset makes, and the iterations'\n"
-		"spread within a run. Derived from the stored runs (no other state), so it\n"
-		"travels with them (export, import, push, pull). 'schedlab calibrate' makes\n"
-		"the runs where there are none; compare and plan use it.\n\nOptions:\n");
-	opts_help(f, noise_options);
-	fprintf(f, "\nExit status: 0 shown, 2 bad input or no such job.\n");
-}
-
-static void plan_usage(FILE *f)
-{
-	fprintf(f, "usage: schedlab plan JOB --effect PCT [--host GLOB] [OPTIONS]\n\n"
-		"How many runs a side, of how many iterations, detect a change of PCT in\n"
-		"each case of JOB (its name in the job file) at compare's error rates -\n"
-		"alpha 5%%, power 80%% - by the run-level test (doc/statistics.md), and how\n"
-		"long that takes on this host, from 'schedlab noise' and the stored\n"
-		"iterations' wall time. Then: run the job that many times with each state\n"
-		"(--label base, --label cand) and 'schedlab compare base cand --all'.\n\nOptions:\n");
-	opts_help(f, plan_options);
-	fprintf(f, "\nExit status: 0 planned, 2 bad input, no such job or no noise measured (schedlab calibrate).\n");
-}
 
 static int parse_effect(const char *s, double *out)
 {
@@ -364,7 +361,7 @@ static int noise_main(int argc, char **argv, bool plan)
 	const char *who = plan ? "plan" : "noise";
 	struct noise_opts o;
 	struct cmd_args a = { CMD_ARGS(tab, o), .who = who,
-			      .usage = plan ? plan_usage : noise_usage };
+			      .help = plan ? &plan_help : &noise_help };
 	struct noise_set *sets = NULL;
 	struct store *st = NULL;
 	char **jobs = NULL;

@@ -39,6 +39,18 @@ static const char *const job_states[] = {
 	"queued", "running", "done", "failed", "cancelled", NULL
 };
 
+/* --help: its text before the options */
+static const struct cmd_help queue_help = {
+	.head = "usage: schedlab queue add SUITE|JOBFILE [--hosts PATTERN[,PATTERN]] [--tags T[,T]]\n"
+		"                      [--repeat N] [--label L] [--priority P] [--kernel RELEASE|BUILDID]\n"
+		"                      [--set KEY=VALUE]... [--iterations N|auto] [--db URL]\n"
+		"       schedlab queue list [--state S] [--format text|json] [--db URL]\n"
+		"       schedlab queue cancel ID... [--db URL]\n"
+		"       schedlab queue retry ID... [--db URL]\n\n"
+		"The fleet's job queue, in a PostgreSQL database: jobs that agents\n"
+		"(schedlab agent) on test machines claim, run and record.\n\nOptions:\n",
+};
+
 #define O(f) offsetof(struct queue_opts, f)
 static const struct opt_def queue_options[] = {
 	{ .name = "db", .type = OPT_STRING, .offset = O(db), .arg = "URL",
@@ -69,19 +81,6 @@ static const struct opt_def queue_options[] = {
 	{ .name = NULL },
 };
 #undef O
-
-static void queue_usage(FILE *f)
-{
-	fprintf(f, "usage: schedlab queue add SUITE|JOBFILE [--hosts PATTERN[,PATTERN]] [--tags T[,T]]\n"
-		"                      [--repeat N] [--label L] [--priority P] [--kernel RELEASE|BUILDID]\n"
-		"                      [--set KEY=VALUE]... [--iterations N|auto] [--db URL]\n"
-		"       schedlab queue list [--state S] [--format text|json] [--db URL]\n"
-		"       schedlab queue cancel ID... [--db URL]\n"
-		"       schedlab queue retry ID... [--db URL]\n\n"
-		"The fleet's job queue, in a PostgreSQL database: jobs that agents\n"
-		"(schedlab agent) on test machines claim, run and record.\n\nOptions:\n");
-	opts_help(f, queue_options);
-}
 
 /* user@host, for the record */
 static void queued_by(char *buf, size_t len)
@@ -303,7 +302,7 @@ static int misplaced(const struct queue_opts *qo, const char *sub)
 int cmd_queue(int argc, char **argv)
 {
 	struct queue_opts qo;
-	struct cmd_args a = { CMD_ARGS(queue_options, qo), .usage = queue_usage };
+	struct cmd_args a = { CMD_ARGS(queue_options, qo), .help = &queue_help };
 	const char *sub, *db = a.db;
 	int first, rc;
 
@@ -311,7 +310,7 @@ int cmd_queue(int argc, char **argv)
 	if (first < 0)
 		return rc;
 	if (first >= argc) {
-		queue_usage(stderr);
+		cmd_usage(stderr, &a);
 		return EXIT_USAGE;
 	}
 	sub = argv[first++];

@@ -32,6 +32,17 @@ struct report_opts {
 	bool help;
 };
 
+/* --help: its text before the options, and after them */
+static const struct cmd_help report_help = {
+	.head = "usage: schedlab report RUN [RUN...] -o DIR [OPTIONS]\n\n"
+		"Writes DIR/index.html: the comparison of the runs (the first the baseline;\n"
+		"one RUN alone: its own report) as one self-contained page - mmtests' tables,\n"
+		"changes and verdicts, per job a plot over the sweep values with every\n"
+		"iteration, latency CDFs from the stored histograms, the scheduler metrics\n"
+		"that moved as a chart, the environments side by side. The plots need\n"
+		"gnuplot in PATH (" PLOT_HOWTO ").\n\nOptions:\n",
+	.tail = "\nExit status: 0 written, 1 gnuplot failed (the page has the tables),\n2 bad input.\n",
+};
 
 #define O(f) offsetof(struct report_opts, f)
 static const struct opt_def report_options[] = {
@@ -53,19 +64,6 @@ static const struct opt_def report_options[] = {
 };
 #undef O
 
-static void report_usage(FILE *f)
-{
-	fprintf(f, "usage: schedlab report RUN [RUN...] -o DIR [OPTIONS]\n\n"
-		"Writes DIR/index.html: the comparison of the runs (the first the baseline;\n"
-		"one RUN alone: its own report) as one self-contained page - mmtests' tables,\n"
-		"changes and verdicts, per job a plot over the sweep values with every\n"
-		"iteration, latency CDFs from the stored histograms, the scheduler metrics\n"
-		"that moved as a chart, the environments side by side. The plots need\n"
-		"gnuplot in PATH (" PLOT_HOWTO ").\n\nOptions:\n");
-	opts_help(f, report_options);
-	fprintf(f, "\nExit status: 0 written, 1 gnuplot failed (the page has the tables),\n2 bad input.\n");
-}
-
 /* The page into DIR/index.html, through a temporary file and rename(). */
 static int write_page(const char *dir, const struct comparison *c,
 		      const struct run *const *runs, struct plot_batch *pb)
@@ -86,7 +84,7 @@ static int write_page(const char *dir, const struct comparison *c,
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o;
-	struct cmd_args a = { CMD_ARGS(report_options, o), .usage = report_usage };
+	struct cmd_args a = { CMD_ARGS(report_options, o), .help = &report_help };
 	struct cmp_opts co;
 	struct comparison c;
 	struct plot_batch pb;

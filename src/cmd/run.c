@@ -27,6 +27,20 @@ struct run_opts {
 	bool help;
 };
 
+/* --help: its text before the options, and after them */
+static const struct cmd_help run_help = {
+	.head = "usage: schedlab run [SUITE|JOBFILE] [OPTIONS]\n\n"
+		"Runs every case of a suite (default: quick) or a job file, repeats it,\n"
+		"stores every sample with the machine's description, and prints a line\n"
+		"a case as it ends: the headline's median and spread, the iterations,\n"
+		"the smallest change two such runs side by side would show, and why it\n"
+		"stopped (--tables: each job's mmtests table instead; 'schedlab show RUN'\n"
+		"prints them later). On a terminal a progress line says which case and\n"
+		"iteration runs, and about how long is left.\n\nOptions:\n",
+	.tail = "\nExit status: 0 every case completed, 1 a case failed, 2 bad input,\n"
+		"130 interrupted (the finished cases are kept; the run is marked partial).\n",
+};
+
 #define O(f) offsetof(struct run_opts, f)
 static const struct opt_def run_options[] = {
 	{ .name = "label", .type = OPT_STRING, .offset = O(r.label), .arg = "LABEL",
@@ -54,21 +68,6 @@ static const struct opt_def run_options[] = {
 	{ .name = NULL },
 };
 #undef O
-
-static void run_usage(FILE *f)
-{
-	fprintf(f, "usage: schedlab run [SUITE|JOBFILE] [OPTIONS]\n\n"
-		"Runs every case of a suite (default: quick) or a job file, repeats it,\n"
-		"stores every sample with the machine's description, and prints a line\n"
-		"a case as it ends: the headline's median and spread, the iterations,\n"
-		"the smallest change two such runs side by side would show, and why it\n"
-		"stopped (--tables: each job's mmtests table instead; 'schedlab show RUN'\n"
-		"prints them later). On a terminal a progress line says which case and\n"
-		"iteration runs, and about how long is left.\n\nOptions:\n");
-	opts_help(f, run_options);
-	fprintf(f, "\nExit status: 0 every case completed, 1 a case failed, 2 bad input,\n"
-		"130 interrupted (the finished cases are kept; the run is marked partial).\n");
-}
 
 int run_check_iterations(const char *who, const struct run_request *rq)
 {
@@ -163,7 +162,7 @@ struct run_request run_request_of(const struct run_cmd_opts *o,
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts ro;
-	struct cmd_args a = { CMD_ARGS(run_options, ro), .usage = run_usage };
+	struct cmd_args a = { CMD_ARGS(run_options, ro), .help = &run_help };
 	struct run_request rq;
 	char *command;
 	int64_t id;

@@ -98,12 +98,7 @@ int cmd_parse(int argc, char **argv, struct cmd_args *a, int *rc)
 		return -1;
 	help = field(a, "help");
 	if (help && *help) {
-		if (a->usage) {
-			a->usage(stdout);
-		} else {
-			printf("usage: schedlab %s\n\nOptions:\n", a->usage_line);
-			opts_help(stdout, a->tab);
-		}
+		cmd_usage(stdout, a);
 		*rc = EXIT_OK;
 		return -1;
 	}
@@ -120,6 +115,21 @@ int cmd_parse(int argc, char **argv, struct cmd_args *a, int *rc)
 		return -1;
 	*rc = EXIT_OK;
 	return first;
+}
+
+void cmd_usage(FILE *f, const struct cmd_args *a)
+{
+	if (a->usage) {
+		a->usage(f);
+		return;
+	}
+	if (a->help)
+		fputs(a->help->head, f);
+	else
+		fprintf(f, "usage: schedlab %s\n\nOptions:\n", a->usage_line);
+	opts_help(f, a->tab);
+	if (a->help && a->help->tail)
+		fputs(a->help->tail, f);
 }
 
 void cmd_args_done(struct cmd_args *a)

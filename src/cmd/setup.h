@@ -59,6 +59,16 @@ extern const size_t ncommands;
 const struct command *command_find(const char *name);
 
 /*
+ * A command's --help text: head (from "usage: schedlab ..." to
+ * "Options:\n"), its option table, then tail (the exit status; NULL:
+ * nothing).
+ */
+struct cmd_help {
+	const char *head;
+	const char *tail;
+};
+
+/*
  * One command's start-up (cmd_parse()): its option table and the struct
  * it fills, how --help is answered, and what the start-up resolved.
  */
@@ -67,7 +77,8 @@ struct cmd_args {
 	void *opts;			/* zeroed, then the table's defaults */
 	size_t size;			/* sizeof(*opts) */
 	const char *who;		/* messages' prefix; NULL: argv[0] */
-	void (*usage)(FILE *f);		/* --help; NULL: usage and the table */
+	void (*usage)(FILE *f);		/* --help; NULL: help, else usage_line */
+	const struct cmd_help *help;	/* --help's text around the table */
 	const char *usage_line;		/* "show RUN [--db PATH]": usage's line */
 	bool no_operands;		/* a word that is not an option is refused */
 	int bad_rc;			/* the exit code of bad input; 0: EXIT_USAGE */
@@ -90,6 +101,10 @@ struct cmd_args {
  */
 int cmd_parse(int argc, char **argv, struct cmd_args *a, int *rc);
 void cmd_args_done(struct cmd_args *a);
+
+/* a's --help into f: its usage, or its help text, or its usage_line, with
+ * the option table. */
+void cmd_usage(FILE *f, const struct cmd_args *a);
 
 /*
  * The database of a NEEDS_STORE_RO command, opened read-only once: NULL

@@ -23,6 +23,27 @@ struct vm_cmd_opts {
 	bool quiet, help;
 };
 
+/* --help: its text before the options, and after them */
+static const struct cmd_help vm_help = {
+	.head = "usage: schedlab vm run KERNEL JOBFILE|SUITE [OPTIONS]\n"
+		"       schedlab vm root [JOBFILE|SUITE] [--with PATH]...\n\n"
+		"run: boots the kernel image (a bzImage) in qemu with a root made from this\n"
+		"host's files (busybox, schedlab, the job's programs and their libraries;\n"
+		"cached by content), runs the job there and stores the run here, as if run\n"
+		"here, with the guest's kernel, command line and CPUs as its machine and\n"
+		"'vm' (kvm or tcg, the shape) beside them. Its host is this host's name\n"
+		"with -kvm or -tcg. The console is kept in the cache (console/UUID.log);\n"
+		"a guest that panics, hangs or runs past --timeout is an error with the\n"
+		"console's last lines, and nothing is left running.\n"
+		"root: builds the guest root and prints its path (a newc cpio archive; its\n"
+		"init reads /run.env, which 'vm run' adds).\n\n"
+		"Options:\n",
+	.tail = "\nThe cache: $SCHEDLAB_VM_CACHE, else $XDG_CACHE_HOME/schedlab/vm, else\n"
+		"~/.cache/schedlab/vm.\n"
+		"Exit status: 0 stored complete, 1 the run failed or did not come back,\n"
+		"2 bad input, 130 interrupted.\n",
+};
+
 #define O(f) offsetof(struct vm_cmd_opts, f)
 static const struct opt_def vm_options[] = {
 	OPT_VM_SHAPE(struct vm_cmd_opts, m),
@@ -41,28 +62,6 @@ static const struct opt_def vm_options[] = {
 	{ .name = NULL },
 };
 #undef O
-
-static void vm_usage(FILE *f)
-{
-	fprintf(f, "usage: schedlab vm run KERNEL JOBFILE|SUITE [OPTIONS]\n"
-		"       schedlab vm root [JOBFILE|SUITE] [--with PATH]...\n\n"
-		"run: boots the kernel image (a bzImage) in qemu with a root made from this\n"
-		"host's files (busybox, schedlab, the job's programs and their libraries;\n"
-		"cached by content), runs the job there and stores the run here, as if run\n"
-		"here, with the guest's kernel, command line and CPUs as its machine and\n"
-		"'vm' (kvm or tcg, the shape) beside them. Its host is this host's name\n"
-		"with -kvm or -tcg. The console is kept in the cache (console/UUID.log);\n"
-		"a guest that panics, hangs or runs past --timeout is an error with the\n"
-		"console's last lines, and nothing is left running.\n"
-		"root: builds the guest root and prints its path (a newc cpio archive; its\n"
-		"init reads /run.env, which 'vm run' adds).\n\n"
-		"Options:\n");
-	opts_help(f, vm_options);
-	fprintf(f, "\nThe cache: $SCHEDLAB_VM_CACHE, else $XDG_CACHE_HOME/schedlab/vm, else\n"
-		"~/.cache/schedlab/vm.\n"
-		"Exit status: 0 stored complete, 1 the run failed or did not come back,\n"
-		"2 bad input, 130 interrupted.\n");
-}
 
 int vm_shape_from(const char *who, const struct vm_cmd_shape *m,
 		  struct vm_opts *o)
@@ -156,11 +155,11 @@ static int vm_cmd_root(const struct vm_cmd_opts *c, int nops, char **ops)
 int cmd_vm(int argc, char **argv)
 {
 	struct vm_cmd_opts c;
-	struct cmd_args a = { CMD_ARGS(vm_options, c), .usage = vm_usage };
+	struct cmd_args a = { CMD_ARGS(vm_options, c), .help = &vm_help };
 	int first, rc;
 
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		vm_usage(stdout);
+		cmd_usage(stdout, &a);
 		return EXIT_OK;
 	}
 	if (argc < 2 || (strcmp(argv[1], "run") && strcmp(argv[1], "root"))) {

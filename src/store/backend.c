@@ -153,7 +153,7 @@ int store_estimate(struct store *s, const char *workload, unsigned version,
 int store_history(struct store *s, const char *label, const char *host,
 		  const char *workload, unsigned version, const char *params,
 		  const char *metric, unsigned max,
-		  void (*fn)(void *arg, const double *x, size_t n), void *arg)
+		  store_history_fn *fn, void *arg)
 {
 	return s->ops->history(s, label, host, workload, version, params,
 			       metric, max, fn, arg);

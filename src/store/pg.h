@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Private to src/store: the PostgreSQL store (libpq). pg.c: the
- * connection, the schema (doc/fleet.md, "Schema") and its migrations;
- * pg_write.c: runs and cases written; pg_copy.c: samples and
+ * connection; pg_schema.c: the schema (doc/fleet.md, "Schema") and its
+ * migrations; pg_write.c: runs and cases written; pg_copy.c: samples and
  * histograms by COPY; pg_read.c: runs listed, resolved and loaded;
  * pg_campaign.c: campaigns' states;
  * pg_queue.c: the job queue, in the same database (its queue ops).
@@ -128,6 +128,14 @@ PGresult *pg_query(struct pg_store *s, const char *sql, int n,
 void pg_writer_col(const PGresult *res, int row, int col,
 		   struct store_writer *w);
 
+/*
+ * The schema (pg_schema.c): a writer's brought up to this binary's
+ * version, migrating it under a lock; a reader's checked to be that
+ * version, or absent (s->empty then). -1 after error().
+ */
+int pg_migrate(struct pg_store *s);
+int pg_check_read(struct pg_store *s);
+
 int pg_begin(struct pg_store *s);	/* BEGIN */
 /*
  * BEGIN for a write of the store (a case, a run's end, an import): a
@@ -163,6 +171,15 @@ int copy_row_end(struct copy *c);
 int copy_end(struct copy *c, bool ok);
 
 /*
+ * In the caller's transaction, by COPY (pg_copy.c): case c's samples
+ * and latency histograms as case case_id; every case of an export
+ * document's cases array, case k as ids[k]. -1 after error().
+ */
+int pg_copy_case(struct pg_store *s, int64_t case_id,
+		 const struct store_case *c);
+int pg_copy_import(struct pg_store *s, json_t *cases, const int64_t *ids);
+
+/*
  * store_import()'s work inside the caller's transaction (the queue
  * stores a job's run and marks the job done in one): no BEGIN, no
  * COMMIT. once as store_import_once(): 1 when the uuid was there.
@@ -172,6 +189,11 @@ int pg_import_tx(struct pg_store *s, json_t *doc, const char *origin,
 
 /* The job queue's ops (pg_queue.c), in pg.c's table. */
 extern const struct queue_ops pg_queue_ops;
+/* Its ops that list, cancel and retry jobs (pg_queue_admin.c). */
+int pg_queue_list(struct store *base, const char *state,
+		  struct queue_row **rows, size_t *n);
+int pg_queue_cancel(struct store *s, int64_t id, char *why, size_t len);
+int pg_queue_retry(struct store *s, int64_t id, char *why, size_t len);
 
 /* A result's columns, for pg_read.c and pg_model.c. */
 /* A text column copied; NULL for NULL. */

@@ -3,8 +3,9 @@
  * store/pg_queue.c: the PostgreSQL backend's job queue (its queue ops,
  * store_int.h; the calls are queue.h's, through queue_ops.c): jobs
  * added, claimed, renewed, finished, released, listed, cancelled and
- * retried, and the agents' rows. Texts travel as libpq text parameters;
- * arrays as PostgreSQL array literals (pg_array()).
+ * retried, and the agents' rows (listing, cancelling and retrying in
+ * pg_queue_admin.c). Texts travel as libpq text parameters; arrays as
+ * PostgreSQL array literals (pg_array()).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -88,11 +89,6 @@ char *queue_hosts_like(const char *hosts)
 	return like;
 }
 
-static int64_t to_i64(const char *s)
-{
-	return strtoll(s, NULL, 10);
-}
-
 static int pg_queue_add(struct store *base, const struct queue_job *j,
 			unsigned repeat, int64_t *ids)
 {
@@ -130,7 +126,7 @@ static int pg_queue_add(struct store *base, const struct queue_job *j,
 	}
 	if (res) {
 		for (int i = 0; i < PQntuples(res) && i < (int)repeat; i++)
-			ids[i] = to_i64(PQgetvalue(res, i, 0));
+			ids[i] = pg_col_int(res, i, 0);
 		PQclear(res);
 		rc = 0;
 	}
@@ -202,12 +198,6 @@ static size_t json_strings(const char *text, char ***out)
 	return n;
 }
 
-static char *value_or_null(const PGresult *res, int row, int col)
-{
-	return PQgetisnull(res, row, col) ? NULL :
-	       xstrdup(PQgetvalue(res, row, col));
-}
-
 /* Whether a job fits agent $1 (host $3, tags $4, kernel $5 or build id
  * $6, what it allows $7 $8). */
 #define FITS								\
@@ -258,13 +248,13 @@ static int pg_queue_claim(struct store *base, const struct queue_agent *a,
 		return -1;
 	rc = PQntuples(res) == 1;
 	if (rc) {
-		c->id = to_i64(PQgetvalue(res, 0, 0));
+		c->id = pg_col_int(res, 0, 0);
 		c->attempt = atoi(PQgetvalue(res, 0, 1));
 		c->name = xstrdup(PQgetvalue(res, 0, 2));
 		c->jobfile = xstrdup(PQgetvalue(res, 0, 3));
 		c->nsets = json_strings(PQgetvalue(res, 0, 4), &c->sets);
-		c->iterations = value_or_null(res, 0, 5);
-		c->label = value_or_null(res, 0, 6);
+		c->iterations = pg_col_dup(res, 0, 5);
+		c->label = pg_col_dup(res, 0, 6);
 	}
 	PQclear(res);
 	return rc;
@@ -426,124 +416,6 @@ static int pg_queue_release(struct store *base, int64_t id, int attempt,
 		       5, p, PGRES_COMMAND_OK, "cannot give the job back");
 	PQclear(res);
 	return res ? 0 : -1;
-}
-
-static double num_or_nan(const PGresult *res, int row, int col)
-{
-	return PQgetisnull(res, row, col) ? NAN :
-	       strtod(PQgetvalue(res, row, col), NULL);
-}
-
-static int pg_queue_list(struct store *base, const char *state,
-			 struct queue_row **rows, size_t *n)
-{
-	const char *p[] = { state };
-	PGresult *res;
-	struct queue_row *v;
-	int nt;
-
-	*rows = NULL;
-	*n = 0;
-	if (pg_of(base)->empty)		/* no writer has been there: no jobs */
-		return 0;
-	res = pg_query(pg_of(base),
-		       "SELECT id, state, priority, name, label,"
-		       " array_to_string(hosts, ','),"
-		       " nullif(array_to_string(tags, ','), ''),"
-		       " kernel, agent, attempts, run_uuid, reason,"
-		       " needs_commands, needs_knobs, exit_status,"
-		       " extract(epoch FROM lease_until - now()),"
-		       " extract(epoch FROM created), extract(epoch FROM started),"
-		       " extract(epoch FROM ended), coalesce(result_attempt, 0)"
-		       " FROM jobs WHERE $1::text IS NULL OR state = $1::text"
-		       " ORDER BY id",
-		       1, p, PGRES_TUPLES_OK, "cannot list the jobs");
-	if (!res)
-		return -1;
-	nt = PQntuples(res);
-	v = xcalloc((size_t)nt + 1, sizeof(*v));
-	for (int i = 0; i < nt; i++) {
-		struct queue_row *r = &v[i];
-
-		r->id = to_i64(PQgetvalue(res, i, 0));
-		r->state = xstrdup(PQgetvalue(res, i, 1));
-		r->priority = atoi(PQgetvalue(res, i, 2));
-		r->name = xstrdup(PQgetvalue(res, i, 3));
-		r->label = value_or_null(res, i, 4);
-		r->hosts = value_or_null(res, i, 5);
-		r->tags = value_or_null(res, i, 6);
-		r->kernel = value_or_null(res, i, 7);
-		r->agent = value_or_null(res, i, 8);
-		r->attempts = atoi(PQgetvalue(res, i, 9));
-		r->run_uuid = value_or_null(res, i, 10);
-		r->reason = value_or_null(res, i, 11);
-		r->needs_commands = *PQgetvalue(res, i, 12) == 't';
-		r->needs_knobs = *PQgetvalue(res, i, 13) == 't';
-		r->exit_status = PQgetisnull(res, i, 14) ? -1 :
-				 atoi(PQgetvalue(res, i, 14));
-		r->lease_left = strcmp(r->state, "running") ? NAN :
-				num_or_nan(res, i, 15);
-		r->created = num_or_nan(res, i, 16);
-		r->started = num_or_nan(res, i, 17);
-		r->ended = num_or_nan(res, i, 18);
-		r->result_attempt = atoi(PQgetvalue(res, i, 19));
-	}
-	PQclear(res);
-	*rows = v;
-	*n = (size_t)nt;
-	return 0;
-}
-
-/*
- * sql (an UPDATE of job $1 that changes it only in the states it
- * allows): 0 when it did, else 1 with why naming the state it is in.
- */
-static int change_state(struct store *base, int64_t id, const char *sql,
-			const char *what, char *why, size_t len)
-{
-	struct pg_store *s = pg_of(base);
-	char sid[24];
-	const char *p[] = { sid };
-	PGresult *res;
-	int n;
-
-	snprintf(sid, sizeof(sid), "%" PRId64, id);
-	res = pg_query(s, sql, 1, p, PGRES_COMMAND_OK, what);
-	if (!res)
-		return -1;
-	n = atoi(PQcmdTuples(res));
-	PQclear(res);
-	if (n)
-		return 0;
-	res = pg_query(s, "SELECT state FROM jobs WHERE id = $1::bigint", 1, p,
-		       PGRES_TUPLES_OK, "cannot read the job");
-	if (!res)
-		return -1;
-	if (PQntuples(res))
-		snprintf(why, len, "it is %s", PQgetvalue(res, 0, 0));
-	else
-		snprintf(why, len, "there is no such job");
-	PQclear(res);
-	return 1;
-}
-
-static int pg_queue_cancel(struct store *s, int64_t id, char *why,
-			   size_t len)
-{
-	return change_state(s, id, "UPDATE jobs SET state = 'cancelled',"
-			    " ended = now(), lease_until = NULL,"
-			    " reason = 'cancelled'"
-			    " WHERE id = $1::bigint AND state IN ('queued', 'running')",
-			    "cannot cancel the job", why, len);
-}
-
-static int pg_queue_retry(struct store *s, int64_t id, char *why, size_t len)
-{
-	return change_state(s, id, "UPDATE jobs SET state = 'queued',"
-			    " ended = NULL, lease_until = NULL, exit_status = NULL,"
-			    " run_uuid = NULL"
-			    " WHERE id = $1::bigint AND state IN ('failed', 'cancelled')",
-			    "cannot retry the job", why, len);
 }
 
 static bool pg_queue_connected(struct store *s)

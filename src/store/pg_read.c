@@ -188,7 +188,7 @@ int pg_estimate(struct store *base, const char *workload, unsigned version,
 int pg_history(struct store *base, const char *label, const char *host,
 	       const char *workload, unsigned version, const char *params,
 	       const char *metric, unsigned max,
-	       void (*fn)(void *arg, const double *x, size_t n), void *arg)
+	       store_history_fn *fn, void *arg)
 {
 	struct pg_store *s = pg_of(base);
 	char ver[16], lim[16];
@@ -226,9 +226,6 @@ int pg_history(struct store *base, const char *label, const char *host,
 	PQclear(res);
 	return count;
 }
-
-/* The run (complete or partial) and case (complete) a series reads. */
-#define SERIES_CASES "c.status = 'complete' AND r.status IN ('complete', 'partial')"
 
 int pg_series_meta(struct store *base, const char *job,
 		   struct store_series *out)

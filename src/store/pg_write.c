@@ -6,7 +6,7 @@
  * result). Each call is one transaction: all of it is stored or, after
  * an error, none. Rows go in by PQexecParams, samples and histograms -
  * nearly all of a run's bytes - by COPY ... FROM STDIN in text format,
- * one COPY per table per call, sent in big buffers.
+ * one COPY per table per call, sent in big buffers (pg_copy.c).
  *
  * Two imports of one uuid at once store it once: the run's INSERT is
  * ON CONFLICT (uuid) DO NOTHING, which waits for the other transaction
@@ -19,23 +19,40 @@
 #include <string.h>
 #include <time.h>
 
-#include "stats/hist.h"
 #include "store/export.h"
 #include "store/life.h"
 #include "store/pg.h"
 #include "store/rows.h"
 #include "util.h"
 
-/* Text parameters, formatted numbers kept beside them. */
+/*
+ * Text parameters, formatted numbers and texts made valid UTF-8 kept
+ * beside them: params_free() frees those texts.
+ */
 struct params {
 	const char *v[16];
 	char buf[16][32];
+	char *own[16];
 	int n;
 };
 
 static void p_text(struct params *p, const char *v)
 {
 	p->v[p->n++] = v;
+}
+
+/* v as valid UTF-8 (xstrdup_utf8()), owned by p; NULL: NULL */
+static void p_utf8(struct params *p, const char *v)
+{
+	p->own[p->n] = xstrdup_utf8(v);
+	p->v[p->n] = p->own[p->n];
+	p->n++;
+}
+
+static void params_free(struct params *p)
+{
+	for (int i = 0; i < p->n; i++)
+		free(p->own[i]);
 }
 
 static void p_int(struct params *p, int64_t x)
@@ -69,23 +86,18 @@ static int insert_run(struct pg_store *s, const struct run_row *r, int64_t *id)
 		" boot_id, ab, variant) VALUES ($1, $2, $3, $4, $5, $6, $7, $8,"
 		" $9, $10, $11, $12, $13, $14)"
 		" ON CONFLICT (uuid) DO NOTHING RETURNING id";
-	char *text[6] = {
-		xstrdup_utf8(r->label), xstrdup_utf8(r->host),
-		xstrdup_utf8(r->command), xstrdup_utf8(r->version),
-		xstrdup_utf8(r->ab), xstrdup_utf8(r->variant),
-	};
 	struct params p = { .n = 0 };
 	PGresult *res;
 	int rc = -1;
 
 	p_text(&p, r->uuid);
-	p_text(&p, text[0]);
-	p_text(&p, text[1]);
+	p_utf8(&p, r->label);
+	p_utf8(&p, r->host);
 	p_real(&p, r->started);
 	p_real(&p, r->ended);
 	p_text(&p, r->status);
-	p_text(&p, text[2]);
-	p_text(&p, text[3]);
+	p_utf8(&p, r->command);
+	p_utf8(&p, r->version);
 	p_text(&p, r->environment);
 	if (r->w.pid > 0) {
 		p_int(&p, r->w.pid);
@@ -96,8 +108,8 @@ static int insert_run(struct pg_store *s, const struct run_row *r, int64_t *id)
 		p_text(&p, NULL);
 		p_text(&p, NULL);
 	}
-	p_text(&p, text[4]);
-	p_text(&p, text[5]);
+	p_utf8(&p, r->ab);
+	p_utf8(&p, r->variant);
 	res = pg_query(s, sql, p.n, p.v, PGRES_TUPLES_OK, "cannot store a run");
 	if (res && PQntuples(res) == 1) {
 		*id = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
@@ -115,8 +127,7 @@ static int insert_run(struct pg_store *s, const struct run_row *r, int64_t *id)
 		}
 	}
 	PQclear(res);
-	for (size_t i = 0; i < 6; i++)
-		free(text[i]);
+	params_free(&p);
 	return rc;
 }
 
@@ -155,20 +166,19 @@ static int insert_case(struct pg_store *s, int64_t run_id,
 		" sweep_keys, sweep, status, reason, parameters, iterations,"
 		" version, settings) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,"
 		" $10, $11, $12, $13) RETURNING id";
-	char *t[7] = {
-		xstrdup_utf8(c->job), xstrdup_utf8(c->workload),
-		xstrdup_utf8(c->params), xstrdup_utf8(c->sweep_keys),
-		xstrdup_utf8(c->sweep), xstrdup_utf8(c->status),
-		xstrdup_utf8(c->reason),
-	};
 	struct params p = { .n = 0 };
 	PGresult *res;
 	int rc = -1;
 
 	p_int(&p, run_id);
 	p_int(&p, c->seq);
-	for (size_t i = 0; i < 7; i++)
-		p_text(&p, t[i]);
+	p_utf8(&p, c->job);
+	p_utf8(&p, c->workload);
+	p_utf8(&p, c->params);
+	p_utf8(&p, c->sweep_keys);
+	p_utf8(&p, c->sweep);
+	p_utf8(&p, c->status);
+	p_utf8(&p, c->reason);
 	p_text(&p, c->parameters);
 	p_int(&p, c->iterations);
 	p_int(&p, c->version);
@@ -190,13 +200,9 @@ static int insert_case(struct pg_store *s, int64_t run_id,
 				      PRId64, run_id, c->seq);
 	}
 	PQclear(res);
-	for (size_t i = 0; i < 7; i++)
-		free(t[i]);
+	params_free(&p);
 	return rc;
 }
-
-#define COPY_SAMPLES "COPY samples (case_id, metric, iteration, value) FROM STDIN"
-#define COPY_HISTS "COPY histograms (case_id, metric, iteration, buckets) FROM STDIN"
 
 /*
  * In the caller's transaction: every running run whose writer is gone
@@ -268,14 +274,12 @@ int pg_run_begin(struct store *base, const struct store_run *r, int64_t *id)
 static int update_end(struct pg_store *s, int64_t id, const char *status,
 		      double ended, const char *env)
 {
-	static const char *const ends[] = { "complete", "partial", "failed", NULL };
 	struct params p = { .n = 0 };
 	PGresult *res;
 	int rc = 0;
 
-	if (!status || !export_one_of(status, ends))
-		return error("%s: run %" PRId64 ": cannot end with status '%s'",
-			     s->base.name, id, status ? status : "(null)");
+	if (row_end_check(s->base.name, id, status))
+		return -1;
 	p_text(&p, status);
 	p_real(&p, ended);
 	p_text(&p, env);
@@ -353,60 +357,6 @@ static int insert_mons(struct pg_store *s, int64_t case_id,
 	return 0;
 }
 
-/* The case's samples and latency histograms, by COPY. */
-static int copy_case(struct pg_store *s, int64_t case_id,
-		     const struct store_case *c)
-{
-	struct copy cp;
-	char idbuf[24];
-	bool ok = true;
-	size_t i, m;
-
-	snprintf(idbuf, sizeof(idbuf), "%" PRId64 "\t", case_id);
-	if (c->niter && c->nmetrics) {
-		if (copy_begin(&cp, s, "samples", COPY_SAMPLES))
-			return -1;
-		for (i = 0; i < c->niter && ok; i++)
-			for (m = 0; m < c->nmetrics && ok; m++) {
-				double v = c->values[i * c->nmetrics + m];
-
-				if (isnan(v))
-					continue;
-				copy_sample(&cp, idbuf, c->metrics[m].name,
-					    (int64_t)i + 1, v);
-				ok = !copy_row_end(&cp);
-			}
-		if (copy_end(&cp, ok))
-			return -1;
-	}
-	for (i = 0; c->latency && i < c->niter && !c->latency[i]; i++)
-		;
-	if (!c->latency || i == c->niter)
-		return 0;
-	if (copy_begin(&cp, s, "histograms", COPY_HISTS))
-		return -1;
-	for (; i < c->niter && ok; i++) {
-		json_t *h;
-		char *text;
-
-		if (!c->latency[i])
-			continue;
-		h = hist_to_json(c->latency[i]);
-		text = h ? json_dumps(h, JSON_COMPACT) : NULL;
-		json_decref(h);
-		if (!text) {
-			ok = false;
-			error("%s: cannot encode histogram latency[%zu]",
-			      s->base.name, i + 1);
-			break;
-		}
-		copy_hist(&cp, idbuf, "latency", (int64_t)i + 1, text);
-		free(text);
-		ok = !copy_row_end(&cp);
-	}
-	return copy_end(&cp, ok);
-}
-
 int pg_case_add(struct store *base, int64_t run_id, const struct store_case *c)
 {
 	struct pg_store *s = pg_of(base);
@@ -427,7 +377,7 @@ int pg_case_add(struct store *base, int64_t run_id, const struct store_case *c)
 				  better_names[d->better], d->headline, d->help))
 			goto fail;
 	}
-	if (copy_case(s, case_id, c) ||
+	if (pg_copy_case(s, case_id, c) ||
 	    (c->monitors && insert_mons(s, case_id, c->monitors)) ||
 	    (c->run_status &&
 	     update_end(s, run_id, c->run_status, c->run_ended, env)) ||
@@ -453,68 +403,6 @@ static int import_case(struct pg_store *s, int64_t run_id, json_t *c,
 		rc = insert_case(s, run_id, &row, case_id);
 	row_case_free(&row);
 	return rc;
-}
-
-/* Every case's samples in one COPY, then every histogram in another. */
-static int import_values(struct pg_store *s, json_t *cases, const int64_t *ids)
-{
-	struct copy cp;
-	const char *name;
-	char idbuf[24];
-	json_t *c, *arr, *v;
-	bool ok = true, any = false;
-	size_t k, i;
-
-	if (copy_begin(&cp, s, "samples", COPY_SAMPLES))
-		return -1;
-	json_array_foreach(cases, k, c) {
-		snprintf(idbuf, sizeof(idbuf), "%" PRId64 "\t", ids[k]);
-		json_object_foreach(json_object_get(c, "samples"), name, arr)
-			json_array_foreach(arr, i, v) {
-				if (!json_is_number(v))
-					continue;
-				copy_sample(&cp, idbuf, name, (int64_t)i + 1,
-					    json_number_value(v));
-				if (copy_row_end(&cp)) {
-					ok = false;
-					goto samples_done;
-				}
-			}
-		if (json_object_size(json_object_get(c, "histograms")))
-			any = true;
-	}
-samples_done:
-	if (copy_end(&cp, ok))
-		return -1;
-	if (!any)
-		return 0;
-	if (copy_begin(&cp, s, "histograms", COPY_HISTS))
-		return -1;
-	json_array_foreach(cases, k, c) {
-		snprintf(idbuf, sizeof(idbuf), "%" PRId64 "\t", ids[k]);
-		json_object_foreach(json_object_get(c, "histograms"), name, arr)
-			json_array_foreach(arr, i, v) {
-				char *text;
-
-				if (!json_is_object(v))
-					continue;
-				text = json_dumps(v, JSON_COMPACT);
-				if (!text) {
-					error("%s: cannot encode histogram %s[%zu]",
-					      s->base.name, name, i + 1);
-					ok = false;
-					goto hists_done;
-				}
-				copy_hist(&cp, idbuf, name, (int64_t)i + 1, text);
-				free(text);
-				if (copy_row_end(&cp)) {
-					ok = false;
-					goto hists_done;
-				}
-			}
-	}
-hists_done:
-	return copy_end(&cp, ok);
 }
 
 static int import_mons(struct pg_store *s, json_t *cases, const int64_t *ids)
@@ -562,7 +450,7 @@ int pg_import_tx(struct pg_store *s, json_t *doc, const char *origin,
 	json_array_foreach(cases, i, c)
 		if (import_case(s, *id, c, &ids[i]))
 			goto fail;
-	if (import_values(s, cases, ids) || import_mons(s, cases, ids))
+	if (pg_copy_import(s, cases, ids) || import_mons(s, cases, ids))
 		goto fail;
 	free(ids);
 	return 0;

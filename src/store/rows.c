@@ -57,6 +57,16 @@ int row_run_begin(struct run_row *row, const char *db,
 	return 0;
 }
 
+int row_end_check(const char *db, int64_t id, const char *status)
+{
+	static const char *const ends[] = { "complete", "partial", "failed", NULL };
+
+	if (!status || !export_one_of(status, ends))
+		return error("%s: run %" PRId64 ": cannot end with status '%s'",
+			     db, id, status ? status : "(null)");
+	return 0;
+}
+
 int row_run_import(struct run_row *row, const char *db, json_t *doc,
 		   const char *origin)
 {

@@ -55,6 +55,10 @@ int row_run_import(struct run_row *row, const char *db, json_t *doc,
 
 void row_run_free(struct run_row *row);
 
+/* Whether run id may end with status (complete, partial or failed): 0,
+ * or -1 after error(). */
+int row_end_check(const char *db, int64_t id, const char *status);
+
 /*
  * Case c of run run_id checked (statuses, metrics, finite values: what
  * the schema cannot check) and made a row; *env, where c also ends the

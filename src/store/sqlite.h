@@ -54,7 +54,7 @@ int sqlite_estimate(struct store *base, const char *workload,
 int sqlite_history(struct store *base, const char *label, const char *host,
 		   const char *workload, unsigned version, const char *params,
 		   const char *metric, unsigned max,
-		   void (*fn)(void *arg, const double *x, size_t n), void *arg);
+		   store_history_fn *fn, void *arg);
 int sqlite_series_meta(struct store *base, const char *job,
 		       struct store_series *out);
 int sqlite_series(struct store *base, const struct store_series_query *q,

@@ -176,7 +176,7 @@ int sqlite_estimate(struct store *base, const char *workload, unsigned version,
 int sqlite_history(struct store *base, const char *label, const char *host,
 		  const char *workload, unsigned version, const char *params,
 		  const char *metric, unsigned max,
-		  void (*fn)(void *arg, const double *x, size_t n), void *arg)
+		  store_history_fn *fn, void *arg)
 {
 	struct sqlite_store *s = sqlite_of(base);
 	static const char sql[] =
@@ -231,9 +231,6 @@ int sqlite_history(struct store *base, const char *label, const char *host,
 	sqlite3_clear_bindings(st);
 	return count;
 }
-
-/* The run (complete or partial) and case (complete) a series reads. */
-#define SERIES_CASES "c.status = 'complete' AND r.status IN ('complete', 'partial')"
 
 int sqlite_series_meta(struct store *base, const char *job,
 		       struct store_series *out)

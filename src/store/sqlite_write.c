@@ -193,13 +193,11 @@ int sqlite_run_begin(struct store *base, const struct store_run *r, int64_t *id)
 static int update_end(struct sqlite_store *s, int64_t id, const char *status,
 		      double ended, const char *env)
 {
-	static const char *const ends[] = { "complete", "partial", "failed", NULL };
 	sqlite3_stmt *st = NULL;
 	int rc = -1;
 
-	if (!status || !export_one_of(status, ends))
-		return error("%s: run %" PRId64 ": cannot end with status '%s'",
-			     s->path, id, status ? status : "(null)");
+	if (row_end_check(s->path, id, status))
+		return -1;
 	if (db_prepare(s, "UPDATE runs SET status = ?, ended = ?,"
 		    " environment = coalesce(?, environment) WHERE id = ?", &st))
 		return -1;

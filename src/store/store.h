@@ -336,6 +336,9 @@ int store_import_once(struct store *s, json_t *doc, const char *origin,
 int store_estimate(struct store *s, const char *workload, unsigned version,
 		   const char *params, double *secs);
 
+/* store_history()'s fn: the samples of one case, in iteration order. */
+typedef void store_history_fn(void *arg, const double *x, size_t n);
+
 /*
  * The repeats of one case, for the run-to-run noise compare accounts
  * for: the samples of metric in the latest max complete cases with this
@@ -347,7 +350,7 @@ int store_estimate(struct store *s, const char *workload, unsigned version,
 int store_history(struct store *s, const char *label, const char *host,
 		  const char *workload, unsigned version, const char *params,
 		  const char *metric, unsigned max,
-		  void (*fn)(void *arg, const double *x, size_t n), void *arg);
+		  store_history_fn *fn, void *arg);
 
 /*
  * A series of one job for `schedlab history`: the complete cases named

@@ -37,8 +37,7 @@ struct store_ops {
 	int (*history)(struct store *s, const char *label, const char *host,
 		       const char *workload, unsigned version,
 		       const char *params, const char *metric, unsigned max,
-		       void (*fn)(void *arg, const double *x, size_t n),
-		       void *arg);
+		       store_history_fn *fn, void *arg);
 	/* store_series()'s halves: the metrics of q->job's latest complete
 	 * case into out->metrics, or, when it has none, the jobs that have
 	 * one into out->jobs; then the cases with samples of metric, q->since
@@ -94,6 +93,12 @@ struct store {
 	 * password (store_url_redact()) */
 	char *name;
 };
+
+/*
+ * The run (complete or partial) and case (complete) a series reads: the
+ * SQL condition on cases c and runs r both backends' series ops use.
+ */
+#define SERIES_CASES "c.status = 'complete' AND r.status IN ('complete', 'partial')"
 
 /* A new, empty case at the end of out->cases (backend.c). */
 struct store_series_case *series_case_add(struct store_series *out);
