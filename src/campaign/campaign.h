@@ -173,9 +173,16 @@ unsigned campaign_state_of(const struct campaign *c, size_t k);
  * state's, the run the unit, at CAMPAIGN_ALPHA / the looks the boots
  * allow. Sets c->verdict; true when every state is decided or the
  * boots are spent (c->code then set). -1 after error() (runs that
- * cannot be loaded).
+ * cannot be loaded). The runs and the host's noise model are read
+ * through st, the command's handle.
  */
-int campaign_decide(struct campaign *c, const char *db, bool *done);
+struct store;
+int campaign_decide(struct campaign *c, struct store *st, bool *done);
+
+/* A run source (store/load.h) reading through st, the handle the
+ * command opened: run_source_close() must not be called on it. */
+struct run_source;
+void campaign_run_source(struct run_source *src, struct store *st);
 
 /* Seconds from Unix time t to now, never below 0 (a clock that steps
  * back, or t a fraction of a second ahead of time()). */

@@ -1,0 +1,1 @@
+#define SCHEDLAB_VERSION "0.1-g75919c7"
