@@ -400,7 +400,7 @@ static int measuring(struct campaign *c, struct store *st, const char *db,
 	if (n >= BISECT_MIN_REFS && bisect_runs_since(c, p->state, p->from) == n &&
 	    bisect_runs_since(c, 0, p->from) == n &&
 	    bisect_runs_since(c, 1, p->from) == n) {
-		if (bisect_values(c, db))
+		if (bisect_values(c, st))
 			return 2;
 		bisect_estimate(c, &e);
 		if (!b->gated) {

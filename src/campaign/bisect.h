@@ -28,8 +28,8 @@ struct bis_est {
 };
 
 /* Each measured boot's value (the log of its run's median of the
- * headline), read from the store where not yet known; -1 after error(). */
-int bisect_values(struct campaign *c, const char *db);
+ * headline), read through st where not yet known; -1 after error(). */
+int bisect_values(struct campaign *c, struct store *st);
 
 /* The estimates from the values known (bisect_values() first). */
 void bisect_estimate(const struct campaign *c, struct bis_est *e);

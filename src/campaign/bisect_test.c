@@ -40,7 +40,7 @@ unsigned bisect_runs_of(const struct campaign *c, unsigned s)
 }
 
 /* Boot bt's value: the log of its run's median of the headline metric. */
-static int boot_value(const struct campaign *c, const char *db,
+static int boot_value(const struct campaign *c, struct run_source *src,
 		      struct camp_boot *bt)
 {
 	const char *spec = bt->uuid;
@@ -50,7 +50,7 @@ static int boot_value(const struct campaign *c, const char *db,
 	size_t n = 0;
 	int m;
 
-	if (run_load_many(&spec, 1, db, &r))
+	if (run_source_load_many(src, &spec, 1, &r))
 		return -1;
 	cs = r.ncases ? &r.cases[0] : NULL;
 	m = cs ? run_headline(&r, cs->workload) : -1;
@@ -67,13 +67,16 @@ static int boot_value(const struct campaign *c, const char *db,
 	return 0;
 }
 
-int bisect_values(struct campaign *c, const char *db)
+int bisect_values(struct campaign *c, struct store *st)
 {
+	struct run_source src;
+
+	campaign_run_source(&src, st);	/* the caller's handle, kept open */
 	for (size_t k = 0; k < c->nboots; k++) {
 		struct camp_boot *bt = &c->boots[k];
 
 		if (bt->phase == PH_DONE && !isfinite(bt->value) &&
-		    boot_value(c, db, bt))
+		    boot_value(c, &src, bt))
 			return -1;
 	}
 	return 0;

@@ -313,7 +313,7 @@ static int next(struct campaign *c, struct store *st, const char *db)
 
 	if (c->bisect)
 		return bisect_next(c, st, db);
-	if (campaign_decide(c, db, &done))
+	if (campaign_decide(c, st, &done))
 		return 2;
 	if (done) {
 		free(c->status);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "campaign/campaign.h"
+#include "compare/session.h"
 #include "model/run.h"
 #include "report/compare.h"
 #include "store/load.h"
@@ -378,8 +379,16 @@ static void verdict_text(const struct comparison *cmp, size_t i, char **out)
 	}
 }
 
+void campaign_run_source(struct run_source *src, struct store *st)
+{
+	run_source_init(src, NULL);
+	snprintf(src->db, sizeof(src->db), "%s", store_path(st));
+	src->st = st;
+	src->tried = true;
+}
+
 /* The runs of each state, compared with the first state's. */
-static int compare_states(struct campaign *c, const char *db, double alpha,
+static int compare_states(struct campaign *c, struct store *st, double alpha,
 			  enum verdict *v)
 {
 	size_t n = 0, *end = xcalloc(c->nstates, sizeof(*end));
@@ -387,13 +396,14 @@ static int compare_states(struct campaign *c, const char *db, double alpha,
 	const char **names = xcalloc(c->nstates, sizeof(*names));
 	const struct run **rp = xcalloc(c->nstates, sizeof(*rp));
 	struct run *runs = NULL;
-	struct cmp_opts co = { .alpha = alpha, .threshold = c->threshold,
-			       .nboot = BOOT_RESAMPLES, .seed = BOOT_SEED,
-			       .runs_unit = true };
+	struct cmp_opts co = compare_opts_default(TEST_DEFAULT);
+	struct run_source src;
 	struct comparison cmp;
-	struct store *st = NULL;
 	char *text = NULL;
 	int rc = -1;
+
+	co.alpha = alpha;
+	co.threshold = c->threshold;
 
 	for (size_t s = 0; s < c->nstates; s++) {
 		for (size_t k = 0; k < c->nboots; k++)
@@ -403,7 +413,8 @@ static int compare_states(struct campaign *c, const char *db, double alpha,
 		names[s] = c->states[s].name;
 	}
 	runs = xcalloc(n, sizeof(*runs));
-	if (run_load_many(specs, n, db, runs))
+	campaign_run_source(&src, st);	/* the caller's handle, kept open */
+	if (run_source_load_many(&src, specs, n, runs))
 		goto out;
 	for (size_t s = 0; s < c->nstates; s++) {
 		size_t lo = s ? end[s - 1] : 0;
@@ -412,7 +423,7 @@ static int compare_states(struct campaign *c, const char *db, double alpha,
 			run_merge(&runs[lo], &runs[k]);
 		rp[s] = &runs[lo];
 	}
-	st = store_open_ro(db);	/* the host's noise model; none is fine */
+	/* the host's noise model through the same handle */
 	if (compare_build(rp, names, c->nstates, &co, false, st, &cmp))
 		goto out;
 	for (size_t s = 1; s < c->nstates; s++) {
@@ -424,8 +435,6 @@ static int compare_states(struct campaign *c, const char *db, double alpha,
 	c->verdict = text ? text : xstrdup("nothing to compare\n");
 	rc = 0;
 out:
-	if (st)
-		store_close(st);
 	for (size_t k = 0; runs && k < n; k++)
 		run_free(&runs[k]);
 	free(runs);
@@ -436,7 +445,7 @@ out:
 	return rc;
 }
 
-int campaign_decide(struct campaign *c, const char *db, bool *done)
+int campaign_decide(struct campaign *c, struct store *st, bool *done)
 {
 	size_t count[CAMPAIGN_MAX_STATES] = { 0 }, lo = SIZE_MAX, hi = 0;
 	unsigned looks = c->max_boots / (unsigned)c->nstates;
@@ -463,7 +472,7 @@ int campaign_decide(struct campaign *c, const char *db, bool *done)
 		c->code = 125;
 		return 0;
 	}
-	if (compare_states(c, db, CAMPAIGN_ALPHA / looks, v))
+	if (compare_states(c, st, CAMPAIGN_ALPHA / looks, v))
 		return -1;
 	for (size_t s = 1; s < c->nstates; s++) {
 		decided &= v[s] != V_INCONCLUSIVE;

@@ -173,9 +173,16 @@ unsigned campaign_state_of(const struct campaign *c, size_t k);
  * state's, the run the unit, at CAMPAIGN_ALPHA / the looks the boots
  * allow. Sets c->verdict; true when every state is decided or the
  * boots are spent (c->code then set). -1 after error() (runs that
- * cannot be loaded).
+ * cannot be loaded). The runs and the host's noise model are read
+ * through st, the command's handle.
  */
-int campaign_decide(struct campaign *c, const char *db, bool *done);
+struct store;
+int campaign_decide(struct campaign *c, struct store *st, bool *done);
+
+/* A run source (store/load.h) reading through st, the handle the
+ * command opened: run_source_close() must not be called on it. */
+struct run_source;
+void campaign_run_source(struct run_source *src, struct store *st);
 
 /* Seconds from Unix time t to now, never below 0 (a clock that steps
  * back, or t a fraction of a second ahead of time()). */
@@ -216,6 +223,33 @@ int campaign_stop(struct campaign *c, struct store *st, const char *status,
 /* A new boot of state s, its hook called. Same return as step's. */
 int campaign_boot_state(struct campaign *c, struct store *st, const char *db,
 			unsigned s);
+
+/*
+ * A campaign as its command drives it (campaign/drive.c).
+ * campaign_create(): a new campaign c stored in db and begun (begin: its
+ * first hook or git bisect start); who names the command in errors. Its
+ * exit status: 2 when the store cannot be opened or the campaign exists.
+ * campaign_load(): campaign name of st into *c: 0, or 2 after error().
+ * campaign_resume(): campaign name's step, under its lock;
+ * campaign_resume_all(): every running campaign of st started on this
+ * machine (its command file here), oldest first, each its step, the
+ * exit status that says most. Both return resume's exit status.
+ * campaign_abort(): campaign name stopped (aborted), said; 0, or 2.
+ * campaign_vm_drive(): a campaign over VMs goes on in this process,
+ * each boot's step until it ends (rc: campaign_step()'s or the first
+ * hook's last return).
+ * campaign_job_spec(): the job as resume will find it from any
+ * directory (a file's full path); NULL after error().
+ */
+int campaign_create(struct campaign *c, const char *db, const char *who,
+		    int (*begin)(struct campaign *, struct store *, const char *));
+int campaign_load(struct store *st, const char *name, struct campaign *c);
+int campaign_resume(struct store *st, const char *db, const char *name);
+int campaign_resume_all(struct store *st, const char *db);
+int campaign_abort(struct store *st, const char *name);
+int campaign_vm_drive(struct campaign *c, struct store *st, const char *db,
+		      int rc);
+char *campaign_job_spec(const char *spec);
 
 /*
  * The VM mode (campaign/vm.c): its document member; the `schedlab vm

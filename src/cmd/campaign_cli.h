@@ -30,25 +30,6 @@ struct campaign_opts {
 /* With --vm: c->vm from o's shape options (checked). -1 after error(). */
 int campaign_vm_opts(const struct campaign_opts *o, const char *who,
 		     struct campaign *c);
-/*
- * A campaign over VMs goes on in this process: each boot's step until
- * it ends (rc is campaign_step()'s or first_hook's last return).
- */
-int campaign_vm_drive(struct campaign *c, struct store *st, const char *db,
-		      int rc);
-
-struct store;
-
-/*
- * A new campaign c stored in db and begun (begin: its first hook or git
- * bisect start); who names the command in errors. Its exit status: 2
- * when the store cannot be opened or the campaign exists.
- */
-int campaign_create(struct campaign *c, const char *db, const char *who,
-		    int (*begin)(struct campaign *, struct store *, const char *));
-
-/* The job as resume will find it from any directory; NULL after error(). */
-char *campaign_job_spec(const char *spec);
 
 /* campaign bisect NAME JOBFILE ...: its exit status. */
 int campaign_bisect_start(const struct campaign_opts *o, const char *db, int n,

@@ -165,6 +165,7 @@ struct judge_args {
 	struct compare_opts o;
 	struct cmp_opts co;
 	struct run_source *src;	/* the database, read through one handle */
+	struct store *run_st;	/* the run's handle, exec's, kept open */
 	const char *spec;	/* SUITE or JOBFILE, or NULL */
 	const char *command;	/* the command line, for the run it stores */
 };
@@ -187,7 +188,7 @@ static int judge_run(struct judge_args *a, struct judge *j, int64_t ids[3])
 		.monitors = a->o.monitors, .monitor_interval = a->o.monitor_interval,
 		.trace = a->o.trace,
 		.variants = vars, .adapt = &ad, .variant_ids = ids + 1,
-		.store_failed = &store_failed,
+		.store_failed = &store_failed, .keep_store = &a->run_st,
 	};
 	int rc;
 
@@ -277,6 +278,30 @@ static int load_live_refs(struct judge_args *a, struct judge *j,
 }
 
 /*
+ * After the run: the source reads on through the handle the run was
+ * stored through, when it had none open (live references), rather
+ * than open the database again; the references' handle reads on.
+ */
+static void read_back(struct judge_args *a)
+{
+	struct store *st = a->run_st;
+
+	a->run_st = NULL;
+	if (!a->src->tried && st) {
+		/* the source owns it now: cmd_args_done() closes it */
+		snprintf(a->src->db, sizeof(a->src->db), "%s", store_path(st));
+		a->src->st = st;
+		a->src->tried = true;
+		return;
+	}
+	store_close(st);
+	if (a->src->tried && !a->src->st) {
+		/* none there before the run made it: look again */
+		run_source_init(a->src, a->src->dbopt);
+	}
+}
+
+/*
  * The build's run into jr->runs[2]: the stored one of --run, or run now
  * (with the live references beside it). EXIT_OK to go on, else judge's
  * exit code.
@@ -293,14 +318,11 @@ static int get_build(struct judge_args *a, struct judge *j,
 		       EXIT_ABORT : EXIT_OK;
 	}
 	run_rc = judge_run(a, j, jr->ids);
+	read_back(a);
 	if (run_rc == EXIT_ABORT || run_rc == EXIT_INTERRUPTED ||
 	    run_rc == EXIT_SKIP)
 		return run_rc;
 	snprintf(jr->names[0], sizeof(jr->names[0]), "%lld", (long long)jr->ids[0]);
-	if (a->src->tried && !a->src->st) {
-		/* none there before the run made it: look again */
-		run_source_init(a->src, a->src->dbopt);
-	}
 	if (run_source_load(a->src, jr->names[0], &jr->runs[2]))
 		return EXIT_SKIP;
 	if (j->live && (rc = load_live_refs(a, j, jr)))

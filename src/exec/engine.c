@@ -333,7 +333,10 @@ static int exec_close(struct exec *x)
 	if (!x->stored && x->rq->store_failed)
 		*x->rq->store_failed = true;
 	json_decref(x->env);
-	store_close(x->st);
+	if (x->rq->keep_store)
+		*x->rq->keep_store = x->st;
+	else
+		store_close(x->st);
 	for (size_t k = 0; k < x->nplans; k++)
 		rc = rc == EXIT_OK && x->sd[k].failed ? EXIT_RUN_FAILED : rc;
 	exec_free(x);

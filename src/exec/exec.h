@@ -74,6 +74,8 @@ struct trace_opts {
 	const char *trace, *scope, *dir, *tasks, *monitor_cpus;
 };
 
+struct store;
+
 struct run_request {
 	const char *spec;	/* SUITE or JOBFILE; NULL: quick */
 	const char *label;	/* NULL: HOSTNAME-KERNELRELEASE */
@@ -114,6 +116,10 @@ struct run_request {
 	/* when not NULL, set when the database could not be opened or
 	 * written (judge aborts the bisection rather than blame a commit) */
 	bool *store_failed;
+	/* when not NULL, the database's handle is left open here for the
+	 * caller to read the run back through and close (judge); NULL
+	 * when it was never opened */
+	struct store **keep_store;
 	/* when not NULL, called once every input is checked (the plans,
 	 * the workloads' limits, the sides, the knobs and task settings)
 	 * and before anything runs: ab's header goes there, so that a

@@ -195,6 +195,8 @@ int exec_run(const struct run_request *rq, int64_t *run_id)
 	int rc = EXIT_USAGE;
 
 	*run_id = -1;
+	if (rq->keep_store)
+		*rq->keep_store = NULL;
 	if (load_plans(rq, plans, &loaded) || run_db_path(rq->db, db, sizeof(db)))
 		goto out;
 	for (size_t k = 0; k < np; k++)

@@ -1,0 +1,1 @@
+#define SCHEDLAB_VERSION "0.1-g691003f"
