@@ -148,8 +148,11 @@ static void qemu_argv(struct argv_b *a, const char *qemu, const struct vm_opts *
 	arg(a, "%s", o->kernel);
 	arg(a, "-initrd");
 	arg(a, "%s", initrd);
+	/* no_timer_check: an emulated guest on a busy host can miss the
+	 * ticks the kernel's IO-APIC timer check counts, and panic ("IO-APIC
+	 * + timer doesn't work!") before the run starts */
 	arg(a, "-append");
-	arg(a, "console=ttyS0 panic=-1 quiet%s%s", o->append ? " " : "",
+	arg(a, "console=ttyS0 panic=-1 no_timer_check quiet%s%s", o->append ? " " : "",
 	    o->append ? o->append : "");
 	arg(a, "-serial");
 	arg(a, "file:%s", console);

@@ -304,7 +304,7 @@ INIT
 		echo "schedlab campaign start bm /var/lib/schedlab/job.job \\"
 		echo "  --state 'a:grep -qw bm_state=a /proc/cmdline && test \"\$(uname -r)\" = $R1' \\"
 		echo "  --state 'b:grep -qw bm_state=b /proc/cmdline && test \"\$(uname -r)\" = $R2' \\"
-		echo "  --hook 'echo \"bm: hook \$SCHEDLAB_STATE\"; [ ! -e /var/lib/schedlab/slow ] || sleep 3; kexec -s -l /var/lib/schedlab/boot/vmlinuz-\$SCHEDLAB_STATE --initrd=/var/lib/schedlab/boot/initrd.img --append=\"console=ttyS0 panic=-1 quiet bm_state=\$SCHEDLAB_STATE \$(cat /var/lib/schedlab/boot/append-\$SCHEDLAB_STATE 2>/dev/null)\" && touch /run/schedlab-kexec' \\"
+		echo "  --hook 'echo \"bm: hook \$SCHEDLAB_STATE\"; [ ! -e /var/lib/schedlab/slow ] || sleep 3; kexec -s -l /var/lib/schedlab/boot/vmlinuz-\$SCHEDLAB_STATE --initrd=/var/lib/schedlab/boot/initrd.img --append=\"console=ttyS0 panic=-1 no_timer_check quiet bm_state=\$SCHEDLAB_STATE \$(cat /var/lib/schedlab/boot/append-\$SCHEDLAB_STATE 2>/dev/null)\" && touch /run/schedlab-kexec' \\"
 		echo "  $*"
 	} >"$d/start.sh"
 	BM_BOOTS=0
@@ -324,7 +324,7 @@ bm_power_on() {
 	bm_con=$tmp/console.$BM_BOOTS.log
 	qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot \
 		-accel tcg -m 512 -smp 1 -kernel "$K1" -initrd "$tmp/initrd.img" \
-		-append "console=ttyS0 panic=-1 quiet bm_default ${1:-}" \
+		-append "console=ttyS0 panic=-1 no_timer_check quiet bm_default ${1:-}" \
 		-drive "file=$tmp/disk.img,format=raw,if=virtio" \
 		-serial "file:$bm_con" >/dev/null 2>&1 &
 	bm_pid=$!
