@@ -254,15 +254,16 @@ test_judge_runs_unit() {
 }
 
 # Issue 39, item 2: common sense for a huge difference. One run a side,
-# no model on the host: messaging with three times the loops is
-# "regressed" (its runs take about 2.6 times as long and as much CPU
-# time), and judge --baseline exits 1; two runs of the same job are
+# no model on the host: messaging with five times the loops is
+# "regressed" (its runs take about 4 times as long and as much CPU
+# time; three times, 2.6 times on a plain build, fell under the rule's
+# factor 2 under ASan on a loaded host), and judge --baseline exits 1; two runs of the same job are
 # never called a change that way (a neighbour's load stretches the
 # time, not the CPU time). Real runs, no timing asserted beyond that.
 test_huge_difference_one_run_a_side() {
 	use_tmpdir
 	printf '[global]\niterations = 8\n\n[msg]\nworkload = messaging\ngroups = 1\nloops = 200\n' >"$tmp/a.job"
-	printf '[global]\niterations = 8\n\n[msg]\nworkload = messaging\ngroups = 1\nloops = 600\n' >"$tmp/b.job"
+	printf '[global]\niterations = 8\n\n[msg]\nworkload = messaging\ngroups = 1\nloops = 1000\n' >"$tmp/b.job"
 	run_sl run "$tmp/a.job" --label a1 --db "$tmp/r.db" -q
 	expect_eq "run a1" 0 "$rc"
 	run_sl run "$tmp/a.job" --label a2 --db "$tmp/r.db" -q
