@@ -1,1 +1,0 @@
-#define SCHEDLAB_VERSION "0.1-g691003f"
