@@ -347,14 +347,109 @@ static void why_short(struct cmp_result *r, double s, double thr)
 			 r->runs_a, r->runs_b, thr, 100 * s, r->mde, would);
 }
 
+/* The interval, p-value and TOST of a difference diff of the logs with
+ * standard error se on df degrees of freedom. */
+static void test_diff(struct cmp_result *r, double diff, double se, double df,
+		      enum better dir, const struct cmp_opts *o)
+{
+	double thr = o->threshold;
+	double lm = thr < 100 ? log1p(-thr / 100) : -INFINITY;
+	double q;
+
+	if (!(se > 0)) {
+		/* every run's median the same: the difference is exact */
+		r->lo = r->hi = r->change;
+		r->p = diff == 0 ? 1 : 0;
+		r->significant = diff != 0;
+		r->p_equiv = fabs(r->change) < thr ? 0 : 1;
+		return;
+	}
+	q = gsl_cdf_tdist_Pinv(1 - o->alpha / 2, df);
+	r->p = 2 * gsl_cdf_tdist_Q(fabs(diff) / se, df);
+	r->significant = r->p < o->alpha;
+	r->lo = fmin(pct_better(exp(diff - q * se), dir),
+		     pct_better(exp(diff + q * se), dir));
+	r->hi = fmax(pct_better(exp(diff - q * se), dir),
+		     pct_better(exp(diff + q * se), dir));
+	/* TOST: both one-sided nulls, beyond -thr and beyond +thr */
+	r->p_equiv = fmax(gsl_cdf_tdist_Q((diff - lm) / se, df),
+			  gsl_cdf_tdist_Q((log1p(thr / 100) - diff) / se, df));
+}
+
+/* The verdict from the tests, and its why: s is the noise the runs were
+ * judged with, s_plan the noise that sizes more runs. */
+static void say_verdict(struct cmp_result *r, double s, double s_plan,
+			const struct cmp_opts *o)
+{
+	double thr = o->threshold;
+	size_t na = r->na, nb = r->nb, n;
+
+	if (r->significant && fabs(r->change) >= thr) {
+		r->verdict = r->change > 0 ? V_IMPROVED : V_REGRESSED;
+		snprintf(r->why, sizeof(r->why),
+			 "runs differ (p=%.2g; %zu and %zu runs, run-to-run noise %.1f%%), beyond %g%%",
+			 r->p, na, nb, 100 * s, thr);
+	} else if (r->p_equiv < o->alpha) {
+		/* equivalence: the runs rule the threshold out */
+		r->verdict = V_NO_CHANGE;
+		snprintf(r->why, sizeof(r->why),
+			 "no change beyond %g%%: these runs rule out more than %.1f%% (equivalence, TOST p=%.2g; %zu and %zu runs, run-to-run noise %.1f%%)",
+			 thr, r->rules_out, r->p_equiv, na, nb, 100 * s);
+	} else if (r->significant) {
+		/* a difference, smaller than the threshold, but as much
+		 * as the threshold not ruled out */
+		snprintf(r->why, sizeof(r->why),
+			 "runs differ (p=%.2g; %zu and %zu runs, run-to-run noise %.1f%%) by less than %g%%, but they cannot rule out %g%%: they rule out more than %.1f%%",
+			 r->p, na, nb, 100 * s, thr, thr, r->rules_out);
+	} else {
+		why_short(r, s_plan, thr);
+		n = strlen(r->why);
+		if (isfinite(r->rules_out) && r->rules_out < 100)
+			snprintf(r->why + n, sizeof(r->why) - n,
+				 "; they rule out more than %.1f%%",
+				 r->rules_out);
+	}
+	if (r->model_aside) {
+		n = strlen(r->why);
+		snprintf(r->why + n, sizeof(r->why) - n,
+			 "; these runs spread more than this host's model of %.1f%% says, so their own spread was used",
+			 r->model_pct);
+	}
+}
+
+/* The model's noise for runs of iterations ia and ib, as a variance *vm
+ * with *df_m degrees of freedom, unless the runs' own sum of squares ss
+ * on df_in disagrees with it (then both 0, and the model is set aside). */
+static void model_noise(struct cmp_result *r, const struct noise_model *m,
+			double ia, double ib, double ss, double df_in,
+			double *vm, double *df_m)
+{
+	*vm = *df_m = 0;
+	if (m && isfinite(m->between) && m->df > 0) {
+		double sa = noise_run_sd(m, ia), sb = noise_run_sd(m, ib);
+
+		*vm = (sa * sa + sb * sb) / 2;
+		*df_m = m->df;
+		r->noise_runs = m->runs;
+	}
+	/* a model of other hours does not describe runs that disagree
+	 * among themselves more than it allows: theirs alone, then */
+	if (*df_m > 0 && df_in >= 1 && *vm > 0 &&
+	    gsl_cdf_fdist_Q(ss / df_in / *vm, df_in, *df_m) < NOISE_MODEL_CHECK) {
+		r->model_aside = true;
+		r->model_pct = 100 * sqrt(*vm);
+		*vm = *df_m = 0;
+		r->noise_runs = 0;
+	}
+}
+
 void noise_compare(const double *ma, size_t ra, double ia, const double *mb,
 		   size_t rb, double ib, enum better dir,
 		   const struct noise_model *m, const struct cmp_opts *o,
 		   struct cmp_result *r)
 {
 	double *la = xcalloc(ra + 1, sizeof(double)), *lb = xcalloc(rb + 1, sizeof(double));
-	double mean_a, mean_b, ss = 0, df_in, df_m = 0, vm = 0, df, s, se, diff;
-	double thr = o->threshold, q;
+	double mean_a, mean_b, ss = 0, df_in, df_m, vm, df, s, se, diff;
 	size_t na = logs(ma, ra, la, &mean_a), nb = logs(mb, rb, lb, &mean_b);
 
 	memset(r, 0, sizeof(*r));
@@ -375,23 +470,7 @@ void noise_compare(const double *ma, size_t ra, double ia, const double *mb,
 	for (size_t i = 0; i < nb; i++)
 		ss += (lb[i] - mean_b) * (lb[i] - mean_b);
 	df_in = (double)(na + nb) - 2;
-	if (m && isfinite(m->between) && m->df > 0) {
-		double sa = noise_run_sd(m, ia), sb = noise_run_sd(m, ib);
-
-		vm = (sa * sa + sb * sb) / 2;
-		df_m = m->df;
-		r->noise_runs = m->runs;
-	}
-	/* a model of other hours does not describe runs that disagree
-	 * among themselves more than it allows: theirs alone, then */
-	if (df_m > 0 && df_in >= 1 && vm > 0 &&
-	    gsl_cdf_fdist_Q(ss / df_in / vm, df_in, df_m) < NOISE_MODEL_CHECK) {
-		r->model_aside = true;
-		r->model_pct = 100 * sqrt(vm);
-		vm = 0;
-		df_m = 0;
-		r->noise_runs = 0;
-	}
+	model_noise(r, m, ia, ib, ss, df_in, &vm, &df_m);
 	df = df_in + df_m;
 	diff = mean_b - mean_a;
 	r->change = pct_better(exp(diff), dir);
@@ -403,64 +482,12 @@ void noise_compare(const double *ma, size_t ra, double ia, const double *mb,
 	s = sqrt((ss + df_m * vm) / df);
 	r->noise_pct = 100 * s;
 	se = s * sqrt(1.0 / (double)na + 1.0 / (double)nb);
-	if (!(se > 0)) {
-		/* every run's median the same: the difference is exact */
-		r->lo = r->hi = r->change;
-		r->p = diff == 0 ? 1 : 0;
-		r->significant = diff != 0;
-		r->p_equiv = fabs(r->change) < thr ? 0 : 1;
-	} else {
-		double lm = thr < 100 ? log1p(-thr / 100) : -INFINITY;
-
-		q = gsl_cdf_tdist_Pinv(1 - o->alpha / 2, df);
-		r->p = 2 * gsl_cdf_tdist_Q(fabs(diff) / se, df);
-		r->significant = r->p < o->alpha;
-		r->lo = fmin(pct_better(exp(diff - q * se), dir),
-			     pct_better(exp(diff + q * se), dir));
-		r->hi = fmax(pct_better(exp(diff - q * se), dir),
-			     pct_better(exp(diff + q * se), dir));
-		/* TOST: both one-sided nulls, beyond -thr and beyond +thr */
-		r->p_equiv = fmax(gsl_cdf_tdist_Q((diff - lm) / se, df),
-				  gsl_cdf_tdist_Q((log1p(thr / 100) - diff) / se, df));
-	}
+	test_diff(r, diff, se, df, dir, o);
 	r->rules_out = noise_rules_out(diff, se, df, o->alpha);
 	r->mde = noise_mde(s, df, na, nb, o->alpha);
 	r->runs_needed = noise_runs_needed(df_m > 0 ? sqrt(vm) : s, df_m,
-					   thr, o->alpha);
-	if (r->significant && fabs(r->change) >= thr) {
-		r->verdict = r->change > 0 ? V_IMPROVED : V_REGRESSED;
-		snprintf(r->why, sizeof(r->why),
-			 "runs differ (p=%.2g; %zu and %zu runs, run-to-run noise %.1f%%), beyond %g%%",
-			 r->p, na, nb, 100 * s, thr);
-	} else if (r->p_equiv < o->alpha) {
-		/* equivalence: the runs rule the threshold out */
-		r->verdict = V_NO_CHANGE;
-		snprintf(r->why, sizeof(r->why),
-			 "no change beyond %g%%: these runs rule out more than %.1f%% (equivalence, TOST p=%.2g; %zu and %zu runs, run-to-run noise %.1f%%)",
-			 thr, r->rules_out, r->p_equiv, na, nb, 100 * s);
-	} else if (r->significant) {
-		/* a difference, smaller than the threshold, but as much
-		 * as the threshold not ruled out */
-		snprintf(r->why, sizeof(r->why),
-			 "runs differ (p=%.2g; %zu and %zu runs, run-to-run noise %.1f%%) by less than %g%%, but they cannot rule out %g%%: they rule out more than %.1f%%",
-			 r->p, na, nb, 100 * s, thr, thr, r->rules_out);
-	} else {
-		size_t n;
-
-		why_short(r, df_m > 0 ? sqrt(vm) : s, thr);
-		n = strlen(r->why);
-		if (isfinite(r->rules_out) && r->rules_out < 100)
-			snprintf(r->why + n, sizeof(r->why) - n,
-				 "; they rule out more than %.1f%%",
-				 r->rules_out);
-	}
-	if (r->model_aside) {
-		size_t n = strlen(r->why);
-
-		snprintf(r->why + n, sizeof(r->why) - n,
-			 "; these runs spread more than this host's model of %.1f%% says, so their own spread was used",
-			 r->model_pct);
-	}
+					   o->threshold, o->alpha);
+	say_verdict(r, s, df_m > 0 ? sqrt(vm) : s, o);
 out:
 	free(la);
 	free(lb);
