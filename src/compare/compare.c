@@ -66,6 +66,31 @@ static bool probes_off(const struct run_case *rc)
 	return p && !strcmp(p, "off");
 }
 
+/* The mmtests rows' changes of run k's cell against the baseline's bcell. */
+static void cell_rows(struct cmp_cell *cell, const struct cmp_cell *bcell,
+		      size_t k, enum better dir)
+{
+	for (int row = 0; row < MM_NROWS; row++)
+		cell->pct[row] = !(k && cell->ok && bcell->ok) ? (k ? NAN : 0) :
+			cell->points ?
+			mm_row_pt(row, mm_row_value(&bcell->s, row),
+				  mm_row_value(&cell->s, row), dir) :
+			mm_row_pct(row, mm_row_value(&bcell->s, row),
+				   mm_row_value(&cell->s, row), dir);
+}
+
+/* A ratio's change at the baseline's level (points), as test t measured it. */
+static void cell_points(struct cmp_cell *cell, const struct cmp_cell *bcell,
+			enum stat_test t)
+{
+	double level = stat_test_medians(t) ?
+		       bcell->s.median : cmp_cell_stat(bcell, STAT_AMEAN);
+
+	cell->pt = level * cell->r.change / 100;
+	cell->pt_lo = level * cell->r.lo / 100;
+	cell->pt_hi = level * cell->r.hi / 100;
+}
+
 /*
  * Fills the cell of run k from its case cs; NULL: the run lacks it,
  * absent saying why. k > 0 is compared with the baseline's case bc.
@@ -112,13 +137,7 @@ static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
 		cell->failed = "no samples";
 	cell->ok = !cell->failed &&
 		   !summarize(b->xb, n, j->metric.better, &cell->s);
-	for (int row = 0; row < MM_NROWS; row++)
-		cell->pct[row] = !(k && cell->ok && bcell->ok) ? (k ? NAN : 0) :
-			cell->points ?
-			mm_row_pt(row, mm_row_value(&bcell->s, row),
-				  mm_row_value(&cell->s, row), dir) :
-			mm_row_pct(row, mm_row_value(&bcell->s, row),
-				   mm_row_value(&cell->s, row), dir);
+	cell_rows(cell, bcell, k, dir);
 	if (!k)
 		return;
 	cell->probes_off = probes_off(bc) || probes_off(cs);
@@ -148,15 +167,8 @@ static void fill_cell(struct build *b, struct cmp_job *j, struct cmp_case *cc,
 		bn = build_samples(bc, run_metric(b->runs[0], j->metric.name), b->xa);
 		stats_compare(b->xa, bn, b->xb, n, dir, &c->opts, rn, &cell->r);
 	}
-	if (cell->points) {
-		/* the ratio's change at the baseline's level: points */
-		double level = stat_test_medians(c->opts.test) ?
-			       bcell->s.median : cmp_cell_stat(bcell, STAT_AMEAN);
-
-		cell->pt = level * cell->r.change / 100;
-		cell->pt_lo = level * cell->r.lo / 100;
-		cell->pt_hi = level * cell->r.hi / 100;
-	}
+	if (cell->points)
+		cell_points(cell, bcell, c->opts.test);
 	if (j->metric.headline)
 		build_explain(b, cell, k, bc, cs);
 }
@@ -340,15 +352,6 @@ static enum verdict combine(enum verdict a, enum verdict b)
 	return rank[b] > rank[a] ? b : a;
 }
 
-/* Whether the runs are the sides of one A/B (ab's variants). */
-static bool one_ab(const struct run *const *runs, size_t n)
-{
-	for (size_t k = 0; k < n; k++)
-		if (!runs[k]->ab || strcmp(runs[k]->ab, runs[0]->ab))
-			return false;
-	return true;
-}
-
 /* One compared case: its cells, the notes on what differs, the verdicts. */
 static void add_case(struct build *b, struct cmp_job *j,
 		     const struct run_case *bc, const struct run_case **match,
@@ -451,23 +454,96 @@ static void setup(struct build *b, size_t nruns, size_t *most)
 			     c->runs[k].name, b->runs[k]->busy_at_start);
 }
 
+/* Leaves the runs compared out of the noise they are tested against. */
+static void exclude_compared(struct build *b, size_t nruns)
+{
+	b->exclude = xcalloc(nruns + 1, sizeof(*b->exclude));
+	for (size_t k = 0; k < nruns; k++) {
+		const struct run *r = b->runs[k];
+
+		b->exclude = xrealloc(b->exclude, (b->nexclude + r->nmerged + 2) *
+				      sizeof(*b->exclude));
+		b->exclude[b->nexclude++] = r->uuid;
+		for (size_t i = 0; i < r->nmerged; i++)
+			b->exclude[b->nexclude++] = r->merged[i];
+	}
+}
+
+/*
+ * Matches each case of the baseline in the other runs and compares it;
+ * returns how many were compared, *nnoise of them against a run-to-run
+ * noise.
+ */
+static size_t match_cases(struct build *b, size_t nruns, bool match_job,
+			  size_t *nnoise)
+{
+	const struct run *base = b->runs[0];
+	const struct run_case **match = xcalloc(nruns, sizeof(*match));
+	const char **absent = xcalloc(nruns, sizeof(*absent));
+	size_t ncompared = 0;
+	char name[512];
+
+	for (size_t i = 0; i < base->ncases; i++) {
+		const struct run_case *bc = &base->cases[i];
+		bool version = false;
+		size_t found = 0, first = 0, ntab = 0;
+
+		match[0] = bc;
+		for (size_t k = 1; k < nruns; k++) {
+			bool v = false;
+
+			match[k] = match_in(b, k, bc, match_job, &v);
+			absent[k] = v ? "another version of the workload" :
+					"not in this run";
+			found += match[k] != NULL;
+			version |= v;
+		}
+		/* one run alone (show --layout): every case of it */
+		if ((!found && nruns > 1) ||
+		    !(ntab = job_for(b, base, bc, &first))) {
+			if (!found && !version && !near_case(b, bc))
+				build_note_out(b->c, "%s: only in %s",
+				     build_case_name(bc, name, sizeof(name)),
+				     b->c->runs[0].name);
+			continue;
+		}
+		for (size_t t = 0; t < ntab; t++)
+			add_case(b, &b->c->jobs[first + t], bc, match, absent,
+				 b->st, nnoise);
+		ncompared++;
+	}
+	free(match);
+	free(absent);
+	return ncompared;
+}
+
+/* Frees what building a comparison needed, not the comparison. */
+static void build_free(struct build *b, size_t nruns)
+{
+	for (size_t k = 0; k < nruns; k++)
+		free(b->used[k]);
+	free(b->used);
+	free(b->idx);
+	free(b->xa);
+	free(b->xb);
+	noise_set_free(&b->ns);
+	free(b->ns_job);
+	free(b->ns_metric);
+	free(b->exclude);
+}
+
 int compare_build(const struct run *const *runs, const char *const *specs,
 		  size_t nruns, const struct cmp_opts *o, bool match_job,
 		  struct store *st, struct comparison *c)
 {
 	const struct run *base = runs[0];
-	const struct run_case **match = xcalloc(nruns, sizeof(*match));
-	const char **absent = xcalloc(nruns, sizeof(*absent));
 	struct build b = { .runs = runs, .specs = specs, .c = c, .st = st };
 	size_t ncompared = 0, nnoise = 0, most;
 	char name[512];
 
 	memset(c, 0, sizeof(*c));
-	if (check_metrics(o->metrics, base)) {
-		free(match);
-		free(absent);
+	if (check_metrics(o->metrics, base))
 		return -1;
-	}
 	c->opts = *o;
 	c->match = match_job ? "job" : "params";
 	c->nruns = nruns;
@@ -478,44 +554,8 @@ int compare_build(const struct run *const *runs, const char *const *specs,
 	setup(&b, nruns, &most);
 	b.xa = xcalloc(most, sizeof(double));
 	b.xb = xcalloc(most, sizeof(double));
-	/* the runs compared are no evidence of the noise they are tested against */
-	b.exclude = xcalloc(nruns + 1, sizeof(*b.exclude));
-	for (size_t k = 0; k < nruns; k++) {
-		b.exclude = xrealloc(b.exclude, (b.nexclude + runs[k]->nmerged + 2) *
-				     sizeof(*b.exclude));
-		b.exclude[b.nexclude++] = runs[k]->uuid;
-		for (size_t i = 0; i < runs[k]->nmerged; i++)
-			b.exclude[b.nexclude++] = runs[k]->merged[i];
-	}
-	for (size_t i = 0; i < base->ncases; i++) {
-		const struct run_case *bc = &base->cases[i];
-		bool version = false;
-		size_t found = 0, first = 0, ntab = 0;
-
-		match[0] = bc;
-		for (size_t k = 1; k < nruns; k++) {
-			bool v = false;
-
-			match[k] = match_in(&b, k, bc, match_job, &v);
-			absent[k] = v ? "another version of the workload" :
-					"not in this run";
-			found += match[k] != NULL;
-			version |= v;
-		}
-		/* one run alone (show --layout): every case of it */
-		if ((!found && nruns > 1) ||
-		    !(ntab = job_for(&b, base, bc, &first))) {
-			if (!found && !version && !near_case(&b, bc))
-				build_note_out(c, "%s: only in %s",
-				     build_case_name(bc, name, sizeof(name)),
-				     c->runs[0].name);
-			continue;
-		}
-		for (size_t t = 0; t < ntab; t++)
-			add_case(&b, &c->jobs[first + t], bc, match, absent, st,
-				 &nnoise);
-		ncompared++;
-	}
+	exclude_compared(&b, nruns);
+	ncompared = match_cases(&b, nruns, match_job, &nnoise);
 	for (size_t k = 1; k < nruns; k++) {
 		for (size_t l = 0; l < runs[k]->ncases; l++)
 			if (!b.used[k][l])
@@ -524,40 +564,11 @@ int compare_build(const struct run *const *runs, const char *const *specs,
 				     c->runs[k].name);
 		c->overall = combine(c->overall, c->verdict[k]);
 	}
-	if (b.nrunsunit) {
-		build_noise_note(&b);
-	} else if (!st && ncompared && nruns > 1 && one_ab(runs, nruns)) {
-		build_note(c, "run-to-run noise: none needed, the runs were made side by side in one A/B (the iterations are the unit)");
-	} else if (!b.nrunsunit && ncompared && nnoise < ncompared && nruns > 1) {
-		char which[64];
-
-		/* not "1 of 1 cases" */
-		if (ncompared == 1)
-			snprintf(which, sizeof(which), "the case");
-		else if (!nnoise)
-			snprintf(which, sizeof(which), "all %zu cases", ncompared);
-		else
-			snprintf(which, sizeof(which), "%zu of %zu cases",
-				 ncompared - nnoise, ncompared);
-		build_note(c, "%s: < %d runs labelled %s here, no run-to-run noise counted",
-		     which, RUN_NOISE_MIN_RUNS,
-		     base->label ? base->label : "as the baseline");
-	}
+	build_noise_notes(&b, ncompared, nnoise);
 	if (!ncompared)
 		build_explain_mismatch(&b, nruns, match_job);
 	gmean_ratios(c);
-	for (size_t k = 0; k < nruns; k++)
-		free(b.used[k]);
-	free(b.used);
-	free(b.idx);
-	free(b.xa);
-	free(b.xb);
-	noise_set_free(&b.ns);
-	free(b.ns_job);
-	free(b.ns_metric);
-	free(b.exclude);
-	free(match);
-	free(absent);
+	build_free(&b, nruns);
 	if (!ncompared) {
 		compare_free(c);
 		return -1;

@@ -96,6 +96,13 @@ void build_explain_mismatch(const struct build *b, size_t nruns,
 			     bool match_job);
 
 void build_noise_note(const struct build *b);
+
+/*
+ * The note on the run-to-run noise the comparison counted, of ncompared
+ * cases, nnoise of them tested against a noise; none where the runs are
+ * one A/B's sides or a run is alone.
+ */
+void build_noise_notes(const struct build *b, size_t ncompared, size_t nnoise);
 void build_note(struct comparison *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

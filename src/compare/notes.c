@@ -187,6 +187,46 @@ void build_noise_note(const struct build *b)
 		   b->nrunsunit, what);
 }
 
+/* Whether the runs are the sides of one A/B (ab's variants). */
+static bool one_ab(const struct run *const *runs, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (!runs[k]->ab || strcmp(runs[k]->ab, runs[0]->ab))
+			return false;
+	return true;
+}
+
+void build_noise_notes(const struct build *b, size_t ncompared, size_t nnoise)
+{
+	const struct run *base = b->runs[0];
+	size_t nruns = b->c->nruns;
+	char which[64];
+
+	if (b->nrunsunit) {
+		build_noise_note(b);
+		return;
+	}
+	if (!ncompared || nruns < 2)
+		return;
+	if (!b->st && one_ab(b->runs, nruns)) {
+		build_note(b->c, "run-to-run noise: none needed, the runs were made side by side in one A/B (the iterations are the unit)");
+		return;
+	}
+	if (nnoise >= ncompared)
+		return;
+	/* not "1 of 1 cases" */
+	if (ncompared == 1)
+		snprintf(which, sizeof(which), "the case");
+	else if (!nnoise)
+		snprintf(which, sizeof(which), "all %zu cases", ncompared);
+	else
+		snprintf(which, sizeof(which), "%zu of %zu cases",
+			 ncompared - nnoise, ncompared);
+	build_note(b->c, "%s: < %d runs labelled %s here, no run-to-run noise counted",
+		   which, RUN_NOISE_MIN_RUNS,
+		   base->label ? base->label : "as the baseline");
+}
+
 /* A note on a case left out: the html page heads these "Not compared". */
 void build_note_out(struct comparison *c, const char *fmt, ...)
 {
