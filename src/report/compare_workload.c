@@ -106,6 +106,143 @@ static void col_decimals(const struct comparison *c,
 	}
 }
 
+/* What the iteration table's parts share: its inputs and column widths. */
+struct iter_table {
+	FILE *f;
+	const struct comparison *c;
+	const struct run *const *runs;
+	const struct cmp_job *j;
+	const struct wl_table *t;
+	const struct layout_opts *lo;
+	const char *key;	/* the sweep column's heading */
+	size_t nc;		/* the table's columns, each run's */
+	int dec[WL_TABLE_MAX], w[WL_TABLE_MAX], kw;
+	size_t runw;		/* a run's columns' width, spaces between */
+};
+
+/* Each column's decimals and width, the sweep column's width. */
+static void iter_widths(struct iter_table *tb)
+{
+	const struct cmp_job *j = tb->j;
+
+	col_decimals(tb->c, tb->runs, j, tb->t, tb->lo->stat, true, tb->dec);
+	for (size_t n = 0; n < tb->nc; n++)
+		tb->w[n] = (int)strlen(tb->t->col[n].heading);
+	tb->kw = (int)strlen(tb->key);
+	for (size_t i = 0; i < j->ncases; i++) {
+		if ((int)strlen(j->cases[i].sweep) > tb->kw)
+			tb->kw = (int)strlen(j->cases[i].sweep);
+		for (size_t k = 0; k < tb->c->nruns; k++) {
+			const struct cmp_cell *cl = &j->cases[i].cell[k];
+			const struct run_case *cs = cl->present ? cl->rc : NULL;
+
+			for (size_t it = 0; cs && it < cs->niter; it++)
+				for (size_t n = 0; n < tb->nc; n++) {
+					char *s = num_text(col_value(&tb->t->col[n], tb->runs[k],
+								     cs, 0, (long)it),
+							   tb->dec[n]);
+
+					if ((int)strlen(s) > tb->w[n])
+						tb->w[n] = (int)strlen(s);
+					free(s);
+				}
+		}
+	}
+	tb->runw = tb->nc - 1;
+	for (size_t n = 0; n < tb->nc; n++)
+		tb->runw += (size_t)tb->w[n];
+}
+
+/*
+ * How many runs from first fit side by side in width: two at least;
+ * markdown: all.
+ */
+static size_t iter_block(const struct iter_table *tb, size_t first, size_t width)
+{
+	size_t bw = (size_t)tb->kw, block;
+
+	for (block = 0; first + block < tb->c->nruns; block++) {
+		if (!tb->lo->markdown && block >= 2 && bw + 2 + tb->runw > width)
+			break;
+		bw += 2 + tb->runw;
+	}
+	return block;
+}
+
+/* The header of runs first to end: each run's columns under its name. */
+static void iter_header(const struct iter_table *tb, size_t first, size_t end)
+{
+	FILE *f = tb->f;
+
+	if (tb->lo->markdown) {
+		fprintf(f, "\n| %s |", tb->key);
+		for (size_t k = first; k < end; k++)
+			for (size_t n = 0; n < tb->nc; n++)
+				fprintf(f, " %s %s |", tb->c->runs[k].name,
+					tb->t->col[n].heading);
+		fprintf(f, "\n|---:|");
+		for (size_t k = first; k < end; k++)
+			for (size_t n = 0; n < tb->nc; n++)
+				fputs("---:|", f);
+		fputc('\n', f);
+		return;
+	}
+	/* each run's name over its columns, as the seed's */
+	fprintf(f, "%*s", tb->kw, "");
+	for (size_t k = first; k < end; k++) {
+		char *name = text_field(tb->c->runs[k].name, "-");
+		int nw = k + 1 < end ? (int)tb->runw : 0;
+
+		fprintf(f, "  %-*.*s", nw, (int)tb->runw, name);
+		free(name);
+	}
+	fprintf(f, "\n%*s", tb->kw, tb->key);
+	for (size_t k = first; k < end; k++)
+		for (size_t n = 0; n < tb->nc; n++)
+			fprintf(f, "%s%*s", n ? " " : "  ", tb->w[n],
+				tb->t->col[n].heading);
+	fputc('\n', f);
+}
+
+/* Case i's rows for runs first to end: a row per iteration of the most. */
+static void iter_rows(const struct iter_table *tb, size_t i, size_t first,
+		      size_t end)
+{
+	const struct cmp_case *cc = &tb->j->cases[i];
+	FILE *f = tb->f;
+	size_t most = 0;
+
+	for (size_t k = first; k < end; k++) {
+		const struct cmp_cell *cl = &cc->cell[k];
+
+		if (cl->present && cl->rc && cl->rc->niter > most)
+			most = cl->rc->niter;
+	}
+	for (size_t it = 0; it < most; it++) {
+		if (tb->lo->markdown)
+			fprintf(f, "| %s |", cc->sweep);
+		else
+			fprintf(f, "%*s", tb->kw, cc->sweep);
+		for (size_t k = first; k < end; k++) {
+			const struct cmp_cell *cl = &cc->cell[k];
+			const struct run_case *cs = cl->present ? cl->rc : NULL;
+
+			for (size_t n = 0; n < tb->nc; n++) {
+				char *s = num_text(col_value(&tb->t->col[n], tb->runs[k],
+							     cs, 0, (long)it),
+						   tb->dec[n]);
+
+				if (tb->lo->markdown)
+					fprintf(f, " %s |", s);
+				else
+					fprintf(f, "%s%*s", n ? " " : "  ", tb->w[n], s);
+				free(s);
+			}
+		}
+		fputc('\n', f);
+	}
+}
+
 /*
  * Every iteration a row, "Tasks" then each run's columns side by side
  * under its name, as seed 000 posts AIM7 for two kernels; runs past
@@ -117,109 +254,23 @@ static void iteration_table(FILE *f, const struct comparison *c,
 			    const struct cmp_job *j, const struct wl_table *t,
 			    const struct layout_opts *lo)
 {
-	size_t nc = ncols(t), width = lo->width > 0 ? (size_t)lo->width : 80;
-	const char *key = !strchr(j->sweep_keys, ' ') && *j->sweep_keys ?
-			  t->key : *j->sweep_keys ? j->sweep_keys : "-";
-	int dec[WL_TABLE_MAX], w[WL_TABLE_MAX], kw = (int)strlen(key);
-	size_t block = 0;
+	struct iter_table tb = {
+		.f = f, .c = c, .runs = runs, .j = j, .t = t, .lo = lo,
+		.key = !strchr(j->sweep_keys, ' ') && *j->sweep_keys ?
+		       t->key : *j->sweep_keys ? j->sweep_keys : "-",
+		.nc = ncols(t),
+	};
+	size_t width = lo->width > 0 ? (size_t)lo->width : 80, block;
 
-	col_decimals(c, runs, j, t, lo->stat, true, dec);
-	for (size_t n = 0; n < nc; n++)
-		w[n] = (int)strlen(t->col[n].heading);
-	for (size_t i = 0; i < j->ncases; i++) {
-		if ((int)strlen(j->cases[i].sweep) > kw)
-			kw = (int)strlen(j->cases[i].sweep);
-		for (size_t k = 0; k < c->nruns; k++) {
-			const struct cmp_cell *cl = &j->cases[i].cell[k];
-			const struct run_case *cs = cl->present ? cl->rc : NULL;
-
-			for (size_t it = 0; cs && it < cs->niter; it++)
-				for (size_t n = 0; n < nc; n++) {
-					char *s = num_text(col_value(&t->col[n], runs[k], cs,
-								     0, (long)it), dec[n]);
-
-					if ((int)strlen(s) > w[n])
-						w[n] = (int)strlen(s);
-					free(s);
-				}
-		}
-	}
+	iter_widths(&tb);
 	fprintf(f, "%s%s%s%s: %s, every iteration, the runs side by side\n",
 		lo->markdown ? "### " : "", j->job, *j->sweep_keys ? " by " : "",
 		j->sweep_keys, j->workload);
 	for (size_t first = 0; first < c->nruns; first += block) {
-		size_t bw = (size_t)kw, runw = nc - 1;
-
-		for (size_t n = 0; n < nc; n++)
-			runw += (size_t)w[n];
-		/* as many runs as fit, two at least; markdown: all */
-		for (block = 0; first + block < c->nruns; block++) {
-			if (!lo->markdown && block >= 2 && bw + 2 + runw > width)
-				break;
-			bw += 2 + runw;
-		}
-		if (lo->markdown) {
-			fprintf(f, "\n| %s |", key);
-			for (size_t k = first; k < first + block; k++)
-				for (size_t n = 0; n < nc; n++)
-					fprintf(f, " %s %s |", c->runs[k].name,
-						t->col[n].heading);
-			fprintf(f, "\n|---:|");
-			for (size_t k = first; k < first + block; k++)
-				for (size_t n = 0; n < nc; n++)
-					fputs("---:|", f);
-			fputc('\n', f);
-		} else {
-			/* each run's name over its columns, as the seed's */
-			fprintf(f, "%*s", kw, "");
-			for (size_t k = first; k < first + block; k++) {
-				char *name = text_field(c->runs[k].name, "-");
-				int nw = k + 1 < first + block ? (int)runw : 0;
-
-				fprintf(f, "  %-*.*s", nw, (int)runw, name);
-				free(name);
-			}
-			fprintf(f, "\n%*s", kw, key);
-			for (size_t k = first; k < first + block; k++)
-				for (size_t n = 0; n < nc; n++)
-					fprintf(f, "%s%*s", n ? " " : "  ", w[n],
-						t->col[n].heading);
-			fputc('\n', f);
-		}
-		for (size_t i = 0; i < j->ncases; i++) {
-			size_t most = 0;
-
-			for (size_t k = first; k < first + block; k++) {
-				const struct cmp_cell *cl = &j->cases[i].cell[k];
-
-				if (cl->present && cl->rc && cl->rc->niter > most)
-					most = cl->rc->niter;
-			}
-			for (size_t it = 0; it < most; it++) {
-				if (lo->markdown)
-					fprintf(f, "| %s |", j->cases[i].sweep);
-				else
-					fprintf(f, "%*s", kw, j->cases[i].sweep);
-				for (size_t k = first; k < first + block; k++) {
-					const struct cmp_cell *cl = &j->cases[i].cell[k];
-					const struct run_case *cs = cl->present ? cl->rc : NULL;
-
-					for (size_t n = 0; n < nc; n++) {
-						char *s = num_text(col_value(&t->col[n], runs[k],
-									     cs, 0, (long)it),
-								   dec[n]);
-
-						if (lo->markdown)
-							fprintf(f, " %s |", s);
-						else
-							fprintf(f, "%s%*s", n ? " " : "  ",
-								w[n], s);
-						free(s);
-					}
-				}
-				fputc('\n', f);
-			}
-		}
+		block = iter_block(&tb, first, width);
+		iter_header(&tb, first, first + block);
+		for (size_t i = 0; i < j->ncases; i++)
+			iter_rows(&tb, i, first, first + block);
 		fputc('\n', f);
 	}
 }

@@ -104,7 +104,8 @@ static void run_cell(FILE *f, const struct history_run *r)
 	fputc('\'', f);
 }
 
-static void series_table(FILE *f, const struct history *h, const struct history_series *s)
+/* The runs' table, each change point a marked row between its two runs. */
+static void runs_table(FILE *f, const struct history *h, const struct history_series *s)
 {
 	size_t next = 0;
 	int cols = h->by == BY_TIME ? 7 : 8;
@@ -138,17 +139,27 @@ static void series_table(FILE *f, const struct history *h, const struct history_
 			r->median, r->q1, r->q3, r->min, r->max, r->c->n);
 	}
 	fprintf(f, "</table>\n");
-	if (s->nsettings) {
-		fprintf(f, "<p class=\"note\">The runs' settings differ:");
-		for (size_t k = 0; k < s->nsettings; k++) {
-			fprintf(f, " <code>");
-			html_esc(f, *s->settings[k].settings ? s->settings[k].settings : "none");
-			fprintf(f, "</code> in run%s %s%s",
-				strpbrk(s->settings[k].runs, ",-") ? "s" : "",
-				s->settings[k].runs, k + 1 < s->nsettings ? ";" : ".");
-		}
-		fprintf(f, "</p>\n");
+}
+
+/* Which runs have which settings, when the series' runs differ in them. */
+static void settings_note(FILE *f, const struct history_series *s)
+{
+	if (!s->nsettings)
+		return;
+	fprintf(f, "<p class=\"note\">The runs' settings differ:");
+	for (size_t k = 0; k < s->nsettings; k++) {
+		fprintf(f, " <code>");
+		html_esc(f, *s->settings[k].settings ? s->settings[k].settings : "none");
+		fprintf(f, "</code> in run%s %s%s",
+			strpbrk(s->settings[k].runs, ",-") ? "s" : "",
+			s->settings[k].runs, k + 1 < s->nsettings ? ";" : ".");
 	}
+	fprintf(f, "</p>\n");
+}
+
+/* The change points in words, a list item each. */
+static void points_list(FILE *f, const struct history *h, const struct history_series *s)
+{
 	if (!s->npoints)
 		return;
 	fprintf(f, "<ol>\n");
@@ -187,6 +198,14 @@ static void series_table(FILE *f, const struct history *h, const struct history_
 		fprintf(f, "</li>\n");
 	}
 	fprintf(f, "</ol>\n");
+}
+
+/* Series s below its plot: its runs, their settings, its change points. */
+static void series_table(FILE *f, const struct history *h, const struct history_series *s)
+{
+	runs_table(f, h, s);
+	settings_note(f, s);
+	points_list(f, h, s);
 }
 
 int render_history_html(FILE *f, const struct history *h, struct plot_batch *pb)

@@ -89,48 +89,64 @@ static void settings_text(FILE *f, const struct history_series *s)
 	free(text);
 }
 
-static void series_text(FILE *f, const struct history *h, const struct history_series *s)
-{
-	const char *unit = h->metric->unit;
-	size_t next = 0;
-	int sw = 13;	/* "IQR (MIN-MAX)" */
-	int lw = 5, kw = h->by == BY_COMMIT ? 12 : h->by == BY_KERNEL ? 6 : 0;
+/* A series' table cells and widths, shared by its table and change points. */
+struct series_cells {
 	/* a label or kernel as one cell: a newline in it is "\\n" */
-	char **label = xcalloc(s->n ? s->n : 1, sizeof(*label));
-	char **kernel = xcalloc(s->n ? s->n : 1, sizeof(*kernel));
+	char **label, **kernel;
+	int lw, kw, sw;		/* the label, kernel or commit and spread widths */
+};
 
-	for (size_t i = 0; i < s->n; i++) {
-		int l, k;
-
-		label[i] = text_field(s->runs[i].c->label, "-");
-		kernel[i] = text_field(s->runs[i].c->kernel, "-");
-		l = (int)strlen(label[i]);
-		k = h->by == BY_KERNEL ? (int)strlen(kernel[i]) : 0;
-
-		if (l > lw)
-			lw = l < 40 ? l : 40;
-		if (k > kw)
-			kw = k < 40 ? k : 40;
-	}
-	if (kw)
-		kw += 2;
-	fprintf(f, "\ncase %s: %zu run%s", *s->name ? s->name : "(the job's one)", s->n,
-		s->n == 1 ? "" : "s");
-	if (s->why)
-		fprintf(f, ", no change points looked for: %s", s->why);
-	else
-		fprintf(f, ", %zu change point%s", s->npoints, s->npoints == 1 ? "" : "s");
+/* Each run's label and kernel as cells, and the columns' widths. */
+static void cells_of(const struct history *h, const struct history_series *s,
+		     struct series_cells *sc)
+{
+	sc->sw = 13;	/* "IQR (MIN-MAX)" */
+	sc->lw = 5;
+	sc->kw = h->by == BY_COMMIT ? 12 : h->by == BY_KERNEL ? 6 : 0;
+	sc->label = xcalloc(s->n ? s->n : 1, sizeof(*sc->label));
+	sc->kernel = xcalloc(s->n ? s->n : 1, sizeof(*sc->kernel));
 	for (size_t i = 0; i < s->n; i++) {
 		char spread[160];
-		int l = spread_of(&s->runs[i], spread, sizeof(spread));
+		int l, k;
 
-		if (l > sw)
-			sw = l;
+		sc->label[i] = text_field(s->runs[i].c->label, "-");
+		sc->kernel[i] = text_field(s->runs[i].c->kernel, "-");
+		l = (int)strlen(sc->label[i]);
+		k = h->by == BY_KERNEL ? (int)strlen(sc->kernel[i]) : 0;
+
+		if (l > sc->lw)
+			sc->lw = l < 40 ? l : 40;
+		if (k > sc->kw)
+			sc->kw = k < 40 ? k : 40;
+		l = spread_of(&s->runs[i], spread, sizeof(spread));
+		if (l > sc->sw)
+			sc->sw = l;
 	}
-	fprintf(f, "\n%6s  %-*s  %-19s  %-*s%12s  %-*s  %4s\n", "RUN", lw, "LABEL",
-		"STARTED (UTC)", kw,
+	if (sc->kw)
+		sc->kw += 2;
+}
+
+/* Frees what cells_of() made. */
+static void cells_free(const struct history_series *s, struct series_cells *sc)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(sc->label[i]);
+		free(sc->kernel[i]);
+	}
+	free(sc->label);
+	free(sc->kernel);
+}
+
+/* The runs' table, each change point a marked line between its two runs. */
+static void runs_text(FILE *f, const struct history *h,
+		      const struct history_series *s, const struct series_cells *sc)
+{
+	size_t next = 0;
+
+	fprintf(f, "\n%6s  %-*s  %-19s  %-*s%12s  %-*s  %4s\n", "RUN", sc->lw, "LABEL",
+		"STARTED (UTC)", sc->kw,
 		h->by == BY_KERNEL ? "KERNEL" : h->by == BY_COMMIT ? "COMMIT" : "",
-		"MEDIAN", sw, "IQR (MIN-MAX)", "N");
+		"MEDIAN", sc->sw, "IQR (MIN-MAX)", "N");
 	for (size_t i = 0; i < s->n; i++) {
 		const struct history_run *r = &s->runs[i];
 		char when[32], spread[160];
@@ -143,29 +159,34 @@ static void series_text(FILE *f, const struct history *h, const struct history_s
 		}
 		history_when(r->c->started, when, sizeof(when));
 		spread_of(r, spread, sizeof(spread));
-		fprintf(f, "%6lld  %-*.*s  %-19s  ", (long long)r->c->run_id, lw, lw,
-			label[i], when);
+		fprintf(f, "%6lld  %-*.*s  %-19s  ", (long long)r->c->run_id, sc->lw,
+			sc->lw, sc->label[i], when);
 		if (h->by == BY_KERNEL)
-			fprintf(f, "%-*.*s", kw, kw - 2, kernel[i]);
+			fprintf(f, "%-*.*s", sc->kw, sc->kw - 2, sc->kernel[i]);
 		else if (h->by == BY_COMMIT)
-			fprintf(f, "%-*.12s", kw, r->commit);
-		fprintf(f, "%#12.5g  %-*s  %4zu\n", r->median, sw, spread, r->c->n);
+			fprintf(f, "%-*.12s", sc->kw, r->commit);
+		fprintf(f, "%#12.5g  %-*s  %4zu\n", r->median, sc->sw, spread, r->c->n);
 	}
-	settings_text(f, s);
+}
+
+/* The change points in words: the runs either side, what else changed. */
+static void points_text(FILE *f, const struct history *h,
+			const struct history_series *s, const struct series_cells *sc)
+{
 	for (size_t i = 0; i < s->npoints; i++) {
 		const struct history_point *p = &s->points[i];
 
 		fprintf(f, "change point %zu: ", i + 1);
 		change_words(f, &p->cp);
 		fprintf(f, "%s, %.6g -> %.6g %s\n  between ", verdict(h->metric, p->cp.change_pct),
-			p->cp.before, p->cp.after, unit);
+			p->cp.before, p->cp.after, h->metric->unit);
 		run_words(f, h, p->good);
 		fprintf(f, "\n      and ");
 		run_words(f, h, p->bad);
 		fputc('\n', f);
 		if (h->by == BY_KERNEL)
-			fprintf(f, "  kernels %s -> %s\n", kernel[p->good - s->runs],
-				kernel[p->bad - s->runs]);
+			fprintf(f, "  kernels %s -> %s\n", sc->kernel[p->good - s->runs],
+				sc->kernel[p->bad - s->runs]);
 		if (strcmp(p->good->settings, p->bad->settings))
 			fprintf(f, "  settings %s -> %s: the step may be theirs\n",
 				*p->good->settings ? p->good->settings : "none",
@@ -173,12 +194,23 @@ static void series_text(FILE *f, const struct history *h, const struct history_s
 		if (p->bisect)
 			fprintf(f, "  narrow it down:\n    %s\n    %s\n", p->bisect, p->judge);
 	}
-	for (size_t i = 0; i < s->n; i++) {
-		free(label[i]);
-		free(kernel[i]);
-	}
-	free(label);
-	free(kernel);
+}
+
+static void series_text(FILE *f, const struct history *h, const struct history_series *s)
+{
+	struct series_cells sc;
+
+	cells_of(h, s, &sc);
+	fprintf(f, "\ncase %s: %zu run%s", *s->name ? s->name : "(the job's one)", s->n,
+		s->n == 1 ? "" : "s");
+	if (s->why)
+		fprintf(f, ", no change points looked for: %s", s->why);
+	else
+		fprintf(f, ", %zu change point%s", s->npoints, s->npoints == 1 ? "" : "s");
+	runs_text(f, h, s, &sc);
+	settings_text(f, s);
+	points_text(f, h, s, &sc);
+	cells_free(s, &sc);
 }
 
 int render_history_text(FILE *f, const struct history *h)

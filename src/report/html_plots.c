@@ -92,33 +92,34 @@ static void xtics(FILE *g, const struct comparison *c, const struct cmp_job *j)
 	fprintf(g, ")\n");
 }
 
-/* The sweep plot of job ji: candlesticks, mean line, iteration dots. */
-static void queue_sweep(struct page *p, size_t ji)
+/*
+ * Whether job ji's sweep plot has a point at all: gnuplot stops its
+ * script at a plot with none.
+ */
+static bool sweep_any(const struct page *p, size_t ji)
 {
 	const struct comparison *c = p->c;
 	const struct cmp_job *j = &c->jobs[ji];
-	/* a box per run on its own tick, or the runs' boxes side by side
-	 * at each sweep value */
-	double w = html_by_run(j) ? 0.6 : 0.7 / (double)c->nruns;
-	size_t id;
-	char title[512];
-	FILE *g;
-
 	bool any = false;
 
-	/* gnuplot stops its script at a plot with no point at all */
-	p->jp[ji].sweep = PLOT_NONE;
 	for (size_t i = 0; i < j->ncases && !any; i++)
 		for (size_t k = 0; k < c->nruns && !any; k++)
 			any = j->cases[i].cell[k].ok && p->runs[k] &&
 			      run_metric(p->runs[k], j->metric.name) >= 0 &&
 			      run_case_of(p, j, &j->cases[i], k);
-	if (!any)
-		return;
-	g = plot_begin(p->pb, j->job, 1000, 420, &id);
-	p->jp[ji].sweep = id;
-	if (!g)
-		return;
+	return any;
+}
+
+/*
+ * Each run's data of sweep plot id, boxes w wide: $dID_K a row per case
+ * (x, min, Q1, median, Q3, max, mean), $pID_K its iterations' dots.
+ */
+static void sweep_data(FILE *g, const struct page *p, size_t ji, size_t id,
+		       double w)
+{
+	const struct comparison *c = p->c;
+	const struct cmp_job *j = &c->jobs[ji];
+
 	for (size_t k = 0; k < c->nruns; k++) {
 		int m = p->runs[k] ? run_metric(p->runs[k], j->metric.name) : -1;
 
@@ -156,6 +157,16 @@ static void queue_sweep(struct page *p, size_t ji)
 		}
 		fprintf(g, "EOD\n");
 	}
+}
+
+/* Sweep plot id's title, axes and plot line: each run's four layers. */
+static void sweep_plot(FILE *g, const struct page *p, size_t ji, size_t id,
+		       double w)
+{
+	const struct comparison *c = p->c;
+	const struct cmp_job *j = &c->jobs[ji];
+	char title[512];
+
 	xtics(g, c, j);
 	if (j->metric.better == BETTER_NONE)
 		snprintf(title, sizeof(title), "%s: %s (no direction)", j->job,
@@ -183,6 +194,27 @@ static void queue_sweep(struct page *p, size_t ji)
 			id, k, col, id, k, col, id, k, col + 1);
 	}
 	fprintf(g, "\n");
+}
+
+/* The sweep plot of job ji: candlesticks, mean line, iteration dots. */
+static void queue_sweep(struct page *p, size_t ji)
+{
+	const struct cmp_job *j = &p->c->jobs[ji];
+	/* a box per run on its own tick, or the runs' boxes side by side
+	 * at each sweep value */
+	double w = html_by_run(j) ? 0.6 : 0.7 / (double)p->c->nruns;
+	size_t id;
+	FILE *g;
+
+	p->jp[ji].sweep = PLOT_NONE;
+	if (!sweep_any(p, ji))
+		return;
+	g = plot_begin(p->pb, j->job, 1000, 420, &id);
+	p->jp[ji].sweep = id;
+	if (!g)
+		return;
+	sweep_data(g, p, ji, id, w);
+	sweep_plot(g, p, ji, id, w);
 }
 
 /* The latency CDF of case i of job ji: one curve per run, log x. */

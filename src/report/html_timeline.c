@@ -156,17 +156,26 @@ static void runq_data(FILE *g, size_t id, size_t k, const struct run_case *rc,
 	fprintf(g, "NaN NaN\nEOD\n");
 }
 
-size_t html_queue_timeline(struct plot_batch *pb, const struct comparison *c,
-			   const char *title, const struct run_case *const *rc)
-{
-	int cpu[TL_MAX_CPUS], ncpu = 0;
-	double *off[64] = { NULL }, span[64] = { 0 }, xmax = 0, ymax = 1;
-	size_t nruns = c->nruns < 64 ? c->nruns : 64, id;
-	bool any = false;
+/* What the timeline's parts share: the runs' cases, CPUs and time axis. */
+struct timeline {
 	FILE *g;
+	size_t id, nruns;
+	const struct run_case *const *rc;
+	int cpu[TL_MAX_CPUS], ncpu;	/* the heatmaps' rows, ascending */
+	double *off[64];		/* run k's iterations' starts, or NULL */
+	double xmax, ymax;		/* the longest run, runnable tasks */
+};
 
-	for (size_t k = 0; k < nruns; k++) {
-		const json_t *m = rc[k] ? rc[k]->monitors : NULL;
+/*
+ * The CPUs of the runs' cpu monitors into tl, ascending; false where
+ * no run has a cpu or runq monitor.
+ */
+static bool timeline_cpus(struct timeline *tl)
+{
+	bool any = false;
+
+	for (size_t k = 0; k < tl->nruns; k++) {
+		const json_t *m = tl->rc[k] ? tl->rc[k]->monitors : NULL;
 		int more[TL_MAX_CPUS], n;
 
 		if (!json_object_get(m, "cpu") && !json_object_get(m, "runq"))
@@ -176,76 +185,110 @@ size_t html_queue_timeline(struct plot_batch *pb, const struct comparison *c,
 		for (int a = 0; a < n; a++) {
 			bool have = false;
 
-			for (int b = 0; b < ncpu; b++)
-				have |= cpu[b] == more[a];
-			if (!have && ncpu < TL_MAX_CPUS)
-				cpu[ncpu++] = more[a];
+			for (int b = 0; b < tl->ncpu; b++)
+				have |= tl->cpu[b] == more[a];
+			if (!have && tl->ncpu < TL_MAX_CPUS)
+				tl->cpu[tl->ncpu++] = more[a];
 		}
 	}
-	if (!any)
-		return PLOT_NONE;
-	for (int a = 1; a < ncpu; a++)
-		for (int b = a; b > 0 && cpu[b - 1] > cpu[b]; b--) {
-			int t = cpu[b];
+	for (int a = 1; a < tl->ncpu; a++)
+		for (int b = a; b > 0 && tl->cpu[b - 1] > tl->cpu[b]; b--) {
+			int t = tl->cpu[b];
 
-			cpu[b] = cpu[b - 1];
-			cpu[b - 1] = t;
+			tl->cpu[b] = tl->cpu[b - 1];
+			tl->cpu[b - 1] = t;
 		}
-	g = plot_begin(pb, title, 1000, 200 + 14 * (ncpu < 40 ? ncpu : 40) + 180, &id);
-	if (!g)
-		return id;
-	for (size_t k = 0; k < nruns; k++) {
-		if (!rc[k] || !rc[k]->monitors) {
-			fprintf(g, "$h%zu_%zu << EOD\nNaN NaN NaN NaN\nEOD\n"
-				"$q%zu_%zu << EOD\nNaN NaN\nEOD\n", id, k, id, k);
+	return any;
+}
+
+/* Each run's heatmap and run-queue data; a run without monitors has none. */
+static void timeline_data(struct timeline *tl)
+{
+	for (size_t k = 0; k < tl->nruns; k++) {
+		const struct run_case *rc = tl->rc[k];
+		double span;
+
+		if (!rc || !rc->monitors) {
+			fprintf(tl->g, "$h%zu_%zu << EOD\nNaN NaN NaN NaN\nEOD\n"
+				"$q%zu_%zu << EOD\nNaN NaN\nEOD\n", tl->id, k, tl->id, k);
 			continue;
 		}
-		off[k] = xcalloc(rc[k]->niter + 1, sizeof(double));
-		span[k] = offsets(rc[k], off[k]);
-		xmax = span[k] > xmax ? span[k] : xmax;
-		heat_data(g, id, k, rc[k], off[k], cpu, ncpu);
-		runq_data(g, id, k, rc[k], off[k], &ymax);
+		tl->off[k] = xcalloc(rc->niter + 1, sizeof(double));
+		span = offsets(rc, tl->off[k]);
+		tl->xmax = span > tl->xmax ? span : tl->xmax;
+		heat_data(tl->g, tl->id, k, rc, tl->off[k], tl->cpu, tl->ncpu);
+		runq_data(tl->g, tl->id, k, rc, tl->off[k], &tl->ymax);
 	}
-	fprintf(g, "set multiplot layout 2,%zu title ", nruns);
-	plot_quote(g, title);
-	fprintf(g, "\nset palette defined (0 '#ffffff', 25 '#fde0c5', 60 '#f4845f', 100 '#7b1e1e')\n"
-		"set cbrange [0:100]\nset xrange [0:%.4f]\nset style fill solid 1.0 noborder\n",
-		xmax > 0 ? xmax : 1);
-	/* the heatmaps: one row a CPU */
-	for (size_t k = 0; k < nruns; k++) {
+}
+
+/* The heatmaps: one row a CPU, each run in its column. */
+static void timeline_heat(const struct timeline *tl, const struct comparison *c)
+{
+	FILE *g = tl->g;
+
+	for (size_t k = 0; k < tl->nruns; k++) {
 		fprintf(g, "unset arrow\nset title ");
 		plot_quote(g, c->runs[k].name);
 		fprintf(g, " tc rgb '%s'\nset yrange [-0.5:%d.5]\nset ytics (", plot_colour(k),
-			ncpu - 1);
-		for (int a = 0, step = ncpu > 32 ? ncpu / 16 : 1; a < ncpu; a += step)
-			fprintf(g, "%s'cpu%d' %d", a ? ", " : "", cpu[a], a);
+			tl->ncpu - 1);
+		for (int a = 0, step = tl->ncpu > 32 ? tl->ncpu / 16 : 1; a < tl->ncpu; a += step)
+			fprintf(g, "%s'cpu%d' %d", a ? ", " : "", tl->cpu[a], a);
 		fprintf(g, ")\nset xlabel 'seconds (iterations end to end)'\nset ylabel ''\nset cblabel 'busy %%'\n");
-		for (size_t i = 0; off[k] && i < rc[k]->niter; i++)
+		for (size_t i = 0; tl->off[k] && i < tl->rc[k]->niter; i++)
 			fprintf(g, "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead dt 2 lc rgb '#333333' front\n",
-				off[k][i], off[k][i]);
+				tl->off[k][i], tl->off[k][i]);
 		/* grey where there is no sample (between iterations, an
 		 * interval shorter than a tick), so that white is idle */
 		fprintf(g, "set object 1 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fc rgb '#d0d0d0' fs solid 1.0 noborder\n");
-		if (!off[k])
+		if (!tl->off[k])
 			fprintf(g, "set label 1 'no cpu monitor' at graph 0.5, 0.5 center\n");
 		fprintf(g, "plot $h%zu_%zu using 1:2:3:(0.5):4 with boxxyerror lc palette notitle\nunset label 1\n",
-			id, k);
+			tl->id, k);
 	}
-	/* the run-queue lengths, one scale for all runs */
+}
+
+/* The run-queue lengths, one scale for all runs. */
+static void timeline_runq(const struct timeline *tl)
+{
+	FILE *g = tl->g;
+
 	fprintf(g, "unset object 1\nunset colorbox\nset yrange [0:%.4g]\nset ytics autofreq\nset ylabel 'runnable tasks'\n",
-		ymax * 1.1);
-	for (size_t k = 0; k < nruns; k++) {
+		tl->ymax * 1.1);
+	for (size_t k = 0; k < tl->nruns; k++) {
 		fprintf(g, "unset arrow\nset title 'run-queue length (runq.running)' tc rgb '#000000'\n");
-		for (size_t i = 0; off[k] && i < rc[k]->niter; i++)
+		for (size_t i = 0; tl->off[k] && i < tl->rc[k]->niter; i++)
 			fprintf(g, "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead dt 2 lc rgb '#333333'\n",
-				off[k][i], off[k][i]);
+				tl->off[k][i], tl->off[k][i]);
 		fprintf(g, "plot $q%zu_%zu using 1:2 with linespoints pt 7 ps 0.4 lw 1.5 lc rgb '%s' notitle\n",
-			id, k, plot_colour(k));
+			tl->id, k, plot_colour(k));
 	}
-	fprintf(g, "unset multiplot\n");
-	for (size_t k = 0; k < nruns; k++)
-		free(off[k]);
-	return id;
+}
+
+size_t html_queue_timeline(struct plot_batch *pb, const struct comparison *c,
+			   const char *title, const struct run_case *const *rc)
+{
+	struct timeline tl = {
+		.nruns = c->nruns < 64 ? c->nruns : 64, .rc = rc, .ymax = 1,
+	};
+
+	if (!timeline_cpus(&tl))
+		return PLOT_NONE;
+	tl.g = plot_begin(pb, title, 1000, 200 + 14 * (tl.ncpu < 40 ? tl.ncpu : 40) + 180,
+			  &tl.id);
+	if (!tl.g)
+		return tl.id;
+	timeline_data(&tl);
+	fprintf(tl.g, "set multiplot layout 2,%zu title ", tl.nruns);
+	plot_quote(tl.g, title);
+	fprintf(tl.g, "\nset palette defined (0 '#ffffff', 25 '#fde0c5', 60 '#f4845f', 100 '#7b1e1e')\n"
+		"set cbrange [0:100]\nset xrange [0:%.4f]\nset style fill solid 1.0 noborder\n",
+		tl.xmax > 0 ? tl.xmax : 1);
+	timeline_heat(&tl, c);
+	timeline_runq(&tl);
+	fprintf(tl.g, "unset multiplot\n");
+	for (size_t k = 0; k < tl.nruns; k++)
+		free(tl.off[k]);
+	return tl.id;
 }
 
 /* ---- every other monitor: its columns over time ---- */
