@@ -266,11 +266,13 @@ test_monitor_sampler_stops_on_interrupt() {
 test_monitor_sampler_dies() {
 	use_tmpdir
 	trap '[ -z "${sl_pid:-}" ] || kill -KILL "$sl_pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
-	# a run bounded by time, not work: a loaded host cannot finish it
-	# before the sampler is killed
-	start_sl bench command --format json --monitor cpu --monitor-interval 20ms -- sleep 4
+	# the command ends when the test says so (30 s at most): however
+	# loaded the host, it is still running when the sampler is killed
+	start_sl bench command --format json --monitor cpu --monitor-interval 20ms -- \
+		sh -c 'for _ in $(seq 600); do [ -e "$1" ] && exit 0; sleep 0.05; done' sh "$tmp/go"
 	wait_sampler
 	kill -KILL "$(sampler_pids)"
+	touch "$tmp/go"
 	finish_sl
 	expect_eq "exit ($err)" 0 "$rc"
 	expect_match "warning" "monitors: the sampler ended without its rows; none kept for this iteration" "$err"

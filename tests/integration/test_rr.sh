@@ -125,9 +125,10 @@ listening_sockets() {
 }
 
 # While the pairs run, none of the run's processes has a listening socket.
+# The run lasts 4 s so that a loaded host still sees its workers.
 test_rr_nothing_listens() {
 	local pids
-	start_sl bench rr -P 3 -l 2 --format json
+	start_sl bench rr -P 3 -l 4 --format json
 	wait_workers 6
 	pids="$wl_pid $workers"
 	expect_eq "listening sockets" 0 "$(listening_sockets $pids)"
