@@ -274,67 +274,100 @@ static bool moved(const double *c, const double *ref, size_t n, size_t nref,
 	return r;
 }
 
+/* The logs of the build's and references' samples a decision looks at. */
+struct seq_logs {
+	double *lc, *lg, *lb;	/* the build's, good's, bad's */
+	double *t;		/* scratch */
+	size_t n, mg, mb;	/* how many of each */
+	double delta;		/* log bad - log good, their medians' */
+};
+
+/*
+ * Takes the logs of c, g and b: paired, of the rounds where all three
+ * have a sample; else of each's positive samples. Returns -1 where one
+ * has none.
+ */
+static int seq_logs(struct seq_logs *l, const double *c, size_t nc,
+		    const double *g, size_t ng, const double *b, size_t nb,
+		    bool paired)
+{
+	if (!paired) {
+		l->mg = logs(g, ng, l->lg);
+		l->mb = logs(b, nb, l->lb);
+		l->n = logs(c, nc, l->lc);
+		if (!l->n || !l->mg || !l->mb)
+			return -1;
+		l->delta = median_of(l->lb, l->mb) - median_of(l->lg, l->mg);
+		return 0;
+	}
+	for (size_t i = 0; i < nc && i < ng && i < nb; i++)
+		if (isfinite(c[i]) && c[i] > 0 && isfinite(g[i]) &&
+		    g[i] > 0 && isfinite(b[i]) && b[i] > 0) {
+			l->lc[l->n] = log(c[i]);
+			l->lg[l->n] = log(g[i]);
+			l->lb[l->n] = log(b[i]);
+			l->t[l->n] = l->lb[l->n] - l->lg[l->n];
+			l->n++;
+		}
+	l->mg = l->mb = l->n;
+	if (!l->n)
+		return -1;
+	l->delta = median_of(l->t, l->n);
+	return 0;
+}
+
+/* Where the build sits between good (0) and bad (1), with its 95% interval. */
+static void seq_position(struct seq_class *r, struct seq_logs *l, bool paired,
+			 double s)
+{
+	double mid, tmed, tlo, thi;
+	bool have_ci;
+
+	/* the rounds' (or medians') offsets from the midpoint */
+	mid = paired ? 0 : (median_of(l->lg, l->mg) + median_of(l->lb, l->mb)) / 2;
+	for (size_t i = 0; i < l->n; i++)
+		l->t[i] = s * (l->lc[i] - (paired ? (l->lg[i] + l->lb[i]) / 2 : mid));
+	tmed = median_of(l->t, l->n);
+	have_ci = !stats_median_ci(l->t, l->n, 0.95, &tlo, &thi);
+	if (fabs(l->delta) > 0) {
+		r->pos = 0.5 + tmed / fabs(l->delta);
+		if (have_ci) {
+			r->lo = 0.5 + tlo / fabs(l->delta);
+			r->hi = 0.5 + thi / fabs(l->delta);
+		}
+	}
+}
+
 int seq_classify(const double *c, size_t nc, const double *g, size_t ng,
 		 const double *b, size_t nb, bool paired, double alpha,
 		 double alpha_refs, struct seq_class *r)
 {
-	size_t most = nc > ng ? nc : ng, n = 0, mg = 0, mb = 0;
-	double *lc, *lg, *lb, *t, delta, s, tlo, thi, tmed, mid;
-	bool have_ci, bad, good;
+	size_t most = nc > ng ? nc : ng, n;
+	struct seq_logs l = { 0 };
+	bool bad, good;
+	double s;
 	int rc = -1;
 
 	most = most > nb ? most : nb;
-	lc = xmalloc((most + 1) * sizeof(*lc));
-	lg = xmalloc((most + 1) * sizeof(*lg));
-	lb = xmalloc((most + 1) * sizeof(*lb));
-	t = xmalloc((most + 1) * sizeof(*t));
+	l.lc = xmalloc((most + 1) * sizeof(double));
+	l.lg = xmalloc((most + 1) * sizeof(double));
+	l.lb = xmalloc((most + 1) * sizeof(double));
+	l.t = xmalloc((most + 1) * sizeof(double));
 	*r = (struct seq_class){ .decision = SEQ_UNDECIDED, .pos = NAN,
 				 .lo = NAN, .hi = NAN, .ref_pct = NAN };
-	if (paired) {
-		/* the rounds where all three have a sample */
-		for (size_t i = 0; i < nc && i < ng && i < nb; i++)
-			if (isfinite(c[i]) && c[i] > 0 && isfinite(g[i]) &&
-			    g[i] > 0 && isfinite(b[i]) && b[i] > 0) {
-				lc[n] = log(c[i]);
-				lg[n] = log(g[i]);
-				lb[n] = log(b[i]);
-				t[n] = lb[n] - lg[n];
-				n++;
-			}
-		mg = mb = n;
-		if (!n)
-			goto out;
-		delta = median_of(t, n);
-	} else {
-		mg = logs(g, ng, lg);
-		mb = logs(b, nb, lb);
-		n = logs(c, nc, lc);
-		if (!n || !mg || !mb)
-			goto out;
-		delta = median_of(lb, mb) - median_of(lg, mg);
-	}
+	if (seq_logs(&l, c, nc, g, ng, b, nb, paired))
+		goto out;
 	rc = 0;
-	s = delta < 0 ? -1 : 1;
+	n = l.n;
+	s = l.delta < 0 ? -1 : 1;
 	r->n = n;
-	r->ref_pct = 100 * (exp(delta) - 1);
+	r->ref_pct = 100 * (exp(l.delta) - 1);
 	/* the references must differ, in the direction that defines bad */
-	r->refs_differ = moved(lb, lg, mb, mg, paired, (int)s, alpha_refs);
+	r->refs_differ = moved(l.lb, l.lg, l.mb, l.mg, paired, (int)s, alpha_refs);
 	/* bad: the build moved off good toward bad; good: off bad toward good */
-	bad = moved(lc, lg, n, mg, paired, (int)s, alpha);
-	good = moved(lc, lb, n, mb, paired, (int)-s, alpha);
-	/* where it sits: rounds' (or medians') offsets from the midpoint */
-	mid = paired ? 0 : (median_of(lg, mg) + median_of(lb, mb)) / 2;
-	for (size_t i = 0; i < n; i++)
-		t[i] = s * (lc[i] - (paired ? (lg[i] + lb[i]) / 2 : mid));
-	tmed = median_of(t, n);
-	have_ci = !stats_median_ci(t, n, 0.95, &tlo, &thi);
-	if (fabs(delta) > 0) {
-		r->pos = 0.5 + tmed / fabs(delta);
-		if (have_ci) {
-			r->lo = 0.5 + tlo / fabs(delta);
-			r->hi = 0.5 + thi / fabs(delta);
-		}
-	}
+	bad = moved(l.lc, l.lg, n, l.mg, paired, (int)s, alpha);
+	good = moved(l.lc, l.lb, n, l.mb, paired, (int)-s, alpha);
+	seq_position(r, &l, paired, s);
 	if (paired && n < sign_min_n(alpha)) {
 		snprintf(r->why, sizeof(r->why),
 			 "too few rounds for a decision at alpha %.3g (%zu of the %u needed)",
@@ -361,9 +394,9 @@ int seq_classify(const double *c, size_t nc, const double *g, size_t ng,
 		 r->pos, r->lo, r->hi, n, paired ? "rounds" : "iterations",
 		 r->ref_pct);
 out:
-	free(lc);
-	free(lg);
-	free(lb);
-	free(t);
+	free(l.lc);
+	free(l.lg);
+	free(l.lb);
+	free(l.t);
 	return rc;
 }
