@@ -295,11 +295,13 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 		goto out;
 	}
 	loaded = true;
+	/* the job's text, a program the guest needs and this host lacks,
+	 * no cache folder: bad input too, found before anything boots */
+	rc = EXIT_USAGE;
 	if (plan_spec_text(j->spec, &text, &textlen, where, sizeof(where)))
 		goto out;
 	base = strrchr(where, '/');
 	jobfile = xasprintf("/job/%s", base ? base + 1 : where);
-	/* a program the guest needs and this host lacks is bad input too */
 	root = vm_root(&p, o);
 	cache = root ? vm_cache_dir() : NULL;
 	if (!cache)

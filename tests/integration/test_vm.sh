@@ -104,6 +104,18 @@ test_vm_bad_input() {
 	expect_match "its message" "--cpus 3 is not --sockets 2" "$err"
 	run_sl vm run "$K1" "$tmp/tiny.job" --db "$DB" --cpus 4 --numa 3
 	expect_eq "nodes that do not divide the CPUs" 2 "$rc"
+	# a program the guest needs and this host lacks: dbench, off PATH
+	mkdir "$tmp/bin2"
+	ln -s "$(command -v busybox)" "$tmp/bin2/busybox"
+	ln -s "$(command -v qemu-system-x86_64)" "$tmp/bin2/qemu-system-x86_64"
+	printf '[gone]\nworkload = dbench\n' >"$tmp/gone.job"
+	out=$(PATH=$tmp/bin2 "$SCHEDLAB" vm run "$K1" "$tmp/gone.job" --db "$DB" 2>&1) && rc=0 || rc=$?
+	expect_eq "a program this host lacks" 2 "$rc"
+	expect_match "its message" "\\[gone\\] runs dbench, which this host lacks" "$out"
+	# a cache folder that cannot be made
+	SCHEDLAB_VM_CACHE=/proc/schedlab-cache run_sl vm run "$K1" "$tmp/tiny.job" --db "$DB"
+	expect_eq "no cache folder" 2 "$rc"
+	expect_match "its message" "cannot make the cache folder /proc/schedlab-cache" "$err"
 	# qemu absent: the package named
 	mkdir "$tmp/bin"
 	ln -s "$(command -v busybox)" "$tmp/bin/busybox"
