@@ -26,6 +26,12 @@
 #define DEAD_BYTE 'X'
 
 /* The ready channel's write end while a barrier is up in process mode. */
+const char *const task_mode_names[] = {
+	[TASK_PROCESS] = "process",
+	[TASK_THREAD] = "thread",
+	NULL,
+};
+
 static volatile int sigchld_fd = -1;
 
 /* Room for a worker's own frames and libc's, beyond its declared needs. */

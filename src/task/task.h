@@ -109,6 +109,9 @@ enum task_mode {
 	TASK_THREAD,
 };
 
+/* The modes' names by enum task_mode, NULL-ended: the workloads' --mode. */
+extern const char *const task_mode_names[];
+
 typedef int (*task_fn)(void *arg);
 
 struct task_probe;

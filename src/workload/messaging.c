@@ -339,7 +339,6 @@ static int messaging_prepare(const void *cfgp)
 }
 
 static const char *const ipc_names[] = { "socket", "pipe", "inet", NULL };
-static const char *const mode_names[] = { "process", "thread", NULL };
 
 #define O(f) offsetof(struct messaging_cfg, f)
 static const struct opt_def messaging_options[] = {
@@ -365,7 +364,7 @@ static const struct opt_def messaging_options[] = {
 	{ .name = "ipc", .set = "inet", .short_flag = 'i', .long_flag = "inet",
 	  .help = "send data via TCP over loopback" },
 	{ .name = "mode", .type = OPT_ENUM, .offset = O(mode), .def = "process",
-	  .choices = mode_names, .arg = "MODE",
+	  .choices = task_mode_names, .arg = "MODE",
 	  .help = "workers are forked processes or POSIX threads" },
 	{ .name = "mode", .set = "thread", .short_flag = 'T',
 	  .long_flag = "threads", .help = "use POSIX threads" },

@@ -197,7 +197,6 @@ static int pipe_prepare(const void *cfgp)
 	return 0;
 }
 
-static const char *const mode_names[] = { "process", "thread", NULL };
 const char *const pipe_ordering_names[] = { "one-token", "two-tokens", NULL };
 
 #define O(f) offsetof(struct pipe_cfg, f)
@@ -207,7 +206,7 @@ static const struct opt_def pipe_options[] = {
 	  .help = "round trips of the token", .short_flag = 'l',
 	  .alias = OPT_ALIASES("loop") },
 	{ .name = "mode", .type = OPT_ENUM, .offset = O(mode),
-	  .def = "process", .choices = mode_names, .arg = "MODE",
+	  .def = "process", .choices = task_mode_names, .arg = "MODE",
 	  .help = "the two workers are processes (fork) or threads" },
 	{ .name = "mode", .set = "thread", .short_flag = 'T',
 	  .long_flag = "threaded", .help = "use threads" },

@@ -53,7 +53,6 @@ struct rr_worker {
 };
 
 static const char *const test_names[] = { "TCP_RR", "UDP_RR", "TCP_STREAM", NULL };
-static const char *const mode_names[] = { "process", "thread", NULL };
 
 static int stopped(const struct rr_run *run)
 {
@@ -390,7 +389,7 @@ static const struct opt_def rr_options[] = {
 	  .short_flag = 'm',
 	  .help = "TCP_STREAM: bytes per send() (netperf -m)" },
 	{ .name = "mode", .type = OPT_ENUM, .offset = O(mode), .def = "process",
-	  .choices = mode_names, .arg = "MODE",
+	  .choices = task_mode_names, .arg = "MODE",
 	  .help = "each client and server a process (as netperf and netserver) or a thread" },
 	{ .name = "mode", .set = "thread", .short_flag = 'T',
 	  .long_flag = "threads", .help = "use POSIX threads" },
