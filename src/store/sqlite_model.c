@@ -268,58 +268,40 @@ out:
 }
 
 /*
- * The case's latency histograms, each checked as it is read. Histograms
- * of other names (none is stored by schedlab run) are checked and left
- * out of the model. st: the histograms query, reset on return.
+ * The case's latency histograms (hists) or its monitors' series, each
+ * checked as it is read by rows.c: the two tables have one shape
+ * (case_id, name, iteration, JSON text). Histograms of other names
+ * (none is stored by schedlab run) are checked and left out of the
+ * model. st: the table's query, reset on return; NULL (monitors in a
+ * database before schema 7): none.
  */
-static int load_hists(struct sqlite_store *s, sqlite3_stmt *st, int64_t case_id,
-		      struct run_case *c)
+static int load_json_rows(struct sqlite_store *s, sqlite3_stmt *st,
+			  bool hists, int64_t case_id, struct run_case *c)
 {
 	struct hist *check = NULL;
 	int rc, ret = -1;
 
+	if (!st)
+		return 0;
 	sqlite3_bind_int64(st, 1, case_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);
 		int64_t it = sqlite3_column_int64(st, 1);
 		const char *text = (const char *)sqlite3_column_text(st, 2);
 
-		if (row_hist_load(c, s->path, case_id, name, it, text, &check))
+		if (hists ?
+		    row_hist_load(c, s->path, case_id, name, it, text, &check) :
+		    row_mon_load(c, s->path, case_id, name, it, text))
 			goto out;
 	}
 	if (rc != SQLITE_DONE) {
-		db_error(s, "cannot read the histograms of case %" PRId64,
-			 case_id);
+		db_error(s, "cannot read the %s of case %" PRId64,
+			 hists ? "histograms" : "monitors", case_id);
 		goto out;
 	}
 	ret = 0;
 out:
 	free(check);
-	sqlite3_reset(st);
-	return ret;
-}
-
-/* The case's monitors' series, each checked as it is read. */
-static int load_mons(struct sqlite_store *s, sqlite3_stmt *st, int64_t case_id,
-		     struct run_case *c)
-{
-	int rc, ret = -1;
-
-	if (!st)
-		return 0;	/* a database before schema 7: none */
-	sqlite3_bind_int64(st, 1, case_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (row_mon_load(c, s->path, case_id,
-				 (const char *)sqlite3_column_text(st, 0),
-				 sqlite3_column_int64(st, 1),
-				 (const char *)sqlite3_column_text(st, 2)))
-			goto out;
-	if (rc != SQLITE_DONE) {
-		db_error(s, "cannot read the monitors of case %" PRId64, case_id);
-		goto out;
-	}
-	ret = 0;
-out:
 	sqlite3_reset(st);
 	return ret;
 }
@@ -412,8 +394,8 @@ static int load_cases(struct sqlite_store *s, int64_t id, struct run *r)
 		memset(c, 0, sizeof(*c));
 		if (load_case(s, cs, col, c) ||
 		    load_samples(s, ss, case_id, &bn, c) ||
-		    load_hists(s, hs, case_id, c) ||
-		    load_mons(s, ms, case_id, c))
+		    load_json_rows(s, hs, true, case_id, c) ||
+		    load_json_rows(s, ms, false, case_id, c))
 			goto out;
 	}
 	if (rc != SQLITE_DONE) {
