@@ -106,21 +106,6 @@ static int load_run(struct sqlite_store *s, int64_t id, struct run *r)
 	return rc;
 }
 
-/*
- * v, an array of *cap elements of size bytes with n used, with room for
- * one more beside a spare one: doubled when full.
- */
-static void *grow(void *v, size_t n, size_t *cap, size_t size)
-{
-	if (n + 1 == *cap) {
-		*cap *= 2;
-		v = realloc(v, *cap * size);
-		if (!v)
-			abort();
-	}
-	return v;
-}
-
 /* The run's metric metadata, in the order it was first stored. */
 static int load_metrics(struct sqlite_store *s, int64_t id, struct run *r)
 {
@@ -138,7 +123,9 @@ static int load_metrics(struct sqlite_store *s, int64_t id, struct run *r)
 		const char *b = (const char *)sqlite3_column_text(st, 2);
 		int better = better_parse(b ? b : "");
 
-		r->metrics = grow(r->metrics, r->nmetrics, &cap, sizeof(*r->metrics));
+		/* n + 1: a spare one beside, as from the xcalloc() */
+		r->metrics = store_grow(r->metrics, r->nmetrics + 1, &cap,
+					 sizeof(*r->metrics));
 		d = &r->metrics[r->nmetrics++];
 		memset(d, 0, sizeof(*d));
 		d->name = db_col_dup(st, 0);
@@ -389,7 +376,8 @@ static int load_cases(struct sqlite_store *s, int64_t id, struct run *r)
 		int64_t case_id = sqlite3_column_int64(cs, col[C_ID]);
 		struct run_case *c;
 
-		r->cases = grow(r->cases, r->ncases, &cap, sizeof(*r->cases));
+		r->cases = store_grow(r->cases, r->ncases + 1, &cap,
+				       sizeof(*r->cases));
 		c = &r->cases[r->ncases++];
 		memset(c, 0, sizeof(*c));
 		if (load_case(s, cs, col, c) ||
