@@ -59,12 +59,11 @@ static int load_run(struct sqlite_store *s, int64_t id, struct run *r)
 	sqlite3_stmt *st;
 	int rc;
 
-	if (db_prepare(s, "SELECT uuid, label, host, started, ended, status,"
+	if (db_prepare_arg(s, "SELECT uuid, label, host, started, ended, status,"
 		    " command, schedlab_version, environment, pid,"
 		    " pid_start, boot_id, ab, variant"
-		    " FROM runs WHERE id = ?", &st))
+		    " FROM runs WHERE id = ?", NULL, id, &st))
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		r->environment = col_object(s, st, 8, "the environment of run", id);
@@ -113,11 +112,11 @@ static int load_metrics(struct sqlite_store *s, int64_t id, struct run *r)
 	size_t cap = 16;
 	int rc;
 
-	if (db_prepare(s, "SELECT name, unit, better, headline, help FROM run_metrics"
-		    " WHERE run_id = ? ORDER BY rowid", &st))
+	if (db_prepare_arg(s, "SELECT name, unit, better, headline, help"
+			   " FROM run_metrics WHERE run_id = ? ORDER BY rowid",
+			   NULL, id, &st))
 		return -1;
 	r->metrics = xcalloc(cap, sizeof(*r->metrics));
-	sqlite3_bind_int64(st, 1, id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct metric_def *d;
 		const char *b = (const char *)sqlite3_column_text(st, 2);

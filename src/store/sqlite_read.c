@@ -234,9 +234,8 @@ int sqlite_series_meta(struct store *base, const char *job,
 	size_t cap = 0;
 	int rc;
 
-	if (db_prepare(s, latest, &st))
+	if (db_prepare_arg(s, latest, job, 0, &st))
 		return -1;
-	db_bind_text(st, 1, job);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		case_id = sqlite3_column_int64(st, 0);
