@@ -159,6 +159,14 @@ int store_history(struct store *s, const char *label, const char *host,
 			       metric, max, fn, arg);
 }
 
+void *store_grow(void *v, size_t n, size_t *cap, size_t size)
+{
+	if (n < *cap)
+		return v;
+	*cap = *cap ? 2 * *cap : 16;
+	return xrealloc(v, *cap * size);
+}
+
 struct store_series_case *series_case_add(struct store_series *out)
 {
 	struct store_series_case *c;

@@ -175,47 +175,50 @@ static int load_samples(struct pg_store *s, const struct run *r,
 }
 
 /*
- * The case's latency histograms, each checked as it is read; others
- * (schedlab run stores none) are checked and left out of the model.
+ * The two tables of one JSON text a case, name and iteration: the
+ * query that reads a case's rows in order, and what a failure names.
  */
-static int load_hists(struct pg_store *s, const char *case_id,
-		      struct run_case *c)
+struct json_table {
+	const char *sql, *what;
+};
+
+static const struct json_table hist_table = {
+	"SELECT metric, iteration, buckets FROM histograms"
+	" WHERE case_id = $1 ORDER BY metric, iteration",
+	"cannot read a case's histograms",
+}, mon_table = {
+	"SELECT monitor, iteration, series FROM monitors"
+	" WHERE case_id = $1 ORDER BY monitor, iteration",
+	"cannot read a case's monitors",
+};
+
+/*
+ * The case's latency histograms (t: &hist_table) or its monitors'
+ * series (&mon_table), each checked as it is read by rows.c. Histograms
+ * of other names (schedlab run stores none) are checked and left out of
+ * the model.
+ */
+static int load_json_rows(struct pg_store *s, const struct json_table *t,
+			  const char *case_id, struct run_case *c)
 {
-	PGresult *res = pg_query(s, "SELECT metric, iteration, buckets FROM histograms"
-				 " WHERE case_id = $1 ORDER BY metric, iteration",
-				 1, &case_id, PGRES_TUPLES_OK,
-				 "cannot read a case's histograms");
+	PGresult *res = pg_query(s, t->sql, 1, &case_id, PGRES_TUPLES_OK,
+				 t->what);
 	struct hist *check = NULL;
 	int64_t id = strtoll(case_id, NULL, 10);
 	int rc = 0;
 
 	if (!res)
 		return -1;
-	for (int i = 0; i < PQntuples(res) && !rc; i++)
-		rc = row_hist_load(c, s->base.name, id, PQgetvalue(res, i, 0),
-				   pg_col_int(res, i, 1), PQgetvalue(res, i, 2),
-				   &check);
+	for (int i = 0; i < PQntuples(res) && !rc; i++) {
+		const char *name = PQgetvalue(res, i, 0);
+		const char *text = PQgetvalue(res, i, 2);
+		int64_t it = pg_col_int(res, i, 1);
+
+		rc = t == &hist_table ?
+		     row_hist_load(c, s->base.name, id, name, it, text, &check) :
+		     row_mon_load(c, s->base.name, id, name, it, text);
+	}
 	free(check);
-	PQclear(res);
-	return rc ? -1 : 0;
-}
-
-/* The case's monitors' series, each checked as it is read. */
-static int load_mons(struct pg_store *s, const char *case_id,
-		     struct run_case *c)
-{
-	PGresult *res = pg_query(s, "SELECT monitor, iteration, series FROM monitors"
-				 " WHERE case_id = $1 ORDER BY monitor, iteration",
-				 1, &case_id, PGRES_TUPLES_OK,
-				 "cannot read a case's monitors");
-	int64_t id = strtoll(case_id, NULL, 10);
-	int rc = 0;
-
-	if (!res)
-		return -1;
-	for (int i = 0; i < PQntuples(res) && !rc; i++)
-		rc = row_mon_load(c, s->base.name, id, PQgetvalue(res, i, 0),
-				  pg_col_int(res, i, 1), PQgetvalue(res, i, 2));
 	PQclear(res);
 	return rc ? -1 : 0;
 }
@@ -283,7 +286,8 @@ static int load_cases(struct pg_store *s, const char *idtext, struct run *r)
 		const char *case_id = PQgetvalue(res, i, C_ID);
 
 		rc = load_case(s, res, i, c) || load_samples(s, r, case_id, c) ||
-		     load_hists(s, case_id, c) || load_mons(s, case_id, c) ? -1 : 0;
+		     load_json_rows(s, &hist_table, case_id, c) ||
+		     load_json_rows(s, &mon_table, case_id, c) ? -1 : 0;
 	}
 	PQclear(res);
 	return rc;

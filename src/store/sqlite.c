@@ -157,18 +157,26 @@ int db_step_done(sqlite3_stmt *st)
 	return rc;
 }
 
+int db_prepare_arg(struct sqlite_store *s, const char *sql, const char *text,
+		   int64_t num, sqlite3_stmt **st)
+{
+	if (db_prepare(s, sql, st))
+		return -1;
+	if (text)
+		sqlite3_bind_text(*st, 1, text, -1, SQLITE_STATIC);
+	else if (sqlite3_bind_parameter_count(*st))
+		sqlite3_bind_int64(*st, 1, num);
+	return 0;
+}
+
 int db_query_int(struct sqlite_store *s, const char *sql, const char *text,
 		     int64_t num, int64_t *out)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (db_prepare(s, sql, &st))
+	if (db_prepare_arg(s, sql, text, num, &st))
 		return -1;
-	if (text)
-		sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
-	else if (sqlite3_bind_parameter_count(st))
-		sqlite3_bind_int64(st, 1, num);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*out = sqlite3_column_int64(st, 0);

@@ -78,6 +78,13 @@ int db_commit(struct sqlite_store *s);
 /* Ends the open transaction, if any, undoing it. Says nothing. */
 void db_rollback(struct sqlite_store *s);
 int db_prepare(struct sqlite_store *s, const char *sql, sqlite3_stmt **st);
+/*
+ * sql prepared, its ?1 bound to text when not NULL (text must outlive
+ * the next step), else to num when sql has a parameter: the queries
+ * that take one.
+ */
+int db_prepare_arg(struct sqlite_store *s, const char *sql, const char *text,
+		   int64_t num, sqlite3_stmt **st);
 /* Binds v, or NULL for a NULL pointer; v must outlive the next step. */
 void db_bind_text(sqlite3_stmt *st, int i, const char *v);
 /*

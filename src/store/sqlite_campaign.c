@@ -27,9 +27,9 @@ int sqlite_campaign_get(struct store *base, const char *name, json_t **doc)
 	json_error_t je;
 	int rc;
 
-	if (db_prepare(s, "SELECT state FROM campaigns WHERE name = ?", &st))
+	if (db_prepare_arg(s, "SELECT state FROM campaigns WHERE name = ?",
+			   name, 0, &st))
 		return -1;
-	db_bind_text(st, 1, name);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		const char *text = (const char *)sqlite3_column_text(st, 0);

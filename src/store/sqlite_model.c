@@ -59,12 +59,11 @@ static int load_run(struct sqlite_store *s, int64_t id, struct run *r)
 	sqlite3_stmt *st;
 	int rc;
 
-	if (db_prepare(s, "SELECT uuid, label, host, started, ended, status,"
+	if (db_prepare_arg(s, "SELECT uuid, label, host, started, ended, status,"
 		    " command, schedlab_version, environment, pid,"
 		    " pid_start, boot_id, ab, variant"
-		    " FROM runs WHERE id = ?", &st))
+		    " FROM runs WHERE id = ?", NULL, id, &st))
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		r->environment = col_object(s, st, 8, "the environment of run", id);
@@ -106,21 +105,6 @@ static int load_run(struct sqlite_store *s, int64_t id, struct run *r)
 	return rc;
 }
 
-/*
- * v, an array of *cap elements of size bytes with n used, with room for
- * one more beside a spare one: doubled when full.
- */
-static void *grow(void *v, size_t n, size_t *cap, size_t size)
-{
-	if (n + 1 == *cap) {
-		*cap *= 2;
-		v = realloc(v, *cap * size);
-		if (!v)
-			abort();
-	}
-	return v;
-}
-
 /* The run's metric metadata, in the order it was first stored. */
 static int load_metrics(struct sqlite_store *s, int64_t id, struct run *r)
 {
@@ -128,17 +112,19 @@ static int load_metrics(struct sqlite_store *s, int64_t id, struct run *r)
 	size_t cap = 16;
 	int rc;
 
-	if (db_prepare(s, "SELECT name, unit, better, headline, help FROM run_metrics"
-		    " WHERE run_id = ? ORDER BY rowid", &st))
+	if (db_prepare_arg(s, "SELECT name, unit, better, headline, help"
+			   " FROM run_metrics WHERE run_id = ? ORDER BY rowid",
+			   NULL, id, &st))
 		return -1;
 	r->metrics = xcalloc(cap, sizeof(*r->metrics));
-	sqlite3_bind_int64(st, 1, id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct metric_def *d;
 		const char *b = (const char *)sqlite3_column_text(st, 2);
 		int better = better_parse(b ? b : "");
 
-		r->metrics = grow(r->metrics, r->nmetrics, &cap, sizeof(*r->metrics));
+		/* n + 1: a spare one beside, as from the xcalloc() */
+		r->metrics = store_grow(r->metrics, r->nmetrics + 1, &cap,
+					 sizeof(*r->metrics));
 		d = &r->metrics[r->nmetrics++];
 		memset(d, 0, sizeof(*d));
 		d->name = db_col_dup(st, 0);
@@ -268,58 +254,40 @@ out:
 }
 
 /*
- * The case's latency histograms, each checked as it is read. Histograms
- * of other names (none is stored by schedlab run) are checked and left
- * out of the model. st: the histograms query, reset on return.
+ * The case's latency histograms (hists) or its monitors' series, each
+ * checked as it is read by rows.c: the two tables have one shape
+ * (case_id, name, iteration, JSON text). Histograms of other names
+ * (none is stored by schedlab run) are checked and left out of the
+ * model. st: the table's query, reset on return; NULL (monitors in a
+ * database before schema 7): none.
  */
-static int load_hists(struct sqlite_store *s, sqlite3_stmt *st, int64_t case_id,
-		      struct run_case *c)
+static int load_json_rows(struct sqlite_store *s, sqlite3_stmt *st,
+			  bool hists, int64_t case_id, struct run_case *c)
 {
 	struct hist *check = NULL;
 	int rc, ret = -1;
 
+	if (!st)
+		return 0;
 	sqlite3_bind_int64(st, 1, case_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);
 		int64_t it = sqlite3_column_int64(st, 1);
 		const char *text = (const char *)sqlite3_column_text(st, 2);
 
-		if (row_hist_load(c, s->path, case_id, name, it, text, &check))
+		if (hists ?
+		    row_hist_load(c, s->path, case_id, name, it, text, &check) :
+		    row_mon_load(c, s->path, case_id, name, it, text))
 			goto out;
 	}
 	if (rc != SQLITE_DONE) {
-		db_error(s, "cannot read the histograms of case %" PRId64,
-			 case_id);
+		db_error(s, "cannot read the %s of case %" PRId64,
+			 hists ? "histograms" : "monitors", case_id);
 		goto out;
 	}
 	ret = 0;
 out:
 	free(check);
-	sqlite3_reset(st);
-	return ret;
-}
-
-/* The case's monitors' series, each checked as it is read. */
-static int load_mons(struct sqlite_store *s, sqlite3_stmt *st, int64_t case_id,
-		     struct run_case *c)
-{
-	int rc, ret = -1;
-
-	if (!st)
-		return 0;	/* a database before schema 7: none */
-	sqlite3_bind_int64(st, 1, case_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (row_mon_load(c, s->path, case_id,
-				 (const char *)sqlite3_column_text(st, 0),
-				 sqlite3_column_int64(st, 1),
-				 (const char *)sqlite3_column_text(st, 2)))
-			goto out;
-	if (rc != SQLITE_DONE) {
-		db_error(s, "cannot read the monitors of case %" PRId64, case_id);
-		goto out;
-	}
-	ret = 0;
-out:
 	sqlite3_reset(st);
 	return ret;
 }
@@ -407,13 +375,14 @@ static int load_cases(struct sqlite_store *s, int64_t id, struct run *r)
 		int64_t case_id = sqlite3_column_int64(cs, col[C_ID]);
 		struct run_case *c;
 
-		r->cases = grow(r->cases, r->ncases, &cap, sizeof(*r->cases));
+		r->cases = store_grow(r->cases, r->ncases + 1, &cap,
+				       sizeof(*r->cases));
 		c = &r->cases[r->ncases++];
 		memset(c, 0, sizeof(*c));
 		if (load_case(s, cs, col, c) ||
 		    load_samples(s, ss, case_id, &bn, c) ||
-		    load_hists(s, hs, case_id, c) ||
-		    load_mons(s, ms, case_id, c))
+		    load_json_rows(s, hs, true, case_id, c) ||
+		    load_json_rows(s, ms, false, case_id, c))
 			goto out;
 	}
 	if (rc != SQLITE_DONE) {

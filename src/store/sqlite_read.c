@@ -75,10 +75,7 @@ int sqlite_runs(struct store *base, struct store_run_info **runs, size_t *n)
 		struct store_writer w;
 		const char *shown;
 
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 16;
-			*runs = xrealloc(*runs, cap * sizeof(**runs));
-		}
+		*runs = store_grow(*runs, *n, &cap, sizeof(**runs));
 		r = &(*runs)[(*n)++];
 		store_writer_col(st, 9, &w);
 		shown = store_status_shown((const char *)sqlite3_column_text(st, 6),
@@ -123,10 +120,7 @@ int sqlite_ab_runs(struct store *base, const char *ab, struct store_ab_run **run
 		return -1;
 	db_bind_text(st, 1, ab);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 8;
-			*runs = xrealloc(*runs, cap * sizeof(**runs));
-		}
+		*runs = store_grow(*runs, *n, &cap, sizeof(**runs));
 		(*runs)[(*n)++] = (struct store_ab_run){
 			.id = sqlite3_column_int64(st, 0),
 			.variant = db_col_dup(st, 1),
@@ -212,12 +206,7 @@ int sqlite_history(struct store *base, const char *label, const char *host,
 			n = 0;
 		}
 		cur = id;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 64;
-			x = realloc(x, cap * sizeof(*x));
-			if (!x)
-				abort();
-		}
+		x = store_grow(x, n, &cap, sizeof(*x));
 		x[n++] = sqlite3_column_double(st, 1);
 	}
 	if (n) {
@@ -245,9 +234,8 @@ int sqlite_series_meta(struct store *base, const char *job,
 	size_t cap = 0;
 	int rc;
 
-	if (db_prepare(s, latest, &st))
+	if (db_prepare_arg(s, latest, job, 0, &st))
 		return -1;
-	db_bind_text(st, 1, job);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		case_id = sqlite3_column_int64(st, 0);
@@ -262,10 +250,8 @@ int sqlite_series_meta(struct store *base, const char *job,
 			       " ORDER BY c.job", &st))
 			return -1;
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			if (out->njobs == cap) {
-				cap = cap ? 2 * cap : 16;
-				out->jobs = xrealloc(out->jobs, cap * sizeof(*out->jobs));
-			}
+			out->jobs = store_grow(out->jobs, out->njobs, &cap,
+					       sizeof(*out->jobs));
 			out->jobs[out->njobs++] = db_col_dup(st, 0);
 		}
 		sqlite3_finalize(st);
@@ -282,10 +268,8 @@ int sqlite_series_meta(struct store *base, const char *job,
 		const char *b = (const char *)sqlite3_column_text(st, 2);
 		int better = better_parse(b ? b : "");
 
-		if (out->nmetrics == cap) {
-			cap = cap ? 2 * cap : 16;
-			out->metrics = xrealloc(out->metrics, cap * sizeof(*out->metrics));
-		}
+		out->metrics = store_grow(out->metrics, out->nmetrics, &cap,
+					  sizeof(*out->metrics));
 		out->metrics[out->nmetrics++] = (struct store_series_metric){
 			.name = db_col_dup(st, 0), .unit = db_col_dup(st, 1),
 			.better = better < 0 ? BETTER_NONE : (enum better)better,

@@ -100,6 +100,13 @@ struct store {
  */
 #define SERIES_CASES "c.status = 'complete' AND r.status IN ('complete', 'partial')"
 
+/*
+ * v, an array of *cap elements of size bytes of which n are used, with
+ * room for one more: its capacity doubled (16 from none) when full. For
+ * the readers that fill an array a row at a time (backend.c).
+ */
+void *store_grow(void *v, size_t n, size_t *cap, size_t size);
+
 /* A new, empty case at the end of out->cases (backend.c). */
 struct store_series_case *series_case_add(struct store_series *out);
 /* v appended to c's samples. */
