@@ -204,6 +204,15 @@ static void drop_empty(const char *dir, const char *name)
 		unlink(path);
 }
 
+/* Removes the iteration's perf.data: the report is what is kept. */
+static void drop_perf_data(const struct trace_hook *t)
+{
+	char data[4200];
+
+	snprintf(data, sizeof(data), "%s/perf.data", t->dir);
+	unlink(data);
+}
+
 /* perf-sched: enabled through its control pipe, and its ack awaited. */
 static int perf_enable(struct trace_hook *t)
 {
@@ -228,6 +237,9 @@ int trace_start(struct trace_hook *t, unsigned iter)
 		char why[512];
 
 		trace_keeper_stop(t, &e);
+		/* what perf recorded before it was stopped (an interrupt
+		 * while it started) is nobody's */
+		drop_perf_data(t);
 		first_error(t->dir, why, sizeof(why));
 		if (e.err)
 			snprintf(why, sizeof(why), "perf: %s", strerror(e.err));
@@ -314,13 +326,9 @@ int trace_stop(struct trace_hook *t, double *out)
 		warning("trace perf-sched: %s: %s; not measured", at, why);
 		rc = -1;
 	}
-	if (t->perf) {
-		char data[4200];
-
-		/* read or not (an interrupted iteration's), it goes */
-		snprintf(data, sizeof(data), "%s/perf.data", t->dir);
-		unlink(data);
-	}
+	/* read or not (an interrupted iteration's), it goes */
+	if (t->perf)
+		drop_perf_data(t);
 	drop_empty(t->dir, "trace.stdout");
 	drop_empty(t->dir, "trace.stderr");
 	return rc;
