@@ -180,16 +180,17 @@ static int load_samples(struct pg_store *s, const struct run *r,
  */
 struct json_table {
 	const char *sql, *what;
+	bool hists;		/* histograms, else monitors' series */
 };
 
 static const struct json_table hist_table = {
 	"SELECT metric, iteration, buckets FROM histograms"
 	" WHERE case_id = $1 ORDER BY metric, iteration",
-	"cannot read a case's histograms",
+	"cannot read a case's histograms", true,
 }, mon_table = {
 	"SELECT monitor, iteration, series FROM monitors"
 	" WHERE case_id = $1 ORDER BY monitor, iteration",
-	"cannot read a case's monitors",
+	"cannot read a case's monitors", false,
 };
 
 /*
@@ -214,7 +215,7 @@ static int load_json_rows(struct pg_store *s, const struct json_table *t,
 		const char *text = PQgetvalue(res, i, 2);
 		int64_t it = pg_col_int(res, i, 1);
 
-		rc = t == &hist_table ?
+		rc = t->hists ?
 		     row_hist_load(c, s->base.name, id, name, it, text, &check) :
 		     row_mon_load(c, s->base.name, id, name, it, text);
 	}
