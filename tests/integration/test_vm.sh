@@ -175,9 +175,12 @@ test_vm_campaign() {
 		--cpus 1 --state "a:$K1" --state "b:$K2 schedlab_state=b" \
 		--max-boots 2 --seed 5 >"$tmp/start.out" 2>&1 &
 	local pid=$! i
-	# killed once the second (and last) boot's VM is up
-	for i in $(seq 1 600); do
+	# killed once the second (and last) boot's VM is up; a loaded host
+	# boots slowly under TCG: 300 s at most
+	for i in $(seq 1 3000); do
 		grep -q "boot 2: state" "$tmp/start.out" 2>/dev/null && [ -n "$(qemu_pids)" ] && break
+		kill -0 "$pid" 2>/dev/null ||
+			fail "the campaign ended before its second boot's VM was seen: $(tail -n 3 "$tmp/start.out")"
 		sleep 0.1
 	done
 	sleep 1
