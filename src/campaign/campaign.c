@@ -294,6 +294,34 @@ bad:
 		     name, CAMPAIGN_SCHEMA);
 }
 
+/*
+ * What the decision knows: each state's runs merged into one (the first
+ * run of the state, the later ones merged into it, as `compare A+B C+D`
+ * merges a side), and which boots are in it. Kept in c->known between
+ * decisions; a new boot's run is loaded and merged, the earlier ones
+ * are not read again.
+ */
+struct camp_known {
+	struct run runs[CAMPAIGN_MAX_STATES];
+	bool have[CAMPAIGN_MAX_STATES];
+	bool *merged;		/* per boot */
+	size_t nboots;
+};
+
+static void known_free(struct campaign *c)
+{
+	struct camp_known *kn = c->known;
+
+	if (!kn)
+		return;
+	for (size_t s = 0; s < CAMPAIGN_MAX_STATES; s++)
+		if (kn->have[s])
+			run_free(&kn->runs[s]);
+	free(kn->merged);
+	free(kn);
+	c->known = NULL;
+}
+
 void campaign_free(struct campaign *c)
 {
 	for (size_t i = 0; i < c->nstates; i++) {
@@ -304,6 +332,7 @@ void campaign_free(struct campaign *c)
 		free(c->states[i].append);
 	}
 	campaign_vm_free(c);
+	known_free(c);
 	if (c->bisect) {
 		for (size_t i = 0; i < c->bisect->nsteps; i++)
 			free(c->bisect->steps[i].why);
@@ -387,45 +416,77 @@ void campaign_run_source(struct run_source *src, struct store *st)
 	src->tried = true;
 }
 
+/* Loads the runs of the boots done since the last look, and merges each
+ * into its state's. -1 after error(); what was known is then dropped,
+ * so that the next look starts again from the store. */
+static int known_update(struct campaign *c, struct store *st)
+{
+	struct camp_known *kn = c->known;
+	const char **specs = xcalloc(c->nboots + 1, sizeof(*specs));
+	size_t *boot = xcalloc(c->nboots + 1, sizeof(*boot)), n = 0;
+	struct run *runs = NULL;
+	struct run_source src;
+	int rc = -1;
+
+	if (!kn)
+		kn = c->known = xcalloc(1, sizeof(*kn));
+	kn->merged = xrealloc(kn->merged, (c->nboots + 1) * sizeof(*kn->merged));
+	for (size_t k = kn->nboots; k < c->nboots; k++)
+		kn->merged[k] = false;
+	kn->nboots = c->nboots;
+	for (size_t k = 0; k < c->nboots; k++)
+		if (c->boots[k].phase == PH_DONE && !kn->merged[k]) {
+			boot[n] = k;
+			specs[n++] = c->boots[k].uuid;
+		}
+	runs = xcalloc(n + 1, sizeof(*runs));
+	campaign_run_source(&src, st);	/* the caller's handle, kept open */
+	if (n && run_source_load_many(&src, specs, n, runs))
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		unsigned s = c->boots[boot[i]].state;
+
+		if (kn->have[s]) {
+			run_merge(&kn->runs[s], &runs[i]);
+			run_free(&runs[i]);
+		} else {
+			kn->runs[s] = runs[i];
+			kn->have[s] = true;
+		}
+		memset(&runs[i], 0, sizeof(runs[i]));
+		kn->merged[boot[i]] = true;
+	}
+	rc = 0;
+out:
+	if (rc)
+		known_free(c);
+	free(runs);
+	free(boot);
+	free(specs);
+	return rc;
+}
+
 /* The runs of each state, compared with the first state's. */
 static int compare_states(struct campaign *c, struct store *st, double alpha,
 			  enum verdict *v)
 {
-	size_t n = 0, *end = xcalloc(c->nstates, sizeof(*end));
-	const char **specs = xcalloc(c->nboots + 1, sizeof(*specs));
-	const char **names = xcalloc(c->nstates, sizeof(*names));
-	const struct run **rp = xcalloc(c->nstates, sizeof(*rp));
-	struct run *runs = NULL;
+	const char *names[CAMPAIGN_MAX_STATES];
+	const struct run *rp[CAMPAIGN_MAX_STATES];
 	struct cmp_opts co = compare_opts_default(TEST_DEFAULT);
-	struct run_source src;
 	struct comparison cmp;
 	char *text = NULL;
-	int rc = -1;
 
 	co.alpha = alpha;
 	co.threshold = c->threshold;
-
+	if (known_update(c, st))
+		return -1;
 	for (size_t s = 0; s < c->nstates; s++) {
-		for (size_t k = 0; k < c->nboots; k++)
-			if (c->boots[k].state == s && c->boots[k].phase == PH_DONE)
-				specs[n++] = c->boots[k].uuid;
-		end[s] = n;
 		names[s] = c->states[s].name;
-	}
-	runs = xcalloc(n, sizeof(*runs));
-	campaign_run_source(&src, st);	/* the caller's handle, kept open */
-	if (run_source_load_many(&src, specs, n, runs))
-		goto out;
-	for (size_t s = 0; s < c->nstates; s++) {
-		size_t lo = s ? end[s - 1] : 0;
-
-		for (size_t k = lo + 1; k < end[s]; k++)
-			run_merge(&runs[lo], &runs[k]);
-		rp[s] = &runs[lo];
+		rp[s] = &c->known->runs[s];
 	}
 	/* the host's noise model through the same handle */
 	if (compare_build(rp, names, c->nstates, &co, false, st, &cmp))
-		goto out;
+		return -1;
 	for (size_t s = 1; s < c->nstates; s++) {
 		v[s] = cmp.verdict[s];
 		verdict_text(&cmp, s, &text);
@@ -433,16 +494,7 @@ static int compare_states(struct campaign *c, struct store *st, double alpha,
 	compare_free(&cmp);
 	free(c->verdict);
 	c->verdict = text ? text : xstrdup("nothing to compare\n");
-	rc = 0;
-out:
-	for (size_t k = 0; runs && k < n; k++)
-		run_free(&runs[k]);
-	free(runs);
-	free(rp);
-	free(names);
-	free(specs);
-	free(end);
-	return rc;
+	return 0;
 }
 
 int campaign_decide(struct campaign *c, struct store *st, bool *done)

@@ -156,6 +156,10 @@ struct campaign {
 	struct camp_boot *boots;
 	size_t nboots;
 	struct camp_bisect *bisect;	/* a bisect campaign; NULL: an A/B */
+	/* in memory only: each state's runs merged so far by the decision,
+	 * so that a driver that boots many times (a VM campaign) loads each
+	 * boot's run once; NULL until the first look */
+	struct camp_known *known;
 };
 
 json_t *campaign_to_json(const struct campaign *c);

@@ -74,7 +74,24 @@ test_campaign_ab_finds_a_large_effect() {
 	expect_eq status finished "$(jval "$doc" .status)"
 	expect_eq code 1 "$(jval "$doc" .code)"
 	every_boot_once c1
+	same_as_compare "$doc"
 	expect_no_leftovers
+}
+
+# same_as_compare DOC: the campaign's last decision, made from what it
+# knew after each boot (each run loaded once), reads the change that
+# `compare A1+A2.. B1+B2..` of the same runs reads from the store.
+same_as_compare() {
+	local a b cmp want got
+	a=$(jq -r '[.boots[] | select(.phase == "done" and .state == "a") | .uuid] | join("+")' <<<"$1")
+	b=$(jq -r '[.boots[] | select(.phase == "done" and .state == "b") | .uuid] | join("+")' <<<"$1")
+	cmp=$("$SCHEDLAB" compare "$a" "$b" --db "$DB" --format json) ||
+		fail "compare of the campaign's runs failed"
+	want=$(jq -r '.jobs[0].cases[0].runs[1] | "\(.change) (\(.runs[0]) and \(.runs[1]) runs)"' <<<"$cmp")
+	got=$(jval "$1" .verdict | sed -n 's/.*, +\{0,1\}\([-0-9.]*\)% (\([0-9]* and [0-9]* runs\)).*/\1 (\2)/p')
+	[ -n "$got" ] || fail "no change in the verdict: $(jval "$1" .verdict)"
+	expect_eq "the campaign's change, as compare reads it" \
+		"$(awk -v x="${want%% *}" 'BEGIN { printf "%.1f", x }') ${want#* }" "$got"
 }
 
 # A/A: the states alike. Its false-alarm rate (5% by design) is
