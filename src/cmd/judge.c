@@ -205,6 +205,7 @@ static int judge_run(struct judge_args *a, struct judge *j, int64_t ids[3])
 	if (run_check_iterations("judge", &rq))
 		return EXIT_ABORT;
 	rq.command = a->command;
+	rq.store = a->src->tried ? a->src->st : NULL;
 	rc = exec_run(&rq, &ids[0]);
 	if (store_failed && rc != EXIT_INTERRUPTED) {
 		/* not the commit's fault: no verdict, and bisect must stop */
@@ -280,7 +281,9 @@ static int load_live_refs(struct judge_args *a, struct judge *j,
 /*
  * After the run: the source reads on through the handle the run was
  * stored through, when it had none open (live references), rather
- * than open the database again; the references' handle reads on.
+ * than open the database again; when the stored references were read
+ * first, the run was written through their handle (rq.store), which
+ * reads on.
  */
 static void read_back(struct judge_args *a)
 {
@@ -472,6 +475,9 @@ static int judge(int argc, char **argv, const char *command)
 	if (first < 0)
 		return rc;
 	a.src = &ca.src;
+	/* the references are read, then the build's run written, through
+	 * one handle; --run only reads */
+	a.src->rw = !a.o.run;
 	rc = judge_check(&a, argc, argv, first);
 	if (rc == EXIT_OK)
 		rc = judge_main(&a);

@@ -161,7 +161,7 @@ static int exec_open(struct exec *x, const char *db)
 		exec_free(x);
 		return EXIT_USAGE;
 	}
-	x->st = store_open(db);
+	x->st = x->rq->store ? x->rq->store : store_open(db);
 	if (!x->st) {
 		if (x->rq->store_failed)
 			*x->rq->store_failed = true;
@@ -175,7 +175,8 @@ static int exec_open(struct exec *x, const char *db)
 	if (switch_prepare(x->plans, x->nplans, x->names, &x->sw.sb) ||
 	    (check_tasks(x->plans, x->nplans, x->names) &&
 	     (switch_close(x->sw.sb), 1))) {
-		store_close(x->st);
+		if (!x->rq->store)
+			store_close(x->st);
 		exec_free(x);
 		return EXIT_USAGE;
 	}
@@ -333,7 +334,9 @@ static int exec_close(struct exec *x)
 	if (!x->stored && x->rq->store_failed)
 		*x->rq->store_failed = true;
 	json_decref(x->env);
-	if (x->rq->keep_store)
+	if (x->rq->store)
+		;	/* the caller's */
+	else if (x->rq->keep_store)
 		*x->rq->keep_store = x->st;
 	else
 		store_close(x->st);

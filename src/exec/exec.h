@@ -118,8 +118,12 @@ struct run_request {
 	bool *store_failed;
 	/* when not NULL, the database's handle is left open here for the
 	 * caller to read the run back through and close (judge); NULL
-	 * when it was never opened */
+	 * when it was never opened, or was the caller's (store) */
 	struct store **keep_store;
+	/* when not NULL, the caller's read-write handle of db, written
+	 * through and left open (judge, which read its references
+	 * through it): the database is opened once a command */
+	struct store *store;
 	/* when not NULL, called once every input is checked (the plans,
 	 * the workloads' limits, the sides, the knobs and task settings)
 	 * and before anything runs: ab's header goes there, so that a

@@ -41,7 +41,7 @@ struct store *run_source_store(struct run_source *src)
 	src->missing = store_missing(src->db);
 	if (src->missing)
 		return NULL;
-	src->st = store_open_ro(src->db);
+	src->st = src->rw ? store_open(src->db) : store_open_ro(src->db);
 	src->failed = !src->st;
 	return src->st;
 }

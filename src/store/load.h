@@ -27,13 +27,17 @@ struct run_source {
 	bool missing;		/* no database at db */
 	bool failed;		/* it could not be resolved or opened: said */
 	bool unresolved;	/* ... resolved: no path (db unset) */
+	bool rw;		/* open it read-write (a command that reads
+				 * and then writes through the same handle,
+				 * judge); false: read-only */
 };
 
 /* A source for --db dbopt (NULL: the default); nothing is opened yet. */
 void run_source_init(struct run_source *src, const char *dbopt);
 
 /*
- * The database, resolved and opened read-only on the first call: NULL
+ * The database, resolved and opened on the first call, read-only unless
+ * src->rw: NULL
  * when there is none (src->missing) or it could not be opened
  * (src->failed, after error()).
  */

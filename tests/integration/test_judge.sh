@@ -199,6 +199,14 @@ test_judge_threshold_adaptive() {
 	# decided by the baseline's samples (matched by job), not by a case it lacks
 	expect_match "decided at the look" "^regressed: -[0-9.]+% \\[" "$(jval "$out" '.judge.cases[0].why')"
 	expect_match "alpha of a look" '^0.008333' "$(jval "$out" .alpha)"
+	# the baseline read and the build's run written through one handle
+	if command -v strace >/dev/null; then
+		strace_sl "$tmp/open.trace" openat judge --unit iteration --baseline base \
+			--match job "$tmp/b.job" --db "$tmp/r.db" --format json
+		expect_eq "traced: exit ($err)" 1 "$rc"
+		expect_eq "opens of the database" 1 \
+			"$(grep -c "openat([^,]*, \"$tmp/r.db\"" "$tmp/open.trace")"
+	fi
 	# live baseline (--good-set alone): the same question, interleaved
 	run_sl judge --good-set 'argv=sleep 0.02' "$tmp/b.job" --db "$tmp/r.db" --format json
 	expect_eq "live: exit ($err)" 1 "$rc"
