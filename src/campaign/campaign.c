@@ -3,7 +3,7 @@
  * campaign/campaign.c: a campaign's state as the store keeps it (one
  * JSON document), the order of its boots, and the decision after each
  * round - the runs of each state as one side of `compare A+B C+D`, the
- * run the unit (report/compare.h, stats/noise.h), never a test of its
+ * run the unit (report/render_compare.h, stats/noise.h), never a test of its
  * own.
  */
 #include <inttypes.h>
@@ -15,7 +15,7 @@
 #include "campaign/campaign.h"
 #include "compare/session.h"
 #include "model/run.h"
-#include "report/compare.h"
+#include "report/render_compare.h"
 #include "store/load.h"
 #include "store/store.h"
 #include "util.h"

@@ -3,7 +3,7 @@
  * campaign: A/B of states that need a reboot (kernels, boot parameters,
  * a BIOS setting behind a hook), one state measured per boot, the boots
  * alternating in shuffled rounds, stopped sequentially with the run as
- * the unit (stats/noise.h through report/compare.h: the test `compare
+ * the unit (stats/noise.h through report/render_compare.h: the test `compare
  * A+B C+D` makes) - doc/statistics.md, "Campaigns across boots".
  *
  * This module owns the campaign's state (struct campaign, kept in the
@@ -131,7 +131,7 @@ struct camp_boot {
 };
 
 /*
- * A campaign over VM boots (campaign/vm.c): each boot a fresh qemu from
+ * A campaign over VM boots (campaign/boot_vm.c): each boot a fresh qemu from
  * this process, `schedlab vm run` of the state's kernel image; no hook.
  */
 struct camp_vm {
@@ -256,7 +256,7 @@ int campaign_vm_drive(struct campaign *c, struct store *st, const char *db,
 char *campaign_job_spec(const char *spec);
 
 /*
- * The VM mode (campaign/vm.c): its document member; the `schedlab vm
+ * The VM mode (campaign/boot_vm.c): its document member; the `schedlab vm
  * run` argv for boot k (malloc'd, NULL-ended; free with
  * campaign_vm_argv_free()); the kernel image of state s (a bisect
  * commit's: where its build puts it, SCHEDLAB_IMAGE).
@@ -276,7 +276,7 @@ int campaign_vm_image_env(const struct campaign *c, unsigned s);
 int campaign_vm_image_check(const struct campaign *c, unsigned s);
 
 /*
- * --max-boots when not given (campaign/plan.c): from this host's noise
+ * --max-boots when not given (campaign/budget.c): from this host's noise
  * model of the job, the boots that detect c->threshold or rule it out
  * at CAMPAIGN_ALPHA, for every state; else 20. Says which.
  */

@@ -4,7 +4,7 @@
  * lock taken, its command file written, stored, begun), loaded from the
  * store, resumed under its lock (one, or every one this machine
  * started), aborted; a VM campaign's boots driven on in this process.
- * cmd/campaign.c parses the options and calls these.
+ * cmd/campaign_cli.c parses the options and calls these.
  */
 #include <limits.h>
 #include <stdio.h>

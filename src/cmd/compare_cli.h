@@ -14,7 +14,7 @@
 #include "cmd/cmd.h"
 #include "cmd/setup.h"
 #include "compare/cmp_opts.h"
-#include "report/compare.h"
+#include "report/render_compare.h"
 
 #define DEFAULT_THRESHOLD "5"
 

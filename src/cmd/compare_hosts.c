@@ -18,7 +18,7 @@
 
 #include "cmd/compare_cli.h"
 #include "model/run.h"
-#include "report/compare.h"
+#include "report/render_compare.h"
 #include "report/render.h"
 #include "store/load.h"
 #include "store/store.h"

@@ -14,7 +14,7 @@
 #include "cmd/setup.h"
 #include "compare/session.h"
 #include "model/run.h"
-#include "report/compare.h"
+#include "report/render_compare.h"
 #include "report/run_text.h"
 #include "store/load.h"
 #include "store/store.h"

@@ -4,7 +4,7 @@
  * (model/run.h): the cases of a baseline and its candidates paired by
  * the one matcher (compare/match.h), and for each the summaries, tests,
  * verdicts and scheduler metrics that moved - all computed by
- * src/stats/; the renderers (report/compare.h) only format the result.
+ * src/stats/; the renderers (report/render_compare.h) only format the result.
  * The store, when given, is read for the baseline's earlier runs (its
  * run-to-run noise) and the host's noise models (compare/noise_model.h).
  */

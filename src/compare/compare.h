@@ -7,7 +7,7 @@
  * each run's CPU time, and what could not be compared. Built by
  * compare_build() (compare/compare.c) from typed runs (model/run.h),
  * cases matched by compare/match.h, every number by src/stats/; the
- * renderers (report/compare.h) only format it. compare/session.h loads
+ * renderers (report/render_compare.h) only format it. compare/session.h loads
  * the runs and builds it for a command.
  */
 #ifndef SCHEDLAB_COMPARE_COMPARE_H

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/compare.h"
+#include "report/render_compare.h"
 
 static void csv_str(FILE *f, const char *s)
 {

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/compare.h"
+#include "report/render_compare.h"
 #include "util.h"
 
 /* Decimals for a job: 4 significant digits of its smallest value shown. */

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * compare_markdown: a comparison as markdown (render_compare_markdown(),
- * report/compare.h) - the text renderer's tables for a web page or a
+ * report/render_compare.h) - the text renderer's tables for a web page or a
  * merge request, walked by compare_text.c's cmp_summary_rows() and
  * cmp_change_rows() in markdown's style.
  */
 #include <math.h>
 #include <stdio.h>
 
-#include "report/compare.h"
+#include "report/render_compare.h"
 #include "report/compare_text.h"
 
 static void md_cell(FILE *f, const struct cmp_cell *c, int row, bool mark,

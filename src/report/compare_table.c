@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/compare.h"
+#include "report/render_compare.h"
 #include "util.h"
 
 /* A job's table as text: the cells, then their widths. */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/compare.h"
+#include "report/render_compare.h"
 #include "report/compare_text.h"
 #include "util.h"
 

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "report/compare.h"
+#include "report/render_compare.h"
 
 /*
  * What the text and the markdown tables do differently: the start of a

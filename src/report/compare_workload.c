@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "model/run.h"
-#include "report/compare.h"
+#include "report/render_compare.h"
 #include "util.h"
 #include "workload/registry.h"
 

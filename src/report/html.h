@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * html: a comparison (report/compare.h) as one self-contained HTML page
+ * html: a comparison (report/render_compare.h) as one self-contained HTML page
  * - inline CSS, inline SVG, no script - for `schedlab report` and
  * `compare --format html` (html.c). The tables are the comparison's
  * numbers formatted; the plots are drawn by gnuplot (report/plot.h)
@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-#include "report/compare.h"
+#include "report/render_compare.h"
 
 struct run;
 struct plot_batch;

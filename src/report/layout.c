@@ -5,7 +5,7 @@
  * through render_layout(), so that a new layout is a renderer and one
  * entry here.
  */
-#include "report/compare.h"
+#include "report/render_compare.h"
 
 static int variants(FILE *f, const struct comparison *c,
 		    const struct run *const *runs, const struct layout_opts *lo)

@@ -164,6 +164,15 @@ test_architecture_every_file_has_a_row() {
 	[ -z "$missing" ] || fail "files without a row in doc/architecture.md:$missing"
 }
 
+# A file's name says which file it is: no two source files of src/ share
+# one (cmd/compare.c beside compare/compare.c sent a reader, and grep,
+# to the wrong one).
+test_source_file_names_are_unique() {
+	local twice
+	twice=$(cd "$TOP" && find src -name '*.[ch]' -printf '%f\n' | sort | uniq -d)
+	[ -z "$twice" ] || fail "file names used twice in src/: $(echo $twice)"
+}
+
 # The layers doc/architecture.md lists ("layer N: FOLDER ..."): every
 # folder of src/ is in one, and every #include reaches a folder of a
 # lower layer, or its own - so no folder includes one that includes it

@@ -20,7 +20,7 @@
 #include <jansson.h>
 
 #include "model/run.h"
-#include "report/compare.h"
+#include "report/render_compare.h"
 #include "store/store.h"
 
 #define NITER 8

@@ -18,7 +18,7 @@
 #include <jansson.h>
 
 #include "model/run.h"
-#include "report/compare.h"
+#include "report/render_compare.h"
 #include "stats/summary.h"
 #include "store/store.h"
 

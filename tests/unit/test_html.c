@@ -16,7 +16,7 @@
 #include <jansson.h>
 
 #include "model/run.h"
-#include "report/compare.h"
+#include "report/render_compare.h"
 #include "report/html.h"
 #include "report/plot.h"
 #include "store/store.h"

@@ -16,7 +16,7 @@
 #include "cmd/setup.h"
 #include "compare/session.h"
 #include "model/run.h"
-#include "report/compare.h"
+#include "report/render_compare.h"
 #include "report/html.h"
 #include "report/plot.h"
 #include "store/load.h"

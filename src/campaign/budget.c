@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * campaign/plan.c: the boots a campaign may spend, when --max-boots is
+ * campaign/budget.c: the boots a campaign may spend, when --max-boots is
  * not given, from this host's noise model of the job's cases (compare/
  * noise_model.h, stats/noise.h's noise_plan_boots()): per state the
  * boots that detect --threshold, or conclude "no change beyond" it, each

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * report/compare.h: the renderers of a comparison (compare/compare.h,
+ * report/render_compare.h: the renderers of a comparison (compare/compare.h,
  * built by compare_build()): they only format it - text (mmtests'
  * layout, 80 columns for one or two candidates), markdown, csv and json
  * (doc/statistics.md has the schema), the variants' table and the
  * layouts LKML posts use (wide, grid, raw, a workload's own table).
  * They read no store and compute nothing src/stats/ computes.
  */
-#ifndef SCHEDLAB_REPORT_COMPARE_H
-#define SCHEDLAB_REPORT_COMPARE_H
+#ifndef SCHEDLAB_REPORT_RENDER_COMPARE_H
+#define SCHEDLAB_REPORT_RENDER_COMPARE_H
 
 #include <jansson.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * campaign/vm.c: campaigns whose boots are VMs. The host drives them: a
+ * campaign/boot_vm.c: campaigns whose boots are VMs. The host drives them: a
  * boot is one child `schedlab vm run KERNEL JOB --uuid U` (vm/run.c),
  * which stores the run as the campaign's run of that boot, so the boot
  * protocol of boot.c holds unchanged - the run's uuid is written before
