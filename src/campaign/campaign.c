@@ -411,9 +411,7 @@ static void verdict_text(const struct comparison *cmp, size_t i, char **out)
 void campaign_run_source(struct run_source *src, struct store *st)
 {
 	run_source_init(src, NULL);
-	snprintf(src->db, sizeof(src->db), "%s", store_path(st));
-	src->st = st;
-	src->tried = true;
+	run_source_adopt(src, st);	/* borrowed: never closed through src */
 }
 
 /* Loads the runs of the boots done since the last look, and merges each

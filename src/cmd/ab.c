@@ -237,9 +237,10 @@ static int ab_render(const struct ab_opts *o, const struct comparison *c,
 	return EXIT_OK;
 }
 
-/* Loads the runs ids[0..n) and prints their comparison; an exit code. */
+/* Loads the runs ids[0..n) through st, the handle they were stored
+ * through (closed here), and prints their comparison; an exit code. */
 static int ab_compare(const struct ab_opts *o, const struct cmp_opts *co,
-		      const int64_t *ids, size_t n)
+		      const int64_t *ids, size_t n, struct store *st)
 {
 	char (*names)[24] = xcalloc(n, sizeof(*names));
 	const char **specs = xcalloc(n, sizeof(*specs));
@@ -252,6 +253,7 @@ static int ab_compare(const struct ab_opts *o, const struct cmp_opts *co,
 		specs[k] = names[k];
 	}
 	compare_session_init(&s, o->r.db);
+	run_source_adopt(&s.src, st);
 	/*
 	 * The variants ran in the same rounds: their difference is judged
 	 * by the noise within them, not widened by the noise between
@@ -300,6 +302,7 @@ static int ab_run(const struct ab_opts *o, struct run_request *rq,
 	struct ab_rule rule = { co->threshold, rq->quiet, v };
 	struct run_adapt ad = { ab_enough, ab_done, &rule };
 	struct ab_head head = { v, nv };
+	struct store *st = NULL;
 	int rc, run_rc;
 
 	for (size_t i = 0; i < nv; i++)
@@ -319,20 +322,25 @@ static int ab_run(const struct ab_opts *o, struct run_request *rq,
 	}
 	if (o->dry_run)
 		return exec_dry(rq);
+	rq->keep_store = &st;	/* the comparison reads through it */
 	run_rc = exec_run(rq, &ids[0]);
 	/* interrupted: the finished cases are kept, nothing is compared */
-	if (ids[0] < 0 || run_rc == EXIT_USAGE || run_rc == EXIT_INTERRUPTED)
+	if (!st || ids[0] < 0 || run_rc == EXIT_USAGE || run_rc == EXIT_INTERRUPTED) {
+		store_close(st);
 		return run_rc;
+	}
 	if (sws.n && !o->r.quiet)
 		fprintf(doc_only ? stderr : stdout,
 			"knobs: switched around %u iterations, %.3f ms each to apply and restore (median; the most %.3f ms)\n",
 			sws.n, sws.median_us / 1000, sws.max_us / 1000);
 	for (size_t k = 1; k < nv; k++)
-		if (ids[k] < 0)
+		if (ids[k] < 0) {
+			store_close(st);
 			return run_rc;
+		}
 	if (!rq->quiet)
 		putchar('\n');
-	rc = ab_compare(o, co, ids, nv);
+	rc = ab_compare(o, co, ids, nv, st);
 	return rc == EXIT_OK ? run_rc : rc;
 }
 

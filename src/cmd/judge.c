@@ -292,9 +292,7 @@ static void read_back(struct judge_args *a)
 	a->run_st = NULL;
 	if (!a->src->tried && st) {
 		/* the source owns it now: cmd_args_done() closes it */
-		snprintf(a->src->db, sizeof(a->src->db), "%s", store_path(st));
-		a->src->st = st;
-		a->src->tried = true;
+		run_source_adopt(a->src, st);
 		return;
 	}
 	store_close(st);

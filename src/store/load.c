@@ -46,6 +46,14 @@ struct store *run_source_store(struct run_source *src)
 	return src->st;
 }
 
+void run_source_adopt(struct run_source *src, struct store *st)
+{
+	snprintf(src->db, sizeof(src->db), "%s", store_path(st));
+	src->st = st;
+	src->tried = true;
+	src->missing = src->failed = src->unresolved = false;
+}
+
 void run_source_close(struct run_source *src)
 {
 	store_close(src->st);

@@ -56,6 +56,11 @@ int run_source_load_many(struct run_source *src, const char *const *specs,
 
 void run_source_close(struct run_source *src);
 
+/* src, initialised, reads through st, a handle already open (the one a
+ * run was just written through), as if it had opened it itself:
+ * run_source_close() closes it. */
+void run_source_adopt(struct run_source *src, struct store *st);
+
 /* run_source_load() with a source of its own (one RUN, one open). */
 int run_load(const char *spec, const char *db, struct run *r);
 

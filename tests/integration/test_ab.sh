@@ -114,11 +114,17 @@ test_ab_two_programs() {
 	expect_match "dry-run variants" "#   slow: argv='sleep 0.05'" "$out"
 	expect_match "dry-run plan" "1 case, 6 iterations" "$out"
 	[ ! -e "$tmp/r.db" ] || fail "dry-run made a database"
-	run_sl ab "$tmp/n.job" --label p --db "$tmp/r.db" --format json \
+	# under strace when there is one: the runs are written and read
+	# back for the comparison through one handle
+	local sl=run_sl
+	command -v strace >/dev/null && sl="strace_sl $tmp/ab.trace openat"
+	$sl ab "$tmp/n.job" --label p --db "$tmp/r.db" --format json \
 		--variant 'fast:' --variant "slow: argv='sleep 1'"
 	expect_eq "exit ($err)" 0 "$rc"
 	expect_eq "match by job" job "$(jval "$out" .match)"
 	expect_eq "slow regressed" regressed "$(jval "$out" '.verdict')"
+	[ ! -e "$tmp/ab.trace" ] || expect_eq "opens of the database" 1 \
+		"$(grep -c "openat([^,]*, \"$tmp/r.db\"" "$tmp/ab.trace")"
 	expect_no_leftovers
 }
 
