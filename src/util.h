@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
+#include <sys/time.h>
 #include <unistd.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
@@ -227,6 +228,12 @@ int nofile_raise(unsigned long long need, struct nofile_limits *lim);
 static inline uint64_t ts_ns(const struct timespec *ts)
 {
 	return (uint64_t)ts->tv_sec * 1000000000ull + (uint64_t)ts->tv_nsec;
+}
+
+/* A struct timeval (getrusage()'s times) in seconds. */
+static inline double tv_s(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
 }
 
 static inline uint64_t now_ns(void)

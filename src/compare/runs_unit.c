@@ -161,11 +161,19 @@ static size_t cpu_samples(const struct run *r, const struct run_case *cs,
 	return n;
 }
 
-/* One run a side, no model: common sense for a huge difference. */
+static void why_add(struct cmp_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* One run a side, no model: common sense for a huge difference, unless
+ * other processes kept the CPUs busy while either run ran. */
 static void huge(struct build *b, const struct cmp_job *j,
 		 const struct run_case *bc, const struct run_case *cs, size_t k,
 		 enum better dir, struct cmp_result *r)
 {
+	const struct run *busy = b->runs[0]->others_during > NOISE_HUGE_OTHERS_MAX ?
+				 b->runs[0] : b->runs[k]->others_during > NOISE_HUGE_OTHERS_MAX ?
+				 b->runs[k] : NULL;
+	struct cmp_result t = *r;
 	double *a = xcalloc(bc->niter + 1, sizeof(double));
 	double *x = xcalloc(cs->niter + 1, sizeof(double));
 	double *ca = xcalloc(bc->niter + 1, sizeof(double));
@@ -175,7 +183,13 @@ static void huge(struct build *b, const struct cmp_job *j,
 	size_t nca = cpu_samples(b->runs[0], bc, ca);
 	size_t ncx = cpu_samples(b->runs[k], cs, cx);
 
-	noise_huge(a, na, ca, nca, x, nx, cx, ncx, dir, &b->c->opts, r);
+	if (!busy)
+		noise_huge(a, na, ca, nca, x, nx, cx, ncx, dir, &b->c->opts, r);
+	else if (noise_huge(a, na, ca, nca, x, nx, cx, ncx, dir, &b->c->opts, &t))
+		why_add(r, "; %+.1f%% is a difference no such noise makes, but other processes used %.0f%% of the CPUs while %s ran (common sense allows %.0f%%: they stretch CPU time too); measure on a quiet machine, or alternate the runs (schedlab ab)",
+			t.change, busy->others_during,
+			busy == b->runs[0] ? "the baseline" : "the candidate",
+			NOISE_HUGE_OTHERS_MAX);
 	free(a);
 	free(x);
 	free(ca);
@@ -195,9 +209,6 @@ static const char *span(double secs, char *buf, size_t len)
 		snprintf(buf, len, "%.1f days", secs / 86400);
 	return buf;
 }
-
-static void why_add(struct cmp_result *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 static void why_add(struct cmp_result *r, const char *fmt, ...)
 {

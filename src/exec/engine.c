@@ -255,6 +255,7 @@ static void exec_environment(struct exec *x)
 	 * runs are compared run against run, whatever their iterations */
 	if (x->nplans > 1)
 		plan_warn_power(&x->plans[0], (enum stat_test)rq->test, 0.05);
+	x->own0 = exec_own_cpu();
 	x->have_t0 = !sysenv_cpu_times(&x->t0);
 }
 
@@ -290,7 +291,7 @@ static bool exec_case(struct exec *x, size_t i)
 	if (supervise_stop_pending()) {
 		x->interrupted = true;
 	} else if (last) {
-		exec_add_steal(x);
+		exec_add_during(x);
 		exec_add_switching(x->env, &x->sw, NULL);
 	}
 	exec_store_case(x, i, last);

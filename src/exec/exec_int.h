@@ -77,7 +77,9 @@ struct exec {
 	struct run job;		/* the run's cases not yet printed */
 	size_t nbrief;		/* cases printed as a line each */
 	json_t *env;		/* the machine, stored with every run */
-	struct cpu_times t0;	/* at the start, for the steal */
+	struct cpu_times t0;	/* at the start: the steal, others' use */
+	double own0;		/* this process's and its children's CPU
+				 * seconds then */
 	bool have_t0;
 	char host[256];
 	char label[256 + sizeof(((struct utsname *)0)->release)];
@@ -101,7 +103,11 @@ int exec_plans(struct plan *plans, size_t nplans, const struct run_request *rq,
 void exec_begin_runs(struct exec *x, int64_t *run_id);
 void exec_store_case(struct exec *x, size_t i, bool last);
 void exec_end_runs(struct exec *x);
-void exec_add_steal(struct exec *x);
+/* What the machine did while the run ran, into the environment: the
+ * steal, and the CPU time other processes used. */
+void exec_add_during(struct exec *x);
+/* CPU seconds used by this process and its waited-for children. */
+double exec_own_cpu(void);
 void exec_add_switching(json_t *env, const struct switching *sw,
 			struct run_switch_stats *out);
 

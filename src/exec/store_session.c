@@ -7,10 +7,13 @@
  * cost the machine (steal, knob switching).
  */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "exec/exec_int.h"
 #include "harness/identity.h"
@@ -59,21 +62,42 @@ static int store_result(struct store *st, int64_t run_id,
 	return rc;
 }
 
-/* The steal over the run so far, into the environment. */
-void exec_add_steal(struct exec *x)
+double exec_own_cpu(void)
+{
+	struct rusage self, children;
+
+	if (getrusage(RUSAGE_SELF, &self) || getrusage(RUSAGE_CHILDREN, &children))
+		return NAN;
+	return tv_s(&self.ru_utime) + tv_s(&self.ru_stime) +
+	       tv_s(&children.ru_utime) + tv_s(&children.ru_stime);
+}
+
+void exec_add_during(struct exec *x)
 {
 	const struct cpu_times *a = &x->t0;
 	struct cpu_times b;
-	uint64_t total;
+	double total, busy, own = exec_own_cpu() - x->own0, others;
+	long hz = sysconf(_SC_CLK_TCK);
 
-	if (!x->have_t0 || sysenv_cpu_times(&b)) {
+	if (!x->have_t0 || sysenv_cpu_times(&b) || hz <= 0) {
 		json_object_set_new(x->env, "steal_during_run",
+			sysenv_missing("/proc/stat: cannot be read"));
+		json_object_set_new(x->env, "others_during_run",
 			sysenv_missing("/proc/stat: cannot be read"));
 		return;
 	}
-	total = cpu_times_total(&b) - cpu_times_total(a);
+	total = (double)(cpu_times_total(&b) - cpu_times_total(a));
 	json_object_set_new(x->env, "steal_during_run", sysenv_item(json_real(
-		total ? 100.0 * (double)(b.steal - a->steal) / (double)total : 0)));
+		total ? 100.0 * (double)(b.steal - a->steal) / total : 0)));
+	/* every CPU's busy time less this run's own (its workloads are
+	 * children it waited for): what the run's neighbours took */
+	busy = (double)((b.user + b.nice + b.system + b.irq + b.softirq) -
+			(a->user + a->nice + a->system + a->irq + a->softirq));
+	others = total && isfinite(own) ? 100.0 * (busy / (double)hz - own) /
+					  (total / (double)hz) : NAN;
+	json_object_set_new(x->env, "others_during_run", isfinite(others) ?
+		sysenv_item(json_real(others < 0 ? 0 : others > 100 ? 100 : others)) :
+		sysenv_missing("getrusage: cannot be read"));
 }
 
 /* The run's status from what its cases did. */
@@ -235,7 +259,7 @@ void exec_end_runs(struct exec *x)
 		status = run_status(x->interrupted, s->complete, s->failed, x->rc);
 		if (!s->end_status || strcmp(s->end_status, status)) {
 			if (!s->end_status && !k)
-				exec_add_steal(x);
+				exec_add_during(x);
 			if (store_run_end(x->st, s->id, status, wall_now(), x->env)) {
 				x->rc = EXIT_RUN_FAILED;
 				s->stored = x->stored = ended = false;

@@ -46,11 +46,6 @@ int run_status_exit(enum run_status st)
 	}
 }
 
-static double tv_s(const struct timeval *tv)
-{
-	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
-}
-
 /* The affinity of the workload process: cpus, a cpulist, or NULL. */
 static int set_affinity(const char *cpus, struct wl_ctx *ctx)
 {

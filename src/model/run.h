@@ -97,6 +97,8 @@ struct run {
 	double started;		/* Unix time, seconds */
 	double ended;		/* NAN while running */
 	double busy_at_start;	/* % of CPU used by others; NAN: unknown */
+	double others_during;	/* % of all CPUs' time other processes used
+				 * while it ran; NAN: unknown */
 	json_t *environment;	/* owned; free-form (probe/sysenv.h) */
 	struct metric_def *metrics;	/* the union over the cases */
 	size_t nmetrics;
@@ -108,6 +110,10 @@ struct run {
 };
 
 void run_free(struct run *r);
+
+/* r->busy_at_start and r->others_during from r->environment (NAN where
+ * it does not say). */
+void run_env_figures(struct run *r);
 
 /* Releases what one case points to (run_free() does it for every case). */
 void run_case_free(struct run_case *c);

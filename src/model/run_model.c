@@ -174,3 +174,15 @@ const char *run_setting(const struct run_case *c, const char *name)
 	return NULL;
 }
 
+static double env_value(const json_t *env, const char *key)
+{
+	const json_t *v = json_object_get(json_object_get(env, key), "value");
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+void run_env_figures(struct run *r)
+{
+	r->busy_at_start = env_value(r->environment, "busy_at_start");
+	r->others_during = env_value(r->environment, "others_during_run");
+}

@@ -165,6 +165,15 @@ void noise_compare(const double *ma, size_t ra, double ia, const double *mb,
  * saying so; returns whether it did.
  */
 #define NOISE_HUGE_RATIO 2.0
+/*
+ * ... but not when other processes used more than this % of all CPUs'
+ * time while either run ran (the run's others_during_run): a neighbour
+ * that keeps the CPUs busy stretches a workload's CPU time too (more
+ * switches, colder caches: messaging's doubled beside a parallel
+ * build), so the premise fails. The caller checks it (compare/
+ * runs_unit.c); the verdict then stays inconclusive and says why.
+ */
+#define NOISE_HUGE_OTHERS_MAX 25.0
 bool noise_huge(const double *a, size_t na, const double *ca, size_t nca,
 		const double *b, size_t nb, const double *cb, size_t ncb,
 		enum better dir, const struct cmp_opts *o, struct cmp_result *r);

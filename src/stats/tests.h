@@ -183,7 +183,7 @@ struct cmp_opts {
 };
 
 #define CMP_MIN_SAMPLES 3
-#define CMP_WHY_LEN 384
+#define CMP_WHY_LEN 640
 
 /*
  * Run-to-run noise: the sample standard deviation of the log of the

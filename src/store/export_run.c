@@ -177,7 +177,6 @@ int run_from_export(const json_t *doc, const char *origin, struct run *r)
 {
 	const json_t *run = json_object_get(doc, "run");
 	const json_t *cases = json_object_get(doc, "cases");
-	const json_t *busy;
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
@@ -197,9 +196,7 @@ int run_from_export(const json_t *doc, const char *origin, struct run *r)
 	r->environment = json_deep_copy(json_object_get(doc, "environment"));
 	if (!r->environment)
 		r->environment = json_object();
-	busy = json_object_get(json_object_get(r->environment, "busy_at_start"),
-			       "value");
-	r->busy_at_start = number_or_nan(busy);
+	run_env_figures(r);
 	metrics_from_export(json_object_get(doc, "metrics"), r);
 	r->ncases = json_array_size(cases);
 	r->cases = xcalloc(r->ncases + 1, sizeof(*r->cases));

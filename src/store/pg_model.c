@@ -46,7 +46,6 @@ static int load_run(struct pg_store *s, int64_t id, const char *idtext,
 				 " pid, pid_start, boot_id, ab, variant"
 				 " FROM runs WHERE id = $1", 1, &idtext,
 				 PGRES_TUPLES_OK, "cannot read a run");
-	const json_t *busy;
 	struct store_writer w;
 
 	if (!res)
@@ -60,8 +59,6 @@ static int load_run(struct pg_store *s, int64_t id, const char *idtext,
 		PQclear(res);
 		return -1;
 	}
-	busy = json_object_get(json_object_get(r->environment, "busy_at_start"),
-			       "value");
 	r->id = id;
 	r->uuid = xstrdup(PQgetvalue(res, 0, 0));
 	r->label = pg_col_dup(res, 0, 1);
@@ -74,7 +71,7 @@ static int load_run(struct pg_store *s, int64_t id, const char *idtext,
 	r->schedlab_version = pg_col_dup(res, 0, 7);
 	r->ab = pg_col_dup(res, 0, 12);
 	r->variant = pg_col_dup(res, 0, 13);
-	r->busy_at_start = json_is_number(busy) ? json_number_value(busy) : NAN;
+	run_env_figures(r);
 	PQclear(res);
 	return 0;
 }

@@ -74,8 +74,6 @@ static int load_run(struct sqlite_store *s, int64_t id, struct run *r)
 		rc = db_error(s, "cannot read run %" PRId64, id);
 	}
 	if (!rc) {
-		const json_t *busy = json_object_get(json_object_get(
-			r->environment, "busy_at_start"), "value");
 		struct store_writer w;
 		const char *shown;
 
@@ -94,8 +92,7 @@ static int load_run(struct sqlite_store *s, int64_t id, struct run *r)
 		r->schedlab_version = db_col_dup(st, 7);
 		r->ab = db_col_dup(st, 12);
 		r->variant = db_col_dup(st, 13);
-		r->busy_at_start = json_is_number(busy) ?
-				   json_number_value(busy) : NAN;
+		run_env_figures(r);
 		if (!r->uuid)
 			r->uuid = xstrdup("");
 		if (!r->status)

@@ -25,11 +25,6 @@
 #include "workload/registry.h"
 #include "util.h"
 
-static double tv_s(const struct timeval *tv)
-{
-	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
-}
-
 char **command_argv(const struct command_cfg *c, const char **err)
 {
 	char **words = ext_split(c->argv, err), **argv;

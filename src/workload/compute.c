@@ -182,11 +182,6 @@ static int jti(const double *x, unsigned n)
 	return v < 0 ? 0 : (int)v;
 }
 
-static double tv_secs(struct timeval tv)
-{
-	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
-}
-
 /*
  * --pin-one CPU: task 1 alone on CPU, every other task on the other
  * CPUs this process may use. Fills one and rest; 0, or -1 with *why.
@@ -288,7 +283,7 @@ static int compute_run(const void *cfgp, struct wl_ctx *ctx,
 		first = fin[i] < first ? fin[i] : first;
 	}
 	wl_set(res, CMP_REAL, real);
-	wl_set(res, CMP_CPU, tv_secs(ru.ru_utime) + tv_secs(ru.ru_stime));
+	wl_set(res, CMP_CPU, tv_s(&ru.ru_utime) + tv_s(&ru.ru_stime));
 	wl_set(res, CMP_JOBS_PER_MIN, (double)cfg->jobs * n / real * 60);
 	wl_set(res, CMP_JOBS_PER_SEC_TASK, (double)cfg->jobs / real);
 	wl_set(res, CMP_JTI, jti(fin, n));
