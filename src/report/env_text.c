@@ -8,6 +8,7 @@
 
 #include "probe/sysenv.h"
 #include "report/render.h"
+#include "stats/noise.h"
 #include "util.h"
 
 /* Wide enough for "migration_cost_ns". */
@@ -291,6 +292,22 @@ static void load_line(FILE *f, const json_t *it, int ncpu)
 	fputc('\n', f);
 }
 
+/* A run's others_during_run, when it has one (runs before it, and
+ * `schedlab env`, do not). */
+static void others_line(FILE *f, const json_t *it)
+{
+	json_t *v;
+
+	if (!it)
+		return;
+	label(f, "others during");
+	if (!(v = value_or_why(f, it)))
+		return;
+	fprintf(f, "%.0f%% of the CPUs' time used by other processes while it ran%s\n",
+		json_number_value(v), json_number_value(v) > NOISE_HUGE_OTHERS_MAX ?
+		" (busy: no common-sense verdict from one run a side)" : "");
+}
+
 /* "v1.2-3-gdeadbee-dirty (commit FULL, work tree DIR)" */
 static void git_text_line(FILE *f, const json_t *it)
 {
@@ -351,6 +368,7 @@ void render_env_text(FILE *f, const json_t *env)
 	line(f, "thp", item(env, "memory", "thp"));
 	load_line(f, json_object_get(env, "load_at_start"), online ?
 		  (int)json_integer_value(json_object_get(online, "count")) : 0);
+	others_line(f, json_object_get(env, "others_during_run"));
 	per_cpu_line(f, "cpufreq driver", item(env, "cpufreq", "driver"));
 	per_cpu_line(f, "cpufreq governor", item(env, "cpufreq", "governor"));
 	line(f, "cpuidle driver", item(env, "cpuidle", "driver"));

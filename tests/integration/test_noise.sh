@@ -331,6 +331,8 @@ test_others_during_run_recorded() {
 	expect_eq "run beside the hogs" 0 "$rc"
 	[ "$(sqlite3 "$tmp/r.db" "SELECT json_extract(environment, '\$.others_during_run.value') > 50 AND json_extract(environment, '\$.others_during_run.value') <= 100 FROM runs WHERE label = 'busy'")" = 1 ] ||
 		fail "others_during_run beside $n hogs: $(sqlite3 "$tmp/r.db" "SELECT json_extract(environment, '\$.others_during_run') FROM runs WHERE label = 'busy'")"
+	run_sl show busy --db "$tmp/r.db"
+	expect_match "show says it" "others during +[0-9]+% of the CPUs' time used by other processes while it ran \(busy: no common-sense verdict" "$out"
 }
 
 # Issue 39, item 3: "no change beyond X%" is an answer. With this host's
