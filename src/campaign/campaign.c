@@ -451,7 +451,6 @@ static int known_update(struct campaign *c, struct store *st)
 			kn->runs[s] = runs[i];
 			kn->have[s] = true;
 		}
-		memset(&runs[i], 0, sizeof(runs[i]));
 		kn->merged[boot[i]] = true;
 	}
 	rc = 0;
