@@ -255,8 +255,8 @@ static void exec_environment(struct exec *x)
 	 * runs are compared run against run, whatever their iterations */
 	if (x->nplans > 1)
 		plan_warn_power(&x->plans[0], (enum stat_test)rq->test, 0.05);
-	x->own0 = exec_own_cpu();
 	x->have_t0 = !sysenv_cpu_times(&x->t0);
+	exec_during_begin(x);
 }
 
 /*

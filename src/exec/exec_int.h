@@ -8,6 +8,7 @@
 #define SCHEDLAB_EXEC_INT_H
 
 #include <jansson.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -77,10 +78,15 @@ struct exec {
 	struct run job;		/* the run's cases not yet printed */
 	size_t nbrief;		/* cases printed as a line each */
 	json_t *env;		/* the machine, stored with every run */
-	struct cpu_times t0;	/* at the start: the steal, others' use */
-	double own0;		/* this process's and its children's CPU
-				 * seconds then */
+	struct cpu_times t0;	/* at the start: the steal */
 	bool have_t0;
+	/* at the start, for what others used of the CPUs the run may use
+	 * (allowed, its affinity): their times summed, and this process's
+	 * and its children's CPU seconds */
+	cpu_set_t allowed;
+	struct cpu_times mine0;
+	double own0;
+	bool have_mine0;
 	char host[256];
 	char label[256 + sizeof(((struct utsname *)0)->release)];
 	char ab[40];		/* the uuid linking the sides' runs */
@@ -106,8 +112,8 @@ void exec_end_runs(struct exec *x);
 /* What the machine did while the run ran, into the environment: the
  * steal, and the CPU time other processes used. */
 void exec_add_during(struct exec *x);
-/* CPU seconds used by this process and its waited-for children. */
-double exec_own_cpu(void);
+/* At the start: what exec_add_during() measures from, into x. */
+void exec_during_begin(struct exec *x);
 void exec_add_switching(json_t *env, const struct switching *sw,
 			struct run_switch_stats *out);
 

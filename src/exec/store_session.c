@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "exec/exec_int.h"
+#include "monitor/monitor.h"
+#include "probe/procfs.h"
 #include "harness/identity.h"
 #include "harness/result.h"
 #include "report/render.h"
@@ -62,7 +64,8 @@ static int store_result(struct store *st, int64_t run_id,
 	return rc;
 }
 
-double exec_own_cpu(void)
+/* CPU seconds used by this process and its waited-for children. */
+static double own_cpu(void)
 {
 	struct rusage self, children;
 
@@ -72,32 +75,79 @@ double exec_own_cpu(void)
 	       tv_s(&children.ru_utime) + tv_s(&children.ru_stime);
 }
 
+/* The times of the CPUs in set that /proc/stat lists, summed into *t:
+ * how many there were; 0 when it cannot be read. */
+static int allowed_times(const cpu_set_t *set, struct cpu_times *t)
+{
+	size_t len;
+	char *buf = monitor_slurp("/proc/stat", &len);
+	struct stat_cpus s;
+	int n = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (!buf || procfs_parse_stat(buf, len, &s)) {
+		free(buf);
+		return 0;
+	}
+	free(buf);
+	for (int c = 0; c < s.nr_cpus && c < CPU_SETSIZE; c++) {
+		const struct cpu_times *p = &s.cpu[c];
+
+		if (!s.present[c] || !CPU_ISSET(c, set))
+			continue;
+		t->user += p->user, t->nice += p->nice, t->system += p->system;
+		t->idle += p->idle, t->iowait += p->iowait, t->irq += p->irq;
+		t->softirq += p->softirq, t->steal += p->steal;
+		n++;
+	}
+	stat_cpus_free(&s);
+	return n;
+}
+
+void exec_during_begin(struct exec *x)
+{
+	x->own0 = own_cpu();
+	x->have_mine0 = !sched_getaffinity(0, sizeof(x->allowed), &x->allowed) &&
+			allowed_times(&x->allowed, &x->mine0) > 0 &&
+			isfinite(x->own0);
+}
+
+/* What other processes used of the CPUs the run may use, % of their
+ * time: their busy time less this run's own (its workloads are children
+ * it waited for); NAN when it cannot be told. */
+static double others_during(const struct exec *x)
+{
+	const struct cpu_times *a = &x->mine0;
+	struct cpu_times b;
+	double own = own_cpu() - x->own0, total, busy;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (!x->have_mine0 || !allowed_times(&x->allowed, &b) || hz <= 0 ||
+	    !isfinite(own) || cpu_times_total(&b) <= cpu_times_total(a))
+		return NAN;
+	total = (double)(cpu_times_total(&b) - cpu_times_total(a));
+	busy = (double)cpu_times_busy(&b) - (double)cpu_times_busy(a);
+	return fmin(100, fmax(0, 100.0 * (busy - own * (double)hz) / total));
+}
+
 void exec_add_during(struct exec *x)
 {
 	const struct cpu_times *a = &x->t0;
 	struct cpu_times b;
-	double total, busy, own = exec_own_cpu() - x->own0, others;
-	long hz = sysconf(_SC_CLK_TCK);
+	double others = others_during(x);
+	uint64_t total;
 
-	if (!x->have_t0 || sysenv_cpu_times(&b) || hz <= 0) {
+	json_object_set_new(x->env, "others_during_run", isfinite(others) ?
+		sysenv_item(json_real(others)) :
+		sysenv_missing("/proc/stat's CPU lines or getrusage() cannot be read"));
+	if (!x->have_t0 || sysenv_cpu_times(&b)) {
 		json_object_set_new(x->env, "steal_during_run",
-			sysenv_missing("/proc/stat: cannot be read"));
-		json_object_set_new(x->env, "others_during_run",
 			sysenv_missing("/proc/stat: cannot be read"));
 		return;
 	}
-	total = (double)(cpu_times_total(&b) - cpu_times_total(a));
+	total = cpu_times_total(&b) - cpu_times_total(a);
 	json_object_set_new(x->env, "steal_during_run", sysenv_item(json_real(
-		total ? 100.0 * (double)(b.steal - a->steal) / total : 0)));
-	/* every CPU's busy time less this run's own (its workloads are
-	 * children it waited for): what the run's neighbours took */
-	busy = (double)((b.user + b.nice + b.system + b.irq + b.softirq) -
-			(a->user + a->nice + a->system + a->irq + a->softirq));
-	others = total && isfinite(own) ? 100.0 * (busy / (double)hz - own) /
-					  (total / (double)hz) : NAN;
-	json_object_set_new(x->env, "others_during_run", isfinite(others) ?
-		sysenv_item(json_real(others < 0 ? 0 : others > 100 ? 100 : others)) :
-		sysenv_missing("getrusage: cannot be read"));
+		total ? 100.0 * (double)(b.steal - a->steal) / (double)total : 0)));
 }
 
 /* The run's status from what its cases did. */

@@ -97,7 +97,7 @@ struct run {
 	double started;		/* Unix time, seconds */
 	double ended;		/* NAN while running */
 	double busy_at_start;	/* % of CPU used by others; NAN: unknown */
-	double others_during;	/* % of all CPUs' time other processes used
+	double others_during;	/* % of its CPUs' time other processes used
 				 * while it ran; NAN: unknown */
 	json_t *environment;	/* owned; free-form (probe/sysenv.h) */
 	struct metric_def *metrics;	/* the union over the cases */

@@ -129,11 +129,6 @@ double mon_pct(uint64_t part, uint64_t total)
 	return total ? 100.0 * (double)part / (double)total : NAN;
 }
 
-static uint64_t busy_of(const struct cpu_times *t)
-{
-	return t->user + t->nice + t->system + t->irq + t->softirq;
-}
-
 static void cpu_sample(void *state, double dt, double *out)
 {
 	struct cpu_mon *m = state;
@@ -149,7 +144,7 @@ static void cpu_sample(void *state, double dt, double *out)
 		const struct cpu_times *a = &m->prev.all, *b = &now.all;
 		uint64_t tot = cpu_times_total(b) - cpu_times_total(a);
 
-		out[0] = mon_pct(busy_of(b) - busy_of(a), tot);
+		out[0] = mon_pct(cpu_times_busy(b) - cpu_times_busy(a), tot);
 		out[1] = mon_pct(b->iowait - a->iowait, tot);
 		out[2] = mon_pct(b->steal - a->steal, tot);
 	}
@@ -163,7 +158,7 @@ static void cpu_sample(void *state, double dt, double *out)
 			continue;
 		a = &m->prev.cpu[c];
 		b = &now.cpu[c];
-		v = mon_pct(busy_of(b) - busy_of(a), cpu_times_total(b) - cpu_times_total(a));
+		v = mon_pct(cpu_times_busy(b) - cpu_times_busy(a), cpu_times_total(b) - cpu_times_total(a));
 		out[4 + i] = v;
 		if (isfinite(v)) {
 			lo = v < lo ? v : lo;

@@ -110,6 +110,13 @@ static inline uint64_t cpu_times_total(const struct cpu_times *t)
 	       t->softirq + t->steal;
 }
 
+/* The time the CPUs ran something of this machine's (not idle, not
+ * waiting for I/O, not stolen). */
+static inline uint64_t cpu_times_busy(const struct cpu_times *t)
+{
+	return t->user + t->nice + t->system + t->irq + t->softirq;
+}
+
 /*
  * Parses the aggregate line ("cpu  3009 0 35124 124176 223 0 87 40 0 0";
  * fields after the fourth may be missing on old kernels and read as 0).

@@ -166,8 +166,8 @@ void noise_compare(const double *ma, size_t ra, double ia, const double *mb,
  */
 #define NOISE_HUGE_RATIO 2.0
 /*
- * ... but not when other processes used more than this % of all CPUs'
- * time while either run ran (the run's others_during_run): a neighbour
+ * ... but not when other processes used more than this % of the time
+ * of the CPUs it may use while either run ran (the run's others_during_run): a neighbour
  * that keeps the CPUs busy stretches a workload's CPU time too (more
  * switches, colder caches: messaging's doubled beside a parallel
  * build), so the premise fails. The caller checks it (compare/
