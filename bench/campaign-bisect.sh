@@ -42,8 +42,8 @@ done
 
 echo "campaign-bisect: $trials trials, $n commits, ${slow}% slowdown, WORK ${WORK:-30000000}," \
 	"$iters iterations a boot, cpus ${cpus:-any}, boot offsets ${offset}%, seed $seed${ARGS:+, $ARGS}" >&2
-printf '%-5s %-4s %-6s %5s %5s %5s %9s %6s %8s  %s\n' trial bad found steps wrong skips ref_boots boots wall_s \
-	"boots per step"
+printf '%-5s %-4s %-6s %5s %5s %5s %9s %6s %8s %8s  %s\n' trial bad found steps wrong skips ref_boots boots wall_s \
+	bad/good "its commit's boots per step"
 found=0 wrong_all=0 calls_all=0 walls=() per=() totals=()
 for ((t = 1; t <= trials; t++)); do
 	d=$tmp/t$t
@@ -96,11 +96,13 @@ for ((t = 1; t <= trials; t++)); do
 	wrong_all=$((wrong_all + wrong))
 	refs=$(jq '[.boots[] | select(.phase == "done" and (.state == "good" or .state == "bad"))] | length' <<<"$doc")
 	total=$(jq '[.boots[] | select(.phase == "done")] | length' <<<"$doc")
+	# the headline's bad/good as the campaign last measured it
+	ratio=$(jq -r '.bisect.distance // empty | exp | . * 1000 | round / 1000' <<<"$doc")
 	totals+=("$total")
 	walls+=("$wall")
 	per+=("${boots[@]}")
-	printf '%-5s %-4s %-6s %5s %5s %5s %9s %6s %8s  %s\n' "$t" "$bad" "$ok" "$steps" "$wrong" \
-		"$skips" "$refs" "$total" "$wall" "${boots[*]}"
+	printf '%-5s %-4s %-6s %5s %5s %5s %9s %6s %8s %8s  %s\n' "$t" "$bad" "$ok" "$steps" "$wrong" \
+		"$skips" "$refs" "$total" "$wall" "${ratio:--}" "${boots[*]}"
 done
 p90() { sort -g | awk '{ v[NR] = $1 } END { i = int(0.9 * NR + 0.999999); print v[i ? i : 1] }'; }
 echo

@@ -295,24 +295,50 @@ static int boot(struct campaign *c, struct store *st, const char *db,
 	return campaign_boot_state(c, st, db, s);
 }
 
+/* A number drawn from the seed for step p's round `round`. */
+static uint64_t draw(const struct campaign *c, const struct camp_step *p,
+		     unsigned round)
+{
+	return (c->seed ^ ((uint64_t)p->from * 0x9e3779b97f4a7c15ULL) ^
+		((uint64_t)round * 0xbf58476d1ce4e5b9ULL)) * 0x94d049bb133111ebULL;
+}
+
 /*
- * What step p boots next: its rounds boot the candidate, good and bad
- * once each, in an order shuffled per round from the seed (as a
- * campaign's pairs), so that the machine's drift while the step runs
- * falls on the three alike and drift between steps not at all. The
- * state whose boot of the current round is still to come.
+ * What step p boots next, in rounds of three boots in an order drawn
+ * per round from the seed (as a campaign's pairs), so that the
+ * machine's drift while the step runs falls alike on what it compares.
+ * Until good and bad are shown to differ, a round boots the candidate,
+ * good and bad once each. After, the references' distance is known and
+ * the level model carries what they say from boot to boot: a round
+ * boots the candidate twice and one reference - whichever has been
+ * booted less - once. The state whose boot of the current round is
+ * still to come.
  */
 static unsigned step_next(const struct campaign *c, const struct camp_step *p)
 {
-	unsigned who[3] = { p->state, 0, 1 }, n[3], round, first;
+	const struct camp_bisect *b = c->bisect;
+	unsigned who[3] = { p->state, 0, 1 }, n[3], round, first, pre, nc, nr, ref;
 	uint64_t z;
 
 	for (int i = 0; i < 3; i++)
 		n[i] = bisect_runs_since(c, who[i], p->from);
+	if (b->gated) {
+		/* the gate's rounds, where they were this step's */
+		pre = p == b->steps ? b->refs : 0;
+		nc = n[0] - (n[0] < pre ? n[0] : pre);
+		nr = n[1] + n[2] - (n[1] + n[2] < 2 * pre ? n[1] + n[2] : 2 * pre);
+		round = nc / 2 < nr ? nc / 2 : nr;
+		z = draw(c, p, round);
+		if (nr > round || nc - 2 * round < (unsigned)((z >> 33) % 3))
+			return p->state;
+		ref = bisect_runs_of(c, 0) < bisect_runs_of(c, 1) ? 0 :
+		      bisect_runs_of(c, 1) < bisect_runs_of(c, 0) ? 1 :
+		      (unsigned)(z >> 62 & 1);
+		return ref;
+	}
 	round = n[0] < n[1] ? n[0] : n[1];
 	round = round < n[2] ? round : n[2];
-	z = (c->seed ^ ((uint64_t)p->from * 0x9e3779b97f4a7c15ULL) ^
-	     ((uint64_t)round * 0xbf58476d1ce4e5b9ULL)) * 0x94d049bb133111ebULL;
+	z = draw(c, p, round);
 	first = (unsigned)((z >> 33) % 3);
 	for (int i = 0; i < 3; i++) {
 		unsigned k = (first + (unsigned)i * (1 + (unsigned)(z >> 62 & 1))) % 3;
@@ -339,86 +365,88 @@ static void plan_say(struct campaign *c, const struct bis_est *e, unsigned n)
 	if (plan == b->plan)
 		return;
 	b->plan = plan;
-	printf("campaign %s: bad/good %.3f (p=%.2g, run-to-run noise %.1f%%, %u rounds): a step takes about %u rounds of 3 boots, at most %u; about %u boots more for the %u steps git has left\n",
-	       c->name, exp(e->d), e->p, 100 * e->s, n, b->plan, b->max_step,
-	       3 * b->plan * (b->steps_left + 1), b->steps_left + 1);
+	printf("campaign %s: bad/good %.3f (p=%.2g, run-to-run noise %.1f%%, the level drifting up to %.1f%% a boot; %u boots of good and bad, this step's %u rounds): a step takes about %u rounds of 3 boots (its commit twice, a reference once), at most %u; about %u boots more for the %u steps git has left\n",
+	       c->name, exp(e->d), e->p, 100 * e->s, 100 * e->r * e->s, e->refs, n,
+	       b->plan, b->max_step, 3 * b->plan * (b->steps_left + 1), b->steps_left + 1);
 }
 
 /*
- * The gate, at the end of the first step's rounds: good and bad differ
- * (gated), or they cannot be told apart at the planned rounds, or they
- * are shown not to differ by more than the threshold (both stop the
- * campaign). 0 to go on, else resume's exit status.
+ * The gate, at the end of each of the first step's rounds: Wald's test
+ * says good and bad differ (gated), or that they differ by less than
+ * the threshold, or they cannot be told apart at the planned rounds
+ * (both stop the campaign). 0 to go on, else resume's exit status.
  */
 static int gate(struct campaign *c, struct store *st, const struct bis_est *e,
 		unsigned n)
 {
 	struct camp_bisect *b = c->bisect;
-	unsigned look = bisect_gate_look(n), plan, next;
-	double alpha, delta = log1p(c->threshold / 100), q;
+	unsigned plan = bisect_gate_plan(e, c->threshold, n);
+	double llr, q = gsl_cdf_ugaussian_Qinv(0.05) * e->se;
+	int g = bisect_gate(e, c->threshold, &llr);
 	char why[500];
 
 	b->refs = n;
-	if (look && e->p < bisect_gate_alpha(look)) {
+	if (g > 0) {
 		b->gated = true;
 		return 0;
 	}
 	/* the most rounds are planned anew at every round, from the noise
-	 * measured so far and the next look's alpha */
-	for (next = n; !bisect_gate_look(next); next++)
-		;
-	alpha = bisect_gate_alpha(bisect_gate_look(next));
-	q = gsl_cdf_tdist_Pinv(1 - alpha, e->df) * e->se;
-	plan = bisect_gate_plan(e, c->threshold, bisect_gate_look(next));
+	 * measured so far: twice those a distance of the threshold takes */
 	b->max_refs = b->max_refs_opt ? b->max_refs_opt :
-		      plan > BISECT_MAX_REFS ? BISECT_MAX_REFS :
-		      plan > BISECT_GATE_MIN ? plan : BISECT_GATE_MIN;
-	if (fabs(e->d) + q < delta)
-		snprintf(why, sizeof(why), "the good and bad commits differ by less than %g%% (bad/good %.3f, at most %.1f%% either way at p < %.2g; run-to-run noise %.1f%%, %u rounds): nothing to bisect at --threshold %g",
-			 c->threshold, exp(e->d), 100 * expm1(fabs(e->d) + q), alpha,
-			 100 * e->s, n, c->threshold);
+		      2 * plan > BISECT_MAX_REFS ? BISECT_MAX_REFS :
+		      2 * plan > BISECT_GATE_MIN ? 2 * plan : BISECT_GATE_MIN;
+	if (g < 0)
+		snprintf(why, sizeof(why), "the good and bad commits differ by less than %g%% (bad/good %.3f, at most %.1f%% either way at 90%%, log likelihood ratio of %g%% against none %.2f; run-to-run noise %.1f%%, %u rounds): nothing to bisect at --threshold %g",
+			 c->threshold, exp(e->d), 100 * expm1(fabs(e->d) + q), c->threshold,
+			 llr, 100 * e->s, n, c->threshold);
 	else if (n >= b->max_refs)
-		snprintf(why, sizeof(why), "the good and bad commits do not differ after %u rounds (bad/good %.3f, p=%.2g, run-to-run noise %.1f%%; a difference of %g%% would be found at %u): nothing to bisect, or raise --max-ref-boots",
+		snprintf(why, sizeof(why), "the good and bad commits do not differ after %u rounds (bad/good %.3f, p=%.2g, run-to-run noise %.1f%%; a difference of %g%% would take about %u): nothing to bisect, or raise --max-ref-boots",
 			 n, exp(e->d), e->p, 100 * e->s, c->threshold, plan);
 	else
 		return campaign_save(st, c, false) ? 2 : 0;
 	return campaign_stop(c, st, "failed", 1, why);
 }
 
-/* The step p measuring: a look at the end of each round (the gate's
- * first, until good and bad differ), or its next boot. */
+/* The step p measuring: until good and bad differ, the gate's look at
+ * the end of each round; then a look after every boot; or its next
+ * boot. */
 static int measuring(struct campaign *c, struct store *st, const char *db,
 		     struct camp_step *p, bool *again)
 {
 	struct camp_bisect *b = c->bisect;
-	unsigned n = bisect_rounds(c, p);
+	unsigned n = bisect_rounds(c, p), rounds;
 	const char *call = NULL;
 	struct bis_est e;
 	int rc;
 
 	*again = true;
-	if (n >= BISECT_MIN_REFS && bisect_runs_since(c, p->state, p->from) == n &&
+	if (!b->gated && n >= BISECT_MIN_REFS &&
+	    bisect_runs_since(c, p->state, p->from) == n &&
 	    bisect_runs_since(c, 0, p->from) == n &&
 	    bisect_runs_since(c, 1, p->from) == n) {
 		if (bisect_values(c, st))
 			return 2;
 		bisect_estimate(c, &e);
-		if (!b->gated) {
-			rc = gate(c, st, &e, n);
-			if (rc || strcmp(c->status, "running")) {
-				*again = false;
-				return rc;
-			}
+		rc = gate(c, st, &e, n);
+		if (rc || strcmp(c->status, "running")) {
+			*again = false;
+			return rc;
 		}
-		if (b->gated) {
-			plan_say(c, &e, n);
-			bisect_call(c, p, &e, &call, &p->why);
-			p->looks = n;
-			if (!call && n >= b->max_step)
-				call = "skip";
-			if (call)
-				return decide(c, st, p, call);
-		}
+	}
+	/* two boots of the candidate at least: one boot gone wrong is not
+	 * a call */
+	if (b->gated && bisect_runs_since(c, p->state, p->from) >= BISECT_MIN_REFS) {
+		if (bisect_values(c, st))
+			return 2;
+		bisect_estimate(c, &e);
+		rounds = bisect_step_boots(c, p) / 3;
+		plan_say(c, &e, rounds);
+		bisect_call(c, p, &e, &call, &p->why);
+		p->looks = rounds;
+		if (!call && rounds >= b->max_step)
+			call = "skip";
+		if (call)
+			return decide(c, st, p, call);
 	}
 	return boot(c, st, db, step_next(c, p), p, again);
 }

@@ -10,20 +10,25 @@
 #include "campaign/campaign.h"
 
 /*
- * What the boots so far say, every step's rounds a block of its own:
- * the references' distance and the run-to-run noise, as logs.
+ * What the references' boots so far say, through the level model of
+ * bisect_test.c (the machine's level a random walk between boots): the
+ * references' distance and the run-to-run noise, as logs, and the
+ * drift.
  */
 struct bis_est {
-	double d;		/* log(bad / good): the blocks' differences
-				 * of means, weighted by their boots */
+	double d;		/* log(bad / good), the level's drift taken
+				 * out */
 	double se;		/* its standard error */
 	double p;		/* two-sided p of d against 0 (t, df) */
-	double s;		/* the noise: sd of a boot's value about its
-				 * state's mean in its block, pooled */
+	double s;		/* the noise: sd of a boot's value about the
+				 * level at its time and its state's effect */
+	double r;		/* the level's drift: its sd a median gap
+				 * between boots, in units of s; its upper
+				 * 90% bound (what the calls use) */
 	double df;		/* its degrees of freedom */
 	double d_use, s_use;	/* what the calls use: d shrunk to its
 				 * lower one-sigma bound, s raised to its
-				 * upper 75% bound */
+				 * upper 90% bound */
 	unsigned refs;		/* boots of good and bad, together */
 };
 
@@ -37,16 +42,19 @@ void bisect_estimate(const struct campaign *c, struct bis_est *e);
 /* Complete rounds (candidate, good and bad each) of step p. */
 unsigned bisect_rounds(const struct campaign *c, const struct camp_step *p);
 
-/* The gate's look at `rounds` of the first step: its index (1, 2, ...),
- * 0 when no look falls there; each look's alpha (spent over however
- * many looks: their sum is BISECT_ALPHA). */
-unsigned bisect_gate_look(unsigned rounds);
-double bisect_gate_alpha(unsigned look);
+/* Boots of step p measured: its candidate's and the references'. */
+unsigned bisect_step_boots(const struct campaign *c, const struct camp_step *p);
 
-/* Rounds at which a distance of threshold% is found by the gate at
- * `look`, from the noise e measured (0: not yet known). */
+/* The gate on the estimates e: 1 good and bad differ, -1 they are shown
+ * to differ by less than threshold%, 0 not yet; *llr the log likelihood
+ * ratio of a distance of the threshold against none. */
+int bisect_gate(const struct bis_est *e, double threshold, double *llr);
+
+/* The rounds the gate is expected to take when good and bad differ by
+ * threshold% (Wald's approximation), from the estimates e of `rounds`
+ * rounds (0: e's noise alone, beforehand); 0 when not yet known. */
 unsigned bisect_gate_plan(const struct bis_est *e, double threshold,
-			  unsigned look);
+			  unsigned rounds);
 
 /* The rounds a step is expected to take (Wald's approximation), from
  * e's distance and noise; BISECT_MIN_REFS at least. */
@@ -59,7 +67,7 @@ unsigned bisect_predict(double s, double threshold, unsigned steps,
 			unsigned *gate_rounds, unsigned *step_rounds);
 
 /* The call on step p's candidate by the sequential probability ratio
- * test of its rounds, e the estimates: "good", "bad" or NULL (none
+ * test of its boots against the level model, e the estimates: "good", "bad" or NULL (none
  * yet), *why its words (replaced). */
 int bisect_call(const struct campaign *c, const struct camp_step *p,
 		const struct bis_est *e, const char **call, char **why);

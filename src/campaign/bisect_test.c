@@ -82,148 +82,217 @@ int bisect_values(struct campaign *c, struct store *st)
 	return 0;
 }
 
-/* The block (step) boot k belongs to: the last step begun at or before
- * it; its rounds are compared with each other only. */
-static size_t block_of(const struct camp_bisect *b, size_t k)
-{
-	size_t j = 0;
+/*
+ * The level model. The machine's level wanders between boots (a random
+ * walk: its variance grows by (r s)^2 a unit of time, a unit the median
+ * time between two boots); a boot's value is the level at its time, plus
+ * its state's effect (0 good, D bad, the candidate one or the other),
+ * plus noise of sd s. A Kalman filter over the boots in time order
+ * gives each boot's innovation - its value less what the boots before
+ * it predicted - and its variance; the innovations are independent, so
+ * the likelihood of any hypothesis is their product. r = 0 is a level
+ * that never moves (every reference ever booted pooled); a large r
+ * compares each boot with its neighbours only. r, D and s are estimated
+ * from the references' boots, and the calls take r at its upper bound:
+ * drift taken too small would let old references place a new candidate.
+ */
+struct obs {
+	double y;		/* the boot's value */
+	double t;		/* its time, in median gaps between boots */
+	int kind;		/* 0 good, 1 bad, 2 the candidate */
+};
 
-	for (size_t i = 0; i < b->nsteps; i++)
-		if (b->steps[i].from <= k)
-			j = i;
-	return j;
-}
-
-/* The values of state s in block j, in boot order, into v (room for
- * c->nboots); how many. */
-static size_t block_values(const struct campaign *c, size_t j, unsigned s,
-			   double *v)
+/* Every boot's time in units of the median gap between consecutive
+ * hook calls (one a boot where the times are unknown), into t. */
+static void boot_times(const struct campaign *c, double *t)
 {
+	double *gap = xcalloc(c->nboots + 1, sizeof(double)), med = 1;
 	size_t n = 0;
 
-	for (size_t k = 0; k < c->nboots; k++)
-		if (c->boots[k].state == s && c->boots[k].phase == PH_DONE &&
-		    isfinite(c->boots[k].value) && block_of(c->bisect, k) == j)
-			v[n++] = c->boots[k].value;
+	for (size_t k = 1; k < c->nboots; k++) {
+		double g = c->boots[k].hooked_at - c->boots[k - 1].hooked_at;
+
+		if (c->boots[k - 1].hooked_at > 0 && g > 0)
+			gap[n++] = g;
+	}
+	if (n && (stats_median(gap, n, &med) || !(med > 0)))
+		med = 1;
+	for (size_t k = 0; k < c->nboots; k++) {
+		double g = k ? c->boots[k].hooked_at - c->boots[k - 1].hooked_at : 0;
+
+		t[k] = !k ? 0 : t[k - 1] + (c->boots[k - 1].hooked_at > 0 && g / med > 1 ?
+					    g / med : 1);
+	}
+	free(gap);
+}
+
+/* The measured boots of the references, and of step p's candidate where
+ * p is not NULL, in time order, into o (room for c->nboots); how many. */
+static size_t observations(const struct campaign *c, const struct camp_step *p,
+			   struct obs *o)
+{
+	double *t = xcalloc(c->nboots + 1, sizeof(double));
+	size_t n = 0;
+
+	boot_times(c, t);
+	for (size_t k = 0; k < c->nboots; k++) {
+		const struct camp_boot *bt = &c->boots[k];
+		int kind = bt->state < 2 ? (int)bt->state :
+			   p && bt->state == p->state && k >= p->from ? 2 : -1;
+
+		if (kind >= 0 && bt->phase == PH_DONE && isfinite(bt->value))
+			o[n++] = (struct obs){ .y = bt->value, .t = t[k], .kind = kind };
+	}
+	free(t);
 	return n;
 }
 
-/*
- * Block j's complete rounds as a two-way layout, rounds by states (good,
- * bad and its candidate, where booted): the residual sum of squares of
- * the additive model - a round's own level taken out, so that the
- * machine's drift between rounds is not taken for noise - with its
- * degrees of freedom, and the sum of the rounds' bad - good.
- */
-static size_t block_rounds(const struct campaign *c, size_t j, double *ss,
-			   double *df, double *dsum)
+/* Sums over the innovations (the first, the level's start, left out) of
+ * the filter at drift r, noise 1: of a^2/F, a b/F and b^2/F, a the
+ * innovations of y less d times bad, b those of the indicator of `col`
+ * (1 bad, 2 the candidate), F their variances; and of log F. */
+struct sums {
+	double aa, ab, bb, logf;
+	size_t m;		/* innovations summed */
+};
+
+static void kfilter(const struct obs *o, size_t n, double r, double d, int col,
+		    struct sums *sm)
 {
-	unsigned who[3] = { 0, 1, c->bisect->nsteps ? c->bisect->steps[j].state : 0 };
-	size_t len[3], n, k = c->bisect->nsteps ? 3 : 2;
-	double *v[3], grand = 0, rm, sm[3] = { 0 };
+	double la = 0, lb = 0, p = 0;
 
-	for (size_t i = 0; i < 3; i++) {
-		v[i] = xcalloc(c->nboots + 1, sizeof(double));
-		len[i] = i < k ? block_values(c, j, who[i], v[i]) : 0;
-	}
-	if (k == 3 && !len[2])
-		k = 2;		/* its build failed: no candidate */
-	n = len[0] < len[1] ? len[0] : len[1];
-	if (k == 3 && len[2] < n)
-		n = len[2];
-	*ss = *df = *dsum = 0;
-	for (size_t i = 0; i < n; i++) {
-		for (size_t t = 0; t < k; t++) {
-			sm[t] += v[t][i] / (double)n;
-			grand += v[t][i] / (double)(n * k);
-		}
-		*dsum += v[1][i] - v[0][i];
-	}
-	for (size_t i = 0; i < n; i++) {
-		rm = 0;
-		for (size_t t = 0; t < k; t++)
-			rm += v[t][i] / (double)k;
-		for (size_t t = 0; t < k; t++) {
-			double r = v[t][i] - rm - sm[t] + grand;
+	memset(sm, 0, sizeof(*sm));
+	for (size_t k = 0; k < n; k++) {
+		double y = o[k].y - (o[k].kind == 1 ? d : 0);
+		double z = o[k].kind == col ? 1 : 0, f, a, b;
 
-			*ss += r * r;
+		if (!k) {	/* a diffuse start: the first boot is the level */
+			la = y;
+			lb = z;
+			p = 1;
+			continue;
 		}
+		p += r * r * (o[k].t - o[k - 1].t);
+		f = p + 1;
+		a = y - la;
+		b = z - lb;
+		la += p / f * a;
+		lb += p / f * b;
+		p /= f;
+		sm->aa += a * a / f;
+		sm->ab += a * b / f;
+		sm->bb += b * b / f;
+		sm->logf += log(f);
+		sm->m++;
 	}
-	*df = n > 1 ? (double)((n - 1) * (k - 1)) : 0;
-	for (size_t i = 0; i < 3; i++)
-		free(v[i]);
-	return n;
+}
+
+/* The drift ratios tried: 0, then 0.01 growing by 30% to about 5. */
+#define DRIFT_GRID 26
+static double drift_at(int i)
+{
+	return i ? 0.01 * pow(1.3, i - 1) : 0;
 }
 
 void bisect_estimate(const struct campaign *c, struct bis_est *e)
 {
-	const struct camp_bisect *b = c->bisect;
-	size_t nblocks = b->nsteps ? b->nsteps : 1;
-	double ss = 0, wsum = 0, dsum = 0;
+	struct obs *o = xcalloc(c->nboots + 1, sizeof(*o));
+	size_t n = observations(c, NULL, o);
+	double ll[DRIFT_GRID], se[DRIFT_GRID], best = -INFINITY;
+	struct sums sm;
+	int use = -1;
 
 	memset(e, 0, sizeof(*e));
-	for (size_t j = 0; j < nblocks; j++) {
-		double bss, bdf, bd;
-		size_t n = block_rounds(c, j, &bss, &bdf, &bd);
+	e->d = e->se = e->p = e->s = e->d_use = e->s_use = NAN;
+	e->refs = (unsigned)n;
+	/* the profile likelihood of each drift ratio, D and s taken out */
+	for (int i = 0; i < DRIFT_GRID; i++) {
+		double rss;
 
-		ss += bss;
-		e->df += bdf;
-		/* a block's mean of bad - good has variance 2 s^2 / n */
-		wsum += (double)n / 2;
-		dsum += bd / 2;
-		e->refs += (unsigned)(2 * n);
+		kfilter(o, n, drift_at(i), 0, 1, &sm);
+		rss = sm.bb > 0 ? sm.aa - sm.ab * sm.ab / sm.bb : 0;
+		ll[i] = sm.m > 2 && rss > 0 ?
+			-0.5 * (double)sm.m * log(rss / (double)sm.m) - 0.5 * sm.logf :
+			-INFINITY;
+		se[i] = isfinite(ll[i]) ? sqrt(rss / ((double)sm.m - 1) / sm.bb) : 0;
+		best = ll[i] > best ? ll[i] : best;
 	}
-	e->s = e->df > 0 ? sqrt(ss / e->df) : NAN;
-	e->d = wsum > 0 ? dsum / wsum : NAN;
-	e->se = wsum > 0 ? e->s / sqrt(wsum) : NAN;
-	e->p = e->df > 0 && e->se > 0 ? 2 * gsl_cdf_tdist_Q(fabs(e->d / e->se), e->df) :
-	       NAN;
+	if (!isfinite(best)) {
+		free(o);
+		return;
+	}
+	/* the drift least favourable to the calls among those the boots
+	 * allow: of the ratios whose likelihood is within 0.82 of the best
+	 * (a one-sided 90% region), the one that leaves D least certain.
+	 * Few boots cannot tell noise from drift: taken for drift, the
+	 * noise would come out small and D too certain */
+	for (int i = 0; i < DRIFT_GRID; i++)
+		if (ll[i] >= best - 0.82 && (use < 0 || se[i] > se[use]))
+			use = i;
+
+	e->r = drift_at(use);
+	kfilter(o, n, e->r, 0, 1, &sm);
+	e->df = (double)sm.m - 1;
+	e->d = sm.ab / sm.bb;
+	e->s = sqrt((sm.aa - sm.ab * sm.ab / sm.bb) / e->df);
+	e->se = e->s / sqrt(sm.bb);
+	e->p = 2 * gsl_cdf_tdist_Q(fabs(e->d / e->se), e->df);
 	/* what the calls use: the distance no larger than its lower
 	 * one-sigma bound (half of it at least), the noise no smaller than
-	 * its upper 75% bound - a distance taken too large, or a noise too
+	 * its upper 90% bound - a distance taken too large, or a noise too
 	 * small, would make a wrong call likelier than its alpha */
 	e->d_use = copysign(fmax(fabs(e->d) - e->se, fabs(e->d) / 2), e->d);
-	e->s_use = e->df > 0 ? e->s * sqrt(e->df / gsl_cdf_chisq_Pinv(0.25, e->df)) : NAN;
+	e->s_use = e->s * sqrt(e->df / gsl_cdf_chisq_Pinv(0.10, e->df));
+	free(o);
 }
 
-/* The gate's looks: rounds 2, 3, 4, 6, 9, 13, ... of the first step. */
-static unsigned next_look(unsigned r)
+/*
+ * The gate: Wald's test of "good and bad do not differ" against "they
+ * differ by the threshold", one each way. The references' boots give D
+ * with its standard error (the level model's); the log likelihood ratio
+ * of a distance delta against none is (delta d - delta^2 / 2) / se^2,
+ * the noise at its upper bound. Called different when either way's ratio
+ * reaches log((1 - miss) / (alpha / 2)); the same when both fall to
+ * log(miss / (1 - alpha / 2)).
+ */
+static double gate_upper(void)
 {
-	unsigned g = (3 * r + 1) / 2;
-
-	return g > r ? g : r + 1;
+	return log((1 - BISECT_GATE_MISS) / (BISECT_ALPHA / 2));
 }
 
-unsigned bisect_gate_look(unsigned rounds)
+int bisect_gate(const struct bis_est *e, double threshold, double *llr)
 {
-	unsigned j = 1;
+	double delta = log1p(threshold / 100), se;
 
-	for (unsigned r = BISECT_MIN_REFS; r <= rounds; r = next_look(r), j++)
-		if (r == rounds)
-			return j;
+	*llr = NAN;
+	if (!(e->se > 0) || !(e->s_use > 0) || !(e->s > 0) || !(delta > 0))
+		return 0;
+	se = e->se * e->s_use / e->s;
+	*llr = (delta * fabs(e->d) - delta * delta / 2) / (se * se);
+	if (e->refs < 2 * BISECT_GATE_FIRST)
+		return 0;
+	if (*llr >= gate_upper())
+		return 1;
+	if (*llr <= log(BISECT_GATE_MISS / (1 - BISECT_ALPHA / 2)))
+		return -1;
 	return 0;
 }
 
-double bisect_gate_alpha(unsigned look)
-{
-	/* alpha spent over the looks, however many: alpha / (j (j + 1))
-	 * sums to alpha */
-	return BISECT_ALPHA / ((double)look * (look + 1));
-}
-
 unsigned bisect_gate_plan(const struct bis_est *e, double threshold,
-			  unsigned look)
+			  unsigned rounds)
 {
-	double delta = log1p(threshold / 100), z;
+	double delta = log1p(threshold / 100), v;
 
 	if (!(e->s_use > 0) || !(delta > 0))
 		return 0;
-	/* rounds a side at which a distance of the threshold is found with
-	 * NOISE_POWER at this look's alpha (the normal approximation; the
-	 * looks to come are stricter, so this is the fewest) */
-	z = gsl_cdf_ugaussian_Qinv(bisect_gate_alpha(look) / 2) +
-	    gsl_cdf_ugaussian_Pinv(NOISE_POWER);
-	return (unsigned)ceil(2 * (z * e->s_use / delta) * (z * e->s_use / delta));
+	/* a round's variance of D: from the rounds so far (the drift the
+	 * level model allows taken in), else 2 s^2 (a level that stays);
+	 * when good and bad differ by the threshold the ratio grows by
+	 * delta^2 / (2 v) a round: rounds until it reaches the bound */
+	v = rounds && e->se > 0 && e->s > 0 ?
+	    rounds * (e->se * e->s_use / e->s) * (e->se * e->s_use / e->s) :
+	    2 * e->s_use * e->s_use;
+	return (unsigned)ceil(gate_upper() * 2 * v / (delta * delta));
 }
 
 /* Wald's boundary: a call is wrong with probability at most alpha. */
@@ -232,11 +301,31 @@ static double sprt_bound(void)
 	return log((1 - BISECT_ALPHA) / BISECT_ALPHA);
 }
 
+/*
+ * The level's variance, in units of the noise, when a candidate's boot
+ * is compared with it: the references' boots so far filtered at drift
+ * r, one every third boot (a round: the commit twice, a reference once),
+ * the level then carried on to the candidate's boots a gap or two on.
+ */
+static double level_var(const struct bis_est *e)
+{
+	unsigned n = e->refs < 200 ? e->refs : 200;
+	double p = 1;
+
+	for (unsigned i = 1; i < n; i++) {
+		p += 3 * e->r * e->r;
+		p /= p + 1;
+	}
+	return p + 1.5 * e->r * e->r;
+}
+
 unsigned bisect_step_plan(const struct bis_est *e)
 {
-	/* the rounds' differences drift by D^2 / (3 s^2) a round toward
-	 * the side the candidate is on: rounds until the bound is reached */
-	double drift = e->d_use * e->d_use / (3 * e->s_use * e->s_use);
+	/* each of a round's two candidate boots moves the log likelihood
+	 * ratio by D^2 / (2 s^2 (1 + P)) toward the side the candidate is
+	 * on, P the level's variance: rounds until the bound is reached */
+	double drift = e->d_use * e->d_use /
+		       (e->s_use * e->s_use * (1 + level_var(e)));
 	double r = drift > 0 ? ceil(sprt_bound() / drift) : INFINITY;
 
 	return r < BISECT_MIN_REFS ? BISECT_MIN_REFS : r > BISECT_MAX_STEP ?
@@ -255,36 +344,40 @@ unsigned bisect_rounds(const struct campaign *c, const struct camp_step *p)
 	return n;
 }
 
+unsigned bisect_step_boots(const struct campaign *c, const struct camp_step *p)
+{
+	return bisect_runs_since(c, p->state, p->from) +
+	       bisect_runs_since(c, 0, p->from) + bisect_runs_since(c, 1, p->from);
+}
+
 int bisect_call(const struct campaign *c, const struct camp_step *p,
 		const struct bis_est *e, const char **call, char **why)
 {
-	size_t j = (size_t)(p - c->bisect->steps);
-	double *v[3], llr = 0, a = sprt_bound(), pos = NAN, sum = 0;
-	unsigned who[3] = { p->state, 0, 1 };
-	size_t n = bisect_rounds(c, p);
+	struct obs *o = xcalloc(c->nboots + 1, sizeof(*o));
+	size_t n = observations(c, p, o);
+	unsigned nc = bisect_runs_since(c, p->state, p->from);
+	double llr = 0, a = sprt_bound(), pos = NAN;
+	struct sums sm;
 
 	*call = NULL;
-	for (int i = 0; i < 3; i++) {
-		v[i] = xcalloc(c->nboots + 1, sizeof(double));
-		block_values(c, j, who[i], v[i]);
-	}
-	/* each round's candidate against the midpoint of its references:
-	 * -D/2 if it is good, +D/2 if bad, variance 1.5 s^2 */
-	for (size_t i = 0; i < n; i++)
-		sum += v[0][i] - (v[1][i] + v[2][i]) / 2;
-	if (n && e->s_use > 0 && e->d_use != 0) {
-		llr = 2 * e->d_use * sum / (3 * e->s_use * e->s_use);
-		pos = 0.5 + sum / (double)n / e->d;
+	if (nc && e->s_use > 0 && e->d_use != 0) {
+		/* the candidate's effect 0 (good) or D (bad): the log
+		 * likelihood ratio of the two, from every innovation */
+		kfilter(o, n, e->r, e->d_use, 2, &sm);
+		llr = (2 * e->d_use * sm.ab - e->d_use * e->d_use * sm.bb) /
+		      (2 * e->s_use * e->s_use);
+		/* where the boots place it, D as estimated */
+		kfilter(o, n, e->r, e->d, 2, &sm);
+		pos = sm.bb > 0 ? sm.ab / sm.bb / e->d : NAN;
 		if (llr >= a)
 			*call = "bad";
 		else if (llr <= -a)
 			*call = "good";
 	}
-	for (int i = 0; i < 3; i++)
-		free(v[i]);
+	free(o);
 	free(*why);
-	*why = xasprintf("%zu rounds: position %.2f (0 good, 1 bad), log likelihood ratio %+.2f (a call at +-%.2f)",
-			 n, pos, llr, a);
+	*why = xasprintf("%u boots of it: position %.2f (0 good, 1 bad), log likelihood ratio %+.2f (a call at +-%.2f)",
+			 nc, pos, llr, a);
 	return 0;
 }
 
@@ -293,13 +386,11 @@ unsigned bisect_predict(double s, double threshold, unsigned steps,
 {
 	struct bis_est e = { .s = s, .s_use = s, .d = log1p(threshold / 100),
 			     .d_use = log1p(threshold / 100) };
-	unsigned r = BISECT_MIN_REFS, first;
+	unsigned r = bisect_gate_plan(&e, threshold, 0), first;
 
-	/* the gate's first look at or past the rounds it plans there */
-	while (r < BISECT_MAX_REFS &&
-	       r < bisect_gate_plan(&e, threshold, bisect_gate_look(r)))
-		r = next_look(r);
+	r = r < BISECT_GATE_FIRST ? BISECT_GATE_FIRST : r;
 	*gate_rounds = r;
+	e.refs = 2 * r;	/* no drift known beforehand */
 	*step_rounds = bisect_step_plan(&e);
 	/* the first step's rounds are the gate's */
 	first = r > *step_rounds ? r : *step_rounds;

@@ -39,14 +39,22 @@
 #define CAMPAIGN_ALPHA 0.05
 
 /* each wrong call of a bisect step at most this (Wald's bounds); the
- * gate's false alarm at most this too, spent over its looks */
+ * gate's false alarm (good and bad called different when they are not)
+ * at most this too, and its miss of a distance of the threshold at most
+ * BISECT_GATE_MISS */
 #define BISECT_ALPHA 0.02
+#define BISECT_GATE_MISS 0.05
 /* a bisect step's rounds (its commit, good and bad once each) before
- * its first look; the gate's most rounds when the planner has no say */
+ * the gate's first look, and its commit's boots before a call; the
+ * gate's most rounds when the planner has no say */
 #define BISECT_MIN_REFS 2
+/* the gate's first look: with fewer rounds the level model cannot tell
+ * the boots' noise from the machine's drift (measured: tests/unit/
+ * test_bisect.c's false gates came at 3 and 4 rounds) */
+#define BISECT_GATE_FIRST 5
 #define BISECT_MAX_REFS 100
-/* ... and its fewest when planned: the noise of a few rounds is itself
- * too uncertain to stop on */
+/* ... and its fewest when planned (twice the rounds it expects): the
+ * noise of a few rounds is itself too uncertain to stop on */
 #define BISECT_GATE_MIN 12
 /* a step's most rounds by default: this many times the planner's
  * expected rounds, at least BISECT_STEP_MIN, at most BISECT_MAX_STEP

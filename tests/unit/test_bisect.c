@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The bisect mode's arithmetic (campaign/bisect_test.c) on boots drawn
+ * from a known machine: a level that wanders from boot to boot (a random
+ * walk), noise of its own on each boot, good and bad a known distance
+ * apart. The level model must give back the distance and the noise,
+ * take a drift out rather than call it noise, place a candidate by the
+ * reference it is at, and - over many simulated steps and gates - be
+ * wrong about as seldom as its alpha says: a wrong call misleads the
+ * whole bisection, so this is the test that can fail when the model's
+ * conservatism is lost.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "campaign/bisect.h"
+
+struct sim {
+	uint64_t rng;
+	double level;		/* the machine's, as a log */
+	double drift, noise;	/* sd of the level's step a boot; a boot's */
+	double d;		/* log(bad / good) */
+	struct campaign c;
+	struct camp_bisect b;
+	struct camp_step step;
+};
+
+static double uniform(struct sim *s)
+{
+	uint64_t z = (s->rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double normal(struct sim *s)
+{
+	double u = uniform(s), v = uniform(s);
+
+	return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
+}
+
+static void sim_init(struct sim *s, uint64_t seed, double drift, double noise,
+		     double d)
+{
+	memset(s, 0, sizeof(*s));
+	s->rng = seed;
+	s->drift = drift;
+	s->noise = noise;
+	s->d = d;
+	s->c.nstates = 3;
+	s->c.bisect = &s->b;
+	s->c.boots = calloc(2000, sizeof(*s->c.boots));
+	assert_non_null(s->c.boots);
+}
+
+static void sim_free(struct sim *s)
+{
+	free(s->c.boots);
+	free(s->step.why);
+}
+
+/* One boot of state st (0 good, 1 bad, 2 the candidate, at the level of
+ * bad when cand_bad) measured a second after the last. */
+static void sim_boot(struct sim *s, unsigned st, bool cand_bad)
+{
+	struct camp_boot *bt = &s->c.boots[s->c.nboots];
+
+	assert_true(s->c.nboots < 2000);
+	s->level += s->drift * normal(s);
+	bt->state = st;
+	bt->phase = PH_DONE;
+	bt->hooked_at = 1000 + (double)s->c.nboots;
+	bt->value = s->level + s->noise * normal(s) +
+		    (st == 1 || (st == 2 && cand_bad) ? s->d : 0);
+	s->c.nboots++;
+}
+
+/* n rounds of good and bad, in an order drawn per round. */
+static void sim_refs(struct sim *s, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		unsigned first = uniform(s) < 0.5;
+
+		sim_boot(s, first, false);
+		sim_boot(s, !first, false);
+	}
+}
+
+static void test_estimate_gives_back_distance_and_noise(void **state)
+{
+	struct sim s;
+	struct bis_est e;
+
+	(void)state;
+	sim_init(&s, 1, 0, 0.03, 0.06);
+	sim_refs(&s, 40);
+	bisect_estimate(&s.c, &e);
+	assert_int_equal(e.refs, 80);
+	assert_true(fabs(e.d - 0.06) < 3 * e.se);
+	assert_true(e.se > 0.003 && e.se < 0.015);
+	assert_true(e.s > 0.02 && e.s < 0.04);
+	/* the calls' values are the conservative side of the estimates */
+	assert_true(fabs(e.d_use) <= fabs(e.d) && e.s_use >= e.s);
+	/* no drift in the machine: the model's bound on it is small */
+	assert_true(e.r * e.s < 0.015);
+	sim_free(&s);
+}
+
+static void test_estimate_takes_drift_out(void **state)
+{
+	struct sim s;
+	struct bis_est e;
+
+	(void)state;
+	/* the level wanders 2% a boot, a boot's own noise 0.5% */
+	sim_init(&s, 2, 0.02, 0.005, 0.06);
+	sim_refs(&s, 40);
+	bisect_estimate(&s.c, &e);
+	/* pooled, the wandering would be noise of several percent and the
+	 * distance lost in it; the model finds the drift and the noise */
+	assert_true(e.r * e.s > 0.01);
+	assert_true(e.s < 0.015);
+	assert_true(fabs(e.d - 0.06) < 3 * e.se && e.se < 0.015);
+	assert_true(e.p < 0.001);
+	sim_free(&s);
+}
+
+/* Boots a step of a candidate at good's level (or bad's) after `refs`
+ * rounds of the references, as bisect.c chooses them after the gate: a
+ * round its commit twice and a reference once, alternately good and
+ * bad; until a call or `most` rounds. The call, or NULL. */
+static const char *sim_step(struct sim *s, unsigned refs, bool cand_bad,
+			    unsigned most)
+{
+	const char *call = NULL;
+	struct bis_est e;
+
+	sim_refs(s, refs);
+	s->step = (struct camp_step){ .state = 2, .from = (unsigned)s->c.nboots };
+	for (unsigned r = 0; r < most && !call; r++) {
+		for (int k = 0; k < 3 && !call; k++) {
+			sim_boot(s, k < 2 ? 2 : r % 2, cand_bad);
+			if (bisect_runs_since(&s->c, 2, s->step.from) < 2)
+				continue;
+			bisect_estimate(&s->c, &e);
+			assert_int_equal(bisect_call(&s->c, &s->step, &e, &call,
+						     &s->step.why), 0);
+			assert_non_null(s->step.why);
+		}
+	}
+	return call;
+}
+
+static void test_call_places_a_candidate(void **state)
+{
+	struct sim s;
+	const char *call;
+
+	(void)state;
+	sim_init(&s, 3, 0.005, 0.02, 0.10);
+	call = sim_step(&s, 12, false, 30);
+	assert_non_null(call);
+	assert_string_equal(call, "good");
+	assert_non_null(strstr(s.step.why, "position"));
+	sim_free(&s);
+	sim_init(&s, 4, 0.005, 0.02, 0.10);
+	call = sim_step(&s, 12, true, 30);
+	assert_non_null(call);
+	assert_string_equal(call, "bad");
+	sim_free(&s);
+}
+
+/*
+ * Many steps on a machine that drifts (1.5% a boot) and whose boots
+ * each differ (3%), the distance 6%: wrong calls at most about
+ * BISECT_ALPHA (2%), and most steps called within their rounds. With
+ * the level taken to stay put (every reference pooled) the same steps
+ * are wrong far more often: that is what the drift bound is for.
+ */
+static void test_wrong_calls_are_rare_on_a_drifting_machine(void **state)
+{
+	unsigned wrong = 0, called = 0, trials = 400;
+
+	(void)state;
+	for (unsigned t = 0; t < trials; t++) {
+		struct sim s;
+		bool bad = t % 2;
+		const char *call;
+
+		sim_init(&s, 100 + t, 0.015, 0.03, 0.06);
+		/* the gate's fewest rounds, the first step's case */
+		call = sim_step(&s, BISECT_GATE_FIRST, bad, 60);
+		if (call) {
+			called++;
+			wrong += strcmp(call, bad ? "bad" : "good") != 0;
+		}
+		sim_free(&s);
+	}
+	print_message("# %u of %u steps called, %u wrong\n", called, trials, wrong);
+	assert_true(called >= trials * 9 / 10);
+	assert_true(wrong <= trials * 3 / 100);
+}
+
+/* The gate on good and bad alone: different when they are 8% apart, the
+ * same when they are not; called different when they are the same about
+ * as seldom as its alpha. */
+static void test_gate(void **state)
+{
+	unsigned differ = 0, same = 0, trials = 400;
+
+	(void)state;
+	for (unsigned t = 0; t < trials; t++) {
+		struct sim s;
+		struct bis_est e;
+		double llr;
+		int g = 0;
+
+		sim_init(&s, 500 + t, 0.01, 0.03, t % 2 ? 0.08 : 0);
+		for (unsigned n = 0; n < 60 && !g; n++) {
+			sim_refs(&s, 1);
+			if (n < BISECT_MIN_REFS)
+				continue;
+			bisect_estimate(&s.c, &e);
+			g = bisect_gate(&e, 5, &llr);
+			assert_false(isnan(llr));
+		}
+		if (t % 2)
+			differ += g > 0;
+		else
+			same += g > 0;
+		sim_free(&s);
+	}
+	print_message("# 8%%: %u of %u gated; none: %u of %u\n", differ,
+		      trials / 2, same, trials / 2);
+	assert_true(differ >= trials / 2 * 9 / 10);
+	assert_true(same <= trials / 2 * 3 / 100);
+}
+
+static void test_plans(void **state)
+{
+	struct bis_est e = { .s = 0.03, .s_use = 0.03, .d = log(1.05),
+			     .d_use = log(1.05), .refs = 40 };
+	unsigned g, r, total;
+
+	(void)state;
+	/* twice the noise: four times the rounds */
+	assert_true(bisect_gate_plan(&e, 5, 0) > 0);
+	r = bisect_step_plan(&e);
+	e.s = e.s_use = 0.06;
+	assert_true(bisect_step_plan(&e) >= 3 * r);
+	total = bisect_predict(0.03, 5, 4, &g, &r);
+	assert_true(g >= BISECT_GATE_FIRST && r >= BISECT_MIN_REFS);
+	assert_int_equal(total, 3 * ((g > r ? g : r) + 3 * r));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_estimate_gives_back_distance_and_noise),
+		cmocka_unit_test(test_estimate_takes_drift_out),
+		cmocka_unit_test(test_call_places_a_candidate),
+		cmocka_unit_test(test_wrong_calls_are_rare_on_a_drifting_machine),
+		cmocka_unit_test(test_gate),
+		cmocka_unit_test(test_plans),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
