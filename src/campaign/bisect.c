@@ -443,6 +443,10 @@ static int measuring(struct campaign *c, struct store *st, const char *db,
 		plan_say(c, &e, rounds);
 		bisect_call(c, p, &e, &call, &p->why);
 		p->looks = rounds;
+		/* the first step's limit counts its rounds after the gate:
+		 * a gate that took most of them leaves the step its own */
+		if (p == b->steps)
+			rounds -= rounds < b->refs ? rounds : b->refs;
 		if (!call && rounds >= b->max_step)
 			call = "skip";
 		if (call)
