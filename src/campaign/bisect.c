@@ -303,6 +303,12 @@ static uint64_t draw(const struct campaign *c, const struct camp_step *p,
 		((uint64_t)round * 0xbf58476d1ce4e5b9ULL)) * 0x94d049bb133111ebULL;
 }
 
+/* The gate's rounds that were step p's: the first step's, once gated. */
+static unsigned gate_rounds(const struct camp_bisect *b, const struct camp_step *p)
+{
+	return b->gated && p == b->steps ? b->refs : 0;
+}
+
 /*
  * What step p boots next, in rounds of three boots in an order drawn
  * per round from the seed (as a campaign's pairs), so that the
@@ -323,8 +329,7 @@ static unsigned step_next(const struct campaign *c, const struct camp_step *p)
 	for (int i = 0; i < 3; i++)
 		n[i] = bisect_runs_since(c, who[i], p->from);
 	if (b->gated) {
-		/* the gate's rounds, where they were this step's */
-		pre = p == b->steps ? b->refs : 0;
+		pre = gate_rounds(b, p);
 		nc = n[0] - (n[0] < pre ? n[0] : pre);
 		nr = n[1] + n[2] - (n[1] + n[2] < 2 * pre ? n[1] + n[2] : 2 * pre);
 		round = nc / 2 < nr ? nc / 2 : nr;
@@ -445,8 +450,7 @@ static int measuring(struct campaign *c, struct store *st, const char *db,
 		p->looks = rounds;
 		/* the first step's limit counts its rounds after the gate:
 		 * a gate that took most of them leaves the step its own */
-		if (p == b->steps)
-			rounds -= rounds < b->refs ? rounds : b->refs;
+		rounds -= rounds < gate_rounds(b, p) ? rounds : gate_rounds(b, p);
 		if (!call && rounds >= b->max_step)
 			call = "skip";
 		if (call)

@@ -23,8 +23,9 @@ struct bis_est {
 	double s;		/* the noise: sd of a boot's value about the
 				 * level at its time and its state's effect */
 	double r;		/* the level's drift: its sd a median gap
-				 * between boots, in units of s; its upper
-				 * 90% bound (what the calls use) */
+				 * between boots, in units of s; the one,
+				 * within a one-sided 90% likelihood
+				 * region, least favourable to the calls */
 	double df;		/* its degrees of freedom */
 	double d_use, s_use;	/* what the calls use: d shrunk to its
 				 * lower one-sigma bound, s raised to its
@@ -67,8 +68,8 @@ unsigned bisect_predict(double s, double threshold, unsigned steps,
 			unsigned *gate_rounds, unsigned *step_rounds);
 
 /* The call on step p's candidate by the sequential probability ratio
- * test of its boots against the level model, e the estimates: "good", "bad" or NULL (none
- * yet), *why its words (replaced). */
+ * test of its boots against the level model, e the estimates: "good",
+ * "bad" or NULL (none yet), *why its words (replaced). */
 int bisect_call(const struct campaign *c, const struct camp_step *p,
 		const struct bis_est *e, const char **call, char **why);
 
