@@ -93,6 +93,43 @@ static unsigned steps_left(const char *out)
 	return r ? (unsigned)strtoul(r + 9, NULL, 10) : 0;
 }
 
+static unsigned clamp_u(unsigned v, unsigned lo, unsigned hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* A step's most rounds, where it plans `plan`: the user's, else
+ * BISECT_STEP_FACTOR times the plan. */
+static unsigned step_most(const struct camp_bisect *b, unsigned plan)
+{
+	return b->max_step_opt ? b->max_step_opt :
+	       clamp_u(BISECT_STEP_FACTOR * plan, BISECT_STEP_MIN, BISECT_MAX_STEP);
+}
+
+/* The gate's most rounds, where a distance of the threshold takes
+ * `plan`: the user's, else twice the plan. */
+static unsigned gate_most(const struct camp_bisect *b, unsigned plan)
+{
+	return b->max_refs_opt ? b->max_refs_opt :
+	       clamp_u(2 * plan, BISECT_GATE_MIN, BISECT_MAX_REFS);
+}
+
+/*
+ * Without --max-boots, the campaign's most boots are the most the plan
+ * allows from here: the boots made, `rounds` more rounds of 3 for what
+ * is measuring now, and each step git has left at its most rounds,
+ * `most`. A step that reaches its most is skipped, so the bisection
+ * ends within them unless git takes more steps than it said; each new
+ * step plans again.
+ */
+static void budget(struct campaign *c, unsigned rounds, unsigned most)
+{
+	struct camp_bisect *b = c->bisect;
+
+	if (!b->max_boots_opt)
+		c->max_boots = (unsigned)c->nboots + 3 * (rounds + b->steps_left * most);
+}
+
 /*
  * Where git bisect stands now: ended (first bad commit named, or only
  * skipped commits left: 0 and *ended), or a new step for the commit it
@@ -127,6 +164,8 @@ static int outcome(struct campaign *c, struct store *st, bool *ended)
 		p->state = state_of_commit(c, hash);
 		p->from = (unsigned)c->nboots;
 		b->steps_left = steps_left(out);
+		if (b->gated)
+			budget(c, b->max_step, b->max_step);
 		rc = campaign_save(st, c, false) ? 2 : 0;
 		printf("campaign %s: step %zu: commit %s (git: roughly %u steps after it)\n",
 		       c->name, b->nsteps, hash, b->steps_left);
@@ -136,20 +175,26 @@ static int outcome(struct campaign *c, struct store *st, bool *ended)
 }
 
 /* Beforehand: the boots the bisection should take, from this host's
- * noise model of the job where there is one. */
-static void say_plan(const struct campaign *c, struct store *st)
+ * noise model of the job where there is one, and the most it may. */
+static void say_plan(struct campaign *c, struct store *st)
 {
-	unsigned steps = c->bisect->steps_left + 1, g, r, total;
+	const struct camp_bisect *b = c->bisect;
+	unsigned steps = b->steps_left + 1, g, r, total;
 	double s = campaign_job_noise(st, c);
+	char most[80] = "";
 
 	if (!(s > 0)) {
-		printf("campaign %s: about %u steps; each boots its commit, good and bad in rounds until a sequential test calls it, the rounds planned from the noise the first rounds measure (this host has no noise model of the job to plan by beforehand: 'schedlab calibrate JOB')\n",
-		       c->name, steps);
+		if (!b->max_boots_opt)
+			snprintf(most, sizeof(most), "; at most %u boots until then",
+				 c->max_boots);
+		printf("campaign %s: about %u steps; each boots its commit, good and bad in rounds until a sequential test calls it, the rounds planned from the noise the first rounds measure (this host has no noise model of the job to plan by beforehand: 'schedlab calibrate JOB')%s\n",
+		       c->name, steps, most);
 		return;
 	}
 	total = bisect_predict(s, c->threshold, steps, &g, &r);
-	printf("campaign %s: about %u steps; at this host's noise (%.1f%% between runs) a %g%% distance needs about %u rounds of 3 boots to tell good from bad and about %u a step: about %u boots in all\n",
-	       c->name, steps, 100 * s, c->threshold, g, r, total);
+	budget(c, gate_most(b, g) + step_most(b, r), step_most(b, r));
+	printf("campaign %s: about %u steps; at this host's noise (%.1f%% between runs) a %g%% distance needs about %u rounds of 3 boots to tell good from bad and about %u a step: about %u boots in all, at most %u\n",
+	       c->name, steps, 100 * s, c->threshold, g, r, total, c->max_boots);
 }
 
 int bisect_begin(struct campaign *c, struct store *st, const char *db)
@@ -354,25 +399,25 @@ static unsigned step_next(const struct campaign *c, const struct camp_step *p)
 	return who[0];
 }
 
-/* The plan said, and kept for status: a step's rounds, the boots left. */
-static void plan_say(struct campaign *c, const struct bis_est *e, unsigned n)
+/* The plan said, and kept for status: a step's rounds, the boots left;
+ * n the step's rounds, own those after the gate. */
+static void plan_say(struct campaign *c, const struct bis_est *e, unsigned n,
+		     unsigned own)
 {
 	struct camp_bisect *b = c->bisect;
 	unsigned plan = bisect_step_plan(e);
 
 	b->distance = e->d;
 	b->noise = e->s;
-	b->max_step = b->max_step_opt ? b->max_step_opt :
-		      BISECT_STEP_FACTOR * plan > BISECT_STEP_MIN ?
-		      BISECT_STEP_FACTOR * plan : BISECT_STEP_MIN;
-	if (b->max_step > BISECT_MAX_STEP)
-		b->max_step = BISECT_MAX_STEP;
+	b->max_step = step_most(b, plan);
+	budget(c, b->max_step - (own < b->max_step ? own : b->max_step), b->max_step);
 	if (plan == b->plan)
 		return;
 	b->plan = plan;
-	printf("campaign %s: bad/good %.3f (p=%.2g, run-to-run noise %.1f%%, the level drifting up to %.1f%% a boot; %u boots of good and bad, this step's %u rounds): a step takes about %u rounds of 3 boots (its commit twice, a reference once), at most %u; about %u boots more for the %u steps git has left\n",
+	printf("campaign %s: bad/good %.3f (p=%.2g, run-to-run noise %.1f%%, the level drifting up to %.1f%% a boot; %u boots of good and bad, this step's %u rounds): a step takes about %u rounds of 3 boots (its commit twice, a reference once), at most %u; about %u boots more for the %u steps git has left, at most %u boots in all\n",
 	       c->name, exp(e->d), e->p, 100 * e->s, 100 * e->r * e->s, e->refs, n,
-	       b->plan, b->max_step, 3 * b->plan * (b->steps_left + 1), b->steps_left + 1);
+	       b->plan, b->max_step, 3 * b->plan * (b->steps_left + 1), b->steps_left + 1,
+	       c->max_boots);
 }
 
 /*
@@ -385,7 +430,7 @@ static int gate(struct campaign *c, struct store *st, const struct bis_est *e,
 		unsigned n)
 {
 	struct camp_bisect *b = c->bisect;
-	unsigned plan = bisect_gate_plan(e, c->threshold, n);
+	unsigned plan = bisect_gate_plan(e, c->threshold, n), gr, sr;
 	double llr, q = gsl_cdf_ugaussian_Qinv(0.05) * e->se;
 	int g = bisect_gate(e, c->threshold, &llr);
 	char why[500];
@@ -397,9 +442,7 @@ static int gate(struct campaign *c, struct store *st, const struct bis_est *e,
 	}
 	/* the most rounds are planned anew at every round, from the noise
 	 * measured so far: twice those a distance of the threshold takes */
-	b->max_refs = b->max_refs_opt ? b->max_refs_opt :
-		      2 * plan > BISECT_MAX_REFS ? BISECT_MAX_REFS :
-		      2 * plan > BISECT_GATE_MIN ? 2 * plan : BISECT_GATE_MIN;
+	b->max_refs = gate_most(b, plan);
 	if (g < 0)
 		snprintf(why, sizeof(why), "the good and bad commits differ by less than %g%% (bad/good %.3f, at most %.1f%% either way at 90%%, log likelihood ratio of %g%% against none %.2f; run-to-run noise %.1f%%, %u rounds): nothing to bisect at --threshold %g",
 			 c->threshold, exp(e->d), 100 * expm1(fabs(e->d) + q), c->threshold,
@@ -407,8 +450,12 @@ static int gate(struct campaign *c, struct store *st, const struct bis_est *e,
 	else if (n >= b->max_refs)
 		snprintf(why, sizeof(why), "the good and bad commits do not differ after %u rounds (bad/good %.3f, p=%.2g, run-to-run noise %.1f%%; a difference of %g%% would take about %u): nothing to bisect, or raise --max-ref-boots",
 			 n, exp(e->d), e->p, 100 * e->s, c->threshold, plan);
-	else
+	else {
+		/* the steps' most, as the planner has them at this noise */
+		bisect_predict(e->s, c->threshold, 1, &gr, &sr);
+		budget(c, b->max_refs - n + step_most(b, sr), step_most(b, sr));
 		return campaign_save(st, c, false) ? 2 : 0;
+	}
 	return campaign_stop(c, st, "failed", 1, why);
 }
 
@@ -419,7 +466,7 @@ static int measuring(struct campaign *c, struct store *st, const char *db,
 		     struct camp_step *p, bool *again)
 {
 	struct camp_bisect *b = c->bisect;
-	unsigned n = bisect_rounds(c, p), rounds;
+	unsigned n = bisect_rounds(c, p), rounds, own;
 	const char *call = NULL;
 	struct bis_est e;
 	int rc;
@@ -445,13 +492,13 @@ static int measuring(struct campaign *c, struct store *st, const char *db,
 			return 2;
 		bisect_estimate(c, &e);
 		rounds = bisect_step_boots(c, p) / 3;
-		plan_say(c, &e, rounds);
-		bisect_call(c, p, &e, &call, &p->why);
-		p->looks = rounds;
 		/* the first step's limit counts its rounds after the gate:
 		 * a gate that took most of them leaves the step its own */
-		rounds -= rounds < gate_rounds(b, p) ? rounds : gate_rounds(b, p);
-		if (!call && rounds >= b->max_step)
+		own = rounds - (rounds < gate_rounds(b, p) ? rounds : gate_rounds(b, p));
+		plan_say(c, &e, rounds, own);
+		bisect_call(c, p, &e, &call, &p->why);
+		p->looks = rounds;
+		if (!call && own >= b->max_step)
 			call = "skip";
 		if (call)
 			return decide(c, st, p, call);

@@ -43,7 +43,7 @@ static json_t *bisect_json(const struct campaign *c)
 	for (size_t i = 0; i < b->nsteps; i++)
 		json_array_append_new(steps, step_json(c, &b->steps[i]));
 	return json_pack("{s:s, s:s, s:b, s:b, s:i, s:i, s:i, s:i, s:i, s:i, s:i,"
-			 " s:i, s:f, s:f, s:s*, s:s*, s:f, s:f, s:o}",
+			 " s:i, s:i, s:f, s:f, s:s*, s:s*, s:f, s:f, s:o}",
 			 "repo", b->repo, "build", b->build,
 			 "started", b->started, "gated", b->gated,
 			 "refs", (json_int_t)b->refs,
@@ -52,6 +52,7 @@ static json_t *bisect_json(const struct campaign *c)
 			 "plan", (json_int_t)b->plan,
 			 "max_step", (json_int_t)b->max_step,
 			 "max_step_opt", (json_int_t)b->max_step_opt,
+			 "max_boots_opt", (json_int_t)b->max_boots_opt,
 			 "looks", (json_int_t)b->looks,
 			 "steps_left", (json_int_t)b->steps_left,
 			 "distance", isfinite(b->distance) ? b->distance : 0,
@@ -206,7 +207,7 @@ static int from_bisect(const json_t *o, struct campaign *c)
 	struct camp_bisect *b;
 	const char *repo, *build, *first = NULL, *end = NULL;
 	json_int_t refs, max_refs, plan, max_step, looks, refs_opt = 0, step_opt = 0,
-		   left = 0;
+		   left = 0, boots_opt = -1;
 	int started, gated;
 	json_t *steps, *p;
 	size_t i;
@@ -215,12 +216,12 @@ static int from_bisect(const json_t *o, struct campaign *c)
 		return 0;
 	b = c->bisect = xcalloc(1, sizeof(*b));
 	if (json_unpack((json_t *)o, "{s:s, s:s, s:b, s:b, s:I, s:I, s?I, s:I, s:I, s?I,"
-			" s:I, s?I, s:F, s:F, s?s, s?s, s:F, s:F, s:o}", "repo", &repo,
+			" s?I, s:I, s?I, s:F, s:F, s?s, s?s, s:F, s:F, s:o}", "repo", &repo,
 			"build", &build, "started", &started, "gated", &gated,
 			"refs", &refs, "max_refs", &max_refs,
 			"max_refs_opt", &refs_opt, "plan", &plan,
 			"max_step", &max_step, "max_step_opt", &step_opt,
-			"looks", &looks, "steps_left", &left,
+			"max_boots_opt", &boots_opt, "looks", &looks, "steps_left", &left,
 			"distance", &b->distance, "noise", &b->noise,
 			"first_bad", &first, "end", &end,
 			"started_at", &b->started_at, "ended_at", &b->ended_at,
@@ -237,6 +238,8 @@ static int from_bisect(const json_t *o, struct campaign *c)
 	b->looks = (unsigned)looks;
 	b->max_refs_opt = (unsigned)refs_opt;
 	b->max_step_opt = (unsigned)step_opt;
+	/* stored before the budget was planned: its limit was fixed */
+	b->max_boots_opt = boots_opt < 0 ? c->max_boots : (unsigned)boots_opt;
 	b->steps_left = (unsigned)left;
 	b->first_bad = first ? xstrdup(first) : NULL;
 	b->end = end ? xstrdup(end) : NULL;

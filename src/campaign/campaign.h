@@ -62,6 +62,10 @@
 #define BISECT_STEP_FACTOR 4
 #define BISECT_STEP_MIN 12
 #define BISECT_MAX_STEP 200
+/* a bisect's most boots without --max-boots until the planner has the
+ * noise to plan them (this host's noise model of the job, or the gate's
+ * first rounds): then the most the plan allows (campaign/bisect.c) */
+#define BISECT_UNPLANNED_BOOTS 500
 
 /* resume's exit status while a boot is pending: the hook was called */
 #define CAMPAIGN_EXIT_NEXT_BOOT 75
@@ -115,6 +119,8 @@ struct camp_bisect {
 	unsigned plan;		/* a step's expected rounds (planner) */
 	unsigned max_step;	/* a step's most rounds; then skip */
 	unsigned max_step_opt;	/* --max-step-boots; 0: planned */
+	unsigned max_boots_opt;	/* --max-boots; 0: c->max_boots planned,
+				 * the most boots the plan allows */
 	unsigned looks;		/* unused since the sequential test (0) */
 	unsigned steps_left;	/* git's "roughly N steps" after this one */
 	double distance;	/* log(bad / good), every step's rounds */

@@ -91,7 +91,7 @@ static int bisect_make(const struct campaign_opts *o, char **ops,
 	bisect_states(c, o, good, bad);
 	c->name = xstrdup(ops[0]);
 	c->hook = xstrdup(o->hook ? o->hook : "");
-	c->max_boots = o->max_boots ? o->max_boots : 500;
+	c->max_boots = o->max_boots ? o->max_boots : BISECT_UNPLANNED_BOOTS;
 	c->block = 1;
 	c->deadline_s = o->deadline;
 	c->seed = o->seed ? o->seed : (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32;
@@ -103,6 +103,7 @@ static int bisect_make(const struct campaign_opts *o, char **ops,
 	b->max_refs = o->max_refs ? o->max_refs : BISECT_MAX_REFS;
 	b->max_step_opt = o->max_step;
 	b->max_step = o->max_step ? o->max_step : BISECT_MAX_STEP;
+	b->max_boots_opt = o->max_boots;
 	b->distance = b->noise = NAN;
 	return 0;
 }
@@ -151,8 +152,9 @@ void campaign_bisect_status(const struct campaign *c)
 	double wall = !b->started_at ? 0 : b->ended_at ? b->ended_at - b->started_at :
 		      campaign_since(b->started_at);
 
-	printf("campaign %s: bisect %s, %zu of at most %u boots, job %s\n", c->name,
-	       c->status, c->nboots, c->max_boots, c->job);
+	printf("campaign %s: bisect %s, %zu of at most %u boots%s, job %s\n", c->name,
+	       c->status, c->nboots, c->max_boots,
+	       b->max_boots_opt ? "" : " (planned)", c->job);
 	printf("  repo %s: good %.12s %u runs, bad %.12s %u runs (labels %s/good, %s/bad)\n",
 	       b->repo, c->states[0].commit, bisect_runs_of(c, 0),
 	       c->states[1].commit, bisect_runs_of(c, 1), c->name, c->name);

@@ -39,7 +39,7 @@ static const struct opt_def campaign_options[] = {
 	  .help = "start, bisect: the shell command that moves the machine to $SCHEDLAB_STATE (e.g. grub-reboot \"$SCHEDLAB_STATE\" && reboot; bisect: to the kernel of $SCHEDLAB_COMMIT)" },
 	{ .name = "max-boots", .type = OPT_UINT, .offset = O(max_boots),
 	  .min = 2, .max = 1000, .arg = "N",
-	  .help = "start: the most boots, the verdict given then, inconclusive or not (default: the planner's count from this host's noise model of the job, the boots that detect --threshold or rule it out; 20 without a model); bisect: default 500, then it stops" },
+	  .help = "start: the most boots, the verdict given then, inconclusive or not (default: the planner's count from this host's noise model of the job, the boots that detect --threshold or rule it out; 20 without a model); bisect: default the most its plan allows, each step at its most rounds, planned again as the noise is measured (500 until then), then it stops" },
 	{ .name = "repo", .type = OPT_STRING, .offset = O(repo), .arg = "DIR",
 	  .help = "bisect: the git repository to bisect (the kernel's tree)" },
 	{ .name = "good", .type = OPT_STRING, .offset = O(good), .arg = "COMMIT",

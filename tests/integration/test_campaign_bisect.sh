@@ -86,13 +86,23 @@ bcheck() {
 
 test_campaign_bisect_finds_the_first_bad_commit() {
 	brepo 8 5
+	local doc most
 	bstart b1
 	expect_eq "start's exit ($err)" 75 "$rc"
+	# no noise model in a new store: a provisional most until the gate's
+	# rounds measure the noise, then the most the plan allows
+	expect_match "start's plan" "no noise model .* at most 500 boots until then" "$out"
 	bboots
 	expect_eq "exit at the end ($err)" 0 "$rc"
 	expect_match "resume's last words" "first bad commit: $first_bad" "$out"
 	bcheck b1
+	doc=$("$SCHEDLAB" campaign status b1 --db "$tmp/r.db" --format json)
+	most=$(jq .max_boots <<<"$doc")
+	[ "$most" != 500 ] && [ "$most" -ge "$(jq '.boots | length' <<<"$doc")" ] ||
+		fail "the most boots not planned: $most, $(jq '.boots | length' <<<"$doc") made"
+	expect_eq "--max-boots not given" 0 "$(jq .bisect.max_boots_opt <<<"$doc")"
 	run_sl campaign status b1 --db "$tmp/r.db"
+	expect_match "status: the most boots planned" "of at most $most boots \(planned\)" "$out"
 	expect_match "status" "first bad commit: $first_bad" "$out"
 	expect_match "status: a step's runs" "step 1 .* runs" "$out"
 	expect_match "status: wall time" "wall time [0-9]+ s" "$out"
@@ -194,6 +204,21 @@ test_campaign_bisect_bad_input_exits_2() {
 	expect_eq "a bisect in progress" 2 "$rc"
 	expect_match "message" "a git bisect is in progress" "$err"
 	git -C "$tmp/repo" bisect reset >/dev/null 2>&1
+}
+
+# --max-boots given is kept, never planned: spent, the bisect stops
+test_campaign_bisect_max_boots_given_is_kept() {
+	brepo 4 3
+	bstart b7 --max-boots 7
+	expect_eq "start's exit ($err)" 75 "$rc"
+	[[ $out != *"at most 500"* ]] || fail "a given --max-boots replaced: $out"
+	bboots
+	expect_eq "exit when spent ($err)" 1 "$rc"
+	expect_match "why" "--max-boots 7 spent before the campaign ended" "$out$err"
+	run_sl campaign status b7 --db "$tmp/r.db"
+	expect_match "status" "bisect failed, 7 of at most 7 boots, job" "$out"
+	git -C "$tmp/repo" bisect reset >/dev/null 2>&1
+	expect_no_leftovers
 }
 
 # a bisect that stopped (its hook failed): its step is no longer shown
