@@ -19,7 +19,10 @@ m() { jval "$out" ".metrics.\"$1\".value"; }
 
 # Transactions over the measured second; MB/s is the payload of both
 # directions; latency percentiles in order; the probes saw every
-# transaction's latency (and the few after the measured second).
+# transaction's latency, and those the workers made after the measured
+# second until they saw the stop: a few on a quiet machine, 7% more
+# under ASan at a load of 15 on 2 CPUs - bounded at half again, which
+# a latency counted on both sides (twice) would not pass.
 check_rr() {
 	local sizes=$(($1 + $2)) tps n
 	tps=$(m rr.trans_per_s)
@@ -33,7 +36,7 @@ check_rr() {
 		$m."rr.p99_us", $m."rr.p999_us", $m."rr.max_us"] | map(.value) |
 		. == sort and .[0] > 0' <<<"$out" >/dev/null ||
 		fail "latency percentiles out of order: $out"
-	awk -v s="$(m latency.samples)" -v n="$n" 'BEGIN { exit !(s >= n && s <= n * 1.05 + 10) }' ||
+	awk -v s="$(m latency.samples)" -v n="$n" 'BEGIN { exit !(s >= n && s < n * 1.5 + 10) }' ||
 		fail "latency samples $(m latency.samples) for $n transactions"
 }
 
