@@ -25,7 +25,11 @@ struct bis_est {
 	double r;		/* the level's drift: its sd a median gap
 				 * between boots, in units of s; the one,
 				 * within a one-sided 90% likelihood
-				 * region, least favourable to the calls */
+				 * region, least favourable to D */
+	unsigned region;	/* the drifts the boots allow: bit i for
+				 * the grid's i-th, within that region;
+				 * a call must hold at each of them */
+	double r_most;		/* the largest of them */
 	double df;		/* its degrees of freedom */
 	double d_use, s_use;	/* what the calls use: d shrunk to its
 				 * lower one-sigma bound, s raised to its

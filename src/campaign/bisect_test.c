@@ -221,14 +221,19 @@ void bisect_estimate(const struct campaign *c, struct bis_est *e)
 		free(o);
 		return;
 	}
-	/* the drift least favourable to the calls among those the boots
-	 * allow: of the ratios whose likelihood is within 0.82 of the best
-	 * (a one-sided 90% region), the one that leaves D least certain.
+	/* the drift least favourable to D among those the boots allow:
+	 * of the ratios whose likelihood is within 0.82 of the best (a
+	 * one-sided 90% region), the one that leaves D least certain.
 	 * Few boots cannot tell noise from drift: taken for drift, the
-	 * noise would come out small and D too certain */
+	 * noise would come out small and D too certain. The region is kept
+	 * for the calls, which must hold at each of its drifts */
 	for (int i = 0; i < DRIFT_GRID; i++)
-		if (ll[i] >= best - 0.82 && (use < 0 || se[i] > se[use]))
-			use = i;
+		if (ll[i] >= best - 0.82) {
+			e->region |= 1u << i;
+			e->r_most = drift_at(i);
+			if (use < 0 || se[i] > se[use])
+				use = i;
+		}
 
 	e->r = drift_at(use);
 	kfilter(o, n, e->r, 0, 1, &sm);
@@ -310,13 +315,14 @@ static double sprt_bound(void)
 static double level_var(const struct bis_est *e)
 {
 	unsigned n = e->refs < 200 ? e->refs : 200;
-	double p = 1;
+	/* the largest drift the boots allow: a call must hold at each */
+	double p = 1, r = fmax(e->r, e->r_most);
 
 	for (unsigned i = 1; i < n; i++) {
-		p += 3 * e->r * e->r;
+		p += 3 * r * r;
 		p /= p + 1;
 	}
-	return p + 1.5 * e->r * e->r;
+	return p + 1.5 * r * r;
 }
 
 unsigned bisect_step_plan(const struct bis_est *e)
@@ -350,6 +356,18 @@ unsigned bisect_step_boots(const struct campaign *c, const struct camp_step *p)
 	       bisect_runs_since(c, 0, p->from) + bisect_runs_since(c, 1, p->from);
 }
 
+/* The log likelihood ratio of "the candidate is bad" (effect D) against
+ * "it is good" (effect 0) from every innovation at drift r. */
+static double call_llr(const struct obs *o, size_t n, double r,
+		       const struct bis_est *e)
+{
+	struct sums sm;
+
+	kfilter(o, n, r, e->d_use, 2, &sm);
+	return (2 * e->d_use * sm.ab - e->d_use * e->d_use * sm.bb) /
+	       (2 * e->s_use * e->s_use);
+}
+
 int bisect_call(const struct campaign *c, const struct camp_step *p,
 		const struct bis_est *e, const char **call, char **why)
 {
@@ -363,9 +381,21 @@ int bisect_call(const struct campaign *c, const struct camp_step *p,
 	if (nc && e->s_use > 0 && e->d_use != 0) {
 		/* the candidate's effect 0 (good) or D (bad): the log
 		 * likelihood ratio of the two, from every innovation */
-		kfilter(o, n, e->r, e->d_use, 2, &sm);
-		llr = (2 * e->d_use * sm.ab - e->d_use * e->d_use * sm.bb) /
-		      (2 * e->s_use * e->s_use);
+		llr = call_llr(o, n, e->r, e);
+		/* and at every drift the boots allow, the ratio taken
+		 * nearest none (none where two drifts disagree): a host
+		 * with two speeds looks like a level that stays put when
+		 * all the references are pooled, and like one that wanders
+		 * when each boot is compared with its neighbours - the call
+		 * must hold under both */
+		for (int i = 0; i < DRIFT_GRID; i++) {
+			double l;
+
+			if (!(e->region >> i & 1))
+				continue;
+			l = call_llr(o, n, drift_at(i), e);
+			llr = l * llr <= 0 ? 0 : fabs(l) < fabs(llr) ? l : llr;
+		}
 		/* where the boots place it, D as estimated */
 		kfilter(o, n, e->r, e->d, 2, &sm);
 		pos = sm.bb > 0 ? sm.ab / sm.bb / e->d : NAN;
