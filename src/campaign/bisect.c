@@ -400,17 +400,21 @@ static unsigned step_next(const struct campaign *c, const struct camp_step *p)
 }
 
 /* The plan said, and kept for status: a step's rounds, the boots left;
- * n the step's rounds, own those after the gate. */
-static void plan_say(struct campaign *c, const struct bis_est *e, unsigned n,
-		     unsigned own)
+ * n the step's rounds, own those after the gate. A step's most rounds
+ * grow with the plan but are not taken back when the plan falls: the
+ * boots it needs are the least certain when it has run longest. */
+static void plan_say(struct campaign *c, struct camp_step *p,
+		     const struct bis_est *e, unsigned n, unsigned own)
 {
 	struct camp_bisect *b = c->bisect;
-	unsigned plan = bisect_step_plan(e);
+	unsigned plan = bisect_step_plan(e), most = step_most(b, plan);
 
 	b->distance = e->d;
 	b->noise = e->s;
-	b->max_step = step_most(b, plan);
-	budget(c, b->max_step - (own < b->max_step ? own : b->max_step), b->max_step);
+	if (most > p->most || b->max_step_opt)
+		p->most = most;
+	b->max_step = p->most;
+	budget(c, p->most - (own < p->most ? own : p->most), most);
 	if (plan == b->plan)
 		return;
 	b->plan = plan;
@@ -495,7 +499,7 @@ static int measuring(struct campaign *c, struct store *st, const char *db,
 		/* the first step's limit counts its rounds after the gate:
 		 * a gate that took most of them leaves the step its own */
 		own = rounds - (rounds < gate_rounds(b, p) ? rounds : gate_rounds(b, p));
-		plan_say(c, &e, rounds, own);
+		plan_say(c, p, &e, rounds, own);
 		bisect_call(c, p, &e, &call, &p->why);
 		p->looks = rounds;
 		if (!call && own >= b->max_step)

@@ -26,12 +26,13 @@ static const char *const step_phases[] = { "measuring", "marking", "marked" };
 
 static json_t *step_json(const struct campaign *c, const struct camp_step *p)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:f, s:f, s:s*}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:f, s:f, s:s*}",
 			 "state", c->states[p->state].name,
 			 "commit", c->states[p->state].commit,
 			 "phase", step_phases[p->phase], "call", p->call,
 			 "from", (json_int_t)p->from,
-			 "looks", (json_int_t)p->looks, "started", p->started,
+			 "looks", (json_int_t)p->looks,
+			 "most", (json_int_t)p->most, "started", p->started,
 			 "ended", p->ended, "why", p->why);
 }
 
@@ -181,12 +182,12 @@ static unsigned state_named(const struct campaign *c, const char *name)
 static int from_step(const json_t *o, struct campaign *c, struct camp_step *p)
 {
 	const char *state = "", *phase = "", *call = "", *why = NULL;
-	json_int_t looks = 0, from = 0;
+	json_int_t looks = 0, from = 0, most = 0;
 
-	if (json_unpack((json_t *)o, "{s:s, s:s, s:s, s?I, s:I, s:F, s:F, s?s}",
+	if (json_unpack((json_t *)o, "{s:s, s:s, s:s, s?I, s:I, s?I, s:F, s:F, s?s}",
 			"state", &state, "phase", &phase, "call", &call,
 			"from", &from,
-			"looks", &looks, "started", &p->started,
+			"looks", &looks, "most", &most, "started", &p->started,
 			"ended", &p->ended, "why", &why) || strlen(call) >= sizeof(p->call))
 		return -1;
 	p->state = state_named(c, state);
@@ -196,6 +197,7 @@ static int from_step(const json_t *o, struct campaign *c, struct camp_step *p)
 			p->phase = (enum bis_phase)i;
 	snprintf(p->call, sizeof(p->call), "%s", call);
 	p->looks = (unsigned)looks;
+	p->most = most >= 0 && most <= BISECT_MAX_STEP ? (unsigned)most : 0;
 	p->from = from >= 0 && from <= UINT32_MAX ? (unsigned)from : 0;
 	p->why = why ? xstrdup(why) : NULL;
 	return p->state < c->nstates && p->phase < 3 ? 0 : -1;

@@ -52,7 +52,7 @@ static const struct opt_def campaign_options[] = {
 	  .help = "bisect: a shell command that exits 0 when the machine runs $SCHEDLAB_COMMIT's kernel (e.g. grep -q \"${SCHEDLAB_COMMIT:0:12}\" /proc/version)" },
 	{ .name = "max-step-boots", .type = OPT_UINT, .offset = O(max_step),
 	  .min = 2, .max = 200, .arg = "N",
-	  .help = "bisect: a step's most rounds of 3 boots before the commit is skipped (default: 4 times the rounds the planner expects from the noise measured, 12 at least; the first step's counted from the gate)" },
+	  .help = "bisect: a step's most rounds of 3 boots before the commit is skipped (default: 6 times the rounds the planner expects from the noise measured, 12 at least, never lowered while the step runs; the first step's counted from the gate)" },
 	{ .name = "max-ref-boots", .type = OPT_UINT, .offset = O(max_refs),
 	  .min = 5, .max = 100, .arg = "N",
 	  .help = "bisect: rounds, at most, for good and bad to differ (default: twice the rounds a --threshold distance takes at the noise measured, 12 at least)" },

@@ -101,6 +101,10 @@ test_campaign_bisect_finds_the_first_bad_commit() {
 	[ "$most" != 500 ] && [ "$most" -ge "$(jq '.boots | length' <<<"$doc")" ] ||
 		fail "the most boots not planned: $most, $(jq '.boots | length' <<<"$doc") made"
 	expect_eq "--max-boots not given" 0 "$(jq .bisect.max_boots_opt <<<"$doc")"
+	# each step's most rounds kept with it, across its boots' processes:
+	# the default's floor (12) at least
+	expect_eq "steps whose most rounds were lost" "" \
+		"$(jq -r '.bisect.steps[] | select(.most < 12) | "\(.commit) \(.most)"' <<<"$doc")"
 	run_sl campaign status b1 --db "$tmp/r.db"
 	expect_match "status: the most boots planned" "of at most $most boots \(planned\)" "$out"
 	expect_match "status" "first bad commit: $first_bad" "$out"
