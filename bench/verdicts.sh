@@ -18,7 +18,14 @@
 #    --effect 5` for the runs a side that conclude "no change beyond 5%"
 #    (no_change_runs_a_side), then PAIRS trials of that many runs of A
 #    and of A again, alternating, and `compare --all --threshold 5`: "no
-#    change" is the answer wanted, improved/regressed a false alarm.
+#    change" is the answer wanted, improved/regressed a false alarm;
+#  - late: a baseline stored earlier - run it with the KEEP=DIR of an
+#    earlier equiv design, as long after it as the gap to be measured:
+#    PAIRS trials of the same runs a side of A again (the equiv design's
+#    job file, every other trial with a CPU hog running through its
+#    runs), each compared with that design's A of the same trial,
+#    `compare --all --threshold 5`: improved/regressed is a false alarm,
+#    and why each was not "no change" is kept (late-why).
 # Prints a table per design and TSV lines ("verdicts<TAB>..."). Run it
 # with nice on a shared machine and say so beside the figures. KEEP=DIR
 # keeps the databases.
@@ -35,7 +42,7 @@ iters=${ITER:-5}
 max_r=${MAX_RUNS:-8}
 command -v jq >/dev/null || { echo "verdicts: needs jq" >&2; exit 2; }
 tmp=${KEEP:-$(mktemp -d)}
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"; [ -z "${hog:-}" ] || kill "$hog" 2>/dev/null' EXIT
+trap 'hog_stop; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 mkdir -p "$tmp"
 
 cat >"$tmp/spin.c" <<'EOF'
@@ -97,8 +104,15 @@ hog_start() {
 	hog=$!
 }
 
+# the loop stopped first, so that it starts no spin, then its spin: left
+# running, a spin of the hog's would stretch the next runs for seconds
 hog_stop() {
-	[ -z "${hog:-}" ] || { kill "$hog" 2>/dev/null; wait "$hog" 2>/dev/null || true; }
+	[ -z "${hog:-}" ] || {
+		kill -STOP "$hog" 2>/dev/null
+		pkill -KILL -P "$hog" 2>/dev/null || true
+		kill -KILL "$hog" 2>/dev/null
+		wait "$hog" 2>/dev/null || true
+	}
 	hog=
 }
 
@@ -128,12 +142,14 @@ for d in $designs; do
 		"$sl" calibrate "$tmp/a.job" --runs "$cal_runs" --db "$db" --label calib -q \
 			>"$tmp/noise.txt" 2>/dev/null
 		cat "$tmp/noise.txt"
+		cp "$tmp/a.job" "$tmp/equiv.job"
 		"$sl" plan w --effect 5 --db "$db" --format json >"$tmp/plan.json"
 		R=$(jq -r '.cases[0].no_change_runs_a_side // empty' "$tmp/plan.json")
 		echo "plan: no change beyond 5% needs ${R:-more than 50} runs a side"
 		[ -n "$R" ] || R=$max_r
 		[ "$R" -le "$max_r" ] || { echo "verdicts: capped at $max_r runs a side" >&2; R=$max_r; }
 		[ "$R" -ge 2 ] || R=2
+		echo "$R" >"$tmp/equiv.runs"
 		for ((p = 1; p <= pairs; p++)); do
 			for ((k = 1; k <= R; k++)); do
 				"$sl" run "$tmp/a.job" -q --db "$db" --label "e$p-a"
@@ -144,6 +160,34 @@ for d in $designs; do
 		done
 		report "equiv$R" "A/A" "$tmp/$d-aa" "$(( $(date +%s) - t0 ))"
 		"$sl" noise w --db "$db"
+		;;
+	late)
+		db=$tmp/equiv.db
+		[ -s "$tmp/equiv.runs" ] && [ -s "$tmp/equiv.job" ] || {
+			echo "verdicts: late needs the KEEP=DIR of an earlier equiv design" >&2
+			exit 2
+		}
+		R=$(cat "$tmp/equiv.runs")
+		echo "late: the baseline's runs ended $(( ($(date +%s) - $(stat -c %Y "$tmp/equiv-aa")) / 60 )) min ago; $R runs a side"
+		: >"$tmp/late-why"
+		[ "$pairs" -le "$(wc -l <"$tmp/equiv-aa")" ] || {
+			echo "verdicts: PAIRS $pairs: the equiv design made $(wc -l <"$tmp/equiv-aa")" >&2
+			exit 2
+		}
+		for ((p = 1; p <= pairs; p++)); do
+			[ $((p % 2)) = 1 ] || hog_start
+			for ((k = 1; k <= R; k++)); do
+				"$sl" run "$tmp/equiv.job" -q --db "$db" --label "l$p-a2"
+			done
+			hog_stop
+			"$sl" compare "e$p-a" "l$p-a2" --all --threshold 5 --db "$db" --format json \
+				2>/dev/null >"$tmp/late.json" || true
+			v=$(jq -r .verdict "$tmp/late.json" 2>/dev/null || true)
+			echo "${v:-error}" >>"$tmp/$d-aa"
+			printf '%s%s\t%s\n' "$p" "$([ $((p % 2)) = 1 ] || echo ' hog')" \
+				"$(jq -r '[.. | strings | select(test("host changed|noise seen|gap"))] | first // ""' "$tmp/late.json")" >>"$tmp/late-why"
+		done
+		report "late$R" "A/A" "$tmp/$d-aa" "$(( $(date +%s) - t0 ))"
 		;;
 	esac
 done
