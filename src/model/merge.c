@@ -99,6 +99,10 @@ size_t run_merge(struct run *into, const struct run *from)
 			}
 		}
 	}
+	if (!into->nmerged)
+		into->first_started = into->last_started = into->started;
+	into->first_started = fmin(into->first_started, from->started);
+	into->last_started = fmax(into->last_started, from->started);
 	into->merged = realloc(into->merged, (into->nmerged + 1) * sizeof(char *));
 	if (!into->merged)
 		abort();
@@ -115,4 +119,10 @@ void run_case_rep(const struct run_case *c, size_t i, size_t *lo, size_t *hi)
 	}
 	*lo = i ? c->rep_end[i - 1] : 0;
 	*hi = c->rep_end[i];
+}
+
+void run_starts(const struct run *r, double *first, double *last)
+{
+	*first = r->nmerged ? r->first_started : r->started;
+	*last = r->nmerged ? r->last_started : r->started;
 }

@@ -104,9 +104,12 @@ struct run {
 	size_t nmetrics;
 	struct run_case *cases;	/* in seq order */
 	size_t ncases;
-	/* run_merge(): the uuids of the runs merged into this one */
+	/* run_merge(): the uuids of the runs merged into this one, and
+	 * the earliest and latest start of them all, this one's included
+	 * (its own `started` stays) */
 	char **merged;
 	size_t nmerged;
+	double first_started, last_started;
 };
 
 void run_free(struct run *r);
@@ -128,6 +131,10 @@ void run_case_free(struct run_case *c);
  * histograms are not merged. Returns how many cases took iterations.
  */
 size_t run_merge(struct run *into, const struct run *from);
+
+/* The earliest and the latest start of the runs r holds (merged or
+ * not). */
+void run_starts(const struct run *r, double *first, double *last);
 
 /* The number of runs a case holds (1 unless merged). */
 static inline size_t run_case_runs(const struct run_case *c)
