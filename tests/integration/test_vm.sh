@@ -77,7 +77,7 @@ test_vm_run() {
 	expect_match "what ran it" '^(kvm|tcg)$' "$accel"
 	expect_eq "the run's host" "$(uname -n)-$accel" "$(jval "$doc" '.run.host')"
 	expect_eq "the run" complete "$(jval "$doc" '.run.status')"
-	[ "$accel" = kvm ] || expect_match "the TCG warning" "TCG, emulated" "$err"
+	[ "$accel" = kvm ] || expect_match "the TCG warning" "TCG( instead)?, emulated" "$err"
 	# the guest's topology as the guest's own probe read it
 	expect_match "the topology shown" "2 packages, 2 cores, SMT on .*NUMA nodes: 0 \\(0-1\\) 1 \\(2-3\\)" \
 		"$("$SCHEDLAB" show guest --db "$DB" | grep '^topology')"
