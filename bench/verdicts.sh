@@ -25,7 +25,9 @@
 #    job file, every other trial with a CPU hog running through its
 #    runs), each compared with that design's A of the same trial,
 #    `compare --all --threshold 5`: improved/regressed is a false alarm,
-#    and why each was not "no change" is kept (late-why).
+#    and why each was not "no change" is kept (late-why). LATE_TAG=X
+#    names the late runs' labels apart (lX1-a2, ...), so that the same
+#    baseline can be measured again later.
 # Prints a table per design and TSV lines ("verdicts<TAB>..."). Run it
 # with nice on a shared machine and say so beside the figures. KEEP=DIR
 # keeps the databases.
@@ -177,10 +179,10 @@ for d in $designs; do
 		for ((p = 1; p <= pairs; p++)); do
 			[ $((p % 2)) = 1 ] || hog_start
 			for ((k = 1; k <= R; k++)); do
-				"$sl" run "$tmp/equiv.job" -q --db "$db" --label "l$p-a2"
+				"$sl" run "$tmp/equiv.job" -q --db "$db" --label "l${LATE_TAG:-}$p-a2"
 			done
 			hog_stop
-			"$sl" compare "e$p-a" "l$p-a2" --all --threshold 5 --db "$db" --format json \
+			"$sl" compare "e$p-a" "l${LATE_TAG:-}$p-a2" --all --threshold 5 --db "$db" --format json \
 				2>/dev/null >"$tmp/late.json" || true
 			v=$(jq -r .verdict "$tmp/late.json" 2>/dev/null || true)
 			echo "${v:-error}" >>"$tmp/$d-aa"
