@@ -138,25 +138,6 @@ job() {
 	[ -z "$cpus" ] || printf 'cpus = %s\n' "$cpus"
 }
 
-# spin DIR: compiles the cpu workload's program into DIR/spin.
-spin() {
-	cat >"$1/spin.c" <<-'EOF'
-	/* spin N: N turns of a multiply-add chain, nothing else. */
-	#include <stdlib.h>
-	int main(int argc, char **argv)
-	{
-		unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 10) : 0, x = 1;
-
-		while (n--) {
-			x = x * 6364136223846793005UL + 1442695040888963407UL;
-			__asm__ volatile("" : "+r"(x));
-		}
-		return x == 42;
-	}
-	EOF
-	cc -O2 -o "$1/spin" "$1/spin.c"
-}
-
 # setup W: the job files of workload W (DIR/W/e0.job, e10.job, ...),
 # the --good-set of the interleaved designs in $key and $aval, and the
 # value of the bad reference of a cls design of effect E in bval[clsE].

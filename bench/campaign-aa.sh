@@ -44,20 +44,7 @@ mkdir -p "$tmp"
 db=$tmp/r.db
 export SCHEDLAB_CAMPAIGN_DIR=$tmp/campaigns
 
-cat >"$tmp/spin.c" <<'EOF'
-#include <stdlib.h>
-int main(int argc, char **argv)
-{
-	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 10) : 0, x = 1;
-
-	while (n--) {
-		x = x * 6364136223846793005UL + 1442695040888963407UL;
-		__asm__ volatile("" : "+r"(x));
-	}
-	return x == 42;
-}
-EOF
-cc -O2 -o "$tmp/spin" "$tmp/spin.c"
+spin "$tmp"
 {
 	printf '[global]\niterations = %s\nwarmup = 1\n\n[spin]\n' "$iters"
 	printf 'workload = command\nshell = true\n'

@@ -8,6 +8,26 @@ median() {
 		m = int((NR + 1) / 2); print (NR % 2) ? v[m] : (v[m] + v[m + 1]) / 2 }'
 }
 
+# spin DIR: compiles into DIR/spin the CPU-bound program the bench/
+# scripts time: spin N runs N turns of a multiply-add chain, nothing else.
+spin() {
+	cat >"$1/spin.c" <<-'EOF'
+	/* spin N: N turns of a multiply-add chain, nothing else. */
+	#include <stdlib.h>
+	int main(int argc, char **argv)
+	{
+		unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 10) : 0, x = 1;
+
+		while (n--) {
+			x = x * 6364136223846793005UL + 1442695040888963407UL;
+			__asm__ volatile("" : "+r"(x));
+		}
+		return x == 42;
+	}
+	EOF
+	cc -O2 -o "$1/spin" "$1/spin.c"
+}
+
 # Waits up to 2 minutes for the machine to have at most 2 runnable tasks
 # (the 4th field of /proc/loadavg), so that a measurement does not start
 # in the middle of someone else's burst.

@@ -36,23 +36,6 @@ tmp=${KEEP:-$(mktemp -d)}
 mkdir -p "$tmp"
 db=$tmp/r.db
 
-spin() {
-	cat >"$1/spin.c" <<-'EOF'
-	#include <stdlib.h>
-	int main(int argc, char **argv)
-	{
-		unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 10) : 0, x = 1;
-
-		while (n--) {
-			x = x * 6364136223846793005UL + 1442695040888963407UL;
-			__asm__ volatile("" : "+r"(x));
-		}
-		return x == 42;
-	}
-	EOF
-	cc -O2 -o "$1/spin" "$1/spin.c"
-}
-
 # job FILE PCT: the workload with PCT% more work, job name "w"
 job() {
 	if [ "$w" = cpu ]; then

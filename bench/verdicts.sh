@@ -33,6 +33,8 @@
 # keeps the databases.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=bench/lib.sh
+. "$top/bench/lib.sh"
 sl=${SCHEDLAB:-$top/schedlab}
 w=${WORKLOAD:-cpu}
 pairs=${PAIRS:-20}
@@ -47,20 +49,7 @@ tmp=${KEEP:-$(mktemp -d)}
 trap 'hog_stop; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 mkdir -p "$tmp"
 
-cat >"$tmp/spin.c" <<'EOF'
-#include <stdlib.h>
-int main(int argc, char **argv)
-{
-	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 10) : 0, x = 1;
-
-	while (n--) {
-		x = x * 6364136223846793005UL + 1442695040888963407UL;
-		__asm__ volatile("" : "+r"(x));
-	}
-	return x == 42;
-}
-EOF
-cc -O2 -o "$tmp/spin" "$tmp/spin.c"
+spin "$tmp"
 
 # job FILE FACTOR: the workload with FACTOR times the work, job name "w"
 job() {
