@@ -411,7 +411,7 @@ static void plan_say(struct campaign *c, struct camp_step *p,
 
 	b->distance = e->d;
 	b->noise = e->s;
-	if (most > p->most || b->max_step_opt)
+	if (most > p->most)
 		p->most = most;
 	b->max_step = p->most;
 	budget(c, p->most - (own < p->most ? own : p->most), most);
@@ -419,7 +419,7 @@ static void plan_say(struct campaign *c, struct camp_step *p,
 		return;
 	b->plan = plan;
 	printf("campaign %s: bad/good %.3f (p=%.2g, run-to-run noise %.1f%%, the level drifting up to %.1f%% a boot; %u boots of good and bad, this step's %u rounds): a step takes about %u rounds of 3 boots (its commit twice, a reference once), at most %u; about %u boots more for the %u steps git has left, at most %u boots in all\n",
-	       c->name, exp(e->d), e->p, 100 * e->s, 100 * fmax(e->r, e->r_most) * e->s, e->refs, n,
+	       c->name, exp(e->d), e->p, 100 * e->s, 100 * e->r_most * e->s, e->refs, n,
 	       b->plan, b->max_step, 3 * b->plan * (b->steps_left + 1), b->steps_left + 1,
 	       c->max_boots);
 }

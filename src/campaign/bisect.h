@@ -29,7 +29,7 @@ struct bis_est {
 	unsigned region;	/* the drifts the boots allow: bit i for
 				 * the grid's i-th, within that region;
 				 * a call must hold at each of them */
-	double r_most;		/* the largest of them */
+	double r_most;		/* the largest of them (r or more) */
 	double df;		/* its degrees of freedom */
 	double d_use, s_use;	/* what the calls use: d shrunk to its
 				 * lower one-sigma bound, s raised to its

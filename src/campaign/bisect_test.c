@@ -316,7 +316,7 @@ static double level_var(const struct bis_est *e)
 {
 	unsigned n = e->refs < 200 ? e->refs : 200;
 	/* the largest drift the boots allow: a call must hold at each */
-	double p = 1, r = fmax(e->r, e->r_most);
+	double p = 1, r = e->r_most;
 
 	for (unsigned i = 1; i < n; i++) {
 		p += 3 * r * r;
@@ -380,21 +380,21 @@ int bisect_call(const struct campaign *c, const struct camp_step *p,
 	*call = NULL;
 	if (nc && e->s_use > 0 && e->d_use != 0) {
 		/* the candidate's effect 0 (good) or D (bad): the log
-		 * likelihood ratio of the two, from every innovation */
-		llr = call_llr(o, n, e->r, e);
-		/* and at every drift the boots allow, the ratio taken
-		 * nearest none (none where two drifts disagree): a host
-		 * with two speeds looks like a level that stays put when
-		 * all the references are pooled, and like one that wanders
-		 * when each boot is compared with its neighbours - the call
-		 * must hold under both */
+		 * likelihood ratio of the two, from every innovation, at
+		 * every drift the boots allow (the model's r among them),
+		 * the one nearest none taken (none where two drifts
+		 * disagree): a host with two speeds looks like a
+		 * level that stays put when all the references are pooled,
+		 * and like one that wanders when each boot is compared with
+		 * its neighbours - the call must hold under both */
+		llr = NAN;
 		for (int i = 0; i < DRIFT_GRID; i++) {
 			double l;
 
 			if (!(e->region >> i & 1))
 				continue;
 			l = call_llr(o, n, drift_at(i), e);
-			llr = l * llr <= 0 ? 0 : fabs(l) < fabs(llr) ? l : llr;
+			llr = isnan(llr) ? l : l * llr <= 0 ? 0 : fabs(l) < fabs(llr) ? l : llr;
 		}
 		/* where the boots place it, D as estimated */
 		kfilter(o, n, e->r, e->d, 2, &sm);

@@ -198,6 +198,15 @@ static void test_call_places_a_candidate(void **state)
 	sim_free(&s);
 }
 
+/* A step's call counted: made, and wrong for a candidate bad or good. */
+static void tally(const char *call, bool bad, unsigned *called, unsigned *wrong)
+{
+	if (call) {
+		(*called)++;
+		*wrong += strcmp(call, bad ? "bad" : "good") != 0;
+	}
+}
+
 /*
  * Many steps on a machine that drifts (1.5% a boot) and whose boots
  * each differ (3%), the distance 6%: wrong calls at most about
@@ -218,10 +227,7 @@ static void test_wrong_calls_are_rare_on_a_drifting_machine(void **state)
 		sim_init(&s, 100 + t, 0.015, 0.03, 0.06);
 		/* the gate's fewest rounds, the first step's case */
 		call = sim_step(&s, BISECT_GATE_FIRST, bad, 60);
-		if (call) {
-			called++;
-			wrong += strcmp(call, bad ? "bad" : "good") != 0;
-		}
+		tally(call, bad, &called, &wrong);
 		sim_free(&s);
 	}
 	print_message("# %u of %u steps called, %u wrong\n", called, trials, wrong);
@@ -257,10 +263,7 @@ static void test_wrong_calls_are_rare_on_a_two_speed_host(void **state)
 		sim_refs(&s, BISECT_GATE_FIRST + 3);
 		sim_history(&s, 20);
 		call = sim_step(&s, 0, bad, 60);
-		if (call) {
-			called++;
-			wrong += strcmp(call, bad ? "bad" : "good") != 0;
-		}
+		tally(call, bad, &called, &wrong);
 		sim_free(&s);
 	}
 	print_message("# %u of %u steps called, %u wrong\n", called, trials, wrong);
