@@ -161,7 +161,9 @@ test_report_page_readable() {
 	use_tmpdir
 	need_chromium
 	need_gnuplot
-	printf '[msg]\nworkload = messaging\ngroups = 1,2\nloops = 20\niterations = 3\nprobes = on\nmonitors = cpu,runq\nmonitor_interval = 20ms\n' >"$tmp/m.job"
+	# loops = 200: enough that the free run migrates in every iteration
+	# on a busy machine (lkp's rule needs its least above pin's zero)
+	printf '[msg]\nworkload = messaging\ngroups = 1,2\nloops = 200\niterations = 3\nprobes = on\nmonitors = cpu,runq\nmonitor_interval = 20ms\n' >"$tmp/m.job"
 	run_sl run "$tmp/m.job" --db "$tmp/r.db" -q --label pin --set cpus=0
 	expect_eq "run pin ($err)" 0 "$rc"
 	run_sl run "$tmp/m.job" --db "$tmp/r.db" -q --label free
