@@ -91,6 +91,19 @@ static size_t live_rows(const struct case_result *r, double **x)
 	return h < 0 ? 0 : r->niter;
 }
 
+/* A look's reason: "regressed: -6.1% [-9.0, -3.2] at alpha 0.01, why"
+ * ("[n/a]" where there is no interval). */
+static void look_why(char *why, size_t len, const struct cmp_result *res,
+		     double alpha)
+{
+	char iv[64] = "[n/a]";
+
+	if (isfinite(res->lo) && isfinite(res->hi))
+		snprintf(iv, sizeof(iv), "[%+.1f, %+.1f]", res->lo, res->hi);
+	snprintf(why, len, "%s: %+.1f%% %s at alpha %.3g, %s",
+		 verdict_names[res->verdict], res->change, iv, alpha, res->why);
+}
+
 /*
  * The threshold rule between separate runs (--unit run, a stored
  * baseline): the build's run against the baseline's, the run the unit
@@ -129,15 +142,16 @@ static bool enough_runs(struct judge *j, const struct run_case *bc,
 	stop = !known || res.verdict == V_REGRESSED ||
 	       (isfinite(res.lo) && res.lo > -co.threshold) ||
 	       noise_iterations_enough(&m, cv, (double)nb);
-	if (known && stop && res.verdict != V_REGRESSED &&
-	    !(isfinite(res.lo) && res.lo > -co.threshold))
+	if (!known)
+		snprintf(why, len, "%+.1f%% against one stored run, and no model of this host's run-to-run noise of the case: more iterations would not decide; the comparison of the runs does",
+			 res.change);
+	else if (stop && res.verdict != V_REGRESSED &&
+		 !(isfinite(res.lo) && res.lo > -co.threshold))
 		snprintf(why, len, "%s: %+.1f%% at alpha %.3g; the median's standard error, %.1f%%, is below this host's run-to-run offset of %.1f%%: more runs, not iterations, would decide",
 			 verdict_names[res.verdict], res.change, alpha,
 			 100 * noise_median_precision(cv, (double)nb), 100 * m.offset);
 	else
-		snprintf(why, len, "%s: %+.1f%% [%+.1f, %+.1f] at alpha %.3g, %s",
-			 verdict_names[res.verdict], res.change, res.lo, res.hi,
-			 alpha, res.why);
+		look_why(why, len, &res, alpha);
 	free(a);
 	return stop;
 }
@@ -188,9 +202,7 @@ static bool enough_threshold(struct judge *j, const struct plan_case *c,
 	stats_compare(a, na, b, nb, dir, &co, rnp, &res);
 	stop = res.verdict == V_REGRESSED ||
 	       (isfinite(res.lo) && res.lo > -co.threshold);
-	snprintf(why, len, "%s: %+.1f%% [%+.1f, %+.1f] at alpha %.3g, %s",
-		 verdict_names[res.verdict], res.change, res.lo, res.hi, alpha,
-		 res.why);
+	look_why(why, len, &res, alpha);
 	free(a);
 	free(b);
 	return stop;

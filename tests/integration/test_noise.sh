@@ -297,6 +297,8 @@ test_huge_difference_one_run_a_side() {
 	[ "$(jq '.jobs[0].cases[0].runs[1].common_sense // false' <<<"$out")" = false ] ||
 		fail "A/A: called by common sense"
 	run_sl judge --baseline a1 --match job --db "$tmp/r.db" "$tmp/b.job"
+	[[ $err != *nan* ]] || fail "judge 3x: nan in what it says: $err"
+	expect_match "judge 3x: why the iterations stopped" "more iterations would not decide" "$err"
 	busy=$(sqlite3 "$tmp/r.db" "SELECT count(*) FROM runs WHERE id = (SELECT max(id) FROM runs) AND json_extract(environment, '\$.others_during_run.value') > 25")
 	busy=$((busy + $(sqlite3 "$tmp/r.db" "SELECT count(*) FROM runs WHERE label = 'a1' AND json_extract(environment, '\$.others_during_run.value') > 25")))
 	if [ "$busy" = 0 ]; then
