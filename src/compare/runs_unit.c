@@ -190,6 +190,8 @@ static void huge(struct build *b, const struct cmp_job *j,
 			t.change, busy->others_during,
 			busy == b->runs[0] ? "the baseline" : "the candidate",
 			NOISE_HUGE_OTHERS_MAX);
+	else	/* what it said of iterations too short for the rule */
+		memcpy(r->why, t.why, sizeof(r->why));
 	free(a);
 	free(x);
 	free(ca);

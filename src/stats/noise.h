@@ -174,6 +174,15 @@ void noise_compare(const double *ma, size_t ra, double ia, const double *mb,
  * runs_unit.c); the verdict then stays inconclusive and says why.
  */
 #define NOISE_HUGE_OTHERS_MAX 25.0
+/*
+ * ... nor when either side's median iteration used less CPU time than
+ * this (seconds): a few ms of CPU are mostly the start of a process
+ * (fork, exec, page faults), which alone differs more than twice
+ * between runs - A/A runs of /bin/true, 1.1-2.5 ms of CPU an iteration,
+ * met the rule in 52 of 2990 pairs; none of 2490 pairs at 4.7-21 ms
+ * did (doc/statistics.md). r->why then says so.
+ */
+#define NOISE_HUGE_CPU_MIN_S 0.010
 bool noise_huge(const double *a, size_t na, const double *ca, size_t nca,
 		const double *b, size_t nb, const double *cb, size_t ncb,
 		enum better dir, const struct cmp_opts *o, struct cmp_result *r);

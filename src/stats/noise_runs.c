@@ -531,6 +531,17 @@ bool noise_huge(const double *a, size_t na, const double *ca, size_t nca,
 		return false;
 	if (fabs(pct_better(q, dir)) < o->threshold)
 		return false;
+	if (fmin(mca, mcb) < NOISE_HUGE_CPU_MIN_S) {
+		size_t n = strlen(r->why);
+
+		snprintf(r->why + n, sizeof(r->why) - n,
+			 "%s%s%.2f %s the time and %s%.2f %s the CPU time would be a difference no such noise makes, but %.1f ms of CPU time an iteration is mostly a process's start, which alone differs that much between runs (common sense needs %.0f ms a side)",
+			 n ? "; " : "",
+			 slower ? "" : "1/", slower ? q : 1 / q, slower ? "times" : "of",
+			 slower ? "" : "1/", slower ? qc : 1 / qc, slower ? "times" : "of",
+			 1000 * fmin(mca, mcb), 1000 * NOISE_HUGE_CPU_MIN_S);
+		return false;
+	}
 	r->change = pct_better(q, dir);
 	r->significant = true;
 	r->huge = true;

@@ -339,6 +339,37 @@ static void test_huge(void **state)
 }
 
 /*
+ * ... but not for iterations of a few ms of CPU time, a process's start
+ * more than its work: 2.5 times the time and the CPU time at 5 ms of
+ * CPU on the shorter side is nothing, and the why says what it would
+ * take; at 10 ms it is the rule's call again.
+ */
+static void test_huge_too_short(void **state)
+{
+	struct cmp_opts o = { .alpha = 0.05, .threshold = 5, .runs_unit = true };
+	double a[] = { 0.010, 0.011, 0.009, 0.0105 }, ca[] = { 0.005, 0.005, 0.005, 0.005 };
+	double b[] = { 0.025, 0.026, 0.024, 0.0255 }, cb[] = { 0.0125, 0.013, 0.012, 0.0125 };
+	double ca10[] = { 0.010, 0.010, 0.010, 0.010 }, cb10[] = { 0.025, 0.026, 0.024, 0.025 };
+	double ma = 0.01025, mb = 0.02525;
+	struct cmp_result r;
+
+	(void)state;
+	noise_compare(&ma, 1, 4, &mb, 1, 4, BETTER_LOWER, NULL, &o, &r);
+	assert_false(noise_huge(a, 4, ca, 4, b, 4, cb, 4, BETTER_LOWER, &o, &r));
+	assert_int_equal(r.verdict, V_INCONCLUSIVE);
+	assert_false(r.huge);
+	assert_non_null(strstr(r.why, "; 2.46 times the time and 2.50 times the CPU time would be"));
+	assert_non_null(strstr(r.why, "5.0 ms of CPU time an iteration is mostly a process's start"));
+	assert_non_null(strstr(r.why, "(common sense needs 10 ms a side)"));
+	noise_compare(&mb, 1, 4, &ma, 1, 4, BETTER_LOWER, NULL, &o, &r);
+	assert_false(noise_huge(b, 4, cb, 4, a, 4, ca, 4, BETTER_LOWER, &o, &r));
+	assert_non_null(strstr(r.why, "1/2.46 of the time and 1/2.50 of the CPU time"));
+	noise_compare(&ma, 1, 4, &mb, 1, 4, BETTER_LOWER, NULL, &o, &r);
+	assert_true(noise_huge(a, 4, ca10, 4, b, 4, cb10, 4, BETTER_LOWER, &o, &r));
+	assert_int_equal(r.verdict, V_REGRESSED);
+}
+
+/*
  * Two speeds: logs 0, 0.01, -0.01 then 0.8, 0.81, 0.79 in time order.
  * Sorted, the split after the third has a gap of 0.78 against a pooled
  * sd of sqrt(4 (0.01^2) / 4) = 0.01: two speeds, e^0 and e^0.8, 3 runs
@@ -414,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_mde_and_precision),
 		cmocka_unit_test(test_compare_equivalence),
 		cmocka_unit_test(test_huge),
+		cmocka_unit_test(test_huge_too_short),
 		cmocka_unit_test(test_estimate_two_speeds),
 		cmocka_unit_test(test_noise_at_gap),
 		cmocka_unit_test(test_plan_boots),
