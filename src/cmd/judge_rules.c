@@ -143,7 +143,7 @@ static bool enough_runs(struct judge *j, const struct run_case *bc,
 	       (isfinite(res.lo) && res.lo > -co.threshold) ||
 	       noise_iterations_enough(&m, cv, (double)nb);
 	if (!known)
-		snprintf(why, len, "%+.1f%% against one stored run, and no model of this host's run-to-run noise of the case: more iterations would not decide; the comparison of the runs does",
+		snprintf(why, len, "%+.1f%% against the stored baseline, and no model of this host's run-to-run noise of the case: more iterations would not decide; the comparison of the runs does",
 			 res.change);
 	else if (stop && res.verdict != V_REGRESSED &&
 		 !(isfinite(res.lo) && res.lo > -co.threshold))

@@ -513,6 +513,7 @@ bool noise_huge(const double *a, size_t na, const double *ca, size_t nca,
 		enum better dir, const struct cmp_opts *o, struct cmp_result *r)
 {
 	double ma, mb, mca, mcb, q, qc;
+	char ratios[96];
 	bool slower;
 
 	if (dir == BETTER_HIGHER)
@@ -531,15 +532,16 @@ bool noise_huge(const double *a, size_t na, const double *ca, size_t nca,
 		return false;
 	if (fabs(pct_better(q, dir)) < o->threshold)
 		return false;
+	snprintf(ratios, sizeof(ratios), "%s%.2f %s the time and %s%.2f %s the CPU time",
+		 slower ? "" : "1/", slower ? q : 1 / q, slower ? "times" : "of",
+		 slower ? "" : "1/", slower ? qc : 1 / qc, slower ? "times" : "of");
 	if (fmin(mca, mcb) < NOISE_HUGE_CPU_MIN_S) {
 		size_t n = strlen(r->why);
 
 		snprintf(r->why + n, sizeof(r->why) - n,
-			 "%s%s%.2f %s the time and %s%.2f %s the CPU time would be a difference no such noise makes, but %.1f ms of CPU time an iteration is mostly a process's start, which alone differs that much between runs (common sense needs %.0f ms a side)",
-			 n ? "; " : "",
-			 slower ? "" : "1/", slower ? q : 1 / q, slower ? "times" : "of",
-			 slower ? "" : "1/", slower ? qc : 1 / qc, slower ? "times" : "of",
-			 1000 * fmin(mca, mcb), 1000 * NOISE_HUGE_CPU_MIN_S);
+			 "%s%s would be a difference no such noise makes, but %.1f ms of CPU time an iteration is mostly a process's start, which alone differs that much between runs (common sense needs %.0f ms a side)",
+			 n ? "; " : "", ratios, 1000 * fmin(mca, mcb),
+			 1000 * NOISE_HUGE_CPU_MIN_S);
 		return false;
 	}
 	r->change = pct_better(q, dir);
@@ -547,9 +549,7 @@ bool noise_huge(const double *a, size_t na, const double *ca, size_t nca,
 	r->huge = true;
 	r->verdict = r->change > 0 ? V_IMPROVED : V_REGRESSED;
 	snprintf(r->why, sizeof(r->why),
-		 "one run a side and no measured run-to-run noise, but a difference no such noise makes: %s%.2f %s the time and %s%.2f %s the CPU time (medians of the iterations; common sense: both beyond a factor %g, doc/statistics.md)",
-		 slower ? "" : "1/", slower ? q : 1 / q, slower ? "times" : "of",
-		 slower ? "" : "1/", slower ? qc : 1 / qc, slower ? "times" : "of",
-		 NOISE_HUGE_RATIO);
+		 "one run a side and no measured run-to-run noise, but a difference no such noise makes: %s (medians of the iterations; common sense: both beyond a factor %g, doc/statistics.md)",
+		 ratios, NOISE_HUGE_RATIO);
 	return true;
 }

@@ -313,13 +313,13 @@ test_huge_difference_one_run_a_side() {
 
 # ... but a job of a few ms of CPU an iteration is mostly a process's
 # start, which alone differs twice over between runs (A/A runs of
-# /bin/true met the factor 2 in 52 of 2990 pairs): 100 times the loops
-# of a shell's few-ms loop is then not called by common sense, and the
+# /bin/true met the factor 2 in 52 of 2990 pairs): 1000 times the loops
+# of a shell's loop of 1-2 ms is then not called by common sense, and the
 # reason says what it would take.
 test_huge_difference_of_a_tiny_job() {
 	use_tmpdir
 	printf '[global]\niterations = 5\n\n[sh]\nworkload = command\nargv = sh -c "i=0; while [ $i -lt $N ]; do i=$((i+1)); done"\n' >"$tmp/t.job"
-	run_sl run "$tmp/t.job" --label small --db "$tmp/r.db" -q --set env.N=1000
+	run_sl run "$tmp/t.job" --label small --db "$tmp/r.db" -q --set env.N=100
 	expect_eq "run small ($err)" 0 "$rc"
 	run_sl run "$tmp/t.job" --label large --db "$tmp/r.db" -q --set env.N=100000
 	expect_eq "run large ($err)" 0 "$rc"
