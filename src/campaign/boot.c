@@ -419,6 +419,7 @@ static int measure(struct campaign *c, struct store *st, const char *db)
 		}
 	} while (rc);
 	b->phase = PH_DONE;
+	campaign_vm_settle(c, st, k);
 	if (campaign_save(st, c, false))
 		return 2;
 	return next(c, st, db);
@@ -464,6 +465,7 @@ int campaign_step(struct campaign *c, struct store *st, const char *db)
 			return 2;
 		if (rc) {
 			b->phase = PH_DONE;
+			campaign_vm_settle(c, st, c->nboots - 1);
 			return campaign_save(st, c, false) ? 2 : next(c, st, db);
 		}
 		/* killed mid-run: this boot again, if the machine is in its

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "campaign/campaign.h"
+#include "model/run.h"
+#include "store/store.h"
 #include "util.h"
 #include "vm/vm.h"
 
@@ -121,6 +123,27 @@ int campaign_vm_image_check(const struct campaign *c, unsigned s)
 		       c->name, c->states[s].commit, img ? img : "?");
 	free(img);
 	return rc;
+}
+
+void campaign_vm_settle(struct campaign *c, struct store *st, size_t k)
+{
+	json_t *env, *accel;
+	struct run r;
+	int64_t id;
+
+	if (!c->vm || strcmp(c->vm->accel, vm_accel_names[VM_ACCEL_AUTO]) ||
+	    store_find_uuid(st, c->boots[k].uuid, &id) != 1 || store_load(st, id, &r))
+		return;
+	env = r.environment;
+	accel = json_object_get(json_object_get(json_object_get(json_object_get(
+		env, "machine"), "vm"), "value"), "accel");
+	if (json_is_string(accel)) {
+		free(c->vm->accel);
+		c->vm->accel = xstrdup(json_string_value(accel));
+		printf("campaign %s: boot %zu ran under %s: every boot of this campaign will (one comparison never mixes KVM and TCG boots)\n",
+		       c->name, k + 1, c->vm->accel);
+	}
+	run_free(&r);
 }
 
 static void push(char ***v, size_t *n, char *s)

@@ -286,6 +286,10 @@ void campaign_vm_free(struct campaign *c);
 char **campaign_vm_argv(const struct campaign *c, const char *db, size_t k,
 			const char *label);
 void campaign_vm_argv_free(char **argv);
+/* After boot k's run is stored: a campaign whose accel is auto takes
+ * the one that boot ran under for all its boots (said on stdout); the
+ * caller saves it. */
+void campaign_vm_settle(struct campaign *c, struct store *st, size_t k);
 char *campaign_vm_kernel(const struct campaign *c, unsigned s);
 /* Before a bisect build: SCHEDLAB_IMAGE set to where state s's image
  * goes (its folder made, a stale image removed): 0, or 2 after error().

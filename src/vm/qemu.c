@@ -7,11 +7,17 @@
  * guest that panics (panic=-1 and -no-reboot end qemu), hangs or never
  * powers off is killed, and the console's last lines say why.
  *
- * KVM, asked for or probed (VM_ACCEL_AUTO), must show the guest's first
- * line within VM_KVM_PROBE_S: under nested virtualization /dev/kvm can
- * open and qemu still never leave the firmware. Then the boot is made
- * again under TCG, with a warning that its times are emulated, and the
- * cache remembers it for this host's kernel and qemu.
+ * KVM fails in more ways than /dev/kvm being absent: under nested
+ * virtualization it can open and qemu then never leave the firmware
+ * (a hang), or qemu dies at once (an assertion when the host refuses a
+ * model-specific register: SIGABRT, or an exit). Under VM_ACCEL_AUTO
+ * the guest must show its first line within VM_KVM_PROBE_S, and qemu
+ * must not end before the guest's kernel printed anything; else the
+ * boot is made again under TCG, with one warning naming what happened
+ * (qemu's own words, from its stderr, kept in a file), and the cache
+ * remembers it for this host's kernel and qemu. A kernel that printed
+ * something and then failed (a panic) failed by itself: no fallback.
+ * Under --accel kvm each of these is the boot's error.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -80,7 +86,7 @@ static char *kvm_note_path(const char *qemu)
 
 	if (!cache || uname(&u) || stat(qemu, &sb))
 		return NULL;
-	return xasprintf("%s/kvm-hangs-%s-%lld", cache, u.release,
+	return xasprintf("%s/kvm-fails-%s-%lld", cache, u.release,
 			 (long long)sb.st_mtime);
 }
 
@@ -272,7 +278,7 @@ enum boot_end { BOOT_EXITED, BOOT_TIMEOUT, BOOT_NO_LIFE, BOOT_STOPPED, BOOT_ERRO
  */
 static enum boot_end boot_once(char **argv, const struct vm_opts *o,
 			       const char *console, const char *result,
-			       unsigned probe_s, int *ws)
+			       const char *errlog, unsigned probe_s, int *ws)
 {
 	struct sigaction sa = { .sa_handler = on_stop };
 	pid_t parent = getpid(), pid;
@@ -287,6 +293,7 @@ static enum boot_end boot_once(char **argv, const struct vm_opts *o,
 	}
 	if (!pid) {
 		int null = open("/dev/null", O_RDWR);
+		int err = open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
 		setpgid(0, 0);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -296,6 +303,11 @@ static enum boot_end boot_once(char **argv, const struct vm_opts *o,
 			dup2(null, STDIN_FILENO);
 			dup2(null, STDOUT_FILENO);
 			close(null);
+		}
+		/* qemu's words, quoted when it fails */
+		if (err >= 0) {
+			dup2(err, STDERR_FILENO);
+			close(err);
 		}
 		execv(argv[0], argv);
 		fprintf(stderr, "schedlab: vm: cannot run %s: %s\n", argv[0],
@@ -382,20 +394,70 @@ static void argv_free(struct argv_b *a)
 	a->n = 0;
 }
 
-/* What VM_ACCEL_AUTO runs: TCG, with a warning, when /dev/kvm cannot be
- * used or the cache's note (NULL: none) says KVM showed no guest here
- * before; else KVM. */
-static enum vm_accel auto_accel(const char *note)
+/* The file's size; 0 when absent. */
+static long long file_size(const char *path)
 {
 	struct stat sb;
+
+	return stat(path, &sb) ? 0 : (long long)sb.st_size;
+}
+
+/*
+ * qemu's own words from its stderr, for a message: the first line that
+ * says "error" (qemu's and its assertions'), else the last line; at most
+ * 200 bytes, into buf. "" when it said nothing.
+ */
+static void qemu_said(const char *errlog, char *buf, size_t len)
+{
+	size_t n;
+	char *s = slurp(errlog, &n), *pick = NULL, *save = NULL;
+
+	*buf = '\0';
+	if (!s)
+		return;
+	for (char *l = strtok_r(s, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		l[strcspn(l, "\r")] = '\0';
+		if (!*l)
+			continue;
+		if (strstr(l, "error") || strstr(l, "Assertion")) {
+			pick = l;
+			break;
+		}
+		pick = l;
+	}
+	if (pick)
+		snprintf(buf, len, "%.200s", pick);
+	free(s);
+}
+
+/* How qemu ended, in words: "exited 1", "was killed by signal 6 (SIGABRT)". */
+static void qemu_end_text(int ws, char *buf, size_t len)
+{
+	if (WIFSIGNALED(ws))
+		snprintf(buf, len, "was killed by signal %d (SIG%s)", WTERMSIG(ws),
+			 sigabbrev_np(WTERMSIG(ws)) ? sigabbrev_np(WTERMSIG(ws)) : "?");
+	else
+		snprintf(buf, len, "exited %d", WIFEXITED(ws) ? WEXITSTATUS(ws) : -1);
+}
+
+/* What VM_ACCEL_AUTO runs: TCG, with a warning, when /dev/kvm cannot be
+ * used or the cache's note (NULL: none) says KVM failed here before
+ * (its text says how); else KVM. */
+static enum vm_accel auto_accel(const char *note)
+{
+	size_t len;
+	char *why;
 
 	if (!vm_kvm_usable()) {
 		warning("vm: /dev/kvm cannot be used here: the guest runs under TCG, emulated (its times are not the hardware's)");
 		return VM_ACCEL_TCG;
 	}
-	if (note && !stat(note, &sb)) {
-		warning("vm: KVM showed no guest within %d s on this host before (%s): the guest runs under TCG, emulated (its times are not the hardware's); --accel kvm tries it again",
-				VM_KVM_PROBE_S, note);
+	why = note ? slurp(note, &len) : NULL;
+	if (why) {
+		why[strcspn(why, "\n")] = '\0';
+		warning("vm: KVM failed on this host before (%s; noted in %s): the guest runs under TCG, emulated (its times are not the hardware's); --accel kvm tries it again",
+			*why ? why : "no guest", note);
+		free(why);
 		return VM_ACCEL_TCG;
 	}
 	return VM_ACCEL_KVM;
@@ -403,21 +465,25 @@ static enum vm_accel auto_accel(const char *note)
 
 /* How the boot ended, told: 0 with the export in *doc and the guest's
  * status in *guest_rc, -2 when interrupted, else -1 (after error() but
- * for BOOT_NO_LIFE and BOOT_ERROR, already said). */
+ * for BOOT_ERROR, already said). */
 static int boot_outcome(enum boot_end how, int ws, const struct vm_opts *o,
-			const char *console, const char *result, char **doc,
-			int *guest_rc)
+			const char *console, const char *result,
+			const char *errlog, char **doc, int *guest_rc)
 {
+	char said[256], end[64];
 	int rc = -1;
 
+	qemu_said(errlog, said, sizeof(said));
 	switch (how) {
 	case BOOT_EXITED:
 		if (!read_result(result, doc, guest_rc)) {
 			rc = 0;
 			break;
 		}
-		if (WIFEXITED(ws) && WEXITSTATUS(ws) && !file_has(console, GUEST_UP))
-			error("vm: qemu exited %d before the guest started", WEXITSTATUS(ws));
+		qemu_end_text(ws, end, sizeof(end));
+		if ((!WIFEXITED(ws) || WEXITSTATUS(ws)) && !file_has(console, GUEST_UP))
+			error("vm: qemu %s before the guest started%s%s", end,
+			      *said ? "; qemu said: " : "", said);
 		else if (file_has(console, "Out of memory"))
 			error("vm: the guest ran out of memory (--memory %u MiB): raise --memory",
 			      o->shape.memory_mb);
@@ -432,22 +498,61 @@ static int boot_outcome(enum boot_end how, int ws, const struct vm_opts *o,
 		      o->timeout_s);
 		vm_console_tail(console, 15);
 		break;
+	case BOOT_NO_LIFE:
+		error("vm: --accel kvm: the guest showed no sign of life within %d s under KVM (nested virtualization?): qemu killed; --accel tcg emulates, auto falls back to it",
+		      VM_KVM_PROBE_S);
+		break;
 	case BOOT_STOPPED:
 		error("vm: interrupted: qemu killed");
 		rc = -2;
 		break;
-	case BOOT_NO_LIFE:
 	case BOOT_ERROR:
 		break;
 	}
 	return rc;
 }
 
+/*
+ * Whether a boot under KVM failed as KVM fails, not as a kernel does: no
+ * sign of life in time, or qemu ended before the guest's kernel printed
+ * anything and before any run came back. Its words into why.
+ */
+static bool kvm_failed(enum boot_end how, int ws, const char *console,
+		       const char *result, const char *errlog, char *why,
+		       size_t len)
+{
+	char said[256], end[64];
+
+	if (how == BOOT_NO_LIFE) {
+		snprintf(why, len, "the guest showed no sign of life within %d s",
+			 VM_KVM_PROBE_S);
+		return true;
+	}
+	if (how != BOOT_EXITED || file_size(console) || tail_has(result, GUEST_END))
+		return false;
+	qemu_end_text(ws, end, sizeof(end));
+	qemu_said(errlog, said, sizeof(said));
+	snprintf(why, len, "qemu %s before the guest's kernel printed anything%s%s%s",
+		 end, *said ? " (qemu said: '" : "", said, *said ? "')" : "");
+	return true;
+}
+
+/* The note that KVM failed here, with why: auto reads it next time. */
+static void kvm_note(const char *note, const char *why)
+{
+	FILE *f = note ? fopen(note, "we") : NULL;
+
+	if (!f)
+		return;
+	fprintf(f, "%s\n", why);
+	fclose(f);
+}
+
 int vm_boot(const struct vm_opts *o, const char *initrd, const char *console,
 	    char **doc, int *guest_rc, enum vm_accel *accel_used)
 {
 	const char *qemu = vm_qemu();
-	char *note = NULL, *result;
+	char *note = NULL, *result, *errlog, why[400];
 	enum vm_accel accel = o->accel;
 	enum boot_end how;
 	struct argv_b a = { 0 };
@@ -458,6 +563,7 @@ int vm_boot(const struct vm_opts *o, const char *initrd, const char *console,
 	if (!qemu)
 		return -1;
 	result = xasprintf("%s.out", console);
+	errlog = xasprintf("%s.qemu", console);
 	if (accel == VM_ACCEL_AUTO) {
 		note = kvm_note_path(qemu);
 		accel = auto_accel(note);
@@ -466,26 +572,30 @@ int vm_boot(const struct vm_opts *o, const char *initrd, const char *console,
 		unlink(console);
 		unlink(result);
 		qemu_argv(&a, qemu, o, accel, initrd, console, result);
-		how = boot_once(a.v, o, console, result,
-				o->accel == VM_ACCEL_AUTO && accel == VM_ACCEL_KVM ?
-				VM_KVM_PROBE_S : 0, &ws);
+		how = boot_once(a.v, o, console, result, errlog,
+				accel == VM_ACCEL_KVM ? VM_KVM_PROBE_S : 0, &ws);
 		argv_free(&a);
-		if (how != BOOT_NO_LIFE)
+		if (o->accel != VM_ACCEL_AUTO || accel != VM_ACCEL_KVM ||
+		    !kvm_failed(how, ws, console, result, errlog, why, sizeof(why)))
 			break;
-		if (note) {
-			int fd = open(note, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-
-			if (fd >= 0)
-				close(fd);
-		}
-		warning("vm: KVM opened but the guest showed no sign of life within %d s (nested virtualization?): booting under TCG instead, emulated (its times are not the hardware's)",
-				VM_KVM_PROBE_S);
+		kvm_note(note, why);
+		warning("vm: KVM failed: %s (nested virtualization?): booting under TCG instead, emulated (its times are not the hardware's)",
+			why);
 		accel = VM_ACCEL_TCG;
 	}
 	*accel_used = accel;
-	rc = boot_outcome(how, ws, o, console, result, doc, guest_rc);
+	if (o->accel == VM_ACCEL_KVM &&
+	    kvm_failed(how, ws, console, result, errlog, why, sizeof(why)) &&
+	    how == BOOT_EXITED) {
+		error("vm: --accel kvm: %s: --accel tcg emulates, auto falls back to it", why);
+		rc = -1;
+	} else {
+		rc = boot_outcome(how, ws, o, console, result, errlog, doc, guest_rc);
+	}
 	unlink(result);
+	unlink(errlog);
 	free(result);
+	free(errlog);
 	free(note);
 	return rc;
 }

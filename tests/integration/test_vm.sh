@@ -162,6 +162,119 @@ test_vm_no_kvm() {
 	expect_match "its message" "/dev/kvm cannot be used here" "$(cat "$tmp/o")"
 }
 
+# kvm_qemu MODE: $tmp/kvmbin/qemu-system-x86_64, a qemu that fails under
+# KVM as real hosts do - abort: dies by SIGABRT at once with the
+# assertion a nested host that refuses an MSR gives; exit: exits 1 at
+# once; hang: never starts the guest; works: runs the guest (under TCG,
+# standing in for a KVM that works). Without -accel kvm it is the real
+# qemu. The tests using it need a /dev/kvm that opens, so that auto
+# tries KVM at all.
+kvm_qemu() {
+	local real
+	real=$(command -v qemu-system-x86_64)
+	{ exec 3<>/dev/kvm; } 2>/dev/null ||
+		skip "no /dev/kvm that opens here: auto never tries KVM"
+	exec 3>&-
+	mkdir -p "$tmp/kvmbin"
+	cat >"$tmp/kvmbin/qemu-system-x86_64" <<EOF
+#!/bin/bash
+case " \$* " in
+*" -accel kvm "*) ;;
+*) exec "$real" "\$@" ;;
+esac
+case $1 in
+abort)
+	echo 'error: failed to set MSR 0x10a to 0x69' >&2
+	echo "qemu-system-x86_64: ../../target/i386/kvm/kvm.c:2893: kvm_buf_set_msrs: Assertion 'ret == cpu->kvm_msr_buf->nmsrs' failed." >&2
+	kill -ABRT \$\$ ;;
+exit)
+	echo 'qemu-system-x86_64: failed to initialize kvm: Operation not permitted' >&2
+	exit 1 ;;
+hang)
+	exec sleep 600 ;;
+works)
+	args=()
+	while [ \$# -gt 0 ]; do
+		case \$1 in
+		-accel) args+=(-accel tcg); shift ;;
+		-cpu) shift ;;
+		*) args+=("\$1") ;;
+		esac
+		shift
+	done
+	exec "$real" "\${args[@]}" ;;
+esac
+EOF
+	chmod +x "$tmp/kvmbin/qemu-system-x86_64"
+}
+
+# Every way KVM fails falls back to TCG under auto, with one warning in
+# qemu's words, remembered for the next boot; --accel kvm fails with the
+# reason. Each failure is real: a qemu that dies by a signal, one that
+# exits (a hang: test_vm_kvm_hangs).
+test_vm_kvm_fails() {
+	vm_needs
+	kvm_qemu abort
+	local doc
+	PATH=$tmp/kvmbin:$PATH run_sl vm run "$K1" "$tmp/tiny.job" --db "$DB" --cpus 1 --label a
+	expect_eq "auto where qemu aborts under KVM ($err)" 0 "$rc"
+	expect_match "the warning" "KVM failed: qemu was killed by signal 6 \\(SIGABRT\\) before the guest's kernel printed anything \\(qemu said: 'error: failed to set MSR 0x10a to 0x69'\\).*booting under TCG instead" "$err"
+	doc=$("$SCHEDLAB" export a --db "$DB")
+	expect_eq "what ran it" tcg "$(jval "$doc" '.environment.machine.vm.value.accel')"
+	# remembered: the next boot goes to TCG at once, saying why
+	PATH=$tmp/kvmbin:$PATH run_sl vm run "$K1" "$tmp/tiny.job" --db "$DB" --cpus 1 --label b
+	expect_eq "auto the second time" 0 "$rc"
+	expect_match "the note quoted" "KVM failed on this host before \\(qemu was killed by signal 6 \\(SIGABRT\\)" "$err"
+	[[ ! $err =~ "KVM failed: " ]] || fail "KVM tried again despite the note: $err"
+	# --accel kvm: the failure, in qemu's words, exit 1
+	PATH=$tmp/kvmbin:$PATH run_sl vm run "$K1" "$tmp/tiny.job" --db "$DB" --cpus 1 --accel kvm
+	expect_eq "--accel kvm where qemu aborts" 1 "$rc"
+	expect_match "its message" "--accel kvm: qemu was killed by signal 6 \\(SIGABRT\\).*failed to set MSR" "$err"
+	# qemu exiting under KVM: the same, with a fresh cache
+	kvm_qemu exit
+	SCHEDLAB_VM_CACHE=$tmp/vmcache2 PATH=$tmp/kvmbin:$PATH run_sl vm run "$K1" \
+		"$tmp/tiny.job" --db "$DB" --cpus 1 --label c
+	expect_eq "auto where qemu exits under KVM ($err)" 0 "$rc"
+	expect_match "the warning" "KVM failed: qemu exited 1 before .*failed to initialize kvm" "$err"
+	expect_eq "runs stored" 3 "$(sqlite3 "$DB" "SELECT count(*) FROM runs WHERE status = 'complete'")"
+	expect_no_qemu
+}
+
+# A qemu that hangs under KVM: auto gives it 15 s, then TCG; --accel kvm
+# fails after as long, not at --timeout.
+test_vm_kvm_hangs() {
+	vm_needs
+	kvm_qemu hang
+	PATH=$tmp/kvmbin:$PATH run_sl vm run "$K1" "$tmp/tiny.job" --db "$DB" --cpus 1
+	expect_eq "auto where KVM hangs ($err)" 0 "$rc"
+	expect_match "the warning" "KVM failed: the guest showed no sign of life within 15 s" "$err"
+	PATH=$tmp/kvmbin:$PATH run_sl vm run "$K1" "$tmp/tiny.job" --db "$DB" --cpus 1 \
+		--accel kvm --timeout 300
+	expect_eq "--accel kvm where KVM hangs" 1 "$rc"
+	expect_match "its message" "--accel kvm: the guest showed no sign of life within 15 s under KVM" "$err"
+	expect_no_qemu
+	[ -z "$(tool_pids)" ] || fail "left running: $(tool_pids)"
+}
+
+# A kernel that starts under KVM and then panics failed by itself: no
+# fallback, no note. (KVM works here, or stands in working: the guest
+# runs under TCG as qemu's -accel kvm.) Where KVM works, auto uses it.
+test_vm_kvm_kernel_panics() {
+	vm_needs
+	kvm_qemu works
+	PATH=$tmp/kvmbin:$PATH run_sl vm run "$K1" "$tmp/tiny.job" --db "$DB" --cpus 1 \
+		--append "rdinit=/nonexistent"
+	expect_eq "a kernel that panics under KVM" 1 "$rc"
+	expect_match "its message" "panicked" "$err"
+	[[ ! $err =~ "KVM failed" ]] || fail "a kernel's panic taken for KVM's failure: $err"
+	[ -z "$(ls "$SCHEDLAB_VM_CACHE"/kvm-fails-* 2>/dev/null)" ] ||
+		fail "a kernel's panic noted as KVM's failure"
+	PATH=$tmp/kvmbin:$PATH run_sl vm run "$K1" "$tmp/tiny.job" --db "$DB" --cpus 1 --label k
+	expect_eq "auto where KVM works ($err)" 0 "$rc"
+	expect_eq "what ran it" kvm "$(jval "$("$SCHEDLAB" export k --db "$DB")" '.environment.machine.vm.value.accel')"
+	expect_no_qemu
+}
+
 # A campaign over VM boots: two kernels (or one, told apart by its
 # command line), alternated from here, each boot a fresh VM. The
 # campaign killed with -9 mid-boot, then resumed: no qemu left behind,
@@ -198,6 +311,11 @@ test_vm_campaign() {
 	done
 	expect_no_qemu
 	expect_match "the fallback said" "/dev/kvm cannot be used here" "$(cat "$tmp/start.out")"
+	# the first boot settles the accelerator for all of them
+	expect_match "settled" "boot 1 ran under tcg: every boot of this campaign will" \
+		"$(cat "$tmp/start.out")"
+	expect_eq "the campaign's accel" tcg \
+		"$(jval "$("$SCHEDLAB" campaign status vmab --db "$DB" --format json)" .vm.accel)"
 	run_sl campaign resume vmab --db "$DB" --accel tcg
 	[ "$rc" = 2 ] || fail "resume took the VM's shape options (exit $rc)"
 	# a second driver of the same campaign is refused while one runs
@@ -217,6 +335,7 @@ test_vm_campaign() {
 	want=$(jq -r '.boots[] | select(.phase == "done") | .uuid' <<<"$doc" | sort)
 	got=$(sqlite3 "$DB" "SELECT uuid FROM runs WHERE label LIKE 'vmab/%' AND status = 'complete'" | sort)
 	expect_eq "the complete runs are the boots' runs, once each" "$want" "$got"
+	expect_eq "what ran the boots" tcg "$(sqlite3 "$DB" "SELECT DISTINCT json_extract(environment, '\$.machine.vm.value.accel') FROM runs WHERE label LIKE 'vmab/%' AND status = 'complete'")"
 	expect_eq "kernels of state b" "$R2" "$(sqlite3 "$DB" "SELECT DISTINCT json_extract(environment, '\$.kernel.release.value') FROM runs WHERE label = 'vmab/b' AND status = 'complete'")"
 	expect_match "b's command line" "schedlab_state=b" "$(sqlite3 "$DB" "SELECT json_extract(environment, '\$.kernel.cmdline.value') FROM runs WHERE label = 'vmab/b' AND status = 'complete' LIMIT 1")"
 	expect_no_qemu
