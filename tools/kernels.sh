@@ -4,7 +4,8 @@
 # Fetches two of Debian's cloud kernels for the tests that boot real
 # kernels in qemu (tests/integration/test_vm.sh), into
 #   ${SCHEDLAB_KERNELS:-/var/cache/schedlab/kernels}/RELEASE/
-#       vmlinuz   config   modules/   (the virtio modules a disk needs)
+#       vmlinuz   config   modules/   (the modules a virtio disk and the
+#                                    host's shared root need, and their order)
 # The package names are resolved now, from what the archive holds: each
 # version of linux-image-cloud-amd64 depends on one kernel package
 # (bookworm and bookworm-security each have theirs). Where only one can
@@ -14,10 +15,12 @@ set -u
 
 dir=${SCHEDLAB_KERNELS:-/var/cache/schedlab/kernels}
 meta=linux-image-cloud-amd64
-# the modules a virtio disk needs, in the order they load
+# the modules a virtio disk and the host's shared root (virtiofs under
+# an overlay) need, in the order they load
 mods="drivers/virtio/virtio.ko drivers/virtio/virtio_ring.ko
 drivers/virtio/virtio_pci_modern_dev.ko drivers/virtio/virtio_pci_legacy_dev.ko
-drivers/virtio/virtio_pci.ko drivers/block/virtio_blk.ko"
+drivers/virtio/virtio_pci.ko drivers/block/virtio_blk.ko fs/fuse/fuse.ko
+fs/fuse/virtiofs.ko fs/overlayfs/overlay.ko"
 
 say() { echo "tools/kernels.sh: $*" >&2; }
 
@@ -26,7 +29,8 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 0
 fi
 mkdir -p "$dir" || exit 0
-have=$(ls -d "$dir"/*/vmlinuz 2>/dev/null | wc -l)
+# a kernel fetched before the shared root came lacks its modules: again
+have=$(ls -d "$dir"/*/modules/virtiofs.ko 2>/dev/null | wc -l)
 [ "$have" -ge 2 ] && exit 0
 
 # each version of the meta-package names one kernel package
@@ -51,7 +55,7 @@ tmp=$(mktemp -d) || exit 0
 trap 'rm -rf "$tmp"' EXIT
 for p in $pkgs; do
 	rel=${p#linux-image-}
-	[ -f "$dir/$rel/vmlinuz" ] && continue
+	[ -f "$dir/$rel/modules/virtiofs.ko" ] && continue
 	if ! (cd "$tmp" && apt-get download -q "$p" >/dev/null 2>&1); then
 		say "cannot download $p: skipped"
 		continue

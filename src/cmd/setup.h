@@ -204,12 +204,12 @@ struct store *cmd_store_ro(struct cmd_args *a, const char *hint);
 
 /*
  * A VM's machine (vm/vm.h): --cpus, --sockets, --cores, --threads,
- * --numa, --memory, --accel, --append and --timeout into the struct
+ * --numa, --memory, --accel, --root, --append and --timeout into the struct
  * vm_cmd_shape field F of struct T; vm run and campaign --vm take them.
  */
 struct vm_cmd_shape {
 	unsigned cpus, sockets, cores, threads, numa, memory, timeout;
-	int accel;
+	int accel, root;
 	const char *append;
 };
 #define OPT_VM_SHAPE(T, F)						\
@@ -230,7 +230,10 @@ struct vm_cmd_shape {
 	  .help = "the guest's memory in MiB" },			\
 	{ .name = "accel", .type = OPT_ENUM, .offset = offsetof(T, F.accel), \
 	  .def = "auto", .choices = vm_accel_names, .arg = "HOW",	\
-	  .help = "kvm; tcg (emulated: times are not the hardware's); auto: KVM where a guest shows life under it within 15 s, else TCG with a warning" }, \
+	  .help = "kvm; tcg (emulated: times are not the hardware's); auto: KVM where a guest shows life under it within 15 s, else TCG with a warning naming why" }, \
+	{ .name = "root", .type = OPT_ENUM, .offset = offsetof(T, F.root), \
+	  .def = "auto", .choices = vm_root_names, .arg = "WHICH",	\
+	  .help = "host: the host's own / shared read-only (virtiofs; as root), written to in a tmpfs; minimal: busybox, schedlab and the job's programs; auto: host where it can be had, else minimal with a warning" }, \
 	{ .name = "append", .type = OPT_STRING, .offset = offsetof(T, F.append), \
 	  .arg = "ARGS",						\
 	  .help = "added to the guest kernel's command line (preempt=none, maxcpus=1, ...)" }, \

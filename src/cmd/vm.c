@@ -74,6 +74,7 @@ int vm_shape_from(const char *who, const struct vm_cmd_shape *m,
 	o->shape.nodes = m->numa;
 	o->shape.memory_mb = m->memory;
 	o->accel = m->accel;
+	o->root = m->root;
 	o->append = m->append;
 	o->timeout_s = m->timeout;
 	return vm_shape_check(who, &o->shape);

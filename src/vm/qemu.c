@@ -45,6 +45,7 @@
 #define GUEST_END "schedlab-vm-end rc="
 
 const char *const vm_accel_names[] = { "auto", "kvm", "tcg", NULL };
+const char *const vm_root_names[] = { "auto", "host", "minimal", NULL };
 
 const char *vm_qemu(void)
 {
@@ -141,14 +142,28 @@ static void qemu_argv(struct argv_b *a, const char *qemu, const struct vm_opts *
 	arg(a, "-smp");
 	arg(a, "cpus=%u,sockets=%u,cores=%u,threads=%u", s->cpus, s->sockets,
 	    s->cores, s->threads);
+	/* virtiofs needs the guest's memory shared with virtiofsd: memfd */
 	for (unsigned i = 0; i < s->nodes; i++) {
 		unsigned per = s->cpus / s->nodes;
 
 		arg(a, "-object");
-		arg(a, "memory-backend-ram,id=mem%u,size=%uM", i, s->memory_mb / s->nodes);
+		arg(a, "memory-backend-%s,id=mem%u,size=%uM%s", o->share_dir ? "memfd" : "ram",
+		    i, s->memory_mb / s->nodes, o->share_dir ? ",share=on" : "");
 		arg(a, "-numa");
 		arg(a, "node,nodeid=%u,cpus=%u-%u,memdev=mem%u", i, i * per,
 		    (i + 1) * per - 1, i);
+	}
+	if (o->share_dir) {
+		if (!s->nodes) {
+			arg(a, "-object");
+			arg(a, "memory-backend-memfd,id=mem,size=%uM,share=on", s->memory_mb);
+			arg(a, "-machine");
+			arg(a, "memory-backend=mem");
+		}
+		arg(a, "-chardev");
+		arg(a, "socket,id=hostroot,path=%s/virtiofs.sock", o->share_dir);
+		arg(a, "-device");
+		arg(a, "vhost-user-fs-pci,chardev=hostroot,tag=hostroot");
 	}
 	arg(a, "-kernel");
 	arg(a, "%s", o->kernel);
@@ -281,19 +296,28 @@ static enum boot_end boot_once(char **argv, const struct vm_opts *o,
 			       const char *errlog, unsigned probe_s, int *ws)
 {
 	struct sigaction sa = { .sa_handler = on_stop };
-	pid_t parent = getpid(), pid;
+	pid_t parent = getpid(), pid, fsd = -1;
 	double start = mono_now(), end_seen = 0;
 	enum boot_end how = BOOT_ERROR;
 
+	if (o->share_dir) {
+		char *sock = xasprintf("%s/virtiofs.sock", o->share_dir);
+
+		fsd = vm_virtiofsd_start(o->share_dir, sock, errlog);
+		free(sock);
+		if (fsd < 0)
+			return BOOT_ERROR;
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		error_errno("vm: cannot fork");
+		vm_virtiofsd_stop(fsd);
 		return BOOT_ERROR;
 	}
 	if (!pid) {
 		int null = open("/dev/null", O_RDWR);
-		int err = open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int err = open(errlog, O_WRONLY | O_CREAT | O_APPEND, 0600);
 
 		setpgid(0, 0);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -358,6 +382,7 @@ static enum boot_end boot_once(char **argv, const struct vm_opts *o,
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
+	vm_virtiofsd_stop(fsd);
 	return how;
 }
 
@@ -571,6 +596,7 @@ int vm_boot(const struct vm_opts *o, const char *initrd, const char *console,
 	for (;;) {
 		unlink(console);
 		unlink(result);
+		unlink(errlog);
 		qemu_argv(&a, qemu, o, accel, initrd, console, result);
 		how = boot_once(a.v, o, console, result, errlog,
 				accel == VM_ACCEL_KVM ? VM_KVM_PROBE_S : 0, &ws);

@@ -54,7 +54,13 @@ static const struct {
  * per-run archive's /run.env says, writes the run's export and an end
  * line to the second serial port (the host reads it from a file), and
  * powers off. The first line on the console tells the host the guest
- * is up (KVM's probe waits for it).
+ * is up (KVM's probe waits for it). With the host's root
+ * (SCHEDLAB_VM_HOSTROOT), the run's modules are loaded, the host's /
+ * (virtiofs, tag hostroot) is mounted read-only under an overlay whose
+ * upper layer is a tmpfs, the guest's own /proc, /sys, /dev, /dev/shm,
+ * /tmp and /run over it, and the job runs chrooted there with the
+ * host's own schedlab ($SCHEDLAB_VM_BIN); the archive's busybox only
+ * sets it up.
  */
 static const char init_sh[] =
 	"#!/bin/busybox sh\n"
@@ -73,11 +79,46 @@ static const char init_sh[] =
 	"ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up\n"
 	". /run.env\n"
 	"hostname \"$SCHEDLAB_VM_HOST\"\n"
-	"cd /job\n"
-	"schedlab run \"$@\" --db /tmp/r.db --uuid \"$SCHEDLAB_VM_UUID\" -q\n"
+	"in_root() { (cd /job && \"$@\"); }\n"
+	"sl=schedlab\n"
+	"if [ -n \"$SCHEDLAB_VM_HOSTROOT\" ]; then\n"
+	"  # in passes: a module whose symbols another gives loads after it\n"
+	"  left=$(cat /modules/order 2>/dev/null)\n"
+	"  for pass in 1 2 3 4 5; do\n"
+	"    next=\n"
+	"    for m in $left; do insmod \"/modules/$m\" 2>/dev/null || next=\"$next $m\"; done\n"
+	"    left=$next\n"
+	"  done\n"
+	"  [ -z \"$left\" ] || echo \"schedlab-vm: these modules would not load:$left\"\n"
+	"  r=/newroot\n"
+	"  mkdir -p /host /rw $r\n"
+	"  if ! { mount -t virtiofs -o ro hostroot /host && mount -t tmpfs -o mode=0755 rw /rw &&\n"
+	"        mkdir /rw/upper /rw/work &&\n"
+	"        mount -t overlay overlay -o lowerdir=/host,upperdir=/rw/upper,workdir=/rw/work $r; }; then\n"
+	"    echo \"schedlab-vm: the host's root did not mount\"\n"
+	"    poweroff -f\n"
+	"  fi\n"
+	"  mount -t proc proc $r/proc\n"
+	"  mount -t sysfs sysfs $r/sys\n"
+	"  mount -t devtmpfs devtmpfs $r/dev\n"
+	"  mkdir -p $r/dev/shm $r/tmp $r/run $r/job\n"
+	"  mount -t tmpfs -o mode=1777 shm $r/dev/shm\n"
+	"  mount -t tmpfs -o mode=1777 tmp $r/tmp\n"
+	"  mount -t tmpfs -o mode=0755 run $r/run\n"
+	"  mount -t cgroup2 cgroup2 $r/sys/fs/cgroup 2>/dev/null\n"
+	"  mount -t debugfs debugfs $r/sys/kernel/debug 2>/dev/null\n"
+	"  cp /job/* $r/job/\n"
+	"  in_root() {\n"
+	"    chroot $r /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \\\n"
+	"      HOME=/root TERM=dumb /bin/sh -c 'cd /job && exec \"$@\"' sh \"$@\"\n"
+	"  }\n"
+	"  sl=$SCHEDLAB_VM_BIN\n"
+	"  echo \"schedlab-vm: the host's root is mounted\"\n"
+	"fi\n"
+	"in_root \"$sl\" run \"$@\" --db /tmp/r.db --uuid \"$SCHEDLAB_VM_UUID\" -q\n"
 	"rc=$?\n"
 	"echo \"schedlab-vm: the run exited $rc\"\n"
-	"schedlab export \"$SCHEDLAB_VM_UUID\" --db /tmp/r.db >/tmp/run.json 2>/dev/null\n"
+	"in_root \"$sl\" export \"$SCHEDLAB_VM_UUID\" --db /tmp/r.db >/tmp/run.json 2>/dev/null\n"
 	"stty -F /dev/ttyS1 raw -echo\n"
 	"cat /tmp/run.json >/dev/ttyS1\n"
 	"echo \"schedlab-vm-end rc=$rc bytes=$(wc -c </tmp/run.json)\" >/dev/ttyS1\n"
@@ -214,7 +255,8 @@ static char *on_path(const char *name)
 }
 
 /* The programs the job's external workloads start, into the root. */
-static int add_job_programs(struct root *r, const struct plan *pl, const char *who)
+static int add_job_programs(struct root *r, const struct plan *pl, bool check_only,
+			    const char *who)
 {
 	const struct plan p = *pl;
 	int rc = 0;
@@ -229,7 +271,7 @@ static int add_job_programs(struct root *r, const struct plan *pl, const char *w
 				if (!at)
 					rc = error("%s: [%s] runs %s, which this host lacks (install the Debian package that has it): the guest's programs come from the host",
 						   who, p.cases[i].job, *pr);
-				else
+				else if (!check_only)	/* the host's root has it */
 					rc = add_program(r, at, at, 0100755, who);
 				free(at);
 			}
@@ -392,7 +434,7 @@ char *vm_root(const struct plan *p, const struct vm_opts *o)
 		rc = add_program(&r, gsl, gsl, 0100755, "vm");
 	free(gsl);
 	if (!rc && p)
-		rc = add_job_programs(&r, p, "vm");
+		rc = add_job_programs(&r, p, o->root == VM_ROOT_HOST, "vm");
 	for (size_t i = 0; i < o->nwith && !rc; i++) {
 		if (o->with[i][0] != '/')
 			rc = error("vm: --with '%s': expected an absolute path (the guest gets it at the same path)",

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* the guest's CPUs as qemu's -smp takes them; nodes: -numa nodes (0: none) */
 struct vm_shape {
@@ -26,6 +27,16 @@ struct vm_shape {
 enum vm_accel { VM_ACCEL_AUTO, VM_ACCEL_KVM, VM_ACCEL_TCG };
 extern const char *const vm_accel_names[];	/* NULL-terminated */
 
+/*
+ * The guest's root: host - the host's own / shared read-only (virtiofs)
+ * under an overlay with a tmpfs to write on (vm/hostroot.c); minimal -
+ * the archive vm/root.c makes (busybox, schedlab, the job's programs
+ * and their libraries, --with); auto - host where it can be had (root,
+ * virtiofsd, a kernel with virtiofs and overlay), else minimal.
+ */
+enum vm_root_kind { VM_ROOT_AUTO, VM_ROOT_HOST, VM_ROOT_MINIMAL };
+extern const char *const vm_root_names[];	/* NULL-terminated */
+
 struct vm_opts {
 	const char *kernel;	/* a bzImage */
 	const char *append;	/* added to the guest's command line; NULL */
@@ -35,7 +46,37 @@ struct vm_opts {
 	const char *const *with;	/* more host files for the guest */
 	size_t nwith;
 	bool quiet;
+	enum vm_root_kind root;
+	/* set by vm_run() for vm_boot(): with the host's root, a folder of
+	 * this boot's for virtiofsd's socket and its view of / (NULL: the
+	 * archive is the whole root) */
+	const char *share_dir;
 };
+
+/* The host's root for a kernel: the modules its guest must load (host
+ * paths, in load order; none where built in). */
+struct vm_hostroot {
+	char *modules[8];
+	size_t nmodules;
+};
+
+/*
+ * Whether the host's root can be shared with a guest of this kernel
+ * image: 0 with *h filled, or -1 with why (in words, after "the host's
+ * root cannot be shared: ") - not root, no virtiofsd, a kernel without
+ * virtiofs, fuse or overlay built in or as modules of its own.
+ */
+int vm_hostroot_plan(const char *kernel, struct vm_hostroot *h, char *why,
+		     size_t len);
+void vm_hostroot_free(struct vm_hostroot *h);
+/* The image's release ("6.1.0-57-cloud-amd64"), from its boot header;
+ * -1 where it has none. */
+int vm_kernel_release(const char *path, char *buf, size_t len);
+/* virtiofsd serving a read-only view of / on sock (its words to errlog),
+ * in a process group of its own that dies with this process: its pid,
+ * or -1 after error(). */
+pid_t vm_virtiofsd_start(const char *dir, const char *sock, const char *errlog);
+void vm_virtiofsd_stop(pid_t pid);
 
 /*
  * Checks a shape: the product of sockets, cores and threads is cpus

@@ -40,16 +40,21 @@ static void sh_quote(FILE *f, const char *w)
 }
 
 /* What the guest's init sources: the uuid, the host name, `set -- ARGS`. */
-static char *run_env(const char *uuid, const char *host, const char *const *args,
-		     size_t nargs, size_t *len)
+static char *run_env(const char *uuid, const char *host, bool hostroot,
+		     const char *const *args, size_t nargs, size_t *len)
 {
-	char *buf = NULL;
+	char *buf = NULL, self[PATH_MAX];
 	FILE *f = open_memstream(&buf, len);
 
 	if (!f)
 		abort();
 	fprintf(f, "SCHEDLAB_VM_UUID=%s\nSCHEDLAB_VM_HOST=", uuid);
 	sh_quote(f, host);
+	/* with the host's root the guest runs this very schedlab, at its path */
+	if (hostroot && realpath("/proc/self/exe", self)) {
+		fputs("\nSCHEDLAB_VM_HOSTROOT=1\nSCHEDLAB_VM_BIN=", f);
+		sh_quote(f, self);
+	}
 	fputs("\nset --", f);
 	for (size_t i = 0; i < nargs; i++) {
 		fputc(' ', f);
@@ -62,9 +67,47 @@ static char *run_env(const char *uuid, const char *host, const char *const *args
 
 /* initrd: the root's bytes, then this run's archive (run.env, the job
  * file as job/NAME). -1 after error(). */
+/* The modules of the host's root as modules/NAME.ko and modules/order.
+ * -1 after error(). */
+static int add_modules(struct cpio *c, const struct vm_hostroot *hr)
+{
+	char *order = NULL;
+	size_t olen = 0;
+	FILE *of = open_memstream(&order, &olen);
+	int rc = 0;
+
+	if (!of)
+		abort();
+	if (hr->nmodules && cpio_add(c, "modules", 040755, NULL, 0))
+		rc = error_errno("vm: cannot write the guest's modules");
+	for (size_t i = 0; i < hr->nmodules && !rc; i++) {
+		const char *base = strrchr(hr->modules[i], '/');
+		char *name = xasprintf("modules/%s", base ? base + 1 : hr->modules[i]);
+		long long size;
+		size_t len;
+		int fd = open_regular(hr->modules[i], &size);
+		char *data = fd < 0 ? NULL : read_fd_all(fd, 0, &len);
+
+		if (fd >= 0)
+			close(fd);
+		if (!data)
+			rc = error_errno("vm: cannot read the module %s", hr->modules[i]);
+		else if (cpio_add(c, name, 0100644, data, len))
+			rc = error_errno("vm: cannot write the guest's modules");
+		fprintf(of, "%s\n", name + strlen("modules/"));
+		free(data);
+		free(name);
+	}
+	fclose(of);
+	if (!rc && hr->nmodules && cpio_add(c, "modules/order", 0100644, order, olen))
+		rc = error_errno("vm: cannot write the guest's modules");
+	free(order);
+	return rc;
+}
+
 static int write_initrd(const char *root, const char *initrd, const char *env,
 			size_t envlen, const char *jobname, const char *job,
-			size_t joblen)
+			size_t joblen, const struct vm_hostroot *hr)
 {
 	int in = open(root, O_RDONLY | O_CLOEXEC), out;
 	struct cpio c = { 0 };
@@ -91,6 +134,8 @@ static int write_initrd(const char *root, const char *initrd, const char *env,
 		close(out);
 		return error_errno("vm: cannot write %s", initrd);
 	}
+	if (!rc && hr)
+		rc = add_modules(&c, hr);
 	if (!rc && (cpio_add(&c, "run.env", 0100644, env, envlen) ||
 		    cpio_add(&c, jobname + 1, 0100644, job, joblen) || cpio_end(&c)))
 		rc = error_errno("vm: cannot write %s", initrd);
@@ -101,7 +146,7 @@ static int write_initrd(const char *root, const char *initrd, const char *env,
 
 /* The machine record's "vm" item: what ran the guest, and its shape. */
 static void record_vm(json_t *doc, const struct vm_opts *o, enum vm_accel accel,
-		      const char *label, const char *host)
+		      const char *label, const char *host, bool hostroot)
 {
 	json_t *run = json_object_get(doc, "run");
 	json_t *env = json_object_get(doc, "environment");
@@ -115,9 +160,11 @@ static void record_vm(json_t *doc, const struct vm_opts *o, enum vm_accel accel,
 	json_object_set_new(run, "host", json_string(host));
 	if (machine)
 		json_object_set_new(machine, "vm", json_pack(
-			"{s:b, s:{s:s, s:s, s:s, s:s?, s:i, s:i, s:i, s:i, s:i, s:i}}",
+			"{s:b, s:{s:s, s:s, s:s, s:s, s:s?, s:i, s:i, s:i, s:i, s:i, s:i}}",
 			"available", 1, "value",
-			"accel", vm_accel_names[accel], "kernel_image", kernel,
+			"accel", vm_accel_names[accel],
+			"root", vm_root_names[hostroot ? VM_ROOT_HOST : VM_ROOT_MINIMAL],
+			"kernel_image", kernel,
 			"shape", shape, "append", o->append,
 			"cpus", (int)o->shape.cpus, "sockets", (int)o->shape.sockets,
 			"cores", (int)o->shape.cores, "threads", (int)o->shape.threads,
@@ -140,7 +187,7 @@ static int store_doc(const char *db, const char *text, const struct vm_opts *o,
 	if (!doc)
 		return error("vm: the run the guest sent is not JSON (%s, line %d); its console: %s",
 			     jerr.text, jerr.line, console);
-	record_vm(doc, o, accel, label, host);
+	record_vm(doc, o, accel, label, host, o->share_dir != NULL);
 	st = store_open(db);
 	if (!st) {
 		json_decref(doc);
@@ -268,8 +315,9 @@ static int store_guest_run(const char *db, const char *doc,
 		return EXIT_RUN_FAILED;
 	}
 	if (!o->quiet)
-		printf("vm: run %s stored (%s, host %s, label %s)\n", uuid,
-		       vm_accel_names[accel], host, label);
+		printf("vm: run %s stored (%s, %s root, host %s, label %s)\n", uuid,
+		       vm_accel_names[accel], o->share_dir ? "the host's" : "a minimal",
+		       host, label);
 	return EXIT_OK;
 }
 
@@ -284,6 +332,10 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 	struct plan p;
 	bool loaded = false;
 	enum vm_accel accel = VM_ACCEL_TCG;
+	struct vm_hostroot hr = { 0 };
+	struct vm_opts bo;
+	bool hostroot = false;
+	char why[1024];
 	int guest_rc, rc = EXIT_USAGE, b;
 	size_t envlen, textlen, nargs;
 
@@ -302,7 +354,20 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 		goto out;
 	base = strrchr(where, '/');
 	jobfile = xasprintf("/job/%s", base ? base + 1 : where);
-	root = vm_root(&p, o);
+	if (o->root != VM_ROOT_MINIMAL &&
+	    vm_hostroot_plan(o->kernel, &hr, why, sizeof(why))) {
+		if (o->root == VM_ROOT_HOST) {
+			error("vm run: --root host: the host's root cannot be shared: %s", why);
+			goto out;
+		}
+		warning("vm: the host's root cannot be shared (%s): the guest has the minimal root - busybox, schedlab, the job's programs and their libraries; --with adds files",
+			why);
+	} else if (o->root != VM_ROOT_MINIMAL) {
+		hostroot = true;
+	}
+	bo = *o;
+	bo.root = hostroot ? VM_ROOT_HOST : VM_ROOT_MINIMAL;
+	root = vm_root(&p, &bo);
 	cache = root ? vm_cache_dir() : NULL;
 	if (!cache)
 		goto out;
@@ -315,13 +380,15 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 		snprintf(u.nodename, sizeof(u.nodename), "host");
 	nargs = run_args(j, jobfile, label, args);
 	snprintf(host, sizeof(host), "%s-vm", u.nodename);
-	env = run_env(uuid, host, args, nargs, &envlen);
+	env = run_env(uuid, host, hostroot, args, nargs, &envlen);
 	tmp = make_tmp_dir();
 	if (!tmp)
 		goto out;
 	initrd = xasprintf("%s/initrd.cpio", tmp);
-	if (write_initrd(root, initrd, env, envlen, jobfile, text, textlen))
+	if (write_initrd(root, initrd, env, envlen, jobfile, text, textlen,
+			 hostroot ? &hr : NULL))
 		goto out;
+	bo.share_dir = hostroot ? tmp : NULL;
 	console = console_log(cache, uuid);
 	if (!console)
 		goto out;
@@ -329,17 +396,18 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 		fprintf(stderr, "vm: booting %s%s%s%s, run %s; console: %s\n",
 			o->kernel, o->append ? " (append '" : "",
 			o->append ? o->append : "", o->append ? "')" : "", uuid, console);
-	b = vm_boot(o, initrd, console, &doc, &guest_rc, &accel);
+	b = vm_boot(&bo, initrd, console, &doc, &guest_rc, &accel);
 	if (b) {
 		rc = b == -2 ? EXIT_INTERRUPTED : EXIT_RUN_FAILED;
 		goto out;
 	}
 	snprintf(host, sizeof(host), "%s-%s", u.nodename, vm_accel_names[accel]);
-	rc = store_guest_run(db, doc, o, accel, label, host, console, uuid,
+	rc = store_guest_run(db, doc, &bo, accel, label, host, console, uuid,
 			     guest_rc);
 out:
 	if (loaded)
 		plan_free(&p);
+	vm_hostroot_free(&hr);
 	if (tmp)
 		rm_tree(tmp);
 	free(tmp);
