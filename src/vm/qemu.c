@@ -43,6 +43,7 @@
 #define VM_KVM_PROBE_S 15
 #define GUEST_UP "schedlab-vm: guest up"
 #define GUEST_END "schedlab-vm-end rc="
+#define ROOT_FAILED "schedlab-vm: the host's root did not mount"
 
 const char *const vm_accel_names[] = { "auto", "kvm", "tcg", NULL };
 const char *const vm_root_names[] = { "auto", "host", "minimal", NULL };
@@ -284,7 +285,8 @@ static double mono_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-enum boot_end { BOOT_EXITED, BOOT_TIMEOUT, BOOT_NO_LIFE, BOOT_STOPPED, BOOT_ERROR };
+enum boot_end { BOOT_EXITED, BOOT_TIMEOUT, BOOT_NO_LIFE, BOOT_STOPPED,
+		BOOT_FSD_DIED, BOOT_ERROR };
 
 /*
  * qemu started and waited for: until it exits, the timeout, or - with
@@ -296,14 +298,14 @@ static enum boot_end boot_once(char **argv, const struct vm_opts *o,
 			       const char *errlog, unsigned probe_s, int *ws)
 {
 	struct sigaction sa = { .sa_handler = on_stop };
-	pid_t parent = getpid(), pid, fsd = -1;
-	double start = mono_now(), end_seen = 0;
+	pid_t parent = getpid(), pid, fsd = -1, fsd_group = -1;
+	double start = mono_now(), end_seen = 0, fsd_died_at = 0;
 	enum boot_end how = BOOT_ERROR;
 
 	if (o->share_dir) {
 		char *sock = xasprintf("%s/virtiofs.sock", o->share_dir);
 
-		fsd = vm_virtiofsd_start(o->share_dir, sock, errlog);
+		fsd = fsd_group = vm_virtiofsd_start(o->share_dir, sock, errlog);
 		free(sock);
 		if (fsd < 0)
 			return BOOT_ERROR;
@@ -358,6 +360,17 @@ static enum boot_end boot_once(char **argv, const struct vm_opts *o,
 			how = BOOT_STOPPED;
 			break;
 		}
+		/* the guest's root gone: nothing it does from here is a run
+		 * (qemu closing its socket at a power-off ends virtiofsd too:
+		 * qemu is given 3 s to end first) */
+		if (fsd > 0 && waitpid(fsd, NULL, WNOHANG) == fsd) {
+			fsd = -1;
+			fsd_died_at = t;
+		}
+		if (fsd_died_at > 0 && t > fsd_died_at + 3 && !tail_has(result, GUEST_END)) {
+			how = BOOT_FSD_DIED;
+			break;
+		}
 		if (t > o->timeout_s) {
 			how = BOOT_TIMEOUT;
 			break;
@@ -376,12 +389,19 @@ static enum boot_end boot_once(char **argv, const struct vm_opts *o,
 		}
 		poll(NULL, 0, 100);
 	}
-	if (how != BOOT_EXITED || end_seen) {
+	if (how == BOOT_EXITED && fsd_died_at > 0 && !tail_has(result, GUEST_END) &&
+	    !file_has(console, ROOT_FAILED))
+		how = BOOT_FSD_DIED;
+	if ((how != BOOT_EXITED && how != BOOT_FSD_DIED) || end_seen ||
+	    (how == BOOT_FSD_DIED && waitpid(pid, NULL, WNOHANG) == 0)) {
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
+	/* its sandbox's child too, when the daemon itself already ended */
+	if (fsd_group > 0)
+		kill(-fsd_group, SIGKILL);
 	vm_virtiofsd_stop(fsd);
 	return how;
 }
@@ -509,6 +529,8 @@ static int boot_outcome(enum boot_end how, int ws, const struct vm_opts *o,
 		if ((!WIFEXITED(ws) || WEXITSTATUS(ws)) && !file_has(console, GUEST_UP))
 			error("vm: qemu %s before the guest started%s%s", end,
 			      *said ? "; qemu said: " : "", said);
+		else if (file_has(console, ROOT_FAILED))
+			error("vm: the host's root did not mount in the guest (virtiofs under an overlay): --root minimal boots without it");
 		else if (file_has(console, "Out of memory"))
 			error("vm: the guest ran out of memory (--memory %u MiB): raise --memory",
 			      o->shape.memory_mb);
@@ -526,6 +548,10 @@ static int boot_outcome(enum boot_end how, int ws, const struct vm_opts *o,
 	case BOOT_NO_LIFE:
 		error("vm: --accel kvm: the guest showed no sign of life within %d s under KVM (nested virtualization?): qemu killed; --accel tcg emulates, auto falls back to it",
 		      VM_KVM_PROBE_S);
+		break;
+	case BOOT_FSD_DIED:
+		error("vm: virtiofsd, which served the host's root to the guest, ended during the boot: qemu killed, nothing stored");
+		vm_console_tail(console, 10);
 		break;
 	case BOOT_STOPPED:
 		error("vm: interrupted: qemu killed");

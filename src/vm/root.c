@@ -57,8 +57,10 @@ static const struct {
  * is up (KVM's probe waits for it). With the host's root
  * (SCHEDLAB_VM_HOSTROOT), the run's modules are loaded, the host's /
  * (virtiofs, tag hostroot) is mounted read-only under an overlay whose
- * upper layer is a tmpfs, the guest's own /proc, /sys, /dev, /dev/shm,
- * /tmp and /run over it, and the job runs chrooted there with the
+ * upper layer is a tmpfs, the guest's own /proc, /sys, /dev, /dev/shm
+ * and /run over it (the host's /tmp shows through: a job's files there
+ * are read from the host, written in the guest), and the job runs
+ * chrooted there with the
  * host's own schedlab ($SCHEDLAB_VM_BIN); the archive's busybox only
  * sets it up.
  */
@@ -103,7 +105,6 @@ static const char init_sh[] =
 	"  mount -t devtmpfs devtmpfs $r/dev\n"
 	"  mkdir -p $r/dev/shm $r/tmp $r/run $r/job\n"
 	"  mount -t tmpfs -o mode=1777 shm $r/dev/shm\n"
-	"  mount -t tmpfs -o mode=1777 tmp $r/tmp\n"
 	"  mount -t tmpfs -o mode=0755 run $r/run\n"
 	"  mount -t cgroup2 cgroup2 $r/sys/fs/cgroup 2>/dev/null\n"
 	"  mount -t debugfs debugfs $r/sys/kernel/debug 2>/dev/null\n"
@@ -115,10 +116,10 @@ static const char init_sh[] =
 	"  sl=$SCHEDLAB_VM_BIN\n"
 	"  echo \"schedlab-vm: the host's root is mounted\"\n"
 	"fi\n"
-	"in_root \"$sl\" run \"$@\" --db /tmp/r.db --uuid \"$SCHEDLAB_VM_UUID\" -q\n"
+	"in_root \"$sl\" run \"$@\" --db /run/schedlab-vm.db --uuid \"$SCHEDLAB_VM_UUID\" -q\n"
 	"rc=$?\n"
 	"echo \"schedlab-vm: the run exited $rc\"\n"
-	"in_root \"$sl\" export \"$SCHEDLAB_VM_UUID\" --db /tmp/r.db >/tmp/run.json 2>/dev/null\n"
+	"in_root \"$sl\" export \"$SCHEDLAB_VM_UUID\" --db /run/schedlab-vm.db >/tmp/run.json 2>/dev/null\n"
 	"stty -F /dev/ttyS1 raw -echo\n"
 	"cat /tmp/run.json >/dev/ttyS1\n"
 	"echo \"schedlab-vm-end rc=$rc bytes=$(wc -c </tmp/run.json)\" >/dev/ttyS1\n"

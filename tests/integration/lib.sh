@@ -312,7 +312,7 @@ tool_pids() {
 		pid=${f#/proc/}
 		pid=${pid%/environ}
 		case $(cat "/proc/$pid/comm" 2>/dev/null) in
-		dbench|tbench|tbench_srv|postgres|pgbench|sysbench|fio|initdb|sleep|qemu-system-*)
+		dbench|tbench|tbench_srv|postgres|pgbench|sysbench|fio|initdb|sleep|qemu-system-*|virtiofsd)
 			case $(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null) in
 			''|Z|X) ;;
 			*) echo "$pid" ;;

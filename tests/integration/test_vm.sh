@@ -45,7 +45,7 @@ qemu_pids() {
 	local pid
 	for pid in $(tool_pids); do
 		case $(cat "/proc/$pid/comm" 2>/dev/null) in
-		qemu-system-*) echo "$pid" ;;
+		qemu-system-*|virtiofsd) echo "$pid" ;;
 		esac
 	done
 }
@@ -273,6 +273,203 @@ test_vm_kvm_kernel_panics() {
 	expect_eq "auto where KVM works ($err)" 0 "$rc"
 	expect_eq "what ran it" kvm "$(jval "$("$SCHEDLAB" export k --db "$DB")" '.environment.machine.vm.value.accel')"
 	expect_no_qemu
+}
+
+# host_root_needs: the host's root can be shared here: root, virtiofsd,
+# $K1 with its modules beside it (tools/kernels.sh fetches them).
+host_root_needs() {
+	[ "$(id -u)" = 0 ] || skip "needs root (virtiofsd runs only as root)"
+	[ -x /usr/lib/qemu/virtiofsd ] || skip "no /usr/lib/qemu/virtiofsd (Debian package qemu-system-common)"
+	[ -f "$(dirname "$K1")/modules/virtiofs.ko" ] ||
+		skip "no modules beside $K1 (tools/kernels.sh fetches them)"
+}
+
+# The seeds' workloads in a guest with nothing named by hand: the host's
+# root shared, the smallest case of each shipped suite in one job (tbench
+# and dbench read dbench's loadfile, pgbench and sysbench a throwaway
+# PostgreSQL cluster, fio and fileio files, rr loopback, compute its mix,
+# command a host file), one boot, a complete run stored with each case.
+test_vm_host_root_workloads() {
+	vm_needs
+	host_root_needs
+	local s miss=
+	for s in dbench tbench sysbench fio pgbench; do
+		command -v $s >/dev/null || miss="$miss $s"
+	done
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || miss="$miss postgresql"
+	[ -z "$miss" ] || skip "this host lacks:$miss (tools/deps.sh test installs them)"
+	cat >"$tmp/seeds.job" <<'EOF'
+[global]
+iterations = 1
+warmup = 0
+timeout = 5m
+runtime = 2s
+[tbench]
+workload = tbench
+clients = 2
+[dbench]
+workload = dbench
+clients = 2
+[pgbench]
+workload = pgbench
+db-size = 22MB
+clients = 2
+mode = select-only
+[sysbench-oltp]
+workload = sysbench
+test = oltp_read_only
+threads = 2
+tables = 1
+table-size = 1000
+[sysbench-threads]
+workload = sysbench
+test = threads
+threads = 2
+[fio]
+workload = fio
+ioengine = libaio
+rw = randread
+numjobs = 2
+size = 8M
+bs = 4k
+iodepth = 4
+runtime = 1s
+[fileio]
+workload = fileio
+mode = rndrd
+threads = 2
+file-total-size = 8M
+file-num = 2
+file-block-size = 16K
+runtime = 1s
+[rr]
+workload = rr
+test = TCP_RR
+pairs = 1
+[compute]
+workload = compute
+mix = compute-v1
+jobs = 5
+tasks = 2
+[command]
+workload = command
+argv = sh -c 'test -s /usr/share/dbench/client.txt && uname -r'
+EOF
+	run_sl vm run "$K1" "$tmp/seeds.job" --db "$DB" --memory 1536 --label seeds
+	expect_eq "vm run of the seeds' workloads ($err)" 0 "$rc"
+	expect_match "its words" "stored \\((kvm|tcg), the host's root" "$out"
+	local doc
+	doc=$("$SCHEDLAB" export seeds --db "$DB")
+	expect_eq "the run" complete "$(jval "$doc" '.run.status')"
+	expect_eq "the root it had" host "$(jval "$doc" '.environment.machine.vm.value.root')"
+	expect_eq "the guest's kernel" "$R1" "$(jval "$doc" '.environment.kernel.release.value')"
+	expect_eq "cases" "command compute dbench fileio fio pgbench rr sysbench-oltp sysbench-threads tbench" \
+		"$(jq -r '[.cases[].job] | sort | join(" ")' <<<"$doc")"
+	expect_eq "cases not complete" "" \
+		"$(jq -r '.cases[] | select(.status != "complete") | "\(.job): \(.status) \(.reason)"' <<<"$doc")"
+	expect_no_qemu
+}
+
+# Read-only holds on the host's side: a guest that mounts the shared
+# root again and remounts it read-write cannot write to the host. The
+# job succeeds only where the remount worked and the write failed.
+test_vm_host_root_read_only() {
+	vm_needs
+	host_root_needs
+	local target=$tmp/written-by-the-guest
+	# the guest reads this script from the host, through the shared root
+	cat >"$tmp/rw.sh" <<EOF
+mkdir -p /run/m && mount -t virtiofs hostroot /run/m &&
+	mount -o remount,rw /run/m && ! touch /run/m$target &&
+	! mkdir /run/m$tmp/dir && touch /tmp/mine
+EOF
+	cat >"$tmp/rw.job" <<EOF
+[rw]
+workload = command
+iterations = 1
+warmup = 0
+argv = sh $tmp/rw.sh
+EOF
+	run_sl vm run "$K1" "$tmp/rw.job" --db "$DB" --root host --label rw
+	expect_eq "the guest's writes refused by the host ($err)" 0 "$rc"
+	[ ! -e "$target" ] && [ ! -e "$tmp/dir" ] ||
+		fail "the guest wrote to the host: $(ls -la "$tmp")"
+	expect_no_qemu
+}
+
+# Where the host's root cannot be had: a kernel without its modules
+# (auto warns and boots the minimal root; --root host is refused before
+# any boot), a user who is not root, a module that will not load (the
+# guest says the root did not mount, with the console's tail).
+test_vm_host_root_absent() {
+	vm_needs
+	host_root_needs
+	mkdir "$tmp/k"
+	cp "$K1" "$tmp/k/vmlinuz"
+	cp "$(dirname "$K1")/config" "$tmp/k/config"
+	run_sl vm run "$tmp/k/vmlinuz" "$tmp/tiny.job" --db "$DB" --label bare
+	expect_eq "auto without the modules ($err)" 0 "$rc"
+	expect_match "the warning" "the host's root cannot be shared \\(its kernel $R1 has it as a module \\(CONFIG_VIRTIO=m in $tmp/k/config\\) and no virtio.ko of its own was found" "$err"
+	expect_eq "the root it had" minimal \
+		"$(jval "$("$SCHEDLAB" export bare --db "$DB")" '.environment.machine.vm.value.root')"
+	run_sl vm run "$tmp/k/vmlinuz" "$tmp/tiny.job" --db "$DB" --root host
+	expect_eq "--root host without the modules" 2 "$rc"
+	expect_match "its message" "--root host: the host's root cannot be shared: its kernel" "$err"
+	if command -v setpriv >/dev/null; then
+		chmod 755 "$tmp"
+		setpriv --reuid 65534 --regid 65534 --clear-groups env HOME="$tmp/tmpdir" \
+			SCHEDLAB_VM_CACHE="$tmp/tmpdir/c" "$SCHEDLAB" vm run "$K1" "$tmp/tiny.job" \
+			--db "$tmp/tmpdir/n.db" --root host >"$tmp/o" 2>&1 && rc=0 || rc=$?
+		expect_eq "--root host as another user" 2 "$rc"
+		expect_match "its message" "virtiofsd, which serves it, runs only as root" "$(cat "$tmp/o")"
+	fi
+	# a virtiofs module that is not one: the guest's mount fails
+	mkdir "$tmp/k/modules"
+	cp "$(dirname "$K1")"/modules/*.ko "$(dirname "$K1")/modules/order" "$tmp/k/modules/"
+	cp "$tmp/k/modules/overlay.ko" "$tmp/k/modules/virtiofs.ko"
+	run_sl vm run "$tmp/k/vmlinuz" "$tmp/tiny.job" --db "$DB" --root host --accel tcg
+	expect_eq "a root that does not mount" 1 "$rc"
+	expect_match "its message" "the host's root did not mount in the guest" "$err"
+	expect_match "the console's tail" "mount: mounting hostroot on /host failed" "$err"
+	expect_no_qemu
+}
+
+# virtiofsd or qemu killed mid-run: exit 1, nothing stored, nothing
+# left running, no temporary folder left.
+test_vm_host_root_killed() {
+	vm_needs
+	host_root_needs
+	local victim pid i
+	cat >"$tmp/long.job" <<EOF
+[long]
+workload = command
+iterations = 1
+warmup = 0
+argv = sleep 60
+EOF
+	for victim in virtiofsd qemu-system-x86_64; do
+		"$SCHEDLAB" vm run "$K1" "$tmp/long.job" --db "$DB" --root host --accel tcg \
+			>"$tmp/o" 2>&1 &
+		pid=$!
+		for i in $(seq 1 600); do
+			grep -q "the host's root is mounted" "$SCHEDLAB_VM_CACHE"/console/*.log 2>/dev/null && break
+			sleep 0.1
+		done
+		sleep 1
+		pkill -KILL -x "${victim:0:15}" -P "$pid" || fail "no $victim found to kill"
+		wait "$pid" && rc=0 || rc=$?
+		expect_eq "vm run when $victim is killed" 1 "$rc"
+		[ "$victim" != virtiofsd ] ||
+			expect_match "its message" "virtiofsd, which served the host's root to the guest, ended during the boot" "$(cat "$tmp/o")"
+		rm -f "$SCHEDLAB_VM_CACHE"/console/*.log
+		for i in $(seq 1 50); do
+			[ -z "$(qemu_pids)" ] && break
+			sleep 0.1
+		done
+		expect_no_qemu
+	done
+	expect_eq "runs stored" 0 "$(sqlite3 "$DB" 'SELECT count(*) FROM runs' 2>/dev/null || echo 0)"
+	[ -z "$(ls "$tmp/tmpdir")" ] || fail "temporary files left: $(ls "$tmp/tmpdir")"
 }
 
 # A campaign over VM boots: two kernels (or one, told apart by its
