@@ -25,27 +25,28 @@
 
 json_t *campaign_vm_json(const struct camp_vm *v)
 {
-	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s*}",
+	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:s*}",
 			 "cpus", (json_int_t)v->cpus, "sockets", (json_int_t)v->sockets,
 			 "cores", (json_int_t)v->cores, "threads", (json_int_t)v->threads,
 			 "numa_nodes", (json_int_t)v->nodes,
 			 "memory_mb", (json_int_t)v->memory_mb,
 			 "timeout_s", (json_int_t)v->timeout_s, "accel", v->accel,
-			 "append", v->append);
+			 "root", v->root, "append", v->append);
 }
 
 int campaign_vm_from_json(const json_t *o, struct campaign *c)
 {
 	json_int_t n[7];
-	const char *accel, *append = NULL;
+	const char *accel, *append = NULL, *root = "minimal";
 	struct camp_vm *v;
 
 	if (!o)
 		return 0;
-	if (json_unpack((json_t *)o, "{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:s, s?s}",
+	if (json_unpack((json_t *)o, "{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:s, s?s, s?s}",
 			"cpus", &n[0], "sockets", &n[1], "cores", &n[2],
 			"threads", &n[3], "numa_nodes", &n[4], "memory_mb", &n[5],
-			"timeout_s", &n[6], "accel", &accel, "append", &append))
+			"timeout_s", &n[6], "accel", &accel, "root", &root,
+			"append", &append))
 		return -1;
 	for (int i = 0; i < 7; i++)
 		if (n[i] < 0 || n[i] > 10000000)
@@ -59,6 +60,7 @@ int campaign_vm_from_json(const json_t *o, struct campaign *c)
 	v->memory_mb = (unsigned)n[5];
 	v->timeout_s = (unsigned)n[6];
 	v->accel = xstrdup(accel);
+	v->root = xstrdup(root);
 	v->append = append ? xstrdup(append) : NULL;
 	return 0;
 }
@@ -68,6 +70,7 @@ void campaign_vm_free(struct campaign *c)
 	if (!c->vm)
 		return;
 	free(c->vm->accel);
+	free(c->vm->root);
 	free(c->vm->append);
 	free(c->vm);
 	c->vm = NULL;
@@ -127,21 +130,26 @@ int campaign_vm_image_check(const struct campaign *c, unsigned s)
 
 void campaign_vm_settle(struct campaign *c, struct store *st, size_t k)
 {
-	json_t *env, *accel;
+	char **field[2] = { &c->vm->accel, &c->vm->root };
+	const char *keys[2] = { "accel", "root" };
+	json_t *vm;
 	struct run r;
 	int64_t id;
 
-	if (!c->vm || strcmp(c->vm->accel, vm_accel_names[VM_ACCEL_AUTO]) ||
+	if (!c->vm || (strcmp(c->vm->accel, "auto") && strcmp(c->vm->root, "auto")) ||
 	    store_find_uuid(st, c->boots[k].uuid, &id) != 1 || store_load(st, id, &r))
 		return;
-	env = r.environment;
-	accel = json_object_get(json_object_get(json_object_get(json_object_get(
-		env, "machine"), "vm"), "value"), "accel");
-	if (json_is_string(accel)) {
-		free(c->vm->accel);
-		c->vm->accel = xstrdup(json_string_value(accel));
-		printf("campaign %s: boot %zu ran under %s: every boot of this campaign will (one comparison never mixes KVM and TCG boots)\n",
-		       c->name, k + 1, c->vm->accel);
+	vm = json_object_get(json_object_get(json_object_get(r.environment, "machine"),
+					     "vm"), "value");
+	for (int i = 0; i < 2; i++) {
+		json_t *had = json_object_get(vm, keys[i]);
+
+		if (strcmp(*field[i], "auto") || !json_is_string(had))
+			continue;
+		free(*field[i]);
+		*field[i] = xstrdup(json_string_value(had));
+		printf("campaign %s: boot %zu had %s %s: every boot of this campaign will (no comparison mixes them)\n",
+		       c->name, k + 1, keys[i], *field[i]);
 	}
 	run_free(&r);
 }
@@ -200,6 +208,7 @@ char **campaign_vm_argv(const struct campaign *c, const char *db, size_t k,
 	push(&argv, &n, xasprintf("--memory=%u", v->memory_mb));
 	push(&argv, &n, xasprintf("--timeout=%u", v->timeout_s));
 	push(&argv, &n, xasprintf("--accel=%s", v->accel));
+	push(&argv, &n, xasprintf("--root=%s", v->root));
 	if (v->append || s->append || commit_append)
 		push(&argv, &n, xasprintf("--append=%s %s %s", v->append ? v->append : "",
 					  s->append ? s->append : "",

@@ -155,7 +155,9 @@ struct camp_boot {
  */
 struct camp_vm {
 	unsigned cpus, sockets, cores, threads, nodes, memory_mb, timeout_s;
-	char *accel;		/* auto, kvm, tcg */
+	char *accel;		/* auto, kvm, tcg: settled by the first boot */
+	char *root;		/* auto, host, minimal: as accel (minimal in
+				 * campaigns stored before there was a choice) */
 	char *append;		/* every state's; NULL */
 };
 
@@ -286,9 +288,9 @@ void campaign_vm_free(struct campaign *c);
 char **campaign_vm_argv(const struct campaign *c, const char *db, size_t k,
 			const char *label);
 void campaign_vm_argv_free(char **argv);
-/* After boot k's run is stored: a campaign whose accel is auto takes
- * the one that boot ran under for all its boots (said on stdout); the
- * caller saves it. */
+/* After boot k's run is stored: a campaign whose accel or root is auto
+ * takes the one that boot had for all its boots (said on stdout), so
+ * that no comparison mixes them; the caller saves it. */
 void campaign_vm_settle(struct campaign *c, struct store *st, size_t k);
 char *campaign_vm_kernel(const struct campaign *c, unsigned s);
 /* Before a bisect build: SCHEDLAB_IMAGE set to where state s's image

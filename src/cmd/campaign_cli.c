@@ -176,6 +176,7 @@ int campaign_vm_opts(const struct campaign_opts *o, const char *who,
 	cv->memory_mb = v.shape.memory_mb;
 	cv->timeout_s = v.timeout_s;
 	cv->accel = xstrdup(vm_accel_names[v.accel]);
+	cv->root = xstrdup(vm_root_names[v.root]);
 	cv->append = o->vmo.append ? xstrdup(o->vmo.append) : NULL;
 	return 0;
 }
@@ -255,10 +256,11 @@ static void status_text(const struct campaign *c)
 		putchar('\n');
 	}
 	if (c->vm)
-		printf("  each boot a VM: %u CPU%s (%u x %u x %u)%s, %u MiB, accel %s%s%s\n",
+		printf("  each boot a VM: %u CPU%s (%u x %u x %u)%s, %u MiB, accel %s, root %s%s%s\n",
 		       c->vm->cpus, c->vm->cpus == 1 ? "" : "s", c->vm->sockets,
 		       c->vm->cores, c->vm->threads,
 		       c->vm->nodes ? ", NUMA" : "", c->vm->memory_mb, c->vm->accel,
+		       c->vm->root,
 		       c->vm->append ? ", append " : "", c->vm->append ? c->vm->append : "");
 	if (b && !strcmp(c->status, "running") && b->phase <= PH_HOOKED) {
 		double late = campaign_since(b->hooked_at);
@@ -332,6 +334,7 @@ static int dispatch(const char *sub, const struct campaign_opts *o,
 			     sub), EXIT_USAGE;
 	if (o->vm || o->vmo.cpus || o->vmo.sockets || o->vmo.cores || o->vmo.threads ||
 	    o->vmo.numa || o->vmo.append || o->vmo.accel != VM_ACCEL_AUTO ||
+	    o->vmo.root != VM_ROOT_AUTO ||
 	    o->vmo.memory != 1024 || o->vmo.timeout != 900)
 		return error("campaign %s: --vm and the VM's options (--cpus, --memory, --accel, ...) belong to campaign start or bisect: a campaign keeps the VM it was started with",
 			     sub), EXIT_USAGE;

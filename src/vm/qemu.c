@@ -389,11 +389,7 @@ static enum boot_end boot_once(char **argv, const struct vm_opts *o,
 		}
 		poll(NULL, 0, 100);
 	}
-	if (how == BOOT_EXITED && fsd_died_at > 0 && !tail_has(result, GUEST_END) &&
-	    !file_has(console, ROOT_FAILED))
-		how = BOOT_FSD_DIED;
-	if ((how != BOOT_EXITED && how != BOOT_FSD_DIED) || end_seen ||
-	    (how == BOOT_FSD_DIED && waitpid(pid, NULL, WNOHANG) == 0)) {
+	if (how != BOOT_EXITED || end_seen) {
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)

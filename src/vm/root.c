@@ -96,7 +96,7 @@ static const char init_sh[] =
 	"  mkdir -p /host /rw $r\n"
 	"  if ! { mount -t virtiofs -o ro hostroot /host && mount -t tmpfs -o mode=0755 rw /rw &&\n"
 	"        mkdir /rw/upper /rw/work &&\n"
-	"        mount -t overlay overlay -o lowerdir=/host,upperdir=/rw/upper,workdir=/rw/work $r; }; then\n"
+	"        mount -t overlay overlay -o lowerdir=/host,upperdir=/rw/upper,workdir=/rw/work,xino=on $r; }; then\n"
 	"    echo \"schedlab-vm: the host's root did not mount\"\n"
 	"    poweroff -f\n"
 	"  fi\n"

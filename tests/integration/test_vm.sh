@@ -509,10 +509,12 @@ test_vm_campaign() {
 	expect_no_qemu
 	expect_match "the fallback said" "/dev/kvm cannot be used here" "$(cat "$tmp/start.out")"
 	# the first boot settles the accelerator for all of them
-	expect_match "settled" "boot 1 ran under tcg: every boot of this campaign will" \
+	expect_match "settled" "boot 1 had accel tcg: every boot of this campaign will" \
 		"$(cat "$tmp/start.out")"
 	expect_eq "the campaign's accel" tcg \
 		"$(jval "$("$SCHEDLAB" campaign status vmab --db "$DB" --format json)" .vm.accel)"
+	expect_match "the campaign's root" '^(host|minimal)$' \
+		"$(jval "$("$SCHEDLAB" campaign status vmab --db "$DB" --format json)" .vm.root)"
 	run_sl campaign resume vmab --db "$DB" --accel tcg
 	[ "$rc" = 2 ] || fail "resume took the VM's shape options (exit $rc)"
 	# a second driver of the same campaign is refused while one runs
@@ -532,6 +534,7 @@ test_vm_campaign() {
 	want=$(jq -r '.boots[] | select(.phase == "done") | .uuid' <<<"$doc" | sort)
 	got=$(sqlite3 "$DB" "SELECT uuid FROM runs WHERE label LIKE 'vmab/%' AND status = 'complete'" | sort)
 	expect_eq "the complete runs are the boots' runs, once each" "$want" "$got"
+	expect_eq "the roots the boots had" 1 "$(sqlite3 "$DB" "SELECT count(DISTINCT json_extract(environment, '\$.machine.vm.value.root')) FROM runs WHERE label LIKE 'vmab/%' AND status = 'complete'")"
 	expect_eq "what ran the boots" tcg "$(sqlite3 "$DB" "SELECT DISTINCT json_extract(environment, '\$.machine.vm.value.accel') FROM runs WHERE label LIKE 'vmab/%' AND status = 'complete'")"
 	expect_eq "kernels of state b" "$R2" "$(sqlite3 "$DB" "SELECT DISTINCT json_extract(environment, '\$.kernel.release.value') FROM runs WHERE label = 'vmab/b' AND status = 'complete'")"
 	expect_match "b's command line" "schedlab_state=b" "$(sqlite3 "$DB" "SELECT json_extract(environment, '\$.kernel.cmdline.value') FROM runs WHERE label = 'vmab/b' AND status = 'complete' LIMIT 1")"
