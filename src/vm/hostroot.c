@@ -57,15 +57,17 @@ static const char *const virtiofsd_paths[] = {
  * module's name and the config option that builds it. */
 static const struct {
 	const char *module, *option;
+	bool disk;	/* only for a writable layer on a disk */
 } needed[] = {
-	{ "virtio", "CONFIG_VIRTIO" },
-	{ "virtio_ring", "CONFIG_VIRTIO" },
-	{ "virtio_pci_modern_dev", "CONFIG_VIRTIO_PCI_LIB" },
-	{ "virtio_pci_legacy_dev", "CONFIG_VIRTIO_PCI_LIB_LEGACY" },
-	{ "virtio_pci", "CONFIG_VIRTIO_PCI" },
-	{ "fuse", "CONFIG_FUSE_FS" },
-	{ "virtiofs", "CONFIG_VIRTIO_FS" },
-	{ "overlay", "CONFIG_OVERLAY_FS" },
+	{ "virtio", "CONFIG_VIRTIO", false },
+	{ "virtio_ring", "CONFIG_VIRTIO", false },
+	{ "virtio_pci_modern_dev", "CONFIG_VIRTIO_PCI_LIB", false },
+	{ "virtio_pci_legacy_dev", "CONFIG_VIRTIO_PCI_LIB_LEGACY", false },
+	{ "virtio_pci", "CONFIG_VIRTIO_PCI", false },
+	{ "virtio_blk", "CONFIG_VIRTIO_BLK", true },
+	{ "fuse", "CONFIG_FUSE_FS", false },
+	{ "virtiofs", "CONFIG_VIRTIO_FS", false },
+	{ "overlay", "CONFIG_OVERLAY_FS", false },
 };
 
 int vm_kernel_release(const char *path, char *buf, size_t len)
@@ -177,8 +179,8 @@ static const char *virtiofsd_path(void)
 	return NULL;
 }
 
-int vm_hostroot_plan(const char *kernel, struct vm_hostroot *h, char *why,
-		     size_t len)
+int vm_hostroot_plan(const char *kernel, bool disk, struct vm_hostroot *h,
+		     char *why, size_t len)
 {
 	char release[128], *config, *ctext = NULL, *flat, *dir, *libdir = NULL;
 	char *dep = NULL, real[PATH_MAX];
@@ -223,11 +225,18 @@ int vm_hostroot_plan(const char *kernel, struct vm_hostroot *h, char *why,
 			close(fd);
 		free(p);
 	}
+	/* a disk's ext4 must be built in: its modules are a chain of their own */
+	if (disk && ctext && config_value(ctext, "CONFIG_EXT4_FS") != 'y') {
+		snprintf(why, len, "the job writes more than a tmpfs holds, and its kernel %s has no ext4 built in (CONFIG_EXT4_FS in %s) for a writable disk",
+			 release[0] ? release : kernel, config);
+		rc = -1;
+	}
+	_Static_assert(ARRAY_SIZE(needed) <= ARRAY_SIZE(h->modules), "room for every module");
 	for (size_t i = 0; i < ARRAY_SIZE(needed) && !rc; i++) {
 		char v = ctext ? config_value(ctext, needed[i].option) : '?';
 		char *m;
 
-		if (v == 'y')
+		if (v == 'y' || (needed[i].disk && !disk))
 			continue;
 		m = find_module(flat, libdir, dep, needed[i].module);
 		if (m) {

@@ -166,6 +166,10 @@ static void qemu_argv(struct argv_b *a, const char *qemu, const struct vm_opts *
 		arg(a, "-device");
 		arg(a, "vhost-user-fs-pci,chardev=hostroot,tag=hostroot");
 	}
+	if (o->rw_disk) {
+		arg(a, "-drive");
+		arg(a, "file=%s,format=raw,if=virtio,cache=writeback", o->rw_disk);
+	}
 	arg(a, "-kernel");
 	arg(a, "%s", o->kernel);
 	arg(a, "-initrd");

@@ -51,24 +51,35 @@ struct vm_opts {
 	 * this boot's for virtiofsd's socket and its view of / (NULL: the
 	 * archive is the whole root) */
 	const char *share_dir;
+	/* with it, the writable layer: a raw ext4 image (NULL: a tmpfs) */
+	const char *rw_disk;
 };
 
 /* The host's root for a kernel: the modules its guest must load (host
  * paths, in load order; none where built in). */
 struct vm_hostroot {
-	char *modules[8];
+	char *modules[16];
 	size_t nmodules;
 };
 
 /*
  * Whether the host's root can be shared with a guest of this kernel
- * image: 0 with *h filled, or -1 with why (in words, after "the host's
- * root cannot be shared: ") - not root, no virtiofsd, a kernel without
- * virtiofs, fuse or overlay built in or as modules of its own.
+ * image (disk: with a writable layer on a virtio disk, ext4): 0 with *h
+ * filled, or -1 with why (in words, after "the host's root cannot be
+ * shared: ") - not root, no virtiofsd, a kernel without virtiofs, fuse
+ * or overlay (virtio_blk, ext4) built in or as modules of its own.
  */
-int vm_hostroot_plan(const char *kernel, struct vm_hostroot *h, char *why,
-		     size_t len);
+struct plan;
+int vm_hostroot_plan(const char *kernel, bool disk, struct vm_hostroot *h,
+		     char *why, size_t len);
 void vm_hostroot_free(struct vm_hostroot *h);
+/* The most bytes a case of p writes (its workloads' disk_bytes()). */
+double vm_disk_need(const struct plan *p);
+/* Whether that needs a disk rather than the guest's tmpfs. */
+bool vm_disk_wanted(double need, const struct vm_shape *s);
+/* A writable disk for it in dir (a raw ext4 image): its path, or NULL
+ * after error() (no room on the host, no mkfs.ext4). */
+char *vm_disk_make(const char *dir, double need);
 /* The image's release ("6.1.0-57-cloud-amd64"), from its boot header;
  * -1 where it has none. */
 int vm_kernel_release(const char *path, char *buf, size_t len);

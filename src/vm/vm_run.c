@@ -41,7 +41,7 @@ static void sh_quote(FILE *f, const char *w)
 
 /* What the guest's init sources: the uuid, the host name, `set -- ARGS`. */
 static char *run_env(const char *uuid, const char *host, bool hostroot,
-		     const char *const *args, size_t nargs, size_t *len)
+		     bool rwdisk, const char *const *args, size_t nargs, size_t *len)
 {
 	char *buf = NULL, self[PATH_MAX];
 	FILE *f = open_memstream(&buf, len);
@@ -54,6 +54,8 @@ static char *run_env(const char *uuid, const char *host, bool hostroot,
 	if (hostroot && realpath("/proc/self/exe", self)) {
 		fputs("\nSCHEDLAB_VM_HOSTROOT=1\nSCHEDLAB_VM_BIN=", f);
 		sh_quote(f, self);
+		if (rwdisk)
+			fputs("\nSCHEDLAB_VM_RWDISK=1", f);
 	}
 	fputs("\nset --", f);
 	for (size_t i = 0; i < nargs; i++) {
@@ -160,10 +162,11 @@ static void record_vm(json_t *doc, const struct vm_opts *o, enum vm_accel accel,
 	json_object_set_new(run, "host", json_string(host));
 	if (machine)
 		json_object_set_new(machine, "vm", json_pack(
-			"{s:b, s:{s:s, s:s, s:s, s:s, s:s?, s:i, s:i, s:i, s:i, s:i, s:i}}",
+			"{s:b, s:{s:s, s:s, s:s?, s:s, s:s, s:s?, s:i, s:i, s:i, s:i, s:i, s:i}}",
 			"available", 1, "value",
 			"accel", vm_accel_names[accel],
 			"root", vm_root_names[hostroot ? VM_ROOT_HOST : VM_ROOT_MINIMAL],
+			"writable", !hostroot ? NULL : o->rw_disk ? "disk" : "tmpfs",
 			"kernel_image", kernel,
 			"shape", shape, "append", o->append,
 			"cpus", (int)o->shape.cpus, "sockets", (int)o->shape.sockets,
@@ -334,7 +337,8 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 	enum vm_accel accel = VM_ACCEL_TCG;
 	struct vm_hostroot hr = { 0 };
 	struct vm_opts bo;
-	bool hostroot = false;
+	bool hostroot = false, disk;
+	char *rwdisk = NULL;
 	char why[1024];
 	int guest_rc, rc = EXIT_USAGE, b;
 	size_t envlen, textlen, nargs;
@@ -354,8 +358,9 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 		goto out;
 	base = strrchr(where, '/');
 	jobfile = xasprintf("/job/%s", base ? base + 1 : where);
+	disk = vm_disk_wanted(vm_disk_need(&p), &o->shape);
 	if (o->root != VM_ROOT_MINIMAL &&
-	    vm_hostroot_plan(o->kernel, &hr, why, sizeof(why))) {
+	    vm_hostroot_plan(o->kernel, disk, &hr, why, sizeof(why))) {
 		if (o->root == VM_ROOT_HOST) {
 			error("vm run: --root host: the host's root cannot be shared: %s", why);
 			goto out;
@@ -380,15 +385,20 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 		snprintf(u.nodename, sizeof(u.nodename), "host");
 	nargs = run_args(j, jobfile, label, args);
 	snprintf(host, sizeof(host), "%s-vm", u.nodename);
-	env = run_env(uuid, host, hostroot, args, nargs, &envlen);
 	tmp = make_tmp_dir();
 	if (!tmp)
 		goto out;
+	if (hostroot && disk && !(rwdisk = vm_disk_make(tmp, vm_disk_need(&p)))) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	env = run_env(uuid, host, hostroot, rwdisk != NULL, args, nargs, &envlen);
 	initrd = xasprintf("%s/initrd.cpio", tmp);
 	if (write_initrd(root, initrd, env, envlen, jobfile, text, textlen,
 			 hostroot ? &hr : NULL))
 		goto out;
 	bo.share_dir = hostroot ? tmp : NULL;
+	bo.rw_disk = rwdisk;
 	console = console_log(cache, uuid);
 	if (!console)
 		goto out;
@@ -411,6 +421,7 @@ out:
 	if (tmp)
 		rm_tree(tmp);
 	free(tmp);
+	free(rwdisk);
 	free(jobfile);
 	free(text);
 	free(root);

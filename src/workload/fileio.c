@@ -293,6 +293,15 @@ static const struct text_format fileio_formats[] = {
 	{ .name = NULL },
 };
 
+static double fileio_disk_bytes(const void *cfgp)
+{
+	const struct fileio_cfg *c = cfgp;
+	unsigned long long total = 0;
+
+	io_size(c->total_size, &total);
+	return (double)total;
+}
+
 const struct workload wl_fileio = {
 	.name = "fileio",
 	.summary = "the real sysbench fileio: prepare, run a test mode, clean up, in a run-owned directory",
@@ -304,4 +313,5 @@ const struct workload wl_fileio = {
 	.formats = fileio_formats,
 	.prepare = fileio_prepare,
 	.run = fileio_run,
+	.disk_bytes = fileio_disk_bytes,
 };

@@ -265,6 +265,16 @@ static const struct metric_def fio_metrics[] = {
 	{ .name = NULL },
 };
 
+/* a file of --size for each of --numjobs (a job file's own: unknown) */
+static double fio_disk_bytes(const void *cfgp)
+{
+	const struct fio_cfg *c = cfgp;
+	unsigned long long size = 0;
+
+	io_size(c->size, &size);
+	return (double)size * (c->numjobs ? c->numjobs : 1);
+}
+
 const struct workload wl_fio = {
 	.name = "fio",
 	.summary = "the real fio: asynchronous I/O (libaio, io_uring) from options or a fio job file",
@@ -275,4 +285,5 @@ const struct workload wl_fio = {
 	.metrics = fio_metrics,
 	.prepare = fio_prepare,
 	.run = fio_run,
+	.disk_bytes = fio_disk_bytes,
 };

@@ -307,6 +307,12 @@ static const struct text_format pgbench_formats[] = {
 	{ .name = NULL },
 };
 
+/* the database, its indexes and WAL, as check_room() reckons them */
+static double pgbench_disk_bytes(const void *cfgp)
+{
+	return (cfg_scale(cfgp) * BYTES_PER_SCALE + 8 * MB) * 1.5 + 64 * MB;
+}
+
 const struct workload wl_pgbench = {
 	.name = "pgbench",
 	.summary = "the real pgbench against a throwaway PostgreSQL cluster (or --conninfo)",
@@ -318,4 +324,5 @@ const struct workload wl_pgbench = {
 	.formats = pgbench_formats,
 	.prepare = pgbench_prepare,
 	.run = pgbench_run,
+	.disk_bytes = pgbench_disk_bytes,
 };

@@ -125,6 +125,12 @@ struct workload {
 	 * say so: the time is then the reference tool's, as bench's text.
 	 */
 	const char *(*probes_tip)(const void *cfg);
+	/*
+	 * Optional: the most bytes a case of this configuration writes to
+	 * the file system (its database, its files), for a VM's writable
+	 * layer (vm/vm_run.c); none means a few MB at most.
+	 */
+	double (*disk_bytes)(const void *cfg);
 };
 
 /* Index of a metric in wl->metrics, or -1. */

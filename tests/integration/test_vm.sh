@@ -397,6 +397,41 @@ EOF
 	expect_no_qemu
 }
 
+# A job that writes more than a quarter of the guest's memory gets a
+# disk as its writable layer (ext4 on a sparse image in the run's
+# temporary folder), recorded in the run; one whose disk would not fit
+# on the host is refused before any boot.
+test_vm_host_root_disk() {
+	vm_needs
+	host_root_needs
+	cat >"$tmp/fio.job" <<EOF
+[global]
+iterations = 1
+warmup = 0
+[fio]
+workload = fio
+ioengine = libaio
+rw = randwrite
+numjobs = 2
+size = 40M
+bs = 64k
+iodepth = 4
+runtime = 1s
+EOF
+	run_sl vm run "$K1" "$tmp/fio.job" --db "$DB" --memory 256 --label disk
+	expect_eq "a job that writes 80 MiB in a guest of 256 MiB ($err)" 0 "$rc"
+	local doc
+	doc=$("$SCHEDLAB" export disk --db "$DB")
+	expect_eq "its writable layer" disk "$(jval "$doc" '.environment.machine.vm.value.writable')"
+	expect_eq "the case" complete "$(jval "$doc" '.cases[0].status')"
+	sed -i 's/^size = 40M/size = 900T/' "$tmp/fio.job"
+	run_sl vm run "$K1" "$tmp/fio.job" --db "$DB" --memory 256
+	expect_eq "a disk that does not fit on the host" 2 "$rc"
+	expect_match "its message" "does not fit in the [0-9]+ MiB free on $TMPDIR/schedlab-vm" "$err"
+	expect_no_qemu
+	[ -z "$(ls "$tmp/tmpdir")" ] || fail "temporary files left: $(ls "$tmp/tmpdir")"
+}
+
 # Where the host's root cannot be had: a kernel without its modules
 # (auto warns and boots the minimal root; --root host is refused before
 # any boot), a user who is not root, a module that will not load (the
