@@ -238,6 +238,16 @@ static int load_job(const struct vm_job *j, struct plan *p)
 	return rc;
 }
 
+/* Each case's workload checks (prepare()), as run makes them: -1 after
+ * the first one's error. */
+static int prepare_cases(const struct plan *p)
+{
+	for (size_t i = 0; i < p->ncases; i++)
+		if (p->cases[i].wl->prepare && p->cases[i].wl->prepare(p->cases[i].cfg))
+			return -1;
+	return 0;
+}
+
 /* The guest's `schedlab run` arguments into args (room for
  * 5 + 2 * OPT_SETS_MAX); returns their number. */
 static size_t run_args(const struct vm_job *j, const char *jobfile,
@@ -370,6 +380,10 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 	} else if (o->root != VM_ROOT_MINIMAL) {
 		hostroot = true;
 	}
+	/* the guest's files are the host's: what the workloads check before
+	 * they start (their programs, data files, sizes) holds here too */
+	if (hostroot && prepare_cases(&p))
+		goto out;
 	bo = *o;
 	bo.root = hostroot ? VM_ROOT_HOST : VM_ROOT_MINIMAL;
 	root = vm_root(&p, &bo);

@@ -400,7 +400,8 @@ EOF
 # A job that writes more than a quarter of the guest's memory gets a
 # disk as its writable layer (ext4 on a sparse image in the run's
 # temporary folder), recorded in the run; one whose disk would not fit
-# on the host is refused before any boot.
+# on the host, or whose program the host lacks, is refused before any
+# boot.
 test_vm_host_root_disk() {
 	vm_needs
 	host_root_needs
@@ -428,6 +429,12 @@ EOF
 	run_sl vm run "$K1" "$tmp/fio.job" --db "$DB" --memory 256
 	expect_eq "a disk that does not fit on the host" 2 "$rc"
 	expect_match "its message" "does not fit in the [0-9]+ MiB free on $TMPDIR/schedlab-vm" "$err"
+	# what a workload checks before it starts is checked here, before a boot
+	printf '[c]\nworkload = command\nargv = no-such-program-here 1\n' >"$tmp/bad.job"
+	run_sl vm run "$K1" "$tmp/bad.job" --db "$DB"
+	expect_eq "a program missing on the host" 2 "$rc"
+	expect_match "its message" "'no-such-program-here' is not on PATH" "$err"
+	[[ ! $err =~ booting ]] || fail "booted for a job it could have refused: $err"
 	expect_no_qemu
 	[ -z "$(ls "$tmp/tmpdir")" ] || fail "temporary files left: $(ls "$tmp/tmpdir")"
 }
