@@ -1,0 +1,143 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Where a guest's boot-to-boot noise comes from, and what reduces it
+# (doc/statistics.md, "A guest's boots made repeatable"). Each boot is
+# one `schedlab vm run` of the issue's messaging job (groups 2, loops
+# 100, 3 iterations); its run's median iteration is one value. The
+# configurations are boots of one kernel that differ only in what qemu
+# is given, applied by a qemu wrapper on PATH, so that no option of
+# schedlab's is needed to try one; they are interleaved boot by boot
+# (A B C A B C ...), so that the host's slow drifts fall on all alike.
+# The host's own runs of the job (`schedlab run`, one process a run)
+# are interleaved with them: the yardstick the target is set against.
+#
+#   bench/vm-noise.sh
+#   CONFIGS="base pin" BOOTS=8 bench/vm-noise.sh
+#
+# Configurations (CONFIGS, default "base pin prealloc host"):
+#   base     qemu as schedlab starts it
+#   pin      each vCPU thread ("CPU n/TCG" or "CPU n/KVM") pinned to
+#            host CPU n mod the host's CPUs once it appears
+#   prealloc -mem-prealloc: the guest's memory touched before it boots
+#   icount   -icount shift=auto: TCG's clock counts instructions (one
+#            thread runs every vCPU in turn; here the guest did not
+#            reach its init within 40 s with shift=auto, 4 or 7)
+#   maxcpus1 base with maxcpus=1 on the guest's command line
+#   host     the job on this host, no VM
+# Prints, per configuration, each value and the run-to-run noise (the
+# sample standard deviation of the values over their mean) and the
+# median. Environment: CONFIGS, BOOTS (8), CPUS (2: the guest's),
+# ACCEL (tcg), KERNEL, SCHEDLAB, KEEP=DIR, ROOT (auto: --root).
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+sl=${SCHEDLAB:-$top/build/schedlab}
+case $sl in /*) ;; *) sl=$PWD/$sl ;; esac
+configs=${CONFIGS:-base pin prealloc host}
+boots=${BOOTS:-8} cpus=${CPUS:-2} accel=${ACCEL:-tcg} root=${ROOT:-auto}
+kdir=${SCHEDLAB_KERNELS:-/var/cache/schedlab/kernels}
+k=${KERNEL:-$(ls -d "$kdir"/*/vmlinuz 2>/dev/null | sort | head -n 1)}
+[ -n "$k" ] && [ -f "$k" ] || { echo "vm-noise: no kernel (tools/kernels.sh)" >&2; exit 2; }
+real=$(command -v qemu-system-x86_64) || { echo "vm-noise: no qemu" >&2; exit 2; }
+tmp=${KEEP:-$(mktemp -d)}
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp"
+export SCHEDLAB_VM_CACHE=$tmp/vmcache
+db=$tmp/r.db
+
+cat >"$tmp/msg.job" <<EOF
+[global]
+iterations = 3
+warmup = 0
+
+[msg]
+workload = messaging
+groups = 2
+loops = 100
+EOF
+
+# one folder of wrappers a configuration
+wrapper() {
+	local c=$1 d=$tmp/bin-$1
+	mkdir -p "$d"
+	case $c in
+	pin)
+		cat >"$d/qemu-system-x86_64" <<EOF
+#!/bin/bash
+"$real" "\$@" &
+q=\$!
+trap 'kill -KILL \$q 2>/dev/null' TERM INT
+n=\$(nproc)
+for i in \$(seq 1 200); do
+	t=\$(grep -l '^CPU [0-9]*/' /proc/\$q/task/*/comm 2>/dev/null | wc -l)
+	[ "\$t" -ge $cpus ] && break
+	sleep 0.05
+done
+for f in /proc/\$q/task/*/comm; do
+	name=\$(cat "\$f" 2>/dev/null) || continue
+	case \$name in
+	"CPU "*/*) v=\${name#CPU }; v=\${v%%/*}
+		taskset -p -c \$((v % n)) "\$(basename "\$(dirname "\$f")")" >/dev/null ;;
+	esac
+done
+wait \$q
+EOF
+		;;
+	icount)
+		cat >"$d/qemu-system-x86_64" <<EOF
+#!/bin/sh
+exec "$real" "\$@" -icount shift=auto
+EOF
+		;;
+	prealloc)
+		cat >"$d/qemu-system-x86_64" <<EOF
+#!/bin/sh
+exec "$real" "\$@" -mem-prealloc
+EOF
+		;;
+	*)
+		ln -sf "$real" "$d/qemu-system-x86_64"
+		;;
+	esac
+	chmod +x "$d/qemu-system-x86_64" 2>/dev/null || true
+}
+
+for c in $configs; do wrapper "$c"; done
+
+# the run labelled L's median iteration (messaging.time), in seconds
+median_of() {
+	"$sl" export "$1" --db "$db" |
+		jq -r '.cases[0].samples["messaging.time"] | sort | .[(length / 2 | floor)]'
+}
+
+for b in $(seq 1 "$boots"); do
+	for c in $configs; do
+		l=$c-$b
+		case $c in
+		host)
+			"$sl" run "$tmp/msg.job" --db "$db" --label "$l" -q >/dev/null 2>&1 ;;
+		maxcpus1)
+			PATH=$tmp/bin-$c:$PATH "$sl" vm run "$k" "$tmp/msg.job" --db "$db" \
+				--label "$l" --accel "$accel" --cpus "$cpus" --root "$root" \
+				--append maxcpus=1 -q 2>/dev/null ;;
+		*)
+			PATH=$tmp/bin-$c:$PATH "$sl" vm run "$k" "$tmp/msg.job" --db "$db" \
+				--label "$l" --accel "$accel" --cpus "$cpus" --root "$root" -q 2>/dev/null ;;
+		esac
+		echo "$c $b $(median_of "$l")" | tee -a "$tmp/values"
+	done
+done
+
+echo
+echo "# kernel $(basename "$(dirname "$k")"), $cpus vCPUs, $accel, root $root, $(nproc) host CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-10s %6s %10s %8s   %s\n' config runs median noise values
+for c in $configs; do
+	awk -v c="$c" '$1 == c { v[n++] = $3; s += $3 }
+		END {
+			m = s / n; for (i = 0; i < n; i++) d += (v[i] - m) ^ 2
+			sd = n > 1 ? sqrt(d / (n - 1)) : 0
+			asort(v); med = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+			line = ""; for (i = 1; i <= n; i++) line = line sprintf(" %.3f", v[i])
+			printf "%-10s %6d %10.4f %7.1f%%  %s\n", c, n, med, 100 * sd / m, line
+		}' "$tmp/values"
+done
