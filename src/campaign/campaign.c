@@ -469,9 +469,10 @@ out:
 }
 
 /* The runs of each state, compared with the first state's. */
-static int compare_states(struct campaign *c, struct store *st, double alpha,
+static int compare_states(struct campaign *c, struct store *st, unsigned looks,
 			  enum verdict *v)
 {
+	double alpha = CAMPAIGN_ALPHA / looks;
 	const char *names[CAMPAIGN_MAX_STATES];
 	const struct run *rp[CAMPAIGN_MAX_STATES];
 	struct cmp_opts co = compare_opts_default(TEST_DEFAULT);
@@ -495,7 +496,15 @@ static int compare_states(struct campaign *c, struct store *st, double alpha,
 	}
 	compare_free(&cmp);
 	free(c->verdict);
-	c->verdict = text ? text : xstrdup("nothing to compare\n");
+	if (text && looks > 1) {
+		/* why `compare` of the same runs says more: it looks once */
+		c->verdict = xasprintf("%s  (the campaign looks at its runs up to %u times, each at p < %.4f - its %.0f%% false-alarm rate shared among the looks - so its interval and what it could show are wider than `compare` of the same runs says, which looks once at %.0f%%)\n",
+				       text, looks, alpha, 100 * CAMPAIGN_ALPHA,
+				       100 * CAMPAIGN_ALPHA);
+		free(text);
+	} else {
+		c->verdict = text ? text : xstrdup("nothing to compare\n");
+	}
 	return 0;
 }
 
@@ -526,7 +535,7 @@ int campaign_decide(struct campaign *c, struct store *st, bool *done)
 		c->code = 125;
 		return 0;
 	}
-	if (compare_states(c, st, CAMPAIGN_ALPHA / looks, v))
+	if (compare_states(c, st, looks, v))
 		return -1;
 	for (size_t s = 1; s < c->nstates; s++) {
 		decided &= v[s] != V_INCONCLUSIVE;

@@ -292,6 +292,10 @@ void campaign_vm_argv_free(char **argv);
  * takes the one that boot had for all its boots (said on stdout), so
  * that no comparison mixes them; the caller saves it. */
 void campaign_vm_settle(struct campaign *c, struct store *st, size_t k);
+/* What the kernel of state s's boots said of its command line (a
+ * parameter it rejected), each line once, indented, on stdout. */
+void campaign_vm_kernel_said(const struct campaign *c, struct store *st,
+			     unsigned s);
 char *campaign_vm_kernel(const struct campaign *c, unsigned s);
 /* Before a bisect build: SCHEDLAB_IMAGE set to where state s's image
  * goes (its folder made, a stale image removed): 0, or 2 after error().

@@ -233,7 +233,7 @@ out:
 	return rc;
 }
 
-static void status_text(const struct campaign *c)
+static void status_text(const struct campaign *c, struct store *st)
 {
 	if (c->bisect) {
 		campaign_bisect_status(c);
@@ -254,6 +254,7 @@ static void status_text(const struct campaign *c)
 			       c->states[s].append ? " " : "",
 			       c->states[s].append ? c->states[s].append : "");
 		putchar('\n');
+		campaign_vm_kernel_said(c, st, (unsigned)s);
 	}
 	if (c->vm)
 		printf("  each boot a VM: %u CPU%s (%u x %u x %u)%s, %u MiB, accel %s, root %s%s%s\n",
@@ -303,7 +304,7 @@ static int status(struct store *st, const char *name, enum out_format format)
 			putchar('\n');
 			json_decref(doc);
 		} else {
-			status_text(&c);
+			status_text(&c, st);
 		}
 		campaign_free(&c);
 	}

@@ -108,6 +108,8 @@ struct run_request {
 	const struct run_adapt *adapt;	/* NULL: seq_precise() at threshold */
 	int64_t *variant_ids;	/* [nvariants]: their runs' ids, -1: none */
 	bool quiet;		/* no progress, no summary */
+	bool no_tables;		/* progress, but no job's mmtests tables:
+				 * the caller prints its own layout (ab) */
 	bool tables;		/* each job's mmtests tables as it ends,
 				 * not a line a case (run's own rule only) */
 	int test;		/* enum stat_test it is judged by, for the

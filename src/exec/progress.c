@@ -87,6 +87,11 @@ void exec_job_flush(struct exec *x)
 
 	if (!job->ncases)
 		return;
+	if (x->rq->no_tables) {
+		while (job->ncases)
+			run_case_free(&job->cases[--job->ncases]);
+		return;
+	}
 	f = text_safe(stdout);
 	if (x->nplans > 1) {
 		if (s->name)

@@ -232,18 +232,29 @@ static void topology_line(FILE *f, const json_t *env)
 /* A run made by `schedlab vm run`: what ran the guest (absent else). */
 static void vm_line(FILE *f, const json_t *it)
 {
-	json_t *v;
-	const char *accel, *shape, *image;
+	json_t *v, *said;
+	const char *accel, *shape, *image, *root, *writable;
 
 	if (!it || !(v = sysenv_item_value(it)))
 		return;
 	accel = json_string_value(json_object_get(v, "accel"));
 	shape = json_string_value(json_object_get(v, "shape"));
 	image = json_string_value(json_object_get(v, "kernel_image"));
+	root = json_string_value(json_object_get(v, "root"));
+	writable = json_string_value(json_object_get(v, "writable"));
 	label(f, "vm");
-	fprintf(f, "qemu, %s%s, %s, kernel image %s\n", accel ? accel : "?",
+	fprintf(f, "qemu, %s%s, %s, kernel image %s", accel ? accel : "?",
 		accel && !strcmp(accel, "tcg") ? " (emulated: times are not the hardware's)" : "",
 		shape ? shape : "?", image ? image : "?");
+	if (root)
+		fprintf(f, ", %s root%s%s", !strcmp(root, "host") ? "the host's" : "a minimal",
+			writable ? " written to a " : "", writable ? writable : "");
+	fputc('\n', f);
+	said = json_object_get(v, "kernel_said");
+	for (size_t i = 0; i < json_array_size(said); i++) {
+		label(f, i ? "" : "kernel said");
+		fprintf(f, "%s\n", json_string_value(json_array_get(said, i)));
+	}
 }
 
 static void virt_line(FILE *f, const json_t *it)

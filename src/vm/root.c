@@ -60,9 +60,9 @@ static const struct {
  * upper layer is a tmpfs, the guest's own /proc, /sys, /dev, /dev/shm
  * and /run over it (the host's /tmp shows through: a job's files there
  * are read from the host, written in the guest), and the job runs
- * chrooted there with the
- * host's own schedlab ($SCHEDLAB_VM_BIN); the archive's busybox only
- * sets it up.
+ * chrooted there with this archive's schedlab (the host's running
+ * one, copied to /run/schedlab-vm); the archive's busybox only sets it
+ * up.
  */
 static const char init_sh[] =
 	"#!/bin/busybox sh\n"
@@ -79,6 +79,9 @@ static const char init_sh[] =
 	"exec </dev/null >/dev/ttyS0 2>&1\n"
 	"echo \"schedlab-vm: guest up: $(uname -r)\"\n"
 	"ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up\n"
+	"# the kernel's notices and warnings, which quiet keeps off the console:\n"
+	"# the host reads what they say of the command line (vm/klog.c)\n"
+	"dmesg -r 2>/dev/null | grep '^<[0-5]>' | sed -r 's/^(<[0-9]>)(\\[[^]]*\\] *)?/schedlab-vm: klog: \\1/'\n"
 	". /run.env\n"
 	"hostname \"$SCHEDLAB_VM_HOST\"\n"
 	"in_root() { (cd /job && \"$@\"); }\n"
@@ -114,13 +117,16 @@ static const char init_sh[] =
 	"    chroot $r /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \\\n"
 	"      HOME=/root TERM=dumb /bin/sh -c 'cd /job && exec \"$@\"' sh \"$@\"\n"
 	"  }\n"
-	"  sl=$SCHEDLAB_VM_BIN\n"
+	"  # this archive's schedlab, the host's running one: the file at its\n"
+	"  # path on the host may be rebuilt while the guest runs\n"
+	"  mkdir -p $r/run/schedlab-vm && cp /usr/bin/schedlab $r/run/schedlab-vm/schedlab\n"
+	"  sl=/run/schedlab-vm/schedlab\n"
 	"  echo \"schedlab-vm: the host's root is mounted\"\n"
 	"fi\n"
 	"in_root \"$sl\" run \"$@\" --db /run/schedlab-vm.db --uuid \"$SCHEDLAB_VM_UUID\" -q\n"
 	"rc=$?\n"
 	"echo \"schedlab-vm: the run exited $rc\"\n"
-	"in_root \"$sl\" export \"$SCHEDLAB_VM_UUID\" --db /run/schedlab-vm.db >/tmp/run.json 2>/dev/null\n"
+	"in_root \"$sl\" export \"$SCHEDLAB_VM_UUID\" --db /run/schedlab-vm.db >/tmp/run.json\n"
 	"stty -F /dev/ttyS1 raw -echo\n"
 	"cat /tmp/run.json >/dev/ttyS1\n"
 	"echo \"schedlab-vm-end rc=$rc bytes=$(wc -c </tmp/run.json)\" >/dev/ttyS1\n"

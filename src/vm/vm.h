@@ -159,6 +159,12 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db);
  */
 bool vm_stop_pending(void);
 
+/* What the guest's kernel said about its command line, from the klog
+ * lines its init copied to the console (vm/klog.c): an array of the
+ * kernel's own lines (empty when it said nothing). */
+typedef struct json_t json_t;
+json_t *vm_kernel_said(const char *console, const char *append);
+
 /* The console's last n lines, to stderr, indented. */
 void vm_console_tail(const char *console, int n);
 

@@ -43,20 +43,15 @@ static void sh_quote(FILE *f, const char *w)
 static char *run_env(const char *uuid, const char *host, bool hostroot,
 		     bool rwdisk, const char *const *args, size_t nargs, size_t *len)
 {
-	char *buf = NULL, self[PATH_MAX];
+	char *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
 
 	if (!f)
 		abort();
 	fprintf(f, "SCHEDLAB_VM_UUID=%s\nSCHEDLAB_VM_HOST=", uuid);
 	sh_quote(f, host);
-	/* with the host's root the guest runs this very schedlab, at its path */
-	if (hostroot && realpath("/proc/self/exe", self)) {
-		fputs("\nSCHEDLAB_VM_HOSTROOT=1\nSCHEDLAB_VM_BIN=", f);
-		sh_quote(f, self);
-		if (rwdisk)
-			fputs("\nSCHEDLAB_VM_RWDISK=1", f);
-	}
+	if (hostroot)
+		fprintf(f, "\nSCHEDLAB_VM_HOSTROOT=1%s", rwdisk ? "\nSCHEDLAB_VM_RWDISK=1" : "");
 	fputs("\nset --", f);
 	for (size_t i = 0; i < nargs; i++) {
 		fputc(' ', f);
@@ -148,7 +143,7 @@ static int write_initrd(const char *root, const char *initrd, const char *env,
 
 /* The machine record's "vm" item: what ran the guest, and its shape. */
 static void record_vm(json_t *doc, const struct vm_opts *o, enum vm_accel accel,
-		      const char *label, const char *host, bool hostroot)
+		      const char *label, const char *host, bool hostroot, json_t *said)
 {
 	json_t *run = json_object_get(doc, "run");
 	json_t *env = json_object_get(doc, "environment");
@@ -173,6 +168,9 @@ static void record_vm(json_t *doc, const struct vm_opts *o, enum vm_accel accel,
 			"cores", (int)o->shape.cores, "threads", (int)o->shape.threads,
 			"numa_nodes", (int)o->shape.nodes,
 			"memory_mb", (int)o->shape.memory_mb));
+	if (machine && json_array_size(said))
+		json_object_set(json_object_get(json_object_get(machine, "vm"), "value"),
+				"kernel_said", said);
 	free(shape);
 }
 
@@ -182,7 +180,7 @@ static int store_doc(const char *db, const char *text, const struct vm_opts *o,
 		     const char *console)
 {
 	json_error_t jerr;
-	json_t *doc = json_loads(text, 0, &jerr);
+	json_t *doc = json_loads(text, 0, &jerr), *said;
 	struct store *st;
 	int64_t id;
 	int rc;
@@ -190,7 +188,12 @@ static int store_doc(const char *db, const char *text, const struct vm_opts *o,
 	if (!doc)
 		return error("vm: the run the guest sent is not JSON (%s, line %d); its console: %s",
 			     jerr.text, jerr.line, console);
-	record_vm(doc, o, accel, label, host, o->share_dir != NULL);
+	said = vm_kernel_said(console, o->append);
+	for (size_t i = 0; i < json_array_size(said); i++)
+		warning("vm: the guest's kernel said of its command line: %s",
+			json_string_value(json_array_get(said, i)));
+	record_vm(doc, o, accel, label, host, o->share_dir != NULL, said);
+	json_decref(said);
 	st = store_open(db);
 	if (!st) {
 		json_decref(doc);

@@ -241,11 +241,18 @@ test_ab_layouts() {
 	expect_line "grid: row" '^2 +[0-9.]+ +[0-9.]+$' "$out"
 	expect_line "grid: verdict" '^verdict: ' "$out"
 	! grep -qE '^(Min|Amean|Stddev) ' <<<"$out" || fail "grid printed mmtests' rows: $out"
+	# without -q too: the grid, not the first variant's mmtests block
+	run_sl ab "$tmp/g.job" --db "$tmp/r.db" --label g2 \
+		--variant 'a:' --variant 'b:' --layout grid
+	expect_eq "grid, not quiet: exit ($err)" 0 "$rc"
+	expect_line "grid, not quiet: head" '^n +a +b$' "$out"
+	! grep -qE '^(Min|Amean|Stddev) |alone \(run' <<<"$out" ||
+		fail "grid printed the first variant's mmtests block: $out"
 	run_sl ab "$tmp/g.job" --db "$tmp/r.db" -q --label w \
 		--variant 'a:' --variant 'b:' --layout workload
 	expect_eq "workload: exit" 2 "$rc"
 	expect_eq "workload: why" "schedlab: ab: --layout workload: no job here runs a workload that declares a table (compute does: AIM7's)" "$err"
-	expect_eq "workload: nothing ran" 2 "$(nruns "$tmp/r.db")"
+	expect_eq "workload: nothing ran" 4 "$(nruns "$tmp/r.db")"
 }
 
 # Ctrl-C ends the case for every variant (a variant's failure is its

@@ -88,6 +88,25 @@ test_vm_run() {
 	expect_no_qemu
 }
 
+# A command line the guest's kernel rejects is said, not silent: its
+# warning (below what quiet lets on the console) in vm run's output, the
+# run's record and show.
+test_vm_kernel_rejects_cmdline() {
+	vm_needs
+	run_sl vm run "$K1" "$tmp/tiny.job" --db "$DB" --accel tcg --cpus 1 \
+		--append "preempt=bogus" --label bogus
+	expect_eq "vm run ($err)" 0 "$rc"
+	expect_match "the warning" "the guest's kernel said of its command line: .*unsupported mode: bogus" "$err"
+	expect_match "the record" "unsupported mode: bogus" \
+		"$(jval "$("$SCHEDLAB" export bogus --db "$DB")" '.environment.machine.vm.value.kernel_said | join("; ")')"
+	expect_match "show" "^kernel said +.*bogus" "$("$SCHEDLAB" show bogus --db "$DB" | grep -A1 '^kernel said')"
+	# a command line it takes: nothing said
+	run_sl vm run "$K1" "$tmp/tiny.job" --db "$DB" --accel tcg --cpus 1 \
+		--append "preempt=full" --label full
+	expect_eq "vm run ($err)" 0 "$rc"
+	[[ ! $err =~ "kernel said" ]] || fail "a command line the kernel takes was warned about: $err"
+}
+
 # Bad input: one message, exit 2, before any boot.
 test_vm_bad_input() {
 	vm_needs
