@@ -70,6 +70,8 @@ test_campaign_ab_finds_a_large_effect() {
 	boots
 	expect_eq "exit at the end" 0 "$rc"
 	expect_match "verdict" "regressed" "$out"
+	# why compare of the same runs says more: the campaign's looks
+	expect_match "the looks said" "the campaign looks at its runs up to [0-9]+ times, each at p < 0\.[0-9]+ - its 5% false-alarm rate shared among the looks" "$out"
 	doc=$("$SCHEDLAB" campaign status c1 --db "$tmp/r.db" --format json)
 	expect_eq status finished "$(jval "$doc" .status)"
 	expect_eq code 1 "$(jval "$doc" .code)"
