@@ -385,6 +385,22 @@ static int run_failed(struct campaign *c, struct store *st, size_t k, int rc)
 	return rc;
 }
 
+/*
+ * The run of boot k's attempt that did not complete (killed with its
+ * resume, or failed) goes to NAME/STATE/discarded: no reader of the
+ * campaign's label counts it, and show still finds it by its uuid.
+ * 0, or -1 after error().
+ */
+static int discard_attempt(struct campaign *c, struct store *st, size_t k)
+{
+	char *label = xasprintf("%s/%s/discarded", c->name,
+				c->states[c->boots[k].state].name);
+	int rc = store_relabel(st, c->boots[k].uuid, label);
+
+	free(label);
+	return rc;
+}
+
 /* Boot k is in its state: its job run (again), recorded. */
 static int measure(struct campaign *c, struct store *st, const char *db)
 {
@@ -402,6 +418,8 @@ static int measure(struct campaign *c, struct store *st, const char *db)
 	do {
 		if (b->attempts >= CAMPAIGN_MAX_ATTEMPTS)
 			return run_failed(c, st, k, 128 + SIGKILL);
+		if (b->attempts && *b->uuid && discard_attempt(c, st, k))
+			return 2;
 		uuid_new(b->uuid, sizeof(b->uuid));
 		b->attempts++;
 		b->phase = PH_RUNNING;

@@ -103,6 +103,11 @@ int store_find_uuid(struct store *s, const char *uuid, int64_t *id)
 	return s->ops->find_uuid(s, uuid, id);
 }
 
+int store_relabel(struct store *s, const char *uuid, const char *label)
+{
+	return s->ops->relabel(s, uuid, label);
+}
+
 int store_runs(struct store *s, struct store_run_info **runs, size_t *n)
 {
 	return s->ops->runs(s, runs, n);

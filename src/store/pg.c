@@ -248,6 +248,7 @@ int pg_import(struct store *base, json_t *doc, const char *origin, bool once,
 	      int64_t *id);
 int pg_resolve(struct store *base, const char *spec, int64_t *id);
 int pg_find_uuid(struct store *base, const char *uuid, int64_t *id);
+int pg_relabel(struct store *base, const char *uuid, const char *label);
 int pg_runs(struct store *base, struct store_run_info **runs, size_t *n);
 int pg_ab_runs(struct store *base, const char *ab, struct store_ab_run **runs,
 	       size_t *n);
@@ -275,6 +276,7 @@ static const struct store_ops pg_ops = {
 	.case_add = pg_case_add,
 	.resolve = pg_resolve,
 	.find_uuid = pg_find_uuid,
+	.relabel = pg_relabel,
 	.runs = pg_runs,
 	.ab_runs = pg_ab_runs,
 	.load = pg_load,

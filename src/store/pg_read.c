@@ -79,6 +79,21 @@ int pg_find_uuid(struct store *base, const char *uuid, int64_t *id)
 	return rc;
 }
 
+int pg_relabel(struct store *base, const char *uuid, const char *label)
+{
+	char *u = xstrdup_utf8(uuid), *l = xstrdup_utf8(label);
+	const char *v[2] = { l, u };
+	PGresult *res = pg_query(pg_of(base), "UPDATE runs SET label = $1 WHERE uuid = $2",
+				 2, v, PGRES_COMMAND_OK, "cannot relabel a run");
+
+	int rc = res ? 0 : -1;
+
+	free(u);
+	free(l);
+	PQclear(res);
+	return rc;
+}
+
 int pg_runs(struct store *base, struct store_run_info **runs, size_t *n)
 {
 	struct pg_store *s = pg_of(base);

@@ -432,6 +432,7 @@ static const struct store_ops sqlite_ops = {
 	.case_add = sqlite_case_add,
 	.resolve = sqlite_resolve,
 	.find_uuid = sqlite_find_uuid,
+	.relabel = sqlite_relabel,
 	.runs = sqlite_runs,
 	.ab_runs = sqlite_ab_runs,
 	.load = sqlite_load,

@@ -46,6 +46,7 @@ int sqlite_import(struct store *base, json_t *doc, const char *origin,
 int sqlite_resolve(struct store *base, const char *spec,
 		   int64_t *id);			/* sqlite_read.c */
 int sqlite_find_uuid(struct store *base, const char *uuid, int64_t *id);
+int sqlite_relabel(struct store *base, const char *uuid, const char *label);
 int sqlite_runs(struct store *base, struct store_run_info **runs, size_t *n);
 int sqlite_ab_runs(struct store *base, const char *ab,
 		   struct store_ab_run **runs, size_t *n);

@@ -48,6 +48,22 @@ int sqlite_find_uuid(struct store *base, const char *uuid, int64_t *id)
 			    uuid, 0, id);
 }
 
+int sqlite_relabel(struct store *base, const char *uuid, const char *label)
+{
+	struct sqlite_store *s = sqlite_of(base);
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (db_prepare(s, "UPDATE runs SET label = ?1 WHERE uuid = ?2", &st))
+		return -1;
+	sqlite3_bind_text(st, 1, label, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, uuid, -1, SQLITE_TRANSIENT);
+	if (db_step_done(st) != SQLITE_DONE)
+		rc = db_error(s, "cannot relabel run %s", uuid);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int sqlite_runs(struct store *base, struct store_run_info **runs, size_t *n)
 {
 	struct sqlite_store *s = sqlite_of(base);

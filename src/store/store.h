@@ -196,6 +196,13 @@ int store_resolve(struct store *s, const char *spec, int64_t *id);
  */
 int store_find_uuid(struct store *s, const char *uuid, int64_t *id);
 
+/*
+ * The run with this uuid gets label (a campaign's attempt it gave up:
+ * NAME/STATE/discarded, so that no reader of NAME/STATE counts it).
+ * 0 also when there is no such run; -1 after error().
+ */
+int store_relabel(struct store *s, const char *uuid, const char *label);
+
 /* A stored run as `schedlab list runs` shows it. */
 struct store_run_info {
 	int64_t id;

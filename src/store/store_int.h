@@ -25,6 +25,7 @@ struct store_ops {
 			const struct store_case *c);
 	int (*resolve)(struct store *s, const char *spec, int64_t *id);
 	int (*find_uuid)(struct store *s, const char *uuid, int64_t *id);
+	int (*relabel)(struct store *s, const char *uuid, const char *label);
 	int (*runs)(struct store *s, struct store_run_info **runs, size_t *n);
 	int (*ab_runs)(struct store *s, const char *ab,
 		       struct store_ab_run **runs, size_t *n);

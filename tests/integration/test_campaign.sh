@@ -169,6 +169,9 @@ test_campaign_in_postgresql() {
 	boots
 	expect_eq "exit at the end ($err)" 0 "$rc"
 	expect_match "verdict" "regressed" "$out"
+	# an attempt a kill left unfinished is p1/STATE/discarded
+	expect_eq "runs under p1's labels that did not complete" 0 \
+		"$(psql_t "SELECT count(*) FROM runs WHERE label IN ('p1/a', 'p1/b') AND status != 'complete'")"
 	run_sl campaign status p1 --db "$DB" --format json
 	expect_eq "status ($err)" finished "$(jval "$out" .status)"
 	expect_eq "the stored document" "$(jq -cS . <<<"$out")" \
@@ -342,6 +345,39 @@ test_campaign_commands_are_the_machines_own() {
 	expect_eq "resume as it was started ($err)" 75 "$rc"
 	[ "$(psql_t "SELECT count(*) FROM runs WHERE label LIKE 'p2/%'")" -gt 0 ] ||
 		fail "no run of p2 after its resume"
+	expect_no_leftovers
+}
+
+# An attempt that did not complete (its run killed under it) is moved to
+# NAME/STATE/discarded: the campaign's labels hold its complete runs
+# only, list, compare and history see no failed run there, and show
+# still finds the discarded one by its uuid.
+test_campaign_discards_an_attempt() {
+	use_tmpdir
+	cat >"$tmp/kill.job" <<EOF
+[global]
+iterations = 1
+warmup = 0
+
+[k]
+workload = command
+shell = true
+argv = "[ -e '$tmp/killed' ] || { touch '$tmp/killed'; kill -9 \$PPID; sleep 5; }"
+EOF
+	run_sl campaign start d1 "$tmp/kill.job" --db "$tmp/r.db" --state a --state b \
+		--hook true --max-boots 2
+	expect_eq "start ($err)" 75 "$rc"
+	run_sl campaign resume --db "$tmp/r.db"
+	[ -e "$tmp/killed" ] || fail "the job never killed its run"
+	local q="SELECT count(*) FROM runs WHERE label IN ('d1/a', 'd1/b')"
+	expect_eq "runs under the campaign's labels that did not complete" 0 \
+		"$(sqlite3 "$tmp/r.db" "$q AND status != 'complete'")"
+	local gone
+	gone=$(sqlite3 "$tmp/r.db" "SELECT uuid FROM runs WHERE label LIKE 'd1/%/discarded'")
+	expect_eq "discarded attempts" 1 "$(wc -w <<<"$gone")"
+	run_sl show "$gone" --db "$tmp/r.db"
+	expect_eq "show of the discarded attempt ($err)" 0 "$rc"
+	expect_match "its label" "d1/[ab]/discarded" "$out"
 	expect_no_leftovers
 }
 
