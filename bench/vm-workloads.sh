@@ -99,7 +99,7 @@ guest_s=$(echo "$(date +%s.%N) - $s" | bc)
 # each case's first metric, its value on each side
 first_metric() {
 	"$sl" export "$1" --db "$db" | jq -r '.cases[] | .job as $j |
-		(.samples | to_entries | map(select(.key | test("^(process|cpu|psi|rusage|schedstat|probes|command)\\.") | not)) | .[0]) as $m |
+		(.samples | to_entries | map(select(.key | test("^(process|cpu|psi|rusage|schedstat|sched|probes|command)\\.") | not)) | .[0]) as $m |
 		"\($j) \($m.key // "-") \(($m.value // [0]) | add / length)"'
 }
 echo "# kernel $(basename "$(dirname "$k")"), $cpus vCPUs, $mem MiB, size $size, $(nproc) host CPUs"
