@@ -508,10 +508,19 @@ static int compare_states(struct campaign *c, struct store *st, unsigned looks,
 	return 0;
 }
 
+unsigned campaign_looks(const struct campaign *c)
+{
+	unsigned looks = c->max_boots / (unsigned)c->nstates;
+
+	/* rounds 2..max_boots/states, and one at the end of a partial last
+	 * round */
+	return (looks > 1 ? looks - 1 : 1) + (c->max_boots % c->nstates != 0);
+}
+
 int campaign_decide(struct campaign *c, struct store *st, bool *done)
 {
 	size_t count[CAMPAIGN_MAX_STATES] = { 0 }, lo = SIZE_MAX, hi = 0;
-	unsigned looks = c->max_boots / (unsigned)c->nstates;
+	unsigned looks = campaign_looks(c);
 	enum verdict v[CAMPAIGN_MAX_STATES];
 	bool spent = c->nboots >= c->max_boots, decided = true, change = false;
 
@@ -523,9 +532,6 @@ int campaign_decide(struct campaign *c, struct store *st, bool *done)
 		lo = count[s] < lo ? count[s] : lo;
 		hi = count[s] > hi ? count[s] : hi;
 	}
-	/* looks: rounds 2..max_boots/states, and one at the end of a
-	 * partial last round */
-	looks = (looks > 1 ? looks - 1 : 1) + (c->max_boots % c->nstates != 0);
 	if (!spent && (lo != hi || lo < 2))
 		return 0;
 	if (lo < 1) {

@@ -269,6 +269,9 @@ int campaign_boot_state(struct campaign *c, struct store *st, const char *db,
 int campaign_create(struct campaign *c, const char *db, const char *who,
 		    int (*begin)(struct campaign *, struct store *, const char *));
 int campaign_load(struct store *st, const char *name, struct campaign *c);
+/* How many times an A/B campaign looks at its runs at most: each look
+ * is judged at CAMPAIGN_ALPHA / that. */
+unsigned campaign_looks(const struct campaign *c);
 int campaign_resume(struct store *st, const char *db, const char *name);
 int campaign_resume_all(struct store *st, const char *db);
 int campaign_abort(struct store *st, const char *name);

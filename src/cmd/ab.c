@@ -369,8 +369,9 @@ int cmd_ab(int argc, char **argv)
 	/* csv and json: the document alone on stdout */
 	doc_only = o.format != FMT_TEXT && o.format != FMT_MARKDOWN;
 	rq.quiet = o.r.quiet || doc_only;
-	/* the first variant's mmtests block belongs to the mmtests layout */
-	rq.no_tables = o.layout != LAYOUT_MMTESTS;
+	/* the first variant's mmtests block belongs to the mmtests layout
+	 * and ab's own (variants), not to compare's tables (grid, ...) */
+	rq.no_tables = o.layout != LAYOUT_MMTESTS && o.layout != LAYOUT_VARIANTS;
 	if (opt_parse_percent("ab", "threshold", o.r.threshold, 0, 1000, &co.threshold) ||
 	    run_check_iterations("ab", &rq) || ab_seed(o.seed, &rq))
 		goto out;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "campaign/campaign.h"
 #include "cmd/cmd.h"
 #include "cmd/compare_cli.h"
 #include "cmd/setup.h"
@@ -289,6 +290,37 @@ out:
 	return rc;
 }
 
+/*
+ * When an operand is a campaign's label (NAME/STATE of an A/B campaign
+ * in this store), why the campaign's own verdict on these runs is
+ * wider: it looks at them more than once. On stdout, after the table.
+ */
+static void campaign_note(struct store *st, char *const *operands, int n)
+{
+	for (int i = 0; st && i < n; i++) {
+		const char *slash = strchr(operands[i], '/');
+		struct campaign c;
+		char *name;
+		int bad;
+
+		if (!slash || slash == operands[i])
+			continue;
+		name = xasprintf("%.*s", (int)(slash - operands[i]), operands[i]);
+		error_mute(1);
+		bad = campaign_load(st, name, &c);
+		error_mute(0);
+		if (!bad && !c.bisect && campaign_looks(&c) > 1)
+			printf("\nnote: %s's runs are campaign %s's: its own verdict looks at them up to %u times, each at p < %.4f (its %.0f%% false-alarm rate shared among the looks), so its interval and what it could show are wider than this comparison's, which looks once\n",
+			       operands[i], name, campaign_looks(&c),
+			       CAMPAIGN_ALPHA / campaign_looks(&c), 100 * CAMPAIGN_ALPHA);
+		if (!bad)
+			campaign_free(&c);
+		free(name);
+		if (!bad)
+			return;
+	}
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o;
@@ -327,6 +359,8 @@ int cmd_compare(int argc, char **argv)
 		c.rows = rows;
 		compare_style(&o, &c);
 		rc = compare_print(&o, &c, s.rp);
+		if (!rc && o.format == FMT_TEXT)
+			campaign_note(compare_session_store(&s), argv + first, n);
 		compare_free(&c);
 	}
 	compare_session_close(&s);

@@ -72,6 +72,11 @@ test_campaign_ab_finds_a_large_effect() {
 	expect_match "verdict" "regressed" "$out"
 	# why compare of the same runs says more: the campaign's looks
 	expect_match "the looks said" "the campaign looks at its runs up to [0-9]+ times, each at p < 0\.[0-9]+ - its 5% false-alarm rate shared among the looks" "$out"
+	# and compare of the same runs says why it says more
+	run_sl compare c1/a --all c1/b --all --db "$tmp/r.db"
+	expect_match "compare's note ($err)" "note: c1/a's runs are campaign c1's: its own verdict looks at them up to [0-9]+ times" "$out"
+	run_sl compare c1/a c1/b --db "$tmp/r.db" --format json
+	[[ ! $out =~ "note: c1/a" ]] || fail "the note in compare's JSON: $out"
 	doc=$("$SCHEDLAB" campaign status c1 --db "$tmp/r.db" --format json)
 	expect_eq status finished "$(jval "$doc" .status)"
 	expect_eq code 1 "$(jval "$doc" .code)"
