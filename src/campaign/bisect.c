@@ -424,6 +424,13 @@ static void plan_say(struct campaign *c, struct camp_step *p,
 	       c->max_boots);
 }
 
+/* A threshold for a difference measured below the one asked for: the
+ * measured one rounded down to a half percent (0: under half a percent). */
+static double threshold_below(const struct bis_est *e)
+{
+	return floor(200 * fabs(expm1(e->d))) / 2;
+}
+
 /*
  * The gate, at the end of each of the first step's rounds: Wald's test
  * says good and bad differ (gated), or that they differ by less than
@@ -447,11 +454,27 @@ static int gate(struct campaign *c, struct store *st, const struct bis_est *e,
 	/* the most rounds are planned anew at every round, from the noise
 	 * measured so far: twice those a distance of the threshold takes */
 	b->max_refs = gate_most(b, plan);
-	if (g < 0)
+	if (g < 0 && e->p < 0.05 && threshold_below(e) > 0) {
+		double t = threshold_below(e);
+		unsigned boots = bisect_predict(e->s, t, 4, &gr, &sr);
+
+		snprintf(why, sizeof(why), "the good and bad commits differ by %+.1f%% (bad/good %.3f, p=%.2g, at most %.1f%% either way at 90%%; run-to-run noise %.1f%%, %u rounds), less than --threshold %g%%: to bisect that, start again with --threshold %g (by the plan about %u rounds of the references, %u a step, some %u boots for 4 steps)",
+			 100 * expm1(e->d), exp(e->d), e->p, 100 * expm1(fabs(e->d) + q),
+			 100 * e->s, n, c->threshold, t, gr, sr, boots);
+	} else if (g < 0)
 		snprintf(why, sizeof(why), "the good and bad commits differ by less than %g%% (bad/good %.3f, at most %.1f%% either way at 90%%, log likelihood ratio of %g%% against none %.2f; run-to-run noise %.1f%%, %u rounds): nothing to bisect at --threshold %g",
 			 c->threshold, exp(e->d), 100 * expm1(fabs(e->d) + q), c->threshold,
 			 llr, 100 * e->s, n, c->threshold);
-	else if (n >= b->max_refs)
+	else if (n >= b->max_refs && e->p < 0.05 && threshold_below(e) > 0) {
+		/* they differ, by less than the threshold: say so, and how
+		 * to bisect what was measured */
+		double t = threshold_below(e);
+		unsigned boots = bisect_predict(e->s, t, 4, &gr, &sr);
+
+		snprintf(why, sizeof(why), "the good and bad commits differ by %+.1f%% (bad/good %.3f, p=%.2g, %u rounds, run-to-run noise %.1f%%), less than --threshold %g%%: to bisect that, start again with --threshold %g (by the plan about %u rounds of the references, %u a step, some %u boots for 4 steps)",
+			 100 * expm1(e->d), exp(e->d), e->p, n, 100 * e->s, c->threshold, t,
+			 gr, sr, boots);
+	} else if (n >= b->max_refs)
 		snprintf(why, sizeof(why), "the good and bad commits do not differ after %u rounds (bad/good %.3f, p=%.2g, run-to-run noise %.1f%%; a difference of %g%% would take about %u): nothing to bisect, or raise --max-ref-boots",
 			 n, exp(e->d), e->p, 100 * e->s, c->threshold, plan);
 	else {

@@ -8,16 +8,17 @@
 # "boot" runs ($tmp/state) and the "reboot" is `campaign resume`
 # started again. Nothing asserts a timing.
 
-# brepo N BAD: $tmp/repo, N commits, the BAD-th (2..N) the first slow
-# one; $first_bad its hash, $tmp/job.job the job.
+# brepo N BAD [FAST SLOW]: $tmp/repo, N commits, the BAD-th (2..N) the
+# first slow one (delays FAST, default 0.02 s, and SLOW, 0.6 s);
+# $first_bad its hash, $tmp/job.job the job.
 brepo() {
 	local n=$1 bad=$2 k d
 	use_tmpdir
 	mkdir -p "$tmp/repo" "$tmp/k"
 	git -C "$tmp/repo" init -q -b main
 	for ((k = 1; k <= n; k++)); do
-		d=0.02
-		[ "$k" -lt "$bad" ] || d=0.6
+		d=${3:-0.02}
+		[ "$k" -lt "$bad" ] || d=${4:-0.6}
 		echo "$d" >"$tmp/repo/delay"
 		echo "$k" >"$tmp/repo/step"
 		git -C "$tmp/repo" add -A
@@ -110,6 +111,21 @@ test_campaign_bisect_finds_the_first_bad_commit() {
 	expect_match "status" "first bad commit: $first_bad" "$out"
 	expect_match "status: a step's runs" "step 1 .* runs" "$out"
 	expect_match "status: wall time" "wall time [0-9]+ s" "$out"
+	expect_no_leftovers
+}
+
+# Good and bad that differ (p < 0.05) by less than --threshold: the gate
+# says by how much, that it is less than the threshold, and the
+# threshold that would bisect it with the boots the plan then needs -
+# not "they do not differ".
+test_campaign_bisect_difference_below_threshold() {
+	brepo 4 3 0.05 0.065
+	bstart b3 --threshold 60 --max-ref-boots 6
+	expect_eq "start's exit ($err)" 75 "$rc"
+	bboots
+	expect_eq "exit at the end" 1 "$rc"
+	expect_match "the gate's words" "the good and bad commits differ by \+[0-9.]+% \(bad/good 1\.[0-9]+, p=[0-9.e-]+, .*less than --threshold 60%: to bisect that, start again with --threshold [1-5][0-9.]* \(by the plan about [0-9]+ rounds of the references, [0-9]+ a step, some [0-9]+ boots for 4 steps\)" "$err$out"
+	[[ ! "$err$out" =~ "do not differ" ]] || fail "said they do not differ: $err$out"
 	expect_no_leftovers
 }
 
