@@ -257,12 +257,27 @@ void bisect_estimate(const struct campaign *c, struct bis_est *e)
  * with its standard error (the level model's); the log likelihood ratio
  * of a distance delta against none is (delta d - delta^2 / 2) / se^2,
  * the noise at its upper bound. Called different when either way's ratio
- * reaches log((1 - miss) / (alpha / 2)); the same when both fall to
+ * reaches log((1 - miss) / (alpha / 2)), or when the mixture's ratio
+ * (mixture_llr(): it grows with the distance measured, where Wald's at
+ * the threshold gains only delta |D| a round) reaches
+ * log(1 / BISECT_GATE_MIX_ALPHA); the same when Wald's both fall to
  * log(miss / (1 - alpha / 2)).
  */
 static double gate_upper(void)
 {
 	return log((1 - BISECT_GATE_MISS) / (BISECT_ALPHA / 2));
+}
+
+/*
+ * The normal mixture's log likelihood ratio for distance d seen with
+ * standard error se: the ratio of N(delta, se) to N(0, se) averaged over
+ * delta ~ N(0, tau^2), in closed form.
+ */
+static double mixture_llr(double d, double se)
+{
+	double v = se * se, t2 = BISECT_GATE_TAU * BISECT_GATE_TAU;
+
+	return -0.5 * log1p(t2 / v) + d * d * t2 / (2 * v * (v + t2));
 }
 
 int bisect_gate(const struct bis_est *e, double threshold, double *llr)
@@ -276,7 +291,8 @@ int bisect_gate(const struct bis_est *e, double threshold, double *llr)
 	*llr = (delta * fabs(e->d) - delta * delta / 2) / (se * se);
 	if (e->refs < 2 * BISECT_GATE_FIRST)
 		return 0;
-	if (*llr >= gate_upper())
+	if (*llr >= gate_upper() ||
+	    mixture_llr(e->d, se) >= log(1 / BISECT_GATE_MIX_ALPHA))
 		return 1;
 	if (*llr <= log(BISECT_GATE_MISS / (1 - BISECT_ALPHA / 2)))
 		return -1;

@@ -44,6 +44,14 @@
  * BISECT_GATE_MISS */
 #define BISECT_ALPHA 0.02
 #define BISECT_GATE_MISS 0.05
+/* beside Wald's test at the threshold, the gate's mixture test: the
+ * likelihood ratio averaged over distances drawn from a normal of this
+ * sd (as a log: 0.5, a factor of 1.65), which grows with the distance
+ * measured - a factor passes the gate at its first look rather than at
+ * the rounds the threshold would take - judged at this false alarm
+ * (Ville's bound: at most that over every look) */
+#define BISECT_GATE_TAU 0.5
+#define BISECT_GATE_MIX_ALPHA 0.005
 /* a bisect step's rounds (its commit, good and bad once each) before
  * the gate's first look, and its commit's boots before a call; the
  * gate's most rounds when the planner has no say */
