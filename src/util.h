@@ -109,6 +109,17 @@ int proc_stat_ids(const char *pid, char *state, long *ppid, long *pgrp);
  * or -1 when it is gone or a zombie. */
 int proc_stat_start(const char *pid, long *pgrp, unsigned long long *start);
 /*
+ * A server the run talks to that is not its child (pgbench --conninfo's
+ * PostgreSQL): its CPU time from now on - its own and its reaped
+ * children's, the backends that served the run - is counted as the
+ * run's, not as another process's (exec/store_session.c). At most 8;
+ * a pid gone or unreadable is ignored.
+ */
+void proc_serving_add(long pid);
+/* The CPU seconds the servers added used since they were added, and
+ * what they were ("postgres 1234", ...; "" when none) into what. */
+double proc_serving_cpu_s(char *what, size_t len);
+/*
  * A fault point for the tests that cut a VM's power (tests/integration/
  * test_vm.sh): when $SCHEDLAB_FAULT_STALL names a file that exists and
  * holds `place`, the file is removed, "schedlab: fault: stalled at PLACE"

@@ -57,6 +57,69 @@ int proc_stat_start(const char *pid, long *pgrp, unsigned long long *start)
 		      pgrp, start) == 2 ? 0 : -1;
 }
 
+/* /proc/PID/stat's utime + stime + cutime + cstime, in clock ticks; -1
+ * when it is gone */
+static long long proc_cpu_ticks(long pid)
+{
+	char buf[1024], name[32];
+	const char *f;
+	long long ut, st, cut, cst;
+
+	snprintf(name, sizeof(name), "%ld", pid);
+	f = proc_stat_fields(name, buf, sizeof(buf));
+	if (!f || sscanf(f, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lld %lld %lld %lld",
+			 &ut, &st, &cut, &cst) != 4)
+		return -1;
+	return ut + st + cut + cst;
+}
+
+static struct {
+	long pid;
+	long long ticks0;
+} serving[8];
+static size_t nserving;
+
+void proc_serving_add(long pid)
+{
+	long long t = proc_cpu_ticks(pid);
+
+	for (size_t i = 0; i < nserving; i++)
+		if (serving[i].pid == pid)
+			return;
+	if (t < 0 || nserving >= sizeof(serving) / sizeof(serving[0]))
+		return;
+	serving[nserving].pid = pid;
+	serving[nserving++].ticks0 = t;
+}
+
+double proc_serving_cpu_s(char *what, size_t len)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	double s = 0;
+	size_t at = 0;
+
+	if (what && len)
+		*what = '\0';
+	for (size_t i = 0; i < nserving && hz > 0; i++) {
+		long long t = proc_cpu_ticks(serving[i].pid);
+		char path[64], comm[64] = "?";
+		FILE *f;
+
+		if (t >= serving[i].ticks0)
+			s += (double)(t - serving[i].ticks0) / (double)hz;
+		snprintf(path, sizeof(path), "/proc/%ld/comm", serving[i].pid);
+		f = fopen(path, "re");
+		if (f && fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = '\0';
+		if (f)
+			fclose(f);
+		if (what && at < len)
+			at += (size_t)snprintf(what + at, len - at, "%s%s %ld",
+					       i ? ", " : "", comm, serving[i].pid);
+	}
+	return s;
+}
+
 /*
  * fs.nr_open, or the kernel's default when it cannot be read; with
  * pread, so that strace's read() count is the workload's alone.

@@ -64,7 +64,8 @@ static int store_result(struct store *st, int64_t run_id,
 	return rc;
 }
 
-/* CPU seconds used by this process and its waited-for children. */
+/* CPU seconds used by this process and its waited-for children, and by
+ * the servers its workloads talk to (proc_serving_add()). */
 static double own_cpu(void)
 {
 	struct rusage self, children;
@@ -72,7 +73,8 @@ static double own_cpu(void)
 	if (getrusage(RUSAGE_SELF, &self) || getrusage(RUSAGE_CHILDREN, &children))
 		return NAN;
 	return tv_s(&self.ru_utime) + tv_s(&self.ru_stime) +
-	       tv_s(&children.ru_utime) + tv_s(&children.ru_stime);
+	       tv_s(&children.ru_utime) + tv_s(&children.ru_stime) +
+	       proc_serving_cpu_s(NULL, 0);
 }
 
 /* The times of the CPUs in set that /proc/stat lists, summed into *t:
@@ -137,9 +139,16 @@ void exec_add_during(struct exec *x)
 	double others = others_during(x);
 	uint64_t total;
 
+	char served[300];
+	double served_s = proc_serving_cpu_s(served, sizeof(served));
+
 	json_object_set_new(x->env, "others_during_run", isfinite(others) ?
 		sysenv_item(json_real(others)) :
 		sysenv_missing("/proc/stat's CPU lines or getrusage() cannot be read"));
+	/* a server the workloads talked to, counted as the run's own */
+	if (*served)
+		json_object_set_new(x->env, "served_during_run", sysenv_item(json_pack(
+			"{s:s, s:f}", "processes", served, "cpu_s", served_s)));
 	if (!x->have_t0 || sysenv_cpu_times(&b)) {
 		json_object_set_new(x->env, "steal_during_run",
 			sysenv_missing("/proc/stat: cannot be read"));

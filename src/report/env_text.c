@@ -319,6 +319,19 @@ static void others_line(FILE *f, const json_t *it)
 		" (busy: no common-sense verdict from one run a side)" : "");
 }
 
+/* The servers the run talked to, their CPU counted as the run's. */
+static void served_line(FILE *f, const json_t *it)
+{
+	json_t *v = it ? sysenv_item_value(it) : NULL;
+
+	if (!v)
+		return;
+	label(f, "served by");
+	fprintf(f, "%s: %.2f s of CPU time, counted as the run's\n",
+		json_string_value(json_object_get(v, "processes")) ?: "?",
+		json_number_value(json_object_get(v, "cpu_s")));
+}
+
 /* "v1.2-3-gdeadbee-dirty (commit FULL, work tree DIR)" */
 static void git_text_line(FILE *f, const json_t *it)
 {
@@ -380,6 +393,7 @@ void render_env_text(FILE *f, const json_t *env)
 	load_line(f, json_object_get(env, "load_at_start"), online ?
 		  (int)json_integer_value(json_object_get(online, "count")) : 0);
 	others_line(f, json_object_get(env, "others_during_run"));
+	served_line(f, json_object_get(env, "served_during_run"));
 	per_cpu_line(f, "cpufreq driver", item(env, "cpufreq", "driver"));
 	per_cpu_line(f, "cpufreq governor", item(env, "cpufreq", "governor"));
 	line(f, "cpuidle driver", item(env, "cpuidle", "driver"));

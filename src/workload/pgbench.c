@@ -137,6 +137,9 @@ static int pgbench_prepare(const void *cfgp)
 		return error("pgbench: -j/--threads %u is more than -c/--clients %u",
 			     c->threads, c->clients), EXIT_USAGE;
 	rc = pg_prepare("pgbench", !c->conninfo);
+	/* the server's CPU serving the run is the run's, not another's */
+	if (!rc && c->conninfo && pg_conninfo_server(c->conninfo) > 0)
+		proc_serving_add(pg_conninfo_server(c->conninfo));
 	if (rc || c->conninfo)
 		return rc;
 	return check_room(c, cfg_scale(c));

@@ -301,6 +301,37 @@ int pg_start(struct wl_ctx *ctx, const char *key,
 	return 0;
 }
 
+long pg_conninfo_server(const char *conninfo)
+{
+	const char *env_host = getenv("PGHOST"), *env_port = getenv("PGPORT");
+	char host[PATH_MAX], port[16], path[PATH_MAX + 32], line[32];
+	char *dup = xstrdup(conninfo), *save = NULL;
+	long pid = -1;
+	FILE *f;
+
+	snprintf(host, sizeof(host), "%s", env_host && *env_host ? env_host : "/var/run/postgresql");
+	snprintf(port, sizeof(port), "%s", env_port && *env_port ? env_port : "5432");
+	for (char *w = strtok_r(dup, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		if (!strncmp(w, "host=", 5))
+			snprintf(host, sizeof(host), "%s", w + 5);
+		else if (!strncmp(w, "port=", 5))
+			snprintf(port, sizeof(port), "%s", w + 5);
+	}
+	free(dup);
+	/* this machine's server by TCP: its socket folder is Debian's */
+	if (!strcmp(host, "localhost") || !strcmp(host, "127.0.0.1") || !strcmp(host, "::1"))
+		snprintf(host, sizeof(host), "/var/run/postgresql");
+	if (host[0] != '/' || strchr(port, '/'))
+		return -1;
+	snprintf(path, sizeof(path), "%s/.s.PGSQL.%s.lock", host, port);
+	f = fopen(path, "re");
+	if (f && fgets(line, sizeof(line), f))
+		pid = strtol(line, NULL, 10);
+	if (f)
+		fclose(f);
+	return pid > 0 ? pid : -1;
+}
+
 void pg_stop(struct pg_server *s)
 {
 	if (s->pid <= 0)

@@ -62,4 +62,13 @@ int pg_start(struct wl_ctx *ctx, const char *key,
 /* Fast shutdown; reaps the server and what it left. */
 void pg_stop(struct pg_server *s);
 
+/*
+ * The postmaster's pid of the local server a conninfo ("host=DIR
+ * port=N ...", keywords only; host a socket folder or this machine,
+ * default $PGHOST, else /var/run/postgresql; port default $PGPORT, else
+ * 5432) names, from its socket's lock file; -1 when it names another
+ * machine or no lock file says.
+ */
+long pg_conninfo_server(const char *conninfo);
+
 #endif

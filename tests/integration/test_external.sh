@@ -323,6 +323,38 @@ test_pgbench_job_stored() {
 	expect_ext_clean
 }
 
+# pgbench against a server of the user's (--conninfo, here a real
+# PostgreSQL the test starts, not schedlab's child): the server's CPU,
+# its backends' that served the run, is counted as the run's, not as
+# another process's that made the machine busy; the run says so.
+test_pgbench_conninfo_server_is_the_runs() {
+	pg_start
+	"$PG_BIN/pgbench" -i -s 1 -q -h "$PG_DIR" -p "$PG_PORT" -U schedlab schedlab \
+		>/dev/null 2>&1 || fail "pgbench -i failed"
+	cat >"$tmp/c.job" <<EOF
+[global]
+iterations = 1
+warmup = 0
+[c]
+workload = pgbench
+conninfo = host=$PG_DIR port=$PG_PORT user=schedlab dbname=schedlab
+mode = select-only
+clients = 2
+time = 2
+EOF
+	run_sl run "$tmp/c.job" --db "$tmp/c.db" -q --label conn
+	expect_eq "exit status ($err)" 0 "$rc"
+	local doc pid
+	doc=$("$SCHEDLAB" export conn --db "$tmp/c.db")
+	pid=$(head -n 1 "$PG_DIR/data/postmaster.pid")
+	expect_eq "the server" "postgres $pid" \
+		"$(jval "$doc" '.environment.served_during_run.value.processes')"
+	awk -v s="$(jval "$doc" '.environment.served_during_run.value.cpu_s')" \
+		'BEGIN { exit !(s > 0.1) }' || fail "the server's CPU time: $(jq -c .environment.served_during_run <<<"$doc")"
+	expect_match "show" "^served by +postgres $pid: [0-9.]+ s of CPU time, counted as the run's" \
+		"$("$SCHEDLAB" show conn --db "$tmp/c.db" | grep '^served by')"
+}
+
 test_pgbench_bad_options() {
 	use_tmpdir
 	use_ext_tmpdir
