@@ -26,7 +26,9 @@ struct vm_cmd_opts {
 /* --help: its text before the options, and after them */
 static const struct cmd_help vm_help = {
 	.head = "usage: schedlab vm run KERNEL JOBFILE|SUITE [OPTIONS]\n"
-		"       schedlab vm root [JOBFILE|SUITE] [--with PATH]...\n\n"
+		"       schedlab vm root [JOBFILE|SUITE] [--with PATH]...\n"
+		"       schedlab vm config\n"
+		"       schedlab vm check-config KCONFIG\n\n"
 		"run: boots the kernel image (a bzImage) in qemu, runs the job there and\n"
 		"stores the run here, as if run here, with the guest's kernel, command line\n"
 		"and CPUs as its machine and 'vm' (kvm or tcg, the root, the shape) beside\n"
@@ -40,7 +42,11 @@ static const struct cmd_help vm_help = {
 		"past --timeout is an error with the console's last lines, and nothing is\n"
 		"left running.\n"
 		"root: builds the guest root and prints its path (a newc cpio archive; its\n"
-		"init reads /run.env, which 'vm run' adds).\n\n"
+		"init reads /run.env, which 'vm run' adds).\n"
+		"config: prints the kernel configuration the guest needs, a fragment for\n"
+		"scripts/kconfig/merge_config.sh over tinyconfig and kvm_guest.config.\n"
+		"check-config: says which of it a kernel's .config lacks and what each\n"
+		"missing option costs (exit 0 none, 1 some, 2 not a configuration).\n\n"
 		"Options:\n",
 	.tail = "\nThe cache: $SCHEDLAB_VM_CACHE, else $XDG_CACHE_HOME/schedlab/vm, else\n"
 		"~/.cache/schedlab/vm.\n"
@@ -167,8 +173,23 @@ int cmd_vm(int argc, char **argv)
 		cmd_usage(stdout, &a);
 		return EXIT_OK;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "config")) {
+		if (argc > 2) {
+			error("vm config: expected no operand, got '%s'", argv[2]);
+			return EXIT_USAGE;
+		}
+		vm_config_fragment(stdout);
+		return EXIT_OK;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "check-config")) {
+		if (argc != 3) {
+			error("vm check-config: expected one kernel configuration file (usage: schedlab vm check-config .config)");
+			return EXIT_USAGE;
+		}
+		return vm_config_check(argv[2]);
+	}
 	if (argc < 2 || (strcmp(argv[1], "run") && strcmp(argv[1], "root"))) {
-		error("vm: expected 'run' or 'root'%s%s%s (see 'schedlab vm --help')",
+		error("vm: expected 'run', 'root', 'config' or 'check-config'%s%s%s (see 'schedlab vm --help')",
 		      argc >= 2 ? ", got '" : "", argc >= 2 ? argv[1] : "",
 		      argc >= 2 ? "'" : "");
 		return EXIT_USAGE;

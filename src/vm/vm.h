@@ -171,6 +171,13 @@ void vm_console_tail(const char *console, int n);
 /* Whether the console says the guest's kernel ran out of memory. */
 bool vm_console_oom(const char *console);
 
+/* The kernel configuration the guest needs, as a fragment on f. */
+#include <stdio.h>
+void vm_config_fragment(FILE *f);
+/* Which of it the .config at path lacks, and what each costs, on
+ * stdout: 0 none, 1 some, 2 bad input (after error()). */
+int vm_config_check(const char *path);
+
 /* The cache folder (created), or NULL after error(): $SCHEDLAB_VM_CACHE,
  * else $XDG_CACHE_HOME/schedlab/vm, else ~/.cache/schedlab/vm. */
 const char *vm_cache_dir(void);

@@ -107,6 +107,39 @@ test_vm_kernel_rejects_cmdline() {
 	[[ ! $err =~ "kernel said" ]] || fail "a command line the kernel takes was warned about: $err"
 }
 
+# The kernel configuration the guest needs: `vm config` prints it as a
+# fragment; `vm check-config` names what a .config lacks and what each
+# costs (exit 1), says when nothing is missing (exit 0), refuses what is
+# not a configuration (exit 2), and skips options a kernel no longer has
+# (SCHED_DEBUG since 6.15).
+test_vm_config() {
+	use_tmpdir
+	run_sl vm config
+	expect_eq "vm config ($err)" 0 "$rc"
+	expect_match "the fragment" "CONFIG_VIRTIO_FS=y" "$out"
+	{ echo "# Linux/x86 6.1.192 Kernel Configuration"; echo "$out"; } >"$tmp/full.config"
+	run_sl vm check-config "$tmp/full.config"
+	expect_eq "a complete configuration ($out)" 0 "$rc"
+	expect_match "its words" "has every option schedlab's guest needs" "$out"
+	grep -v -e CONFIG_FILE_LOCKING -e CONFIG_SCHED_DEBUG "$tmp/full.config" >"$tmp/some.config"
+	echo "# CONFIG_FILE_LOCKING is not set" >>"$tmp/some.config"
+	run_sl vm check-config "$tmp/some.config"
+	expect_eq "a configuration that lacks two" 1 "$rc"
+	expect_match "what FILE_LOCKING costs" "CONFIG_FILE_LOCKING +the guest's SQLite store" "$out"
+	expect_match "what SCHED_DEBUG costs" "CONFIG_SCHED_DEBUG +/sys/kernel/debug/sched" "$out"
+	expect_eq "lines" 3 "$(wc -l <<<"$out")"
+	sed -i 's|^# Linux/x86 6.1.192|# Linux/x86 6.15.0|' "$tmp/some.config"
+	run_sl vm check-config "$tmp/some.config"
+	expect_eq "6.15 lacks one" 1 "$rc"
+	[[ ! $out =~ SCHED_DEBUG ]] || fail "SCHED_DEBUG asked of 6.15: $out"
+	echo "hello" >"$tmp/not.config"
+	run_sl vm check-config "$tmp/not.config"
+	expect_eq "not a configuration" 2 "$rc"
+	expect_match "its message" "is not a kernel configuration" "$err"
+	run_sl vm check-config "$tmp/missing.config"
+	expect_eq "a missing file" 2 "$rc"
+}
+
 # Bad input: one message, exit 2, before any boot.
 test_vm_bad_input() {
 	vm_needs
