@@ -257,10 +257,11 @@ void bisect_estimate(const struct campaign *c, struct bis_est *e)
  * with its standard error (the level model's); the log likelihood ratio
  * of a distance delta against none is (delta d - delta^2 / 2) / se^2,
  * the noise at its upper bound. Called different when either way's ratio
- * reaches log((1 - miss) / (alpha / 2)), or when the mixture's ratio
- * (mixture_llr(): it grows with the distance measured, where Wald's at
- * the threshold gains only delta |D| a round) reaches
- * log(1 / BISECT_GATE_MIX_ALPHA); the same when Wald's both fall to
+ * reaches log((1 - miss) / (alpha / 2)), or when D is measured at the
+ * threshold or more and the mixture's ratio (mixture_llr(): it grows
+ * with the distance measured, where Wald's at the threshold gains only
+ * delta |D| a round) reaches log(1 / BISECT_GATE_MIX_ALPHA); the same
+ * when Wald's both fall to
  * log(miss / (1 - alpha / 2)).
  */
 static double gate_upper(void)
@@ -291,8 +292,12 @@ int bisect_gate(const struct bis_est *e, double threshold, double *llr)
 	*llr = (delta * fabs(e->d) - delta * delta / 2) / (se * se);
 	if (e->refs < 2 * BISECT_GATE_FIRST)
 		return 0;
+	/* the mixture speeds up distances measured at the threshold or
+	 * more; it never gates one measured below it (the threshold is the
+	 * user's: what is smaller is not worth a bisection) */
 	if (*llr >= gate_upper() ||
-	    mixture_llr(e->d, se) >= log(1 / BISECT_GATE_MIX_ALPHA))
+	    (fabs(e->d) >= delta &&
+	     mixture_llr(e->d, se) >= log(1 / BISECT_GATE_MIX_ALPHA)))
 		return 1;
 	if (*llr <= log(BISECT_GATE_MISS / (1 - BISECT_ALPHA / 2)))
 		return -1;
