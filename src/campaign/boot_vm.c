@@ -130,8 +130,8 @@ int campaign_vm_image_check(const struct campaign *c, unsigned s)
 
 void campaign_vm_settle(struct campaign *c, struct store *st, size_t k)
 {
-	char **field[2] = { &c->vm->accel, &c->vm->root };
 	const char *keys[2] = { "accel", "root" };
+	char **field[2];
 	json_t *vm;
 	struct run r;
 	int64_t id;
@@ -139,6 +139,8 @@ void campaign_vm_settle(struct campaign *c, struct store *st, size_t k)
 	if (!c->vm || (strcmp(c->vm->accel, "auto") && strcmp(c->vm->root, "auto")) ||
 	    store_find_uuid(st, c->boots[k].uuid, &id) != 1 || store_load(st, id, &r))
 		return;
+	field[0] = &c->vm->accel;
+	field[1] = &c->vm->root;
 	vm = json_object_get(json_object_get(json_object_get(r.environment, "machine"),
 					     "vm"), "value");
 	for (int i = 0; i < 2; i++) {
