@@ -8,6 +8,16 @@ median() {
 		m = int((NR + 1) / 2); print (NR % 2) ? v[m] : (v[m] + v[m + 1]) / 2 }'
 }
 
+# vm_kernel WHO: the kernel image the VM scripts boot - $KERNEL, else the
+# first of $SCHEDLAB_KERNELS (tools/kernels.sh fetches them); fails,
+# saying so as WHO, when there is none.
+vm_kernel() {
+	local kdir=${SCHEDLAB_KERNELS:-/var/cache/schedlab/kernels} k
+	k=${KERNEL:-$(ls -d "$kdir"/*/vmlinuz 2>/dev/null | sort | head -n 1)}
+	[ -n "$k" ] && [ -f "$k" ] || { echo "$1: no kernel (tools/kernels.sh)" >&2; return 1; }
+	echo "$k"
+}
+
 # spin DIR: compiles into DIR/spin the CPU-bound program the bench/
 # scripts time: spin N runs N turns of a multiply-add chain, nothing else.
 spin() {

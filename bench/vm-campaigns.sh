@@ -31,9 +31,9 @@ sl=${SCHEDLAB:-$top/schedlab}
 case $sl in /*) ;; *) sl=$PWD/$sl ;; esac
 parts=${PARTS:-aa ab bisect noise}
 naa=${AA:-10} boots=${BOOTS:-8} cpus=${CPUS:-2} accel=${ACCEL:-tcg}
-kdir=${SCHEDLAB_KERNELS:-/var/cache/schedlab/kernels}
-k=${KERNEL:-$(ls -d "$kdir"/*/vmlinuz 2>/dev/null | sort | head -n 1)}
-[ -n "$k" ] && [ -f "$k" ] || { echo "vm-campaigns: no kernel (tools/kernels.sh)" >&2; exit 2; }
+# shellcheck source=bench/lib.sh
+. "$top/bench/lib.sh"
+k=$(vm_kernel vm-campaigns) || exit 2
 tmp=${KEEP:-$(mktemp -d)}
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp"

@@ -43,9 +43,9 @@ sl=${SCHEDLAB:-$top/build/schedlab}
 case $sl in /*) ;; *) sl=$PWD/$sl ;; esac
 configs=${CONFIGS:-base pin prealloc host}
 boots=${BOOTS:-8} cpus=${CPUS:-2} accel=${ACCEL:-tcg} root=${ROOT:-auto}
-kdir=${SCHEDLAB_KERNELS:-/var/cache/schedlab/kernels}
-k=${KERNEL:-$(ls -d "$kdir"/*/vmlinuz 2>/dev/null | sort | head -n 1)}
-[ -n "$k" ] && [ -f "$k" ] || { echo "vm-noise: no kernel (tools/kernels.sh)" >&2; exit 2; }
+# shellcheck source=bench/lib.sh
+. "$top/bench/lib.sh"
+k=$(vm_kernel vm-noise) || exit 2
 real=$(command -v qemu-system-x86_64) || { echo "vm-noise: no qemu" >&2; exit 2; }
 tmp=${KEEP:-$(mktemp -d)}
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
@@ -64,13 +64,11 @@ groups = 2
 loops = 100
 EOF
 
-# one folder of wrappers a configuration
-wrapper() {
-	local c=$1 d=$tmp/bin-$1
-	mkdir -p "$d"
-	case $c in
-	pin)
-		cat >"$d/qemu-system-x86_64" <<EOF
+# vcpu_wrapper FILE ACTION: a qemu that, once its vCPU threads ("CPU
+# n/TCG", "CPU n/KVM") are up, runs ACTION for each with $v its vCPU
+# number, $n the host's CPUs and $tid its thread.
+vcpu_wrapper() {
+	cat >"$1" <<EOF
 #!/bin/bash
 "$real" "\$@" &
 q=\$!
@@ -83,33 +81,22 @@ for i in \$(seq 1 200); do
 done
 for f in /proc/\$q/task/*/comm; do
 	name=\$(cat "\$f" 2>/dev/null) || continue
+	tid=\$(basename "\$(dirname "\$f")")
 	case \$name in
-	"CPU "*/*) v=\${name#CPU }; v=\${v%%/*}
-		taskset -p -c \$((v % n)) "\$(basename "\$(dirname "\$f")")" >/dev/null ;;
+	"CPU "*/*) v=\${name#CPU }; v=\${v%%/*}; $2 >/dev/null ;;
 	esac
 done
 wait \$q
 EOF
-		;;
-	prio)
-		cat >"$d/qemu-system-x86_64" <<EOF
-#!/bin/bash
-"$real" "\$@" &
-q=\$!
-trap 'kill -KILL \$q 2>/dev/null' TERM INT
-for i in \$(seq 1 200); do
-	t=\$(grep -l '^CPU [0-9]*/' /proc/\$q/task/*/comm 2>/dev/null | wc -l)
-	[ "\$t" -ge $cpus ] && break
-	sleep 0.05
-done
-for f in /proc/\$q/task/*/comm; do
-	case \$(cat "\$f" 2>/dev/null) in
-	"CPU "*/*) renice -n -10 -p "\$(basename "\$(dirname "\$f")")" >/dev/null ;;
-	esac
-done
-wait \$q
-EOF
-		;;
+}
+
+# one folder of wrappers a configuration
+wrapper() {
+	local c=$1 d=$tmp/bin-$1
+	mkdir -p "$d"
+	case $c in
+	pin) vcpu_wrapper "$d/qemu-system-x86_64" 'taskset -p -c $((v % n)) $tid' ;;
+	prio) vcpu_wrapper "$d/qemu-system-x86_64" 'renice -n -10 -p $tid' ;;
 	icount)
 		cat >"$d/qemu-system-x86_64" <<EOF
 #!/bin/sh

@@ -22,9 +22,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 sl=${SCHEDLAB:-$top/build/schedlab}
 case $sl in /*) ;; *) sl=$PWD/$sl ;; esac
 size=${SIZE:-large} cpus=${CPUS:-2} mem=${MEMORY:-2048} accel=${ACCEL:-auto}
-kdir=${SCHEDLAB_KERNELS:-/var/cache/schedlab/kernels}
-k=${KERNEL:-$(ls -d "$kdir"/*/vmlinuz 2>/dev/null | sort | head -n 1)}
-[ -n "$k" ] && [ -f "$k" ] || { echo "vm-workloads: no kernel (tools/kernels.sh)" >&2; exit 2; }
+# shellcheck source=bench/lib.sh
+. "$top/bench/lib.sh"
+k=$(vm_kernel vm-workloads) || exit 2
 tmp=${KEEP:-$(mktemp -d)}
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp"

@@ -150,6 +150,9 @@ int make_out_dir(const char *who, const char *dir);
 /* The rest of fd, NUL-terminated, malloc'd, its length in *len; NULL
  * with errno (EFBIG: more than max bytes; max 0: no limit). */
 char *read_fd_all(int fd, size_t max, size_t *len);
+/* The file at path the same way (*len 0 and NULL when it cannot be
+ * opened or read). */
+char *read_path_all(const char *path, size_t *len);
 /* len bytes of fd into buf, EINTR retried, within ms milliseconds (a
  * negative ms: no limit): 0, or -1 (its end, an error, or time up). */
 int read_all(int fd, void *buf, size_t len, int ms);

@@ -131,6 +131,19 @@ fail:
 	return NULL;
 }
 
+char *read_path_all(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *s;
+
+	*len = 0;
+	if (fd < 0)
+		return NULL;
+	s = read_fd_all(fd, 0, len);
+	close(fd);
+	return s;
+}
+
 int read_all(int fd, void *buf, size_t len, int ms)
 {
 	uint64_t end = now_ns() + (uint64_t)(ms > 0 ? ms : 0) * 1000000ull;

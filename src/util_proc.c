@@ -81,7 +81,7 @@ static size_t nserving;
 
 void proc_serving_add(long pid)
 {
-	long long t = proc_cpu_ticks(pid);
+	long long t = pid > 0 ? proc_cpu_ticks(pid) : -1;
 
 	for (size_t i = 0; i < nserving; i++)
 		if (serving[i].pid == pid)

@@ -33,7 +33,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -41,6 +40,7 @@
 
 #include "util.h"
 #include "vm/vm.h"
+#include "vm/vm_int.h"
 
 #ifndef MOUNT_ATTR_RDONLY
 #define MOUNT_ATTR_RDONLY 0x00000001
@@ -200,13 +200,8 @@ int vm_hostroot_plan(const char *kernel, bool disk, struct vm_hostroot *h,
 	}
 	vm_kernel_release(kernel, release, sizeof(release));
 	config = find_config(kernel, release);
-	if (config) {
-		int fd = open(config, O_RDONLY | O_CLOEXEC);
-
-		ctext = fd < 0 ? NULL : read_fd_all(fd, 0, &clen);
-		if (fd >= 0)
-			close(fd);
-	}
+	if (config)
+		ctext = read_path_all(config, &clen);
 	if (!realpath(kernel, real))
 		snprintf(real, sizeof(real), "%s", kernel);
 	dir = xstrdup(real);
@@ -215,14 +210,10 @@ int vm_hostroot_plan(const char *kernel, bool disk, struct vm_hostroot *h,
 	free(dir);
 	if (*release) {
 		char *p;
-		int fd;
 
 		libdir = xasprintf("/lib/modules/%s", release);
 		p = xasprintf("%s/modules.dep", libdir);
-		fd = open(p, O_RDONLY | O_CLOEXEC);
-		dep = fd < 0 ? NULL : read_fd_all(fd, 0, &dlen);
-		if (fd >= 0)
-			close(fd);
+		dep = read_path_all(p, &dlen);
 		free(p);
 	}
 	/* a disk's ext4 must be built in: its modules are a chain of their own */
@@ -274,7 +265,7 @@ void vm_hostroot_free(struct vm_hostroot *h)
  * at dir/root and made read-only there, then virtiofsd serving it.
  * Never returns.
  */
-static void virtiofsd_child(const char *dir, const char *sock, int errfd)
+static void virtiofsd_child(const char *dir, const char *sock)
 {
 	struct {
 		unsigned long long attr_set, attr_clr, propagation, userns_fd;
@@ -283,10 +274,6 @@ static void virtiofsd_child(const char *dir, const char *sock, int errfd)
 	char *sockopt = xasprintf("--socket-path=%s", sock);
 	const char *d = virtiofsd_path();
 
-	if (errfd >= 0) {
-		dup2(errfd, STDERR_FILENO);
-		dup2(errfd, STDOUT_FILENO);
-	}
 	if (unshare(CLONE_NEWNS) ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
 	    (mkdir(root, 0700) && errno != EEXIST) ||
@@ -304,32 +291,14 @@ static void virtiofsd_child(const char *dir, const char *sock, int errfd)
 
 pid_t vm_virtiofsd_start(const char *dir, const char *sock, const char *errlog)
 {
-	pid_t parent = getpid(), pid;
-	int errfd = open(errlog, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	pid_t pid;
 
 	unlink(sock);
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		if (errfd >= 0)
-			close(errfd);
-		error_errno("vm: cannot fork");
+	pid = vm_fork_child(errlog);
+	if (pid < 0)
 		return -1;
-	}
-	if (!pid) {
-		int null = open("/dev/null", O_RDWR);
-
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		if (null >= 0)
-			dup2(null, STDIN_FILENO);
-		virtiofsd_child(dir, sock, errfd);
-	}
-	setpgid(pid, pid);
-	if (errfd >= 0)
-		close(errfd);
+	if (!pid)
+		virtiofsd_child(dir, sock);
 	/* its socket, within 10 s, or it said why not */
 	for (int i = 0; i < 1000; i++) {
 		struct stat sb;
@@ -339,11 +308,8 @@ pid_t vm_virtiofsd_start(const char *dir, const char *sock, const char *errlog)
 			return pid;
 		if (waitpid(pid, &ws, WNOHANG) == pid) {
 			size_t len;
-			int fd = open(errlog, O_RDONLY | O_CLOEXEC);
-			char *said = fd < 0 ? NULL : read_fd_all(fd, 0, &len);
+			char *said = read_path_all(errlog, &len);
 
-			if (fd >= 0)
-				close(fd);
 			while (said && *said && strchr(" \n", said[strlen(said) - 1]))
 				said[strlen(said) - 1] = '\0';
 			error("vm: virtiofsd, which shares the host's root with the guest, ended before it listened (%s %d)%s%s%s",

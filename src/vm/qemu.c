@@ -192,6 +192,38 @@ static void qemu_argv(struct argv_b *a, const char *qemu, const struct vm_opts *
 	arg(a, "file:%s", result);
 }
 
+pid_t vm_fork_child(const char *errlog)
+{
+	pid_t parent = getpid(), pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return error_errno("vm: cannot fork");
+	if (!pid) {
+		int null = open("/dev/null", O_RDWR);
+		int err = open(errlog, O_WRONLY | O_CREAT | O_APPEND, 0600);
+
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		if (null >= 0) {
+			dup2(null, STDIN_FILENO);
+			dup2(null, STDOUT_FILENO);
+			close(null);
+		}
+		/* the program's words, quoted when it fails */
+		if (err >= 0) {
+			dup2(err, STDERR_FILENO);
+			close(err);
+		}
+		return 0;
+	}
+	setpgid(pid, pid);
+	return pid;
+}
+
 static volatile sig_atomic_t stop_sig;
 static void on_stop(int sig)
 {
@@ -217,24 +249,10 @@ bool vm_stop_pending(void)
 	return stop;
 }
 
-/* The file's text (NULL when absent or empty). */
-static char *slurp(const char *path, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	char *s;
-
-	*len = 0;
-	if (fd < 0)
-		return NULL;
-	s = read_fd_all(fd, 0, len);
-	close(fd);
-	return s;
-}
-
 void vm_console_tail(const char *path, int n)
 {
 	size_t len;
-	char *s = slurp(path, &len), *p;
+	char *s = read_path_all(path, &len), *p;
 	int lines = 0;
 
 	if (!s || !len) {
@@ -256,7 +274,7 @@ void vm_console_tail(const char *path, int n)
 static bool file_has(const char *path, const char *what)
 {
 	size_t len;
-	char *s = slurp(path, &len);
+	char *s = read_path_all(path, &len);
 	bool has = s && memmem(s, len, what, strlen(what));
 
 	free(s);
@@ -298,6 +316,21 @@ static double mono_now(void)
 enum boot_end { BOOT_EXITED, BOOT_TIMEOUT, BOOT_NO_LIFE, BOOT_STOPPED,
 		BOOT_FSD_DIED, BOOT_ERROR };
 
+/* With the host's root, virtiofsd serving it: its pid, 0 without, -1
+ * after error(). */
+static pid_t share_start(const struct vm_opts *o, const char *errlog)
+{
+	char *sock;
+	pid_t pid;
+
+	if (!o->share_dir)
+		return 0;
+	sock = xasprintf("%s/virtiofs.sock", o->share_dir);
+	pid = vm_virtiofsd_start(o->share_dir, sock, errlog);
+	free(sock);
+	return pid;
+}
+
 /*
  * qemu started and waited for: until it exits, the timeout, or - with
  * probe_s - no first guest line by then. qemu is killed and reaped
@@ -308,49 +341,23 @@ static enum boot_end boot_once(char **argv, const struct vm_opts *o,
 			       const char *errlog, unsigned probe_s, int *ws)
 {
 	struct sigaction sa = { .sa_handler = on_stop };
-	pid_t parent = getpid(), pid, fsd = -1, fsd_group = -1;
-	double start = mono_now(), end_seen = 0, fsd_died_at = 0;
+	pid_t pid, fsd = share_start(o, errlog);
+	double start = mono_now(), end_seen = 0, fsd_died_at = -1;
 	enum boot_end how = BOOT_ERROR;
 
-	if (o->share_dir) {
-		char *sock = xasprintf("%s/virtiofs.sock", o->share_dir);
-
-		fsd = fsd_group = vm_virtiofsd_start(o->share_dir, sock, errlog);
-		free(sock);
-		if (fsd < 0)
-			return BOOT_ERROR;
-	}
-	fflush(NULL);
-	pid = fork();
+	if (fsd < 0)
+		return BOOT_ERROR;
+	pid = vm_fork_child(errlog);
 	if (pid < 0) {
-		error_errno("vm: cannot fork");
 		vm_virtiofsd_stop(fsd);
 		return BOOT_ERROR;
 	}
 	if (!pid) {
-		int null = open("/dev/null", O_RDWR);
-		int err = open(errlog, O_WRONLY | O_CREAT | O_APPEND, 0600);
-
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		if (null >= 0) {
-			dup2(null, STDIN_FILENO);
-			dup2(null, STDOUT_FILENO);
-			close(null);
-		}
-		/* qemu's words, quoted when it fails */
-		if (err >= 0) {
-			dup2(err, STDERR_FILENO);
-			close(err);
-		}
 		execv(argv[0], argv);
 		fprintf(stderr, "schedlab: vm: cannot run %s: %s\n", argv[0],
 			strerror(errno));
 		_exit(127);
 	}
-	setpgid(pid, pid);
 	/* kept after the boot: vm_stop_pending() says whether one came */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -373,11 +380,9 @@ static enum boot_end boot_once(char **argv, const struct vm_opts *o,
 		/* the guest's root gone: nothing it does from here is a run
 		 * (qemu closing its socket at a power-off ends virtiofsd too:
 		 * qemu is given 3 s to end first) */
-		if (fsd > 0 && waitpid(fsd, NULL, WNOHANG) == fsd) {
-			fsd = -1;
+		if (fsd > 0 && fsd_died_at < 0 && waitpid(fsd, NULL, WNOHANG) == fsd)
 			fsd_died_at = t;
-		}
-		if (fsd_died_at > 0 && t > fsd_died_at + 3 && !tail_has(result, GUEST_END)) {
+		if (fsd_died_at >= 0 && t > fsd_died_at + 3 && !tail_has(result, GUEST_END)) {
 			how = BOOT_FSD_DIED;
 			break;
 		}
@@ -405,9 +410,8 @@ static enum boot_end boot_once(char **argv, const struct vm_opts *o,
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
-	/* its sandbox's child too, when the daemon itself already ended */
-	if (fsd_group > 0)
-		kill(-fsd_group, SIGKILL);
+	/* its process group: the sandbox's child too, when the daemon
+	 * itself already ended and was reaped */
 	vm_virtiofsd_stop(fsd);
 	return how;
 }
@@ -416,7 +420,7 @@ static enum boot_end boot_once(char **argv, const struct vm_opts *o,
 static int read_result(const char *result, char **doc, int *guest_rc)
 {
 	size_t len;
-	char *s = slurp(result, &len), *end;
+	char *s = read_path_all(result, &len), *end;
 	size_t bytes;
 
 	if (!s)
@@ -461,7 +465,7 @@ static long long file_size(const char *path)
 static void qemu_said(const char *errlog, char *buf, size_t len)
 {
 	size_t n;
-	char *s = slurp(errlog, &n), *pick = NULL, *save = NULL;
+	char *s = read_path_all(errlog, &n), *pick = NULL, *save = NULL;
 
 	*buf = '\0';
 	if (!s)
@@ -503,7 +507,7 @@ static enum vm_accel auto_accel(const char *note)
 		warning("vm: /dev/kvm cannot be used here: the guest runs under TCG, emulated (its times are not the hardware's)");
 		return VM_ACCEL_TCG;
 	}
-	why = note ? slurp(note, &len) : NULL;
+	why = note ? read_path_all(note, &len) : NULL;
 	if (why) {
 		why[strcspn(why, "\n")] = '\0';
 		warning("vm: KVM failed on this host before (%s; noted in %s): the guest runs under TCG, emulated (its times are not the hardware's); --accel kvm tries it again",

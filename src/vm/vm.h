@@ -14,8 +14,10 @@
 #ifndef SCHEDLAB_VM_H
 #define SCHEDLAB_VM_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /* the guest's CPUs as qemu's -smp takes them; nodes: -numa nodes (0: none) */
@@ -23,6 +25,8 @@ struct vm_shape {
 	unsigned cpus, sockets, cores, threads, nodes;
 	unsigned memory_mb;
 };
+
+struct plan;
 
 enum vm_accel { VM_ACCEL_AUTO, VM_ACCEL_KVM, VM_ACCEL_TCG };
 extern const char *const vm_accel_names[];	/* NULL-terminated */
@@ -69,7 +73,6 @@ struct vm_hostroot {
  * shared: ") - not root, no virtiofsd, a kernel without virtiofs, fuse
  * or overlay (virtio_blk, ext4) built in or as modules of its own.
  */
-struct plan;
 int vm_hostroot_plan(const char *kernel, bool disk, struct vm_hostroot *h,
 		     char *why, size_t len);
 void vm_hostroot_free(struct vm_hostroot *h);
@@ -106,7 +109,6 @@ char *vm_shape_text(const struct vm_shape *s);
  * host files it copies are found before anything is written: a program
  * the guest would need and the host lacks is named.
  */
-struct plan;
 char *vm_root(const struct plan *p, const struct vm_opts *o);
 
 /* A file the caller keeps: the kernel image checked (a bzImage). -1
@@ -162,7 +164,6 @@ bool vm_stop_pending(void);
 /* What the guest's kernel said about its command line, from the klog
  * lines its init copied to the console (vm/klog.c): an array of the
  * kernel's own lines (empty when it said nothing). */
-typedef struct json_t json_t;
 json_t *vm_kernel_said(const char *console, const char *append);
 
 /* The console's last n lines, to stderr, indented. */
@@ -172,7 +173,6 @@ void vm_console_tail(const char *console, int n);
 bool vm_console_oom(const char *console);
 
 /* The kernel configuration the guest needs, as a fragment on f. */
-#include <stdio.h>
 void vm_config_fragment(FILE *f);
 /* Which of it the .config at path lacks, and what each costs, on
  * stdout: 0 none, 1 some, 2 bad input (after error()). */

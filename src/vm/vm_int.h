@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 struct cpio {
 	FILE *f;
@@ -24,5 +25,13 @@ int cpio_end(struct cpio *c);
  * error() when the file is not a 64-bit ELF file.
  */
 int elf_deps(const char *path, char **interp, char ***needed, size_t *n);
+
+/*
+ * A child for qemu or virtiofsd: in a process group of its own that
+ * dies with this process (PR_SET_PDEATHSIG), its standard input and
+ * output /dev/null, its standard error appended to errlog. 0 in the
+ * child, its pid in this process, -1 after error().
+ */
+pid_t vm_fork_child(const char *errlog);
 
 #endif

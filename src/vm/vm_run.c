@@ -143,7 +143,7 @@ static int write_initrd(const char *root, const char *initrd, const char *env,
 
 /* The machine record's "vm" item: what ran the guest, and its shape. */
 static void record_vm(json_t *doc, const struct vm_opts *o, enum vm_accel accel,
-		      const char *label, const char *host, bool hostroot, json_t *said)
+		      const char *label, const char *host, json_t *said)
 {
 	json_t *run = json_object_get(doc, "run");
 	json_t *env = json_object_get(doc, "environment");
@@ -160,8 +160,8 @@ static void record_vm(json_t *doc, const struct vm_opts *o, enum vm_accel accel,
 			"{s:b, s:{s:s, s:s, s:s?, s:s, s:s, s:s?, s:i, s:i, s:i, s:i, s:i, s:i}}",
 			"available", 1, "value",
 			"accel", vm_accel_names[accel],
-			"root", vm_root_names[hostroot ? VM_ROOT_HOST : VM_ROOT_MINIMAL],
-			"writable", !hostroot ? NULL : o->rw_disk ? "disk" : "tmpfs",
+			"root", vm_root_names[o->share_dir ? VM_ROOT_HOST : VM_ROOT_MINIMAL],
+			"writable", !o->share_dir ? NULL : o->rw_disk ? "disk" : "tmpfs",
 			"kernel_image", kernel,
 			"shape", shape, "append", o->append,
 			"cpus", (int)o->shape.cpus, "sockets", (int)o->shape.sockets,
@@ -192,7 +192,7 @@ static int store_doc(const char *db, const char *text, const struct vm_opts *o,
 	for (size_t i = 0; i < json_array_size(said); i++)
 		warning("vm: the guest's kernel said of its command line: %s",
 			json_string_value(json_array_get(said, i)));
-	record_vm(doc, o, accel, label, host, o->share_dir != NULL, said);
+	record_vm(doc, o, accel, label, host, said);
 	json_decref(said);
 	st = store_open(db);
 	if (!st) {
@@ -249,6 +249,31 @@ static int prepare_cases(const struct plan *p)
 		if (p->cases[i].wl->prepare && p->cases[i].wl->prepare(p->cases[i].cfg))
 			return -1;
 	return 0;
+}
+
+/*
+ * The root the guest gets: VM_ROOT_HOST (hr filled, and what the
+ * workloads check before they start checked here: the guest's files are
+ * the host's) or VM_ROOT_MINIMAL (under auto with a warning that says
+ * why); -1 after error(): --root host where it cannot be had, a check
+ * that failed.
+ */
+static int choose_root(const struct vm_opts *o, const struct plan *p, bool disk,
+		       struct vm_hostroot *hr)
+{
+	char why[1024];
+
+	if (o->root == VM_ROOT_MINIMAL)
+		return VM_ROOT_MINIMAL;
+	if (vm_hostroot_plan(o->kernel, disk, hr, why, sizeof(why))) {
+		if (o->root == VM_ROOT_HOST)
+			return error("vm run: --root host: the host's root cannot be shared: %s",
+				     why);
+		warning("vm: the host's root cannot be shared (%s): the guest has the minimal root - busybox, schedlab, the job's programs and their libraries; --with adds files",
+			why);
+		return VM_ROOT_MINIMAL;
+	}
+	return prepare_cases(p) ? -1 : VM_ROOT_HOST;
 }
 
 /* The guest's `schedlab run` arguments into args (room for
@@ -337,58 +362,69 @@ static int store_guest_run(const char *db, const char *doc,
 	return EXIT_OK;
 }
 
+/* One boot of initrd as o says, its console kept in the cache, the run
+ * the guest sent stored as uuid; its host the node's name with the
+ * accelerator's. The exit code. */
+static int boot_and_store(const struct vm_opts *o, const char *db,
+			  const char *cache, const char *initrd, const char *uuid,
+			  const char *label, const char *node)
+{
+	char *console = console_log(cache, uuid), *doc = NULL, host[300];
+	enum vm_accel accel = VM_ACCEL_TCG;
+	int guest_rc, b, rc;
+
+	if (!console)
+		return EXIT_RUN_FAILED;
+	if (!o->quiet)
+		fprintf(stderr, "vm: booting %s%s%s%s, run %s; console: %s\n",
+			o->kernel, o->append ? " (append '" : "",
+			o->append ? o->append : "", o->append ? "')" : "", uuid, console);
+	b = vm_boot(o, initrd, console, &doc, &guest_rc, &accel);
+	if (b) {
+		rc = b == -2 ? EXIT_INTERRUPTED : EXIT_RUN_FAILED;
+	} else {
+		snprintf(host, sizeof(host), "%s-%s", node, vm_accel_names[accel]);
+		rc = store_guest_run(db, doc, o, accel, label, host, console, uuid,
+				     guest_rc);
+	}
+	free(console);
+	free(doc);
+	return rc;
+}
+
 int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 {
 	char uuid[40], *tmp = NULL;
-	char *root = NULL, *initrd = NULL, *console = NULL, *env = NULL;
+	char *root = NULL, *initrd = NULL, *env = NULL;
 	char *label = j->label ? xstrdup(j->label) : default_label(o->kernel);
-	char *doc = NULL, host[300], *jobfile = NULL, *text = NULL, where[4200];
+	char host[300], *jobfile = NULL, *text = NULL, where[4200];
 	const char *cache, *base, *args[8 + 2 * OPT_SETS_MAX];
 	struct utsname u;
 	struct plan p;
-	bool loaded = false;
-	enum vm_accel accel = VM_ACCEL_TCG;
+	bool loaded = false, hostroot, disk;
 	struct vm_hostroot hr = { 0 };
 	struct vm_opts bo;
-	bool hostroot = false, disk;
 	char *rwdisk = NULL;
-	char why[1024];
-	int guest_rc, rc = EXIT_USAGE, b;
+	double need;
+	int rc = EXIT_USAGE, b;
 	size_t envlen, textlen, nargs;
 
-	if (vm_run_check(j, o))
+	if (vm_run_check(j, o) || load_job(j, &p))
 		goto out;
-	rc = load_job(j, &p);
-	if (rc) {
-		rc = EXIT_USAGE;
-		goto out;
-	}
 	loaded = true;
 	/* the job's text, a program the guest needs and this host lacks,
 	 * no cache folder: bad input too, found before anything boots */
-	rc = EXIT_USAGE;
 	if (plan_spec_text(j->spec, &text, &textlen, where, sizeof(where)))
 		goto out;
 	base = strrchr(where, '/');
 	jobfile = xasprintf("/job/%s", base ? base + 1 : where);
-	disk = vm_disk_wanted(vm_disk_need(&p), &o->shape);
-	if (o->root != VM_ROOT_MINIMAL &&
-	    vm_hostroot_plan(o->kernel, disk, &hr, why, sizeof(why))) {
-		if (o->root == VM_ROOT_HOST) {
-			error("vm run: --root host: the host's root cannot be shared: %s", why);
-			goto out;
-		}
-		warning("vm: the host's root cannot be shared (%s): the guest has the minimal root - busybox, schedlab, the job's programs and their libraries; --with adds files",
-			why);
-	} else if (o->root != VM_ROOT_MINIMAL) {
-		hostroot = true;
-	}
-	/* the guest's files are the host's: what the workloads check before
-	 * they start (their programs, data files, sizes) holds here too */
-	if (hostroot && prepare_cases(&p))
-		goto out;
+	need = vm_disk_need(&p);
+	disk = vm_disk_wanted(need, &o->shape);
 	bo = *o;
-	bo.root = hostroot ? VM_ROOT_HOST : VM_ROOT_MINIMAL;
+	if ((b = choose_root(o, &p, disk, &hr)) < 0)
+		goto out;
+	bo.root = (enum vm_root_kind)b;
+	hostroot = bo.root == VM_ROOT_HOST;
 	root = vm_root(&p, &bo);
 	cache = root ? vm_cache_dir() : NULL;
 	if (!cache)
@@ -405,7 +441,7 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 	tmp = make_tmp_dir();
 	if (!tmp)
 		goto out;
-	if (hostroot && disk && !(rwdisk = vm_disk_make(tmp, vm_disk_need(&p)))) {
+	if (hostroot && disk && !(rwdisk = vm_disk_make(tmp, need))) {
 		rc = EXIT_USAGE;
 		goto out;
 	}
@@ -416,21 +452,7 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 		goto out;
 	bo.share_dir = hostroot ? tmp : NULL;
 	bo.rw_disk = rwdisk;
-	console = console_log(cache, uuid);
-	if (!console)
-		goto out;
-	if (!o->quiet)
-		fprintf(stderr, "vm: booting %s%s%s%s, run %s; console: %s\n",
-			o->kernel, o->append ? " (append '" : "",
-			o->append ? o->append : "", o->append ? "')" : "", uuid, console);
-	b = vm_boot(&bo, initrd, console, &doc, &guest_rc, &accel);
-	if (b) {
-		rc = b == -2 ? EXIT_INTERRUPTED : EXIT_RUN_FAILED;
-		goto out;
-	}
-	snprintf(host, sizeof(host), "%s-%s", u.nodename, vm_accel_names[accel]);
-	rc = store_guest_run(db, doc, &bo, accel, label, host, console, uuid,
-			     guest_rc);
+	rc = boot_and_store(&bo, db, cache, initrd, uuid, label, u.nodename);
 out:
 	if (loaded)
 		plan_free(&p);
@@ -443,9 +465,7 @@ out:
 	free(text);
 	free(root);
 	free(initrd);
-	free(console);
 	free(env);
-	free(doc);
 	free(label);
 	return rc;
 }

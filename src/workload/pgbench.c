@@ -138,7 +138,7 @@ static int pgbench_prepare(const void *cfgp)
 			     c->threads, c->clients), EXIT_USAGE;
 	rc = pg_prepare("pgbench", !c->conninfo);
 	/* the server's CPU serving the run is the run's, not another's */
-	if (!rc && c->conninfo && pg_conninfo_server(c->conninfo) > 0)
+	if (!rc && c->conninfo)
 		proc_serving_add(pg_conninfo_server(c->conninfo));
 	if (rc || c->conninfo)
 		return rc;
