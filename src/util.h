@@ -164,6 +164,11 @@ int read_all(int fd, void *buf, size_t len, int ms);
  */
 char *mkdir_p(const char *path, unsigned int mode);
 
+/* The program called prog as execvp() finds it ($PATH, else
+ * /usr/local/bin:/usr/bin:/bin; a name with '/' as it is): its path
+ * (free()), or NULL when there is none that can be run. */
+char *path_find(const char *prog);
+
 /*
  * "a, b" split at commas into malloc'ed words, the blanks around each
  * dropped and empty ones too: their number, *out the vector (NULL

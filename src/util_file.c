@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -254,4 +255,26 @@ int rm_tree(const char *path)
 	    errno != ENOENT)
 		return -1;
 	return 0;
+}
+
+char *path_find(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+	struct stat st;
+
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) ? NULL : xstrdup(prog);
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+
+		if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? path : ".",
+			     prog) < (int)sizeof(buf) &&
+		    !stat(buf, &st) && S_ISREG(st.st_mode) && !access(buf, X_OK))
+			return xstrdup(buf);
+		path += n + (path[n] == ':');
+	}
+	return NULL;
 }

@@ -14,12 +14,13 @@ build="gcc libc6-dev make pkg-config libjansson-dev libsqlite3-dev libinih-dev l
 # sanitizer and libFuzzer runtimes are only a Recommends of clang-14.
 # qemu-system-x86, busybox-static, kexec-tools, e2fsprogs: the tests that
 # boot real kernels (tests/integration/test_vm.sh); tools/kernels.sh
-# fetches the kernels they boot.
-test="$build clang libclang-rt-14-dev libcmocka-dev jq sqlite3 strace procps git dbench postgresql postgresql-contrib sysbench fio chromium gnuplot-nox fonts-dejavu-core qemu-system-x86 busybox-static kexec-tools e2fsprogs cpio"
-# kbuild (jobs/kbuild.job): the kernel source, and what building it
-# needs - flex, bison and bc for any config, libelf-dev (objtool) and
-# libssl-dev (certificates) for defconfig on x86-64.
-bench="$test rt-tests linux-perf time linux-source flex bison bc libelf-dev libssl-dev"
+# fetches the kernels they boot. flex, bison, bc, libelf-dev (objtool)
+# and libssl-dev (certificates): what `schedlab vm build` asks of a
+# machine before it builds a kernel (tests/integration/test_vm_build.sh
+# builds a stand-in tree); ccache makes its rebuilds quicker.
+test="$build clang libclang-rt-14-dev libcmocka-dev jq sqlite3 strace procps git dbench postgresql postgresql-contrib sysbench fio chromium gnuplot-nox fonts-dejavu-core qemu-system-x86 busybox-static kexec-tools e2fsprogs cpio flex bison bc libelf-dev libssl-dev ccache"
+# kbuild (jobs/kbuild.job) and bench/vm-kernel-tree.sh: the kernel source.
+bench="$test rt-tests linux-perf time linux-source"
 
 case "${1:-build}" in
 build) want=$build ;;

@@ -9,11 +9,7 @@
 
 #include <stdbool.h>
 
-/* `git -C repo args...` (NULL-terminated, at most 12), its stdout and
- * stderr into *out (free()); its exit status, or -1 after error(). */
-int git_out(const char *repo, char **out, const char *const *args);
-/* The same, the output dropped. */
-int git_quiet(const char *repo, const char *const *args);
+#include "util_git.h"
 
 /* Whether git bisect log has the line, exactly. */
 bool git_bisect_logged(const char *repo, const char *line);

@@ -43,6 +43,10 @@ struct vm_cmd_shape;
 struct vm_opts;
 int vm_shape_from(const char *who, const struct vm_cmd_shape *m,
 		  struct vm_opts *o);
+/* A kernel build's options (cmd/setup.h's OPT_KBUILD) into *b. */
+struct vm_cmd_kbuild;
+struct vm_build;
+void vm_build_from(const struct vm_cmd_kbuild *k, struct vm_build *b);
 
 /*
  * A queued job's plan (queue add's check, and the agent's again): its

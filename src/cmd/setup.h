@@ -243,6 +243,26 @@ struct vm_cmd_shape {
 	  .help = "the most one VM boot may take, job included; then qemu is killed" }
 
 /*
+ * How a kernel is built from a tree's commit (vm build, and campaign
+ * states and bisect steps that are commits): field F (struct
+ * vm_cmd_kbuild) of struct T.
+ */
+struct vm_cmd_kbuild {
+	const char *config;
+	struct opt_list items, vars;
+};
+#define OPT_KBUILD(T, F)						\
+	{ .name = "config", .type = OPT_STRING, .offset = offsetof(T, F.config), \
+	  .arg = "FILE",						\
+	  .help = "a tree's commit: the .config to start from (default: tinyconfig); kvm_guest.config, the guest's options (vm config) and --configitem go over it" }, \
+	{ .name = "configitem", .type = OPT_LIST, .offset = offsetof(T, F.items), \
+	  .arg = "CONFIG_X=V",						\
+	  .help = "a tree's commit: an option set last (CONFIG_PREEMPT_RT=y); one the configuration drops is said; repeatable" }, \
+	{ .name = "make", .type = OPT_LIST, .offset = offsetof(T, F.vars), \
+	  .arg = "VAR=VALUE",						\
+	  .help = "a tree's commit: a variable for make (LLVM=1, CC=clang); repeatable" }
+
+/*
  * The options run and ab share (cmd/run.c's run_request_of() makes a
  * struct run_request of them): a field of each one's options struct.
  */

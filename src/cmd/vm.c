@@ -2,7 +2,10 @@
 /*
  * schedlab vm run KERNEL JOBFILE|SUITE: a job on a kernel image, in qemu
  * (src/vm/); schedlab vm root: the guest root it would boot, for qemu
- * command lines of one's own. This file parses and calls.
+ * command lines of one's own; schedlab vm build TREE [COMMIT]: a kernel
+ * image for it from a commit of a kernel tree (vm/build.c); vm config
+ * and check-config: the configuration the guest needs. This file
+ * parses and calls.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +30,7 @@ struct vm_cmd_opts {
 static const struct cmd_help vm_help = {
 	.head = "usage: schedlab vm run KERNEL JOBFILE|SUITE [OPTIONS]\n"
 		"       schedlab vm root [JOBFILE|SUITE] [--with PATH]...\n"
+		"       schedlab vm build TREE [COMMIT] [--config FILE] [--configitem CONFIG_X=V]...\n"
 		"       schedlab vm config\n"
 		"       schedlab vm check-config KCONFIG\n\n"
 		"run: boots the kernel image (a bzImage) in qemu, runs the job there and\n"
@@ -43,6 +47,7 @@ static const struct cmd_help vm_help = {
 		"left running.\n"
 		"root: builds the guest root and prints its path (a newc cpio archive; its\n"
 		"init reads /run.env, which 'vm run' adds).\n"
+		"build: see 'schedlab vm build --help'.\n"
 		"config: prints the kernel configuration the guest needs, a fragment for\n"
 		"scripts/kconfig/merge_config.sh over tinyconfig and kvm_guest.config.\n"
 		"check-config: says which of it a kernel's .config lacks and what each\n"
@@ -163,6 +168,86 @@ static int vm_cmd_root(const struct vm_cmd_opts *c, int nops, char **ops)
 	return EXIT_OK;
 }
 
+struct vm_build_cmd_opts {
+	struct vm_cmd_kbuild k;
+	bool quiet, help;
+};
+
+static const struct cmd_help vm_build_help = {
+	.head = "usage: schedlab vm build TREE [COMMIT] [OPTIONS]\n\n"
+		"Builds a kernel image (bzImage) for 'vm run' and campaigns in VMs from COMMIT\n"
+		"(default HEAD) of the git repository TREE, and prints its path. TREE's\n"
+		"checkout, index and branches are never touched: the cache holds a clone of\n"
+		"its own for each tree (git clone --shared) and one build folder (make O=)\n"
+		"reused from commit to commit, so that a commit after the last rebuilds only\n"
+		"what it changed (ccache, where installed, keeps the rest). The configuration:\n"
+		"tinyconfig (or --config), kvm_guest.config, the options the guest needs\n"
+		"('schedlab vm config', for the tree's version), --configitem; asked-for\n"
+		"options the result dropped are said. The image is cached by commit,\n"
+		"configuration, compiler version and make variables: nothing is built twice.\n"
+		"Its release names the commit (LOCALVERSION=-gCOMMIT12), so every run says\n"
+		"which commit booted. Uncommitted changes are not built; a commit of them\n"
+		"that leaves the checkout as it is: schedlab vm build TREE $(git -C TREE stash create).\n"
+		"The kernel's own lines go to a log (a failed build prints its last lines and\n"
+		"its path); a terminal sees a line of what is built and for how long. Here\n"
+		"(2 CPUs) a first build of 6.1 took about 4.5 minutes, a one-file change 10 s.\n\n"
+		"Options:\n",
+	.tail = "\nExit status: 0 built (or found built), 1 the build failed, 2 bad input (not\n"
+		"a kernel tree, no such commit, a tool missing: its Debian package named),\n"
+		"130 interrupted (make and its compilers stopped, nothing cached).\n",
+};
+
+#define O(f) offsetof(struct vm_build_cmd_opts, f)
+static const struct opt_def vm_build_options[] = {
+	OPT_KBUILD(struct vm_build_cmd_opts, k),
+	{ .name = "quiet", .type = OPT_BOOL, .offset = O(quiet), .short_flag = 'q',
+	  .help = "no lines but errors and the image's path" },
+	OPT_HELP(struct vm_build_cmd_opts, help),
+	{ .name = NULL },
+};
+#undef O
+
+void vm_build_from(const struct vm_cmd_kbuild *k, struct vm_build *b)
+{
+	b->config = k->config;
+	b->items = k->items.v;
+	b->nitems = k->items.n;
+	b->vars = k->vars.v;
+	b->nvars = k->vars.n;
+}
+
+static int vm_cmd_build(int argc, char **argv)
+{
+	struct vm_build_cmd_opts c;
+	struct cmd_args a = { CMD_ARGS(vm_build_options, c), .help = &vm_build_help,
+			      .who = "vm build" };
+	struct vm_build b = { 0 };
+	struct vm_built out;
+	int first, rc, n;
+
+	first = cmd_parse(argc, argv, &a, &rc);
+	if (first < 0)
+		return rc;
+	n = argc - first;
+	if (n < 1 || n > 2) {
+		error("vm build: expected a kernel TREE and at most one COMMIT (usage: schedlab vm build TREE [COMMIT])");
+		return EXIT_USAGE;
+	}
+	vm_build_from(&c.k, &b);
+	b.tree = argv[first];
+	b.rev = n == 2 ? argv[first + 1] : NULL;
+	b.quiet = c.quiet;
+	rc = vm_build("vm build", &b, &out);
+	if (rc)
+		return rc;
+	if (out.cached && !c.quiet)
+		fprintf(stderr, "vm build: %.12s (%s) was built before (in %.0f s)\n",
+			out.commit, out.subject, out.build_s);
+	printf("%s\n", out.image);
+	vm_built_free(&out);
+	return EXIT_OK;
+}
+
 int cmd_vm(int argc, char **argv)
 {
 	struct vm_cmd_opts c;
@@ -178,9 +263,11 @@ int cmd_vm(int argc, char **argv)
 			error("vm config: expected no operand, got '%s'", argv[2]);
 			return EXIT_USAGE;
 		}
-		vm_config_fragment(stdout);
+		vm_config_fragment(stdout, 0);
 		return EXIT_OK;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "build"))
+		return vm_cmd_build(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "check-config")) {
 		if (argc != 3) {
 			error("vm check-config: expected one kernel configuration file (usage: schedlab vm check-config .config)");
@@ -189,7 +276,7 @@ int cmd_vm(int argc, char **argv)
 		return vm_config_check(argv[2]);
 	}
 	if (argc < 2 || (strcmp(argv[1], "run") && strcmp(argv[1], "root"))) {
-		error("vm: expected 'run', 'root', 'config' or 'check-config'%s%s%s (see 'schedlab vm --help')",
+		error("vm: expected 'run', 'root', 'build', 'config' or 'check-config'%s%s%s (see 'schedlab vm --help')",
 		      argc >= 2 ? ", got '" : "", argc >= 2 ? argv[1] : "",
 		      argc >= 2 ? "'" : "");
 		return EXIT_USAGE;

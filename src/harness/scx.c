@@ -27,20 +27,10 @@
 /* Whether file (a program's name) can be run, as execvp finds it. */
 static bool runnable(const char *file)
 {
-	const char *path = getenv("PATH");
-	char buf[PATH_MAX];
+	char *p = path_find(file);
 
-	if (strchr(file, '/'))
-		return !access(file, X_OK);
-	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-		size_t n = strcspn(p, ":");
-
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? p : ".", file);
-		if (!access(buf, X_OK))
-			return true;
-		p += n + (p[n] == ':');
-	}
-	return false;
+	free(p);
+	return p != NULL;
 }
 
 int scx_check(const char *who, const char *value, char ***argv)

@@ -61,29 +61,6 @@ static int stop_pending(void)
 	return sig;
 }
 
-/* gnuplot's path from PATH, or NULL. */
-static char *find_gnuplot(void)
-{
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL, *found = NULL;
-
-	if (!path || !*path)
-		return NULL;
-	copy = xstrdup(path);
-	for (dir = strtok_r(copy, ":", &save); dir && !found;
-	     dir = strtok_r(NULL, ":", &save)) {
-		char *p;
-
-		if (asprintf(&p, "%s/gnuplot", *dir ? dir : ".") < 0)
-			abort();
-		if (!access(p, X_OK))
-			found = p;
-		else
-			free(p);
-	}
-	free(copy);
-	return found;
-}
 
 /* Whether this gnuplot has the pngcairo terminal (else png). */
 static bool has_pngcairo(const char *gnuplot, const sigset_t *old)
@@ -124,7 +101,7 @@ int plot_open(struct plot_batch *b, bool png)
 
 	memset(b, 0, sizeof(*b));
 	b->png = png;
-	b->gnuplot = find_gnuplot();
+	b->gnuplot = path_find("gnuplot");
 	if (!b->gnuplot)
 		return 0;
 	stop_set(&set);

@@ -72,29 +72,13 @@ char *trace_default_dir(const char *db)
 	return xasprintf("%s.traces", db);
 }
 
-/* Whether prog (no '/') is an executable file in a directory of $PATH. */
+/* Whether prog is a program on $PATH. */
 static bool on_path(const char *prog)
 {
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL;
-	bool found = false;
+	char *p = path_find(prog);
 
-	if (strchr(prog, '/'))
-		return !access(prog, X_OK);
-	if (!path || !*path)
-		return false;
-	copy = xstrdup(path);
-	for (dir = strtok_r(copy, ":", &save); dir && !found;
-	     dir = strtok_r(NULL, ":", &save)) {
-		char full[PATH_MAX];
-		struct stat st;
-
-		snprintf(full, sizeof(full), "%s/%s", *dir ? dir : ".", prog);
-		found = !stat(full, &st) && S_ISREG(st.st_mode) &&
-			!access(full, X_OK);
-	}
-	free(copy);
-	return found;
+	free(p);
+	return p != NULL;
 }
 
 /* ---- a case's tracer ----------------------------------------------- */

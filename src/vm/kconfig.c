@@ -85,16 +85,17 @@ static const struct kopt kopts[] = {
 	{ "EXT4_FS", "a writable disk for a job that writes more than a tmpfs holds", 0 },
 };
 
-void vm_config_fragment(FILE *f)
+void vm_config_fragment(FILE *f, unsigned version)
 {
 	fputs("# schedlab's guest: tinyconfig (or defconfig) + kvm_guest.config + this\n"
 	      "# (scripts/kconfig/merge_config.sh); printed by `schedlab vm config`.\n", f);
 	for (size_t i = 0; i < ARRAY_SIZE(kopts); i++)
 		if (!kopts[i].until)
 			fprintf(f, "CONFIG_%s=y\n", kopts[i].name);
-	fputs("# kernels before 6.15 also need:\n", f);
+	if (!version)
+		fputs("# kernels before 6.15 also need:\n", f);
 	for (size_t i = 0; i < ARRAY_SIZE(kopts); i++)
-		if (kopts[i].until)
+		if (kopts[i].until && (!version || version <= kopts[i].until))
 			fprintf(f, "CONFIG_%s=y\n", kopts[i].name);
 }
 

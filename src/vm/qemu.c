@@ -51,20 +51,15 @@ const char *const vm_root_names[] = { "auto", "host", "minimal", NULL };
 const char *vm_qemu(void)
 {
 	static char found[PATH_MAX];
-	const char *path = getenv("PATH");
-	char *dup, *save = NULL;
+	char *p = path_find("qemu-system-x86_64");
 
-	dup = xstrdup(path && *path ? path : "/usr/bin:/bin");
-	for (char *d = strtok_r(dup, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		snprintf(found, sizeof(found), "%s/qemu-system-x86_64", d);
-		if (!access(found, X_OK)) {
-			free(dup);
-			return found;
-		}
+	if (!p) {
+		error("vm: qemu-system-x86_64 not found on PATH: install the Debian package qemu-system-x86");
+		return NULL;
 	}
-	free(dup);
-	error("vm: qemu-system-x86_64 not found on PATH: install the Debian package qemu-system-x86");
-	return NULL;
+	snprintf(found, sizeof(found), "%s", p);
+	free(p);
+	return found;
 }
 
 bool vm_kvm_usable(void)

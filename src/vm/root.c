@@ -242,25 +242,6 @@ static int add_program(struct root *r, const char *host, const char *guest,
 	return rc;
 }
 
-/* The program called name on PATH (or the absolute name): its path. */
-static char *on_path(const char *name)
-{
-	const char *path = getenv("PATH");
-	char *dup, *save = NULL, p[PATH_MAX];
-
-	if (strchr(name, '/'))
-		return access(name, X_OK) ? NULL : xstrdup(name);
-	dup = xstrdup(path && *path ? path : "/usr/sbin:/usr/bin:/sbin:/bin");
-	for (char *d = strtok_r(dup, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		snprintf(p, sizeof(p), "%s/%s", d, name);
-		if (!access(p, X_OK)) {
-			free(dup);
-			return xstrdup(p);
-		}
-	}
-	free(dup);
-	return NULL;
-}
 
 /* The programs the job's external workloads start, into the root. */
 static int add_job_programs(struct root *r, const struct plan *pl, bool check_only,
@@ -274,7 +255,7 @@ static int add_job_programs(struct root *r, const struct plan *pl, bool check_on
 			if (strcmp(p.cases[i].wl->name, workload_programs[w].workload))
 				continue;
 			for (const char *const *pr = workload_programs[w].programs; *pr && !rc; pr++) {
-				char *at = on_path(*pr);
+				char *at = path_find(*pr);
 
 				if (!at)
 					rc = error("%s: [%s] runs %s, which this host lacks (install the Debian package that has it): the guest's programs come from the host",
@@ -427,7 +408,7 @@ char *vm_root(const struct plan *p, const struct vm_opts *o)
 
 	if (!cache)
 		return NULL;
-	busybox = on_path("busybox");
+	busybox = path_find("busybox");
 	if (!busybox) {
 		error("vm: busybox not found: the guest's shell and tools are busybox's (install the Debian package busybox-static)");
 		return NULL;

@@ -172,11 +172,50 @@ void vm_console_tail(const char *console, int n);
 /* Whether the console says the guest's kernel ran out of memory. */
 bool vm_console_oom(const char *console);
 
-/* The kernel configuration the guest needs, as a fragment on f. */
-void vm_config_fragment(FILE *f);
+/* The kernel configuration the guest needs, as a fragment on f; for a
+ * kernel of version (major * 100 + minor), only its options (0: all). */
+void vm_config_fragment(FILE *f, unsigned version);
 /* Which of it the .config at path lacks, and what each costs, on
  * stdout: 0 none, 1 some, 2 bad input (after error()). */
 int vm_config_check(const char *path);
+
+/*
+ * A kernel built from a commit of a git tree for the guest (vm/build.c):
+ * a worktree and an out-of-tree build folder (O=) schedlab owns, one
+ * per tree, reused from commit to commit; the configuration tinyconfig
+ * (or config) + kvm_guest.config + the guest's fragment + items; the
+ * image cached by commit, configuration, compiler and make variables.
+ */
+struct vm_build {
+	const char *tree;	/* a kernel tree's git repository */
+	const char *rev;	/* a commit of it; NULL: HEAD */
+	const char *config;	/* a .config to start from; NULL: tinyconfig */
+	const char *const *items;	/* CONFIG_X=y|m|n|VALUE, added last */
+	size_t nitems;
+	const char *const *vars;	/* make's VAR=VALUE (LLVM=1, CC=clang) */
+	size_t nvars;
+	bool quiet;		/* no progress, no notes: errors only */
+};
+
+struct vm_built {
+	char commit[41];
+	char *subject;		/* the commit's first line */
+	char *image;		/* the bzImage, in the cache */
+	double build_s;		/* the seconds its build took */
+	bool cached;		/* built before: nothing was built now */
+};
+
+/*
+ * Builds b's commit (or finds it built): 0 with *out filled, 1 the
+ * build failed (the log's last lines and its path said), 2 bad input
+ * (not a kernel tree, no such commit, a tool missing: named with its
+ * Debian package) after error(), 130 interrupted (nothing left running,
+ * no image cached). who names the command in messages.
+ */
+int vm_build(const char *who, const struct vm_build *b, struct vm_built *out);
+void vm_built_free(struct vm_built *out);
+/* A make variable or a config item checked: -1 after error(). */
+int vm_build_check_args(const char *who, const struct vm_build *b);
 
 /* The cache folder (created), or NULL after error(): $SCHEDLAB_VM_CACHE,
  * else $XDG_CACHE_HOME/schedlab/vm, else ~/.cache/schedlab/vm. */

@@ -19,23 +19,10 @@
 
 bool ext_on_path(const char *prog)
 {
-	const char *path = getenv("PATH");
-	char buf[PATH_MAX];
+	char *p = path_find(prog);
 
-	if (strchr(prog, '/'))
-		return access(prog, X_OK) == 0;
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	while (*path) {
-		size_t n = strcspn(path, ":");
-
-		if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)n,
-			     n ? path : ".", prog) < (int)sizeof(buf) &&
-		    access(buf, X_OK) == 0)
-			return true;
-		path += n + (path[n] == ':');
-	}
-	return false;
+	free(p);
+	return p != NULL;
 }
 
 int ext_need(const char *workload, const char *prog, const char *package)

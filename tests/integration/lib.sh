@@ -538,3 +538,63 @@ readable() {
 	bad=$(grep -noiE '(^|[^a-z_])[+-]?(nan|inf)([^a-z_]|$)|\{"[a-z_]+":|\{&quot;[a-z_]+&quot;:|\[\[|[0-9]\.[0-9]{10,}' <<<"$2" | head -n 5) || true
 	[ -z "$bad" ] || fail "$1: unreadable numbers (line:match): $bad"
 }
+
+# fake_ktree DIR: a git repository that builds like a kernel tree as
+# schedlab drives it (make -C DIR O=OUT tinyconfig | olddefconfig |
+# bzImage, a Makefile with VERSION and PATCHLEVEL, arch/x86/boot,
+# kernel/configs/kvm_guest.config) in a second, not ten minutes:
+# tinyconfig writes two lines; olddefconfig drops CONFIG_DROPME (as if
+# what it depends on were not set); bzImage "compiles" each kernel/*.c
+# whose copy in OUT is older (make's own rule: a step rebuilds only what
+# it changed, each said as "  CC      kernel/X.o"), says LOCALVERSION,
+# fails when the tree has a file BROKEN, runs a "compiler" for 30 s
+# ("sleep 31.7") when it has SLOW, and makes OUT/arch/x86/boot/bzImage a
+# copy of the file the tree's `image` names (a real kernel image, or
+# any file). The first commit is in; $ktree_first is its hash.
+fake_ktree() {
+	local d=$1
+	mkdir -p "$d/arch/x86/boot" "$d/kernel/configs"
+	cat >"$d/Makefile" <<'MK'
+# a stand-in for a kernel tree's Makefile (tests/integration/lib.sh)
+VERSION = 6
+PATCHLEVEL = 1
+SUBLEVEL = 0
+srctree := $(CURDIR)
+O ?= .
+SRCS := $(wildcard $(srctree)/kernel/*.c)
+OBJS := $(patsubst $(srctree)/%.c,$(O)/%.o,$(SRCS))
+
+tinyconfig:
+	@mkdir -p $(O) && printf 'CONFIG_TINY=y\n# CONFIG_64BIT is not set\n' >$(O)/.config
+
+olddefconfig:
+	@grep -v '^CONFIG_DROPME=' $(O)/.config >$(O)/.config.new; mv $(O)/.config.new $(O)/.config
+
+$(O)/%.o: $(srctree)/%.c
+	@mkdir -p $(dir $@); echo "  CC      $*.o"; cp $< $@
+
+bzImage: $(OBJS)
+	@echo "  LOCALVERSION $(LOCALVERSION)"
+	@if [ -e $(srctree)/SLOW ]; then sleep 31.7; fi
+	@if [ -e $(srctree)/BROKEN ]; then echo "kernel/broken.c:1: error: it is broken"; exit 1; fi
+	@mkdir -p $(O)/arch/x86/boot; cp "$$(cat $(srctree)/image)" $(O)/arch/x86/boot/bzImage
+	@echo "Kernel: arch/x86/boot/bzImage is ready"
+
+.PHONY: tinyconfig olddefconfig bzImage
+MK
+	echo "# x86" >"$d/arch/x86/boot/Makefile"
+	echo "CONFIG_HYPERVISOR_GUEST=y" >"$d/kernel/configs/kvm_guest.config"
+	echo "int a;" >"$d/kernel/a.c"
+	echo "int b;" >"$d/kernel/b.c"
+	echo "${2:-$d/Makefile}" >"$d/image"
+	git -C "$d" init -q -b main
+	ktree_commit "$d" "first"
+	ktree_first=$(git -C "$d" rev-parse HEAD)
+}
+
+# ktree_commit DIR SUBJECT: everything in DIR committed.
+ktree_commit() {
+	git -C "$1" add -A
+	GIT_CONFIG_GLOBAL=/dev/null git -C "$1" -c user.name=t -c user.email=t@t.invalid \
+		commit -q -m "$2"
+}
