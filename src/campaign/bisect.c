@@ -284,6 +284,15 @@ static int build(struct campaign *c, struct store *st, const char *db,
 
 	if (x->built)
 		return 0;
+	if (c->vm && !*b->build) {	/* schedlab builds it, in its own clone */
+		rc = campaign_vm_build(c, s, b->repo, x->commit);
+		if (rc == EXIT_USAGE || rc == 130)
+			return rc == 130 ? 130 : 2;
+		if (rc)
+			return 1;
+		x->built = true;
+		return campaign_save(st, c, false) ? 2 : 0;
+	}
 	rc = git_out(b->repo, &out, co);
 	if (rc) {
 		rc = git_failed(c, st, "git checkout of the commit to build", rc, out);
@@ -321,7 +330,8 @@ static int boot(struct campaign *c, struct store *st, const char *db,
 	*again = false;
 	if (rc == 1 && p) {
 		free(p->why);
-		p->why = xstrdup("its build command failed");
+		p->why = xstrdup(*c->bisect->build ? "its build command failed" :
+				 "its kernel did not build");
 		*again = true;
 		return decide(c, st, p, "skip");
 	}

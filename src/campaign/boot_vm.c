@@ -257,3 +257,63 @@ void campaign_vm_argv_free(char **argv)
 		free(argv[i]);
 	free(argv);
 }
+
+/* c->kbuild's texts as vm_build() takes them: arrays of b's (free()). */
+static void kbuild_of(const struct campaign *c, struct vm_build *b)
+{
+	json_t *items = json_object_get(c->kbuild, "items");
+	json_t *vars = json_object_get(c->kbuild, "vars");
+	const char **v;
+
+	b->config = json_string_value(json_object_get(c->kbuild, "config"));
+	v = xcalloc(json_array_size(items) + 1, sizeof(*v));
+	for (size_t i = 0; i < json_array_size(items); i++)
+		if (json_string_value(json_array_get(items, i)))
+			v[b->nitems++] = json_string_value(json_array_get(items, i));
+	b->items = v;
+	v = xcalloc(json_array_size(vars) + 1, sizeof(*v));
+	for (size_t i = 0; i < json_array_size(vars); i++)
+		if (json_string_value(json_array_get(vars, i)))
+			v[b->nvars++] = json_string_value(json_array_get(vars, i));
+	b->vars = v;
+}
+
+int campaign_vm_build(struct campaign *c, unsigned s, const char *tree,
+		      const char *rev)
+{
+	struct camp_state *x = &c->states[s];
+	struct vm_build b = { .tree = tree, .rev = x->commit ? x->commit : rev };
+	struct vm_built out;
+	char who[128];
+	int rc;
+
+	kbuild_of(c, &b);
+	snprintf(who, sizeof(who), "campaign %s: state %s", c->name, x->name);
+	rc = vm_build(who, &b, &out);
+	free((void *)b.items);
+	free((void *)b.vars);
+	if (rc)
+		return rc;
+	free(x->kernel);
+	x->kernel = out.image;
+	out.image = NULL;
+	if (!x->commit)
+		x->commit = xstrdup(out.commit);
+	x->build_s = out.build_s;
+	printf("campaign %s: state %s is %.12s (%s), %s in %.0f s: %s\n", c->name, x->name,
+	       out.commit, out.subject, out.cached ? "built before" : "built", out.build_s,
+	       x->kernel);
+	vm_built_free(&out);
+	return 0;
+}
+
+void campaign_vm_state_build(const struct camp_state *s)
+{
+	if (!s->build_s && !s->tree)
+		return;
+	printf("    ");
+	if (s->tree)
+		printf("tree %s@%s: ", s->tree, s->rev);
+	printf("commit %.12s, its kernel built in %.0f s\n", s->commit ? s->commit : "?",
+	       s->build_s);
+}

@@ -83,13 +83,17 @@ json_t *campaign_to_json(const struct campaign *c)
 	char seed[24];
 
 	for (size_t i = 0; i < c->nstates; i++)
-		json_array_append_new(states, json_pack("{s:s, s:s*, s:s*, s:b, s:s*, s:s*}",
+		json_array_append_new(states, json_pack("{s:s, s:s*, s:s*, s:b, s:s*, s:s*,"
+							" s:s*, s:s*, s:f}",
 				      "name", c->states[i].name,
 				      "check", c->states[i].check,
 				      "commit", c->states[i].commit,
 				      "built", c->states[i].built,
 				      "kernel", c->states[i].kernel,
-				      "append", c->states[i].append));
+				      "append", c->states[i].append,
+				      "tree", c->states[i].tree,
+				      "rev", c->states[i].rev,
+				      "build_s", c->states[i].build_s));
 	for (size_t i = 0; i < c->nboots; i++)
 		json_array_append_new(boots, boot_json(c, &c->boots[i]));
 	snprintf(seed, sizeof(seed), "%" PRIu64, c->seed);
@@ -108,6 +112,8 @@ json_t *campaign_to_json(const struct campaign *c)
 		json_object_set_new(doc, "bisect", bisect_json(c));
 	if (doc && c->vm)
 		json_object_set_new(doc, "vm", campaign_vm_json(c->vm));
+	if (doc && c->kbuild)
+		json_object_set(doc, "kbuild", c->kbuild);
 	return doc;
 }
 
@@ -146,12 +152,13 @@ static int from_states(const json_t *states, struct campaign *c)
 	c->states = xcalloc(json_array_size(states) + 1, sizeof(*c->states));
 	json_array_foreach(states, i, s) {
 		const char *name = NULL, *check = NULL, *commit = NULL;
-		const char *kernel = NULL, *append = NULL;
+		const char *kernel = NULL, *append = NULL, *tree = NULL, *rev = NULL;
 		int built = 0;
 
-		if (json_unpack(s, "{s:s, s?s, s?s, s?b, s?s, s?s}", "name", &name,
+		if (json_unpack(s, "{s:s, s?s, s?s, s?b, s?s, s?s, s?s, s?s, s?F}", "name", &name,
 				"check", &check, "commit", &commit, "built", &built,
-				"kernel", &kernel, "append", &append))
+				"kernel", &kernel, "append", &append, "tree", &tree,
+				"rev", &rev, "build_s", &c->states[i].build_s))
 			return -1;
 		/* the name and commit reach the commands as variables and
 		 * git's arguments: only what start and git bisect make */
@@ -166,6 +173,8 @@ static int from_states(const json_t *states, struct campaign *c)
 		c->states[i].check = check ? xstrdup(check) : NULL;
 		c->states[i].commit = commit ? xstrdup(commit) : NULL;
 		c->states[i].built = built;
+		c->states[i].tree = tree ? xstrdup(tree) : NULL;
+		c->states[i].rev = rev ? xstrdup(rev) : NULL;
 		c->nstates++;
 	}
 	return c->nstates >= 2 ? 0 : -1;
@@ -292,6 +301,8 @@ int campaign_from_json(const json_t *doc, struct campaign *c)
 	if (from_bisect(json_object_get(doc, "bisect"), c) ||
 	    campaign_vm_from_json(json_object_get(doc, "vm"), c))
 		goto bad;
+	if (json_is_object(json_object_get(doc, "kbuild")))
+		c->kbuild = json_incref(json_object_get(doc, "kbuild"));
 	return 0;
 bad:
 	campaign_free(c);
@@ -335,8 +346,12 @@ void campaign_free(struct campaign *c)
 		free(c->states[i].commit);
 		free(c->states[i].kernel);
 		free(c->states[i].append);
+		free(c->states[i].tree);
+		free(c->states[i].rev);
 	}
 	campaign_vm_free(c);
+	json_decref(c->kbuild);
+	c->kbuild = NULL;
 	known_free(c);
 	if (c->bisect) {
 		for (size_t i = 0; i < c->bisect->nsteps; i++)

@@ -92,8 +92,12 @@ struct camp_state {
 	char *check;		/* shell command, exit 0 in this state; NULL */
 	char *kernel;		/* VM: its kernel image; NULL (bisect: built) */
 	char *append;		/* VM: its kernel command line's additions; NULL */
-	char *commit;		/* bisect: the commit it is (full hash); NULL */
+	char *commit;		/* bisect: the commit it is (full hash); VM
+				 * A/B of a tree: the commit rev named; NULL */
 	bool built;		/* bisect: its build command succeeded */
+	char *tree, *rev;	/* VM A/B: the kernel tree and the commit as
+				 * named (TREE@REV), built by schedlab; NULL */
+	double build_s;		/* a kernel schedlab built: its build's time */
 };
 
 /* A bisect step's call, written before git is told it (marking) and
@@ -172,6 +176,8 @@ struct camp_vm {
 struct campaign {
 	char *name, *job, *hook;
 	struct camp_vm *vm;	/* boots in qemu; NULL: a hook's */
+	json_t *kbuild;		/* VM states that are commits, built by
+				 * schedlab: {config, items, vars}; NULL */
 	struct camp_state *states;
 	size_t nstates;
 	unsigned max_boots, block, deadline_s;
@@ -314,6 +320,15 @@ char *campaign_vm_kernel(const struct campaign *c, unsigned s);
  * saying what it lacks. */
 int campaign_vm_image_env(const struct campaign *c, unsigned s);
 int campaign_vm_image_check(const struct campaign *c, unsigned s);
+/* State s's kernel built by schedlab (vm/build.c) from the commit
+ * tree@rev names (s's commit where it has one), with c->kbuild's
+ * options: its image, commit and build time in the state. 0, 1 the
+ * build failed, 2 bad input, 130 interrupted (vm_build()'s codes). */
+int campaign_vm_build(struct campaign *c, unsigned s, const char *tree,
+		      const char *rev);
+/* The state's kernel tree, commit and build time, on one line of
+ * status (nothing when schedlab did not build it). */
+void campaign_vm_state_build(const struct camp_state *s);
 
 /*
  * --max-boots when not given (campaign/budget.c): from this host's noise

@@ -32,8 +32,8 @@ static int bisect_check(const struct campaign_opts *o, int n, char **ops)
 			     o->design >= 0 ? "design" : "block");
 	if (!o->repo || !o->good || !o->bad)
 		return error("campaign bisect: --repo DIR, --good COMMIT and --bad COMMIT are required");
-	if (!o->build || !*o->build)
-		return error("campaign bisect: --build CMD is required: the command that builds and installs $SCHEDLAB_COMMIT");
+	if (!o->vm && (!o->build || !*o->build))
+		return error("campaign bisect: --build CMD is required: the command that builds and installs $SCHEDLAB_COMMIT (with --vm, schedlab builds each commit itself unless --build is given)");
 	if (!o->vm && (!o->hook || !*o->hook))
 		return error("campaign bisect: --hook CMD is required: the command that boots the machine into $SCHEDLAB_COMMIT (or --vm, to boot the images the build leaves at $SCHEDLAB_IMAGE in qemu from here)");
 	return 0;
@@ -75,7 +75,8 @@ static int bisect_make(const struct campaign_opts *o, char **ops,
 	char good[41], bad[41], repo[PATH_MAX];
 	struct camp_bisect *b;
 
-	if (campaign_vm_opts(o, "campaign bisect", c))
+	if (campaign_vm_opts(o, "campaign bisect", c) ||
+	    campaign_kbuild_opts(o, "campaign bisect", c))
 		return -1;
 	if (bisect_validate(o->repo, o->good, o->bad, good, bad))
 		return -1;
@@ -98,7 +99,7 @@ static int bisect_make(const struct campaign_opts *o, char **ops,
 	c->status = xstrdup("running");
 	b = c->bisect = xcalloc(1, sizeof(*b));
 	b->repo = xstrdup(repo);
-	b->build = xstrdup(o->build);
+	b->build = xstrdup(o->build ? o->build : "");	/* "": vm build's */
 	b->max_refs_opt = o->max_refs;
 	b->max_refs = o->max_refs ? o->max_refs : BISECT_MAX_REFS;
 	b->max_step_opt = o->max_step;
@@ -130,11 +131,15 @@ static void step_line(const struct campaign *c, size_t i)
 		      campaign_since(p->started);
 
 	/* a step of a campaign that stopped is not measuring any more */
-	printf("  step %-2zu %-12s %2u runs  %-9s %6.0f s  %s\n", i + 1,
+	printf("  step %-2zu %-12s %2u runs  %-9s %6.0f s  %s", i + 1,
 	       c->states[p->state].name, bisect_runs_of(c, p->state),
 	       *p->call ? p->call : !running ? "no call" :
 	       p->phase == BIS_MEASURING ? "measuring" : "?",
 	       secs > 0 ? secs : 0, p->why ? p->why : "");
+	if (c->states[p->state].build_s > 0)
+		printf("%s(its kernel built in %.0f s)", p->why ? " " : "",
+		       c->states[p->state].build_s);
+	putchar('\n');
 }
 
 /* Whether a step is still measuring in a running campaign. */
@@ -158,6 +163,10 @@ void campaign_bisect_status(const struct campaign *c)
 	printf("  repo %s: good %.12s %u runs, bad %.12s %u runs (labels %s/good, %s/bad)\n",
 	       b->repo, c->states[0].commit, bisect_runs_of(c, 0),
 	       c->states[1].commit, bisect_runs_of(c, 1), c->name, c->name);
+	if (c->vm && !*b->build)
+		printf("  each commit's kernel built by schedlab (vm build)%s: good's in %.0f s, bad's in %.0f s\n",
+		       c->kbuild ? " with the campaign's --config, --configitem, --make" : "",
+		       c->states[0].build_s, c->states[1].build_s);
 	if (b->gated)
 		printf("  bad/good %.3f (the headline's ratio), run-to-run noise %.1f%%: a step takes about %u rounds of 3 boots, at most %u; about %u boots more for the %u steps git has left\n",
 		       exp(b->distance), 100 * b->noise, b->plan, b->max_step,

@@ -12,6 +12,7 @@
  *   campaign abort NAME         stop it; resume then does nothing
  */
 #include <limits.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,10 +32,11 @@
 #define O(f) offsetof(struct campaign_opts, f)
 static const struct opt_def campaign_options[] = {
 	{ .name = "state", .type = OPT_LIST, .offset = O(states), .arg = "NAME[:CHECK]",
-	  .help = "start: a state of the A/B, 2 to 16 of them, the first the baseline; CHECK, a shell command that exits 0 when the machine is in it (e.g. test \"$(uname -r)\" = 6.9.0-a); with --vm, NAME:KERNEL [ARGS]: a kernel image and what its command line adds" },
+	  .help = "start: a state of the A/B, 2 to 16 of them, the first the baseline; CHECK, a shell command that exits 0 when the machine is in it (e.g. test \"$(uname -r)\" = 6.9.0-a); with --vm, NAME:KERNEL [ARGS] - a kernel image, or TREE@COMMIT, a commit of a kernel tree schedlab builds (vm build) - and what its command line adds" },
 	{ .name = "vm", .type = OPT_BOOL, .offset = O(vm),
-	  .help = "start, bisect: each boot a VM (qemu) of the state's kernel image, driven from here; no hook (bisect: the build leaves the image at $SCHEDLAB_IMAGE)" },
+	  .help = "start, bisect: each boot a VM (qemu) of the state's kernel, driven from here; no hook (bisect: each commit built by schedlab as vm build does, or by --build, which leaves the image at $SCHEDLAB_IMAGE)" },
 	OPT_VM_SHAPE(struct campaign_opts, vmo),
+	OPT_KBUILD(struct campaign_opts, kb),
 	{ .name = "hook", .type = OPT_STRING, .offset = O(hook), .arg = "CMD",
 	  .help = "start, bisect: the shell command that moves the machine to $SCHEDLAB_STATE (e.g. grub-reboot \"$SCHEDLAB_STATE\" && reboot; bisect: to the kernel of $SCHEDLAB_COMMIT)" },
 	{ .name = "max-boots", .type = OPT_UINT, .offset = O(max_boots),
@@ -112,20 +114,57 @@ static void campaign_usage(FILE *f)
 		"called, a boot follows.\n");
 }
 
+/* A kernel that is TREE@REV (no file of that name, a folder before the
+ * '@'): the tree (absolute) and the commit as named into s. 1 when it
+ * is, 0 when not, -1 after error(). */
+static int parse_tree_state(const char *arg, const char *kernel, struct camp_state *s)
+{
+	const char *at = strrchr(kernel, '@');
+	char *dir, real[PATH_MAX];
+	struct stat st;
+
+	if (!stat(kernel, &st) && S_ISDIR(st.st_mode))
+		return error("campaign start: --state '%s': %s is a folder: a commit of a kernel tree is TREE@COMMIT (%s@HEAD)",
+			     arg, kernel, kernel);
+	if (!at || !stat(kernel, &st))
+		return 0;
+	dir = strndup(kernel, (size_t)(at - kernel));
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		free(dir);
+		return 0;
+	}
+	if (!at[1] || !realpath(dir, real)) {
+		free(dir);
+		return error("campaign start: --state '%s': TREE@COMMIT names a commit after the '@'", arg);
+	}
+	free(dir);
+	s->tree = xstrdup(real);
+	s->rev = xstrdup(at + 1);
+	return 1;
+}
+
 /* NAME:KERNEL [ARGS] into s (--vm); -1 after error(). */
 static int parse_vm_state(const char *arg, struct camp_state *s)
 {
 	const char *colon = strchr(arg, ':'), *img, *sp;
+	char *kernel;
+	int tree;
 
 	if (!colon || !colon[1])
-		return error("campaign start: --state '%s': with --vm a state is NAME:KERNEL [ARGS], a kernel image and what its command line adds",
+		return error("campaign start: --state '%s': with --vm a state is NAME:KERNEL [ARGS] or NAME:TREE@COMMIT [ARGS], a kernel image or a commit of a kernel tree and what its command line adds",
 			     arg);
 	img = colon + 1;
 	sp = strchr(img, ' ');
-	s->kernel = sp ? strndup(img, (size_t)(sp - img)) : xstrdup(img);
+	kernel = sp ? strndup(img, (size_t)(sp - img)) : xstrdup(img);
 	while (sp && *sp == ' ')
 		sp++;
 	s->append = sp && *sp ? xstrdup(sp) : NULL;
+	tree = parse_tree_state(arg, kernel, s);
+	if (tree) {
+		free(kernel);
+		return tree < 0 ? -1 : 0;
+	}
+	s->kernel = kernel;
 	if (vm_kernel_check("campaign start", s->kernel))
 		return -1;
 	return 0;
@@ -181,6 +220,73 @@ int campaign_vm_opts(const struct campaign_opts *o, const char *who,
 	return 0;
 }
 
+int campaign_kbuild_opts(const struct campaign_opts *o, const char *who,
+			 struct campaign *c)
+{
+	struct vm_build b = { 0 };
+	char real[PATH_MAX];
+	json_t *items, *vars;
+
+	vm_build_from(&o->kb, &b);
+	if (!o->kb.config && !b.nitems && !b.nvars)
+		return 0;
+	if (!o->vm || (o->build && *o->build))
+		return error("%s: --config, --configitem and --make are how schedlab builds a kernel tree's commits: with --vm%s",
+			     who, o->build ? ", and without --build" : "");
+	if (vm_build_check_args(who, &b))
+		return -1;
+	if (o->kb.config && !realpath(o->kb.config, real))
+		return error_errno("%s: option --config: '%s'", who, o->kb.config);
+	items = json_array();
+	vars = json_array();
+	for (size_t i = 0; i < b.nitems; i++)
+		json_array_append_new(items, json_string(b.items[i]));
+	for (size_t i = 0; i < b.nvars; i++)
+		json_array_append_new(vars, json_string(b.vars[i]));
+	c->kbuild = json_pack("{s:s*, s:o, s:o}", "config", o->kb.config ? real : NULL,
+			      "items", items, "vars", vars);
+	return 0;
+}
+
+/* Whether the store has a campaign of c's name already. */
+static bool name_taken(const struct campaign *c, const char *db)
+{
+	struct store *st;
+	json_t *doc = NULL;
+	int rc;
+
+	if (store_missing(db) || !(st = store_open_ro(db)))
+		return false;
+	rc = store_campaign_get(st, c->name, &doc);
+	json_decref(doc);
+	store_close(st);
+	return rc == 1;
+}
+
+/* Each state that is a tree's commit built (once: the cache's after):
+ * 0, else vm_build()'s exit status. A name taken is said first, not
+ * after minutes of building. */
+static int build_states(struct campaign *c, const char *db)
+{
+	bool trees = false;
+
+	for (size_t i = 0; i < c->nstates; i++)
+		trees |= c->states[i].tree != NULL;
+	if (trees && name_taken(c, db))
+		return error("campaign start: a campaign '%s' exists in %s (campaign status %s)",
+			     c->name, db, c->name), EXIT_USAGE;
+	for (size_t i = 0; i < c->nstates; i++) {
+		int rc = c->states[i].tree ?
+			 campaign_vm_build(c, (unsigned)i, c->states[i].tree, c->states[i].rev) : 0;
+
+		if (rc)
+			return rc;
+		if (c->states[i].tree && vm_kernel_check("campaign start", c->states[i].kernel))
+			return EXIT_RUN_FAILED;
+	}
+	return 0;
+}
+
 static int start_check(const struct campaign_opts *o, int n, char **ops,
 		       struct campaign *c)
 {
@@ -204,7 +310,8 @@ static int start_check(const struct campaign_opts *o, int n, char **ops,
 				return error("campaign start: --state '%s' is given twice",
 					     c->states[i].name);
 	}
-	if (opt_parse_percent("campaign start", "threshold", o->threshold, 0, 1000, &c->threshold))
+	if (opt_parse_percent("campaign start", "threshold", o->threshold, 0, 1000, &c->threshold) ||
+	    campaign_kbuild_opts(o, "campaign start", c))
 		return -1;
 	c->job = campaign_job_spec(ops[1]);
 	return c->job ? 0 : -1;
@@ -220,6 +327,9 @@ static int cmd_start(const struct campaign_opts *o, const char *db, int n,
 	if (start_check(o, n, ops, &c))
 		goto out;
 	c.name = xstrdup(ops[0]);
+	if ((rc = build_states(&c, db)))
+		goto out;
+	rc = EXIT_USAGE;
 	c.hook = xstrdup(o->hook ? o->hook : "");
 	c.max_boots = o->max_boots;	/* 0: the planner's, once the store is open */
 	c.design = o->design == CAMP_BLOCKS ? CAMP_BLOCKS : CAMP_PAIRS;
@@ -254,6 +364,7 @@ static void status_text(const struct campaign *c, struct store *st)
 			       c->states[s].append ? " " : "",
 			       c->states[s].append ? c->states[s].append : "");
 		putchar('\n');
+		campaign_vm_state_build(&c->states[s]);
 		campaign_vm_kernel_said(c, st, (unsigned)s);
 	}
 	if (c->vm)

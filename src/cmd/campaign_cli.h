@@ -24,12 +24,17 @@ struct campaign_opts {
 	/* --vm: boots in qemu, the machine's shape */
 	bool vm;
 	struct vm_cmd_shape vmo;
+	struct vm_cmd_kbuild kb;	/* how a tree's commits are built */
 	bool help;
 };
 
 /* With --vm: c->vm from o's shape options (checked). -1 after error(). */
 int campaign_vm_opts(const struct campaign_opts *o, const char *who,
 		     struct campaign *c);
+/* With --vm: c->kbuild from o's build options (checked; their --config
+ * made absolute, for a resume from anywhere). -1 after error(). */
+int campaign_kbuild_opts(const struct campaign_opts *o, const char *who,
+			 struct campaign *c);
 
 /* campaign bisect NAME JOBFILE ...: its exit status. */
 int campaign_bisect_start(const struct campaign_opts *o, const char *db, int n,

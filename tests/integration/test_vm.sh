@@ -888,3 +888,97 @@ test_vm_bare_metal_lost_kernel() {
 	expect_match "resume's exit" "bm: resume exited 1" "$(cat "$bm_con")"
 	bm_runs_once
 }
+
+# States that are commits of a kernel tree (TREE@COMMIT, built by
+# schedlab as vm build does: lib.sh's fake_ktree, whose "build" copies
+# the kernel image its file `image` names): each built once, its boots
+# of its own image (the release its runs record), a state's command-line
+# addition kept, its commit and build time in status; a second campaign
+# of the same commits builds nothing.
+test_vm_campaign_of_tree_commits() {
+	vm_needs
+	command -v flex >/dev/null && command -v bison >/dev/null ||
+		skip "no flex or bison (tools/deps.sh installs what vm build asks for)"
+	fake_ktree "$tmp/linux" "$K1"
+	echo "$K2" >"$tmp/linux/image"
+	ktree_commit "$tmp/linux" "the second kernel"
+	local second
+	second=$(git -C "$tmp/linux" rev-parse HEAD)
+	run_sl campaign start kt "$tmp/tiny.job" --db "$DB" --vm --cpus 1 --accel tcg \
+		--state "a:$tmp/linux@$ktree_first" --state "b:$tmp/linux@main schedlab_state=b" \
+		--max-boots 2 --seed 3
+	expect_match "campaign start ($err)" "^(0|1|125)$" "$rc"
+	expect_match "a built" "state a is ${ktree_first:0:12} \\(first\\), built in" "$out"
+	expect_match "b built" "state b is ${second:0:12} \\(the second kernel\\), built in" "$out"
+	expect_eq "a's runs" 1 "$("$SCHEDLAB" list runs --db "$DB" --format json | jq '[.[] | select(.label == "kt/a")] | length')"
+	expect_eq "b's runs" 1 "$("$SCHEDLAB" list runs --db "$DB" --format json | jq '[.[] | select(.label == "kt/b")] | length')"
+	local doc
+	doc=$("$SCHEDLAB" export kt/a --db "$DB")
+	expect_eq "a's kernel" "$R1" "$(jval "$doc" '.environment.kernel.release.value')"
+	doc=$("$SCHEDLAB" export kt/b --db "$DB")
+	expect_eq "b's kernel" "$R2" "$(jval "$doc" '.environment.kernel.release.value')"
+	expect_match "b's command line" "schedlab_state=b" "$(jval "$doc" '.environment.kernel.cmdline.value')"
+	run_sl campaign status kt --db "$DB"
+	expect_match "a's tree and commit" "tree $tmp/linux@$ktree_first: commit ${ktree_first:0:12}, its kernel built in [0-9]+ s" "$out"
+	expect_match "b's" "tree $tmp/linux@main: commit ${second:0:12}, its kernel built in [0-9]+ s" "$out"
+	run_sl campaign start kt2 "$tmp/tiny.job" --db "$DB" --vm --cpus 1 --accel tcg \
+		--state "a:$tmp/linux@$ktree_first" --state "b:$tmp/linux@main" --max-boots 2
+	expect_match "the same commits again: built before" "state a is .*built before" "$out"
+	# bad input: before any build or boot
+	run_sl campaign start kt3 "$tmp/tiny.job" --db "$DB" --vm \
+		--state "a:$tmp/linux@nope" --state "b:$tmp/linux@main"
+	expect_eq "no such commit" 2 "$rc"
+	expect_match "its message" "has no commit 'nope'" "$err"
+	run_sl campaign start kt "$tmp/tiny.job" --db "$DB" --vm \
+		--state "a:$tmp/linux@main" --state "b:$tmp/linux@main~1"
+	expect_eq "a name taken" 2 "$rc"
+	expect_match "said before building" "a campaign 'kt' exists" "$err"
+	run_sl campaign start kt4 "$tmp/tiny.job" --db "$DB" --vm \
+		--state "a:$tmp/linux" --state "b:$tmp/linux@main"
+	expect_eq "a tree without a commit" 2 "$rc"
+	expect_match "its message" "is a folder: a commit of a kernel tree is TREE@COMMIT" "$err"
+	run_sl campaign start kt5 "$tmp/tiny.job" --db "$DB" --vm --configitem PREEMPT=y \
+		--state "a:$tmp/linux@main" --state "b:$tmp/linux@main~1"
+	expect_eq "a bad item" 2 "$rc"
+	expect_no_qemu
+}
+
+# A bisect in VMs with no --build: schedlab builds each commit. The
+# fake tree's first commit boots $K1, the others $K2, and the job sleeps
+# 0.5 s a run under $R2 (the kernel that booted, nothing else, decides);
+# the 2nd commit does not build: skipped, only it and the 3rd are left,
+# and the bisect says so. Naming a commit across real builds and boots:
+# bench/vm-kernel-tree.sh.
+test_vm_bisect_builds_commits() {
+	vm_needs
+	[ "$K1" != "$K2" ] || skip "one kernel in $KDIR: the bisect needs two that differ"
+	command -v flex >/dev/null && command -v bison >/dev/null ||
+		skip "no flex or bison (tools/deps.sh installs what vm build asks for)"
+	fake_ktree "$tmp/linux" "$K1"
+	echo "$K2" >"$tmp/linux/image"
+	touch "$tmp/linux/BROKEN"
+	ktree_commit "$tmp/linux" "commit 2"
+	local broken
+	broken=$(git -C "$tmp/linux" rev-parse HEAD)
+	git -C "$tmp/linux" rm -q BROKEN
+	ktree_commit "$tmp/linux" "commit 3"
+	cat >"$tmp/k.job" <<EOF
+[global]
+iterations = 3
+warmup = 0
+
+[k]
+workload = command
+shell = true
+argv = "case \$(uname -r) in $R2) sleep 0.5;; *) sleep 0.02;; esac"
+EOF
+	run_sl campaign bisect kb "$tmp/k.job" --db "$DB" --vm --cpus 1 --accel tcg \
+		--root minimal --repo "$tmp/linux" --good "$ktree_first" --bad main \
+		--threshold 50 --max-ref-boots 6 --max-step-boots 4
+	expect_eq "the bisect ($out $err)" 0 "$rc"
+	expect_match "only the skipped commit and the bad one left" "only 'skip'ped commits left.*${broken:0:12}" "$(echo $out)"
+	run_sl campaign status kb --db "$DB"
+	expect_match "the builds said" "each commit's kernel built by schedlab \\(vm build\\): good's in [0-9]+ s, bad's in [0-9]+ s" "$out"
+	expect_match "the commit that does not build, skipped" "step 1 +${broken:0:12} +0 runs +skip .*its kernel did not build" "$out"
+	expect_no_qemu
+}
