@@ -99,11 +99,10 @@ static unsigned clamp_u(unsigned v, unsigned lo, unsigned hi)
 }
 
 /* A step's most rounds, where it plans `plan`: the user's, else
- * BISECT_STEP_FACTOR times the plan. */
+ * bisect_step_limit()'s. */
 static unsigned step_most(const struct camp_bisect *b, unsigned plan)
 {
-	return b->max_step_opt ? b->max_step_opt :
-	       clamp_u(BISECT_STEP_FACTOR * plan, BISECT_STEP_MIN, BISECT_MAX_STEP);
+	return b->max_step_opt ? b->max_step_opt : bisect_step_limit(plan);
 }
 
 /* The gate's most rounds, where a distance of the threshold takes

@@ -64,6 +64,10 @@ unsigned bisect_gate_plan(const struct bis_est *e, double threshold,
 /* The rounds a step is expected to take (Wald's approximation), from
  * e's distance and noise; BISECT_MIN_REFS at least. */
 unsigned bisect_step_plan(const struct bis_est *e);
+/* A step's most rounds, where it plans `plan` (no --max-step-boots):
+ * BISECT_STEP_FACTOR times it, BISECT_STEP_MIN at least. Wald's rounds
+ * have a long tail: a 30% step given 3 to 6 boots was skipped. */
+unsigned bisect_step_limit(unsigned plan);
 
 /* Beforehand: the boots a bisection of `steps` steps needs when a
  * distance of threshold% is seen through noise s (sd of a log): the

@@ -447,3 +447,11 @@ unsigned bisect_predict(double s, double threshold, unsigned steps,
 	first = r > *step_rounds ? r : *step_rounds;
 	return 3 * (first + *step_rounds * (steps > 1 ? steps - 1 : 0));
 }
+
+unsigned bisect_step_limit(unsigned plan)
+{
+	unsigned most = BISECT_STEP_FACTOR * plan;
+
+	return most < BISECT_STEP_MIN ? BISECT_STEP_MIN : most > BISECT_MAX_STEP ?
+	       BISECT_MAX_STEP : most;
+}

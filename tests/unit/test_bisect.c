@@ -361,6 +361,46 @@ static void test_gate_passes_a_factor_at_once(void **state)
 	assert_true(same <= (trials - nf) * 3 / 100);
 }
 
+/*
+ * A step whose commit is 30% off (good and bad 30% apart, the commit at
+ * either) through a boot's noise of 10% and a drift of 1% a boot, its
+ * most rounds bisect_step_limit() of the plan made after the gate's
+ * fewest rounds: skipped at most 1% of the time, wrong at most 3%. The
+ * rule this replaced gave such a step 3 to 6 boots (2 rounds): the
+ * steps that needed more - over a tenth of them - were skipped, and a
+ * bisection of 12 commits ended "could be any of" two.
+ */
+static void test_a_30pct_step_is_not_skipped_early(void **state)
+{
+	unsigned trials = 400, skipped = 0, wrong = 0, called = 0, beyond_old = 0;
+
+	(void)state;
+	for (unsigned t = 0; t < trials; t++) {
+		struct sim s;
+		struct bis_est e;
+		bool bad = t % 2;
+		unsigned most, from;
+		const char *call;
+
+		sim_init(&s, 7000 + t, 0.01, 0.10, log(1.3));
+		sim_refs(&s, BISECT_GATE_FIRST);
+		bisect_estimate(&s.c, &e);
+		most = bisect_step_limit(bisect_step_plan(&e));
+		assert_true(most >= BISECT_STEP_MIN);
+		from = (unsigned)s.c.nboots;
+		call = sim_step(&s, 0, bad, most);
+		skipped += !call;
+		tally(call, bad, &called, &wrong);
+		beyond_old += call && (unsigned)s.c.nboots - from > 6;
+		sim_free(&s);
+	}
+	print_message("# 30%% steps: %u of %u called (%u wrong), %u skipped; %u needed more than 6 boots\n",
+		      called, trials, wrong, skipped, beyond_old);
+	assert_true(skipped <= trials / 100);
+	assert_true(wrong <= trials * 3 / 100);
+	assert_true(beyond_old >= trials / 10);
+}
+
 static void test_plans(void **state)
 {
 	struct bis_est e = { .s = 0.03, .s_use = 0.03, .d = log(1.05),
@@ -388,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_wrong_calls_are_rare_on_a_two_speed_host),
 		cmocka_unit_test(test_gate),
 		cmocka_unit_test(test_gate_passes_a_factor_at_once),
+		cmocka_unit_test(test_a_30pct_step_is_not_skipped_early),
 		cmocka_unit_test(test_plans),
 	};
 
