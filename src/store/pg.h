@@ -79,7 +79,7 @@ extern struct pq_api pq_api;
 #define PQtransactionStatus (pq_api.PQtransactionStatus_fn)
 
 /* The schema this binary writes; a newer one is refused. */
-#define PG_SCHEMA_VERSION 4
+#define PG_SCHEMA_VERSION 5
 
 struct pg_store {
 	struct store base;	/* first; base.name: the redacted URL */

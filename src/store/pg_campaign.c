@@ -71,7 +71,8 @@ int pg_campaign_put(struct store *base, const char *name, const json_t *doc,
 	}
 	if (!strcmp(PQcmdTuples(res), "0")) {
 		pg_rollback(s);
-		rc = create ? 1 : error("%s: no campaign '%s'", s->base.name, name);
+		rc = create ? 1 : error("%s: no campaign '%s' that this login may write (a campaign is its starter's: another machine's login changes none of it)",
+					s->base.name, name);
 		goto out;
 	}
 	rc = pg_commit(s) ? -1 : 0;

@@ -187,6 +187,66 @@ static const char *const migrations[] = {
 	" IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'schedlab_reader') THEN"
 	"  GRANT SELECT ON schedlab.campaigns TO schedlab_reader;"
 	" END IF; END $$;",
+	/* 5: each lab machine its own login (a member of schedlab_agent):
+	 * a run and a campaign are their inserter's (owner), and row-level
+	 * security lets a login change only its own - the end of its runs,
+	 * its abandoned ones, its campaigns' boots; everyone reads every
+	 * row. Rows of a run (its metrics, cases, and the cases' samples,
+	 * histograms, monitors) may be added to one's own runs only: a
+	 * trigger a statement (COPY, which stores samples, does not run
+	 * under row-level security). The tables' owner (the schema's
+	 * writer) is bound by neither. Rows stored before are the
+	 * migrator's. */
+	"ALTER TABLE schedlab.runs ADD COLUMN owner name NOT NULL DEFAULT current_user;"
+	"ALTER TABLE schedlab.campaigns ADD COLUMN owner name NOT NULL DEFAULT current_user;"
+	"ALTER TABLE schedlab.runs ENABLE ROW LEVEL SECURITY;"
+	"ALTER TABLE schedlab.campaigns ENABLE ROW LEVEL SECURITY;"
+	"CREATE POLICY everyone_reads ON schedlab.runs FOR SELECT USING (true);"
+	"CREATE POLICY owner_adds ON schedlab.runs FOR INSERT"
+	" WITH CHECK (owner = current_user);"
+	"CREATE POLICY owner_changes ON schedlab.runs FOR UPDATE"
+	" USING (owner = current_user) WITH CHECK (owner = current_user);"
+	"CREATE POLICY everyone_reads ON schedlab.campaigns FOR SELECT USING (true);"
+	"CREATE POLICY owner_adds ON schedlab.campaigns FOR INSERT"
+	" WITH CHECK (owner = current_user);"
+	"CREATE POLICY owner_changes ON schedlab.campaigns FOR UPDATE"
+	" USING (owner = current_user) WITH CHECK (owner = current_user);"
+	"CREATE FUNCTION schedlab.rows_of_own_runs() RETURNS trigger"
+	" LANGUAGE plpgsql AS $$ BEGIN"
+	" IF pg_has_role(current_user, (SELECT relowner FROM pg_class"
+	"  WHERE oid = TG_RELID), 'USAGE') THEN RETURN NULL; END IF;"
+	" IF TG_ARGV[0] = 'run' THEN"
+	"  IF EXISTS (SELECT FROM added a JOIN schedlab.runs r ON r.id = a.run_id"
+	"   WHERE r.owner <> current_user) THEN"
+	"   RAISE EXCEPTION 'rows of another login''s run: % is not %''s to add to',"
+	"    TG_TABLE_NAME, current_user USING ERRCODE = 'insufficient_privilege';"
+	"  END IF;"
+	" ELSIF EXISTS (SELECT FROM added a JOIN schedlab.cases c ON c.id = a.case_id"
+	"   JOIN schedlab.runs r ON r.id = c.run_id WHERE r.owner <> current_user) THEN"
+	"  RAISE EXCEPTION 'rows of another login''s run: % is not %''s to add to',"
+	"   TG_TABLE_NAME, current_user USING ERRCODE = 'insufficient_privilege';"
+	" END IF;"
+	" RETURN NULL; END $$;"
+	"CREATE TRIGGER own_runs_only AFTER INSERT ON schedlab.run_metrics"
+	" REFERENCING NEW TABLE AS added FOR EACH STATEMENT"
+	" EXECUTE FUNCTION schedlab.rows_of_own_runs('run');"
+	"CREATE TRIGGER own_runs_only AFTER INSERT ON schedlab.cases"
+	" REFERENCING NEW TABLE AS added FOR EACH STATEMENT"
+	" EXECUTE FUNCTION schedlab.rows_of_own_runs('run');"
+	"CREATE TRIGGER own_runs_only AFTER INSERT ON schedlab.samples"
+	" REFERENCING NEW TABLE AS added FOR EACH STATEMENT"
+	" EXECUTE FUNCTION schedlab.rows_of_own_runs('case');"
+	"CREATE TRIGGER own_runs_only AFTER INSERT ON schedlab.histograms"
+	" REFERENCING NEW TABLE AS added FOR EACH STATEMENT"
+	" EXECUTE FUNCTION schedlab.rows_of_own_runs('case');"
+	"CREATE TRIGGER own_runs_only AFTER INSERT ON schedlab.monitors"
+	" REFERENCING NEW TABLE AS added FOR EACH STATEMENT"
+	" EXECUTE FUNCTION schedlab.rows_of_own_runs('case');"
+	"DO $$ BEGIN"
+	" IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'schedlab_agent') THEN"
+	"  GRANT UPDATE (status, ended, environment, label) ON schedlab.runs"
+	"   TO schedlab_agent;"
+	" END IF; END $$;",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

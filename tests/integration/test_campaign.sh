@@ -344,12 +344,67 @@ test_campaign_commands_are_the_machines_own() {
 	SCHEDLAB_CAMPAIGN_DIR=$tmp/m2 run_sl campaign resume p2 --db "$DB"
 	expect_eq "another machine's resume of p2" 2 "$rc"
 	expect_match "why" "campaign p2: its command file $tmp/m2/p2.cmd" "$err"
-	# (as the schema's owner: the agent role may not UPDATE runs, which
-	# `schedlab run` does to mark abandoned ones - a fault of its own)
-	run_sl campaign resume p2 --db "$PGURL"
+	# the machine that started it resumes it, as the agent role
+	run_sl campaign resume p2 --db "$DB"
 	expect_eq "resume as it was started ($err)" 75 "$rc"
 	[ "$(psql_t "SELECT count(*) FROM runs WHERE label LIKE 'p2/%'")" -gt 0 ] ||
 		fail "no run of p2 after its resume"
+	expect_no_leftovers
+}
+
+# Two lab machines, each its own login in the agent role (doc/fleet.md):
+# each stores its runs and keeps its campaign - the runs' ends, the
+# boots - and neither can change the other's: an UPDATE of the other's
+# run or campaign changes no row, rows added to the other's run are
+# refused, and schedlab as the other login refuses to write its
+# campaign. Everyone reads everything.
+test_campaign_fleet_logins_own_their_rows() {
+	local m1 m2 uuid2 orig
+	pg_start
+	cjob
+	run_sl run "$tmp/job.job" --db "$PGURL" -q	# the schema, by its owner
+	awk '/^```sql$/ { s = 1; next } /^```$/ { s = 0 } s' "$TOP/doc/fleet.md" \
+		>"$tmp/roles.sql"
+	"$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$PG_DIR" -p "$PG_PORT" \
+		-U schedlab -d schedlab -f "$tmp/roles.sql" >/dev/null
+	m1=${PGURL/user=schedlab/user=lab_m1}
+	m2=${PGURL/user=schedlab/user=lab_m2}
+	run_sl run "$tmp/job.job" --db "$m1" -q --label m1run
+	expect_eq "machine 1 stores a run ($err)" 0 "$rc"
+	expect_eq "complete: its end recorded" "complete lab_m1" \
+		"$(psql_t "SELECT status || ' ' || owner FROM runs WHERE label = 'm1run'")"
+	DB=$m2
+	SCHEDLAB_CAMPAIGN_DIR=$tmp/m2 cstart k2 --max-boots 2
+	expect_eq "machine 2 starts a campaign ($err)" 75 "$rc"
+	SCHEDLAB_CAMPAIGN_DIR=$tmp/m2 run_sl campaign resume k2 --db "$m2"
+	expect_match "and resumes it ($err)" "^(0|75)$" "$rc"
+	uuid2=$(psql_t "SELECT uuid FROM runs WHERE label LIKE 'k2/%' LIMIT 1")
+	[ -n "$uuid2" ] || fail "no run of machine 2's campaign"
+	expect_eq "machine 2's run is its own" lab_m2 "$(psql_t "SELECT owner FROM runs WHERE uuid = '$uuid2'")"
+	# machine 1 against machine 2's rows
+	orig=$(psql_t "SELECT label || status FROM runs WHERE uuid = '$uuid2'")
+	expect_eq "an UPDATE of the other's run" "UPDATE 0" \
+		"$("$PG_BIN/psql" -X -A -t -h "$PG_DIR" -p "$PG_PORT" -U lab_m1 -d schedlab \
+		   -c "UPDATE schedlab.runs SET label = 'x', status = 'failed' WHERE uuid = '$uuid2'" 2>&1)"
+	expect_eq "unchanged" "$orig" "$(psql_t "SELECT label || status FROM runs WHERE uuid = '$uuid2'")"
+	expect_eq "an UPDATE of the other's campaign" "UPDATE 0" \
+		"$("$PG_BIN/psql" -X -A -t -h "$PG_DIR" -p "$PG_PORT" -U lab_m1 -d schedlab \
+		   -c "UPDATE schedlab.campaigns SET state = '{}' WHERE name = 'k2'" 2>&1)"
+	expect_match "a row added to the other's run" "rows of another login's run: samples is not lab_m1's to add to" \
+		"$(psql_as lab_m1 "INSERT INTO schedlab.samples (case_id, metric, iteration, value)
+		   SELECT c.id, 'x', 1, 0 FROM schedlab.cases c JOIN schedlab.runs r
+		   ON r.id = c.run_id WHERE r.uuid = '$uuid2' LIMIT 1")"
+	expect_match "a run stored as the other" "violates row-level security" \
+		"$(psql_as lab_m1 "INSERT INTO schedlab.runs (uuid, started, status, owner)
+		   VALUES ('f00', 0, 'complete', 'lab_m2')")"
+	SCHEDLAB_CAMPAIGN_DIR=$tmp/m2 run_sl campaign abort k2 --db "$m1"
+	expect_eq "schedlab as machine 1 aborts machine 2's campaign" 2 "$rc"
+	expect_match "why" "no campaign 'k2' that this login may write" "$err"
+	expect_eq "still running" running "$(jval "$("$SCHEDLAB" campaign status k2 --db "$m1" --format json)" .status)"
+	# machine 2 changes its own
+	expect_eq "machine 2's own" "UPDATE 1" \
+		"$("$PG_BIN/psql" -X -A -t -h "$PG_DIR" -p "$PG_PORT" -U lab_m2 -d schedlab \
+		   -c "UPDATE schedlab.runs SET label = label WHERE uuid = '$uuid2'" 2>&1)"
 	expect_no_leftovers
 }
 
