@@ -108,7 +108,7 @@ groups = 1
 loops = 200
 EOF
 
-build_s() { jq -r .build_s "$(dirname "$1")/info.json"; }
+build_s() { jq -r ".build_s | floor" "$(dirname "$1")/info.json"; }
 if [[ " $parts " == *" build "* ]]; then
 	for i in 0 1; do
 		t0=$(now)

@@ -190,7 +190,7 @@ static const struct cmd_help vm_build_help = {
 		"that leaves the checkout as it is: schedlab vm build TREE $(git -C TREE stash create).\n"
 		"The kernel's own lines go to a log (a failed build prints its last lines and\n"
 		"its path); a terminal sees a line of what is built and for how long. Here\n"
-		"(2 CPUs) a first build of 6.1 took about 4.5 minutes, a one-file change 10 s.\n\n"
+		"(2 CPUs) a first build of 6.1 took 4.5 to 7.5 minutes, a one-file change about 20 s.\n\n"
 		"Options:\n",
 	.tail = "\nExit status: 0 built (or found built), 1 the build failed, 2 bad input (not\n"
 		"a kernel tree, no such commit, a tool missing: its Debian package named),\n"
