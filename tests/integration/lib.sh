@@ -598,3 +598,12 @@ ktree_commit() {
 	GIT_CONFIG_GLOBAL=/dev/null git -C "$1" -c user.name=t -c user.email=t@t.invalid \
 		commit -q -m "$2"
 }
+
+# PG_UNDO_5: SQL that takes a schema of version 5 back to what version 4
+# had (the runs' owner, row-level security, the trigger on rows added),
+# for the tests that migrate an older schema; campaigns and monitors go
+# with the test's own DROP.
+PG_UNDO_5="ALTER TABLE schedlab.runs DROP COLUMN owner CASCADE;
+	DROP POLICY everyone_reads ON schedlab.runs;
+	ALTER TABLE schedlab.runs DISABLE ROW LEVEL SECURITY;
+	DROP FUNCTION schedlab.rows_of_own_runs CASCADE;"

@@ -491,18 +491,19 @@ test_fleet_earlier_attempt_is_the_result() {
 	expect_no_leftovers
 }
 
-# A queue of schema 1 (before result_attempt, monitors and campaigns): a reader refuses it until
+# A queue of schema 1 (before result_attempt, monitors, campaigns and the runs' owners): a reader refuses it until
 # a writer migrates it; the job queued before is listed after.
 test_fleet_schema_1_migrates() {
 	fleet_start
 	"$SCHEDLAB" queue add "$msg_job" --db "$PGURL" >/dev/null 2>&1
-	psql_t "DROP TABLE monitors, campaigns; ALTER TABLE jobs DROP COLUMN result_attempt; UPDATE schema_version SET version = 1" >/dev/null
+	psql_t "DROP TABLE monitors, campaigns; $PG_UNDO_5
+		ALTER TABLE jobs DROP COLUMN result_attempt; UPDATE schema_version SET version = 1" >/dev/null
 	run_sl queue list --db "$PGURL"
 	expect_eq "reader of schema 1: exit" 2 "$rc"
-	expect_match "reader of schema 1: why" "database schema version 1 is older than this schedlab \(4\); a writer upgrades it" "$err"
+	expect_match "reader of schema 1: why" "database schema version 1 is older than this schedlab \(5\); a writer upgrades it" "$err"
 	run_sl queue add "$msg_job" --db "$PGURL"
 	expect_eq "writer: exit ($err)" 0 "$rc"
-	expect_eq "migrated" "4|0|0" \
+	expect_eq "migrated" "5|0|0" \
 		"$(psql_t "SELECT (SELECT version FROM schema_version), count(result_attempt), (SELECT count(*) FROM campaigns) FROM jobs")"
 	run_sl queue list --db "$PGURL" --format json
 	expect_eq "both jobs, no result yet" "1 null 2 null" \

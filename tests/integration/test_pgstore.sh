@@ -146,9 +146,7 @@ test_pgstore_monitors() {
 		"$(psql_t "SELECT count(*) FROM schedlab.monitors")"
 	# back to the schema before monitors (2): a writer migrates it
 	psql_t "DROP TABLE schedlab.monitors, schedlab.campaigns;
-		ALTER TABLE schedlab.runs DROP COLUMN owner CASCADE;
-		DROP POLICY everyone_reads ON schedlab.runs;
-		DROP FUNCTION schedlab.rows_of_own_runs CASCADE;
+		$PG_UNDO_5
 		UPDATE schedlab.schema_version SET version = 2"
 	tiny_run --db "$url" --label made --monitor runq --monitor-interval 20ms
 	expect_eq "run into pg: exit ($err)" 0 "$rc"
@@ -208,7 +206,7 @@ test_pgstore_newer_schema_refused() {
 	psql_t "UPDATE schedlab.schema_version SET version = 99"
 	run_sl list runs --db "$url"
 	expect_eq "list: exit" 2 "$rc"
-	expect_match "list: why" "^schedlab: postgresql://schedlab@/schedlab\?host=[^ ]*: database schema version 99 is newer than this schedlab \(4\)$" "$err"
+	expect_match "list: why" "^schedlab: postgresql://schedlab@/schedlab\?host=[^ ]*: database schema version 99 is newer than this schedlab \(5\)$" "$err"
 	run_sl show a --db "$url"
 	expect_eq "show: exit" 2 "$rc"
 	tiny_run --db "$url" --label b
