@@ -178,3 +178,43 @@ test_vm_build_bad_input() {
 	expect_match "its message" "needs flex, clang, ld.lld \\(apt-get install flex clang lld\\)" "$err"
 	[ ! -d "$SCHEDLAB_VM_CACHE/kbuild/images" ] || fail "bad input built something"
 }
+
+# A real kernel: Debian's linux-source-6.1 made a git repository, built
+# with the guest's configuration, its config checked by vm check-config
+# and its release naming the commit; booted when qemu is here. Minutes
+# of building: opt-in.
+test_vm_build_linux_source() {
+	[ "${SCHEDLAB_TEST_KBUILD:-}" = 1 ] ||
+		skip "a kernel build takes minutes: set SCHEDLAB_TEST_KBUILD=1"
+	local tarball=/usr/src/linux-source-6.1.tar.xz n head
+	[ -r "$tarball" ] || skip "no $tarball (apt-get install linux-source-6.1)"
+	kb_needs
+	mkdir "$tmp/src"
+	tar -xf "$tarball" -C "$tmp/src" --strip-components=1
+	n=$(grep -n "^# Debian packaging" "$tmp/src/.gitignore" | head -n 1 | cut -d: -f1)
+	[ -z "$n" ] || sed -i "$((n - 1)),\$d" "$tmp/src/.gitignore"
+	git -C "$tmp/src" init -q -b main
+	ktree_commit "$tmp/src" "linux-source-6.1"
+	head=$(git -C "$tmp/src" rev-parse HEAD)
+	run_sl vm build "$tmp/src"
+	expect_eq "vm build ($err)" 0 "$rc"
+	run_sl vm check-config "$(dirname "$out")/config"
+	expect_eq "the guest's options all there ($out)" 0 "$rc"
+	if command -v qemu-system-x86_64 >/dev/null && command -v busybox >/dev/null; then
+		cat >"$tmp/tiny.job" <<EOF
+[global]
+iterations = 1
+warmup = 0
+
+[msg]
+workload = messaging
+groups = 1
+loops = 20
+EOF
+		local img=$(dirname "$out")/bzImage
+		run_sl vm run "$img" "$tmp/tiny.job" --db "$tmp/r.db" --accel tcg --label k
+		expect_eq "vm run ($err)" 0 "$rc"
+		expect_match "the release names the commit" "g${head:0:12}\$" \
+			"$(jval "$("$SCHEDLAB" export k --db "$tmp/r.db")" '.environment.kernel.release.value')"
+	fi
+}
