@@ -271,6 +271,62 @@ static const struct noise_model *at_gap(const struct noise_case *nc, double gap,
 	return gm;
 }
 
+/*
+ * Sides of several runs made in two sessions far apart, at a gap the
+ * model has not seen: their own runs measure the noise within each
+ * session, not between the two, and a host that moved in between looks
+ * like a change (on this VM: 14 of 20 A/A trials of messaging
+ * "regressed" against a baseline 25 min old). No change is called
+ * there; "no change" stands, with the gap said: a move of the host
+ * would have to cancel a change of the code.
+ */
+static void sessions_apart(struct build *b, size_t k, const struct noise_case *nc,
+			   struct cmp_result *r)
+{
+	double a0, a1, c0, c1, sep, own;
+	char g1[32], g2[32], g3[32];
+
+	if (r->verdict != V_REGRESSED && r->verdict != V_IMPROVED)
+		return;
+	run_starts(b->runs[0], &a0, &a1);
+	run_starts(b->runs[k], &c0, &c1);
+	sep = c0 > a1 ? c0 - a1 : a0 > c1 ? a0 - c1 : 0;
+	own = fmax(a1 - a0, c1 - c0);
+	if (sep <= fmax(GAP_SLACK * own, GAP_FLOOR_S))
+		return;
+	r->verdict = V_INCONCLUSIVE;
+	r->significant = false;
+	snprintf(r->why, sizeof(r->why),
+		 "%+.1f%% between two sessions %s apart (each side's runs within %s): neither this host's model of the case (runs at most %s apart) nor the sides' own runs have seen how far runs so far apart differ, and a host that changed between the sessions would look the same; alternate the states (schedlab ab, schedlab campaign) or calibrate across that gap",
+		 r->change, span(sep, g1, sizeof(g1)), span(own, g2, sizeof(g2)),
+		 span(nc->m.gap_max, g3, sizeof(g3)));
+}
+
+/*
+ * One run a side, a baseline outside every run the model knows, the
+ * candidate within them: the host moved, not the code - never a change.
+ * (Sides of several runs bring their own spread - the model is set
+ * aside when they disagree - and a campaign's alternate boots, whose
+ * drift falls on both states alike.)
+ */
+static void host_moved(const struct noise_model *m, const double *ma,
+		       const double *mb, struct cmp_result *r)
+{
+	double la = mean_log(ma, 1), lb = mean_log(mb, 1);
+	double w = 2 * m->between;
+
+	if ((r->verdict != V_REGRESSED && r->verdict != V_IMPROVED) ||
+	    m->lo > m->hi || !isfinite(m->between))
+		return;
+	if ((la < m->lo - w || la > m->hi + w) && lb >= m->lo - w && lb <= m->hi + w) {
+		r->verdict = V_INCONCLUSIVE;
+		r->significant = false;
+		snprintf(r->why, sizeof(r->why),
+			 "the host changed between these runs: the baseline's median %.4g lies outside the %u runs this host's model of the case knows (%.4g to %.4g), the candidate's %.4g within them; alternate the states (schedlab campaign, schedlab ab) or calibrate across that gap",
+			 exp(la), m->runs, exp(m->lo), exp(m->hi), exp(lb));
+	}
+}
+
 /* Run k's case cs against the baseline's bc with the run as the unit. */
 void build_compare_runs(struct build *b, const struct cmp_job *j,
 			 const struct run_case *bc, const struct run_case *cs,
@@ -305,55 +361,10 @@ void build_compare_runs(struct build *b, const struct cmp_job *j,
 		why_add(r, "; the noise of this host's runs %s or more apart, %.1f%%, was used",
 			span(gap / 2, g1, sizeof(g1)), 100 * gs);
 	}
-	/*
-	 * Sides of several runs made in two sessions far apart, at a gap
-	 * the model has not seen: their own runs measure the noise within
-	 * each session, not between the two, and a host that moved in
-	 * between looks like a change (on this VM: 14 of 20 A/A trials of
-	 * messaging "regressed" against a baseline 25 min old). No change
-	 * is called there; "no change" stands, with the gap said: a move
-	 * of the host would have to cancel a change of the code.
-	 */
-	if (unseen && !r->huge && (ra > 1 || rb > 1) &&
-	    (r->verdict == V_REGRESSED || r->verdict == V_IMPROVED)) {
-		double a0, a1, c0, c1, sep, own;
-		char g3[32];
-
-		run_starts(b->runs[0], &a0, &a1);
-		run_starts(b->runs[k], &c0, &c1);
-		sep = c0 > a1 ? c0 - a1 : a0 > c1 ? a0 - c1 : 0;
-		own = fmax(a1 - a0, c1 - c0);
-		if (sep > fmax(GAP_SLACK * own, GAP_FLOOR_S)) {
-			r->verdict = V_INCONCLUSIVE;
-			r->significant = false;
-			snprintf(r->why, sizeof(r->why),
-				 "%+.1f%% between two sessions %s apart (each side's runs within %s): neither this host's model of the case (runs at most %s apart) nor the sides' own runs have seen how far runs so far apart differ, and a host that changed between the sessions would look the same; alternate the states (schedlab ab, schedlab campaign) or calibrate across that gap",
-				 r->change, span(sep, g1, sizeof(g1)), span(own, g2, sizeof(g2)),
-				 span(nc->m.gap_max, g3, sizeof(g3)));
-		}
-	}
-	/*
-	 * A baseline outside every run the model knows, the candidate
-	 * within them: the host moved, not the code - never a change. One
-	 * run a side only: sides of several runs bring their own spread
-	 * (the model is set aside when they disagree), and a campaign's
-	 * alternate boots, whose drift falls on both states alike.
-	 */
-	if (m && ra == 1 && rb == 1 &&
-	    (r->verdict == V_REGRESSED || r->verdict == V_IMPROVED) &&
-	    m->lo <= m->hi && isfinite(m->between)) {
-		double la = mean_log(ma, ra), lb = mean_log(mb, rb);
-		double w = 2 * m->between;
-
-		if ((la < m->lo - w || la > m->hi + w) &&
-		    lb >= m->lo - w && lb <= m->hi + w) {
-			r->verdict = V_INCONCLUSIVE;
-			r->significant = false;
-			snprintf(r->why, sizeof(r->why),
-				 "the host changed between these runs: the baseline's median %.4g lies outside the %u runs this host's model of the case knows (%.4g to %.4g), the candidate's %.4g within them; alternate the states (schedlab campaign, schedlab ab) or calibrate across that gap",
-				 exp(la), m->runs, exp(m->lo), exp(m->hi), exp(lb));
-		}
-	}
+	if (unseen && !r->huge && (ra > 1 || rb > 1))
+		sessions_apart(b, k, nc, r);
+	if (m && ra == 1 && rb == 1)
+		host_moved(m, ma, mb, r);
 	if (m && m->speeds > 1 && j->metric.headline) {
 		char name[512];
 

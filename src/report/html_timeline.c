@@ -364,6 +364,33 @@ static int by_spread(const void *a, const void *b)
 	return sx < sy ? 1 : sx > sy ? -1 : strcmp(x->name, y->name);
 }
 
+/* The data block $mID_K_M: run k's iterations of one monitor's column,
+ * end to end in time. Returns where its last iteration ended. */
+static double mon_data(FILE *g, const json_t *arr, const char *colname, size_t id,
+		       size_t k, size_t m)
+{
+	double at = 0;
+
+	fprintf(g, "$m%zu_%zu_%zu << EOD\n", id, k, m);
+	for (size_t i = 0; arr && i < json_array_size(arr); i++) {
+		const json_t *ser = json_array_get(arr, i);
+		double *t = NULL, *v = NULL;
+		long nt = json_is_object(ser) ? column(ser, "t", &t) : -1;
+		long nv = json_is_object(ser) ? column(ser, colname, &v) : -1;
+
+		for (long r = 0; r < nt && r < nv; r++)
+			if (isfinite(v[r]))
+				fprintf(g, "%.4f %.6g\n", at + t[r], v[r]);
+		fprintf(g, "\n");
+		if (nt > 0)
+			at += t[nt - 1] * (1 + TL_GAP);
+		free(t);
+		free(v);
+	}
+	fprintf(g, "NaN NaN\nEOD\n");
+	return at;
+}
+
 size_t html_queue_monitor(struct plot_batch *pb, const struct comparison *c,
 			  const char *title, const struct run_case *const *rc,
 			  const char *name, size_t *ncols, size_t *shown)
@@ -387,25 +414,8 @@ size_t html_queue_monitor(struct plot_batch *pb, const struct comparison *c,
 		const json_t *arr = rc[k] ? json_object_get(rc[k]->monitors, name) : NULL;
 
 		for (size_t m = 0; m < *shown; m++) {
-			double at = 0;
+			double at = mon_data(g, arr, col[m].name, id, k, m);
 
-			fprintf(g, "$m%zu_%zu_%zu << EOD\n", id, k, m);
-			for (size_t i = 0; arr && i < json_array_size(arr); i++) {
-				const json_t *ser = json_array_get(arr, i);
-				double *t = NULL, *v = NULL;
-				long nt = json_is_object(ser) ? column(ser, "t", &t) : -1;
-				long nv = json_is_object(ser) ? column(ser, col[m].name, &v) : -1;
-
-				for (long r = 0; r < nt && r < nv; r++)
-					if (isfinite(v[r]))
-						fprintf(g, "%.4f %.6g\n", at + t[r], v[r]);
-				fprintf(g, "\n");
-				if (nt > 0)
-					at += t[nt - 1] * (1 + TL_GAP);
-				free(t);
-				free(v);
-			}
-			fprintf(g, "NaN NaN\nEOD\n");
 			xmax = at > xmax ? at : xmax;
 		}
 	}
