@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmd/campaign_cli.h: schedlab campaign's options, shared by its A/B
- * (campaign.c) and bisect (campaign_bisect.c) subcommands.
+ * (campaign_cli.c) and bisect (campaign_bisect.c) subcommands.
  */
 #ifndef SCHEDLAB_CMD_CAMPAIGN_CLI_H
 #define SCHEDLAB_CMD_CAMPAIGN_CLI_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * compare_cli: what `schedlab compare` (compare.c) and `judge`
- * (judge.c) share - their options (what they mean: compare/cmp_opts.h),
+ * compare_cli: what `schedlab compare` (compare_cli.c, and
+ * compare_hosts.c for --by host) and `judge` (judge.c) share - their options (what they mean: compare/cmp_opts.h),
  * the store whose history gives the run-to-run noise, and the renderers
  * by --format.
  */

@@ -75,7 +75,7 @@ static void title(FILE *f, const struct cmp_job *j, const char *what,
 		fputc('\n', f);
 }
 
-static void notes(FILE *f, const struct comparison *c, bool markdown)
+void layout_notes(FILE *f, const struct comparison *c, bool markdown)
 {
 	if (!c->nnotes)
 		return;
@@ -165,7 +165,7 @@ void render_compare_wide(FILE *f, const struct comparison *c,
 		free(cell);
 		free(w);
 	}
-	notes(f, c, lo->markdown);
+	layout_notes(f, c, lo->markdown);
 }
 
 /* One run's line of a case: "NAME SWEEP: v1 v2 ...", wrapped past width. */
@@ -234,7 +234,7 @@ void render_compare_raw(FILE *f, const struct comparison *c,
 			fputs("```\n", f);
 		fputc('\n', f);
 	}
-	notes(f, c, lo->markdown);
+	layout_notes(f, c, lo->markdown);
 }
 
 void render_compare_summary(FILE *f, const struct comparison *c)
@@ -256,5 +256,5 @@ void render_compare_summary(FILE *f, const struct comparison *c)
 		fputc('\n', f);
 		free(s);
 	}
-	notes(f, c, false);
+	layout_notes(f, c, false);
 }

@@ -385,14 +385,7 @@ void render_compare_variants(FILE *f, const struct comparison *c,
 		fprintf(f, "%s%s significant %s; %s\n\n", markdown ? "\n" : "",
 			markdown ? "**bold**:" : "*", mark, iters);
 	}
-	if (c->nnotes) {
-		fprintf(f, "Notes:\n");
-		for (size_t i = 0; i < c->nnotes; i++)
-			if (markdown)
-				fprintf(f, "- %s\n", c->notes[i]);
-			else
-				text_wrap(f, "  ", "    ", c->notes[i], 80);
-	}
+	layout_notes(f, c, markdown);
 }
 
 void render_compare_grid(FILE *f, const struct comparison *c,
@@ -424,12 +417,5 @@ void render_compare_grid(FILE *f, const struct comparison *c,
 		iterations_text(iters, sizeof(iters), j, c->nruns);
 		fprintf(f, "%s%s\n\n", lo->markdown ? "\n" : "", iters);
 	}
-	if (c->nnotes) {
-		fprintf(f, "Notes:\n");
-		for (size_t i = 0; i < c->nnotes; i++)
-			if (lo->markdown)
-				fprintf(f, "- %s\n", c->notes[i]);
-			else
-				text_wrap(f, "  ", "    ", c->notes[i], 80);
-	}
+	layout_notes(f, c, lo->markdown);
 }

@@ -97,6 +97,9 @@ int render_layout(FILE *f, enum out_layout layout, const struct comparison *c,
  * The test as the header names it: "runs-t" (the runs' medians,
  * stats/noise.h) where a candidate was compared by runs, else --test's.
  */
+/* The comparison's notes after a layout's tables (grid, wide, raw,
+ * variants): "Notes:", then each wrapped, or a markdown list. */
+void layout_notes(FILE *f, const struct comparison *c, bool markdown);
 const char *cmp_test_name(const struct comparison *c);
 
 /* The overall verdict and why, as the last line judge prints. */
