@@ -30,7 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -39,6 +38,7 @@
 
 #include "util.h"
 #include "vm/vm.h"
+#include "vm/vm_int.h"
 
 #define VM_KVM_PROBE_S 15
 #define GUEST_UP "schedlab-vm: guest up"
@@ -185,38 +185,6 @@ static void qemu_argv(struct argv_b *a, const char *qemu, const struct vm_opts *
 	arg(a, "file:%s", console);
 	arg(a, "-serial");
 	arg(a, "file:%s", result);
-}
-
-pid_t vm_fork_child(const char *errlog)
-{
-	pid_t parent = getpid(), pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return error_errno("vm: cannot fork");
-	if (!pid) {
-		int null = open("/dev/null", O_RDWR);
-		int err = open(errlog, O_WRONLY | O_CREAT | O_APPEND, 0600);
-
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		if (null >= 0) {
-			dup2(null, STDIN_FILENO);
-			dup2(null, STDOUT_FILENO);
-			close(null);
-		}
-		/* the program's words, quoted when it fails */
-		if (err >= 0) {
-			dup2(err, STDERR_FILENO);
-			close(err);
-		}
-		return 0;
-	}
-	setpgid(pid, pid);
-	return pid;
 }
 
 static volatile sig_atomic_t stop_sig;

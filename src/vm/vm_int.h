@@ -27,7 +27,7 @@ int cpio_end(struct cpio *c);
 int elf_deps(const char *path, char **interp, char ***needed, size_t *n);
 
 /*
- * A child for qemu or virtiofsd: in a process group of its own that
+ * A child for qemu, virtiofsd or make (vm/child.c): in a process group of its own that
  * dies with this process (PR_SET_PDEATHSIG), its standard input and
  * output /dev/null, its standard error appended to errlog. 0 in the
  * child, its pid in this process, -1 after error().
