@@ -24,27 +24,6 @@ static const char *const duration_metric[NDURATION] = {
 };
 _Static_assert(ARRAY_SIZE(duration_metric) == NDURATION, "NDURATION");
 
-/* How two cases relate, by the one rule (compare/match.h). */
-enum case_likeness build_likeness(const struct run_case *x,
-				   const struct run_case *y, bool match_job)
-{
-	struct case_key a = case_key_of(x), b = case_key_of(y);
-
-	return case_likeness(&a, &b, match_job);
-}
-
-const char *build_case_name(const struct run_case *cs, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s%s%s", cs->job, *cs->sweep ? " " : "", cs->sweep);
-	return buf;
-}
-
-/* The finite values of metric m (-1: none) of a case into x. */
-size_t build_samples(const struct run_case *cs, int m, double *x)
-{
-	return m < 0 ? 0 : run_samples(cs, m, x);
-}
-
 static void add_durations(struct build *b, size_t k, const struct run_case *cs)
 {
 	struct cmp_run *r = &b->c->runs[k];
