@@ -23,17 +23,6 @@
 /* The boards not closed yet: what an exit() on a fatal path closes. */
 static struct switchboard *open_boards;
 
-/* "NAME: " of plan k into buf, or "" without names. */
-const char *switch_plan_name(const char *const *names, size_t k, char *buf,
-			     size_t len)
-{
-	if (names && names[k])
-		snprintf(buf, len, "%s: ", names[k]);
-	else
-		buf[0] = '\0';
-	return buf;
-}
-
 /*
  * Writes op's value once (unless an op before wrote it), reads it back
  * and puts the original back: 0, or -1 after error().

@@ -190,3 +190,14 @@ int switch_resolve(struct switchboard *sb, struct plan *plans, size_t n,
 	}
 	return 0;
 }
+
+/* "NAME: " of plan k into buf, or "" without names. */
+const char *switch_plan_name(const char *const *names, size_t k, char *buf,
+			     size_t len)
+{
+	if (names && names[k])
+		snprintf(buf, len, "%s: ", names[k]);
+	else
+		buf[0] = '\0';
+	return buf;
+}

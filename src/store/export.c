@@ -83,17 +83,6 @@ static bool is(const json_t *v, enum want w)
 	return false;
 }
 
-int export_bad(const char *origin, const char *path, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return error("%s: %s: %s", origin, path, msg);
-}
-
 struct field {
 	const char *key;
 	enum want want;

@@ -5,6 +5,7 @@
  * of every metric, the latency histograms, the monitors' series.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -177,3 +178,14 @@ int export_check_monitors(const char *origin, json_t *c, const char *at)
  * "version", an integer in 1..EXPORT_VERSION_MAX, and "settings", an
  * object of strings.
  */
+
+int export_bad(const char *origin, const char *path, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return error("%s: %s: %s", origin, path, msg);
+}
