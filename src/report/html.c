@@ -28,23 +28,6 @@
 #include "stats/summary.h"
 #include "util.h"
 
-void html_esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++)
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default:
-			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
-				fprintf(f, "&#xfffd;");
-			else
-				fputc(*s, f);
-		}
-}
-
 /* A value to 6 significant digits, as the text's table; "n/a" if none. */
 static const char *css =
 	"body{font-family:'DejaVu Sans',sans-serif;margin:1.5em auto;max-width:1150px;color:#222;line-height:1.35}"
@@ -63,29 +46,6 @@ static const char *css =
 	".noplot{border:1px dashed #999;padding:.6em;color:#555;background:#fafafa}"
 	"table.env{width:100%;table-layout:fixed}table.env td{overflow-wrap:anywhere}table.env td:first-child{width:16em}"
 	"code{background:#f2f2f2;padding:0 .2em}.verdict{font-size:1.1em}";
-
-void html_swatch(FILE *f, size_t k)
-{
-	fprintf(f, "<span class=\"sw\" style=\"background:%s\"></span>",
-		plot_colour(k));
-}
-
-void html_run_head(FILE *f, const struct comparison *c, size_t k)
-{
-	fputs("<th>", f);
-	html_swatch(f, k);
-	html_esc(f, c->runs[k].name);
-	fputs("</th>", f);
-}
-
-/*
- * Whether job j is one case without a sweep: its plot has a box per run,
- * each named on the x axis, not one "-" tick of an axis called "case".
- */
-bool html_by_run(const struct cmp_job *j)
-{
-	return j->ncases == 1 && !*j->cases[0].sweep;
-}
 
 static void show_plot(const struct page *p, size_t id, const char *what)
 {
