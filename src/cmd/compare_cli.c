@@ -71,13 +71,6 @@ static const struct opt_def compare_options[] = {
 	{ .name = NULL },
 };
 
-void compare_style(const struct compare_opts *o, struct comparison *c)
-{
-	c->ratio = o->ratio;
-	c->brief = o->brief > 0;
-	c->brief_top = o->brief;
-}
-
 /*
  * The comparison with its runs' names made one cell each (text_field():
  * a label's newline as "\\n"), for the renderers of text, markdown and

@@ -84,7 +84,12 @@ struct compare_opts {
 #define COMPARE_LAYOUTS (LAYOUT(MMTESTS) | LAYOUTS_TABLES)
 
 /* What o says about how c is printed (--ratio, --brief) into c. */
-void compare_style(const struct compare_opts *o, struct comparison *c);
+static inline void compare_style(const struct compare_opts *o, struct comparison *c)
+{
+	c->ratio = o->ratio;
+	c->brief = o->brief > 0;
+	c->brief_top = o->brief;
+}
 /* c in the --format chosen: 0 text, 1 markdown, 2 csv, 3 json, 4 html. */
 void compare_render(const struct comparison *c, enum out_format format);
 /*

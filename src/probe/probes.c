@@ -66,65 +66,6 @@ const struct metric_def probe_metrics[PM_N] = {
 };
 #undef M
 
-ssize_t probe_slurp(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = -1, r;
-
-	if (fd < 0)
-		return -1;
-	n = 0;
-	while ((size_t)n < len && (r = pread(fd, buf + n, len - (size_t)n, n)) > 0)
-		n += r;
-	close(fd);
-	return n;
-}
-
-char *probe_slurp_alloc(const char *path, size_t *len)
-{
-	size_t cap = 64 * 1024;
-
-	for (;;) {
-		char *buf = xmalloc(cap);
-		ssize_t n = probe_slurp(path, buf, cap);
-
-		if (n < 0) {
-			free(buf);
-			return NULL;
-		}
-		if ((size_t)n < cap) {
-			*len = (size_t)n;
-			return buf;
-		}
-		free(buf);
-		cap *= 4;
-	}
-}
-
-
-bool probe_file_ok(const char *path, bool parsed, const char *hint,
-		   char *why, size_t len)
-{
-	if (access(path, R_OK)) {
-		snprintf(why, len, "%s: %s%s%s", path, strerror(errno),
-			 hint ? "; " : "", hint ? hint : "");
-		return false;
-	}
-	if (!parsed)
-		snprintf(why, len, "%s: unexpected contents", path);
-	return parsed;
-}
-
-bool probe_snap_read(const struct probe_snap_kind *k, void *snap)
-{
-	size_t len;
-	char *buf = probe_slurp_alloc(k->path, &len);
-	bool ok = buf && !k->parse(buf, len, snap);
-
-	free(buf);
-	return ok;
-}
-
 /* available() of a source that snapshots a /proc file. */
 static bool snap_available(const struct probe_snap_kind *k, char *why,
 			   size_t len)

@@ -22,66 +22,6 @@
 
 /* ---- parsers -------------------------------------------------------- */
 
-int sysenv_selected(const char *s, char open, char close, char *out,
-		    size_t len)
-{
-	const char *a = strchr(s, open), *b;
-
-	if (!a || !(b = strchr(a + 1, close)) || b == a + 1)
-		return -1;
-	snprintf(out, len, "%.*s", (int)(b - a - 1), a + 1);
-	return 0;
-}
-
-int sysenv_cmdline_param(const char *cmdline, const char *key, char *out,
-			 size_t len)
-{
-	size_t klen = strlen(key);
-	const char *p = cmdline;
-	int found = -1;
-
-	while (*p) {
-		size_t w;
-
-		p += strspn(p, " \t\n");
-		w = strcspn(p, " \t\n");
-		if (w == 2 && !strncmp(p, "--", 2))
-			break;
-		/* the last one wins, as in the kernel */
-		if (w > klen && !strncmp(p, key, klen) && p[klen] == '=') {
-			snprintf(out, len, "%.*s", (int)(w - klen - 1),
-				 p + klen + 1);
-			found = 0;
-		}
-		p += w;
-	}
-	return found;
-}
-
-static bool has_word(const char *s, const char *w)
-{
-	size_t n = strlen(w);
-
-	for (const char *p = s; (p = strstr(p, w)); p += n)
-		if ((p == s || isspace((unsigned char)p[-1])) &&
-		    (!p[n] || isspace((unsigned char)p[n])))
-			return true;
-	return false;
-}
-
-const char *sysenv_preempt_from_uname(const char *version)
-{
-	if (has_word(version, "PREEMPT_RT") || strstr(version, "PREEMPT_{RT"))
-		return "rt";
-	if (has_word(version, "PREEMPT_DYNAMIC"))
-		return "dynamic";
-	if (has_word(version, "PREEMPT_LAZY"))
-		return "lazy";
-	if (has_word(version, "PREEMPT"))
-		return "full";
-	return NULL;
-}
-
 int sysenv_parse_cpu_line(const char *line, struct cpu_times *t)
 {
 	unsigned long long v[8] = { 0 };
@@ -223,7 +163,7 @@ static void cpuinfo_scan(struct cpuinfo *ci)
 			snprintf(ci->part, sizeof(ci->part), "%s", val);
 		else if (!ci->have_flags && !strcmp(key, "flags")) {
 			ci->have_flags = true;
-			ci->hypervisor = has_word(val, "hypervisor");
+			ci->hypervisor = sysenv_has_word(val, "hypervisor");
 		}
 	}
 	free(line);

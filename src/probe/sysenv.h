@@ -98,6 +98,8 @@ int sysenv_cmdline_param(const char *cmdline, const char *key, char *out,
  * none is named (PREEMPT_NONE or PREEMPT_VOLUNTARY).
  */
 const char *sysenv_preempt_from_uname(const char *version);
+/* Whether w stands in s as a word of its own (blanks or the ends around it). */
+bool sysenv_has_word(const char *s, const char *w);
 
 /* Aggregate CPU time from /proc/stat's "cpu" line, in USER_HZ ticks. */
 struct cpu_times {
