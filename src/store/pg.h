@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Private to src/store: the PostgreSQL store (libpq). pg.c: the
- * connection; pg_schema.c: the schema (doc/fleet.md, "Schema") and its
+ * Private to src/store: the PostgreSQL store (libpq). pg.c: the store
+ * opened and its ops; pg_conn.c: the connection, statements, errors and
+ * transactions; pg_schema.c: the schema (doc/fleet.md, "Schema") and its
  * migrations; pg_write.c: runs and cases written; pg_copy.c: samples and
  * histograms by COPY; pg_read.c: runs listed, resolved and loaded;
  * pg_campaign.c: campaigns' states;

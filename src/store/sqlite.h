@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Private to src/store: the SQLite connection (sqlite.c: opening,
- * schema, migrations) and the helpers that its writing half
- * (sqlite_write.c) and reading half (sqlite_read.c) share. Every helper
+ * Private to src/store: the SQLite store (sqlite.c: opening;
+ * sqlite_schema.c: schema, migrations) and the statement helpers
+ * (sqlite_db.c) that its writing half (sqlite_write.c), reading half
+ * (sqlite_read.c) and the rest share. Every helper
  * that can fail says why once, naming the database, and returns -1.
  */
 #ifndef SCHEDLAB_STORE_SQLITE_H
