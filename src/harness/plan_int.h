@@ -6,7 +6,7 @@
  * checks the keys (the harness's into struct harness), plan_sweep.c
  * expands one value into the values it stands for, plan.c makes the
  * jobs and cases, plan_print.c prints a plan, suites.c finds a suite by
- * name.
+ * name; plan_util.c has the helpers they all use.
  */
 #ifndef SCHEDLAB_PLAN_INT_H
 #define SCHEDLAB_PLAN_INT_H

@@ -359,3 +359,20 @@ int plan_check_global(const struct loader *ld, const struct section *glob)
 	}
 	return 0;
 }
+
+struct kv *section_find(const struct section *sec, const struct workload *wl,
+			const char *key)
+{
+	const struct opt_def *o = NULL;
+
+	if (!is_harness_key(key) && !(o = opt_find(wl->options, key)))
+		return NULL;
+	for (size_t i = 0; sec && i < sec->nkv; i++) {
+		const char *k = sec->kv[i].key;
+
+		if (o ? !is_harness_key(k) && opt_find(wl->options, k) == o
+		      : opt_name_eq(k, key))
+			return &sec->kv[i];
+	}
+	return NULL;
+}

@@ -22,23 +22,6 @@
 #include "harness/plan_int.h"
 #include "util.h"
 
-struct kv *section_find(const struct section *sec, const struct workload *wl,
-			const char *key)
-{
-	const struct opt_def *o = NULL;
-
-	if (!is_harness_key(key) && !(o = opt_find(wl->options, key)))
-		return NULL;
-	for (size_t i = 0; sec && i < sec->nkv; i++) {
-		const char *k = sec->kv[i].key;
-
-		if (o ? !is_harness_key(k) && opt_find(wl->options, k) == o
-		      : opt_name_eq(k, key))
-			return &sec->kv[i];
-	}
-	return NULL;
-}
-
 static bool job_has(const struct section *sec, const char *key)
 {
 	return is_harness_key(key) || opt_find(sec->wl->options, key);

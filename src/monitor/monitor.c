@@ -11,7 +11,6 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,43 +140,6 @@ void monitor_list_format(unsigned mask, char *buf, size_t len)
 		if (mask & MON_BIT(i))
 			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "",
 					      monitor_info[i].name);
-}
-
-const char *monitor_path(const char *path, char *buf, size_t len)
-{
-	const char *root = getenv("SCHEDLAB_MONITOR_ROOT");
-
-	snprintf(buf, len, "%s%s", root && *root ? root : "", path);
-	return buf;
-}
-
-char *monitor_slurp(const char *path, size_t *len)
-{
-	char full[4096], *buf;
-	int fd = open(monitor_path(path, full, sizeof(full)), O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return NULL;
-	buf = read_fd_all(fd, 0, len);
-	close(fd);
-	return buf;
-}
-
-void monitor_col_add(struct monitor_set *s, bool summary, const char *unit,
-		     const char *help, const char *fmt, ...)
-{
-	struct monitor_col *c;
-	va_list ap;
-
-	s->col = xrealloc(s->col, (s->ncols + 1) * sizeof(*s->col));
-	c = &s->col[s->ncols++];
-	memset(c, 0, sizeof(*c));
-	va_start(ap, fmt);
-	vsnprintf(c->name, sizeof(c->name), fmt, ap);
-	va_end(ap);
-	c->unit = unit;
-	c->help = help;
-	c->summary = summary;
 }
 
 int monitor_available(enum monitor_id id, char *why, size_t len)

@@ -6,8 +6,8 @@
  * over the interval between. Counters become rates per second or shares
  * of the interval; gauges are the value at the interval's end. The
  * parsers of /proc/stat, PSI and /proc/schedstat are probe/procfs.h's.
- * Here the system's counters (cpu, runq, ctxsw, psi, vmstat), the
- * helpers every monitor shares (monitor_src.h) and the table of all;
+ * Here the system's counters (cpu, runq, ctxsw, psi, vmstat) and the
+ * table of all (the helpers every monitor shares are monitor_util.c's);
  * the scheduler's and the CPUs' own (schedstat, sched_debug, cpufreq)
  * are monitor_sched.c's.
  */
@@ -26,48 +26,6 @@
 #include "probe/procfs.h"
 #include "probe/sysenv.h"
 #include "util.h"
-
-/* why = "PATH: strerror" for a file that cannot be read */
-int mon_unreadable(const char *path, const char *hint, char *why, size_t len)
-{
-	char full[4096];
-
-	snprintf(why, len, "%s: %s%s%s", monitor_path(path, full, sizeof(full)),
-		 strerror(errno ? errno : ENOENT), hint ? "; " : "",
-		 hint ? hint : "");
-	return -1;
-}
-
-int mon_unparsed(const char *path, char *why, size_t len)
-{
-	char full[4096];
-
-	snprintf(why, len, "%s: unexpected contents",
-		 monitor_path(path, full, sizeof(full)));
-	return -1;
-}
-
-/* "KEY N" at a line's start in buf: 0 with *v, or -1. */
-int mon_line_u64(const char *buf, const char *key, uint64_t *v)
-{
-	size_t kl = strlen(key);
-
-	for (const char *p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p) {
-		if (!strncmp(p, key, kl) && (p[kl] == ' ' || p[kl] == '\t')) {
-			char *end;
-
-			errno = 0;
-			*v = strtoull(p + kl, &end, 10);
-			return end == p + kl || errno ? -1 : 0;
-		}
-	}
-	return -1;
-}
-
-double mon_rate(uint64_t a, uint64_t b, double dt)
-{
-	return dt > 0 && b >= a ? (double)(b - a) / dt : NAN;
-}
 
 /* ---- cpu: /proc/stat per CPU ------------------------------------- */
 
@@ -106,27 +64,6 @@ static int cpu_open(void **state, struct monitor_set *s, char *why, size_t len)
 			       "busy_pct");
 	*state = m;
 	return 0;
-}
-
-int mon_cpu_cols(struct monitor_set *s, int nr_cpus, const bool *have,
-		 int **cpu, const char *unit, const char *help,
-		 const char *name)
-{
-	int n = 0;
-
-	*cpu = xcalloc((size_t)nr_cpus + 1, sizeof(int));
-	for (int c = 0; c < nr_cpus; c++)
-		if (have[c]) {
-			(*cpu)[n++] = c;
-			monitor_col_add(s, false, unit, help, "cpu%d.%s", c,
-					name);
-		}
-	return n;
-}
-
-double mon_pct(uint64_t part, uint64_t total)
-{
-	return total ? 100.0 * (double)part / (double)total : NAN;
 }
 
 static void cpu_sample(void *state, double dt, double *out)
@@ -236,11 +173,6 @@ static void runq_sample(void *state, double dt, double *out)
 		out[2] = load[0];
 	free(st);
 	free(la);
-}
-
-void mon_free(void *state)
-{
-	free(state);
 }
 
 static const struct monitor_ops runq_ops = { runq_open, runq_sample, mon_free };

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * monitor_src.h: what the monitors' sources (monitor_src.c,
- * monitor_sched.c) share - the reasons a source is unavailable, a
- * counter's mon_rate, a "KEY N" line - and the ops monitor_sched.c defines
- * for monitor_src.c's table. Not for use outside monitor/.
+ * monitor_sched.c) share, defined in monitor_util.c - the reasons a
+ * source is unavailable, a counter's mon_rate, a "KEY N" line - and the
+ * ops monitor_sched.c defines for monitor_src.c's table. Not for use outside monitor/.
  */
 #ifndef SCHEDLAB_MONITOR_SRC_H
 #define SCHEDLAB_MONITOR_SRC_H
