@@ -99,28 +99,6 @@ void wl_latency_hist(struct wl_ctx *ctx, const struct hist *h)
 		hist_merge(&ctx->latency, h);
 }
 
-void wl_clock_start(struct wl_ctx *ctx)
-{
-	if (ctx->probes)
-		probe_begin(ctx->ps);
-	ctx->clock_t0 = now_ns();
-}
-
-void wl_clock_stop(struct wl_ctx *ctx)
-{
-	uint64_t t = now_ns();
-
-	ctx->clock_s = (double)(t - ctx->clock_t0) / 1e9;
-	/* their exits untimed, but before the probes' end, as a reap's */
-	if (ctx->lingering)
-		tasks_let_go(ctx->lingering);
-	if (ctx->probes) {
-		t = now_ns();
-		probe_end(ctx->ps, ctx->probe);
-		ctx->probe_end_ns += now_ns() - t;
-	}
-}
-
 void instrument_setup(struct wl_ctx *ctx)
 {
 	for (int i = 0; i < PM_N; i++)

@@ -286,6 +286,29 @@ void tasks_let_go(struct tasks *t)
 	t->ctx->lingering = NULL;
 }
 
+/* The clock is here, beside the lingering threads it lets go. */
+void wl_clock_start(struct wl_ctx *ctx)
+{
+	if (ctx->probes)
+		probe_begin(ctx->ps);
+	ctx->clock_t0 = now_ns();
+}
+
+void wl_clock_stop(struct wl_ctx *ctx)
+{
+	uint64_t t = now_ns();
+
+	ctx->clock_s = (double)(t - ctx->clock_t0) / 1e9;
+	/* their exits untimed, but before the probes' end, as a reap's */
+	if (ctx->lingering)
+		tasks_let_go(ctx->lingering);
+	if (ctx->probes) {
+		t = now_ns();
+		probe_end(ctx->ps, ctx->probe);
+		ctx->probe_end_ns += now_ns() - t;
+	}
+}
+
 void tasks_free(struct tasks *t)
 {
 	tasks_let_go(t);
