@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * campaign/bisect.h: the bisect mode's pieces shared between its files
- * (bisect.c drives the steps and git; bisect_test.c the arithmetic).
+ * (bisect.c drives the steps and git; bisect_model.c the arithmetic).
  * The entry points are campaign.h's bisect_*().
  */
 #ifndef SCHEDLAB_CAMPAIGN_BISECT_H
@@ -11,7 +11,7 @@
 
 /*
  * What the references' boots so far say, through the level model of
- * bisect_test.c (the machine's level a random walk between boots): the
+ * bisect_model.c (the machine's level a random walk between boots): the
  * references' distance and the run-to-run noise, as logs, and the
  * drift.
  */

@@ -27,159 +27,12 @@
 #include "store/store.h"
 #include "util.h"
 
-static double wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-double campaign_since(double t)
-{
-	double d = wall_now() - t;
-
-	return d > 0 ? d : 0;
-}
-
-int campaign_save(struct store *st, const struct campaign *c, bool create)
-{
-	json_t *doc = campaign_to_json(c);
-	int rc = store_campaign_put(st, c->name, doc, create);
-
-	json_decref(doc);
-	return rc;
-}
-
-static void boot_env(const struct campaign *c, const char *db, size_t k)
-{
-	char num[24];
-
-	setenv("SCHEDLAB_CAMPAIGN", c->name, 1);
-	setenv("SCHEDLAB_STATE", c->states[c->boots[k].state].name, 1);
-	snprintf(num, sizeof(num), "%u", c->boots[k].state);
-	setenv("SCHEDLAB_STATE_INDEX", num, 1);
-	snprintf(num, sizeof(num), "%zu", k + 1);
-	setenv("SCHEDLAB_BOOT", num, 1);
-	setenv("SCHEDLAB_DB", db, 1);
-	if (c->bisect) {
-		setenv("SCHEDLAB_COMMIT", c->states[c->boots[k].state].commit, 1);
-		setenv("SCHEDLAB_REPO", c->bisect->repo, 1);
-	}
-}
-
-/* Waits for pid, through EINTR; its wait status, or -1. */
-static int reap(pid_t pid)
-{
-	int ws;
-
-	while (waitpid(pid, &ws, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	campaign_child_forget();
-	return ws;
-}
-
-/* A child that ends with this process, even one killed with -9; in
- * dir when not NULL. It leads a process group of its own, recorded
- * before it runs anything (children.c): what it starts in turn is
- * ended by the next resume if this one is killed. */
-static pid_t spawn(const char *path, char *const *argv, const char *dir,
-		   bool quiet)
-{
-	pid_t parent = getpid(), pid;
-	int gate[2];
-	char go;
-
-	fflush(NULL);
-	if (pipe2(gate, O_CLOEXEC)) {
-		error_errno("campaign: cannot make a pipe");
-		return -1;
-	}
-	pid = fork();
-	if (pid < 0) {
-		error_errno("campaign: cannot fork");
-		close(gate[0]);
-		close(gate[1]);
-		return -1;
-	}
-	if (!pid) {
-		int null = open("/dev/null", O_RDWR);
-
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		setpgid(0, 0);
-		close(gate[1]);
-		/* on until recorded; the parent gone: nothing to do */
-		if (read(gate[0], &go, 1) != 1 || getppid() != parent)
-			_exit(EXIT_INTERRUPTED);
-		close(gate[0]);
-		if (dir && chdir(dir)) {
-			fprintf(stderr, "schedlab: campaign: cannot enter %s: %s\n",
-				dir, strerror(errno));
-			_exit(127);
-		}
-		if (null >= 0) {
-			dup2(null, STDIN_FILENO);
-			if (quiet)
-				dup2(null, STDOUT_FILENO);
-			close(null);
-		}
-		execv(path, argv);
-		fprintf(stderr, "schedlab: campaign: cannot run %s: %s\n", path,
-			strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);	/* both sides, so no race decides */
-	close(gate[0]);
-	if (campaign_child_record(pid) || write(gate[1], "", 1) != 1) {
-		close(gate[1]);
-		kill(-pid, SIGKILL);
-		reap(pid);
-		return -1;
-	}
-	close(gate[1]);
-	return pid;
-}
-
-int campaign_run_cmd(const char *cmd, const char *dir, bool quiet)
-{
-	char *argv[] = { "sh", "-c", (char *)cmd, NULL };
-	pid_t pid = spawn("/bin/sh", argv, dir, quiet);
-	int ws;
-
-	if (pid < 0 || (ws = reap(pid)) < 0)
-		return -1;
-	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-}
-
-int campaign_shell(const struct campaign *c, const char *db, size_t k,
-		   const char *cmd, bool quiet)
-{
-	boot_env(c, db, k);
-	return campaign_run_cmd(cmd, NULL, quiet);
-}
-
 /* Whether the machine is in boot k's state: its check, if any. */
 static bool in_state(const struct campaign *c, const char *db, size_t k)
 {
 	const char *check = c->states[c->boots[k].state].check;
 
 	return !check || campaign_shell(c, db, k, check, true) == 0;
-}
-
-int campaign_stop(struct campaign *c, struct store *st, const char *status,
-		  int rc, const char *why)
-{
-	char *v = xasprintf("%s%s\n", c->verdict ? c->verdict : "", why);
-
-	free(c->status);
-	c->status = xstrdup(status);
-	free(c->verdict);
-	c->verdict = v;
-	if (c->bisect)
-		c->bisect->ended_at = wall_now();
-	error("campaign %s: %s", c->name, why);
-	return campaign_save(st, c, false) ? 2 : rc;
 }
 
 /* Calls the hook for the last boot: the machine goes to its state. */
@@ -197,7 +50,7 @@ static int hook(struct campaign *c, struct store *st, const char *db)
 	}
 	b->phase = PH_HOOKING;
 	b->hooks++;
-	b->hooked_at = wall_now();
+	b->hooked_at = campaign_now();
 	if (c->vm) {
 		/* a VM boot's kernel is chosen when its run starts */
 		b->phase = PH_HOOKED;
@@ -261,9 +114,9 @@ static int run_job(const struct campaign *c, const char *db, size_t k)
 		vm[n] = xstrdup("-q");
 		vm[n + 1] = NULL;
 	}
-	boot_env(c, db, k);
-	pid = spawn("/proc/self/exe", vm ? vm : argv, NULL, live);
-	ws = pid < 0 ? -1 : reap(pid);
+	campaign_boot_env(c, db, k);
+	pid = campaign_spawn("/proc/self/exe", vm ? vm : argv, NULL, live);
+	ws = pid < 0 ? -1 : campaign_reap(pid);
 	campaign_vm_argv_free(vm);
 	free(label);
 	if (ws < 0)
@@ -298,36 +151,16 @@ int campaign_boot_state(struct campaign *c, struct store *st, const char *db,
 			 c->max_boots);
 		return campaign_stop(c, st, "failed", 1, why);
 	}
+	return campaign_boot_add(c, st, db, s);
+}
+
+int campaign_boot_add(struct campaign *c, struct store *st, const char *db,
+		      unsigned s)
+{
 	c->boots = xrealloc(c->boots, (c->nboots + 1) * sizeof(*c->boots));
 	memset(&c->boots[c->nboots], 0, sizeof(*c->boots));
 	c->boots[c->nboots].value = NAN;
 	c->boots[c->nboots].state = s;
-	c->nboots++;
-	return hook(c, st, db);
-}
-
-/* Decides after boot k, then ends the campaign or hooks the next. */
-static int next(struct campaign *c, struct store *st, const char *db)
-{
-	bool done;
-
-	if (c->bisect)
-		return bisect_next(c, st, db);
-	if (campaign_decide(c, st, &done))
-		return 2;
-	if (done) {
-		free(c->status);
-		c->status = xstrdup("finished");
-		if (campaign_save(st, c, false))
-			return 2;
-		printf("campaign %s: finished after %zu boots:\n%s", c->name,
-		       c->nboots, c->verdict);
-		return 0;
-	}
-	c->boots = xrealloc(c->boots, (c->nboots + 1) * sizeof(*c->boots));
-	memset(&c->boots[c->nboots], 0, sizeof(*c->boots));
-	c->boots[c->nboots].value = NAN;
-	c->boots[c->nboots].state = campaign_state_of(c, c->nboots);
 	c->nboots++;
 	return hook(c, st, db);
 }
@@ -438,9 +271,7 @@ static int measure(struct campaign *c, struct store *st, const char *db)
 	} while (rc);
 	b->phase = PH_DONE;
 	campaign_vm_settle(c, st, k);
-	if (campaign_save(st, c, false))
-		return 2;
-	return next(c, st, db);
+	return campaign_save(st, c, false) ? 2 : CAMPAIGN_BOOT_MEASURED;
 }
 
 /* A boot awaited: arrived in its state (measure), or not (hook again). */
@@ -449,7 +280,7 @@ static int arrive(struct campaign *c, struct store *st, const char *db)
 	struct camp_boot *b = &c->boots[c->nboots - 1];
 	char why[256];
 
-	if (!c->vm && c->deadline_s && wall_now() > b->hooked_at + c->deadline_s) {
+	if (!c->vm && c->deadline_s && campaign_now() > b->hooked_at + c->deadline_s) {
 		snprintf(why, sizeof(why), "boot %zu (state %s) did not come back within its deadline of %u s of the hook",
 			 c->nboots, c->states[b->state].name, c->deadline_s);
 		return campaign_stop(c, st, "lost", 1, why);
@@ -462,21 +293,14 @@ static int arrive(struct campaign *c, struct store *st, const char *db)
 	return measure(c, st, db);
 }
 
-int campaign_step(struct campaign *c, struct store *st, const char *db)
+int campaign_boot_step(struct campaign *c, struct store *st, const char *db)
 {
-	struct camp_boot *b;
+	struct camp_boot *b = &c->boots[c->nboots - 1];
 	int rc;
 
-	if (strcmp(c->status, "running"))
-		return !strcmp(c->status, "finished") ? 0 : 1;
-	if (c->bisect && (!c->bisect->started || !c->nboots))
-		return bisect_begin(c, st, db);
-	if (!c->nboots)
-		return campaign_first_hook(c, st, db);
-	b = &c->boots[c->nboots - 1];
 	switch (b->phase) {
 	case PH_DONE:
-		return next(c, st, db);
+		return CAMPAIGN_BOOT_MEASURED;
 	case PH_RUNNING:
 		rc = run_complete(st, b->uuid);
 		if (rc < 0)
@@ -484,7 +308,7 @@ int campaign_step(struct campaign *c, struct store *st, const char *db)
 		if (rc) {
 			b->phase = PH_DONE;
 			campaign_vm_settle(c, st, c->nboots - 1);
-			return campaign_save(st, c, false) ? 2 : next(c, st, db);
+			return campaign_save(st, c, false) ? 2 : CAMPAIGN_BOOT_MEASURED;
 		}
 		/* killed mid-run: this boot again, if the machine is in its
 		 * state (a crash may have rebooted it into another) */

@@ -7,11 +7,12 @@
  * A+B C+D` makes) - doc/statistics.md, "Campaigns across boots".
  *
  * This module owns the campaign's state (struct campaign, kept in the
- * store as one JSON document replaced whole: store_campaign_put()), the
- * order of the boots, the decision after each round (campaign.c), and
- * one step of a boot (boot.c): check the machine reached the state,
- * run the job as a child `schedlab run --uuid`, record it, decide, call
- * the hook for the next boot. Every step is written before it is done
+ * store as one JSON document replaced whole: store_campaign_put()) and
+ * the order of the boots (campaign.c), one step of a boot (boot.c):
+ * check the machine reached the state, run the job as a child
+ * `schedlab run --uuid`, record it; the decision after each round
+ * (decide.c, or bisect.c's), the hook for the next boot (drive.c calls
+ * them in turn). Every step is written before it is done
  * and recognised when found half done, so a process killed anywhere
  * resumes without losing or doubling a boot's run.
  */
@@ -22,6 +23,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "model/run.h"
 
 /* 2: a bisect campaign's "bisect" member and its states' "commit";
  * documents of schema 1 (A/B campaigns) read as they were */
@@ -197,6 +200,20 @@ struct campaign {
 	struct camp_known *known;
 };
 
+/*
+ * What the decision knows: each state's runs merged into one (the first
+ * run of the state, the later ones merged into it, as `compare A+B C+D`
+ * merges a side), and which boots are in it. Kept in c->known between
+ * decisions; a new boot's run is loaded and merged, the earlier ones
+ * are not read again.
+ */
+struct camp_known {
+	struct run runs[CAMPAIGN_MAX_STATES];
+	bool have[CAMPAIGN_MAX_STATES];
+	bool *merged;		/* per boot */
+	size_t nboots;
+};
+
 json_t *campaign_to_json(const struct campaign *c);
 /* -1 after error() naming the campaign when the document is not one. */
 int campaign_from_json(const json_t *doc, struct campaign *c);
@@ -217,14 +234,22 @@ unsigned campaign_state_of(const struct campaign *c, size_t k);
  */
 struct store;
 int campaign_decide(struct campaign *c, struct store *st, bool *done);
+/* What the decision knew (c->known), freed: campaign_free() calls it,
+ * and the decision when it must read the store again. */
+void campaign_known_free(struct campaign *c);
+/* An A/B's boot measured: campaign_decide(), then the campaign finished
+ * or the next boot's hook called. Same returns as campaign_step(). */
+int campaign_ab_next(struct campaign *c, struct store *st, const char *db);
 
 /* A run source (store/load.h) reading through st, the handle the
  * command opened: run_source_close() must not be called on it. */
 struct run_source;
 void campaign_run_source(struct run_source *src, struct store *st);
 
-/* Seconds from Unix time t to now, never below 0 (a clock that steps
- * back, or t a fraction of a second ahead of time()). */
+/* Unix time now, in seconds; seconds from Unix time t to now, never
+ * below 0 (a clock that steps back, or t a fraction of a second ahead
+ * of time()). */
+double campaign_now(void);
 double campaign_since(double t);
 
 /* Runs `sh -c cmd` with the campaign's environment for boot k
@@ -234,14 +259,24 @@ int campaign_shell(const struct campaign *c, const char *db, size_t k,
 		   const char *cmd, bool quiet);
 
 /*
- * One boot's work, from whatever point the store says it reached:
- * check, run, record, decide, hook. Returns resume's exit status: 0
- * the campaign ended with a verdict, CAMPAIGN_EXIT_NEXT_BOOT the hook
- * was called, 1 it stopped without one (a boot lost, a run or hook
- * failed; c->status says which), 2 the store.
+ * One step of a campaign (drive.c), from whatever point the store says
+ * it reached: the current boot checked, run, recorded (boot.c), then
+ * decided (decide.c, or bisect.c's step), the next hooked. Returns
+ * resume's exit status: 0 the campaign ended with a verdict,
+ * CAMPAIGN_EXIT_NEXT_BOOT the hook was called, 1 it stopped without one
+ * (a boot lost, a run or hook failed; c->status says which), 2 the
+ * store.
  */
 struct store;
 int campaign_step(struct campaign *c, struct store *st, const char *db);
+
+/*
+ * The current boot's work (boot.c): its arrival checked, its run made
+ * (again) and recorded. CAMPAIGN_BOOT_MEASURED when its run is stored
+ * complete and the campaign must decide; else campaign_step()'s return.
+ */
+#define CAMPAIGN_BOOT_MEASURED (-2)
+int campaign_boot_step(struct campaign *c, struct store *st, const char *db);
 
 /* Saves c whole (one transaction); create: a new campaign, 1 if it
  * exists. */
@@ -259,9 +294,12 @@ int campaign_first_hook(struct campaign *c, struct store *st, const char *db);
 int campaign_stop(struct campaign *c, struct store *st, const char *status,
 		  int rc, const char *why);
 
-/* A new boot of state s, its hook called. Same return as step's. */
+/* A new boot of state s, its hook called; campaign_boot_state() first
+ * stops the campaign when --max-boots is spent. Same return as step's. */
 int campaign_boot_state(struct campaign *c, struct store *st, const char *db,
 			unsigned s);
+int campaign_boot_add(struct campaign *c, struct store *st, const char *db,
+		      unsigned s);
 
 /*
  * A campaign as its command drives it (campaign/drive.c).
@@ -381,6 +419,20 @@ int campaign_cmd_verify(const struct campaign *c, bool missing_ok);
 int campaign_child_record(pid_t pgid);
 void campaign_child_forget(void);
 void campaign_end_orphans(void);
+/*
+ * campaign_spawn(): path run as a child that ends with this process,
+ * even one killed with -9, in dir when not NULL, stdin /dev/null (and
+ * stdout when quiet); it leads a process group of its own, recorded
+ * before it runs anything. Its pid, or -1 after error().
+ * campaign_reap(): waits for it through EINTR; its wait status, or -1.
+ * campaign_boot_env(): the environment of boot k's commands and run
+ * (SCHEDLAB_CAMPAIGN, _STATE, _STATE_INDEX, _BOOT, _DB; a bisect's
+ * _COMMIT and _REPO).
+ */
+pid_t campaign_spawn(const char *path, char *const *argv, const char *dir,
+		     bool quiet);
+int campaign_reap(pid_t pid);
+void campaign_boot_env(const struct campaign *c, const char *db, size_t k);
 
 /*
  * The bisect mode (campaign/bisect.c; doc/statistics.md, "Kernel

@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -172,4 +174,109 @@ void campaign_end_orphans(void)
 		unlink(path);
 	}
 	closedir(d);
+}
+
+/* ---- starting and waiting for them ------------------------------ */
+
+void campaign_boot_env(const struct campaign *c, const char *db, size_t k)
+{
+	char num[24];
+
+	setenv("SCHEDLAB_CAMPAIGN", c->name, 1);
+	setenv("SCHEDLAB_STATE", c->states[c->boots[k].state].name, 1);
+	snprintf(num, sizeof(num), "%u", c->boots[k].state);
+	setenv("SCHEDLAB_STATE_INDEX", num, 1);
+	snprintf(num, sizeof(num), "%zu", k + 1);
+	setenv("SCHEDLAB_BOOT", num, 1);
+	setenv("SCHEDLAB_DB", db, 1);
+	if (c->bisect) {
+		setenv("SCHEDLAB_COMMIT", c->states[c->boots[k].state].commit, 1);
+		setenv("SCHEDLAB_REPO", c->bisect->repo, 1);
+	}
+}
+
+int campaign_reap(pid_t pid)
+{
+	int ws;
+
+	while (waitpid(pid, &ws, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	campaign_child_forget();
+	return ws;
+}
+
+pid_t campaign_spawn(const char *path, char *const *argv, const char *dir,
+		   bool quiet)
+{
+	pid_t parent = getpid(), pid;
+	int gate[2];
+	char go;
+
+	fflush(NULL);
+	if (pipe2(gate, O_CLOEXEC)) {
+		error_errno("campaign: cannot make a pipe");
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		error_errno("campaign: cannot fork");
+		close(gate[0]);
+		close(gate[1]);
+		return -1;
+	}
+	if (!pid) {
+		int null = open("/dev/null", O_RDWR);
+
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		setpgid(0, 0);
+		close(gate[1]);
+		/* on until recorded; the parent gone: nothing to do */
+		if (read(gate[0], &go, 1) != 1 || getppid() != parent)
+			_exit(EXIT_INTERRUPTED);
+		close(gate[0]);
+		if (dir && chdir(dir)) {
+			fprintf(stderr, "schedlab: campaign: cannot enter %s: %s\n",
+				dir, strerror(errno));
+			_exit(127);
+		}
+		if (null >= 0) {
+			dup2(null, STDIN_FILENO);
+			if (quiet)
+				dup2(null, STDOUT_FILENO);
+			close(null);
+		}
+		execv(path, argv);
+		fprintf(stderr, "schedlab: campaign: cannot run %s: %s\n", path,
+			strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);	/* both sides, so no race decides */
+	close(gate[0]);
+	if (campaign_child_record(pid) || write(gate[1], "", 1) != 1) {
+		close(gate[1]);
+		kill(-pid, SIGKILL);
+		campaign_reap(pid);
+		return -1;
+	}
+	close(gate[1]);
+	return pid;
+}
+
+int campaign_run_cmd(const char *cmd, const char *dir, bool quiet)
+{
+	char *argv[] = { "sh", "-c", (char *)cmd, NULL };
+	pid_t pid = campaign_spawn("/bin/sh", argv, dir, quiet);
+	int ws;
+
+	if (pid < 0 || (ws = campaign_reap(pid)) < 0)
+		return -1;
+	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+}
+
+int campaign_shell(const struct campaign *c, const char *db, size_t k,
+		   const char *cmd, bool quiet)
+{
+	campaign_boot_env(c, db, k);
+	return campaign_run_cmd(cmd, NULL, quiet);
 }

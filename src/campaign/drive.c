@@ -18,6 +18,22 @@
 #include "store/store.h"
 #include "util.h"
 
+int campaign_step(struct campaign *c, struct store *st, const char *db)
+{
+	int rc;
+
+	if (strcmp(c->status, "running"))
+		return !strcmp(c->status, "finished") ? 0 : 1;
+	if (c->bisect && (!c->bisect->started || !c->nboots))
+		return bisect_begin(c, st, db);
+	if (!c->nboots)
+		return campaign_first_hook(c, st, db);
+	rc = campaign_boot_step(c, st, db);
+	if (rc != CAMPAIGN_BOOT_MEASURED)
+		return rc;
+	return c->bisect ? bisect_next(c, st, db) : campaign_ab_next(c, st, db);
+}
+
 int campaign_vm_drive(struct campaign *c, struct store *st, const char *db,
 		      int rc)
 {

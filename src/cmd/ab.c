@@ -31,6 +31,7 @@
 #include "stats/sequential.h"
 #include "store/load.h"
 #include "store/store.h"
+#include "report/render_compare.h"
 #include "util.h"
 
 #define AB_ALPHA 0.05
@@ -222,7 +223,7 @@ static int ab_render(const struct ab_opts *o, const struct comparison *c,
 	if (o->layout != LAYOUT_MMTESTS &&
 	    (o->format == FMT_TEXT || o->format == FMT_MARKDOWN)) {
 		/* compare's layouts, then the verdict it has not said */
-		if (!compare_render_layout(c, rp, o->layout, STAT_MEAN,
+		if (!render_layout_stdout(c, rp, o->layout, STAT_MEAN,
 					   o->format == FMT_MARKDOWN, "ab")) {
 			FILE *f = text_safe(stdout);
 
@@ -233,7 +234,7 @@ static int ab_render(const struct ab_opts *o, const struct comparison *c,
 		}
 		return EXIT_RUN_FAILED;
 	}
-	compare_render(c, o->format);
+	render_compare_stdout(c, o->format);
 	return EXIT_OK;
 }
 

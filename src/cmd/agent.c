@@ -1,15 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * schedlab agent: a test machine's end of the fleet's queue
- * (store/queue.h, doc/fleet.md). It registers, then claims a job, checks
- * it again (never trusting the queue's columns), runs it as a child
- * `schedlab run` into its local SQLite database, renews the lease while
- * it runs, and records the run in the queue's database. The result is
- * never lost or doubled: the run's uuid is journaled before the run
- * starts (one small fsynced file per attempt in the agent's state
- * directory), and removed only once the queue has the result; a server
- * that is down is retried with backoff, and every start uploads what
- * an earlier agent left.
+ * (store/queue.h, doc/fleet.md). Here its options are checked and the
+ * agent set up (its name, tags, state directory, kernel); the daemon
+ * itself - claim, check, run, lease, journal, record - is the fleet
+ * room's (fleet/agent.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -28,9 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd/agent_int.h"
 #include "cmd/cmd.h"
 #include "cmd/setup.h"
+#include "fleet/agent.h"
 #include "harness/journal.h"
 #include "harness/needs.h"
 #include "harness/plan.h"
@@ -88,177 +83,6 @@ static const struct opt_def agent_options[] = {
 	{ .name = NULL },
 };
 #undef O
-
-volatile sig_atomic_t agent_stop;
-
-static void on_stop(int sig)
-{
-	agent_stop = sig;
-}
-
-void agent_say(const struct agent *a, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "agent %s: ", a->me.name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-double agent_now(void)
-{
-	return (double)now_ns() / 1e9;
-}
-
-/* Sleeps secs, or less when a stop signal comes. */
-void agent_nap(double secs)
-{
-	double end = agent_now() + secs;
-
-	while (!agent_stop && agent_now() < end) {
-		double left = end - agent_now();
-		struct timespec ts = { .tv_sec = (time_t)left,
-				       .tv_nsec = (long)((left - (double)(time_t)left) * 1e9) };
-
-		if (left <= 0)
-			break;
-		nanosleep(&ts, NULL);
-	}
-}
-
-/* The queue's connection, made again (and the agent registered) if lost. */
-int agent_connect(struct agent *a)
-{
-	if (a->q && queue_connected(a->q))
-		return 0;
-	if (a->q)
-		store_close(a->q);
-	a->q = queue_open(a->url, "agent", true);
-	if (!a->q)
-		return -1;
-	a->me.pid = (long)getpid();
-	if (queue_agent_register(a->q, &a->me)) {
-		store_close(a->q);
-		a->q = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-/* Refused: back to the queue with the agent in its refused_by. */
-static void refuse(struct agent *a, const struct queue_claim *c,
-		   const char *what, const char *why, const char *option)
-{
-	char reason[400];
-
-	snprintf(reason, sizeof(reason), "refused by %s: %s (%s)", a->me.name,
-		 what, why);
-	agent_say(a, "job %" PRId64 " refused: %s (%s); start the agent with %s to take such jobs",
-		  c->id, what, why, option);
-	queue_release(a->q, c->id, c->attempt, a->me.name, reason, true);
-}
-
-/*
- * Whether claimed job c loads here (the queue's text checked again, never
- * trusted) and this agent may run what it needs: 0; else it is failed
- * or refused in the queue, and -1.
- */
-static int job_allowed(struct agent *a, const struct queue_claim *c)
-{
-	char where[160], w[160];
-	struct plan plan;
-	struct plan_needs needs;
-
-	snprintf(where, sizeof(where), "job %" PRId64 " (%.100s)", c->id, c->name);
-	if (queue_load_plan("agent", where, c->jobfile, strlen(c->jobfile),
-			    (const char *const *)c->sets, c->nsets,
-			    c->iterations, &plan)) {
-		agent_say(a, "job %" PRId64 ": does not load here; failed", c->id);
-		queue_finish(a->q, c->id, c->attempt, a->me.name, EXIT_USAGE,
-			     "the job does not load on its agent (see the agent's log)",
-			     NULL, NULL, w, sizeof(w));
-		return -1;
-	}
-	plan_needs(&plan, &needs);
-	plan_free(&plan);
-	if (needs.commands && !a->me.allow_commands) {
-		refuse(a, c, "it runs commands", needs.commands_why,
-		       "--allow-commands");
-		return -1;
-	}
-	if (needs.knobs && !a->me.allow_knobs) {
-		refuse(a, c, "it changes the machine", needs.knobs_why,
-		       "--allow-knobs");
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * One claimed job, from the check to its recorded result. The exit
- * status of the job (0 done), or -1 when the agent was stopped.
- */
-static int take(struct agent *a, const struct queue_claim *c)
-{
-	char dir[PATH_MAX], file[PATH_MAX + 120], fname[120];
-	struct pending p = { .job = c->id, .attempt = c->attempt,
-			     .exit_status = -1 };
-	enum stop_why why;
-	pid_t pid;
-	int status, rc;
-
-	agent_say(a, "job %" PRId64 ": claimed (attempt %d): %s", c->id,
-		  c->attempt, c->name);
-	queue_agent_seen(a->q, a->me.name, c->id);
-	if (job_allowed(a, c))
-		return EXIT_USAGE;
-	uuid_new(p.uuid, sizeof(p.uuid));
-	if (agent_pending_write(a, &p))
-		goto give_back;
-	snprintf(dir, sizeof(dir), "%s/job-%" PRId64 ".XXXXXX", a->dir, c->id);
-	if (!mkdtemp(dir)) {
-		error_errno("agent: cannot make a directory in '%s'", a->dir);
-		agent_pending_remove(a, &p);
-		goto give_back;
-	}
-	agent_job_file_name(c->name, fname, sizeof(fname));
-	snprintf(file, sizeof(file), "%s/%s", dir, fname);
-	if (agent_write_file(file, c->jobfile) ||
-	    (pid = agent_spawn_run(a, c, file, p.uuid)) < 0) {
-		rm_tree(dir);
-		agent_pending_remove(a, &p);
-		goto give_back;
-	}
-	agent_say(a, "job %" PRId64 ": running as run %s (pid %ld)", c->id, p.uuid,
-		  (long)pid);
-	why = agent_watch(a, c, pid, &status);
-	rm_tree(dir);
-	if (why == RUN_LOST) {
-		agent_pending_remove(a, &p);
-		return EXIT_RUN_FAILED;
-	}
-	if (why == RUN_STOPPED) {
-		if (!agent_connect(a) &&
-		    !queue_release(a->q, c->id, c->attempt, a->me.name,
-				   "its agent was stopped", false))
-			agent_pending_remove(a, &p);
-		return -1;
-	}
-	p.exit_status = status;
-	if (agent_pending_write(a, &p))
-		error("agent: job %" PRId64 ": the result is not journaled; recording it now",
-		      c->id);
-	rc = agent_record(a, &p);
-	if (rc < 0)
-		return -1;
-	return rc ? EXIT_RUN_FAILED : status ? EXIT_RUN_FAILED : EXIT_OK;
-give_back:
-	queue_release(a->q, c->id, c->attempt, a->me.name,
-		      "its agent could not start it", false);
-	return EXIT_RUN_FAILED;
-}
 
 /* ---- setting up ---- */
 
@@ -353,57 +177,12 @@ static int setup(struct agent *a, const struct agent_opts *ao, const char *url)
 	return 0;
 }
 
-/*
- * Claims jobs and takes them until a stop signal (or one job, once): an
- * exit code, or -1 when stopped by a signal.
- */
-static int serve(struct agent *a, bool once)
-{
-	unsigned delay = 1;
-	int rc = EXIT_OK;
-
-	while (!agent_stop) {
-		struct queue_claim c;
-		int got;
-
-		if (agent_connect(a)) {
-			agent_say(a, "the queue is unreachable; trying again in %us", delay);
-			agent_nap(delay);
-			delay = delay * 2 > 60 ? 60 : delay * 2;
-			continue;
-		}
-		got = queue_claim(a->q, &a->me, &c);
-		if (got < 0) {
-			agent_nap(delay);
-			delay = delay * 2 > 60 ? 60 : delay * 2;
-			continue;
-		}
-		delay = 1;
-		if (!got) {
-			if (once) {
-				agent_say(a, "nothing to do");
-				break;
-			}
-			queue_agent_seen(a->q, a->me.name, 0);
-			agent_nap(a->poll);
-			continue;
-		}
-		rc = take(a, &c);
-		queue_claim_free(&c);
-		if (rc < 0 || once)
-			return rc;
-		rc = EXIT_OK;
-	}
-	return rc;
-}
-
 int cmd_agent(int argc, char **argv)
 {
 	struct agent_opts ao;
 	struct cmd_args ca = { CMD_ARGS(agent_options, ao), .help = &agent_help,
 			       .no_operands = true };
 	struct agent a = { 0 };
-	struct sigaction sa = { .sa_handler = on_stop };
 	int rc;
 
 	if (cmd_parse(argc, argv, &ca, &rc) < 0)
@@ -411,16 +190,14 @@ int cmd_agent(int argc, char **argv)
 	rc = EXIT_USAGE;
 	if (setup(&a, &ao, ca.db))
 		goto out;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
+	agent_catch_stop();
 	if (agent_connect(&a))
 		goto out;
 	agent_say(&a, "started on %s (kernel %s), queue %s, results first into %s",
 		  a.me.host, a.kernel, store_path(a.q), a.local);
 	if (agent_recover(&a))
 		goto stopped;
-	rc = serve(&a, ao.once);
+	rc = agent_serve(&a, ao.once);
 	if (rc >= 0 && !agent_stop)
 		goto out;
 stopped:

@@ -37,26 +37,10 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_campaign(int argc, char **argv);
 int cmd_vm(int argc, char **argv);
 
-/* A VM's machine from its options (cmd/setup.h's OPT_VM_SHAPE) into *o,
- * checked: 0, or -1 after error() naming who's option. */
-struct vm_cmd_shape;
-struct vm_opts;
-int vm_shape_from(const char *who, const struct vm_cmd_shape *m,
-		  struct vm_opts *o);
 /* A kernel build's options (cmd/setup.h's OPT_KBUILD) into *b. */
 struct vm_cmd_kbuild;
 struct vm_build;
 void vm_build_from(const struct vm_cmd_kbuild *k, struct vm_build *b);
-
-/*
- * A queued job's plan (queue add's check, and the agent's again): its
- * text, named where in messages, with its --set and --iterations as
- * `run` applies them; a file with variants refused. -1 after error().
- */
-struct plan;
-int queue_load_plan(const char *who, const char *where, const char *text,
-		    size_t len, const char *const *sets, size_t nsets,
-		    const char *iterations, struct plan *p);
 
 /*
  * The run_request of the options run and ab share (setup.h's struct

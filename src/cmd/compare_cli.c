@@ -72,74 +72,6 @@ static const struct opt_def compare_options[] = {
 };
 
 /*
- * The comparison with its runs' names made one cell each (text_field():
- * a label's newline as "\\n"), for the renderers of text, markdown and
- * CSV, whose stream (text_safe()) keeps newlines: a label must not start
- * a row of its own. JSON and HTML escape names themselves. Free with
- * unescape_names().
- */
-static struct comparison escape_names(const struct comparison *c)
-{
-	struct comparison t = *c;
-
-	t.runs = xcalloc(c->nruns ? c->nruns : 1, sizeof(*t.runs));
-	for (size_t k = 0; k < c->nruns; k++) {
-		t.runs[k] = c->runs[k];
-		t.runs[k].name = text_field(c->runs[k].name, "");
-	}
-	return t;
-}
-
-static void unescape_names(struct comparison *t)
-{
-	for (size_t k = 0; k < t->nruns; k++)
-		free((char *)t->runs[k].name);
-	free(t->runs);
-}
-
-void compare_render(const struct comparison *c, enum out_format format)
-{
-	/* text, markdown and csv are read: their labels escaped */
-	bool read = format == FMT_TEXT || format == FMT_MARKDOWN ||
-		    format == FMT_CSV;
-	FILE *f = read ? text_safe(stdout) : stdout;
-	struct comparison t;
-
-	if (read) {
-		t = escape_names(c);
-		c = &t;
-	}
-
-	switch (format) {
-	case FMT_MARKDOWN: render_compare_markdown(f, c); break;
-	case FMT_CSV: render_compare_csv(f, c); break;
-	case FMT_JSON: render_compare_json(f, c); break;
-	case FMT_HTML: render_compare_html(f, c); break;
-	default: render_compare_text(f, c); break;
-	}
-	if (f != stdout) {
-		fclose(f);
-		unescape_names(&t);
-	}
-}
-
-int compare_render_layout(const struct comparison *c,
-			  const struct run *const *rp, int layout, int stat,
-			  bool markdown, const char *who)
-{
-	struct layout_opts lo = { .stat = stat, .markdown = markdown };
-	FILE *f = text_safe(stdout);
-	struct comparison t = escape_names(c);
-	int rc = render_layout(f, layout, &t, rp, &lo);
-
-	fclose(f);
-	unescape_names(&t);
-	if (rc)
-		error("%s: --layout workload: " WL_TABLE_NONE, who);
-	return rc;
-}
-
-/*
  * A side's operand as runs: "A+B+C" is three (every part non-empty, so
  * that a label such as "6.1.0+" stays one); with --all a label is every
  * complete run with it (and cases) on the host of the latest of them. Appends the RUN
@@ -228,11 +160,11 @@ static int compare_print(const struct compare_opts *o, const struct comparison *
 	struct plot_batch pb;
 
 	if (o->layout != LAYOUT_MMTESTS)
-		return compare_render_layout(c, rp, o->layout, o->stat,
+		return render_layout_stdout(c, rp, o->layout, o->stat,
 					     o->format == FMT_MARKDOWN, "compare") ?
 		       EXIT_USAGE : EXIT_OK;
 	if (o->format != FMT_HTML) {
-		compare_render(c, o->format);
+		render_compare_stdout(c, o->format);
 	} else if (!plot_open(&pb, false)) {
 		/* the report's page, its plots inlined (report.c) */
 		render_html_page(stdout, c, rp, &pb);

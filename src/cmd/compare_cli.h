@@ -90,18 +90,6 @@ static inline void compare_style(const struct compare_opts *o, struct comparison
 	c->brief = o->brief > 0;
 	c->brief_top = o->brief;
 }
-/* c in the --format chosen: 0 text, 1 markdown, 2 csv, 3 json, 4 html. */
-void compare_render(const struct comparison *c, enum out_format format);
-/*
- * c in a --layout other than mmtests (text or markdown) on stdout; rp
- * its runs (the workload layout reads them). -1 after error() (who's)
- * when the workload layout has no table to print.
- */
-struct run;
-int compare_render_layout(const struct comparison *c,
-			  const struct run *const *rp, int layout, int stat,
-			  bool markdown, const char *who);
-
 /*
  * compare BASE CAND --by host (compare_hosts.c): specs[0..n) are the
  * operands, which must be two labels; rows is --rows parsed; a the

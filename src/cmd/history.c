@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * schedlab history JOB: where a series of stored runs of one job
- * stepped. The store reads the job's cases in one query
- * (store_series()); here they become one series per case of the job
- * (a sweep has several), ordered by start time, by the kernel release
- * (strverscmp) or by the label as a commit of a git repository
- * (history_order.c), each run summarised (median, IQR, min, max) and its
- * median fed to the change-point detector (stats/changepoint.h). The
- * model (report/history.h) goes to a renderer: text, json or an HTML
+ * stepped. Its options checked, the store reads the job's cases in one
+ * query (store_series()), the history engine (history/history.h) makes
+ * them series, orders, summarises and looks for change points, and the
+ * model goes to a renderer (report/render_history.h): text, json or an HTML
  * page with a plot.
  */
 #include <errno.h>
@@ -20,11 +17,10 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "cmd/history_order.h"
-#include "cmd/history_series.h"
 #include "cmd/setup.h"
+#include "history/history.h"
 #include "model/run.h"
-#include "report/history.h"
+#include "report/render_history.h"
 #include "report/plot.h"
 #include "stats/summary.h"
 #include "store/load.h"
@@ -37,8 +33,6 @@ struct history_opts {
 	unsigned min_size;
 	bool help;
 };
-
-const char *const history_by_names[] = { "time", "commit", "kernel", NULL };
 
 /* --help: its text before the options, and after them */
 static const struct cmd_help history_help = {
@@ -171,82 +165,6 @@ int series_unknown(const char *who, const char *job, const char *metric,
 	return -1;
 }
 
-/* The line that bisects between the two runs of p: git bisect run judge. */
-static char *judge_line(const struct history_point *p, const char *db)
-{
-	char good[24], bad[24], *spec = history_judge_spec(p->bad->c), *words, *line;
-	char *argv[10] = { "schedlab", "judge", "--good", good, "--bad", bad };
-	size_t n = 6;
-
-	snprintf(good, sizeof(good), "%lld", (long long)p->good->c->run_id);
-	snprintf(bad, sizeof(bad), "%lld", (long long)p->bad->c->run_id);
-	if (db) {
-		argv[n++] = "--db";
-		argv[n++] = (char *)db;
-	}
-	argv[n++] = spec ? spec : "JOBFILE";
-	words = argv_join(argv, true);
-	line = xasprintf("git bisect run %s", words);
-	free(words);
-	free(spec);
-	return line;
-}
-
-/* The detector over each series; -1 after error() when none could be run. */
-static int detect(struct history *h, const char *judge_db)
-{
-	size_t ran = 0, most = 0;
-
-	for (size_t k = 0; k < h->nseries; k++) {
-		struct history_series *s = &h->series[k];
-		double *x = xcalloc(s->n + 1, sizeof(*x));
-		struct cp_point *pts;
-		size_t np;
-		const char *why;
-
-		for (size_t i = 0; i < s->n; i++)
-			x[i] = s->runs[i].median;
-		if (s->n > most)
-			most = s->n;
-		why = cp_why(x, s->n, &h->cp);
-		if (why || changepoints(x, s->n, &h->cp, &pts, &np)) {
-			s->why = xstrdup(why ? why : "the detector refused the series");
-			free(x);
-			continue;
-		}
-		free(x);
-		ran++;
-		s->points = xcalloc(np + 1, sizeof(*s->points));
-		for (size_t i = 0; i < np; i++) {
-			struct history_point *p = &s->points[i];
-
-			p->cp = pts[i];
-			p->good = &s->runs[pts[i].index - 1];
-			p->bad = &s->runs[pts[i].index];
-			if (h->by != BY_COMMIT)
-				continue;
-			p->bisect = xasprintf("git bisect start %s %s",
-						  p->bad->commit, p->good->commit);
-			p->judge = judge_line(p, judge_db);
-		}
-	s->npoints = np;
-		free(pts);
-	}
-	if (ran)
-		return 0;
-	if (most >= 4)
-		return error("history: too few runs for the detector: job '%s' has %zu run%s%s, "
-			     "and it needs at least %u (2 x --min-size %u); --min-size %zu "
-			     "looks at these, with less power", h->job, most,
-			     most == 1 ? "" : "s", h->nseries > 1 ? " in its longest case" : "",
-			     2 * h->min_size, h->min_size, most / 2);
-	return error("history: too few runs for the detector: job '%s' has %zu run%s%s, "
-		     "and it needs at least %u (2 x --min-size %u; 4 at the least, with --min-size 2)",
-		     h->job, most,
-		     most == 1 ? "" : "s", h->nseries > 1 ? " in its longest case" : "",
-		     2 * h->min_size, h->min_size);
-}
-
 /* DIR/index.html through a temporary file and rename(): 0, 1 written
  * without its plot (gnuplot failed), -1 after error(). */
 static int write_page(const char *dir, const struct history *h)
@@ -269,29 +187,6 @@ static int write_page(const char *dir, const struct history *h)
 	if (atomic_commit(&page, "history"))
 		return -1;
 	return rc;
-}
-
-static void history_free(struct history *h)
-{
-	for (size_t k = 0; k < h->nseries; k++) {
-		struct history_series *s = &h->series[k];
-
-		for (size_t i = 0; i < s->npoints; i++) {
-			free(s->points[i].bisect);
-			free(s->points[i].judge);
-		}
-		free(s->points);
-		for (size_t i = 0; i < s->n; i++)
-			free(s->runs[i].settings);
-		for (size_t i = 0; i < s->nsettings; i++)
-			free(s->settings[i].runs);
-		free(s->settings);
-		free(s->runs);
-		free(s->name);
-		free(s->why);
-	}
-	free(h->series);
-	free(h->left);
 }
 
 static int history_checks(const struct history_opts *o, int nargs, char **args,
@@ -366,7 +261,7 @@ int cmd_history(int argc, char **argv)
 	if (history_order(&h, o.repo, &ord))
 		goto out;
 	history_summarise(&h);
-	if (detect(&h, o.db))
+	if (history_detect(&h, o.db))
 		goto out;
 	if (o.format == FMT_HTML) {
 		if (make_out_dir("history", o.output))

@@ -23,10 +23,10 @@
 
 #include "cmd/cmd.h"
 #include "cmd/compare_cli.h"
-#include "cmd/judge_int.h"
 #include "compare/match.h"
 #include "compare/noise_model.h"
 #include "exec/exec.h"
+#include "exec/judge.h"
 #include "harness/identity.h"
 #include "harness/plan.h"
 #include "harness/runner.h"
@@ -37,6 +37,7 @@
 #include "stats/summary.h"
 #include "store/load.h"
 #include "store/store.h"
+#include "report/render_compare.h"
 #include "util.h"
 
 #define O(f) offsetof(struct compare_opts, f)
@@ -399,7 +400,7 @@ static int judge_report(struct judge_args *a, struct judge *j,
 		c.verdict_text = vtext;
 	}
 	compare_style(&a->o, &c);
-	compare_render(&c, a->o.format);
+	render_compare_stdout(&c, a->o.format);
 	json_decref(c.judge);
 	judge_print_cases(j, &jr->runs[2]);
 	fprintf(stderr, "judge: %s: exit %d (%s for git bisect: %s)\n",

@@ -17,6 +17,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/setup.h"
+#include "fleet/fleet.h"
 #include "harness/needs.h"
 #include "harness/plan.h"
 #include "model/run.h"
@@ -93,37 +94,6 @@ static void queued_by(char *buf, size_t len)
 	snprintf(buf, len, "%s@%s", pw ? pw->pw_name : "?", u.nodename);
 }
 
-/*
- * The plan of a job's text with its sets and iteration count, loaded as
- * `run` loads it; variants refused. The agent loads it again.
- */
-int queue_load_plan(const char *who, const char *where, const char *text,
-		    size_t len, const char *const *sets, size_t nsets,
-		    const char *iterations, struct plan *p)
-{
-	struct plan_set *v = xcalloc(nsets + 2, sizeof(*v));
-	char it[64];
-	size_t k = 0;
-	int rc;
-
-	for (size_t i = 0; i < nsets; i++)
-		v[k++].text = sets[i];
-	if (iterations) {
-		snprintf(it, sizeof(it), "iterations=%.40s", iterations);
-		v[k].text = it;
-		v[k++].origin = "--iterations";
-	}
-	rc = plan_load_text_sets(where, where, text, len, v, k, p);
-	free(v);
-	if (!rc && p->nvariants) {
-		error("%s: %s has [variant:...] sections; ab jobs cannot be queued",
-		      who, where);
-		plan_free(p);
-		return -1;
-	}
-	return rc;
-}
-
 static int valid_host_list(const char *what, const char *s)
 {
 	if (!*s || strspn(s, ", ") == strlen(s))
@@ -165,7 +135,7 @@ static int queue_add_cmd(const struct queue_opts *qo, const char *db,
 			     qo->kernel), EXIT_USAGE;
 	if (plan_spec_text(spec, &text, &len, where, sizeof(where)))
 		return EXIT_USAGE;
-	if (queue_load_plan("queue", where, text, len, qo->sets.v, qo->sets.n,
+	if (fleet_job_plan("queue", where, text, len, qo->sets.v, qo->sets.n,
 			    qo->iterations, &plan))
 		goto out;
 	plan_needs(&plan, &needs);

@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/history.h"
+#include "report/render_history.h"
 #include "report/html.h"
 #include "report/plot.h"
 #include "util.h"

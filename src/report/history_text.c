@@ -3,7 +3,7 @@
  * report/history_text.c: `schedlab history` as text (a table per case, each
  * change point a marked line between its two runs, then the change
  * points in words) and as the "schedlab-history/1" JSON document
- * (doc/export.md). Numbers come from the model (report/history.h).
+ * (doc/export.md). Numbers come from the model (report/render_history.h).
  */
 #include <jansson.h>
 #include <math.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "report/history.h"
+#include "report/render_history.h"
 #include "util.h"
 
 void history_when(double t, char *buf, size_t len)

@@ -118,4 +118,23 @@ void render_verdict_line(FILE *f, const struct comparison *c);
 bool cmp_probes_off_line(const struct comparison *c, const struct cmp_job *j,
 			 char *buf, size_t len);
 
+/* c in the --format chosen: 0 text, 1 markdown, 2 csv, 3 json, 4 html. */
+void render_compare_stdout(const struct comparison *c, enum out_format format);
+/*
+ * c in a --layout other than mmtests (text or markdown) on stdout; rp
+ * its runs (the workload layout reads them). -1 after error() (who's)
+ * when the workload layout has no table to print.
+ */
+int render_layout_stdout(const struct comparison *c,
+			 const struct run *const *rp, int layout, int stat,
+			 bool markdown, const char *who);
+
+/*
+ * compare --by host's hosts (compare/hosts.h), n of them, in a --format
+ * other than html on stdout (report/compare_by_host.c).
+ */
+struct cmp_host;
+void render_compare_hosts(const struct cmp_host *h, size_t n,
+			  const char *const labels[2], enum out_format format);
+
 #endif

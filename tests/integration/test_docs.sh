@@ -220,11 +220,7 @@ $bad"
 # in a lower layer - so no folder calls up into one that includes or
 # calls it, which includes alone would not show (a header of one folder
 # declaring what another defines). Reads the objects of the build under
-# test, one per source file there is now.
-# Known exceptions, "FOLDER SYMBOL" a line, each with why, to be removed:
-# history_by_names is declared in report/history.h but defined in
-# cmd/history.c (moving it is the command files' part of the tidying).
-CALL_LAYER_EXCEPTIONS="report history_by_names"
+# test, one per source file there is now. No exceptions.
 test_architecture_layers_calls() {
 	local layers objdir f o objs bad missing=
 	command -v nm >/dev/null || skip "no nm (binutils)"
@@ -243,7 +239,7 @@ test_architecture_layers_calls() {
 	      sed "s|^$objdir/||; s|\.o: |.c |" |
 	      awk '$3 ~ /^[TDBRCGSVWu]$/ { print "D", $1, $2 }
 		   $3 == "U" { print "U", $1, $2 }' |
-	      awk -v layers="$layers" -v except="$CALL_LAYER_EXCEPTIONS" '
+	      awk -v layers="$layers" '
 		function folder(path) {
 			if (path !~ /\//)
 				return "src"
@@ -257,9 +253,6 @@ test_architecture_layers_calls() {
 				for (j = 2; j <= k; j++)
 					layer[w[j]] = w[1]
 			}
-			n = split(except, e, "\n")
-			for (i = 1; i <= n; i++)
-				allowed[e[i]] = 1
 		}
 		$1 == "D" { def[$3] = folder($2); next }
 		{ use[++nu] = $2 " " $3 }
@@ -270,7 +263,7 @@ test_architecture_layers_calls() {
 					continue
 				from = folder(u[1]); to = def[u[2]]
 				# src/ itself is what every layer uses
-				if (to == from || to == "src" || (from " " u[2]) in allowed)
+				if (to == from || to == "src")
 					continue
 				if (!(from in layer) || !(to in layer))
 					print u[1] " calls " u[2] " of " to ", a folder in no layer"

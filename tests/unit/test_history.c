@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cmd/history_order.h"
+#include "history/history.h"
 #include "util.h"
 
 static char *spec_of(const char *command)

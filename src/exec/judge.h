@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * judge_int.h: what judge.c (the command: options, the run, the output)
- * and judge_rules.c (its decision: the threshold and bisect rules at
- * each look, the exit code) share.
+ * exec/judge.h: judge's decision rules (judge_rules.c) - the threshold
+ * and bisect rules at each look of the engine (struct run_adapt's
+ * hooks), the stored candidate classified, the exit code - and what
+ * cmd/judge.c (its options, the run, the output) hands them.
  */
-#ifndef SCHEDLAB_CMD_JUDGE_INT_H
-#define SCHEDLAB_CMD_JUDGE_INT_H
+#ifndef SCHEDLAB_EXEC_JUDGE_H
+#define SCHEDLAB_EXEC_JUDGE_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The orders of `schedlab history` (history_order.h): time, kernel
- * release, commit; and the job file a run was run from, for the judge
- * line of a change point.
+ * history_order.c: the orders of `schedlab history`'s series
+ * (history/history.h): time, kernel release, commit; their names; and
+ * the job file a run was run from, for the judge line of a change point.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -13,10 +13,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cmd/history_order.h"
+#include "history/history.h"
 #include "util.h"
 
 extern char **environ;
+
+const char *const history_by_names[] = { "time", "commit", "kernel", NULL };
 
 /* git -C DIR rev-list --topo-order --reverse HEAD, its output in *out. */
 static int rev_list(const char *repo, char **out)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * agent_child.c: a claimed job's child `schedlab run` (agent_int.h): the
+ * agent_child.c: a claimed job's child `schedlab run` (fleet/agent.h): the
  * job file written into a directory of its own, the run spawned in a
  * process group of its own, and watched - its lease renewed every third
  * of it, the run stopped when the job is no longer ours or the agent is
@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd/agent_int.h"
+#include "fleet/agent.h"
 #include "store/store.h"
 #include "util.h"
 

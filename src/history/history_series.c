@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * history_series.c: history's model (report/history.h) from the store's
- * series of a job (history_series.h): a series per case, each run
+ * history_series.c: history's model (history/history.h) from the store's
+ * series of a job: a series per case, each run
  * summarised, and the settings in which its runs differ.
  */
 #include <jansson.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/history_series.h"
+#include "history/history.h"
 #include "stats/summary.h"
 #include "util.h"
 

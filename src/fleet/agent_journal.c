@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * agent_journal.c: an agent's results never lost nor doubled
- * (agent_int.h): the run's uuid journaled before the run starts, one
+ * (fleet/agent.h): the run's uuid journaled before the run starts, one
  * small fsynced file per attempt in the agent's state directory, removed
  * only once the queue has the result; what an earlier agent left is
  * uploaded, or given back, when an agent starts.
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/agent_int.h"
+#include "fleet/agent.h"
 #include "store/store.h"
 #include "util.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * judge_rules.c: judge's decision (judge_int.h) - at each look of the
+ * exec/judge_rules.c: judge's decision (exec/judge.h) - at each look of the
  * run, the threshold rule (a regression beyond --threshold, or one
  * ruled out; the run the unit against a stored baseline) or the bisect
  * mode's placing between good and bad; then the exit code and why.
@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/judge_int.h"
 #include "compare/match.h"
 #include "compare/noise_model.h"
+#include "exec/judge.h"
 #include "harness/identity.h"
 #include "model/run.h"
 #include "stats/noise.h"

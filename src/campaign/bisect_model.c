@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * campaign/bisect_test.c: the bisect mode's arithmetic (doc/statistics.md,
+ * campaign/bisect_model.c: the bisect mode's arithmetic (doc/statistics.md,
  * "Kernel bisect on a campaign"). Each boot gives one value, the log of
  * its run's median of the headline metric, read once and kept in the
  * campaign's state. A step's boots come in rounds of three (candidate,

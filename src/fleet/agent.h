@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * agent_int.h: what agent.c (the command: its options, claiming,
- * running and watching jobs) and agent_journal.c (the journal of
- * attempts whose result is not recorded yet, and recording results in
- * the queue) share.
+ * fleet/agent.h: the fleet's agent, a test machine's end of the queue
+ * (store/queue.h, doc/fleet.md): its loop (agent_serve.c), a job's child
+ * run (agent_child.c), the journal of attempts whose result is not
+ * recorded yet and the recording (agent_journal.c), the helpers they
+ * share (agent_util.c). cmd/agent.c sets struct agent up from its
+ * options and calls agent_recover(), then agent_serve().
  */
-#ifndef SCHEDLAB_CMD_AGENT_INT_H
-#define SCHEDLAB_CMD_AGENT_INT_H
+#ifndef SCHEDLAB_FLEET_AGENT_H
+#define SCHEDLAB_FLEET_AGENT_H
 
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -35,8 +38,10 @@ struct pending {
 	int exit_status;	/* -1: the run had not ended */
 };
 
-/* The stop signal's number, once SIGTERM or SIGINT came; else 0. */
+/* The stop signal's number, once SIGTERM or SIGINT came; else 0.
+ * agent_catch_stop() sets it from then on. */
 extern volatile sig_atomic_t agent_stop;
+void agent_catch_stop(void);
 
 /* "agent NAME: ..." on stderr. */
 void agent_say(const struct agent *a, const char *fmt, ...)
@@ -65,6 +70,12 @@ int agent_record(struct agent *a, const struct pending *p);
  * queue (when it still holds it). 0, or -1 when stopped.
  */
 int agent_recover(struct agent *a);
+
+/*
+ * Claims jobs and takes them until a stop signal (or one job, once): an
+ * exit code, or -1 when stopped by a signal.
+ */
+int agent_serve(struct agent *a, bool once);
 
 /* ---- a job's child run (agent_child.c) ---- */
 
