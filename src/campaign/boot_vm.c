@@ -23,45 +23,16 @@
 #include "util.h"
 #include "vm/vm.h"
 
-json_t *campaign_vm_json(const struct camp_vm *v)
-{
-	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:s*}",
-			 "cpus", (json_int_t)v->cpus, "sockets", (json_int_t)v->sockets,
-			 "cores", (json_int_t)v->cores, "threads", (json_int_t)v->threads,
-			 "numa_nodes", (json_int_t)v->nodes,
-			 "memory_mb", (json_int_t)v->memory_mb,
-			 "timeout_s", (json_int_t)v->timeout_s, "accel", v->accel,
-			 "root", v->root, "append", v->append);
-}
-
 int campaign_vm_from_json(const json_t *o, struct campaign *c)
 {
-	json_int_t n[7];
-	const char *accel, *append = NULL, *root = "minimal";
-	struct camp_vm *v;
+	struct vm_machine m;
 
 	if (!o)
 		return 0;
-	if (json_unpack((json_t *)o, "{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:s, s?s, s?s}",
-			"cpus", &n[0], "sockets", &n[1], "cores", &n[2],
-			"threads", &n[3], "numa_nodes", &n[4], "memory_mb", &n[5],
-			"timeout_s", &n[6], "accel", &accel, "root", &root,
-			"append", &append))
+	if (vm_machine_from_json(o, &m))
 		return -1;
-	for (int i = 0; i < 7; i++)
-		if (n[i] < 0 || n[i] > 10000000)
-			return -1;
-	v = c->vm = xcalloc(1, sizeof(*v));
-	v->cpus = (unsigned)n[0];
-	v->sockets = (unsigned)n[1];
-	v->cores = (unsigned)n[2];
-	v->threads = (unsigned)n[3];
-	v->nodes = (unsigned)n[4];
-	v->memory_mb = (unsigned)n[5];
-	v->timeout_s = (unsigned)n[6];
-	v->accel = xstrdup(accel);
-	v->root = xstrdup(root);
-	v->append = append ? xstrdup(append) : NULL;
+	c->vm = xmalloc(sizeof(*c->vm));
+	*c->vm = m;
 	return 0;
 }
 
@@ -69,9 +40,7 @@ void campaign_vm_free(struct campaign *c)
 {
 	if (!c->vm)
 		return;
-	free(c->vm->accel);
-	free(c->vm->root);
-	free(c->vm->append);
+	vm_machine_free(c->vm);
 	free(c->vm);
 	c->vm = NULL;
 }
@@ -130,29 +99,26 @@ int campaign_vm_image_check(const struct campaign *c, unsigned s)
 
 void campaign_vm_settle(struct campaign *c, struct store *st, size_t k)
 {
-	const char *keys[2] = { "accel", "root" };
-	char **field[2];
 	json_t *vm;
+	const char *had;
 	struct run r;
 	int64_t id;
 
-	if (!c->vm || (strcmp(c->vm->accel, "auto") && strcmp(c->vm->root, "auto")) ||
+	if (!c->vm || (c->vm->accel != VM_ACCEL_AUTO && c->vm->root != VM_ROOT_AUTO) ||
 	    store_find_uuid(st, c->boots[k].uuid, &id) != 1 || store_load(st, id, &r))
 		return;
-	field[0] = &c->vm->accel;
-	field[1] = &c->vm->root;
 	vm = json_object_get(json_object_get(json_object_get(r.environment, "machine"),
 					     "vm"), "value");
-	for (int i = 0; i < 2; i++) {
-		json_t *had = json_object_get(vm, keys[i]);
-
-		if (strcmp(*field[i], "auto") || !json_is_string(had))
-			continue;
-		free(*field[i]);
-		*field[i] = xstrdup(json_string_value(had));
-		printf("campaign %s: boot %zu had %s %s: every boot of this campaign will (no comparison mixes them)\n",
-		       c->name, k + 1, keys[i], *field[i]);
-	}
+	had = json_string_value(json_object_get(vm, "accel"));
+	if (c->vm->accel == VM_ACCEL_AUTO && !vm_accel_of(had, &c->vm->accel) &&
+	    c->vm->accel != VM_ACCEL_AUTO)
+		printf("campaign %s: boot %zu had accel %s: every boot of this campaign will (no comparison mixes them)\n",
+		       c->name, k + 1, had);
+	had = json_string_value(json_object_get(vm, "root"));
+	if (c->vm->root == VM_ROOT_AUTO && !vm_root_of(had, &c->vm->root) &&
+	    c->vm->root != VM_ROOT_AUTO)
+		printf("campaign %s: boot %zu had root %s: every boot of this campaign will (no comparison mixes them)\n",
+		       c->name, k + 1, had);
 	run_free(&r);
 }
 
@@ -198,11 +164,10 @@ static void push(char ***v, size_t *n, char *s)
 char **campaign_vm_argv(const struct campaign *c, const char *db, size_t k,
 			const char *label)
 {
-	const struct camp_vm *v = c->vm;
 	const struct camp_boot *b = &c->boots[k];
 	const struct camp_state *s = &c->states[b->state];
 	char *kernel = campaign_vm_kernel(c, b->state), **argv = NULL;
-	char *commit_append = NULL;
+	char *commit_append = NULL, *more = NULL;
 	size_t n = 0;
 
 	if (!kernel)
@@ -233,20 +198,12 @@ char **campaign_vm_argv(const struct campaign *c, const char *db, size_t k,
 	push(&argv, &n, xstrdup(b->uuid));
 	push(&argv, &n, xstrdup("--label"));
 	push(&argv, &n, xstrdup(label));
-	push(&argv, &n, xasprintf("--cpus=%u", v->cpus));
-	push(&argv, &n, xasprintf("--sockets=%u", v->sockets));
-	push(&argv, &n, xasprintf("--cores=%u", v->cores));
-	push(&argv, &n, xasprintf("--threads=%u", v->threads));
-	if (v->nodes)
-		push(&argv, &n, xasprintf("--numa=%u", v->nodes));
-	push(&argv, &n, xasprintf("--memory=%u", v->memory_mb));
-	push(&argv, &n, xasprintf("--timeout=%u", v->timeout_s));
-	push(&argv, &n, xasprintf("--accel=%s", v->accel));
-	push(&argv, &n, xasprintf("--root=%s", v->root));
-	if (v->append || s->append || commit_append)
-		push(&argv, &n, xasprintf("--append=%s %s %s", v->append ? v->append : "",
-					  s->append ? s->append : "",
-					  commit_append ? commit_append : ""));
+	/* the campaign's, then the state's and the commit's additions */
+	if (s->append || commit_append)
+		more = xasprintf("%s %s", s->append ? s->append : "",
+				 commit_append ? commit_append : "");
+	vm_machine_argv(c->vm, more, &argv, &n);
+	free(more);
 	free(commit_append);
 	return argv;
 }

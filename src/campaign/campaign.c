@@ -107,7 +107,7 @@ json_t *campaign_to_json(const struct campaign *c)
 	if (doc && c->bisect)
 		json_object_set_new(doc, "bisect", bisect_json(c));
 	if (doc && c->vm)
-		json_object_set_new(doc, "vm", campaign_vm_json(c->vm));
+		json_object_set_new(doc, "vm", vm_machine_json(c->vm));
 	if (doc && c->kbuild)
 		json_object_set(doc, "kbuild", c->kbuild);
 	return doc;

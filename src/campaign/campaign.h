@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "model/run.h"
+#include "vm/vm.h"
 
 /* 2: a bisect campaign's "bisect" member and its states' "commit";
  * documents of schema 1 (A/B campaigns) read as they were */
@@ -168,17 +169,12 @@ struct camp_boot {
  * A campaign over VM boots (campaign/boot_vm.c): each boot a fresh qemu from
  * this process, `schedlab vm run` of the state's kernel image; no hook.
  */
-struct camp_vm {
-	unsigned cpus, sockets, cores, threads, nodes, memory_mb, timeout_s;
-	char *accel;		/* auto, kvm, tcg: settled by the first boot */
-	char *root;		/* auto, host, minimal: as accel (minimal in
-				 * campaigns stored before there was a choice) */
-	char *append;		/* every state's; NULL */
-};
 
 struct campaign {
 	char *name, *job, *hook;
-	struct camp_vm *vm;	/* boots in qemu; NULL: a hook's */
+	struct vm_machine *vm;	/* boots in qemu (accel and root "auto"
+				 * until the first boot settles them); NULL:
+				 * a hook's */
 	json_t *kbuild;		/* VM states that are commits, built by
 				 * schedlab: {config, items, vars}; NULL */
 	struct camp_state *states;
@@ -332,12 +328,12 @@ int campaign_vm_drive(struct campaign *c, struct store *st, const char *db,
 char *campaign_job_spec(const char *spec);
 
 /*
- * The VM mode (campaign/boot_vm.c): its document member; the `schedlab vm
- * run` argv for boot k (malloc'd, NULL-ended; free with
- * campaign_vm_argv_free()); the kernel image of state s (a bisect
- * commit's: where its build puts it, SCHEDLAB_IMAGE).
+ * The VM mode (campaign/boot_vm.c): c->vm from its document member
+ * (vm/machine.c's codec; none: 0), freed; the `schedlab vm run` argv for
+ * boot k (malloc'd, NULL-ended; free with campaign_vm_argv_free()); the
+ * kernel image of state s (a bisect commit's: where its build puts it,
+ * SCHEDLAB_IMAGE).
  */
-json_t *campaign_vm_json(const struct camp_vm *v);
 int campaign_vm_from_json(const json_t *o, struct campaign *c);
 void campaign_vm_free(struct campaign *c);
 char **campaign_vm_argv(const struct campaign *c, const char *db, size_t k,

@@ -35,7 +35,7 @@ static const struct opt_def campaign_options[] = {
 	  .help = "start: a state of the A/B, 2 to 16 of them, the first the baseline; CHECK, a shell command that exits 0 when the machine is in it (e.g. test \"$(uname -r)\" = 6.9.0-a); with --vm, NAME:KERNEL [ARGS] - a kernel image, or TREE@COMMIT, a commit of a kernel tree schedlab builds (vm build) - and what its command line adds" },
 	{ .name = "vm", .type = OPT_BOOL, .offset = O(vm),
 	  .help = "start, bisect: each boot a VM (qemu) of the state's kernel, driven from here; no hook (bisect: each commit built by schedlab as vm build does, or by --build, which leaves the image at $SCHEDLAB_IMAGE)" },
-	OPT_VM_SHAPE(struct campaign_opts, vmo),
+	OPT_VM_MACHINE(struct campaign_opts, vmo),
 	OPT_KBUILD(struct campaign_opts, kb),
 	{ .name = "hook", .type = OPT_STRING, .offset = O(hook), .arg = "CMD",
 	  .help = "start, bisect: the shell command that moves the machine to $SCHEDLAB_STATE (e.g. grub-reboot \"$SCHEDLAB_STATE\" && reboot; bisect: to the kernel of $SCHEDLAB_COMMIT)" },
@@ -312,10 +312,10 @@ static void status_text(const struct campaign *c, struct store *st)
 	}
 	if (c->vm)
 		printf("  each boot a VM: %u CPU%s (%u x %u x %u)%s, %u MiB, accel %s, root %s%s%s\n",
-		       c->vm->cpus, c->vm->cpus == 1 ? "" : "s", c->vm->sockets,
-		       c->vm->cores, c->vm->threads,
-		       c->vm->nodes ? ", NUMA" : "", c->vm->memory_mb, c->vm->accel,
-		       c->vm->root,
+		       c->vm->shape.cpus, c->vm->shape.cpus == 1 ? "" : "s",
+		       c->vm->shape.sockets, c->vm->shape.cores, c->vm->shape.threads,
+		       c->vm->shape.nodes ? ", NUMA" : "", c->vm->shape.memory_mb,
+		       vm_accel_names[c->vm->accel], vm_root_names[c->vm->root],
 		       c->vm->append ? ", append " : "", c->vm->append ? c->vm->append : "");
 	if (b && !strcmp(c->status, "running") && b->phase <= PH_HOOKED) {
 		double late = campaign_since(b->hooked_at);
@@ -387,10 +387,10 @@ static int dispatch(const char *sub, const struct campaign_opts *o,
 	    o->design >= 0 || o->block || o->max_step || o->max_refs)
 		return error("campaign %s: --state, --hook, --design, --block, --repo, --good, --bad, --build, --check and --max-*-boots belong to campaign start or bisect",
 			     sub), EXIT_USAGE;
-	if (o->vm || o->vmo.cpus || o->vmo.sockets || o->vmo.cores || o->vmo.threads ||
-	    o->vmo.numa || o->vmo.append || o->vmo.accel != VM_ACCEL_AUTO ||
-	    o->vmo.root != VM_ROOT_AUTO ||
-	    o->vmo.memory != 1024 || o->vmo.timeout != 900)
+	if (o->vm || o->vmo.shape.cpus || o->vmo.shape.sockets || o->vmo.shape.cores ||
+	    o->vmo.shape.threads || o->vmo.shape.nodes || o->vmo.append ||
+	    o->vmo.accel != VM_ACCEL_AUTO || o->vmo.root != VM_ROOT_AUTO ||
+	    o->vmo.shape.memory_mb != 1024 || o->vmo.timeout_s != 900)
 		return error("campaign %s: --vm and the VM's options (--cpus, --memory, --accel, ...) belong to campaign start or bisect: a campaign keeps the VM it was started with",
 			     sub), EXIT_USAGE;
 	if (n > 1 || (!strcmp(sub, "abort") && n != 1))

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "cmd/setup.h"
+#include "vm/vm.h"
 #include "options.h"
 
 struct campaign;
@@ -23,7 +24,7 @@ struct campaign_opts {
 	unsigned max_step, max_refs;
 	/* --vm: boots in qemu, the machine's shape */
 	bool vm;
-	struct vm_cmd_shape vmo;
+	struct vm_machine vmo;
 	struct vm_cmd_kbuild kb;	/* how a tree's commits are built */
 	bool help;
 };

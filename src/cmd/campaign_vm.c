@@ -17,13 +17,13 @@
 int campaign_vm_opts(const struct campaign_opts *o, const char *who,
 		     struct campaign *c)
 {
-	struct vm_opts v;
-	struct camp_vm *cv;
+	struct vm_machine m = o->vmo;
 
 	if (!o->vm) {
-		const struct vm_cmd_shape *m = &o->vmo;
+		const struct vm_shape *s = &o->vmo.shape;
 
-		if (m->cpus || m->sockets || m->cores || m->threads || m->numa || m->append)
+		if (s->cpus || s->sockets || s->cores || s->threads || s->nodes ||
+		    o->vmo.append)
 			return error("%s: --cpus, --sockets, --cores, --threads, --numa and --append shape a VM: add --vm",
 				     who);
 		return 0;
@@ -31,19 +31,10 @@ int campaign_vm_opts(const struct campaign_opts *o, const char *who,
 	if (o->hook || o->check)
 		return error("%s: --hook and --check are for boots of the machine itself; with --vm the states are kernel images booted from here",
 			     who);
-	if (vm_shape_from(who, &o->vmo, &v) || !vm_qemu())
+	if (vm_shape_check(who, &m.shape) || !vm_qemu())
 		return -1;
-	cv = c->vm = xcalloc(1, sizeof(*cv));
-	cv->cpus = v.shape.cpus;
-	cv->sockets = v.shape.sockets;
-	cv->cores = v.shape.cores;
-	cv->threads = v.shape.threads;
-	cv->nodes = v.shape.nodes;
-	cv->memory_mb = v.shape.memory_mb;
-	cv->timeout_s = v.timeout_s;
-	cv->accel = xstrdup(vm_accel_names[v.accel]);
-	cv->root = xstrdup(vm_root_names[v.root]);
-	cv->append = o->vmo.append ? xstrdup(o->vmo.append) : NULL;
+	c->vm = xmalloc(sizeof(*c->vm));
+	*c->vm = vm_machine_dup(&m);
 	return 0;
 }
 

@@ -203,29 +203,25 @@ struct store *cmd_store_ro(struct cmd_args *a, const char *hint);
 	  .help = "pin the monitors' sampler to these CPUs, such as 1 or 2-3 (default: where schedlab runs)" }
 
 /*
- * A VM's machine (vm/vm.h): --cpus, --sockets, --cores, --threads,
- * --numa, --memory, --accel, --root, --append and --timeout into the struct
- * vm_cmd_shape field F of struct T; vm run and campaign --vm take them.
+ * A VM's machine: --cpus, --sockets, --cores, --threads, --numa,
+ * --memory, --accel, --root, --append and --timeout into the struct
+ * vm_machine (vm/vm.h) field F of struct T; vm run and campaign --vm
+ * take them, and vm_machine_argv() writes them for a campaign's boot.
  */
-struct vm_cmd_shape {
-	unsigned cpus, sockets, cores, threads, numa, memory, timeout;
-	int accel, root;
-	const char *append;
-};
-#define OPT_VM_SHAPE(T, F)						\
+#define OPT_VM_MACHINE(T, F)						\
 	{ .name = "cpus", .alias = OPT_ALIASES("smp"), .type = OPT_UINT, \
-	  .offset = offsetof(T, F.cpus), .min = 1, .max = 64, .arg = "N", \
+	  .offset = offsetof(T, F.shape.cpus), .min = 1, .max = 64, .arg = "N", \
 	  .help = "the guest's CPUs (default 2, or sockets x cores x threads)" }, \
-	{ .name = "sockets", .type = OPT_UINT, .offset = offsetof(T, F.sockets), \
+	{ .name = "sockets", .type = OPT_UINT, .offset = offsetof(T, F.shape.sockets), \
 	  .min = 1, .max = 64, .arg = "N", .help = "the guest's CPU sockets (packages)" }, \
-	{ .name = "cores", .type = OPT_UINT, .offset = offsetof(T, F.cores), \
+	{ .name = "cores", .type = OPT_UINT, .offset = offsetof(T, F.shape.cores), \
 	  .min = 1, .max = 64, .arg = "N", .help = "the guest's cores a socket" }, \
-	{ .name = "threads", .type = OPT_UINT, .offset = offsetof(T, F.threads), \
+	{ .name = "threads", .type = OPT_UINT, .offset = offsetof(T, F.shape.threads), \
 	  .min = 1, .max = 8, .arg = "N", .help = "the guest's hardware threads a core (SMT siblings)" }, \
-	{ .name = "numa", .type = OPT_UINT, .offset = offsetof(T, F.numa), \
+	{ .name = "numa", .type = OPT_UINT, .offset = offsetof(T, F.shape.nodes), \
 	  .min = 1, .max = 16, .arg = "N",				\
 	  .help = "the guest's NUMA nodes, CPUs and memory split evenly among them (default none)" }, \
-	{ .name = "memory", .type = OPT_UINT, .offset = offsetof(T, F.memory), \
+	{ .name = "memory", .type = OPT_UINT, .offset = offsetof(T, F.shape.memory_mb), \
 	  .def = "1024", .min = 128, .max = 1048576, .arg = "MIB",	\
 	  .help = "the guest's memory in MiB" },			\
 	{ .name = "accel", .type = OPT_ENUM, .offset = offsetof(T, F.accel), \
@@ -238,7 +234,7 @@ struct vm_cmd_shape {
 	  .arg = "ARGS",						\
 	  .help = "added to the guest kernel's command line (preempt=none, maxcpus=1, ...)" }, \
 	{ .name = "vm-timeout", .alias = OPT_ALIASES("timeout"), .type = OPT_DURATION, \
-	  .offset = offsetof(T, F.timeout), .def = "15m", .min = 10,	\
+	  .offset = offsetof(T, F.timeout_s), .def = "15m", .min = 10,	\
 	  .max = 7 * 86400, .arg = "DURATION",				\
 	  .help = "the most one VM boot may take, job included; then qemu is killed" }
 

@@ -20,7 +20,7 @@
 #include "vm/vm.h"
 
 struct vm_cmd_opts {
-	struct vm_cmd_shape m;
+	struct vm_machine m;
 	const char *db, *label, *uuid, *iterations;
 	struct opt_list with, sets;
 	bool quiet, help;
@@ -61,7 +61,7 @@ static const struct cmd_help vm_help = {
 
 #define O(f) offsetof(struct vm_cmd_opts, f)
 static const struct opt_def vm_options[] = {
-	OPT_VM_SHAPE(struct vm_cmd_opts, m),
+	OPT_VM_MACHINE(struct vm_cmd_opts, m),
 	{ .name = "with", .type = OPT_LIST, .offset = O(with), .arg = "PATH",
 	  .help = "a host program or file the guest needs too, at the same path (its libraries come with it); repeatable" },
 	{ .name = "label", .type = OPT_STRING, .offset = O(label), .arg = "LABEL",
@@ -78,27 +78,12 @@ static const struct opt_def vm_options[] = {
 };
 #undef O
 
-int vm_shape_from(const char *who, const struct vm_cmd_shape *m,
-		  struct vm_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->shape.cpus = m->cpus;
-	o->shape.sockets = m->sockets;
-	o->shape.cores = m->cores;
-	o->shape.threads = m->threads;
-	o->shape.nodes = m->numa;
-	o->shape.memory_mb = m->memory;
-	o->accel = m->accel;
-	o->root = m->root;
-	o->append = m->append;
-	o->timeout_s = m->timeout;
-	return vm_shape_check(who, &o->shape);
-}
-
 static int vm_opts_from(const char *who, const struct vm_cmd_opts *c,
 			struct vm_opts *o)
 {
-	if (vm_shape_from(who, &c->m, o))
+	memset(o, 0, sizeof(*o));
+	o->m = c->m;
+	if (vm_shape_check(who, &o->m.shape))
 		return -1;
 	o->with = c->with.v;
 	o->nwith = c->with.n;

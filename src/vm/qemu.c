@@ -45,7 +45,9 @@
 #define GUEST_END "schedlab-vm-end rc="
 #define ROOT_FAILED "schedlab-vm: the host's root did not mount"
 
-const char *const vm_accel_names[] = { "auto", "kvm", "tcg", NULL };
+#define VM_ACCEL_NAME_(id, name) name,
+const char *const vm_accel_names[] = { VM_ACCEL_LIST(VM_ACCEL_NAME_) NULL };
+#undef VM_ACCEL_NAME_
 const char *const vm_root_names[] = { "auto", "host", "minimal", NULL };
 
 const char *vm_qemu(void)
@@ -114,7 +116,7 @@ static void qemu_argv(struct argv_b *a, const char *qemu, const struct vm_opts *
 		      enum vm_accel accel, const char *initrd,
 		      const char *console, const char *result)
 {
-	const struct vm_shape *s = &o->shape;
+	const struct vm_shape *s = &o->m.shape;
 
 	arg(a, "%s", qemu);
 	arg(a, "-nodefaults");
@@ -123,11 +125,11 @@ static void qemu_argv(struct argv_b *a, const char *qemu, const struct vm_opts *
 	arg(a, "none");
 	arg(a, "-no-reboot");
 	arg(a, "-accel");
-	arg(a, "%s", accel == VM_ACCEL_KVM ? "kvm" : "tcg");
+	arg(a, "%s", vm_accel_names[accel]);	/* qemu's own names */
 	if (accel == VM_ACCEL_KVM) {
 		arg(a, "-cpu");
 		arg(a, "host");
-	} else if (o->shape.threads > 1) {
+	} else if (o->m.shape.threads > 1) {
 		/* TCG's default CPU is an AMD family without SMT (topoext):
 		 * an Intel vendor gives the guest its hardware threads */
 		arg(a, "-cpu");
@@ -179,8 +181,8 @@ static void qemu_argv(struct argv_b *a, const char *qemu, const struct vm_opts *
 	 * repeatable"). The user's --append comes last: tsc=unstable wins. */
 	arg(a, "-append");
 	arg(a, "console=ttyS0 panic=-1 no_timer_check quiet%s%s%s",
-	    accel == VM_ACCEL_TCG ? " tsc=reliable" : "", o->append ? " " : "",
-	    o->append ? o->append : "");
+	    accel == VM_ACCEL_TCG ? " tsc=reliable" : "", o->m.append ? " " : "",
+	    o->m.append ? o->m.append : "");
 	arg(a, "-serial");
 	arg(a, "file:%s", console);
 	arg(a, "-serial");
@@ -349,7 +351,7 @@ static enum boot_end boot_once(char **argv, const struct vm_opts *o,
 			how = BOOT_FSD_DIED;
 			break;
 		}
-		if (t > o->timeout_s) {
+		if (t > o->m.timeout_s) {
 			how = BOOT_TIMEOUT;
 			break;
 		}
@@ -506,7 +508,7 @@ static int boot_outcome(enum boot_end how, int ws, const struct vm_opts *o,
 			error("vm: the host's root did not mount in the guest (virtiofs under an overlay): --root minimal boots without it");
 		else if (file_has(console, "Out of memory"))
 			error("vm: the guest ran out of memory (--memory %u MiB): raise --memory",
-			      o->shape.memory_mb);
+			      o->m.shape.memory_mb);
 		else if (file_has(console, "Kernel panic"))
 			error("vm: the guest's kernel panicked before the run came back");
 		else
@@ -515,7 +517,7 @@ static int boot_outcome(enum boot_end how, int ws, const struct vm_opts *o,
 		break;
 	case BOOT_TIMEOUT:
 		error("vm: the guest did not finish within --timeout %u s: qemu killed",
-		      o->timeout_s);
+		      o->m.timeout_s);
 		vm_console_tail(console, 15);
 		break;
 	case BOOT_NO_LIFE:
@@ -577,7 +579,7 @@ int vm_boot(const struct vm_opts *o, const char *initrd, const char *console,
 {
 	const char *qemu = vm_qemu();
 	char *note = NULL, *result, *errlog, why[400];
-	enum vm_accel accel = o->accel;
+	enum vm_accel accel = o->m.accel;
 	enum boot_end how;
 	struct argv_b a = { 0 };
 	int ws = 0, rc;
@@ -600,7 +602,7 @@ int vm_boot(const struct vm_opts *o, const char *initrd, const char *console,
 		how = boot_once(a.v, o, console, result, errlog,
 				accel == VM_ACCEL_KVM ? VM_KVM_PROBE_S : 0, &ws);
 		argv_free(&a);
-		if (o->accel != VM_ACCEL_AUTO || accel != VM_ACCEL_KVM ||
+		if (o->m.accel != VM_ACCEL_AUTO || accel != VM_ACCEL_KVM ||
 		    !kvm_failed(how, ws, console, result, errlog, why, sizeof(why)))
 			break;
 		kvm_note(note, why);
@@ -609,7 +611,7 @@ int vm_boot(const struct vm_opts *o, const char *initrd, const char *console,
 		accel = VM_ACCEL_TCG;
 	}
 	*accel_used = accel;
-	if (o->accel == VM_ACCEL_KVM &&
+	if (o->m.accel == VM_ACCEL_KVM &&
 	    kvm_failed(how, ws, console, result, errlog, why, sizeof(why)) &&
 	    how == BOOT_EXITED) {
 		error("vm: --accel kvm: %s: --accel tcg emulates, auto falls back to it", why);

@@ -423,7 +423,7 @@ char *vm_root(const struct plan *p, const struct vm_opts *o)
 		rc = add_program(&r, gsl, gsl, 0100755, "vm");
 	free(gsl);
 	if (!rc && p)
-		rc = add_job_programs(&r, p, o->root == VM_ROOT_HOST, "vm");
+		rc = add_job_programs(&r, p, o->m.root == VM_ROOT_HOST, "vm");
 	for (size_t i = 0; i < o->nwith && !rc; i++) {
 		if (o->with[i][0] != '/')
 			rc = error("vm: --with '%s': expected an absolute path (the guest gets it at the same path)",

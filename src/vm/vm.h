@@ -28,7 +28,16 @@ struct vm_shape {
 
 struct plan;
 
-enum vm_accel { VM_ACCEL_AUTO, VM_ACCEL_KVM, VM_ACCEL_TCG };
+/*
+ * The accelerators --accel takes, one line each: X(ID, name). The enum
+ * and vm_accel_names[] are made from it; how qemu is told to use one,
+ * and what auto chooses, are qemu.c's (doc/architecture.md, "Adding a
+ * VM accelerator").
+ */
+#define VM_ACCEL_LIST(X) X(AUTO, "auto") X(KVM, "kvm") X(TCG, "tcg")
+#define VM_ACCEL_ENUM_(id, name) VM_ACCEL_##id,
+enum vm_accel { VM_ACCEL_LIST(VM_ACCEL_ENUM_) VM_ACCEL_N };
+#undef VM_ACCEL_ENUM_
 extern const char *const vm_accel_names[];	/* NULL-terminated */
 
 /*
@@ -41,16 +50,47 @@ extern const char *const vm_accel_names[];	/* NULL-terminated */
 enum vm_root_kind { VM_ROOT_AUTO, VM_ROOT_HOST, VM_ROOT_MINIMAL };
 extern const char *const vm_root_names[];	/* NULL-terminated */
 
-struct vm_opts {
-	const char *kernel;	/* a bzImage */
-	const char *append;	/* added to the guest's command line; NULL */
+/*
+ * A VM's machine, the one type of it: what vm run's options fill
+ * (cmd/setup.h's OPT_VM_MACHINE writes straight into it), what a
+ * campaign keeps in its document and hands each boot's child `vm run`
+ * as options again - vm/machine.c is its codec both ways, JSON and argv.
+ */
+struct vm_machine {
 	struct vm_shape shape;
 	enum vm_accel accel;
+	enum vm_root_kind root;
 	unsigned timeout_s;	/* the whole boot, job included */
+	/* added to the guest's command line; NULL. Owned only where
+	 * vm_machine_from_json() or vm_machine_dup() made it */
+	const char *append;
+};
+
+/* m as a JSON object (cpus, sockets, cores, threads, numa_nodes,
+ * memory_mb, timeout_s, accel, root, append). */
+json_t *vm_machine_json(const struct vm_machine *m);
+/* m from such an object (root: "minimal" when absent, as documents
+ * stored before there was a choice); -1 when it is not one. */
+int vm_machine_from_json(const json_t *o, struct vm_machine *m);
+/* m as `vm run` options (--cpus=N ... --root=WHICH), appended to the
+ * NULL-ended argv of *n strings (malloc'd), with --append of m's and
+ * more (NULL: none) when either has one. */
+void vm_machine_argv(const struct vm_machine *m, const char *more,
+		     char ***argv, size_t *n);
+/* A copy that owns its append; vm_machine_free() frees what it owns. */
+struct vm_machine vm_machine_dup(const struct vm_machine *m);
+void vm_machine_free(struct vm_machine *m);
+/* The name of an accel or a root (auto, kvm, tcg; auto, host, minimal)
+ * into its enum: 0, or -1 when it is not one. */
+int vm_accel_of(const char *name, enum vm_accel *a);
+int vm_root_of(const char *name, enum vm_root_kind *r);
+
+struct vm_opts {
+	const char *kernel;	/* a bzImage */
+	struct vm_machine m;
 	const char *const *with;	/* more host files for the guest */
 	size_t nwith;
 	bool quiet;
-	enum vm_root_kind root;
 	/* set by vm_run() for vm_boot(): with the host's root, a folder of
 	 * this boot's for virtiofsd's socket and its view of / (NULL: the
 	 * archive is the whole root) */

@@ -148,7 +148,7 @@ static void record_vm(json_t *doc, const struct vm_opts *o, enum vm_accel accel,
 	json_t *run = json_object_get(doc, "run");
 	json_t *env = json_object_get(doc, "environment");
 	json_t *machine = env ? json_object_get(env, "machine") : NULL;
-	char *shape = vm_shape_text(&o->shape);
+	char *shape = vm_shape_text(&o->m.shape);
 	char kernel[PATH_MAX];
 
 	if (!realpath(o->kernel, kernel))
@@ -163,11 +163,11 @@ static void record_vm(json_t *doc, const struct vm_opts *o, enum vm_accel accel,
 			"root", vm_root_names[o->share_dir ? VM_ROOT_HOST : VM_ROOT_MINIMAL],
 			"writable", !o->share_dir ? NULL : o->rw_disk ? "disk" : "tmpfs",
 			"kernel_image", kernel,
-			"shape", shape, "append", o->append,
-			"cpus", (int)o->shape.cpus, "sockets", (int)o->shape.sockets,
-			"cores", (int)o->shape.cores, "threads", (int)o->shape.threads,
-			"numa_nodes", (int)o->shape.nodes,
-			"memory_mb", (int)o->shape.memory_mb));
+			"shape", shape, "append", o->m.append,
+			"cpus", (int)o->m.shape.cpus, "sockets", (int)o->m.shape.sockets,
+			"cores", (int)o->m.shape.cores, "threads", (int)o->m.shape.threads,
+			"numa_nodes", (int)o->m.shape.nodes,
+			"memory_mb", (int)o->m.shape.memory_mb));
 	if (machine && json_array_size(said))
 		json_object_set(json_object_get(json_object_get(machine, "vm"), "value"),
 				"kernel_said", said);
@@ -188,7 +188,7 @@ static int store_doc(const char *db, const char *text, const struct vm_opts *o,
 	if (!doc)
 		return error("vm: the run the guest sent is not JSON (%s, line %d); its console: %s",
 			     jerr.text, jerr.line, console);
-	said = vm_kernel_said(console, o->append);
+	said = vm_kernel_said(console, o->m.append);
 	for (size_t i = 0; i < json_array_size(said); i++)
 		warning("vm: the guest's kernel said of its command line: %s",
 			json_string_value(json_array_get(said, i)));
@@ -218,7 +218,7 @@ static int vm_run_check(const struct vm_job *j, const struct vm_opts *o)
 {
 	if (vm_kernel_check("vm run", o->kernel) || !vm_qemu())
 		return -1;
-	if (o->accel == VM_ACCEL_KVM && !vm_kvm_usable())
+	if (o->m.accel == VM_ACCEL_KVM && !vm_kvm_usable())
 		return error("vm run: --accel kvm: /dev/kvm cannot be used here (no KVM module, or no access): --accel tcg emulates instead, auto chooses");
 	if (j->nsets > OPT_SETS_MAX)
 		return error("vm run: at most %d --set", OPT_SETS_MAX);
@@ -263,10 +263,10 @@ static int choose_root(const struct vm_opts *o, const struct plan *p, bool disk,
 {
 	char why[1024];
 
-	if (o->root == VM_ROOT_MINIMAL)
+	if (o->m.root == VM_ROOT_MINIMAL)
 		return VM_ROOT_MINIMAL;
 	if (vm_hostroot_plan(o->kernel, disk, hr, why, sizeof(why))) {
-		if (o->root == VM_ROOT_HOST)
+		if (o->m.root == VM_ROOT_HOST)
 			return error("vm run: --root host: the host's root cannot be shared: %s",
 				     why);
 		warning("vm: the host's root cannot be shared (%s): the guest has the minimal root - busybox, schedlab, the job's programs and their libraries; --with adds files",
@@ -377,8 +377,8 @@ static int boot_and_store(const struct vm_opts *o, const char *db,
 		return EXIT_RUN_FAILED;
 	if (!o->quiet)
 		fprintf(stderr, "vm: booting %s%s%s%s, run %s; console: %s\n",
-			o->kernel, o->append ? " (append '" : "",
-			o->append ? o->append : "", o->append ? "')" : "", uuid, console);
+			o->kernel, o->m.append ? " (append '" : "",
+			o->m.append ? o->m.append : "", o->m.append ? "')" : "", uuid, console);
 	b = vm_boot(o, initrd, console, &doc, &guest_rc, &accel);
 	if (b) {
 		rc = b == -2 ? EXIT_INTERRUPTED : EXIT_RUN_FAILED;
@@ -419,12 +419,12 @@ int vm_run(const struct vm_job *j, const struct vm_opts *o, const char *db)
 	base = strrchr(where, '/');
 	jobfile = xasprintf("/job/%s", base ? base + 1 : where);
 	need = vm_disk_need(&p);
-	disk = vm_disk_wanted(need, &o->shape);
+	disk = vm_disk_wanted(need, &o->m.shape);
 	bo = *o;
 	if ((b = choose_root(o, &p, disk, &hr)) < 0)
 		goto out;
-	bo.root = (enum vm_root_kind)b;
-	hostroot = bo.root == VM_ROOT_HOST;
+	bo.m.root = (enum vm_root_kind)b;
+	hostroot = bo.m.root == VM_ROOT_HOST;
 	root = vm_root(&p, &bo);
 	cache = root ? vm_cache_dir() : NULL;
 	if (!cache)

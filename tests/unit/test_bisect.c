@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The bisect mode's arithmetic (campaign/bisect_test.c) on boots drawn
+ * The bisect mode's arithmetic (campaign/bisect_model.c) on boots drawn
  * from a known machine: a level that wanders from boot to boot (a random
  * walk), noise of its own on each boot, good and bad a known distance
  * apart. The level model must give back the distance and the noise,
