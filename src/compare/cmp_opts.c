@@ -11,8 +11,7 @@
 
 /* stat_test_names[] after "auto", in its order */
 const char *const cmp_test_choices[] = {
-	"auto", "mann-whitney", "welch", "boot-mean", "boot-median", "bands",
-	"lkp", NULL,
+	"auto", STAT_TEST_LIST(STAT_TEST_NAME_) NULL,
 };
 _Static_assert(ARRAY_SIZE(cmp_test_choices) == CMP_TEST_FIRST + TEST_N + 1,
 	       "cmp_test_choices[] is stat_test_names[] after auto");

@@ -24,16 +24,10 @@
 #include "stats/summary.h"
 #include "util.h"
 
-const struct monitor_info monitor_info[MON_N] = {
-	[MON_CPU] = { "cpu", "per-CPU utilization (/proc/stat)" },
-	[MON_RUNQ] = { "runq", "runnable and blocked tasks, load average (/proc/stat, /proc/loadavg)" },
-	[MON_CTXSW] = { "ctxsw", "context switches, interrupts, softirqs and forks per second (/proc/stat)" },
-	[MON_PSI] = { "psi", "pressure stall: cpu, memory, io (/proc/pressure)" },
-	[MON_VMSTAT] = { "vmstat", "paging, faults and reclaim (/proc/vmstat)" },
-	[MON_SCHEDSTAT] = { "schedstat", "wakeups, run delay per CPU, load balancing per domain (/proc/schedstat)" },
-	[MON_SCHED_DEBUG] = { "sched_debug", "run-queue lengths and switches per CPU (debugfs sched/debug or /proc/sched_debug)" },
-	[MON_CPUFREQ] = { "cpufreq", "each CPU's current frequency (sysfs cpufreq)" },
-};
+#define MON_INFO_(id, name_, ops_, summary_) \
+	[MON_##id] = { .name = name_, .summary = summary_, .ops = &ops_ },
+const struct monitor_info monitor_info[MON_N] = { MONITOR_LIST(MON_INFO_) };
+#undef MON_INFO_
 
 static int find_monitor(const char *name, size_t n)
 {
@@ -146,10 +140,10 @@ int monitor_available(enum monitor_id id, char *why, size_t len)
 {
 	struct monitor_set s = { .mask = 0 };
 	void *state = NULL;
-	int rc = monitor_ops[id]->open(&state, &s, why, len);
+	int rc = monitor_info[id].ops->open(&state, &s, why, len);
 
 	if (!rc)
-		monitor_ops[id]->close(state);
+		monitor_info[id].ops->close(state);
 	free(s.col);
 	return rc;
 }
@@ -197,11 +191,11 @@ int monitor_open(struct monitor_set *s, unsigned mask, unsigned interval_ms)
 		if (!(mask & MON_BIT(i)))
 			continue;
 		s->col0[i] = s->ncols;
-		if (monitor_ops[i]->open(&s->state[i], s, why, sizeof(why))) {
+		if (monitor_info[i].ops->open(&s->state[i], s, why, sizeof(why))) {
 			s->ncols = before;	/* what it added, dropped */
 			continue;
 		}
-		s->ops[i] = monitor_ops[i];
+		s->ops[i] = monitor_info[i].ops;
 		s->ncol[i] = s->ncols - before;
 		s->mask |= MON_BIT(i);
 	}

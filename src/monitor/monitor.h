@@ -45,17 +45,29 @@
 
 #include "metric.h"
 
+/*
+ * The monitors, one line each: X(ID, name, ops, what it samples). The
+ * enum, the names the options accept (MONITORS_ACCEPTED) and the table
+ * monitor_info[] are made from it; ops is the struct monitor_ops its
+ * source file defines (monitor_src.c, monitor_sched.c). A new monitor is
+ * a line here and its ops (doc/architecture.md, "Adding a monitor").
+ */
+#define MONITOR_LIST(X)							\
+	X(CPU, "cpu", cpu_ops, "per-CPU utilization (/proc/stat)")	\
+	X(RUNQ, "runq", runq_ops, "runnable and blocked tasks, load average (/proc/stat, /proc/loadavg)") \
+	X(CTXSW, "ctxsw", ctxsw_ops, "context switches, interrupts, softirqs and forks per second (/proc/stat)") \
+	X(PSI, "psi", psi_ops, "pressure stall: cpu, memory, io (/proc/pressure)") \
+	X(VMSTAT, "vmstat", vmstat_ops, "paging, faults and reclaim (/proc/vmstat)") \
+	X(SCHEDSTAT, "schedstat", schedstat_ops, "wakeups, run delay per CPU, load balancing per domain (/proc/schedstat)") \
+	X(SCHED_DEBUG, "sched_debug", sched_debug_ops, "run-queue lengths and switches per CPU (debugfs sched/debug or /proc/sched_debug)") \
+	X(CPUFREQ, "cpufreq", cpufreq_ops, "each CPU's current frequency (sysfs cpufreq)")
+
+#define MON_ENUM_(id, name, ops, summary) MON_##id,
 enum monitor_id {
-	MON_CPU,
-	MON_RUNQ,
-	MON_CTXSW,
-	MON_PSI,
-	MON_VMSTAT,
-	MON_SCHEDSTAT,
-	MON_SCHED_DEBUG,
-	MON_CPUFREQ,
+	MONITOR_LIST(MON_ENUM_)
 	MON_N
 };
+#undef MON_ENUM_
 
 #define MON_BIT(id) (1u << (id))
 /* `default`: all but sched_debug, whose file is large on a big machine */
@@ -66,12 +78,16 @@ enum monitor_id {
 #define MONITOR_INTERVAL_MIN_MS 10u
 #define MONITOR_INTERVAL_MAX_MS 3600000u
 
-#define MONITORS_ACCEPTED "a comma list of cpu, runq, ctxsw, psi, vmstat, schedstat, sched_debug, cpufreq, or default, all or none"
+#define MON_NAME_COMMA_(id, name, ops, summary) name ", "
+#define MONITORS_ACCEPTED \
+	"a comma list of " MONITOR_LIST(MON_NAME_COMMA_) "or default, all or none"
 #define MONITOR_INTERVAL_ACCEPTED "a duration in 10ms..1h such as 1s, 250ms or 0.5"
 
+struct monitor_ops;
 struct monitor_info {
 	const char *name;
 	const char *summary;
+	const struct monitor_ops *ops;
 };
 extern const struct monitor_info monitor_info[MON_N];
 
@@ -213,7 +229,9 @@ struct monitor_ops {
 	void (*close)(void *state);
 };
 
-extern const struct monitor_ops *const monitor_ops[MON_N];
+#define MON_OPS_DECL_(id, name, ops, summary) extern const struct monitor_ops ops;
+MONITOR_LIST(MON_OPS_DECL_)
+#undef MON_OPS_DECL_
 
 /* Appends a column to s (the monitor being opened). */
 void monitor_col_add(struct monitor_set *s, bool summary, const char *unit,

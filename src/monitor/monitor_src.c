@@ -6,8 +6,8 @@
  * over the interval between. Counters become rates per second or shares
  * of the interval; gauges are the value at the interval's end. The
  * parsers of /proc/stat, PSI and /proc/schedstat are probe/procfs.h's.
- * Here the system's counters (cpu, runq, ctxsw, psi, vmstat) and the
- * table of all (the helpers every monitor shares are monitor_util.c's);
+ * Here the system's counters (cpu, runq, ctxsw, psi, vmstat); the table
+ * of all is monitor.h's MONITOR_LIST, the helpers monitor_util.c's;
  * the scheduler's and the CPUs' own (schedstat, sched_debug, cpufreq)
  * are monitor_sched.c's.
  */
@@ -117,7 +117,7 @@ static void cpu_close(void *state)
 	free(m);
 }
 
-static const struct monitor_ops cpu_ops = { cpu_open, cpu_sample, cpu_close };
+const struct monitor_ops cpu_ops = { cpu_open, cpu_sample, cpu_close };
 
 /* ---- runq: procs_running, procs_blocked, load average ------------- */
 
@@ -175,7 +175,7 @@ static void runq_sample(void *state, double dt, double *out)
 	free(la);
 }
 
-static const struct monitor_ops runq_ops = { runq_open, runq_sample, mon_free };
+const struct monitor_ops runq_ops = { runq_open, runq_sample, mon_free };
 
 /* ---- ctxsw: context switches, interrupts, softirqs, forks --------- */
 
@@ -228,7 +228,7 @@ static void ctxsw_sample(void *state, double dt, double *out)
 	*c = now;
 }
 
-static const struct monitor_ops ctxsw_ops = { ctxsw_open, ctxsw_sample, mon_free };
+const struct monitor_ops ctxsw_ops = { ctxsw_open, ctxsw_sample, mon_free };
 
 /* ---- psi: /proc/pressure/{cpu,memory,io} ------------------------- */
 
@@ -305,7 +305,7 @@ static void psi_sample(void *state, double dt, double *out)
 	}
 }
 
-static const struct monitor_ops psi_ops = { psi_open, psi_sample, mon_free };
+const struct monitor_ops psi_ops = { psi_open, psi_sample, mon_free };
 
 /* ---- vmstat: /proc/vmstat ---------------------------------------- */
 
@@ -406,15 +406,4 @@ static void vm_sample(void *state, double dt, double *out)
 		*m = now;
 }
 
-static const struct monitor_ops vmstat_ops = { vm_open, vm_sample, mon_free };
-
-const struct monitor_ops *const monitor_ops[MON_N] = {
-	[MON_CPU] = &cpu_ops,
-	[MON_RUNQ] = &runq_ops,
-	[MON_CTXSW] = &ctxsw_ops,
-	[MON_PSI] = &psi_ops,
-	[MON_VMSTAT] = &vmstat_ops,
-	[MON_SCHEDSTAT] = &schedstat_ops,
-	[MON_SCHED_DEBUG] = &sched_debug_ops,
-	[MON_CPUFREQ] = &cpufreq_ops,
-};
+const struct monitor_ops vmstat_ops = { vm_open, vm_sample, mon_free };

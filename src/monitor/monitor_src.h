@@ -2,8 +2,7 @@
 /*
  * monitor_src.h: what the monitors' sources (monitor_src.c,
  * monitor_sched.c) share, defined in monitor_util.c - the reasons a
- * source is unavailable, a counter's mon_rate, a "KEY N" line - and the
- * ops monitor_sched.c defines for monitor_src.c's table. Not for use outside monitor/.
+ * source is unavailable, a counter's mon_rate, a "KEY N" line. Not for use outside monitor/.
  */
 #ifndef SCHEDLAB_MONITOR_SRC_H
 #define SCHEDLAB_MONITOR_SRC_H
@@ -33,7 +32,5 @@ int mon_cpu_cols(struct monitor_set *s, int nr_cpus, const bool *have,
 		 const char *name);
 /* A monitor's close when its state is one allocation. */
 void mon_free(void *state);
-
-extern const struct monitor_ops schedstat_ops, sched_debug_ops, cpufreq_ops;
 
 #endif

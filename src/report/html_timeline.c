@@ -69,8 +69,8 @@ static int cpus_of(const json_t *arr, int *cpu, int max)
 /* Where each iteration starts on the case's time axis, into off[niter]. */
 static double offsets(const struct run_case *rc, double *off)
 {
-	const json_t *cpu = json_object_get(rc->monitors, "cpu");
-	const json_t *runq = json_object_get(rc->monitors, "runq");
+	const json_t *cpu = json_object_get(rc->monitors, monitor_info[MON_CPU].name);
+	const json_t *runq = json_object_get(rc->monitors, monitor_info[MON_RUNQ].name);
 	double at = 0;
 
 	for (size_t i = 0; i < rc->niter; i++) {
@@ -94,7 +94,7 @@ static double offsets(const struct run_case *rc, double *off)
 static void heat_data(FILE *g, size_t id, size_t k, const struct run_case *rc,
 		      const double *off, const int *cpu, int ncpu)
 {
-	const json_t *arr = json_object_get(rc->monitors, "cpu");
+	const json_t *arr = json_object_get(rc->monitors, monitor_info[MON_CPU].name);
 
 	fprintf(g, "$h%zu_%zu << EOD\n", id, k);
 	for (size_t i = 0; i < rc->niter; i++) {
@@ -132,7 +132,7 @@ static void heat_data(FILE *g, size_t id, size_t k, const struct run_case *rc,
 static void runq_data(FILE *g, size_t id, size_t k, const struct run_case *rc,
 		      const double *off, double *ymax)
 {
-	const json_t *arr = json_object_get(rc->monitors, "runq");
+	const json_t *arr = json_object_get(rc->monitors, monitor_info[MON_RUNQ].name);
 
 	fprintf(g, "$q%zu_%zu << EOD\n", id, k);
 	for (size_t i = 0; i < rc->niter; i++) {
@@ -178,10 +178,11 @@ static bool timeline_cpus(struct timeline *tl)
 		const json_t *m = tl->rc[k] ? tl->rc[k]->monitors : NULL;
 		int more[TL_MAX_CPUS], n;
 
-		if (!json_object_get(m, "cpu") && !json_object_get(m, "runq"))
+		if (!json_object_get(m, monitor_info[MON_CPU].name) &&
+		    !json_object_get(m, monitor_info[MON_RUNQ].name))
 			continue;
 		any = true;
-		n = cpus_of(json_object_get(m, "cpu"), more, TL_MAX_CPUS);
+		n = cpus_of(json_object_get(m, monitor_info[MON_CPU].name), more, TL_MAX_CPUS);
 		for (int a = 0; a < n; a++) {
 			bool have = false;
 

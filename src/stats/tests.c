@@ -17,15 +17,7 @@
 #include "stats/tests.h"
 #include "util.h"
 
-const char *const stat_test_names[] = {
-	[TEST_MWU] = "mann-whitney",
-	[TEST_WELCH] = "welch",
-	[TEST_BOOT_MEAN] = "boot-mean",
-	[TEST_BOOT_MEDIAN] = "boot-median",
-	[TEST_BANDS] = "bands",
-	[TEST_LKP] = "lkp",
-	[TEST_N] = NULL,
-};
+const char *const stat_test_names[] = { STAT_TEST_LIST(STAT_TEST_NAME_) NULL };
 
 const char *const verdict_names[] = {
 	[V_NO_CHANGE] = "no change",

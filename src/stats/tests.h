@@ -104,11 +104,26 @@ int stats_bands_differ(const double *a, size_t na, const double *b,
 int stats_lkp_changed(const double *a, size_t na, const double *b,
 		      size_t nb, double min_ratio, bool *changed);
 
-/* The tests --test chooses from, in stat_test_names[] order. */
-enum stat_test {
-	TEST_MWU, TEST_WELCH, TEST_BOOT_MEAN, TEST_BOOT_MEDIAN, TEST_BANDS,
-	TEST_LKP, TEST_N
-};
+/*
+ * The tests --test chooses from, one line each: X(ID, name). The enum,
+ * stat_test_names[] and compare's --test choices are made from it; a new
+ * test is a line here, its significance in tests_verdict.c and what its
+ * sample sizes allow in tests.c (doc/architecture.md, "Adding a
+ * statistic test").
+ */
+#define STAT_TEST_LIST(X)						\
+	X(MWU, "mann-whitney")						\
+	X(WELCH, "welch")						\
+	X(BOOT_MEAN, "boot-mean")					\
+	X(BOOT_MEDIAN, "boot-median")					\
+	X(BANDS, "bands")						\
+	X(LKP, "lkp")
+
+#define STAT_TEST_ENUM_(id, name) TEST_##id,
+enum stat_test { STAT_TEST_LIST(STAT_TEST_ENUM_) TEST_N };
+#undef STAT_TEST_ENUM_
+/* a test's name and a comma, for lists of the names made from it */
+#define STAT_TEST_NAME_(id, name) name,
 extern const char *const stat_test_names[];	/* NULL-terminated */
 #define TEST_DEFAULT TEST_MWU
 
