@@ -2,7 +2,7 @@
 /*
  * Subcommands. Each takes argv with argv[0] = its own name, returns an
  * exit code (util.h) and has already said why when that is not 0. To add
- * one: a file here, a prototype below, a line in setup.c's command table, a
+ * one: a file here, a prototype below, a line in commands.c's command table, a
  * section in doc/schedlab.1 and README.md. A command that runs plans
  * (run, judge, ab) fills a struct run_request and calls exec/exec.h.
  */

@@ -2,7 +2,7 @@
 /*
  * schedlab: scheduler benchmarks, repeated, explained, stored, compared.
  * `schedlab CMD ...` runs cmd_CMD(argc, argv) with argv[0] = CMD, its row
- * of the command table (cmd/setup.c) found and what the row needs before
+ * of the command table (cmd/commands.c) found and what the row needs before
  * it done first (the rest by cmd_parse(), once its options name the
  * database).
  */
@@ -105,7 +105,7 @@ static int dispatch(int argc, char **argv)
 				error("help: unknown command '%s'", argv[2]);
 				return EXIT_USAGE;
 			}
-			return c->fn(2, sub);
+			return command_run(c, 2, sub);
 		}
 		usage(stdout);
 		return EXIT_OK;
@@ -118,7 +118,7 @@ static int dispatch(int argc, char **argv)
 	/* what a killed schedlab left switched goes back first */
 	if (c->needs & NEEDS_RECOVER)
 		switch_recover();
-	return c->fn(argc - 1, argv + 1);
+	return command_run(c, argc - 1, argv + 1);
 }
 
 int main(int argc, char **argv)

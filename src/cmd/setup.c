@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * setup.c: the command table, each command's row carrying what it needs
- * before it runs (git's RUN_SETUP), and the one start-up that does it:
- * main() puts back what a killed schedlab left switched (NEEDS_RECOVER),
- * cmd_parse() reads a command's options, answers --help, checks its job
- * operand and resolves its database (NEEDS_STORE_*). A command file then
+ * setup.c: the one start-up of every command, by what its row of the
+ * command table (commands.c) says it needs before it runs (git's
+ * RUN_SETUP): main() puts back what a killed schedlab left switched
+ * (NEEDS_RECOVER) and starts it with command_run(); cmd_parse() reads
+ * its options, answers --help, checks its job operand and resolves its
+ * database (NEEDS_STORE_*). A command file then
  * parses what is its own and calls its engines.
  */
 #include <string.h>
@@ -15,59 +16,13 @@
 #include "store/store.h"
 #include "util.h"
 
-/* Every command resolves and recovers; the rest by what it does. */
-#define RO (NEEDS_RECOVER | NEEDS_STORE_RO)
-#define RW (NEEDS_RECOVER | NEEDS_STORE_RW)
+/* The command running: main() starts it through command_run(). */
+static const struct command *running;
 
-const struct command commands[] = {
-	{ "run", cmd_run, "run a suite or job file, store it, print a summary",
-	  RW | NEEDS_JOB },
-	{ "bench", cmd_bench, "run one workload with its reference tool's flags and output",
-	  NEEDS_RECOVER },
-	{ "list", cmd_list, "list workloads, suites or stored runs", RO },
-	{ "show", cmd_show, "one stored run: machine, cases, summaries", RO },
-	{ "export", cmd_export, "a stored run as one self-contained JSON document", RO },
-	{ "import", cmd_import, "store an exported run", RW },
-	{ "push", cmd_push, "copy stored runs to another database (the fleet's), each once", RO },
-	{ "pull", cmd_pull, "copy runs from another database into the local one, each once", RW },
-	{ "compare", cmd_compare, "stored runs side by side: mmtests' tables, significance, verdicts", RO },
-	{ "report", cmd_report, "stored runs as an HTML page: tables, plots, latency CDFs, environments", RO },
-	{ "history", cmd_history, "change points over a job's stored runs, by time, commit or kernel", RO },
-	{ "judge", cmd_judge, "run and compare against a baseline; exit 0/1/125 for git bisect run",
-	  RW | NEEDS_STORE_RO },
-	{ "noise", cmd_noise, "this host's noise per case: within a run and between runs", RO },
-	{ "calibrate", cmd_calibrate, "measure the noise between runs: N short runs of a job, stored", RW },
-	{ "plan", cmd_plan, "how many runs of how many iterations detect an effect here", RO },
-	{ "campaign", cmd_campaign, "kernel A/B across boots: a state a boot, alternated, decided by runs",
-	  NEEDS_RECOVER },
-	{ "vm", cmd_vm, "a job on a kernel image in qemu (KVM or TCG), its run stored here", RW },
-	{ "ab", cmd_ab, "run a suite under two or more variants, interleaved, and compare them",
-	  RW | NEEDS_JOB },
-	{ "queue", cmd_queue, "the fleet's job queue in PostgreSQL: add, list, cancel, retry jobs", RW },
-	{ "agent", cmd_agent, "on a test machine: take queued jobs, run them, record their results", RW },
-	{ "env", cmd_env, "show the machine, kernel, topology and scheduler settings", NEEDS_RECOVER },
-};
-const size_t ncommands = ARRAY_SIZE(commands);
-
-#undef RO
-#undef RW
-
-/* The row of the command whose name is who's first word ("vm run"). */
-static const struct command *row_of(const char *who)
+int command_run(const struct command *c, int argc, char **argv)
 {
-	size_t n = strcspn(who, " ");
-
-	for (size_t i = 0; i < ncommands; i++)
-		if (!strncmp(commands[i].name, who, n) && !commands[i].name[n])
-			return &commands[i];
-	return NULL;
-}
-
-const struct command *command_find(const char *name)
-{
-	const struct command *c = row_of(name);
-
-	return c && !strcmp(c->name, name) ? c : NULL;
+	running = c;
+	return c->fn(argc, argv);
 }
 
 /* The field of option name of a's table, or NULL when it has none. */
@@ -82,8 +37,7 @@ int cmd_parse(int argc, char **argv, struct cmd_args *a, int *rc)
 {
 	struct opt_target t = { a->tab, a->opts };
 	const char *who = a->who ? a->who : (a->who = argv[0]);
-	const struct command *c = row_of(who);
-	unsigned needs = c ? c->needs : 0;
+	unsigned needs = running ? running->needs : 0;
 	const char *const *db;
 	bool *help;
 	int first;

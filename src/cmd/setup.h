@@ -55,8 +55,10 @@ struct command {
 extern const struct command commands[];
 extern const size_t ncommands;
 
-/* The row of command name, or NULL. */
+/* The row of command name, or NULL (commands.c). */
 const struct command *command_find(const char *name);
+/* Runs c's function, its row what cmd_parse() honours (setup.c). */
+int command_run(const struct command *c, int argc, char **argv);
 
 /*
  * A command's --help text: head (from "usage: schedlab ..." to

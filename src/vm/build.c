@@ -18,6 +18,9 @@
  * release every run records says which commit booted. Uncommitted
  * changes are not built: a commit is what is named (`git stash create`
  * makes one of them without touching the checkout).
+ *
+ * Here the build run; what is checked before anything runs is
+ * build_check.c's, the configuration's text build_config.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,28 +39,8 @@
 #include "util.h"
 #include "util_git.h"
 #include "vm/vm.h"
+#include "vm/build_int.h"
 #include "vm/vm_int.h"
-
-/* A bump makes every cached image stale: how schedlab builds changed. */
-#define KBUILD_RECIPE "schedlab-kbuild-1"
-
-struct kb {
-	const char *who;
-	const struct vm_build *b;
-	char tree[PATH_MAX];
-	char commit[41];
-	char *subject;
-	unsigned version;	/* major * 100 + minor, from the Makefile */
-	char *dir, *src, *out;	/* the tree's folder, its clone, O= */
-	char *log;		/* this build's make output */
-	char *image_dir;	/* the cache's folder for this image */
-	char *cc;		/* the compiler make is given ("ccache gcc") */
-	char *cc_version;	/* its --version's first line */
-	char *asked;		/* the text merged over the base config */
-	size_t mine;		/* where in it the fragment's begins: what
-				 * is checked for in the final config */
-	int lock;
-};
 
 static void kb_free(struct kb *k)
 {
@@ -90,207 +73,6 @@ static uint64_t fnv(uint64_t h, const char *s)
 	}
 	h ^= 0xff;		/* a field's end: "ab"+"c" is not "a"+"bc" */
 	return h * 0x100000001b3ull;
-}
-
-/* The make variable's value in b's variables (VAR=VALUE), or NULL. */
-static const char *var_value(const struct vm_build *b, const char *var)
-{
-	size_t n = strlen(var);
-	const char *v = NULL;
-
-	for (size_t i = 0; i < b->nvars; i++)
-		if (!strncmp(b->vars[i], var, n) && b->vars[i][n] == '=')
-			v = b->vars[i] + n + 1;
-	return v;
-}
-
-int vm_build_check_args(const char *who, const struct vm_build *b)
-{
-	static const char *const ours[] = { "O", "KBUILD_OUTPUT", "ARCH",
-					    "LOCALVERSION", NULL };
-
-	for (size_t i = 0; i < b->nvars; i++) {
-		const char *v = b->vars[i];
-		size_t n = strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-
-		if (!n || v[n] != '=' || (*v >= '0' && *v <= '9'))
-			return error("%s: option --make: '%s' is not VAR=VALUE (make's variables: LLVM=1, CC=clang, HOSTCC=...)",
-				     who, v);
-		for (int j = 0; ours[j]; j++)
-			if (strlen(ours[j]) == n && !strncmp(v, ours[j], n))
-				return error("%s: option --make: %.*s is schedlab's to set (the build folder, x86, the commit in the release)",
-					     who, (int)n, v);
-	}
-	for (size_t i = 0; i < b->nitems; i++) {
-		const char *v = b->items[i];
-		size_t n = strncmp(v, "CONFIG_", 7) ? 0 :
-			   7 + strspn(v + 7, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-
-		if (n <= 7 || v[n] != '=' || !v[n + 1] || strchr(v, '\n'))
-			return error("%s: option --configitem: '%s' is not CONFIG_NAME=VALUE (y, m, n, a number or a \"string\")",
-				     who, v);
-	}
-	return 0;
-}
-
-/* The tree, the commit and the version: -1 after error(). */
-static int tree_check(struct kb *k)
-{
-	const char *rev = k->b->rev ? k->b->rev : "HEAD";
-	const char *top[] = { "rev-parse", "--git-dir", NULL };
-	char *out = NULL, *spec;
-	unsigned major = 0, minor = 0;
-	const char *p;
-	int rc;
-
-	if (!realpath(k->b->tree, k->tree))
-		return error_errno("%s: kernel tree '%s'", k->who, k->b->tree);
-	if (git_out(k->tree, &out, top)) {
-		free(out);
-		return error("%s: %s is not a git repository: schedlab builds commits of a kernel tree's git repository (git init; git add -A; git commit, for a tree from a tarball)",
-			     k->who, k->tree);
-	}
-	free(out);
-	if (git_commit_hash(k->tree, rev, k->commit))
-		return error("%s: %s has no commit '%s'", k->who, k->tree, rev);
-	spec = xasprintf("%s:Makefile", k->commit);
-	rc = git_out(k->tree, &out, (const char *[]){ "show", spec, NULL });
-	free(spec);
-	p = rc ? NULL : strstr(out, "\nVERSION = ");
-	if (p)
-		major = (unsigned)strtoul(p + 11, NULL, 10);
-	p = p ? strstr(out, "\nPATCHLEVEL = ") : NULL;
-	if (p)
-		minor = (unsigned)strtoul(p + 14, NULL, 10);
-	free(out);
-	spec = xasprintf("%s:arch/x86/boot", k->commit);
-	rc = git_quiet(k->tree, (const char *[]){ "cat-file", "-e", spec, NULL });
-	free(spec);
-	if (!major || rc)
-		return error("%s: %s at %.12s is not a kernel tree (no Makefile with VERSION and PATCHLEVEL, or no arch/x86/boot)",
-			     k->who, k->tree, k->commit);
-	k->version = major * 100 + minor;
-	git_out(k->tree, &out, (const char *[]){ "log", "-1", "--format=%s", k->commit, NULL });
-	out[strcspn(out, "\n")] = '\0';
-	k->subject = out;
-	return 0;
-}
-
-/* HEAD asked for with tracked files changed: they are not built. */
-static void dirty_note(const struct kb *k)
-{
-	const char *args[] = { "status", "--porcelain", "--untracked-files=no", NULL };
-	char *out = NULL;
-
-	if (k->b->quiet || (k->b->rev && strcmp(k->b->rev, "HEAD")))
-		return;
-	if (!git_out(k->tree, &out, args) && *out)
-		warning("%s: %s has uncommitted changes: they are not built (a commit of them, the checkout untouched: schedlab vm build %s $(git -C %s stash create))",
-			k->who, k->tree, k->tree, k->tree);
-	free(out);
-}
-
-struct missing {
-	char what[256], pkgs[256];
-};
-
-static void miss(struct missing *m, const char *what, const char *pkg)
-{
-	size_t w = strlen(m->what), p = strlen(m->pkgs);
-
-	snprintf(m->what + w, sizeof(m->what) - w, "%s%s", w ? ", " : "", what);
-	if (!strstr(m->pkgs, pkg))
-		snprintf(m->pkgs + p, sizeof(m->pkgs) - p, " %s", pkg);
-}
-
-/* The compiler make is given, ccache before it where installed, and
- * its version: what the image's key holds of it. */
-static void compiler(struct kb *k, const char *cmd)
-{
-	char *ccache = path_find("ccache"), *first = xstrdup(cmd), *out = NULL;
-	const char *argv[] = { first, "--version", NULL };
-
-	first[strcspn(first, " ")] = '\0';
-	k->cc = ccache ? xasprintf("ccache %s", cmd) : xstrdup(cmd);
-	free(ccache);
-	prog_out(argv, &out);
-	out[strcspn(out, "\n")] = '\0';
-	k->cc_version = out;
-	free(first);
-}
-
-/* The tools a kernel build needs, each with its Debian package: -1
- * after error() naming what is missing. */
-static int tools_check(struct kb *k)
-{
-	static const char *const tools[][2] = {
-		{ "make", "make" }, { "flex", "flex" }, { "bison", "bison" },
-		{ "bc", "bc" }, { "perl", "perl" }, { "git", "git" },
-	};
-	static const char *const headers[][2] = {
-		{ "/usr/include/libelf.h", "libelf-dev" },
-		{ "/usr/include/openssl/opensslv.h", "libssl-dev" },
-	};
-	const char *llvm = var_value(k->b, "LLVM"), *cc = var_value(k->b, "CC");
-	bool clang = llvm && strcmp(llvm, "0");
-	const char *cmd = cc ? cc : clang ? "clang" : "gcc";
-	struct missing m = { "", "" };
-	char first[128], *p;
-
-	for (size_t i = 0; i < ARRAY_SIZE(tools); i++) {
-		if (!(p = path_find(tools[i][0])))
-			miss(&m, tools[i][0], tools[i][1]);
-		free(p);
-	}
-	if (!strncmp(cmd, "ccache ", 7))	/* CC="ccache gcc" */
-		cmd += 7 + strspn(cmd + 7, " ");
-	snprintf(first, sizeof(first), "%.*s", (int)strcspn(cmd, " "), cmd);
-	if (!(p = path_find(first)))
-		miss(&m, first, cc ? first : clang ? "clang" : "gcc");
-	free(p);
-	if (clang) {
-		if (!(p = path_find("ld.lld")))
-			miss(&m, "ld.lld", "lld");
-		free(p);
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(headers); i++)
-		if (access(headers[i][0], R_OK))
-			miss(&m, headers[i][0], headers[i][1]);
-	if (*m.what)
-		return error("%s: building a kernel needs %s (apt-get install%s)",
-			     k->who, m.what, m.pkgs);
-	compiler(k, cmd);
-	return 0;
-}
-
-/* What is merged over the base config: kvm_guest.config (the tree's, at
- * the commit), the guest's fragment for the tree's version, the items. */
-static void asked_text(struct kb *k)
-{
-	const char *where[] = { "kernel/configs/kvm_guest.config",
-				"arch/x86/configs/kvm_guest.config" };
-	char *text = NULL, *out;
-	size_t len;
-	FILE *f = open_memstream(&text, &len);
-
-	for (size_t i = 0; i < ARRAY_SIZE(where); i++) {
-		char *spec = xasprintf("%s:%s", k->commit, where[i]);
-		int rc = git_out(k->tree, &out, (const char *[]){ "show", spec, NULL });
-
-		free(spec);
-		if (!rc)
-			fprintf(f, "%s", out);
-		free(out);
-		if (!rc)
-			break;
-	}
-	fflush(f);
-	k->mine = len;
-	vm_config_fragment(f, k->version);
-	for (size_t i = 0; i < k->b->nitems; i++)
-		fprintf(f, "%s\n", k->b->items[i]);
-	fclose(f);
-	k->asked = text;
 }
 
 /* The image's folder in the cache: the commit, then a hash of what
@@ -456,83 +238,6 @@ static int kb_make(struct kb *k, const char *target, const char *what, bool live
 	return rc;
 }
 
-/* The option a config line sets ("CONFIG_X=..." or "# CONFIG_X is not
- * set"): its name's length after *name, 0 for any other line. */
-static size_t line_option(const char *l, const char **name)
-{
-	if (!strncmp(l, "# CONFIG_", 9))
-		l += 2;
-	if (strncmp(l, "CONFIG_", 7))
-		return 0;
-	*name = l;
-	return strspn(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
-}
-
-/* Whether text sets the option name (its length n) on a line of its own. */
-static const char *find_option(const char *text, const char *name, size_t n)
-{
-	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		const char *o;
-		size_t m = line_option(l, &o);
-
-		if (m == n && !strncmp(o, name, n))
-			return l;
-	}
-	return NULL;
-}
-
-/* base with every option asked set as asked: base's other lines, then
- * asked's. */
-static char *config_merge(const char *base, const char *asked)
-{
-	char *text = NULL;
-	size_t len;
-	FILE *f = open_memstream(&text, &len);
-
-	for (const char *l = base; *l;) {
-		size_t ll = strcspn(l, "\n"), n;
-		const char *o;
-
-		n = line_option(l, &o);
-		if (!n || !find_option(asked, o, n))
-			fprintf(f, "%.*s\n", (int)ll, l);
-		l += ll + (l[ll] == '\n');
-	}
-	fputs(asked, f);
-	fclose(f);
-	return text;
-}
-
-/* The fragment's and the items' options the final config does not set
- * as asked, said in one warning. */
-static void dropped_note(const struct kb *k, const char *final)
-{
-	char *said = NULL;
-	size_t len, count = 0;
-	FILE *f = open_memstream(&said, &len);
-
-	for (const char *l = k->asked + k->mine; *l;) {
-		size_t ll = strcspn(l, "\n"), n;
-		const char *o, *got;
-
-		n = line_option(l, &o);
-		got = n ? find_option(final, o, n) : NULL;
-		if (n && *l == 'C' && strncmp(l + n, "=n", 2) &&
-		    (!got || strncmp(got, l, ll) || (got[ll] != '\n' && got[ll]))) {
-			fprintf(f, "%s%.*s (now %.*s)", count++ ? ", " : "", (int)ll, l,
-				got && *got == 'C' ? (int)strcspn(got + n + 1, "\n") : 7,
-				got && *got == 'C' ? got + n + 1 : "not set");
-		}
-		l += ll + (l[ll] == '\n');
-	}
-	fclose(f);
-	if (count && !k->b->quiet)
-		warning("%s: %zu option%s asked for the configuration dropped (what it depends on is not set, or it is gone from %u.%u): %s",
-			k->who, count, count == 1 ? "" : "s", k->version / 100,
-			k->version % 100, said);
-	free(said);
-}
-
 /* The build folder's .config: base (the user's, else tinyconfig) with
  * the asked text merged over it, then olddefconfig. 0, make's status,
  * 130, or -1 after error(). */
@@ -552,7 +257,7 @@ static int configure(struct kb *k)
 		struct atomic_file a;
 		FILE *f = atomic_open(&a, k->who, k->out, ".config");
 
-		merged = config_merge(base, k->asked);
+		merged = kb_config_merge(base, k->asked);
 		if (!f)
 			rc = -1;
 		else
@@ -564,7 +269,7 @@ static int configure(struct kb *k)
 	if (!rc)
 		rc = kb_make(k, "olddefconfig", "olddefconfig", false);
 	if (!rc && (final = read_path_all(cfg, &len))) {
-		dropped_note(k, final);
+		kb_dropped_note(k, final);
 		free(final);
 	}
 	free(base);
@@ -779,12 +484,12 @@ int vm_build(const char *who, const struct vm_build *b, struct vm_built *out)
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (vm_build_check_args(who, b) || tools_check(&k) || tree_check(&k)) {
+	if (vm_build_check_args(who, b) || kb_tools_check(&k) || kb_tree_check(&k)) {
 		kb_free(&k);
 		return EXIT_USAGE;
 	}
-	dirty_note(&k);
-	asked_text(&k);
+	kb_dirty_note(&k);
+	kb_asked_text(&k);
 	if (!(cache = vm_cache_dir()) || image_key(&k, cache) || tree_dir(&k, cache)) {
 		kb_free(&k);
 		return EXIT_USAGE;

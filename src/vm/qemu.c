@@ -214,62 +214,6 @@ bool vm_stop_pending(void)
 	return stop;
 }
 
-void vm_console_tail(const char *path, int n)
-{
-	size_t len;
-	char *s = read_path_all(path, &len), *p;
-	int lines = 0;
-
-	if (!s || !len) {
-		fprintf(stderr, "    (the console is empty: %s)\n", path);
-		free(s);
-		return;
-	}
-	for (p = s + len; p > s; p--)
-		if (p[-1] == '\n' && p != s + len && ++lines == n)
-			break;
-	fprintf(stderr, "  the console's last lines (%s):\n", path);
-	for (char *l = strtok(p, "\n"); l; l = strtok(NULL, "\n")) {
-		l[strcspn(l, "\r")] = '\0';
-		fprintf(stderr, "    %s\n", l);
-	}
-	free(s);
-}
-
-static bool file_has(const char *path, const char *what)
-{
-	size_t len;
-	char *s = read_path_all(path, &len);
-	bool has = s && memmem(s, len, what, strlen(what));
-
-	free(s);
-	return has;
-}
-
-/* Whether the last 4 KiB of the file hold what: the guest's end line,
- * looked for ten times a second after an export of any size. */
-static bool tail_has(const char *path, const char *what)
-{
-	char buf[4097];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	off_t end;
-	ssize_t n;
-
-	if (fd < 0)
-		return false;
-	end = lseek(fd, 0, SEEK_END);
-	n = end < 0 ? -1 : pread(fd, buf, sizeof(buf) - 1, end > 4096 ? end - 4096 : 0);
-	close(fd);
-	if (n <= 0)
-		return false;
-	return memmem(buf, (size_t)n, what, strlen(what)) != NULL;
-}
-
-bool vm_console_oom(const char *console)
-{
-	return file_has(console, "Out of memory");
-}
-
 static double mono_now(void)
 {
 	struct timespec ts;
@@ -347,7 +291,7 @@ static enum boot_end boot_once(char **argv, const struct vm_opts *o,
 		 * qemu is given 3 s to end first) */
 		if (fsd > 0 && fsd_died_at < 0 && waitpid(fsd, NULL, WNOHANG) == fsd)
 			fsd_died_at = t;
-		if (fsd_died_at >= 0 && t > fsd_died_at + 3 && !tail_has(result, GUEST_END)) {
+		if (fsd_died_at >= 0 && t > fsd_died_at + 3 && !vm_tail_has(result, GUEST_END)) {
 			how = BOOT_FSD_DIED;
 			break;
 		}
@@ -355,12 +299,12 @@ static enum boot_end boot_once(char **argv, const struct vm_opts *o,
 			how = BOOT_TIMEOUT;
 			break;
 		}
-		if (probe_s && t > probe_s && !file_has(console, GUEST_UP)) {
+		if (probe_s && t > probe_s && !vm_file_has(console, GUEST_UP)) {
 			how = BOOT_NO_LIFE;
 			break;
 		}
 		/* the guest said it ended but does not power off: 10 s grace */
-		if (!end_seen && tail_has(result, GUEST_END))
+		if (!end_seen && vm_tail_has(result, GUEST_END))
 			end_seen = t;
 		if (end_seen && t > end_seen + 10) {
 			how = BOOT_EXITED;
@@ -412,14 +356,6 @@ static void argv_free(struct argv_b *a)
 	free(a->v);
 	a->v = NULL;
 	a->n = 0;
-}
-
-/* The file's size; 0 when absent. */
-static long long file_size(const char *path)
-{
-	struct stat sb;
-
-	return stat(path, &sb) ? 0 : (long long)sb.st_size;
 }
 
 /*
@@ -501,15 +437,15 @@ static int boot_outcome(enum boot_end how, int ws, const struct vm_opts *o,
 			break;
 		}
 		qemu_end_text(ws, end, sizeof(end));
-		if ((!WIFEXITED(ws) || WEXITSTATUS(ws)) && !file_has(console, GUEST_UP))
+		if ((!WIFEXITED(ws) || WEXITSTATUS(ws)) && !vm_file_has(console, GUEST_UP))
 			error("vm: qemu %s before the guest started%s%s", end,
 			      *said ? "; qemu said: " : "", said);
-		else if (file_has(console, ROOT_FAILED))
+		else if (vm_file_has(console, ROOT_FAILED))
 			error("vm: the host's root did not mount in the guest (virtiofs under an overlay): --root minimal boots without it");
-		else if (file_has(console, "Out of memory"))
+		else if (vm_file_has(console, "Out of memory"))
 			error("vm: the guest ran out of memory (--memory %u MiB): raise --memory",
 			      o->m.shape.memory_mb);
-		else if (file_has(console, "Kernel panic"))
+		else if (vm_file_has(console, "Kernel panic"))
 			error("vm: the guest's kernel panicked before the run came back");
 		else
 			error("vm: the guest ended before the run came back");
@@ -554,7 +490,7 @@ static bool kvm_failed(enum boot_end how, int ws, const char *console,
 			 VM_KVM_PROBE_S);
 		return true;
 	}
-	if (how != BOOT_EXITED || file_size(console) || tail_has(result, GUEST_END))
+	if (how != BOOT_EXITED || vm_file_size(console) || vm_tail_has(result, GUEST_END))
 		return false;
 	qemu_end_text(ws, end, sizeof(end));
 	qemu_said(errlog, said, sizeof(said));

@@ -3,6 +3,7 @@
 #ifndef SCHEDLAB_VM_INT_H
 #define SCHEDLAB_VM_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -33,5 +34,14 @@ int elf_deps(const char *path, char **interp, char ***needed, size_t *n);
  * child, its pid in this process, -1 after error().
  */
 pid_t vm_fork_child(const char *errlog);
+
+/*
+ * A boot's files (vm/console.c): whether the file at path holds what;
+ * whether its last 4 KiB do (the guest's end line, looked for ten times
+ * a second after an export of any size); its size, 0 when absent.
+ */
+bool vm_file_has(const char *path, const char *what);
+bool vm_tail_has(const char *path, const char *what);
+long long vm_file_size(const char *path);
 
 #endif
