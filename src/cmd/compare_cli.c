@@ -197,16 +197,12 @@ static int compare_sides(const struct compare_opts *o, const struct cmp_opts *co
 			goto out;
 		side_end[i] = nspecs;
 	}
-	if (compare_session_load(s, (const char *const *)specs, nspecs,
-				 side_end, (size_t)n) ||
-	    compare_session_build(s, (const char *const *)operands, co,
-				  o->match == MATCH_JOB, true, c))
-		goto out;
-	rc = 0;
-	if (compare_test_decided("compare", o->test, c)) {
-		compare_free(c);
-		rc = -1;
-	}
+	if (!compare_session_load(s, (const char *const *)specs, nspecs,
+				  side_end, (size_t)n) &&
+	    !compare_session_decide(s, "compare", o->test,
+				    (const char *const *)operands, co,
+				    o->match == MATCH_JOB, c))
+		rc = 0;
 out:
 	for (size_t i = 0; i < nspecs; i++)
 		free(specs[i]);

@@ -112,13 +112,10 @@ int cmd_report(int argc, char **argv)
 	compare_session_init(&s, o.db);
 	if (compare_session_load(&s, (const char *const *)argv + first, (size_t)n,
 				 NULL, (size_t)n) ||
-	    compare_session_build(&s, (const char *const *)argv + first, &co,
-				  o.match == MATCH_JOB, true, &c))
+	    compare_session_decide(&s, "report", o.test,
+				   (const char *const *)argv + first, &co,
+				   o.match == MATCH_JOB, &c))
 		goto out;
-	if (compare_test_decided("report", o.test, &c)) {
-		compare_free(&c);
-		goto out;
-	}
 	if (plot_open(&pb, o.format == FMT_PNG)) {
 		rc = EXIT_RUN_FAILED;
 		compare_free(&c);

@@ -21,6 +21,15 @@ const char *const compare_matches[] = { [MATCH_PARAMS] = "params",
 					[MATCH_JOB] = "job", NULL };
 const char *const compare_bys[] = { [BY_RUN] = "run", [BY_HOST] = "host", NULL };
 
+struct cmp_opts compare_opts_default(enum stat_test test)
+{
+	/* separate runs compared run against run (runs of one A/B keep
+	 * the iterations as the unit: build_runs_unit()) */
+	return (struct cmp_opts){ .test = test, .alpha = 0.05,
+				  .nboot = BOOT_RESAMPLES, .seed = BOOT_SEED,
+				  .runs_unit = true };
+}
+
 int compare_opts_from(const char *who, int test, enum cmp_unit unit,
 		      const char *threshold, const char *metrics,
 		      struct cmp_opts *co)

@@ -51,4 +51,12 @@ int compare_opts_from(const char *who, int test, enum cmp_unit unit,
  */
 int compare_test_decided(const char *who, int test, const struct comparison *c);
 
+/*
+ * The options every comparison starts from: test, alpha 0.05,
+ * BOOT_RESAMPLES resamples from BOOT_SEED, separate runs compared run
+ * against run (runs_unit; compare's --unit iteration clears it);
+ * callers set the rest.
+ */
+struct cmp_opts compare_opts_default(enum stat_test test);
+
 #endif

@@ -7,18 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare/cmp_opts.h"
 #include "compare/session.h"
 #include "model/run.h"
 #include "util.h"
-
-struct cmp_opts compare_opts_default(enum stat_test test)
-{
-	/* separate runs compared run against run (runs of one A/B keep
-	 * the iterations as the unit: build_runs_unit()) */
-	return (struct cmp_opts){ .test = test, .alpha = 0.05,
-				  .nboot = BOOT_RESAMPLES, .seed = BOOT_SEED,
-				  .runs_unit = true };
-}
 
 void compare_session_init(struct compare_session *s, const char *dbopt)
 {
@@ -59,6 +51,19 @@ int compare_session_build(struct compare_session *s, const char *const *names,
 	struct store *st = history ? compare_session_store(s) : NULL;
 
 	return compare_build(s->rp, names, s->nsides, co, match_job, st, c);
+}
+
+int compare_session_decide(struct compare_session *s, const char *who, int test,
+			   const char *const *names, const struct cmp_opts *co,
+			   bool match_job, struct comparison *c)
+{
+	if (compare_session_build(s, names, co, match_job, true, c))
+		return -1;
+	if (compare_test_decided(who, test, c)) {
+		compare_free(c);
+		return -1;
+	}
+	return 0;
 }
 
 void compare_session_close(struct compare_session *s)

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "compare/cmp_opts.h"
 #include "compare/compare.h"
 #include "store/load.h"
 
@@ -34,14 +35,6 @@ struct compare_session {
 	const struct run **rp;	/* [nsides]: each side's run (merged) */
 	size_t nsides;
 };
-
-/*
- * The options every comparison starts from: test, alpha 0.05,
- * BOOT_RESAMPLES resamples from BOOT_SEED, separate runs compared run
- * against run (runs_unit; compare's --unit iteration clears it);
- * callers set the rest.
- */
-struct cmp_opts compare_opts_default(enum stat_test test);
 
 /* A session on --db dbopt (NULL: the default); nothing is opened yet. */
 void compare_session_init(struct compare_session *s, const char *dbopt);
@@ -65,6 +58,15 @@ int compare_session_load(struct compare_session *s, const char *const *specs,
 int compare_session_build(struct compare_session *s, const char *const *names,
 			  const struct cmp_opts *co, bool match_job,
 			  bool history, struct comparison *c);
+/*
+ * compare_session_build() with history, then --test (test: the option's
+ * index in cmp_test_choices) checked against what decided: a comparison
+ * of separate runs that a named test cannot decide is refused, said as
+ * who's error. -1 after error(), c then freed.
+ */
+int compare_session_decide(struct compare_session *s, const char *who, int test,
+			   const char *const *names, const struct cmp_opts *co,
+			   bool match_job, struct comparison *c);
 
 /* Frees the runs and closes the database. */
 void compare_session_close(struct compare_session *s);

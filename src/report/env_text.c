@@ -333,6 +333,22 @@ static void served_line(FILE *f, const json_t *it)
 }
 
 /* "v1.2-3-gdeadbee-dirty (commit FULL, work tree DIR)" */
+
+/* The scheduler's and cpuidle's settings, a line each: label, group, item. */
+static const struct { const char *label, *group, *name; } knob_lines[] = {
+	{ "cpuidle driver", "cpuidle", "driver" },
+	{ "cpuidle governor", "cpuidle", "governor" },
+	{ "sched features", "sched", "features" },
+	{ "features mask", "sched", "features_mask" },
+	{ "base_slice_ns", "sched", "base_slice_ns" },
+	{ "migration_cost_ns", "sched", "migration_cost_ns" },
+	{ "nr_migrate", "sched", "nr_migrate" },
+	{ "autogroup", "sched", "autogroup_enabled" },
+	{ "numa_balancing", "sched", "numa_balancing" },
+	{ "schedstats", "sched", "schedstats" },
+	{ "schedstat version", "sched", "schedstat_version" },
+};
+
 static void git_text_line(FILE *f, const json_t *it)
 {
 	json_t *v;
@@ -396,17 +412,9 @@ void render_env_text(FILE *f, const json_t *env)
 	served_line(f, json_object_get(env, "served_during_run"));
 	per_cpu_line(f, "cpufreq driver", item(env, "cpufreq", "driver"));
 	per_cpu_line(f, "cpufreq governor", item(env, "cpufreq", "governor"));
-	line(f, "cpuidle driver", item(env, "cpuidle", "driver"));
-	line(f, "cpuidle governor", item(env, "cpuidle", "governor"));
-	line(f, "sched features", item(env, "sched", "features"));
-	line(f, "features mask", item(env, "sched", "features_mask"));
-	line(f, "base_slice_ns", item(env, "sched", "base_slice_ns"));
-	line(f, "migration_cost_ns", item(env, "sched", "migration_cost_ns"));
-	line(f, "nr_migrate", item(env, "sched", "nr_migrate"));
-	line(f, "autogroup", item(env, "sched", "autogroup_enabled"));
-	line(f, "numa_balancing", item(env, "sched", "numa_balancing"));
-	line(f, "schedstats", item(env, "sched", "schedstats"));
-	line(f, "schedstat version", item(env, "sched", "schedstat_version"));
+	for (size_t i = 0; i < ARRAY_SIZE(knob_lines); i++)
+		line(f, knob_lines[i].label, item(env, knob_lines[i].group,
+						  knob_lines[i].name));
 	label(f, "sched_ext");
 	if ((ext = value_or_why(f, item(env, "sched", "sched_ext")))) {
 		const char *ops = json_string_value(json_object_get(ext, "ops"));

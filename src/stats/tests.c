@@ -209,9 +209,14 @@ bool stats_can_reach(enum stat_test t, size_t na, size_t nb, double alpha)
 		return na >= 2 && nb >= 2;
 	case TEST_LKP:
 		return na && nb && (na >= 3 || nb >= 3);
-	default:	/* the bootstraps and the bands */
+	case TEST_BOOT_MEAN:
+	case TEST_BOOT_MEDIAN:
+	case TEST_BANDS:
 		return na && nb;
+	case TEST_N:
+		break;
 	}
+	return false;	/* no default: a new test's case is -Wswitch's to ask for */
 }
 
 /* The smallest n >= CMP_MIN_SAMPLES whose U = u (n a side) is significant. */

@@ -69,10 +69,17 @@ static int significance(const double *a, size_t na, const double *b,
 	case TEST_LKP:
 		return stats_lkp_changed(a, na, b, nb, LKP_RATIO,
 					 &r->significant);
-	default:	/* the bootstraps: the interval excludes a ratio of 1 */
+	case TEST_BOOT_MEAN:
+	case TEST_BOOT_MEDIAN:	/* the interval excludes a ratio of 1 */
 		r->significant = ci->lo > 1 || ci->hi < 1;
 		return 0;
+	case TEST_N:
+		break;
 	}
+	/* no default: a test added to STAT_TEST_LIST without its case here
+	 * is a compiler warning (-Wswitch) */
+	snprintf(r->why, sizeof(r->why), "no such test");
+	return -1;
 }
 
 static enum verdict verdict_of(bool significant, double change, double lo,

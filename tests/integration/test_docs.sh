@@ -32,6 +32,20 @@ test_commands_are_documented() {
 	done
 }
 
+# Every monitor the binary accepts (monitor.h's MONITOR_LIST, as
+# --monitor's error lists them) has its entry in the man page's MONITORS.
+test_monitors_are_documented() {
+	local names m section
+	names=$("$SCHEDLAB" run --monitor bogus 2>&1 >/dev/null |
+		sed -n 's/.*expected a comma list of \(.*\), or default.*/\1/p' | tr -d ,)
+	[ -n "$names" ] || fail "no monitor names in --monitor's error"
+	section=$(awk '/^\.SH MONITORS/ {on=1; next} on && /^\.SH / {exit} on' "$TOP/doc/schedlab.1")
+	for m in $names; do
+		grep -qx "\.B $m" <<<"$section" ||
+			fail "doc/schedlab.1's MONITORS has no entry for monitor $m"
+	done
+}
+
 # README opens with the two set-up commands, and .ci/run runs the second.
 test_readme_setup_commands() {
 	local block
