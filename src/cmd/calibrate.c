@@ -21,6 +21,7 @@
 #include "options.h"
 #include "harness/plan.h"
 #include "model/run.h"
+#include "report/render_noise.h"
 #include "store/load.h"
 #include "store/store.h"
 #include "util.h"
@@ -108,7 +109,8 @@ static int one_run(const char *spec, const struct calibrate_opts *o,
 	return WEXITSTATUS(status);
 }
 
-/* schedlab noise of each job of the label's latest run, on its host. */
+/* The noise model of each job of the label's latest run, on its host,
+ * as schedlab noise shows it. */
 static int show_noise(const struct calibrate_opts *o, const char *db)
 {
 	struct store *st = store_open_ro(db);
@@ -123,9 +125,10 @@ static int show_noise(const struct calibrate_opts *o, const char *db)
 	rc = EXIT_OK;
 	for (size_t i = 0; i < r.ncases && rc == EXIT_OK; i++) {
 		char host[512];
-		char *argv[] = { "noise", r.cases[i].job, "--db", (char *)db,
-				 "--format", (char *)out_format_names[o->format],
-				 r.host ? "--host" : NULL, host, NULL };
+		struct noise_query q = { .job = r.cases[i].job,
+					 .host = r.host ? host : NULL };
+		const char *job = r.cases[i].job;
+		struct noise_set set;
 		bool dup = false;
 
 		for (size_t k = 0; k < i && !dup; k++)
@@ -136,7 +139,20 @@ static int show_noise(const struct calibrate_opts *o, const char *db)
 			noise_glob_exact(r.host, host, sizeof(host));
 		if (i)
 			putchar('\n');
-		rc = cmd_noise(r.host ? 8 : 6, argv);
+		if (noise_models(st, &q, &set)) {
+			rc = EXIT_USAGE;
+		} else if (!set.n) {
+			error("calibrate: no complete runs of job '%s' in %s", job, db);
+			rc = EXIT_USAGE;
+		} else if (o->format == FMT_JSON) {
+			render_noise_json(stdout, &set, 1);
+		} else {
+			FILE *f = text_safe(stdout);
+
+			render_noise_text(f, &set, &job, 1);
+			fclose(f);
+		}
+		noise_set_free(&set);
 	}
 out:
 	run_free(&r);

@@ -18,6 +18,7 @@
 #include "compare/noise_model.h"
 #include "compare/noise_plan.h"
 #include "model/run.h"
+#include "report/render_noise.h"
 #include "store/load.h"
 #include "store/store.h"
 #include "util.h"
@@ -119,96 +120,6 @@ static void jobs_free(char **jobs, size_t n)
 	free(jobs);
 }
 
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static const char *case_label(const struct noise_case *c)
-{
-	return *c->params ? c->params : "(defaults)";
-}
-
-static void text_noise(FILE *f, const struct noise_set *s, const char *job)
-{
-	const char *host = NULL;
-
-	for (size_t i = 0; i < s->n; i++) {
-		const struct noise_case *c = &s->cases[i];
-
-		if (!i || (c->host ? !host || strcmp(host, c->host) : !!host)) {
-			host = c->host;
-			fprintf(f, "%s%s on %s: %s%s%s%s\n", i ? "\n" : "", job,
-				host ? host : "(no host)", c->metric,
-				*c->unit ? " (" : "", c->unit, *c->unit ? ")" : "");
-			fprintf(f, "%-28s %5s %6s %5s %9s %8s %8s %6s %10s\n", "case",
-				"runs", "labels", "pairs", "between", "offset", "within",
-				"iters", "iteration");
-		}
-		fprintf(f, "%-28s %5u %6u %5u ", case_label(c), c->m.runs,
-			c->m.groups, c->m.pairs);
-		if (c->known)
-			fprintf(f, "%8.1f%% %7.1f%% ", 100 * c->m.between,
-				100 * c->m.offset);
-		else
-			fprintf(f, "%9s %8s ", "-", "-");
-		if (isfinite(c->m.within))
-			fprintf(f, "%7.1f%% ", 100 * c->m.within);
-		else
-			fprintf(f, "%8s ", "-");
-		fprintf(f, "%6.0f ", c->m.iters);
-		if (isfinite(c->iter_s))
-			fprintf(f, "%9.3gs\n", c->iter_s);
-		else
-			fprintf(f, "%10s\n", "-");
-		if (!c->known)
-			fprintf(f, "  (between runs unknown: %u neighbouring runs of one label, %d needed: schedlab calibrate)\n",
-				c->m.pairs, NOISE_MIN_PAIRS);
-		else if (c->m.cut)
-			fprintf(f, "  (%u of %u differences left out as absurd, beyond %g robust sds)\n",
-				c->m.cut, c->m.pairs, NOISE_CUT_Z);
-		if (c->m.speeds > 1)
-			fprintf(f, "  (two speeds: %.4g in %u runs, %.4g in %u; the switches are counted in between, not cut: alternate the states compared, schedlab campaign)\n",
-				c->m.speed_lo, c->m.speed_runs_lo, c->m.speed_hi,
-				c->m.speed_runs_hi);
-		if (c->known && isfinite(c->m.gap_max))
-			fprintf(f, "  (runs differenced at most %.0f s apart: runs compared further apart than twice that are compared with the noise seen at such gaps, if any)\n",
-				c->m.gap_max);
-	}
-}
-
-static json_t *json_case(const struct noise_case *c)
-{
-	json_t *o = json_object();
-
-	json_object_set_new(o, "job", json_string(c->job));
-	json_object_set_new(o, "host", c->host ? json_string(c->host) : json_null());
-	json_object_set_new(o, "params", json_string(c->params));
-	json_object_set_new(o, "sweep", json_string(c->sweep));
-	json_object_set_new(o, "version", json_integer(c->version));
-	json_object_set_new(o, "metric", json_string(c->metric));
-	json_object_set_new(o, "known", json_boolean(c->known));
-	json_object_set_new(o, "runs", json_integer(c->m.runs));
-	json_object_set_new(o, "labels", json_integer(c->m.groups));
-	json_object_set_new(o, "pairs", json_integer(c->m.pairs));
-	json_object_set_new(o, "pairs_cut", json_integer(c->m.cut));
-	json_object_set_new(o, "between_pct", num(c->known ? 100 * c->m.between : NAN));
-	json_object_set_new(o, "offset_pct", num(c->known ? 100 * c->m.offset : NAN));
-	json_object_set_new(o, "within_pct", num(100 * c->m.within));
-	json_object_set_new(o, "df", num(c->known ? c->m.df : NAN));
-	json_object_set_new(o, "iterations", num(c->m.iters));
-	json_object_set_new(o, "iteration_s", num(c->iter_s));
-	json_object_set_new(o, "gap_max_s", num(c->m.gap_max));
-	json_object_set_new(o, "speeds", json_integer(c->m.speeds));
-	json_object_set_new(o, "speed_medians", c->m.speeds > 1 ?
-			    json_pack("[f, f]", c->m.speed_lo, c->m.speed_hi) :
-			    json_null());
-	json_object_set_new(o, "speed_runs", c->m.speeds > 1 ?
-			    json_pack("[i, i]", c->m.speed_runs_lo, c->m.speed_runs_hi) :
-			    json_null());
-	return o;
-}
-
 /* The cases of every job into *sets ([njobs]); -1 after error(). */
 static int load_sets(struct store *st, const struct noise_opts *o,
 		     char **jobs, size_t njobs, struct noise_set *sets,
@@ -244,55 +155,10 @@ static int load_sets(struct store *st, const struct noise_opts *o,
 	return 0;
 }
 
-static json_t *json_plan(const struct noise_case *c, double effect)
-{
-	json_t *o = json_case(c);
-	struct noise_plan best, one;
-
-	if (!c->known) {
-		json_object_set_new(o, "plan", json_null());
-		return o;
-	}
-	noise_plan_case(c, effect, 0, &best);
-	noise_plan_case(c, effect, (unsigned)fmax(1, round(c->m.iters)), &one);
-	json_object_set_new(o, "one_run_mde_pct",
-			    num(noise_mde(noise_run_sd(&c->m, c->m.iters), c->m.df, 1, 1,
-					  NOISE_PLAN_ALPHA)));
-	json_object_set_new(o, "plan", !best.runs ? json_null() :
-		json_pack("{s:i, s:i, s:o, s:o}", "runs_a_side", best.runs,
-			  "iterations", best.iters, "mde_pct", num(best.mde),
-			  "seconds", num(isfinite(c->iter_s) ? best.seconds : NAN)));
-	/* "no change beyond effect%" of an unchanged state (TOST, power
-	 * NOISE_POWER) at the stored iterations: a campaign's boots */
-	{
-		unsigned re = noise_runs_equivalence(noise_run_sd(&c->m, c->m.iters),
-						     c->m.df, effect, NOISE_PLAN_ALPHA);
-
-		json_object_set_new(o, "no_change_runs_a_side",
-				    re ? json_integer(re) : json_null());
-	}
-	json_object_set_new(o, "plan_at_stored_iterations", !one.runs ? json_null() :
-		json_pack("{s:i, s:i, s:o, s:o}", "runs_a_side", one.runs,
-			  "iterations", one.iters, "mde_pct", num(one.mde),
-			  "seconds", num(isfinite(c->iter_s) ? one.seconds : NAN)));
-	return o;
-}
-
-static void text_duration(FILE *f, double secs)
-{
-	if (!isfinite(secs))
-		fprintf(f, "%9s", "?");
-	else if (secs < 120)
-		fprintf(f, "%8.0fs", ceil(secs));
-	else if (secs < 7200)
-		fprintf(f, "%7.0fmin", ceil(secs / 60));
-	else
-		fprintf(f, "%8.1fh", secs / 3600);
-}
-
 static int plan_print(const struct noise_opts *o, const char *job,
 		      const struct noise_set *s, double effect)
 {
+	struct noise_plan_row *rows;
 	size_t known = 0;
 
 	for (size_t i = 0; i < s->n; i++)
@@ -303,55 +169,13 @@ static int plan_print(const struct noise_opts *o, const char *job,
 		      NOISE_MIN_PAIRS + 1);
 		return EXIT_USAGE;
 	}
-	if (o->format == FMT_JSON) {
-		json_t *doc = json_object(), *cases = json_array();
-
-		json_object_set_new(doc, "schema", json_string("schedlab-plan/1"));
-		json_object_set_new(doc, "effect_pct", json_real(effect));
-		/* compare's --threshold for the runs planned: half the effect */
-		json_object_set_new(doc, "threshold_pct", json_real(effect / 2));
-		json_object_set_new(doc, "alpha", json_real(NOISE_PLAN_ALPHA));
-		json_object_set_new(doc, "power", json_real(NOISE_POWER));
-		for (size_t i = 0; i < s->n; i++)
-			json_array_append_new(cases, json_plan(&s->cases[i], effect));
-		json_object_set_new(doc, "cases", cases);
-		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-		fputc('\n', stdout);
-		json_decref(doc);
-		return EXIT_OK;
-	}
-	printf("%s: detect %g%% at alpha %g%%, power %g%% (the run the unit; time for both sides, %.1fs a run to start)\n",
-	       job, effect, 100 * NOISE_PLAN_ALPHA, 100 * NOISE_POWER, NOISE_RUN_OVERHEAD_S);
-	printf("%-28s %-10s %8s %9s %10s %7s %9s\n", "case", "host", "between",
-	       "one run", "runs/side", "iters", "time");
-	for (size_t i = 0; i < s->n; i++) {
-		const struct noise_case *c = &s->cases[i];
-		char *host = text_field(c->host, "-");
-		struct noise_plan best;
-
-		printf("%-28s %-10s ", case_label(c), host);
-		free(host);
-		if (!c->known) {
-			printf("%8s %9s %10s %7s %9s\n", "-", "-", "-", "-", "-");
-			printf("  (between runs unknown: schedlab calibrate)\n");
-			continue;
-		}
-		noise_plan_case(c, effect, 0, &best);
-		printf("%7.1f%% %8.0f%% ", 100 * c->m.between,
-		       noise_mde(noise_run_sd(&c->m, c->m.iters), c->m.df, 1, 1, NOISE_PLAN_ALPHA));
-		if (!best.runs) {
-			printf("%10s %7s %9s\n", ">50", "-", "-");
-			continue;
-		}
-		printf("%10u %7u ", best.runs, best.iters);
-		text_duration(stdout, isfinite(c->iter_s) ? best.seconds : NAN);
-		putchar('\n');
-	}
-	printf("\n'one run': the smallest change one run a side (of the stored iterations) can show.\n"
-	       "Then: schedlab run JOBFILE --label base --iterations N, runs/side times with\n"
-	       "each state, and 'schedlab compare base cand --all --threshold %g': a verdict\n"
-	       "needs the change beyond the threshold, and at a threshold of %g%% a change of\n"
-	       "%g%% falls short of it half the time.\n", effect / 2, effect, effect);
+	rows = xcalloc(s->n + 1, sizeof(*rows));
+	noise_plan_rows(s, effect, rows);
+	if (o->format == FMT_JSON)
+		render_plan_json(stdout, rows, s->n, effect);
+	else
+		render_plan_text(stdout, job, rows, s->n, effect);
+	free(rows);
 	return EXIT_OK;
 }
 
@@ -391,28 +215,12 @@ static int noise_main(int argc, char **argv, bool plan)
 	if (plan)
 		rc = plan_print(&o, jobs[0], &sets[0], effect);
 	else if (o.format == FMT_JSON) {
-		json_t *doc = json_object(), *cases = json_array();
-
-		json_object_set_new(doc, "schema", json_string("schedlab-noise/1"));
-		json_object_set_new(doc, "min_pairs", json_integer(NOISE_MIN_PAIRS));
-		for (size_t j = 0; j < njobs; j++)
-			for (size_t i = 0; i < sets[j].n; i++)
-				json_array_append_new(cases, json_case(&sets[j].cases[i]));
-		json_object_set_new(doc, "cases", cases);
-		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-		fputc('\n', stdout);
-		json_decref(doc);
+		render_noise_json(stdout, sets, njobs);
 		rc = EXIT_OK;
 	} else {
 		FILE *f = text_safe(stdout);
 
-		for (size_t j = 0, shown = 0; j < njobs; j++) {
-			if (!sets[j].n)
-				continue;
-			if (shown++)
-				fputc('\n', f);
-			text_noise(f, &sets[j], jobs[j]);
-		}
+		render_noise_text(f, sets, (const char *const *)jobs, njobs);
 		fclose(f);
 		rc = EXIT_OK;
 	}

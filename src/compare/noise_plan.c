@@ -42,3 +42,23 @@ void noise_plan_case(const struct noise_case *c, double effect, unsigned fixed,
 			break;
 	}
 }
+
+void noise_plan_rows(const struct noise_set *s, double effect,
+		     struct noise_plan_row *rows)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct noise_case *c = &s->cases[i];
+		struct noise_plan_row *r = &rows[i];
+		double sd;
+
+		*r = (struct noise_plan_row){ .c = c, .one_run_mde = NAN };
+		if (!c->known)
+			continue;
+		sd = noise_run_sd(&c->m, c->m.iters);
+		noise_plan_case(c, effect, 0, &r->best);
+		noise_plan_case(c, effect, (unsigned)fmax(1, round(c->m.iters)), &r->one);
+		r->one_run_mde = noise_mde(sd, c->m.df, 1, 1, NOISE_PLAN_ALPHA);
+		r->no_change_runs = noise_runs_equivalence(sd, c->m.df, effect,
+							   NOISE_PLAN_ALPHA);
+	}
+}

@@ -30,4 +30,19 @@ struct noise_plan {
 void noise_plan_case(const struct noise_case *c, double effect, unsigned fixed,
 		     struct noise_plan *best);
 
+/* What `schedlab plan` shows of a case: its cheapest plan, the plan at
+ * its stored iterations, the smallest change one run a side can show
+ * (percent), and the runs a side that show "no change beyond effect"
+ * of an unchanged state (0: none within reach). Nothing but c for a
+ * case whose noise between runs is not known. */
+struct noise_plan_row {
+	const struct noise_case *c;
+	struct noise_plan best, one;
+	double one_run_mde;
+	unsigned no_change_runs;
+};
+/* rows[i] for each case of s. */
+void noise_plan_rows(const struct noise_set *s, double effect,
+		     struct noise_plan_row *rows);
+
 #endif
