@@ -122,38 +122,6 @@ void campaign_vm_settle(struct campaign *c, struct store *st, size_t k)
 	run_free(&r);
 }
 
-void campaign_vm_kernel_said(const struct campaign *c, struct store *st,
-			     unsigned s)
-{
-	json_t *seen = json_array();
-
-	for (size_t k = 0; c->vm && k < c->nboots; k++) {
-		json_t *said;
-		struct run r;
-		int64_t id;
-
-		if (c->boots[k].state != s || !*c->boots[k].uuid ||
-		    store_find_uuid(st, c->boots[k].uuid, &id) != 1 || store_load(st, id, &r))
-			continue;
-		said = json_object_get(json_object_get(json_object_get(json_object_get(
-			r.environment, "machine"), "vm"), "value"), "kernel_said");
-		for (size_t i = 0; i < json_array_size(said); i++) {
-			json_t *line = json_array_get(said, i);
-			bool dup = false;
-
-			for (size_t j = 0; j < json_array_size(seen) && !dup; j++)
-				dup = json_equal(json_array_get(seen, j), line);
-			if (!dup) {
-				json_array_append(seen, line);
-				printf("    its kernel said of its command line: %s\n",
-				       json_string_value(line));
-			}
-		}
-		run_free(&r);
-	}
-	json_decref(seen);
-}
-
 static void push(char ***v, size_t *n, char *s)
 {
 	*v = xrealloc(*v, (*n + 2) * sizeof(**v));
@@ -262,15 +230,4 @@ int campaign_vm_build(struct campaign *c, unsigned s, const char *tree,
 	       x->kernel);
 	vm_built_free(&out);
 	return 0;
-}
-
-void campaign_vm_state_build(const struct camp_state *s)
-{
-	if (!s->build_s && !s->tree)
-		return;
-	printf("    ");
-	if (s->tree)
-		printf("tree %s@%s: ", s->tree, s->rev);
-	printf("commit %.12s, its kernel built in %.0f s\n", s->commit ? s->commit : "?",
-	       s->build_s);
 }

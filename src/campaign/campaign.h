@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "model/run.h"
 #include "vm/vm.h"
@@ -343,10 +344,6 @@ void campaign_vm_argv_free(char **argv);
  * takes the one that boot had for all its boots (said on stdout), so
  * that no comparison mixes them; the caller saves it. */
 void campaign_vm_settle(struct campaign *c, struct store *st, size_t k);
-/* What the kernel of state s's boots said of its command line (a
- * parameter it rejected), each line once, indented, on stdout. */
-void campaign_vm_kernel_said(const struct campaign *c, struct store *st,
-			     unsigned s);
 char *campaign_vm_kernel(const struct campaign *c, unsigned s);
 /* Before a bisect build: SCHEDLAB_IMAGE set to where state s's image
  * goes (its folder made, a stale image removed): 0, or 2 after error().
@@ -360,9 +357,9 @@ int campaign_vm_image_check(const struct campaign *c, unsigned s);
  * build failed, 2 bad input, 130 interrupted (vm_build()'s codes). */
 int campaign_vm_build(struct campaign *c, unsigned s, const char *tree,
 		      const char *rev);
-/* The state's kernel tree, commit and build time, on one line of
- * status (nothing when schedlab did not build it). */
-void campaign_vm_state_build(const struct camp_state *s);
+/* `campaign status` of c in words, to f (campaign/status.c); st: the
+ * store its runs are read from (what a state's kernel said). */
+void campaign_status_text(FILE *f, const struct campaign *c, struct store *st);
 
 /*
  * --max-boots when not given (campaign/budget.c): from this host's noise

@@ -286,49 +286,6 @@ out:
 	return rc;
 }
 
-static void status_text(const struct campaign *c, struct store *st)
-{
-	if (c->bisect) {
-		campaign_bisect_status(c);
-		return;
-	}
-	size_t done[CAMPAIGN_MAX_STATES] = { 0 };
-	const struct camp_boot *b = c->nboots ? &c->boots[c->nboots - 1] : NULL;
-
-	for (size_t k = 0; k < c->nboots; k++)
-		done[c->boots[k].state] += c->boots[k].phase == PH_DONE;
-	printf("campaign %s: %s, %zu of at most %u boots, job %s\n", c->name,
-	       c->status, c->nboots, c->max_boots, c->job);
-	for (size_t s = 0; s < c->nstates; s++) {
-		printf("  state %-12s %zu runs (label %s/%s)", c->states[s].name,
-		       done[s], c->name, c->states[s].name);
-		if (c->states[s].kernel)
-			printf(", kernel %s%s%s", c->states[s].kernel,
-			       c->states[s].append ? " " : "",
-			       c->states[s].append ? c->states[s].append : "");
-		putchar('\n');
-		campaign_vm_state_build(&c->states[s]);
-		campaign_vm_kernel_said(c, st, (unsigned)s);
-	}
-	if (c->vm)
-		printf("  each boot a VM: %u CPU%s (%u x %u x %u)%s, %u MiB, accel %s, root %s%s%s\n",
-		       c->vm->shape.cpus, c->vm->shape.cpus == 1 ? "" : "s",
-		       c->vm->shape.sockets, c->vm->shape.cores, c->vm->shape.threads,
-		       c->vm->shape.nodes ? ", NUMA" : "", c->vm->shape.memory_mb,
-		       vm_accel_names[c->vm->accel], vm_root_names[c->vm->root],
-		       c->vm->append ? ", append " : "", c->vm->append ? c->vm->append : "");
-	if (b && !strcmp(c->status, "running") && b->phase <= PH_HOOKED) {
-		double late = campaign_since(b->hooked_at);
-
-		printf("  boot %zu (state %s): hook called %.0f s ago%s\n", c->nboots,
-		       c->states[b->state].name, late,
-		       c->deadline_s && late > c->deadline_s ?
-		       ": past its deadline, the boot never came back (resume reports it lost)" : "");
-	}
-	if (c->verdict)
-		printf("%s", c->verdict);
-}
-
 static int status(struct store *st, const char *name, enum out_format format)
 {
 	char **names = NULL;
@@ -358,7 +315,7 @@ static int status(struct store *st, const char *name, enum out_format format)
 			putchar('\n');
 			json_decref(doc);
 		} else {
-			status_text(&c, st);
+			campaign_status_text(stdout, &c, st);
 		}
 		campaign_free(&c);
 	}

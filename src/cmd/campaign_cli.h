@@ -40,7 +40,5 @@ int campaign_kbuild_opts(const struct campaign_opts *o, const char *who,
 /* campaign bisect NAME JOBFILE ...: its exit status. */
 int campaign_bisect_start(const struct campaign_opts *o, const char *db, int n,
 			  char **ops);
-/* A bisect campaign's steps, runs and time, in text. */
-void campaign_bisect_status(const struct campaign *c);
 
 #endif

@@ -51,11 +51,6 @@ struct run_cmd_opts;
 struct run_request run_request_of(const struct run_cmd_opts *o,
 				  const char *spec, const char *command);
 
-/*
- * queue list (queue_list.c): the jobs of the queue at db, those in state
- * (NULL: all), as a table or, format FMT_JSON, an array. An exit code.
- */
-int queue_list_cmd(const char *db, const char *state, int format);
 
 /* trace_opts checked: 0, or -1 after error() naming who's option. */
 int trace_opts_check(const char *who, const struct trace_opts *t);

@@ -21,6 +21,7 @@
 #include "harness/needs.h"
 #include "harness/plan.h"
 #include "model/run.h"
+#include "report/render_queue.h"
 #include "store/load.h"
 #include "store/queue.h"
 #include "store/store.h"
@@ -267,6 +268,28 @@ static int misplaced(const struct queue_opts *qo, const char *sub)
 		return error("queue %s: option %s is queue list's", sub,
 			     qo->state ? "--state" : "--format");
 	return 0;
+}
+
+/* queue list: the jobs of the queue at db, those in state (NULL: all). */
+static int queue_list_cmd(const char *db, const char *state, int format)
+{
+	struct queue_row *rows;
+	struct store *s;
+	size_t n;
+	int rc;
+
+	s = queue_open(db, "queue", false);
+	if (!s)
+		return EXIT_USAGE;
+	if (queue_list(s, state, &rows, &n)) {
+		store_close(s);
+		return EXIT_USAGE;
+	}
+	store_close(s);
+	rc = format == FMT_JSON ? render_queue_json(stdout, rows, n) :
+				  render_queue_text(stdout, rows, n);
+	queue_rows_free(rows, n);
+	return rc ? EXIT_RUN_FAILED : EXIT_OK;
 }
 
 int cmd_queue(int argc, char **argv)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * queue_list.c: schedlab queue list - the fleet's jobs (store/queue.h)
- * as a table, or a JSON array, with where each ran and what came of it.
+ * report/render_queue.c: schedlab queue list's output - the fleet's
+ * jobs (store/queue.h) as a table, or a JSON array, with where each ran
+ * and what came of it (report/render_queue.h).
  */
 #include <inttypes.h>
 #include <jansson.h>
@@ -11,10 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "cmd/cmd.h"
-#include "report/vocab.h"
+#include "report/render_queue.h"
 #include "store/queue.h"
-#include "store/store.h"
 #include "util.h"
 
 static json_t *str_or_null(const char *s)
@@ -27,7 +26,7 @@ static json_t *num_or_null(double x)
 	return isnan(x) ? json_null() : json_real(x);
 }
 
-static int list_json(const struct queue_row *r, size_t n)
+int render_queue_json(FILE *f, const struct queue_row *r, size_t n)
 {
 	json_t *a = json_array();
 	int rc;
@@ -56,8 +55,8 @@ static int list_json(const struct queue_row *r, size_t n)
 			"created", num_or_null(r->created),
 			"started", num_or_null(r->started),
 			"ended", num_or_null(r->ended)));
-	rc = json_dumpf(a, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	fputc('\n', stdout);
+	rc = json_dumpf(a, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', f);
 	json_decref(a);
 	return rc;
 }
@@ -129,7 +128,7 @@ static void row_text_free(struct row_text *t)
 	free(t->result);
 }
 
-static int list_text(const struct queue_row *r, size_t n)
+int render_queue_text(FILE *f, const struct queue_row *r, size_t n)
 {
 	int wn = 4, wl = 5, ww = 5, wa = 5;
 	struct row_text *t = xcalloc(n + 1, sizeof(*t));
@@ -147,11 +146,11 @@ static int list_text(const struct queue_row *r, size_t n)
 		k = (int)strlen(t[i].agent);
 		wa = k > wa ? k : wa;
 	}
-	printf("%6s  %-9s  %4s  %-*s  %-*s  %-*s  %-*s  %5s  %s\n", "ID",
+	fprintf(f, "%6s  %-9s  %4s  %-*s  %-*s  %-*s  %-*s  %5s  %s\n", "ID",
 	       "STATE", "PRI", wn, "NAME", wl, "LABEL", ww, "WHERE", wa,
 	       "AGENT", "TRIES", "RESULT");
 	for (size_t i = 0; i < n; i++) {
-		printf("%6" PRId64 "  %-9s  %4d  %-*s  %-*s  %-*s  %-*s  %5d  %s\n",
+		fprintf(f, "%6" PRId64 "  %-9s  %4d  %-*s  %-*s  %-*s  %-*s  %5d  %s\n",
 		       r[i].id, r[i].state, r[i].priority, wn, t[i].name, wl,
 		       t[i].label, ww, t[i].where, wa, t[i].agent, r[i].attempts,
 		       t[i].result);
@@ -159,24 +158,4 @@ static int list_text(const struct queue_row *r, size_t n)
 	}
 	free(t);
 	return 0;
-}
-
-int queue_list_cmd(const char *db, const char *state, int format)
-{
-	struct queue_row *rows;
-	struct store *s;
-	size_t n;
-	int rc;
-
-	s = queue_open(db, "queue", false);
-	if (!s)
-		return EXIT_USAGE;
-	if (queue_list(s, state, &rows, &n)) {
-		store_close(s);
-		return EXIT_USAGE;
-	}
-	store_close(s);
-	rc = format == FMT_JSON ? list_json(rows, n) : list_text(rows, n);
-	queue_rows_free(rows, n);
-	return rc ? EXIT_RUN_FAILED : EXIT_OK;
 }
