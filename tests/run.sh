@@ -11,7 +11,9 @@
 # integration test functions by name, FILES=pattern integration test
 # files (test_NAME.sh) by NAME, SKIP_FILES="test_A test_B" leaves those
 # files out; TEST_JOBS=N runs N of them at once
-# (default: the CPUs + 1). An integration test skips with
+# (default: the CPUs + 1); TEST_TIMEOUT=SECS kills a test that runs
+# longer (default 300, 1800 with SCHEDLAB_TEST_KBUILD=1: the opt-in
+# tests that build a real kernel, minutes each). An integration test skips with
 # lib.sh's `skip WHY` (exit 77); a unit test with cmocka's skip(), which
 # cmocka's TAP output writes "not ok N # SKIP NAME".
 set -u
@@ -20,6 +22,8 @@ O=${1:-build}
 case $O in /*) ;; *) O=$top/$O ;; esac
 export SCHEDLAB=$O/schedlab
 export TOP=$top
+test_timeout=${TEST_TIMEOUT:-300}
+[ "${SCHEDLAB_TEST_KBUILD:-}" != 1 ] || test_timeout=${TEST_TIMEOUT:-1800}
 pass=0
 fail=0
 skipped=0
@@ -62,7 +66,7 @@ run_one() {
 	local n=$1 file=$2 fn=$3 start out rc secs name report
 	local tag="sltest.$$.$n.$RANDOM"
 	start=$EPOCHREALTIME
-	out=$(SCHEDLAB_TEST_TAG=$tag timeout -k 5 300 bash -c \
+	out=$(SCHEDLAB_TEST_TAG=$tag timeout -k 5 "$test_timeout" bash -c \
 		'source "$1"; source "$2"; set -e; "$3"' _ \
 		"$top/tests/integration/lib.sh" "$file" "$fn" 2>&1)
 	rc=$?
