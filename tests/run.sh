@@ -66,11 +66,17 @@ run_one() {
 	local n=$1 file=$2 fn=$3 start out rc secs name report
 	local tag="sltest.$$.$n.$RANDOM"
 	start=$EPOCHREALTIME
-	out=$(SCHEDLAB_TEST_TAG=$tag timeout -k 5 "$test_timeout" bash -c \
+	out=$(SCHEDLAB_TEST_TAG=$tag SCHEDLAB_TEST_DIRS=$res/$n.dirs \
+		timeout -k 5 "$test_timeout" bash -c \
 		'source "$1"; source "$2"; set -e; "$3"' _ \
 		"$top/tests/integration/lib.sh" "$file" "$fn" 2>&1)
 	rc=$?
 	reap "$tag"
+	# a test killed at its timeout never ran its EXIT trap: its
+	# temporary directories (lib.sh's use_tmpdir lists them) go here
+	if [ -s "$res/$n.dirs" ]; then
+		xargs -d '\n' rm -rf -- <"$res/$n.dirs"
+	fi
 	secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
 	name="$(basename "$file" .sh): $fn"
 	if [ $rc -eq 0 ]; then

@@ -250,6 +250,8 @@ use_tmpdir() {
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/sltest.XXXXXX")
 	# shellcheck disable=SC2064
 	trap "rm -rf '$tmp'" EXIT
+	# and the runner's list, for a test killed at its timeout
+	[ -z "${SCHEDLAB_TEST_DIRS:-}" ] || echo "$tmp" >>"$SCHEDLAB_TEST_DIRS"
 	export SCHEDLAB_DB=$tmp/default.db
 	# a campaign's command files (campaign/local.c), never root's own
 	export SCHEDLAB_CAMPAIGN_DIR=$tmp/campaigns
