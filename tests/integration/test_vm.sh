@@ -579,7 +579,7 @@ test_vm_campaign() {
 	mountns_needs
 	local doc want got
 	hiding /dev/kvm "$SCHEDLAB" campaign start vmab "$tmp/tiny.job" --db "$DB" --vm \
-		--cpus 1 --state "a:$K1" --state "b:$K2 schedlab_state=b" \
+		--cpus 1 --state "a:$K1" --state "b:$K2 schedlab_state=b preempt=bogus" \
 		--max-boots 2 --seed 5 >"$tmp/start.out" 2>&1 &
 	local pid=$! i
 	# killed once the second (and last) boot's VM is up; a loaded host
@@ -635,6 +635,12 @@ test_vm_campaign() {
 	expect_eq "what ran the boots" tcg "$(sqlite3 "$DB" "SELECT DISTINCT json_extract(environment, '\$.machine.vm.value.accel') FROM runs WHERE label LIKE 'vmab/%' AND status = 'complete'")"
 	expect_eq "kernels of state b" "$R2" "$(sqlite3 "$DB" "SELECT DISTINCT json_extract(environment, '\$.kernel.release.value') FROM runs WHERE label = 'vmab/b' AND status = 'complete'")"
 	expect_match "b's command line" "schedlab_state=b" "$(sqlite3 "$DB" "SELECT json_extract(environment, '\$.kernel.cmdline.value') FROM runs WHERE label = 'vmab/b' AND status = 'complete' LIMIT 1")"
+	# what b's kernel said of its command line, under b in the status
+	got=$("$SCHEDLAB" campaign status vmab --db "$DB")
+	expect_match "b's kernel said" "its kernel said of its command line: .*bogus" \
+		"$(sed -n '/^  state b /,/^  state /p' <<<"$got")"
+	[[ ! $(sed -n '/^  state a /,/^  state b /p' <<<"$got") =~ "kernel said" ]] ||
+		fail "state a's kernel was said to complain: $got"
 	expect_no_qemu
 }
 
