@@ -289,6 +289,44 @@ test_architecture_layers_calls() {
 $bad"
 }
 
+# No two files of one folder call each other (a helper both use lives
+# in a leaf file of its own): from the same objects as the layer test, a
+# symbol one file uses that a sibling defines, both ways.
+test_no_sibling_files_call_each_other() {
+	local objdir f o objs circles
+	command -v nm >/dev/null || skip "no nm (binutils)"
+	objdir=$(dirname "$SCHEDLAB")/src
+	[ -d "$objdir" ] || skip "no object files beside $SCHEDLAB"
+	objs=()
+	for f in $(cd "$TOP/src" && find . -name '*.c' | sed 's|^\./||' | sort); do
+		o=$objdir/${f%.c}.o
+		[ -f "$o" ] || fail "no object file for $f (build it first)"
+		objs+=("$o")
+	done
+	circles=$(nm -P -A "${objs[@]}" | sed "s|^$objdir/||; s|\.o: |.c |" |
+		awk '$3 ~ /^[TDBRCGSVWu]$/ { def[$2] = $1; next }
+		     $3 == "U" { use[++n] = $1 " " $2 }
+		     END {
+			for (i = 1; i <= n; i++) {
+				split(use[i], u, " ")
+				if (!(u[2] in def) || def[u[2]] == u[1])
+					continue
+				a = u[1]; b = def[u[2]]
+				da = a; sub(/\/[^\/]*$/, "", da)
+				db = b; sub(/\/[^\/]*$/, "", db)
+				if (da == db)
+					calls[a " " b] = calls[a " " b] " " u[2]
+			}
+			for (k in calls) {
+				split(k, p, " ")
+				if ((p[2] " " p[1]) in calls && p[1] < p[2])
+					print p[1] " <-> " p[2] ":" calls[k] " |" calls[p[2] " " p[1]]
+			}
+		     }' | sort)
+	[ -z "$circles" ] || fail "files of one folder that call each other:
+$circles"
+}
+
 # Every shipped suite says what it can detect between separate runs, and
 # how that was measured (issue: the boot is the unit, item 6).
 test_suites_say_what_they_detect() {
