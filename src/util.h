@@ -110,8 +110,8 @@ int proc_stat_ids(const char *pid, char *state, long *ppid, long *pgrp);
 int proc_stat_start(const char *pid, long *pgrp, unsigned long long *start);
 /*
  * A server the run talks to that is not its child (pgbench --conninfo's
- * PostgreSQL): its CPU time from now on - its own and its reaped
- * children's, the backends that served the run - is counted as the
+ * PostgreSQL): its CPU time from now on - its own and its children's,
+ * reaped or not, the backends that served the run - is counted as the
  * run's, not as another process's (exec/store_session.c). At most 8;
  * a pid gone or unreadable is ignored.
  */

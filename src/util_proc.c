@@ -4,6 +4,7 @@
  * /proc/PID/stat fields (its parent, group, state, start), and the stack
  * and open-file limits raised to what a run needs.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -57,20 +58,45 @@ int proc_stat_start(const char *pid, long *pgrp, unsigned long long *start)
 		      pgrp, start) == 2 ? 0 : -1;
 }
 
-/* /proc/PID/stat's utime + stime + cutime + cstime, in clock ticks; -1
- * when it is gone */
-static long long proc_cpu_ticks(long pid)
+/* /proc/PID/stat's utime + stime + cutime + cstime, in clock ticks (pid
+ * a decimal string), and its parent; -1 when it is gone */
+static long long proc_cpu_ticks(const char *pid, long *ppid)
 {
-	char buf[1024], name[32];
-	const char *f;
+	char buf[1024];
+	const char *f = proc_stat_fields(pid, buf, sizeof(buf));
 	long long ut, st, cut, cst;
 
-	snprintf(name, sizeof(name), "%ld", pid);
-	f = proc_stat_fields(name, buf, sizeof(buf));
-	if (!f || sscanf(f, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lld %lld %lld %lld",
-			 &ut, &st, &cut, &cst) != 4)
+	if (!f || sscanf(f, " %*c %ld %*d %*d %*d %*d %*u %*u %*u %*u %*u %lld %lld %lld %lld",
+			 ppid, &ut, &st, &cut, &cst) != 5)
 		return -1;
 	return ut + st + cut + cst;
+}
+
+/*
+ * A server's CPU time in clock ticks: its own and its children's, the
+ * ones it reaped (cutime, cstime) and the ones still there - a backend
+ * that served the run and exited but is not reaped yet is counted all
+ * the same (a zombie keeps its times), so that the figure does not
+ * depend on when the server gets to its SIGCHLD. -1 when it is gone.
+ */
+static long long proc_tree_ticks(long pid)
+{
+	char name[32];
+	long long total, t;
+	long ppid;
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(name, sizeof(name), "%ld", pid);
+	total = proc_cpu_ticks(name, &ppid);
+	if (total < 0 || !(dir = opendir("/proc")))
+		return total;
+	while ((d = readdir(dir)))
+		if (d->d_name[0] >= '1' && d->d_name[0] <= '9' &&
+		    (t = proc_cpu_ticks(d->d_name, &ppid)) >= 0 && ppid == pid)
+			total += t;
+	closedir(dir);
+	return total;
 }
 
 static struct {
@@ -81,7 +107,7 @@ static size_t nserving;
 
 void proc_serving_add(long pid)
 {
-	long long t = pid > 0 ? proc_cpu_ticks(pid) : -1;
+	long long t = pid > 0 ? proc_tree_ticks(pid) : -1;
 
 	for (size_t i = 0; i < nserving; i++)
 		if (serving[i].pid == pid)
@@ -101,7 +127,7 @@ double proc_serving_cpu_s(char *what, size_t len)
 	if (what && len)
 		*what = '\0';
 	for (size_t i = 0; i < nserving && hz > 0; i++) {
-		long long t = proc_cpu_ticks(serving[i].pid);
+		long long t = proc_tree_ticks(serving[i].pid);
 		char path[64], comm[64] = "?";
 		FILE *f;
 
