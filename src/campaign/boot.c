@@ -110,9 +110,7 @@ static int run_job(const struct campaign *c, const char *db, size_t k)
 
 		while (vm[n])
 			n++;
-		vm = xrealloc(vm, (n + 2) * sizeof(*vm));
-		vm[n] = xstrdup("-q");
-		vm[n + 1] = NULL;
+		vm_argv_push(&vm, &n, xstrdup("-q"));
 	}
 	campaign_boot_env(c, db, k);
 	pid = campaign_spawn("/proc/self/exe", vm ? vm : argv, NULL, live);
@@ -151,12 +149,6 @@ int campaign_boot_state(struct campaign *c, struct store *st, const char *db,
 			 c->max_boots);
 		return campaign_stop(c, st, "failed", 1, why);
 	}
-	return campaign_boot_add(c, st, db, s);
-}
-
-int campaign_boot_add(struct campaign *c, struct store *st, const char *db,
-		      unsigned s)
-{
 	c->boots = xrealloc(c->boots, (c->nboots + 1) * sizeof(*c->boots));
 	memset(&c->boots[c->nboots], 0, sizeof(*c->boots));
 	c->boots[c->nboots].value = NAN;

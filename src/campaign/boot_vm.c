@@ -122,13 +122,6 @@ void campaign_vm_settle(struct campaign *c, struct store *st, size_t k)
 	run_free(&r);
 }
 
-static void push(char ***v, size_t *n, char *s)
-{
-	*v = xrealloc(*v, (*n + 2) * sizeof(**v));
-	(*v)[(*n)++] = s;
-	(*v)[*n] = NULL;
-}
-
 char **campaign_vm_argv(const struct campaign *c, const char *db, size_t k,
 			const char *label)
 {
@@ -155,17 +148,17 @@ char **campaign_vm_argv(const struct campaign *c, const char *db, size_t k,
 			fclose(f);
 		free(p);
 	}
-	push(&argv, &n, xstrdup("schedlab"));
-	push(&argv, &n, xstrdup("vm"));
-	push(&argv, &n, xstrdup("run"));
-	push(&argv, &n, kernel);
-	push(&argv, &n, xstrdup(c->job));
-	push(&argv, &n, xstrdup("--db"));
-	push(&argv, &n, xstrdup(db));
-	push(&argv, &n, xstrdup("--uuid"));
-	push(&argv, &n, xstrdup(b->uuid));
-	push(&argv, &n, xstrdup("--label"));
-	push(&argv, &n, xstrdup(label));
+	vm_argv_push(&argv, &n, xstrdup("schedlab"));
+	vm_argv_push(&argv, &n, xstrdup("vm"));
+	vm_argv_push(&argv, &n, xstrdup("run"));
+	vm_argv_push(&argv, &n, kernel);
+	vm_argv_push(&argv, &n, xstrdup(c->job));
+	vm_argv_push(&argv, &n, xstrdup("--db"));
+	vm_argv_push(&argv, &n, xstrdup(db));
+	vm_argv_push(&argv, &n, xstrdup("--uuid"));
+	vm_argv_push(&argv, &n, xstrdup(b->uuid));
+	vm_argv_push(&argv, &n, xstrdup("--label"));
+	vm_argv_push(&argv, &n, xstrdup(label));
 	/* the campaign's, then the state's and the commit's additions */
 	if (s->append || commit_append)
 		more = xasprintf("%s %s", s->append ? s->append : "",

@@ -166,16 +166,13 @@ struct camp_boot {
 				 * once read; NAN before */
 };
 
-/*
- * A campaign over VM boots (campaign/boot_vm.c): each boot a fresh qemu from
- * this process, `schedlab vm run` of the state's kernel image; no hook.
- */
-
 struct campaign {
 	char *name, *job, *hook;
-	struct vm_machine *vm;	/* boots in qemu (accel and root "auto"
-				 * until the first boot settles them); NULL:
-				 * a hook's */
+	/* boots in VMs (campaign/boot_vm.c): each a fresh qemu from this
+	 * process, `schedlab vm run` of the state's kernel image, no hook;
+	 * accel and root "auto" until the first boot settles them. NULL:
+	 * a hook's boots */
+	struct vm_machine *vm;
 	json_t *kbuild;		/* VM states that are commits, built by
 				 * schedlab: {config, items, vars}; NULL */
 	struct camp_state *states;
@@ -291,12 +288,10 @@ int campaign_first_hook(struct campaign *c, struct store *st, const char *db);
 int campaign_stop(struct campaign *c, struct store *st, const char *status,
 		  int rc, const char *why);
 
-/* A new boot of state s, its hook called; campaign_boot_state() first
- * stops the campaign when --max-boots is spent. Same return as step's. */
+/* A new boot of state s, its hook called (the campaign stopped instead
+ * when --max-boots is spent). Same return as step's. */
 int campaign_boot_state(struct campaign *c, struct store *st, const char *db,
 			unsigned s);
-int campaign_boot_add(struct campaign *c, struct store *st, const char *db,
-		      unsigned s);
 
 /*
  * A campaign as its command drives it (campaign/drive.c).

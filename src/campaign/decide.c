@@ -203,5 +203,5 @@ int campaign_ab_next(struct campaign *c, struct store *st, const char *db)
 		       c->nboots, c->verdict);
 		return 0;
 	}
-	return campaign_boot_add(c, st, db, campaign_state_of(c, c->nboots));
+	return campaign_boot_state(c, st, db, campaign_state_of(c, c->nboots));
 }

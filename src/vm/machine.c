@@ -82,7 +82,7 @@ int vm_machine_from_json(const json_t *o, struct vm_machine *m)
 	return 0;
 }
 
-static void push(char ***v, size_t *n, char *s)
+void vm_argv_push(char ***v, size_t *n, char *s)
 {
 	*v = xrealloc(*v, (*n + 2) * sizeof(**v));
 	(*v)[(*n)++] = s;
@@ -94,18 +94,18 @@ void vm_machine_argv(const struct vm_machine *m, const char *more,
 {
 	const struct vm_shape *s = &m->shape;
 
-	push(argv, n, xasprintf("--cpus=%u", s->cpus));
-	push(argv, n, xasprintf("--sockets=%u", s->sockets));
-	push(argv, n, xasprintf("--cores=%u", s->cores));
-	push(argv, n, xasprintf("--threads=%u", s->threads));
+	vm_argv_push(argv, n, xasprintf("--cpus=%u", s->cpus));
+	vm_argv_push(argv, n, xasprintf("--sockets=%u", s->sockets));
+	vm_argv_push(argv, n, xasprintf("--cores=%u", s->cores));
+	vm_argv_push(argv, n, xasprintf("--threads=%u", s->threads));
 	if (s->nodes)
-		push(argv, n, xasprintf("--numa=%u", s->nodes));
-	push(argv, n, xasprintf("--memory=%u", s->memory_mb));
-	push(argv, n, xasprintf("--timeout=%u", m->timeout_s));
-	push(argv, n, xasprintf("--accel=%s", vm_accel_names[m->accel]));
-	push(argv, n, xasprintf("--root=%s", vm_root_names[m->root]));
+		vm_argv_push(argv, n, xasprintf("--numa=%u", s->nodes));
+	vm_argv_push(argv, n, xasprintf("--memory=%u", s->memory_mb));
+	vm_argv_push(argv, n, xasprintf("--timeout=%u", m->timeout_s));
+	vm_argv_push(argv, n, xasprintf("--accel=%s", vm_accel_names[m->accel]));
+	vm_argv_push(argv, n, xasprintf("--root=%s", vm_root_names[m->root]));
 	if (m->append || (more && *more))
-		push(argv, n, xasprintf("--append=%s %s", m->append ? m->append : "",
+		vm_argv_push(argv, n, xasprintf("--append=%s %s", m->append ? m->append : "",
 					more ? more : ""));
 }
 

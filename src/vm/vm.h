@@ -72,6 +72,9 @@ json_t *vm_machine_json(const struct vm_machine *m);
 /* m from such an object (root: "minimal" when absent, as documents
  * stored before there was a choice); -1 when it is not one. */
 int vm_machine_from_json(const json_t *o, struct vm_machine *m);
+/* s (malloc'd, now the argv's) appended to the NULL-ended argv of *n
+ * strings. */
+void vm_argv_push(char ***argv, size_t *n, char *s);
 /* m as `vm run` options (--cpus=N ... --root=WHICH), appended to the
  * NULL-ended argv of *n strings (malloc'd), with --append of m's and
  * more (NULL: none) when either has one. */
