@@ -824,20 +824,28 @@ bm_runs_once() {
 	done
 }
 
-# (a) An A/B campaign across 6 real kernel switches by kexec: the
-# verdict given, every run stored once.
+# (a) An A/B campaign across up to 6 real kernel switches by kexec: the
+# verdict given, every run stored once. The two kernels differ, and under
+# a loaded host their runs may differ enough to decide after the second
+# round (4 boots): then the campaign ends there, as it should, and the
+# verdict is not "inconclusive".
 test_vm_bare_metal_kexec() {
 	bm_setup --max-boots 6 --seed 11
 	bm_disk
 	bm_power_on
 	bm_wait_off 240
 	bm_store
-	local doc
+	local doc boots
 	doc=$("$SCHEDLAB" campaign status bm --db "$tmp/out.db" --format json)
 	expect_eq "status" finished "$(jval "$doc" .status)"
-	expect_eq "boots" 6 "$(jval "$doc" '.boots | length')"
+	boots=$(jval "$doc" '.boots | length')
+	expect_match "boots (two rounds at least, 6 at most)" "^[46]$" "$boots"
 	jval "$doc" .verdict >/dev/null
-	expect_eq "kexec reboots" 6 "$(grep -c '^bm: kexec' "$bm_con")"
+	if [ "$boots" -lt 6 ]; then
+		! grep -q inconclusive <<<"$(jval "$doc" .verdict)" ||
+			fail "a campaign that ended after $boots boots did not decide: $(jval "$doc" .verdict)"
+	fi
+	expect_eq "kexec reboots" "$boots" "$(grep -c '^bm: kexec' "$bm_con")"
 	expect_eq "power-ons" 1 "$BM_BOOTS"
 	bm_runs_once
 }
